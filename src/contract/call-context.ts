@@ -1,0 +1,55 @@
+import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, ProgressUpdate, SamplingRequest, SamplingResult, Session } from './context.js';
+import type { Json } from './json.js';
+import type { ToolOutput } from './result.js';
+
+/** The parts of a `CallContext` a host supplies; everything left out gets its documented default. */
+export interface CallContextInit {
+  readonly call: Call;
+  readonly signal?: AbortSignal;
+  readonly session?: Session;
+  readonly progress?: (update: ProgressUpdate | string) => void;
+  readonly log?: (level: LogLevel, data: Json, logger?: string) => void;
+  readonly elicit?: (question: Elicitation) => Promise<ElicitAnswer>;
+  readonly sample?: (request: SamplingRequest) => Promise<SamplingResult>;
+  readonly requirePermission?: (request: PermissionRequest) => Promise<readonly string[]>;
+  readonly update?: (output: ToolOutput) => void;
+}
+
+/** Raised by `ctx.sample` when the host has no client model to ask. */
+export class SamplingUnavailableError extends Error {
+  override readonly name = 'SamplingUnavailableError';
+  constructor() {
+    super('sampling is not available: this call has no client that offers sampling');
+  }
+}
+
+/** Raised by `ctx.requirePermission` when the host applies no permission policy. */
+export class NoPermissionPolicyError extends Error {
+  override readonly name = 'NoPermissionPolicyError';
+  constructor(request: PermissionRequest) {
+    super(`permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`);
+  }
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
+ * session, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
+ * sampling rejected with `SamplingUnavailableError`, permission requests rejected with
+ * `NoPermissionPolicyError` (nothing decided means deny). The result is frozen.
+ */
+export function createCallContext(init: CallContextInit): CallContext {
+  const ignore = (): void => {};
+  return Object.freeze({
+    call: init.call,
+    signal: init.signal ?? NEVER_ABORTED,
+    session: init.session,
+    progress: init.progress ?? ignore,
+    log: init.log ?? ignore,
+    elicit: init.elicit ?? (async (): Promise<ElicitAnswer> => ({ action: 'cancel' })),
+    sample: init.sample ?? (async (): Promise<SamplingResult> => { throw new SamplingUnavailableError(); }),
+    requirePermission: init.requirePermission ?? (async (request: PermissionRequest): Promise<readonly string[]> => { throw new NoPermissionPolicyError(request); }),
+    update: init.update ?? ignore,
+  });
+}

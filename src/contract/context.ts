@@ -1,0 +1,124 @@
+import type { Json, JsonObject } from './json.js';
+import type { ToolOutput } from './result.js';
+
+/** One call of a tool, as the host (executor, MCP edge or test) hands it over. */
+export interface Call {
+  /** The call id the model gave (unique within a batch). */
+  readonly id: string;
+  /** The name of the tool called. */
+  readonly tool: string;
+  /** The raw arguments, exactly as the client sent them. */
+  readonly args: unknown;
+  /**
+   * An opaque key minted by the host for `keyed` replay: a re-run of an ambiguous call keeps the
+   * first key; every other call gets a fresh one. Absent when the host mints none.
+   */
+  readonly idempotencyKey?: string;
+}
+
+/**
+ * A progress update. Without `progress`, updates are numbered in the order sent; `total` is
+ * omitted when unknown; `message` is shown to the user.
+ */
+export interface ProgressUpdate {
+  readonly progress?: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** MCP's syslog levels, lowest first. */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** A question for the user: a form (`schema`, a flat object schema) or a URL to visit. */
+export interface Elicitation {
+  readonly message: string;
+  readonly schema?: JsonObject;
+  readonly url?: string;
+}
+
+/** `accept` carries the answer; `decline` is an explicit no; `cancel` is dismissed or nobody asked. */
+export type ElicitAction = 'accept' | 'decline' | 'cancel';
+
+/** The user's answer to an `Elicitation`. `content` is present only with `accept` on a form. */
+export interface ElicitAnswer {
+  readonly action: ElicitAction;
+  readonly content?: JsonObject;
+}
+
+/** A request to the client's model (MCP `sampling/createMessage`). */
+export interface SamplingRequest {
+  readonly messages: ReadonlyArray<{ readonly role: 'user' | 'assistant'; readonly content: Json }>;
+  readonly maxTokens: number;
+  readonly systemPrompt?: string;
+  readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
+  readonly modelPreferences?: JsonObject;
+  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
+  readonly metadata?: JsonObject;
+}
+
+/** The client model's answer to a `SamplingRequest`. */
+export interface SamplingResult {
+  readonly role: 'user' | 'assistant';
+  readonly content: Json;
+  readonly model: string;
+  readonly stopReason?: string;
+}
+
+/**
+ * The connection a call arrived on. The object itself is the identity: key per-client state on
+ * it (a `WeakMap`), never on `id`, which is for logs (`""` on stdio, where the process is the
+ * session; a fresh value per request on stateless HTTP).
+ */
+export interface Session {
+  readonly id: string;
+  readonly transport: 'stdio' | 'http' | 'memory' | 'other';
+}
+
+/** One labelled subject of a multi-subject permission request (a rename's source and target). */
+export interface PermissionSubject {
+  readonly label: string;
+  readonly subject: string;
+}
+
+/** What a tool asks permission for, imperatively through `ctx.requirePermission`. */
+export interface PermissionRequest {
+  /** The thing acted on (a path, a host, a command). */
+  readonly subject: string;
+  /** Further subjects of the same operation; the grant is the intersection over all of them. */
+  readonly subjects?: readonly PermissionSubject[];
+  /** The capabilities wanted, by the application's own names (`read`, `write`, ...). */
+  readonly capabilities: readonly string[];
+  /** Why, in words shown to the user. */
+  readonly reason?: string;
+}
+
+/**
+ * Everything a tool may use while it runs. The host fills it: the executor in process, the MCP
+ * edge when served. Every member is always present; a part the host cannot offer degrades as
+ * stated on it (progress and logs are dropped, elicitation answers `cancel`, sampling and
+ * permission requests fail with an error that says why).
+ */
+export interface CallContext {
+  /** Fires when the call is cancelled, times out or its client goes away. */
+  readonly signal: AbortSignal;
+  /** The call being run. */
+  readonly call: Call;
+  /** The session the call arrived on, or `undefined` outside MCP. */
+  readonly session: Session | undefined;
+  /** Sends a progress update (best effort; dropped when the caller asked for none). */
+  progress(update: ProgressUpdate | string): void;
+  /** Sends a log message to the client (best effort; filtered by the client's level). */
+  log(level: LogLevel, data: Json, logger?: string): void;
+  /** Asks the user; resolves `cancel` when nobody can be asked. Rejects only on failure to ask. */
+  elicit(question: Elicitation): Promise<ElicitAnswer>;
+  /** Asks the client's model; rejects when the client offers no sampling. */
+  sample(request: SamplingRequest): Promise<SamplingResult>;
+  /**
+   * Asks for capabilities on a subject and resolves the capabilities granted (possibly fewer
+   * than asked). Rejects with a permission error on denial; with no policy, nothing is granted.
+   */
+  requirePermission(request: PermissionRequest): Promise<readonly string[]>;
+  /** Sends an intermediate result to the consumer (executor `onUpdate`, MCP progress). */
+  update(output: ToolOutput): void;
+}

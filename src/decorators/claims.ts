@@ -1,0 +1,98 @@
+import { DecoratorError, type Annotations, type ToolFlow as FlowClaim, type ToolReplay as ReplayClaim } from '../contract/index.js';
+import { classTarget, optionalBoolean, plainOptions } from './guards.js';
+import { addClaims, type ToolClaims } from './metadata.js';
+
+function claimDecorator(name: string, patch: ToolClaims): ClassDecorator {
+  return (...args: unknown[]) => {
+    addClaims(classTarget(name, args), patch);
+  };
+}
+
+function hint(name: string, key: keyof Omit<Annotations, 'title'>): ClassDecorator {
+  return claimDecorator(name, { annotations: { [key]: true } });
+}
+
+/**
+ * States that the tool does not change its environment (MCP `readOnlyHint`). Like every hint
+ * decorator, it also makes the tool state its annotations, so the others read as `false`.
+ */
+export function ReadOnly(): ClassDecorator {
+  return hint('@ReadOnly()', 'readOnly');
+}
+
+/** States that the tool may destroy or overwrite data (MCP `destructiveHint`). */
+export function Destructive(): ClassDecorator {
+  return hint('@Destructive()', 'destructive');
+}
+
+/** States that repeating a call with the same arguments has no further effect (MCP `idempotentHint`). */
+export function Idempotent(): ClassDecorator {
+  return hint('@Idempotent()', 'idempotent');
+}
+
+/** States that the tool reaches an open world of external entities (MCP `openWorldHint`). */
+export function OpenWorld(): ClassDecorator {
+  return hint('@OpenWorld()', 'openWorld');
+}
+
+/** Makes the tool sequential: a batch holding it runs one call at a time, in model order. */
+export function Sequential(): ClassDecorator {
+  return claimDecorator('@Sequential()', { sequential: true });
+}
+
+/**
+ * Makes the tool a barrier: everything before it in a batch completes, it runs alone, and
+ * nothing after it starts until it completes. It is listed over MCP as sequential too.
+ */
+export function Barrier(): ClassDecorator {
+  return claimDecorator('@Barrier()', { barrier: true });
+}
+
+const RESOURCE_PATTERN = /^\S+$/;
+
+/**
+ * Puts the tool on a resource (`"<kind>:<id>"`, e.g. `"shell:session"`): calls of tools that
+ * share a resource run one after another, in order. Throws for an empty key or one with spaces.
+ */
+export function Resource(key: string): ClassDecorator {
+  if (typeof key !== 'string' || !RESOURCE_PATTERN.test(key)) {
+    throw new DecoratorError(`@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`);
+  }
+  return claimDecorator('@Resource()', { resource: key });
+}
+
+/**
+ * States the tool's data flow: it reads content it cannot trust (web pages, mail), and/or it
+ * sends data out. Either forces MCP's `openWorldHint: true`.
+ */
+export function Flow(flow: FlowClaim): ClassDecorator {
+  const given = plainOptions('@Flow()', flow, ['readsUntrusted', 'sends']);
+  optionalBoolean('@Flow()', 'readsUntrusted', given.readsUntrusted);
+  optionalBoolean('@Flow()', 'sends', given.sends);
+  return claimDecorator('@Flow()', { flow: Object.freeze({ ...(given as FlowClaim) }) });
+}
+
+/**
+ * States whether an ambiguous call may be re-run: `safe` may be; `keyed` only with the same
+ * idempotency key (the tool deduplicates on `ctx.call.idempotencyKey`). Without it, replay is
+ * `unknown`: never re-run.
+ */
+export function Replay(replay: Exclude<ReplayClaim, 'unknown'>): ClassDecorator {
+  if (replay !== 'safe' && replay !== 'keyed') {
+    throw new DecoratorError(`@Replay(): expected "safe" or "keyed", got ${JSON.stringify(replay)} (leave it off for "unknown")`);
+  }
+  return claimDecorator('@Replay()', { replay });
+}
+
+/** Plain-function twins of the claim decorators, for building tools without decorator syntax. */
+export const defineClaims = {
+  readOnly: (cls: Function) => ReadOnly()(cls),
+  destructive: (cls: Function) => Destructive()(cls),
+  idempotent: (cls: Function) => Idempotent()(cls),
+  openWorld: (cls: Function) => OpenWorld()(cls),
+  sequential: (cls: Function) => Sequential()(cls),
+  barrier: (cls: Function) => Barrier()(cls),
+  resource: (cls: Function, key: string) => Resource(key)(cls),
+  flow: (cls: Function, flow: FlowClaim) => Flow(flow)(cls),
+  replay: (cls: Function, replay: Exclude<ReplayClaim, 'unknown'>) => Replay(replay)(cls),
+} as const;

@@ -1,0 +1,57 @@
+import { DecoratorError } from '../contract/index.js';
+
+/** Describes a decorator target in an error message ("method Foo.bar", "class Foo", ...). */
+function describeTarget(args: readonly unknown[]): string {
+  const [target, key] = args;
+  const owner = typeof target === 'function' ? target.name : (target as { constructor?: { name?: string } } | undefined)?.constructor?.name ?? typeof target;
+  if (key === undefined) return typeof target === 'function' ? `class ${owner || '(anonymous)'}` : String(typeof target);
+  return `member ${owner}.${String(key)}`;
+}
+
+/**
+ * Checks that a legacy decorator was applied to a class and returns the class; throws a
+ * `DecoratorError` naming the decorator and where it landed otherwise.
+ */
+export function classTarget(decorator: string, args: readonly unknown[]): Function {
+  if (args.length === 1 && typeof args[0] === 'function') return args[0];
+  throw new DecoratorError(`${decorator} decorates a class, but it was applied to ${describeTarget(args)}`);
+}
+
+/** Checks that a legacy decorator was applied to an instance property; returns the class and the name. */
+export function propertyTarget(decorator: string, args: readonly unknown[]): { cls: Function; property: string } {
+  const [target, key, descriptor] = args;
+  if (typeof target === 'object' && target !== null && typeof key === 'string' && (descriptor === undefined || (typeof descriptor === 'object' && descriptor !== null && !('value' in descriptor && typeof (descriptor as PropertyDescriptor).value === 'function')))) {
+    return { cls: (target as { constructor: Function }).constructor, property: key };
+  }
+  throw new DecoratorError(`${decorator} decorates an instance property of an arguments class, but it was applied to ${describeTarget(args)}`);
+}
+
+/** Checks that a legacy decorator was applied to an instance method; returns the class and the name. */
+export function methodTarget(decorator: string, args: readonly unknown[]): { cls: Function; method: string | symbol } {
+  const [target, key, descriptor] = args;
+  if (typeof target === 'object' && target !== null && (typeof key === 'string' || typeof key === 'symbol') && typeof descriptor === 'object' && descriptor !== null && typeof (descriptor as PropertyDescriptor).value === 'function') {
+    return { cls: (target as { constructor: Function }).constructor, method: key };
+  }
+  throw new DecoratorError(`${decorator} decorates an instance method, but it was applied to ${describeTarget(args)}`);
+}
+
+/** Throws unless `options` is a plain object whose keys are all in `allowed`. */
+export function plainOptions(decorator: string, options: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new DecoratorError(`${decorator} takes an options object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw new DecoratorError(`${decorator} has no option "${key}" (known options: ${allowed.join(', ')})`);
+  }
+  return options as Record<string, unknown>;
+}
+
+/** Throws unless `value` is a boolean or undefined. */
+export function optionalBoolean(decorator: string, name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') throw new DecoratorError(`${decorator}: "${name}" must be a boolean, got ${typeof value}`);
+}
+
+/** Throws unless `value` is a string or undefined. */
+export function optionalString(decorator: string, name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'string') throw new DecoratorError(`${decorator}: "${name}" must be a string, got ${typeof value}`);
+}

@@ -1,0 +1,81 @@
+import { DecoratorError } from '../contract/index.js';
+import { methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
+import { addFieldOptions, getFactsMethod, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
+
+/**
+ * Marks the method that answers the facts claim: `facts(args, ctx)` returns `{ calls, rewrite? }`
+ * for one call without acting. It receives the validated arguments DTO. One per class; a second
+ * `@Facts()` throws at once.
+ */
+export function Facts(): MethodDecorator {
+  return (...args: unknown[]) => {
+    const { cls, method } = methodTarget('@Facts()', args);
+    const existing = getFactsMethod(cls);
+    if (existing !== undefined && existing !== method) {
+      throw new DecoratorError(`@Facts(): ${cls.name} already answers facts with ${String(existing)}(); a tool has one facts method`);
+    }
+    setFactsMethod(cls, method);
+  };
+}
+
+/** The plain-function twin of `@Facts()`. */
+export function defineFacts(cls: Function, method: string): void {
+  const descriptor = Object.getOwnPropertyDescriptor(cls.prototype, method);
+  Facts()(cls.prototype, method, descriptor ?? { value: undefined });
+}
+
+/**
+ * Marks `execute`'s first parameter as the arguments DTO, so its class is read from
+ * `design:paramtypes` when `@Tool` names no `args`. Throws on any other method or position.
+ */
+export function Args(): ParameterDecorator {
+  return (target: object, key: string | symbol | undefined, index: number) => {
+    if (typeof target !== 'object' || key !== 'execute' || index !== 0) {
+      const where = typeof target === 'function' ? `constructor of ${target.name}` : `${String(key)}() parameter ${index}`;
+      throw new DecoratorError(`@Args() marks the first parameter of execute(), but it was applied to the ${where}`);
+    }
+    setArgsParameter((target as { constructor: Function }).constructor, index);
+  };
+}
+
+/** Describes a property of an arguments or result class; the text becomes its schema `description`. */
+export function Description(text: string): PropertyDecorator {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new DecoratorError(`@Description(): the text must be a non-empty string, got ${JSON.stringify(text)}`);
+  }
+  return (...args: unknown[]) => {
+    const { cls, property } = propertyTarget('@Description()', args);
+    addFieldOptions(cls, property, { description: text });
+  };
+}
+
+const FIELD_KEYS = ['description', 'title', 'examples', 'deprecated', 'default'] as const;
+
+/**
+ * Describes a property in more detail: `description`, `title`, `examples` (an array of valid
+ * values), `deprecated`, and an explicit `default` (a property initialiser is used otherwise).
+ * Each lands in the property's schema under the same JSON Schema keyword.
+ */
+export function Field(options: FieldOptions): PropertyDecorator {
+  const given = plainOptions('@Field()', options, FIELD_KEYS);
+  optionalString('@Field()', 'description', given.description);
+  optionalString('@Field()', 'title', given.title);
+  optionalBoolean('@Field()', 'deprecated', given.deprecated);
+  if (given.examples !== undefined && !Array.isArray(given.examples)) {
+    throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${typeof given.examples}`);
+  }
+  const frozen = Object.freeze({ ...(given as FieldOptions) });
+  return (...args: unknown[]) => {
+    const { cls, property } = propertyTarget('@Field()', args);
+    addFieldOptions(cls, property, frozen);
+  };
+}
+
+/** Plain-function twins of the property decorators. */
+export function defineDescription(dto: Function, property: string, text: string): void {
+  Description(text)(dto.prototype, property);
+}
+
+export function defineField(dto: Function, property: string, options: FieldOptions): void {
+  Field(options)(dto.prototype, property);
+}

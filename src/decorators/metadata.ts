@@ -1,0 +1,124 @@
+import type { Annotations, ToolFlow, ToolReplay, Requirement } from '../contract/index.js';
+
+/**
+ * Typed access to the metadata toolwright's decorators leave on classes. Each kind lives on the
+ * class itself under its own `Symbol.for('toolwright/...')` key, as a non-enumerable property,
+ * so two copies of toolwright in one process read each other's metadata and nothing is kept in
+ * a global registry. Class-level metadata is read from the class itself only (a subclass that
+ * wants to be a tool says so itself); field metadata is inherited along the prototype chain.
+ */
+
+/** A class that can be instantiated with `new` (constructor arguments unknown). */
+export type Class<T = unknown> = abstract new (...args: any[]) => T;
+
+/** The options of `@Tool`. */
+export interface ToolOptions {
+  /** The tool's name; defaults to the class name in snake_case without a trailing `Tool`. */
+  readonly name?: string;
+  readonly title?: string;
+  /** What the tool does, for the model. Required by `compile`. */
+  readonly description: string;
+  /** The arguments DTO class; inferred from `execute`'s first parameter type when omitted. */
+  readonly args?: Class;
+  /** The result DTO class: its schema becomes the output schema. */
+  readonly result?: Class;
+}
+
+/** The options of `@Field` (and what `@Description` records). */
+export interface FieldOptions {
+  readonly description?: string;
+  readonly title?: string;
+  readonly examples?: readonly unknown[];
+  readonly deprecated?: boolean;
+  /** An explicit default; otherwise a property initialiser's value is used. */
+  readonly default?: unknown;
+}
+
+/** The class-level claims the decorators record. */
+export interface ToolClaims {
+  readonly annotations?: Annotations;
+  readonly sequential?: boolean;
+  readonly barrier?: boolean;
+  readonly resource?: string;
+  readonly flow?: ToolFlow;
+  readonly replay?: ToolReplay;
+  readonly timeoutMs?: number;
+  readonly maxOutputChars?: number;
+  readonly requires?: readonly Requirement[];
+}
+
+export const TOOL_KEY = Symbol.for('toolwright/tool');
+export const CLAIMS_KEY = Symbol.for('toolwright/claims');
+export const FACTS_KEY = Symbol.for('toolwright/facts');
+export const ARGS_KEY = Symbol.for('toolwright/args');
+export const FIELDS_KEY = Symbol.for('toolwright/fields');
+
+function own<T>(target: object, key: symbol): T | undefined {
+  return Object.prototype.hasOwnProperty.call(target, key) ? (target as Record<symbol, T>)[key] : undefined;
+}
+
+function setOwn(target: object, key: symbol, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: false, configurable: true, writable: false });
+}
+
+/** The `@Tool` options of `cls`, or `undefined` when it has none. */
+export function getToolOptions(cls: Function): ToolOptions | undefined {
+  return own<ToolOptions>(cls, TOOL_KEY);
+}
+
+export function setToolOptions(cls: Function, options: ToolOptions): void {
+  setOwn(cls, TOOL_KEY, Object.freeze({ ...options }));
+}
+
+/** The claims recorded on `cls` (an empty object when none). */
+export function getClaims(cls: Function): ToolClaims {
+  return own<ToolClaims>(cls, CLAIMS_KEY) ?? {};
+}
+
+/** Merges `patch` into the claims of `cls`; `annotations` are merged hint by hint. */
+export function addClaims(cls: Function, patch: ToolClaims): void {
+  const current = getClaims(cls);
+  const annotations = patch.annotations === undefined ? current.annotations : Object.freeze({ ...current.annotations, ...patch.annotations });
+  const next: ToolClaims = { ...current, ...patch };
+  setOwn(cls, CLAIMS_KEY, Object.freeze(annotations === undefined ? next : { ...next, annotations }));
+}
+
+/** The name of the method marked `@Facts()` on `cls`, or `undefined`. */
+export function getFactsMethod(cls: Function): string | symbol | undefined {
+  return own<string | symbol>(cls, FACTS_KEY);
+}
+
+export function setFactsMethod(cls: Function, method: string | symbol): void {
+  setOwn(cls, FACTS_KEY, method);
+}
+
+/** What `@Args()` recorded: the parameter index on `execute`. */
+export function getArgsParameter(cls: Function): number | undefined {
+  return own<number>(cls, ARGS_KEY);
+}
+
+export function setArgsParameter(cls: Function, index: number): void {
+  setOwn(cls, ARGS_KEY, index);
+}
+
+/**
+ * The field options of every property of `dto` that has any, own and inherited (a subclass's
+ * options for a property win over its base class's).
+ */
+export function getFieldOptions(dto: Function): ReadonlyMap<string, FieldOptions> {
+  const chain: Function[] = [];
+  for (let c: unknown = dto; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
+  const merged = new Map<string, FieldOptions>();
+  for (const c of chain) {
+    const fields = own<Map<string, FieldOptions>>(c, FIELDS_KEY);
+    if (fields) for (const [key, value] of fields) merged.set(key, { ...merged.get(key), ...value });
+  }
+  return merged;
+}
+
+export function addFieldOptions(dto: Function, property: string, options: FieldOptions): void {
+  const existing = own<Map<string, FieldOptions>>(dto, FIELDS_KEY);
+  const fields = new Map(existing ?? []);
+  fields.set(property, Object.freeze({ ...fields.get(property), ...options }));
+  setOwn(dto, FIELDS_KEY, fields);
+}

@@ -1,0 +1,41 @@
+import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
+import { classTarget, optionalString, plainOptions } from './guards.js';
+import { setToolOptions, type ToolOptions } from './metadata.js';
+
+const TOOL_OPTION_KEYS = ['name', 'title', 'description', 'args', 'result'] as const;
+
+function checkToolOptions(options: unknown): ToolOptions {
+  const given = plainOptions('@Tool()', options, TOOL_OPTION_KEYS);
+  optionalString('@Tool()', 'name', given.name);
+  optionalString('@Tool()', 'title', given.title);
+  if (typeof given.description !== 'string') {
+    throw new DecoratorError(`@Tool(): "description" is required and must be a string, got ${given.description === undefined ? 'nothing' : typeof given.description}`);
+  }
+  if (typeof given.name === 'string' && !TOOL_NAME_PATTERN.test(given.name)) {
+    throw new DecoratorError(`@Tool(): name ${JSON.stringify(given.name)} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)`);
+  }
+  for (const key of ['args', 'result'] as const) {
+    if (given[key] !== undefined && typeof given[key] !== 'function') {
+      throw new DecoratorError(`@Tool(): "${key}" must be a class, got ${given[key] === null ? 'null' : typeof given[key]}`);
+    }
+  }
+  return given as unknown as ToolOptions;
+}
+
+/**
+ * Marks a class as a tool. The class must have an `execute(args, ctx)` method (checked by
+ * `compile`). `description` is required; `name` defaults to the class name in snake_case
+ * without a trailing `Tool`; `args` defaults to `execute`'s first parameter type.
+ * Throws a `DecoratorError` at once for a non-class target or a bad option.
+ */
+export function Tool(options: ToolOptions): ClassDecorator {
+  const checked = checkToolOptions(options);
+  return (...args: unknown[]) => {
+    setToolOptions(classTarget('@Tool()', args), checked);
+  };
+}
+
+/** The plain-function twin of `@Tool()`: marks `cls` as a tool without decorator syntax. */
+export function defineTool(cls: Function, options: ToolOptions): void {
+  Tool(options)(cls);
+}

@@ -1,0 +1,2 @@
+export * from './server/index.js';
+export * from './transports/index.js';

@@ -1,0 +1,5 @@
+export * from './schema/index.js';
+export * from './validation/index.js';
+export * from './executor/index.js';
+export * from './permissions/index.js';
+export * from './hooks/index.js';
