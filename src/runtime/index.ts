@@ -1,3 +1,4 @@
+export * from './compile/index.js';
 export * from './schema/index.js';
 export * from './validation/index.js';
 export * from './executor/index.js';

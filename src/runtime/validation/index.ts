@@ -1,1 +1,1 @@
-export {};
+export { sharedAjv, compileSchema, problemsOf, markSelfValidating, validatesOwnArguments } from './ajv.js';

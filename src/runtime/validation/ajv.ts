@@ -1,0 +1,82 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ArgumentProblem, ContractTool } from '../../contract/index.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+let shared: Ajv2020 | undefined;
+
+/**
+ * The one Ajv (JSON Schema 2020-12) instance toolwright compiles every schema with, with
+ * ajv-formats and `allErrors` (a model gets every problem at once). Creating an instance costs
+ * 15 to 28 ms (it compiles the meta-schema), so it is made once, on first use. Schemas are
+ * compiled with `compileSchema`, never added by id, so two tools' schemas never collide.
+ * It never coerces types, never removes properties and never fills in defaults.
+ */
+export function sharedAjv(): Ajv2020 {
+  if (shared === undefined) {
+    shared = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true });
+    addFormats(shared);
+  }
+  return shared;
+}
+
+/**
+ * Compiles `schema` with the shared instance. Throws the ajv error (with its message) when the
+ * schema is not valid JSON Schema; callers report it with the tool's name.
+ */
+export function compileSchema(schema: object): ValidateFunction {
+  return sharedAjv().compile(schema);
+}
+
+/**
+ * Turns ajv errors into argument problems with JSON pointers and short messages a model reads:
+ * `/limit: must be >= 1`, `/: must NOT have additional property "extra"`. Problems are kept in
+ * ajv's order; exact duplicates are dropped.
+ */
+export function problemsOf(errors: readonly ErrorObject[] | null | undefined): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    const problem = problemOf(error);
+    const key = `${problem.pointer}\u0000${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+function problemOf(error: ErrorObject): ArgumentProblem {
+  const pointer = error.instancePath === '' ? '/' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { pointer, message: `must NOT have additional property ${JSON.stringify(params.additionalProperty)}` };
+    case 'required':
+      return { pointer, message: `must have required property ${JSON.stringify(params.missingProperty)}` };
+    case 'enum':
+      return { pointer, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'const':
+      return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    default:
+      return { pointer, message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+const SELF_VALIDATING = Symbol.for('toolwright/self-validating');
+
+/**
+ * Marks a tool whose `execute` validates its own arguments (every tool `compile` makes), so the
+ * MCP edge and the executor do not validate them a second time. Returns the same object.
+ */
+export function markSelfValidating<T extends ContractTool>(tool: T): T {
+  Object.defineProperty(tool, SELF_VALIDATING, { value: true, enumerable: false });
+  return tool;
+}
+
+/** True when `tool` validates its own arguments (see `markSelfValidating`). */
+export function validatesOwnArguments(tool: ContractTool): boolean {
+  return (tool as unknown as Record<symbol, unknown>)[SELF_VALIDATING] === true;
+}
