@@ -1,0 +1,252 @@
+/**
+ * Argument parsing for the `toolwright` command. It only reads the words it is given and never
+ * touches the file system, the network or the process: loading modules and serving are the
+ * caller's job. Every mistake throws a `UsageError` whose message names the problem.
+ */
+
+/** Where `serve --http` listens. Port `0` asks the system for a free port. */
+export interface HttpAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `toolwright serve <module>`: serve the module's tools over stdio, or HTTP with `--http`. */
+export interface ServeCommand {
+  readonly kind: 'serve';
+  readonly module: string;
+  readonly http?: HttpAddress;
+  readonly stateless: boolean;
+  readonly name?: string;
+  readonly version?: string;
+}
+
+/** `toolwright list <module>`: print the tool definitions (a table, or MCP JSON with `--json`). */
+export interface ListCommand {
+  readonly kind: 'list';
+  readonly module: string;
+  readonly json: boolean;
+}
+
+/** `toolwright call <module> <tool> [json]`: run one call through the MCP path and print it. */
+export interface CallCommand {
+  readonly kind: 'call';
+  readonly module: string;
+  readonly tool: string;
+  /** The parsed arguments object (`{}` when none were given). */
+  readonly args: Record<string, unknown>;
+  readonly json: boolean;
+}
+
+/** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
+export interface HelpCommand {
+  readonly kind: 'help';
+  readonly topic?: 'serve' | 'list' | 'call';
+}
+
+/** `toolwright --version`: print toolwright's own version. */
+export interface VersionCommand {
+  readonly kind: 'version';
+}
+
+export type CliCommand = ServeCommand | ListCommand | CallCommand | HelpCommand | VersionCommand;
+
+/** A mistake on the command line. The CLI prints its message and exits with code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const COMMANDS = ['serve', 'list', 'call'] as const;
+type CommandName = (typeof COMMANDS)[number];
+
+/** Which flags each command takes, and whether each takes a value. */
+const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'>>> = {
+  serve: new Map([['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--help', 'switch']]),
+  list: new Map([['--json', 'switch'], ['--help', 'switch']]),
+  call: new Map([['--json', 'switch'], ['--help', 'switch']]),
+};
+
+const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>> = {
+  serve: { min: 1, max: 1, usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v]' },
+  list: { min: 1, max: 1, usage: 'toolwright list <module> [--json]' },
+  call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
+};
+
+/** The text `--help` prints, for the whole command or one subcommand. */
+export function helpText(topic?: HelpCommand['topic']): string {
+  if (topic !== undefined) return `usage: ${POSITIONALS[topic].usage}\n\n${TOPIC_HELP[topic]}\n`;
+  return [
+    'usage: toolwright <command> [options]',
+    '',
+    'Commands:',
+    `  ${POSITIONALS.serve.usage}`,
+    `  ${POSITIONALS.list.usage}`,
+    `  ${POSITIONALS.call.usage}`,
+    '  toolwright help [command]        show help (also --help, -h)',
+    '  toolwright --version             print the toolwright version',
+    '',
+    '<module> is a compiled ES module (a path, resolved against the current directory) that',
+    'exports classes decorated with @Tool, or a `tools` array of tool classes, instances or',
+    'contract tools.',
+    '',
+  ].join('\n');
+}
+
+const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
+  serve: [
+    'Serves the module\'s tools over MCP: stdio by default (stdout carries only MCP messages),',
+    'or streamable HTTP with --http (host defaults to 127.0.0.1; port 0 picks a free port; the URL',
+    'is printed on stderr). --stateless serves each HTTP request with a fresh server (no sessions,',
+    'so no sampling or elicitation). --name and --version set the server info.',
+  ].join('\n'),
+  list: 'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
+  call: [
+    'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
+    'the result, or with --json the raw CallToolResult. The arguments are one JSON object',
+    '(default {}). Exits 1 when the result is an error.',
+  ].join('\n'),
+};
+
+/**
+ * Parses `[host:]port` (`3000`, `localhost:3000`, `[::1]:3000`). The host defaults to
+ * `127.0.0.1`; the port is an integer from 0 to 65535.
+ */
+export function parseHttpAddress(text: string): HttpAddress {
+  const colon = text.lastIndexOf(':');
+  const portText = colon < 0 ? text : text.slice(colon + 1);
+  let host = colon < 0 ? '127.0.0.1' : text.slice(0, colon);
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    throw new UsageError(`--http expects [host:]port with a port from 0 to 65535, got ${JSON.stringify(text)}`);
+  }
+  if (host === '') throw new UsageError(`--http expects [host:]port, got an empty host in ${JSON.stringify(text)}`);
+  return { host, port: Number(portText) };
+}
+
+/**
+ * Parses the JSON arguments of `call`. They must be one JSON object; anything else throws a
+ * `UsageError` (`arguments are not valid JSON: ...` or `arguments must be a JSON object, got ...`).
+ */
+export function parseCallArguments(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`arguments are not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+    throw new UsageError(`arguments must be a JSON object, got ${kind}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Parses the words after `toolwright` into a command. Flags may come before or after the
+ * positionals, as `--flag value` or `--flag=value`; `--` ends the flags. It never reads the
+ * module or checks that the tool exists.
+ */
+export function parseArgs(argv: readonly string[]): CliCommand {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') return { kind: 'help' };
+  if (first === '--version' || first === '-v') {
+    if (rest.length > 0) throw new UsageError(`--version takes nothing after it, got ${JSON.stringify(rest[0])}`);
+    return { kind: 'version' };
+  }
+  if (first === 'help') {
+    if (rest.length === 0) return { kind: 'help' };
+    const topic = rest[0]!;
+    if (rest.length > 1 || !isCommand(topic)) throw new UsageError(`help takes one command name (${COMMANDS.join(', ')}), got ${JSON.stringify(rest.join(' '))}`);
+    return { kind: 'help', topic };
+  }
+  if (!isCommand(first)) {
+    throw new UsageError(`unknown command ${JSON.stringify(first)} (commands: ${COMMANDS.join(', ')}, help)`);
+  }
+  const { positionals, flags } = splitWords(first, rest);
+  if (flags.has('--help')) return { kind: 'help', topic: first };
+  const shape = POSITIONALS[first];
+  if (positionals.length < shape.min || positionals.length > shape.max) {
+    const what = positionals.length < shape.min ? 'is missing arguments' : `has too many arguments (${JSON.stringify(positionals[shape.max])})`;
+    throw new UsageError(`${first} ${what}; usage: ${shape.usage}`);
+  }
+  const module = positionals[0]!;
+  switch (first) {
+    case 'serve': {
+      const http = flags.get('--http');
+      const stateless = flags.has('--stateless');
+      if (stateless && http === undefined) throw new UsageError('--stateless only applies to --http');
+      return {
+        kind: 'serve',
+        module,
+        ...(http === undefined ? {} : { http: parseHttpAddress(http) }),
+        stateless,
+        ...optional('name', nonEmpty('--name', flags.get('--name'))),
+        ...optional('version', nonEmpty('--version', flags.get('--version'))),
+      };
+    }
+    case 'list':
+      return { kind: 'list', module, json: flags.has('--json') };
+    case 'call':
+      return {
+        kind: 'call',
+        module,
+        tool: positionals[1]!,
+        args: positionals[2] === undefined ? {} : parseCallArguments(positionals[2]),
+        json: flags.has('--json'),
+      };
+  }
+}
+
+function isCommand(word: string): word is CommandName {
+  return (COMMANDS as readonly string[]).includes(word);
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+function nonEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs a non-empty value`);
+  return value;
+}
+
+/** Splits the words after a command into positionals and known flags (values by flag name). */
+function splitWords(command: CommandName, words: readonly string[]): { positionals: string[]; flags: Map<string, string> } {
+  const known = FLAGS[command];
+  const positionals: string[] = [];
+  const flags = new Map<string, string>();
+  let onlyPositionals = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (onlyPositionals || !word.startsWith('-') || word === '-') {
+      positionals.push(word);
+      continue;
+    }
+    if (word === '--') {
+      onlyPositionals = true;
+      continue;
+    }
+    if (word === '-h') {
+      flags.set('--help', '');
+      continue;
+    }
+    const equals = word.indexOf('=');
+    const name = equals < 0 ? word : word.slice(0, equals);
+    const kind = known.get(name);
+    if (kind === undefined) {
+      throw new UsageError(`${command} has no option ${JSON.stringify(name)} (options: ${[...known.keys()].join(', ')})`);
+    }
+    if (flags.has(name)) throw new UsageError(`${name} is given twice`);
+    if (kind === 'switch') {
+      if (equals >= 0) throw new UsageError(`${name} takes no value`);
+      flags.set(name, '');
+    } else if (equals >= 0) {
+      flags.set(name, word.slice(equals + 1));
+    } else {
+      const value = words[i + 1];
+      if (value === undefined) throw new UsageError(`${name} needs a value`);
+      flags.set(name, value);
+      i++;
+    }
+  }
+  return { positionals, flags };
+}

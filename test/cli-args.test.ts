@@ -1,0 +1,121 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { helpText, parseArgs, parseCallArguments, parseHttpAddress, UsageError } from '../src/cli/args.js';
+
+/** The message V8 gives for `JSON.parse(text)` (its wording differs between Node versions). */
+function jsonParseMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  assert.fail(`${text} parsed`);
+}
+
+function usageError(argv: string[]): string {
+  try {
+    parseArgs(argv);
+  } catch (error) {
+    assert.ok(error instanceof UsageError, `expected a UsageError, got ${String(error)}`);
+    return error.message;
+  }
+  assert.fail(`parseArgs(${JSON.stringify(argv)}) did not throw`);
+}
+
+describe('cli parseArgs', () => {
+  it('reads serve with its defaults (stdio, stateful, no name or version)', () => {
+    assert.deepEqual(parseArgs(['serve', 'dist/tools.js']), { kind: 'serve', module: 'dist/tools.js', stateless: false });
+  });
+
+  it('reads serve with every option, in either flag form and any order', () => {
+    assert.deepEqual(parseArgs(['serve', '--http', 'localhost:8080', 'tools.js', '--stateless', '--name=files', '--version', '2.0.0']), {
+      kind: 'serve',
+      module: 'tools.js',
+      http: { host: 'localhost', port: 8080 },
+      stateless: true,
+      name: 'files',
+      version: '2.0.0',
+    });
+  });
+
+  it('reads list and call, with and without --json', () => {
+    assert.deepEqual(parseArgs(['list', 'm.js']), { kind: 'list', module: 'm.js', json: false });
+    assert.deepEqual(parseArgs(['list', '--json', 'm.js']), { kind: 'list', module: 'm.js', json: true });
+    assert.deepEqual(parseArgs(['call', 'm.js', 'echo']), { kind: 'call', module: 'm.js', tool: 'echo', args: {}, json: false });
+    assert.deepEqual(parseArgs(['call', 'm.js', 'echo', '{"text":"hi","count":2}', '--json']), {
+      kind: 'call',
+      module: 'm.js',
+      tool: 'echo',
+      args: { text: 'hi', count: 2 },
+      json: true,
+    });
+  });
+
+  it('treats words after -- as positionals', () => {
+    assert.deepEqual(parseArgs(['list', '--', '--odd-name.js']), { kind: 'list', module: '--odd-name.js', json: false });
+  });
+
+  it('answers help and version in every spelling', () => {
+    assert.deepEqual(parseArgs([]), { kind: 'help' });
+    assert.deepEqual(parseArgs(['--help']), { kind: 'help' });
+    assert.deepEqual(parseArgs(['-h']), { kind: 'help' });
+    assert.deepEqual(parseArgs(['help']), { kind: 'help' });
+    assert.deepEqual(parseArgs(['help', 'call']), { kind: 'help', topic: 'call' });
+    assert.deepEqual(parseArgs(['serve', '--help']), { kind: 'help', topic: 'serve' });
+    assert.deepEqual(parseArgs(['list', 'm.js', '-h']), { kind: 'help', topic: 'list' });
+    assert.deepEqual(parseArgs(['--version']), { kind: 'version' });
+  });
+
+  it('names every mistake exactly', () => {
+    assert.equal(usageError(['run', 'x.js']), 'unknown command "run" (commands: serve, list, call, help)');
+    assert.equal(usageError(['serve']), 'serve is missing arguments; usage: toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v]');
+    assert.equal(usageError(['list', 'a.js', 'b.js']), 'list has too many arguments ("b.js"); usage: toolwright list <module> [--json]');
+    assert.equal(usageError(['call', 'm.js']), "call is missing arguments; usage: toolwright call <module> <tool> ['<json arguments>'] [--json]");
+    assert.equal(usageError(['list', 'm.js', '--http', '3000']), 'list has no option "--http" (options: --json, --help)');
+    assert.equal(usageError(['serve', 'm.js', '--http']), '--http needs a value');
+    assert.equal(usageError(['serve', 'm.js', '--stateless']), '--stateless only applies to --http');
+    assert.equal(usageError(['serve', 'm.js', '--name', ' ']), '--name needs a non-empty value');
+    assert.equal(usageError(['serve', 'm.js', '--name', 'a', '--name', 'b']), '--name is given twice');
+    assert.equal(usageError(['list', 'm.js', '--json=yes']), '--json takes no value');
+    assert.equal(usageError(['help', 'nope']), 'help takes one command name (serve, list, call), got "nope"');
+    assert.equal(usageError(['--version', 'x']), '--version takes nothing after it, got "x"');
+    assert.equal(usageError(['call', 'm.js', 'echo', '{text}']), `arguments are not valid JSON: ${jsonParseMessage('{text}')}`);
+    assert.equal(usageError(['call', 'm.js', 'echo', '[1]']), 'arguments must be a JSON object, got an array');
+  });
+});
+
+describe('cli parseHttpAddress', () => {
+  it('defaults the host to 127.0.0.1 and strips IPv6 brackets', () => {
+    assert.deepEqual(parseHttpAddress('3000'), { host: '127.0.0.1', port: 3000 });
+    assert.deepEqual(parseHttpAddress('0'), { host: '127.0.0.1', port: 0 });
+    assert.deepEqual(parseHttpAddress('localhost:65535'), { host: 'localhost', port: 65535 });
+    assert.deepEqual(parseHttpAddress('[::1]:8080'), { host: '::1', port: 8080 });
+  });
+
+  it('rejects a port that is not an integer from 0 to 65535, and an empty host', () => {
+    for (const bad of ['65536', 'http', '12.5', '-1', 'localhost:', '']) {
+      assert.throws(() => parseHttpAddress(bad), { name: 'UsageError', message: `--http expects [host:]port with a port from 0 to 65535, got ${JSON.stringify(bad)}` });
+    }
+    assert.throws(() => parseHttpAddress(':3000'), { name: 'UsageError', message: '--http expects [host:]port, got an empty host in ":3000"' });
+  });
+});
+
+describe('cli parseCallArguments', () => {
+  it('accepts one JSON object and rejects every other JSON value', () => {
+    assert.deepEqual(parseCallArguments('{"a":[1,{"b":null}]}'), { a: [1, { b: null }] });
+    assert.throws(() => parseCallArguments('null'), { message: 'arguments must be a JSON object, got null' });
+    assert.throws(() => parseCallArguments('"x"'), { message: 'arguments must be a JSON object, got string' });
+    assert.throws(() => parseCallArguments('3'), { message: 'arguments must be a JSON object, got number' });
+    assert.throws(() => parseCallArguments(''), { message: 'arguments are not valid JSON: Unexpected end of JSON input' });
+  });
+});
+
+describe('cli helpText', () => {
+  it('lists every command, and each topic starts with its usage line', () => {
+    const text = helpText();
+    for (const line of ['  toolwright serve <module>', '  toolwright list <module> [--json]', "  toolwright call <module> <tool> ['<json arguments>'] [--json]"]) {
+      assert.ok(text.includes(line), `missing ${line}`);
+    }
+    assert.ok(helpText('list').startsWith('usage: toolwright list <module> [--json]\n\nPrints the tool definitions'));
+  });
+});
