@@ -1,0 +1,39 @@
+/**
+ * The tool set the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) expects of
+ * a server, written with toolwright: decorated classes with class-validator DTOs, plus one
+ * hand-built contract tool. Serve it with
+ *
+ *   toolwright serve dist/samples/conformance/index.js --http 3000
+ *
+ * and run `node scripts/conformance.mjs` to hold it to the suite. `echo` is extra: the
+ * Inspector tests and the server benchmark call it.
+ */
+import { TestAudioContent, TestEmbeddedResource, TestImageContent, TestMultipleContentTypes, TestSimpleText } from './content-tools.js';
+import { TestElicitation, TestErrorHandling, TestSampling, TestToolWithLogging, TestToolWithProgress } from './context-tools.js';
+import { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './elicitation-tools.js';
+import { Echo } from './echo-tool.js';
+import { jsonSchema2020Tool } from './json-schema-tool.js';
+
+export { TestAudioContent, TestEmbeddedResource, TestImageContent, TestMultipleContentTypes, TestSimpleText } from './content-tools.js';
+export { TestElicitation, TestErrorHandling, TestSampling, TestToolWithLogging, TestToolWithProgress } from './context-tools.js';
+export { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './elicitation-tools.js';
+export { Echo } from './echo-tool.js';
+export { jsonSchema2020Tool } from './json-schema-tool.js';
+
+/** Every tool of the set, in listing order: classes for `compile`, and the hand-built tool. */
+export const tools = [
+  TestSimpleText,
+  TestImageContent,
+  TestAudioContent,
+  TestEmbeddedResource,
+  TestMultipleContentTypes,
+  TestToolWithLogging,
+  TestToolWithProgress,
+  TestErrorHandling,
+  TestSampling,
+  TestElicitation,
+  TestElicitationSep1034Defaults,
+  TestElicitationSep1330Enums,
+  jsonSchema2020Tool,
+  Echo,
+] as const;
