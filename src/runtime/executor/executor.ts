@@ -1,0 +1,177 @@
+import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { runBatch } from './batch.js';
+import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
+import { planBatch, type BatchPlan } from './plan.js';
+import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
+import type { PreparedCall } from './run-call.js';
+import { checkTimeout } from './timeout-limit.js';
+import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
+
+const DEFAULT_MAX_PARALLEL = 8;
+
+function isContractTool(value: unknown): value is ContractTool {
+  return typeof value === 'object' && value !== null && typeof (value as { execute?: unknown }).execute === 'function' && typeof (value as { name?: unknown }).name === 'string';
+}
+
+function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, ContractTool> {
+  if (tools === undefined) return new Map();
+  if (tools instanceof Map) {
+    for (const [name, tool] of tools) {
+      if (!isContractTool(tool)) throw new TypeError(`Executor: "tools" entry ${JSON.stringify(name)} is not a contract tool (it needs a string "name" and an "execute" function)`);
+    }
+    return tools;
+  }
+  const registry = new Map<string, ContractTool>();
+  for (const tool of tools as Iterable<unknown>) {
+    if (!isContractTool(tool)) throw new TypeError('Executor: every entry of "tools" must be a contract tool (a string "name" and an "execute" function)');
+    if (registry.has(tool.name)) throw new TypeError(`Executor: "tools" holds two tools named ${JSON.stringify(tool.name)}`);
+    registry.set(tool.name, tool);
+  }
+  return registry;
+}
+
+function checkOptions(options: ExecutorOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('Executor: options must be an object');
+  const { maxParallel, timeoutMs, serial, onStart, replayStore } = options;
+  if (maxParallel !== undefined && (!Number.isInteger(maxParallel) || maxParallel < 1)) {
+    throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
+  }
+  const timeoutProblem = checkTimeout(timeoutMs);
+  if (timeoutProblem !== undefined) throw new TypeError(`Executor: "timeoutMs" ${timeoutProblem}`);
+  if (serial !== undefined && typeof serial !== 'boolean') throw new TypeError(`Executor: "serial" must be a boolean, got ${typeof serial}`);
+  if (onStart !== undefined && typeof onStart !== 'function') throw new TypeError(`Executor: "onStart" must be a function, got ${typeof onStart}`);
+  if (replayStore !== undefined && replayStore !== null && (typeof replayStore.begin !== 'function' || typeof replayStore.complete !== 'function')) {
+    throw new TypeError('Executor: "replayStore" must have "begin" and "complete" methods, or be null');
+  }
+}
+
+/**
+ * Runs batches of tool calls: the calls of one model response, in the model's order.
+ *
+ * - A batch holding any sequential tool that is not a barrier (or any batch, with `serial`) runs
+ *   one call at a time, in model order; resources are ignored.
+ * - Otherwise barrier calls split the batch: everything before a barrier completes, the barrier
+ *   runs alone, and nothing after it starts until it completed. Between barriers, calls that share
+ *   a resource run one after another in model order; the rest run concurrently.
+ * - At most `maxParallel` calls of a batch run at once. Separate `run`s share nothing but options.
+ *
+ * Every call completes exactly once. A call starts when its tool's `execute` is invoked;
+ * waiting for a slot or a chain turn is not started. The executor never re-runs a call on its
+ * own (see `retryAmbiguous`), never checks permissions (wrap tools, or refuse in `onStart`), and
+ * never calls a tool's `close`.
+ */
+export class Executor {
+  private readonly maxParallel: number;
+  private readonly serial: boolean;
+  private readonly registry: ReadonlyMap<string, ContractTool>;
+  private readonly replayStore: ReplayStore | null;
+
+  constructor(private readonly options: ExecutorOptions = {}) {
+    checkOptions(options);
+    this.maxParallel = options.maxParallel ?? DEFAULT_MAX_PARALLEL;
+    this.serial = options.serial === true;
+    this.registry = toolRegistry(options.tools);
+    this.replayStore = options.replayStore === undefined ? new MemoryReplayStore() : options.replayStore;
+  }
+
+  /**
+   * How `run` would group `calls`, as indices into them: the chains of each stage, stage after
+   * stage (see `plan`). A barrier is a chain of its own between the chains of the stages around
+   * it; a serial batch is one chain. Throws `InvalidBatchError` for a malformed batch.
+   */
+  chains(calls: readonly BatchCall[]): number[][] {
+    return this.plan(calls).stages.flatMap((stage) => stage.map((chain) => [...chain]));
+  }
+
+  /** The full plan of `calls`: stages in order, each a list of chains. Never runs anything. */
+  plan(calls: readonly BatchCall[]): BatchPlan {
+    const prepared = this.prepare(calls);
+    return planBatch(prepared.map((p) => p.tool), { serial: this.serial });
+  }
+
+  /**
+   * Runs one batch and resolves every call's outcome in model order (matched by id). It rejects
+   * only, before running anything, with `InvalidBatchError` for a malformed batch: not an array,
+   * a call without a non-empty string `id`, a `tool` that is neither a contract tool nor a
+   * string, or two calls with the same id. A tool name not in `tools` completes that call with
+   * `unknown tool "<name>"`. `runOptions` override the executor's hooks for this batch.
+   */
+  async run(calls: readonly BatchCall[], runOptions: RunOptions = {}): Promise<CallOutcome[]> {
+    const prepared = this.prepare(calls);
+    const signal = runOptions.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidBatchError('"signal" must be an AbortSignal');
+    const plan = planBatch(prepared.map((p) => p.tool), { serial: this.serial });
+    return runBatch(prepared, plan, {
+      maxParallel: this.maxParallel,
+      signal,
+      onComplete: runOptions.onComplete ?? this.options.onComplete,
+      environment: {
+        timeoutMs: this.options.timeoutMs,
+        onStart: this.options.onStart,
+        onUpdate: runOptions.onUpdate ?? this.options.onUpdate,
+        onProgress: runOptions.onProgress ?? this.options.onProgress,
+        context: runOptions.context ?? this.options.context,
+        replayStore: this.replayStore,
+      },
+    });
+  }
+
+  /**
+   * Re-runs one call whose outcome was ambiguous: it may have run, but no result came back (a
+   * `CallTimeoutError`, an `AmbiguousOutcomeError` from a tool forwarding calls elsewhere, or a
+   * host that lost the call some other way). Give the call as first run, with the idempotency
+   * key of the first run (`outcome.idempotencyKey`). The tool's replay claim decides:
+   * `safe` runs the call again; `keyed` runs it again with the same key, so the replay store (or
+   * the tool) answers with the first outcome or refuses while the first call still runs;
+   * `unknown`, and `keyed` without a key, never run and complete with `UnknownOutcomeError`.
+   * The call runs as a batch of one under this executor's rules.
+   */
+  async retryAmbiguous(call: BatchCall, runOptions: RunOptions = {}): Promise<CallOutcome> {
+    const [prepared] = this.prepare([call]);
+    const { tool, name } = prepared!;
+    if (tool !== undefined) {
+      const overrides = runOptions.context ?? this.options.context;
+      const contractCall = call.idempotencyKey === undefined ? { id: call.id, tool: name, args: call.args } : { id: call.id, tool: name, args: call.args, idempotencyKey: call.idempotencyKey };
+      let replay: string = 'unknown';
+      try {
+        const ctx = createCallContext({ ...(typeof overrides === 'function' ? overrides(contractCall, tool) : overrides), call: contractCall, signal: runOptions.signal });
+        replay = await replayOf(tool, call.args as JsonObject, ctx);
+      } catch {
+        replay = 'unknown';
+      }
+      const mayRerun = replay === 'safe' || (replay === 'keyed' && call.idempotencyKey !== undefined);
+      if (!mayRerun) {
+        return {
+          id: call.id,
+          tool: name,
+          started: false,
+          endedAt: performance.now(),
+          ...(call.idempotencyKey === undefined ? {} : { idempotencyKey: call.idempotencyKey }),
+          ok: false,
+          error: new UnknownOutcomeError(call.id, name),
+        };
+      }
+    }
+    const [outcome] = await this.run([call], runOptions);
+    return outcome!;
+  }
+
+  /** Checks a batch and looks up its tools; throws `InvalidBatchError` naming the first problem. */
+  private prepare(calls: readonly BatchCall[]): PreparedCall[] {
+    if (!Array.isArray(calls)) throw new InvalidBatchError(`a batch must be an array of calls, got ${calls === null ? 'null' : typeof calls}`);
+    const positions = new Map<string, number>();
+    return calls.map((call: unknown, index): PreparedCall => {
+      if (typeof call !== 'object' || call === null) throw new InvalidBatchError(`call ${index} must be an object with "id", "tool" and "args", got ${call === null ? 'null' : typeof call}`);
+      const { id, tool } = call as { id?: unknown; tool?: unknown };
+      if (typeof id !== 'string' || id === '') throw new InvalidBatchError(`call ${index} needs a non-empty string "id", got ${JSON.stringify(id) ?? 'undefined'}`);
+      const first = positions.get(id);
+      if (first !== undefined) throw new InvalidBatchError(`duplicate call id ${JSON.stringify(id)} at positions ${first} and ${index}`);
+      positions.set(id, index);
+      const key = (call as { idempotencyKey?: unknown }).idempotencyKey;
+      if (key !== undefined && (typeof key !== 'string' || key === '')) throw new InvalidBatchError(`call ${JSON.stringify(id)}: "idempotencyKey" must be a non-empty string when given`);
+      if (typeof tool === 'string') return { index, call: call as BatchCall, tool: this.registry.get(tool), name: tool };
+      if (isContractTool(tool)) return { index, call: call as BatchCall, tool, name: tool.name };
+      throw new InvalidBatchError(`call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${tool === null ? 'null' : typeof tool}`);
+    });
+  }
+}

@@ -1,0 +1,102 @@
+import type { ToolResult } from '../../contract/index.js';
+import { fingerprint } from './fingerprint.js';
+
+/** The outcome of a keyed call as a replay store keeps it. */
+export type ReplayOutcome =
+  | { readonly ok: true; readonly result: ToolResult }
+  | { readonly ok: false; readonly error: Error };
+
+/** What a keyed call claims before it runs: its key, its tool and its raw arguments. */
+export interface ReplayClaim {
+  readonly key: string;
+  readonly tool: string;
+  readonly args: unknown;
+}
+
+/**
+ * The store's answer to `begin`: `new` (the key is now taken; run the tool, then `complete`),
+ * `done` (the key's first call finished; here is its outcome), `running` (its first call is still
+ * running) or `different-arguments` (the key was first used with another tool or other arguments).
+ */
+export type ReplayBegin =
+  | { readonly status: 'new' }
+  | { readonly status: 'done'; readonly outcome: ReplayOutcome }
+  | { readonly status: 'running' }
+  | { readonly status: 'different-arguments' };
+
+/**
+ * Where the executor records the calls of `keyed` tools by idempotency key, so a re-run with the
+ * same key returns the first outcome instead of acting twice. Both methods may be asynchronous,
+ * so a durable store (a database row per key) fits. `complete` is called exactly once after every
+ * `begin` that answered `new`, with the tool's real outcome, even when the executor stopped
+ * waiting for it (a timeout): until then the key reads as `running`.
+ */
+export interface ReplayStore {
+  begin(claim: ReplayClaim): ReplayBegin | Promise<ReplayBegin>;
+  complete(key: string, outcome: ReplayOutcome): void | Promise<void>;
+}
+
+interface MemoryEntry {
+  readonly fingerprint: string;
+  outcome: ReplayOutcome | undefined;
+}
+
+/** Options of `MemoryReplayStore`. */
+export interface MemoryReplayStoreOptions {
+  /** How many finished keys to keep; the oldest finished ones are forgotten first (default 10,000). */
+  readonly maxEntries?: number;
+}
+
+/**
+ * A `ReplayStore` in memory, for one process. It answers a repeated key with the first outcome,
+ * refuses a key whose first call is still running, and refuses a key reused with another tool
+ * or different arguments (compared as canonical JSON, key order ignored). It keeps at most
+ * `maxEntries` finished keys, forgetting the oldest; running keys are never forgotten.
+ */
+export class MemoryReplayStore implements ReplayStore {
+  private readonly entries = new Map<string, MemoryEntry>();
+  private readonly maxEntries: number;
+
+  constructor(options: MemoryReplayStoreOptions = {}) {
+    const max = options.maxEntries ?? 10_000;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new TypeError(`MemoryReplayStore: "maxEntries" must be a positive integer, got ${String(max)}`);
+    }
+    this.maxEntries = max;
+  }
+
+  /** The number of keys held (running and finished). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  begin(claim: ReplayClaim): ReplayBegin {
+    const print = fingerprint({ tool: claim.tool, args: claim.args });
+    const entry = this.entries.get(claim.key);
+    if (entry === undefined) {
+      this.entries.set(claim.key, { fingerprint: print, outcome: undefined });
+      return { status: 'new' };
+    }
+    if (entry.fingerprint !== print) return { status: 'different-arguments' };
+    if (entry.outcome === undefined) return { status: 'running' };
+    return { status: 'done', outcome: entry.outcome };
+  }
+
+  complete(key: string, outcome: ReplayOutcome): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.outcome !== undefined) return;
+    entry.outcome = outcome;
+    // Re-insert so eviction order is completion order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.evict();
+  }
+
+  private evict(): void {
+    if (this.entries.size <= this.maxEntries) return;
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries) return;
+      if (entry.outcome !== undefined) this.entries.delete(key);
+    }
+  }
+}

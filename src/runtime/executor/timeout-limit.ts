@@ -1,0 +1,14 @@
+/** The longest delay `setTimeout` honours (a longer one fires at once). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * Checks a time limit in milliseconds: `undefined` (no limit) or a positive number up to
+ * `MAX_TIMEOUT_MS`. Returns what is wrong with it in words, or `undefined` when it is fine.
+ */
+export function checkTimeout(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    return `expected a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${typeof value === 'number' ? String(value) : typeof value}`;
+  }
+  return undefined;
+}
