@@ -1,1 +1,4 @@
-export {};
+export { compile, NO_ARGUMENTS_SCHEMA, type CompileOptions } from './compile.js';
+export { inferToolName } from './name.js';
+export { inspectTool, explainTools, formatDefinitions, type ToolInspection } from './inspect.js';
+export type { CompiledToolInfo } from './info.js';

@@ -1,0 +1,71 @@
+import type { ContractIssue } from '../../contract/index.js';
+import type { ToolOptions } from '../../decorators/index.js';
+
+/** What `argsClassOf` finds: the DTO class, no arguments at all, or the problem. */
+export type ArgsClassAnswer =
+  | { readonly kind: 'class'; readonly dto: Function }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'issue'; readonly issue: ContractIssue };
+
+/** Built-in constructors `design:paramtypes` reports for types that are no arguments class. */
+const NOT_A_DTO: ReadonlySet<unknown> = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Map, Set, Date, RegExp]);
+
+/** True when `value` is a class a schema can be generated from (not `Object`, `String`, ...). */
+export function isDtoClass(value: unknown): value is Function {
+  return typeof value === 'function' && !NOT_A_DTO.has(value);
+}
+
+function typeName(value: unknown): string {
+  return typeof value === 'function' ? value.name || '(anonymous class)' : String(value);
+}
+
+/**
+ * Finds the arguments class of a tool class, in this order:
+ *
+ * 1. `@Tool({ args })`; an explicit `args: undefined` states that the tool takes no arguments;
+ * 2. `design:paramtypes` of `execute`, parameter 0 (TypeScript records it only when the method
+ *    or one of its parameters is decorated, which is what `@Args()` is for);
+ * 3. an `execute` with no parameters takes no arguments.
+ *
+ * It reports `invalid-args-class` when the parameter's recorded type is no class (an interface,
+ * a type alias, `any`, a primitive), when `execute` has parameters but no recorded types, and
+ * when `args` and the recorded parameter type are unrelated classes; and
+ * `reflect-metadata-missing` when reflect-metadata is not loaded at all.
+ */
+export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswer {
+  const className = cls.name;
+  const execute = (cls.prototype as { execute?: unknown } | undefined)?.execute;
+  const reflect = Reflect as unknown as { getMetadata?: (key: string, target: object, member: string) => unknown };
+  const paramTypes = typeof reflect.getMetadata === 'function' && typeof execute === 'function' ? reflect.getMetadata('design:paramtypes', cls.prototype as object, 'execute') : undefined;
+  const recorded = Array.isArray(paramTypes) ? (paramTypes as unknown[]) : undefined;
+
+  if (Object.prototype.hasOwnProperty.call(options, 'args')) {
+    const args = options.args;
+    if (args === undefined) return { kind: 'none' };
+    const first = recorded?.[0];
+    if (isDtoClass(first) && first !== args && !(args.prototype instanceof first)) {
+      return issue(className, `class ${className}: @Tool() names args ${typeName(args)}, but execute()'s first parameter is typed ${typeName(first)}; make them the same class (or type the parameter with a base class of ${typeName(args)})`);
+    }
+    return { kind: 'class', dto: args };
+  }
+  if (typeof execute !== 'function') return { kind: 'none' };
+  if (recorded === undefined) {
+    if (execute.length === 0) return { kind: 'none' };
+    if (typeof reflect.getMetadata !== 'function') {
+      return {
+        kind: 'issue',
+        issue: { code: 'reflect-metadata-missing', className, member: 'execute', message: `class ${className}: reflect-metadata is not loaded, so the type of execute()'s first parameter cannot be read: import 'reflect-metadata' (or toolwright) before any decorated class, or add @Tool({ args: YourArgs })` },
+      };
+    }
+    return issue(className, `class ${className}: the arguments class of execute() cannot be inferred, because TypeScript records parameter types only on decorated methods: add @Tool({ args: YourArgs }), or mark the parameter with @Args() and type it with a class (for a tool without arguments, give execute() no parameters or write @Tool({ args: undefined }))`);
+  }
+  if (recorded.length === 0) return { kind: 'none' };
+  const first = recorded[0];
+  if (isDtoClass(first)) return { kind: 'class', dto: first };
+  const typed = first === undefined ? 'nothing TypeScript could record (a type declared later in the file, or a circular import)' : first === Object ? 'Object (an interface, a type alias, an object literal type or any)' : typeName(first);
+  return issue(className, `class ${className}: execute()'s first parameter is typed ${typed}, which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class`);
+}
+
+function issue(className: string, message: string): ArgsClassAnswer {
+  return { kind: 'issue', issue: { code: 'invalid-args-class', className, member: 'execute', message } };
+}

@@ -1,0 +1,272 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { ContractError, TOOL_NAME_PATTERN, type CallContext, type ContractIssue, type ContractTool, type JsonObject, type ToolFacts, type ToolOutput } from '../../contract/index.js';
+import { getClaims, getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
+import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
+import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, kindOf, markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
+import { argsClassOf } from './args-class.js';
+import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
+import { deepFrozen, recordInfo } from './info.js';
+import { inferToolName } from './name.js';
+import { outputOf } from './output.js';
+
+/** The options of `compile`. */
+export interface CompileOptions {
+  /**
+   * Makes the instance of a tool class (default `new cls()`). It is called once per class, only
+   * for a class without other problems, and must return the instance itself: `compile` is
+   * synchronous, so a DI container that creates instances asynchronously resolves them first
+   * and passes the instances to `compile`. A throw, a Promise or a non-object is reported as
+   * `resolve-failed`.
+   */
+  readonly resolve?: (cls: Class) => object;
+  /** The deepest nesting of arguments every compiled tool accepts, the arguments object being level 1. Default 64. */
+  readonly maxDepth?: number;
+}
+
+/** The schema of a tool that takes no arguments: only `{}` (or nothing) is accepted. */
+export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false }) as JsonObject;
+
+/** Properties of a compiled tool that `compile` sets itself and a claim can never override. */
+const OWN_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'parameters', 'outputSchema', 'execute', 'facts', 'close']);
+
+/** A tool of the set while it is being compiled: its name (for the duplicate check) and where it came from. */
+interface Entry {
+  readonly name: string | undefined;
+  readonly source: string;
+  readonly tool: ContractTool | undefined;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Compiles tool classes, instances of tool classes and hand-built contract tools into one frozen
+ * array of frozen contract tools, in the order given.
+ *
+ * - A class (marked `@Tool`) is instantiated with `resolve`; an instance is used as it is.
+ * - A hand-built tool (a plain object with `name`, `description` and `execute`) is checked and
+ *   passed through frozen (see `frozenHandBuilt`).
+ *
+ * Every problem of every item is gathered first; if there is any, one `ContractError` lists them
+ * all and no tool is returned. Codes: `missing-tool-decorator`, `invalid-name`,
+ * `missing-description`, `missing-execute`, `invalid-args-class`, `reflect-metadata-missing`,
+ * the generator's `unknown-property-type` and `array-item-type`, `invalid-schema`,
+ * `resolve-failed` and `duplicate-name`. It reads only the classes it is given (there is no
+ * global registry) and compiles each validator once, with the shared Ajv.
+ *
+ * A compiled tool's `execute(raw, ctx)` runs the arguments pipeline (see
+ * `createArgumentsPipeline`), then the class's `execute(dto, ctx)`, then `outputOf`. Errors the
+ * class throws propagate unchanged. Its `facts(args, ctx)` (with `@Facts()`) validates the
+ * arguments the same way and calls the facts method with the DTO. Its `close()` (when the
+ * instance has one) calls the instance's. Every claim the decorators recorded (`getClaims`) is
+ * copied onto it as it is, `annotations` included exactly as recorded.
+ */
+export function compile(sources: readonly unknown[], options: CompileOptions = {}): readonly ContractTool[] {
+  if (!Array.isArray(sources)) throw new TypeError(`compile() takes an array of tool classes, instances and contract tools, got ${kindOf(sources)}`);
+  const issues: ContractIssue[] = [];
+  const entries: Entry[] = sources.map((source, index) => compileOne(source, index, options, issues));
+  issues.push(...duplicateIssues(entries));
+  if (issues.length > 0) throw new ContractError(issues);
+  return Object.freeze(entries.map((entry) => entry.tool!));
+}
+
+function compileOne(source: unknown, index: number, options: CompileOptions, issues: ContractIssue[]): Entry {
+  if (typeof source === 'function') return compileClass(source, undefined, options, issues);
+  if (typeof source === 'object' && source !== null && !Array.isArray(source)) {
+    const cls = (source as { constructor?: unknown }).constructor;
+    if (typeof cls === 'function' && getToolOptions(cls) !== undefined) return compileClass(cls, source, options, issues);
+    if (looksHandBuilt(source)) return compileHandBuilt(source, index, issues);
+    if (typeof cls === 'function') {
+      issues.push(missingDecorator(cls));
+      return { name: undefined, source: `class ${cls.name}`, tool: undefined };
+    }
+  }
+  issues.push({ code: 'missing-tool-decorator', className: '', message: `item ${index} is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got ${kindOf(source)}` });
+  return { name: undefined, source: `item ${index}`, tool: undefined };
+}
+
+function compileHandBuilt(source: object, index: number, issues: ContractIssue[]): Entry {
+  const name = (source as { name?: unknown }).name;
+  const label = typeof name === 'string' && TOOL_NAME_PATTERN.test(name) ? `contract tool "${name}"` : `the contract tool at item ${index}`;
+  const found = handBuiltIssues(source, label);
+  issues.push(...found);
+  const validName = typeof name === 'string' && TOOL_NAME_PATTERN.test(name) ? name : undefined;
+  return { name: validName, source: label, tool: found.length === 0 ? frozenHandBuilt(source as ContractTool) : undefined };
+}
+
+function missingDecorator(cls: Function): ContractIssue {
+  const base = Object.getPrototypeOf(cls) as Function | null;
+  const className = cls.name || '(anonymous class)';
+  if (typeof base === 'function' && getToolOptions(base) !== undefined) {
+    return { code: 'missing-tool-decorator', className, message: `class ${className} has no @Tool() of its own (its base class ${base.name} has one, but @Tool() is not inherited): add @Tool({ description: '...' }) to ${className}` };
+  }
+  return { code: 'missing-tool-decorator', className, message: `class ${className} has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()` };
+}
+
+/** Generates a schema, turning a generator that throws into an `invalid-schema` issue. */
+function schemaOf(dto: Function, role: 'arguments' | 'result', className: string, issues: ContractIssue[]): GeneratedSchema | undefined {
+  try {
+    const generated = generateSchema(dto, { role });
+    issues.push(...generated.issues);
+    return generated.issues.length === 0 ? generated : undefined;
+  } catch (err) {
+    issues.push({ code: 'invalid-schema', className, message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${messageOf(err)}` });
+    return undefined;
+  }
+}
+
+function compileClass(cls: Function, given: object | undefined, options: CompileOptions, issues: ContractIssue[]): Entry {
+  const toolOptions = getToolOptions(cls);
+  const className = cls.name || '(anonymous class)';
+  if (toolOptions === undefined) {
+    issues.push(missingDecorator(cls));
+    return { name: undefined, source: `class ${className}`, tool: undefined };
+  }
+  const before = issues.length;
+  const source = `class ${className}`;
+  const name = nameOf(cls, toolOptions, issues);
+  if (toolOptions.description.trim() === '') {
+    issues.push({ code: 'missing-description', className, member: 'description', message: `class ${className}: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })` });
+  }
+  const execute = (given ?? (cls.prototype as object)) as { execute?: unknown };
+  if (typeof execute.execute !== 'function') {
+    issues.push({ code: 'missing-execute', className, member: 'execute', message: `class ${className} has no execute() method: add execute(args, ctx) returning the tool's output` });
+  }
+  const args = argsClassOf(cls, toolOptions);
+  if (args.kind === 'issue') issues.push(args.issue);
+  const dto = args.kind === 'class' ? args.dto : undefined;
+  const argsSchema = dto === undefined ? undefined : schemaOf(dto, 'arguments', className, issues);
+  const resultSchema = toolOptions.result === undefined ? undefined : schemaOf(toolOptions.result, 'result', className, issues);
+  const factsMethod = getFactsMethod(cls);
+  if (factsMethod !== undefined && typeof (cls.prototype as Record<string | symbol, unknown>)[factsMethod] !== 'function') {
+    issues.push({ code: 'missing-execute', className, member: String(factsMethod), message: `class ${className}: @Facts() marks ${String(factsMethod)}, which is not a method: mark a method facts(args, ctx)` });
+  }
+  if (issues.length > before || name === undefined) return { name, source, tool: undefined };
+
+  const parameters = deepFrozen(argsSchema?.schema ?? NO_ARGUMENTS_SCHEMA);
+  const outputSchema = resultSchema === undefined ? undefined : deepFrozen(resultSchema.schema);
+  const residual = argsSchema?.residual ?? [];
+  let pipeline: ArgumentsPipeline;
+  let validateResult: ValidateFunction | undefined;
+  try {
+    pipeline = createArgumentsPipeline({ schema: parameters, dto, residual, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH });
+  } catch (err) {
+    issues.push({ code: 'invalid-schema', className, message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${messageOf(err)}` });
+    return { name, source, tool: undefined };
+  }
+  try {
+    validateResult = outputSchema === undefined ? undefined : compileSchema(outputSchema);
+  } catch (err) {
+    issues.push({ code: 'invalid-schema', className, message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}` });
+    return { name, source, tool: undefined };
+  }
+  const instance = given ?? instanceOf(cls, className, options, issues);
+  if (instance === undefined) return { name, source, tool: undefined };
+  if (typeof (instance as { execute?: unknown }).execute !== 'function') {
+    issues.push({ code: 'missing-execute', className, member: 'execute', message: `class ${className}: the instance resolve() returned has no execute() method: return an instance of ${className}` });
+    return { name, source, tool: undefined };
+  }
+  const tool = buildTool({ cls, instance, name, toolOptions, parameters, outputSchema, pipeline, validateResult, factsMethod });
+  recordInfo(tool, {
+    className,
+    argsClass: dto?.name,
+    resultClass: toolOptions.result?.name,
+    factsMethod: factsMethod === undefined ? undefined : String(factsMethod),
+    residual: Object.freeze([...residual]) as readonly ResidualConstraint[],
+    maxDepth: pipeline.maxDepth,
+  });
+  return { name, source, tool };
+}
+
+function nameOf(cls: Function, toolOptions: ToolOptions, issues: ContractIssue[]): string | undefined {
+  if (toolOptions.name !== undefined) return toolOptions.name;
+  const className = cls.name;
+  if (className === '') {
+    issues.push({ code: 'invalid-name', className: '(anonymous class)', message: `an anonymous class has no name to infer a tool name from: set @Tool({ name: '...' })` });
+    return undefined;
+  }
+  const inferred = inferToolName(className);
+  if (!TOOL_NAME_PATTERN.test(inferred)) {
+    issues.push({ code: 'invalid-name', className, message: `class ${className}: the tool name ${JSON.stringify(inferred)} inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: '...' })` });
+    return undefined;
+  }
+  return inferred;
+}
+
+function instanceOf(cls: Function, className: string, options: CompileOptions, issues: ContractIssue[]): object | undefined {
+  const fail = (why: string): undefined => {
+    issues.push({ code: 'resolve-failed', className, message: `class ${className}: ${why}` });
+    return undefined;
+  };
+  let instance: unknown;
+  try {
+    instance = options.resolve === undefined ? new (cls as new () => object)() : options.resolve(cls as Class);
+  } catch (err) {
+    return fail(`${options.resolve === undefined ? `new ${className}()` : 'resolve()'} threw while making the instance: ${messageOf(err)}; fix the ${options.resolve === undefined ? 'constructor, or pass compile() a resolve function or an instance' : 'resolve function or the constructor'}`);
+  }
+  if (instance instanceof Promise || (typeof instance === 'object' && instance !== null && typeof (instance as { then?: unknown }).then === 'function')) {
+    return fail('resolve() returned a Promise, but compile() is synchronous: await the instance first and pass it to compile() in place of the class');
+  }
+  if (typeof instance !== 'object' || instance === null) return fail(`resolve() returned ${kindOf(instance)}, not an instance: return an instance of ${className}`);
+  return instance;
+}
+
+interface BuildParts {
+  readonly cls: Function;
+  readonly instance: object;
+  readonly name: string;
+  readonly toolOptions: ToolOptions;
+  readonly parameters: JsonObject;
+  readonly outputSchema: JsonObject | undefined;
+  readonly pipeline: ArgumentsPipeline;
+  readonly validateResult: ValidateFunction | undefined;
+  readonly factsMethod: string | symbol | undefined;
+}
+
+function buildTool(parts: BuildParts): ContractTool {
+  const { instance, name, pipeline, validateResult } = parts;
+  const methods = instance as Record<string | symbol, (...args: unknown[]) => unknown>;
+  const tool: Record<string, unknown> = { name };
+  if (parts.toolOptions.title !== undefined) tool.title = parts.toolOptions.title;
+  tool.description = parts.toolOptions.description;
+  tool.parameters = parts.parameters;
+  if (parts.outputSchema !== undefined) tool.outputSchema = parts.outputSchema;
+  for (const [key, value] of Object.entries(getClaims(parts.cls))) {
+    if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
+  }
+  tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
+    const args = await pipeline.parse(raw);
+    const output = await methods.execute!.call(instance, args, ctx);
+    return outputOf(output, { toolName: name, validateResult });
+  };
+  const factsMethod = parts.factsMethod;
+  if (factsMethod !== undefined) {
+    tool.facts = async (raw: JsonObject, ctx: CallContext): Promise<ToolFacts> => {
+      const args = await pipeline.parse(raw);
+      return (await methods[factsMethod]!.call(instance, args, ctx)) as ToolFacts;
+    };
+  }
+  if (typeof methods.close === 'function') {
+    tool.close = async (): Promise<void> => {
+      await methods.close!.call(instance);
+    };
+  }
+  return Object.freeze(markSelfValidating(tool as unknown as ContractTool));
+}
+
+function duplicateIssues(entries: readonly Entry[]): ContractIssue[] {
+  const byName = new Map<string, string[]>();
+  for (const entry of entries) {
+    if (entry.name === undefined) continue;
+    const sources = byName.get(entry.name) ?? [];
+    sources.push(entry.source);
+    byName.set(entry.name, sources);
+  }
+  const issues: ContractIssue[] = [];
+  for (const [name, sources] of byName) {
+    if (sources.length < 2) continue;
+    issues.push({ code: 'duplicate-name', className: '', message: `tool name ${JSON.stringify(name)} is used ${sources.length} times (${sources.join(', ')}): names must be unique in a set; give all but one another name (@Tool({ name: '...' }) on a class, "name" on a contract tool)` });
+  }
+  return issues;
+}

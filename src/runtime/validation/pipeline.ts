@@ -1,0 +1,83 @@
+import { plainToInstance } from 'class-transformer';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { InvalidArgumentsError, type JsonObject } from '../../contract/index.js';
+import type { ResidualConstraint } from '../schema/index.js';
+import { compileSchema, problemsOf } from './ajv.js';
+import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
+import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
+import { residualCheckOf, type ResidualCheck } from './residual.js';
+import { argumentsObject } from './shape.js';
+
+/** What an arguments pipeline is made from. */
+export interface ArgumentsPipelineOptions {
+  /** The JSON Schema (2020-12) of the arguments object. */
+  readonly schema: JsonObject;
+  /** The DTO class to build; without one the validated plain object is handed over. */
+  readonly dto?: Function;
+  /** Constraints the schema cannot express, checked by class-validator on the DTO. */
+  readonly residual?: readonly ResidualConstraint[];
+  /** The deepest nesting accepted, the arguments object being level 1. Default 64. */
+  readonly maxDepth?: number;
+}
+
+/** Turns raw JSON arguments into the validated value a tool's `execute` receives. */
+export interface ArgumentsPipeline {
+  /** The schema the pipeline validates with. */
+  readonly schema: JsonObject;
+  /** The deepest nesting it accepts. */
+  readonly maxDepth: number;
+  /** True when it runs class-validator for residual constraints. */
+  readonly checksResidual: boolean;
+  /**
+   * Validates `raw` and builds the DTO; rejects with `InvalidArgumentsError` listing every
+   * problem. Never changes `raw`.
+   */
+  parse(raw: unknown): Promise<object>;
+}
+
+/**
+ * Builds the pipeline a compiled tool runs on every call, compiling the schema once with the
+ * shared Ajv (an invalid schema throws ajv's error here, at compile time). Per call it:
+ *
+ * 1. reads `undefined` and `""` as `{}`, and refuses any non-object (`expected an object, got null`);
+ * 2. refuses arguments nested deeper than `maxDepth` with an iterative walk, before anything
+ *    recursive touches them (`nested deeper than 64 levels`);
+ * 3. validates with ajv and lists every problem as `/pointer: message`; unknown keys, including
+ *    an own `__proto__` or `constructor` key, are refused here by `additionalProperties: false`;
+ * 4. drops the `null`s of optional properties, so the tool sees them as left out;
+ * 5. builds the DTO with class-transformer's `plainToInstance`, without implicit conversion
+ *    (`__proto__` and `constructor` keys are never copied onto the instance);
+ * 6. only when the schema has residual constraints, runs class-validator and keeps only their
+ *    errors.
+ *
+ * Nothing is coerced: `"5"` for an integer is an error, never `5`.
+ */
+export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
+  const validator: ValidateFunction = compileSchema(options.schema);
+  const nullPlan: NullPlan | undefined = nullPlanOf(options.schema);
+  const residual: ResidualCheck | undefined = options.dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
+  const dto = options.dto as (new () => object) | undefined;
+
+  return Object.freeze({
+    schema: options.schema,
+    maxDepth,
+    checksResidual: residual !== undefined,
+    async parse(raw: unknown): Promise<object> {
+      const shape = argumentsObject(raw);
+      if (shape.problem !== undefined) throw new InvalidArgumentsError([shape.problem]);
+      const tooDeep = depthProblem(shape.value, maxDepth);
+      if (tooDeep !== undefined) throw new InvalidArgumentsError([tooDeep]);
+      if (!validator(shape.value)) throw new InvalidArgumentsError(problemsOf(validator.errors));
+      const plain = nullPlan === undefined ? shape.value : (dropOptionalNulls(shape.value, nullPlan) as object);
+      if (dto === undefined) return plain;
+      const instance = plainToInstance(dto, plain, { enableImplicitConversion: false });
+      if (residual !== undefined) {
+        const problems = await residual.problems(instance);
+        if (problems.length > 0) throw new InvalidArgumentsError(problems);
+      }
+      return instance;
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import type { ArgumentProblem } from '../../contract/index.js';
+
+/**
+ * Names the kind of a value in words for an error message: `null`, `an array`, `a string`,
+ * `a number`, `a boolean`, `a function`, `an object`, `nothing` (undefined), ...
+ */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** What `argumentsObject` makes of raw arguments: the object to validate, or the problem. */
+export type ArgumentsShape = { readonly value: object; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: ArgumentProblem };
+
+/**
+ * Applies the contract's rules for the outer shape of raw arguments: `undefined` and `""` mean
+ * `{}` (a fresh object each time); a non-array object is used as it is (never copied or
+ * changed); anything else (a non-empty string, a number, a boolean, `null`, an array) is refused
+ * with `expected an object, got <kind>`.
+ */
+export function argumentsObject(raw: unknown): ArgumentsShape {
+  if (raw === undefined || raw === '') return { value: {} };
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { value: raw };
+  return { problem: { pointer: '', message: `expected an object, got ${kindOf(raw)}` } };
+}
