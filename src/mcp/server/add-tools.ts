@@ -1,0 +1,74 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError, type ServerCapabilities, type ServerResult } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
+import { answerToolCall } from './call.js';
+import { FACTS_CAPABILITY } from './constants.js';
+import { answerFacts } from './facts.js';
+import { LOG_LEVELS, isLogLevel } from './logging.js';
+import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
+import { prepareTools, type ServedTool } from './served-tools.js';
+import { attachState, stateOf, type ServerState } from './state.js';
+
+/** Options for `createServer` and `addTools`. */
+export interface ServerOptions {
+  /**
+   * The kind of transport the server will be connected to, reported as `session.transport` to
+   * every call (`'stdio'`, `'http'`, `'memory'`); default `'other'`. The transports set it.
+   */
+  readonly transport?: Session['transport'];
+}
+
+/**
+ * The SDK `Server` members `addTools` relies on, checked by shape, never with `instanceof` (a
+ * CommonJS app may load the SDK twice). `getCapabilities` is public at run time but typed
+ * private, so it is read through this view.
+ */
+type ServerLike = Pick<Server, 'setRequestHandler' | 'registerCapabilities' | 'getClientCapabilities'> & {
+  readonly transport?: unknown;
+  getCapabilities(): ServerCapabilities;
+};
+
+/**
+ * Serves `tools` on an SDK low-level `Server` the caller already has: registers `tools/list`,
+ * `tools/call`, `execution/facts` and `logging/setLevel` (which then drives `ctx.log`'s
+ * filtering). Before the server is connected it also registers the capabilities it needs
+ * (`tools`, `logging`, `experimental[FACTS_CAPABILITY]`), merged into the server's own. Once
+ * connected, capabilities cannot change: the server must then already have `tools` (else this
+ * throws), and without `logging` no log messages are sent and `logging/setLevel` is left alone.
+ * Throws, naming the tool, on a duplicate name or a bad schema (see `prepareTools`), and when
+ * called twice on one server (pass every tool in one call). Handlers the server had for these
+ * methods are replaced; `server.sendLoggingMessage` keeps its own, separate level filter.
+ */
+export function addTools(server: Server, tools: readonly ContractTool[], options: ServerOptions = {}): void {
+  const target = server as unknown as ServerLike;
+  if (typeof target !== 'object' || target === null || typeof target.setRequestHandler !== 'function' || typeof target.getCapabilities !== 'function' || typeof target.registerCapabilities !== 'function') {
+    throw new TypeError('addTools: expected a low-level Server from @modelcontextprotocol/sdk/server/index.js (for an McpServer, pass mcpServer.server)');
+  }
+  serveTools(server, prepareTools(tools, 'addTools'), options);
+}
+
+/** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
+export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions): void {
+  const target = server as unknown as ServerLike;
+  if (stateOf(server) !== undefined) throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
+  if (target.transport === undefined) {
+    target.registerCapabilities({ tools: {}, logging: {}, experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} } });
+  } else if (target.getCapabilities().tools === undefined) {
+    throw new Error('addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }');
+  }
+  const logging = target.getCapabilities().logging !== undefined;
+  const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, session: undefined, logLevels: new Map() };
+  attachState(server, state);
+  const definitions = [...prepared.values()].map((served) => served.definition);
+  target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
+  target.setRequestHandler(CallToolRequest, (request, extra) => answerToolCall(target, state, request.params, extra));
+  target.setRequestHandler(FactsRequest, (request, extra) => answerFacts(target, state, request.params, extra) as unknown as Promise<ServerResult>);
+  if (logging) {
+    target.setRequestHandler(SetLevelRequest, (request, extra) => {
+      const level = isJsonObject(request.params) ? request.params.level : undefined;
+      if (!isLogLevel(level)) throw new McpError(ErrorCode.InvalidParams, `logging/setLevel: unknown level ${JSON.stringify(level ?? null)}; use one of ${LOG_LEVELS.join(', ')}`);
+      state.logLevels.set(extra.sessionId ?? '', level);
+      return {};
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import { createCallContext, type Call, type CallContext, type Json, type LogLevel } from '../../contract/index.js';
+import { elicitorOf, type ClientCapabilitiesSource } from './elicit.js';
+import type { HandlerExtra } from './extra.js';
+import { LOG_LEVELS, isLogLevel, passesLevel } from './logging.js';
+import { progressSenderOf } from './progress.js';
+import { samplerOf } from './sample.js';
+import { sessionOfState, type ServerState } from './state.js';
+
+/** The part of the SDK `Server` a call context uses: the client's capabilities. */
+export type ContextServer = ClientCapabilitiesSource;
+
+/** A call's context and the switch that ends it. */
+export interface McpCallContext {
+  readonly ctx: CallContext;
+  /** Marks the call answered: later progress and log messages are dropped. */
+  finish(): void;
+}
+
+/**
+ * Builds the `CallContext` of one served request (a tool call or a facts question) with
+ * `createCallContext`: `signal` is the request's signal (it fires on `notifications/cancelled`
+ * and when the connection closes) or the one given; `session` is the connection's one session
+ * object; progress goes out only when the request has a progress token (see
+ * `progressSenderOf`); `log` sends `notifications/message {level, logger?, data}` when the
+ * server has the logging capability and the level passes the session's `logging/setLevel`
+ * (everything passes until the client sets one), and throws a `TypeError` for an unknown level;
+ * `elicit` and `sample` ask the client (see `elicitorOf`, `samplerOf`). Messages go out on the
+ * request's own stream, best effort, and stop once `finish()` is called.
+ */
+export function mcpCallContextOf(server: ContextServer, state: ServerState, extra: HandlerExtra, call: Call, signal: AbortSignal = extra.signal): McpCallContext {
+  let open = true;
+  const isOpen = (): boolean => open;
+  const session = sessionOfState(state, extra.sessionId);
+  const progress = progressSenderOf(extra, isOpen);
+  const log = (level: LogLevel, data: Json, logger?: string): void => {
+    if (!isLogLevel(level)) throw new TypeError(`ctx.log: unknown level ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`);
+    if (!open || !state.logging) return;
+    if (!passesLevel(level, state.logLevels.get(session.id))) return;
+    const params: Record<string, unknown> = { level };
+    if (typeof logger === 'string') params.logger = logger;
+    params.data = data;
+    extra.sendNotification({ method: 'notifications/message', params } as never).catch(() => {});
+  };
+  const ctx = createCallContext({
+    call,
+    signal,
+    session,
+    progress: progress?.progress,
+    update: progress?.update,
+    log,
+    elicit: elicitorOf(server, extra, signal),
+    sample: samplerOf(server, extra, signal),
+  });
+  return { ctx, finish: () => { open = false; } };
+}

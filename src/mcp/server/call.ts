@@ -1,0 +1,76 @@
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidArgumentsError, isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
+import { problemsOf } from '../../runtime/validation/index.js';
+import { mcpCallContextOf, type ContextServer } from './call-context.js';
+import { RECORD_META_KEY } from './constants.js';
+import { contentOf, outputProblemOf } from './content.js';
+import { errorTextOf } from './error-text.js';
+import type { HandlerExtra } from './extra.js';
+import { wireRecordOf } from './record.js';
+import type { ServedTool } from './served-tools.js';
+import type { ServerState } from './state.js';
+
+/** The result MCP sends for a failed call: `isError` with the failure's text, nothing else. */
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * Answers one `tools/call`. An unknown tool is a protocol error (`-32602`, `Unknown tool:
+ * <name>`), as are a missing name or non-object arguments; missing arguments are `{}`. Every
+ * other failure is an `isError` result whose one text block is the failure's message (see
+ * `errorTextOf`): arguments that fail a hand-built tool's schema (`invalid arguments: /text:
+ * must be string`), a throw or rejection of `execute` (a `ToolError`'s details never cross), an
+ * output that is not a `ToolOutput`, and structured content that misses the output schema
+ * (`structured content does not match the output schema: ...`). A record becomes
+ * `_meta[RECORD_META_KEY]` (see `wireRecordOf`) and never fails the call. A tool with
+ * `timeoutMs` gets a signal that also fires when the time passes. When the request is cancelled
+ * the SDK sends no response at all, whatever this returns.
+ */
+export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
+  const given = (isJsonObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
+  if (typeof given.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call: params.name must be a string');
+  const served = state.tools.get(given.name);
+  if (served === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${given.name}`);
+  const args = given.arguments ?? {};
+  if (!isJsonObject(args)) throw new McpError(ErrorCode.InvalidParams, 'tools/call: params.arguments must be an object');
+  if (served.validateArguments !== undefined && !served.validateArguments(args)) {
+    return errorResult(new InvalidArgumentsError(problemsOf(served.validateArguments.errors)).message);
+  }
+  const signal = withTimeout(extra.signal, served.tool.timeoutMs);
+  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, signal);
+  let output: unknown;
+  try {
+    output = await served.tool.execute(args, ctx);
+  } catch (err) {
+    return errorResult(errorTextOf(err));
+  } finally {
+    finish();
+  }
+  return resultFor(served, output);
+}
+
+/** Turns what `execute` returned into the MCP result, checking shape and structured content. */
+function resultFor(served: ServedTool, output: unknown): CallToolResult {
+  const problem = outputProblemOf(output);
+  if (problem !== undefined) return errorResult(`tool ${JSON.stringify(served.tool.name)} returned an invalid output: ${problem}`);
+  const result = resultOf(output as ToolOutput);
+  const isError = result.isError === true;
+  const validate = served.validateOutput;
+  if (validate !== undefined && !isError) {
+    if (result.structuredContent === undefined) return errorResult('structured content does not match the output schema: the tool returned no structured content');
+    if (!validate(result.structuredContent)) {
+      const listed = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
+      return errorResult(`structured content does not match the output schema: ${listed.join('; ')}`);
+    }
+  }
+  const answer: CallToolResult = { ...contentOf(result) };
+  if (isError) answer.isError = true;
+  if (result.record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(result.record) };
+  return answer;
+}
+
+function withTimeout(signal: AbortSignal, timeoutMs: number | undefined): AbortSignal {
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return signal;
+  return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+}

@@ -1,0 +1,38 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ContractTool } from '../../contract/index.js';
+import { serveTools, type ServerOptions } from './add-tools.js';
+import { FACTS_CAPABILITY } from './constants.js';
+import { CompleteRequest } from './request-schemas.js';
+import { prepareTools } from './served-tools.js';
+
+/** Who the server says it is at `initialize`. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  /** Shown to the client's model as the server's instructions. */
+  readonly instructions?: string;
+}
+
+/**
+ * Builds an SDK low-level `Server` (one per connection) serving `tools`. It advertises `tools`
+ * (`listChanged: false`: the set is fixed), `logging`, `completions` (answered with no values,
+ * since a tools-only server has nothing to complete) and `experimental[FACTS_CAPABILITY] = {}`,
+ * and answers `tools/list`, `tools/call`, `execution/facts`, `logging/setLevel`,
+ * `completion/complete` and `ping`. Connect it to one transport with `server.connect(t)`;
+ * closing the transport aborts every call in flight (the SDK aborts each request's signal).
+ * Throws, naming the tool, on a duplicate name, an invalid name or a schema that cannot be used
+ * (see `prepareTools`).
+ */
+export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
+  const prepared = prepareTools(tools, 'createServer');
+  const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
+  if (info.title !== undefined) implementation.title = info.title;
+  const server = new Server(implementation, {
+    capabilities: { tools: { listChanged: false }, logging: {}, completions: {}, experimental: { [FACTS_CAPABILITY]: {} } },
+    ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
+  });
+  serveTools(server, prepared, options);
+  server.setRequestHandler(CompleteRequest, () => ({ completion: { values: [] } }));
+  return server;
+}

@@ -1,0 +1,89 @@
+import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { claimsReplay, isBarrier, isFactual, isReadOnly, isSequential, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { TOOL_META_KEY } from './constants.js';
+
+/** The arguments schema listed for a tool that takes none. */
+export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonObject;
+
+/** The claims a listed tool carries under `_meta[TOOL_META_KEY]`; false and empty fields are left out. */
+export interface ToolMeta {
+  facts?: true;
+  replay?: true;
+  readOnly?: true;
+  sequential?: true;
+  barrier?: true;
+  resource?: string;
+  flow?: { readsUntrusted?: true; sends?: true };
+}
+
+/**
+ * True when the tool's flow says it reads content it cannot trust or sends data out; such a tool
+ * is listed with `openWorldHint: true` whatever its annotations say.
+ */
+export function flowForcesOpenWorld(tool: ContractTool): boolean {
+  return tool.flow?.readsUntrusted === true || tool.flow?.sends === true;
+}
+
+/**
+ * MCP's `annotations` block for a tool. A tool that states annotations gets every hint stated
+ * (`title` when it has one, the four hints with a missing one `false`). A tool that states none
+ * gets no block (MCP reads that as open-world and destructive), except that a flow which reads
+ * untrusted content or sends makes the block `{"openWorldHint":true}` alone: the hints the tool
+ * never stated keep MCP's conservative defaults, so nothing is listed looser than unstated.
+ */
+export function annotationsFor(tool: ContractTool): ToolAnnotations | undefined {
+  const stated = tool.annotations;
+  const forced = flowForcesOpenWorld(tool);
+  if (stated === undefined) return forced ? { openWorldHint: true } : undefined;
+  const block: ToolAnnotations = {};
+  if (typeof stated.title === 'string' && stated.title !== '') block.title = stated.title;
+  block.readOnlyHint = stated.readOnly === true;
+  block.destructiveHint = stated.destructive === true;
+  block.idempotentHint = stated.idempotent === true;
+  block.openWorldHint = stated.openWorld === true || forced;
+  return block;
+}
+
+/**
+ * The tool's claims as listed under `_meta[TOOL_META_KEY]`, in the order facts, replay,
+ * readOnly, sequential, barrier, resource, flow. A barrier is also listed `sequential: true` (a
+ * client that predates barriers is then stricter, never looser); `resource` is `resourceOf`
+ * (none when sequential or a barrier). `flow` is `{"readsUntrusted":true,"sends":true}` with the
+ * false fields dropped (its shape is an open question of the contract). Returns `undefined` when
+ * the tool claims nothing, so the key is left out altogether.
+ */
+export function toolMetaOf(tool: ContractTool): ToolMeta | undefined {
+  const meta: ToolMeta = {};
+  if (isFactual(tool)) meta.facts = true;
+  if (claimsReplay(tool)) meta.replay = true;
+  if (isReadOnly(tool)) meta.readOnly = true;
+  if (isSequential(tool) || isBarrier(tool)) meta.sequential = true;
+  if (isBarrier(tool)) meta.barrier = true;
+  const resource = resourceOf(tool);
+  if (resource !== '') meta.resource = resource;
+  const flow: { readsUntrusted?: true; sends?: true } = {};
+  if (tool.flow?.readsUntrusted === true) flow.readsUntrusted = true;
+  if (tool.flow?.sends === true) flow.sends = true;
+  if (flow.readsUntrusted || flow.sends) meta.flow = flow;
+  return Object.keys(meta).length === 0 ? undefined : meta;
+}
+
+/**
+ * The MCP definition `tools/list` serves for a tool: `name`, `title` (when set), `description`,
+ * `inputSchema` verbatim (JSON Schema 2020-12 with `$schema` and `$defs` kept; a tool without
+ * parameters gets `{"type":"object","properties":{}}`), `outputSchema` verbatim when the tool
+ * has one, `annotations` (see `annotationsFor`) and `_meta[TOOL_META_KEY]` (see `toolMetaOf`).
+ * It never copies or checks the schemas; `createServer` checks them once.
+ */
+export function definitionOf(tool: ContractTool): McpTool {
+  const definition: Record<string, unknown> = { name: tool.name };
+  if (typeof tool.title === 'string' && tool.title !== '') definition.title = tool.title;
+  definition.description = typeof tool.description === 'string' ? tool.description : '';
+  definition.inputSchema = tool.parameters ?? NO_ARGUMENTS_SCHEMA;
+  if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+  const annotations = annotationsFor(tool);
+  if (annotations !== undefined) definition.annotations = annotations;
+  const meta = toolMetaOf(tool);
+  if (meta !== undefined) definition._meta = { [TOOL_META_KEY]: meta };
+  return definition as McpTool;
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
+import { problemsOf, sharedAjv } from '../../runtime/validation/index.js';
+import type { HandlerExtra } from './extra.js';
+
+/** The client's elicitation capability as the SDK keeps it after `initialize`. */
+type ElicitationCapability = { form?: unknown; url?: unknown } | undefined;
+
+/** The minimal client view an elicitor needs: the capabilities it offered at `initialize`. */
+export interface ClientCapabilitiesSource {
+  getClientCapabilities(): { elicitation?: unknown; sampling?: unknown } | undefined;
+}
+
+/**
+ * True when the client offers the mode a question needs: a `url` question needs
+ * `elicitation.url`; a form needs `elicitation.form`, or an elicitation capability naming
+ * neither mode (the 2025-06-18 form, which the SDK also reads as form).
+ */
+export function offersMode(capability: ElicitationCapability, mode: 'form' | 'url'): boolean {
+  if (typeof capability !== 'object' || capability === null) return false;
+  if (mode === 'url') return capability.url !== undefined;
+  return capability.form !== undefined || capability.url === undefined;
+}
+
+/**
+ * Makes `ctx.elicit` for one call: asks the user through `elicitation/create` on the call's own
+ * request stream, and resolves the answer. A question with a `url` is sent in URL mode
+ * (`{mode:"url", message, url, elicitationId}`, a fresh random id); any other in form mode
+ * (`{mode:"form", message, requestedSchema}`, the schema or `{"type":"object","properties":{}}`,
+ * a confirmation). A mode the client does not offer is answered `{action:"cancel"}` without
+ * asking. An accepted form answer is validated against the requested schema with the shared
+ * Ajv. Rejects (never resolves "no") when: the question has no string `message`; its `schema`
+ * is not an object or cannot be compiled (`elicitation: the requested schema cannot be
+ * compiled: ...`); asking fails; or the answer does not match (`elicitation answer does not
+ * match the requested schema: /age: must be integer`). Cancelling the call cancels the question.
+ */
+export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra, signal: AbortSignal): (question: Elicitation) => Promise<ElicitAnswer> {
+  return async (question) => {
+    if (typeof question !== 'object' || question === null || typeof question.message !== 'string') {
+      throw new TypeError('elicitation: the question needs a "message" string');
+    }
+    const capability = client.getClientCapabilities()?.elicitation as ElicitationCapability;
+    if (question.url !== undefined) {
+      if (typeof question.url !== 'string') throw new TypeError('elicitation: "url" must be a string');
+      if (!offersMode(capability, 'url')) return { action: 'cancel' };
+      const params = { mode: 'url', message: question.message, url: question.url, elicitationId: randomUUID() };
+      const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
+      return answerOf(answer.action, answer.content as JsonObject | undefined);
+    }
+    if (question.schema !== undefined && !isJsonObject(question.schema)) throw new TypeError('elicitation: "schema" must be a JSON object schema');
+    if (!offersMode(capability, 'form')) return { action: 'cancel' };
+    const requestedSchema: JsonObject = question.schema ?? { type: 'object', properties: {} };
+    const ajv = sharedAjv();
+    let validate;
+    try {
+      validate = ajv.compile(requestedSchema);
+    } catch (err) {
+      throw new Error(`elicitation: the requested schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    try {
+      const params = { mode: 'form', message: question.message, requestedSchema };
+      const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
+      const content = answer.content as JsonObject | undefined;
+      if (answer.action === 'accept' && !validate(content ?? {})) {
+        const listed = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
+        throw new Error(`elicitation answer does not match the requested schema: ${listed.join('; ')}`);
+      }
+      return answerOf(answer.action, content);
+    } finally {
+      // Questions are built per call; keeping each compiled schema in Ajv's cache would grow forever.
+      ajv.removeSchema(requestedSchema);
+    }
+  };
+}
+
+function answerOf(action: ElicitAnswer['action'], content: JsonObject | undefined): ElicitAnswer {
+  return action === 'accept' && content !== undefined ? { action, content } : { action };
+}

@@ -1,0 +1,92 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidArgumentsError, factsOf, isFactual, isJsonObject, replayOf, type FactCall, type Json, type JsonObject, type ToolFacts } from '../../contract/index.js';
+import { problemsOf } from '../../runtime/validation/index.js';
+import { mcpCallContextOf, type ContextServer } from './call-context.js';
+import { FACTS_METHOD } from './constants.js';
+import { errorTextOf } from './error-text.js';
+import type { HandlerExtra } from './extra.js';
+import type { ServerState } from './state.js';
+
+/** One call in an `execution/facts` request. */
+interface FactsQuestion {
+  readonly name: string;
+  readonly arguments: unknown;
+}
+
+/** A fact call as it crosses the wire: `args` and `text` left out when absent or empty. */
+interface WireFactCall {
+  tool: string;
+  args?: Json;
+  text?: string;
+}
+
+/** One answer of `execution/facts`, in wire key order. */
+export type FactsWireAnswer =
+  | { facts: { calls: WireFactCall[] | null; rewrite?: JsonObject }; replay: 'safe' | 'unknown' }
+  | { error: string; replay: 'safe' | 'unknown' }
+  | { replay: 'safe' | 'unknown' };
+
+/**
+ * Answers `execution/facts` (`{"calls":[{"name","arguments"?}]}` → `{"results":[...]}`, one
+ * answer per call, in order). Each answer is `{"facts":{"calls":[...]|null,"rewrite"?},
+ * "replay"}`, `{"error":"...","replay"}` or, for a tool that claims no facts, `{"replay"}`;
+ * `replay` is always there, `"safe"` or `"unknown"` (`keyed` is served as `unknown`: the
+ * idempotency key does not cross). An unknown tool answers `{"error":"unknown tool \"x\"",
+ * "replay":"unknown"}`; arguments that are not an object or fail a hand-built tool's schema
+ * answer `{"error":"invalid arguments: ...","replay":"unknown"}` (a compiled tool's own facts
+ * reject invalid arguments with the same kind of text). Missing arguments are `{}`. Answering
+ * never runs `execute`; claims are asked concurrently, each with a context carrying the
+ * session and the request's signal (call id `<request id>/<index>`). Malformed params are a
+ * `-32602` error naming the problem.
+ */
+export async function answerFacts(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<{ results: FactsWireAnswer[] }> {
+  const questions = questionsOf(params);
+  const results = await Promise.all(questions.map((question, index) => answerOne(server, state, question, extra, `${String(extra.requestId)}/${index}`)));
+  return { results };
+}
+
+function questionsOf(params: unknown): FactsQuestion[] {
+  const calls = isJsonObject(params) ? params.calls : undefined;
+  if (!Array.isArray(calls)) throw new McpError(ErrorCode.InvalidParams, `${FACTS_METHOD}: params.calls must be an array of {"name", "arguments"?}`);
+  return calls.map((call, index) => {
+    if (!isJsonObject(call) || typeof call.name !== 'string') throw new McpError(ErrorCode.InvalidParams, `${FACTS_METHOD}: params.calls[${index}] must be an object with a string "name"`);
+    return { name: call.name, arguments: call.arguments };
+  });
+}
+
+async function answerOne(server: ContextServer, state: ServerState, question: FactsQuestion, extra: HandlerExtra, callId: string): Promise<FactsWireAnswer> {
+  const served = state.tools.get(question.name);
+  if (served === undefined) return { error: `unknown tool ${JSON.stringify(question.name)}`, replay: 'unknown' };
+  const args = question.arguments ?? {};
+  if (!isJsonObject(args)) return { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' };
+  if (served.validateArguments !== undefined && !served.validateArguments(args)) {
+    return { error: new InvalidArgumentsError(problemsOf(served.validateArguments.errors)).message, replay: 'unknown' };
+  }
+  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.tool.name, args });
+  try {
+    const replay = (await replayOf(served.tool, args, ctx)) === 'safe' ? 'safe' : 'unknown';
+    if (!isFactual(served.tool)) return { replay };
+    const answer = await factsOf(served.tool, args, ctx);
+    if (!answer.claimed) return { replay };
+    if ('error' in answer) return { error: errorTextOf(answer.error), replay };
+    return { facts: wireFactsOf(answer.facts), replay };
+  } catch (err) {
+    return { error: errorTextOf(err), replay: 'unknown' };
+  } finally {
+    finish();
+  }
+}
+
+function wireFactsOf(facts: ToolFacts): { calls: WireFactCall[] | null; rewrite?: JsonObject } {
+  const calls = facts.calls === null || facts.calls === undefined ? null : facts.calls.map(wireFactCallOf);
+  const wire: { calls: WireFactCall[] | null; rewrite?: JsonObject } = { calls };
+  if (facts.rewrite !== undefined && facts.rewrite !== null) wire.rewrite = facts.rewrite;
+  return wire;
+}
+
+function wireFactCallOf(call: FactCall): WireFactCall {
+  const wire: WireFactCall = { tool: typeof call?.tool === 'string' ? call.tool : '' };
+  if (call?.args !== undefined) wire.args = call.args;
+  if (typeof call?.text === 'string' && call.text !== '') wire.text = call.text;
+  return wire;
+}

@@ -1,0 +1,52 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { compileSchema, validatesOwnArguments } from '../../runtime/validation/index.js';
+import { definitionOf } from './definition.js';
+
+/** A tool ready to serve: its listed definition and its validators, compiled once. */
+export interface ServedTool {
+  readonly tool: ContractTool;
+  readonly definition: McpTool;
+  /** Validates arguments for a tool that does not validate its own; `undefined` otherwise. */
+  readonly validateArguments: ValidateFunction | undefined;
+  /** Validates `structuredContent` when the tool has an output schema. */
+  readonly validateOutput: ValidateFunction | undefined;
+}
+
+/**
+ * Checks `tools` and prepares each for serving, in order. Throws an `Error` whose message starts
+ * with `where` and names the tool when: an entry is not an object with a string `name` and an
+ * `execute` function; a name breaks MCP's rule (1 to 128 of `A-Za-z0-9_-.`); a name is listed
+ * twice; `parameters` or `outputSchema` is not an object schema (`"type": "object"` at the
+ * root, which MCP requires); or a schema cannot be compiled (`<where>: tool "x": schema: <ajv
+ * message>`). Arguments validators are compiled only for tools that do not validate their own
+ * (hand-built tools); compiled tools check theirs inside `execute`.
+ */
+export function prepareTools(tools: readonly ContractTool[], where: string): Map<string, ServedTool> {
+  if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools`);
+  const served = new Map<string, ServedTool>();
+  tools.forEach((tool, index) => {
+    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
+      throw new TypeError(`${where}: tools[${index}] is not a contract tool (it needs a string "name" and an "execute" function)`);
+    }
+    const label = `${where}: tool ${JSON.stringify(tool.name)}`;
+    if (!TOOL_NAME_PATTERN.test(tool.name)) throw new Error(`${label}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`);
+    if (served.has(tool.name)) throw new Error(`${label} is listed twice; tool names must be unique`);
+    const validateArguments = tool.parameters === undefined || validatesOwnArguments(tool) ? checkSchema(tool.parameters, `${label}: schema`, false) : checkSchema(tool.parameters, `${label}: schema`, true);
+    const validateOutput = checkSchema(tool.outputSchema, `${label}: output schema`, true);
+    served.set(tool.name, Object.freeze({ tool, definition: definitionOf(tool), validateArguments, validateOutput }));
+  });
+  return served;
+}
+
+function checkSchema(schema: JsonObject | undefined, label: string, compile: boolean): ValidateFunction | undefined {
+  if (schema === undefined) return undefined;
+  if (!isJsonObject(schema) || schema.type !== 'object') throw new Error(`${label}: must be a JSON Schema object with "type": "object" at its root`);
+  if (!compile) return undefined;
+  try {
+    return compileSchema(schema);
+  } catch (err) {
+    throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

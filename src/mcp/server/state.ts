@@ -1,0 +1,40 @@
+import type { LogLevel, Session } from '../../contract/index.js';
+import type { ServedTool } from './served-tools.js';
+
+/**
+ * What toolwright keeps for one SDK `Server` (one connection): its tools, the session object
+ * handed to every call on it, and the log level each session asked for.
+ */
+export interface ServerState {
+  readonly tools: ReadonlyMap<string, ServedTool>;
+  readonly transport: Session['transport'];
+  /** Whether the server has the logging capability (without it, `ctx.log` sends nothing). */
+  readonly logging: boolean;
+  /** Made on the first request, with the transport's session id as it is then. */
+  session: Session | undefined;
+  /** The minimum level each session set with `logging/setLevel`, keyed by session id (`""` for none). */
+  readonly logLevels: Map<string, LogLevel>;
+}
+
+const states = new WeakMap<object, ServerState>();
+
+/** The toolwright state of `server`, or `undefined` when no tools were added to it. */
+export function stateOf(server: object): ServerState | undefined {
+  return states.get(server);
+}
+
+/** Records the state of `server`; throws when the server already serves toolwright tools. */
+export function attachState(server: object, state: ServerState): void {
+  if (states.has(server)) throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
+  states.set(server, state);
+}
+
+/**
+ * The session object of the connection `state` belongs to: one frozen object per server, made
+ * on first use with `id` = the transport's session id (`""` when it has none, as on stdio and
+ * in memory) and the transport kind given to `createServer`/`addTools`.
+ */
+export function sessionOfState(state: ServerState, sessionId: string | undefined): Session {
+  if (state.session === undefined) state.session = Object.freeze({ id: sessionId ?? '', transport: state.transport });
+  return state.session;
+}
