@@ -1,1 +1,17 @@
-export {};
+export type { ServerFactory } from './server-factory.js';
+export { JsonRpcCode, jsonRpcError, type JsonRpcErrorBody } from './jsonrpc-error.js';
+export {
+  HardenedStdioTransport,
+  SHUTTING_DOWN_MESSAGE,
+  type HardenedStdioTransportOptions,
+  type StdioCloseReason,
+} from './stdio/stdio-transport.js';
+export { parseLine, PARSE_ERROR_MESSAGE, INVALID_REQUEST_MESSAGE, BATCH_REJECTED_MESSAGE, type ParsedLine } from './stdio/parse-line.js';
+export { guardStdout } from './stdio/stdout-guard.js';
+export {
+  connectStdio,
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  type StdioOptions,
+  type StdioHandle,
+} from './stdio/connect-stdio.js';

@@ -1,0 +1,256 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
+import { LineSplitter } from './line-splitter.js';
+import { parseLine } from './parse-line.js';
+
+/** Why a `HardenedStdioTransport` closed. */
+export type StdioCloseReason = 'eof' | 'stdin-error' | 'stdout-broken' | 'oversize' | 'closed';
+
+/** Options of `HardenedStdioTransport`. */
+export interface HardenedStdioTransportOptions {
+  /** Where requests come from (newline-delimited JSON-RPC). */
+  readonly stdin: Readable;
+  /** Where protocol messages go, and nothing else. */
+  readonly stdout: Writable;
+  /** The longest line accepted, in bytes without the line break. */
+  readonly maxLineBytes: number;
+  /** Receives one-line diagnostics about abnormal ends (never protocol traffic). */
+  readonly log: (message: string) => void;
+}
+
+/** The message a request gets while the transport is draining for shutdown. */
+export const SHUTTING_DOWN_MESSAGE = 'Server is shutting down';
+
+/**
+ * An MCP stdio server transport that survives what kills the SDK's `StdioServerTransport`:
+ *
+ * - Framing: newline-delimited JSON-RPC; a line longer than `maxLineBytes` is answered
+ *   `-32600 Invalid Request: line exceeds N bytes` (id `null`) and the transport closes
+ *   (reason `oversize`) instead of buffering without bound.
+ * - Bad lines are answered, not dropped: see `parseLine` (`-32700 Parse error`, `-32600`).
+ * - stdin EOF (or a stdin error) closes the transport, so the connected server aborts the
+ *   signals of its in-flight calls at once instead of finishing them for nobody.
+ * - A stdout write error (EPIPE: the client closed its end) never crashes the process: the
+ *   transport closes (reason `stdout-broken`) and later sends reject with `stdio output is closed`.
+ * - Writes honour back-pressure (a send resolves once the stream accepted or drained the line).
+ * - It counts in-flight requests (received, neither answered nor cancelled), so a shutdown can
+ *   drain them: after `beginDrain()` new requests are answered `-32000 Server is shutting down`,
+ *   while notifications (cancellations) and responses (answers to elicitation or sampling) still
+ *   flow; `whenIdle()` resolves when the count reaches zero.
+ *
+ * It writes to stdout through the `write` method it found on the stream when it was built, so a
+ * guard installed later that reroutes other writers (`console.log`) does not affect it.
+ * `close()` never destroys the streams; it stops reading (pauses stdin when nothing else reads it).
+ */
+export class HardenedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Why the transport closed, once it has. */
+  closeReason: StdioCloseReason | undefined;
+
+  private readonly stdin: Readable;
+  private readonly stdout: Writable;
+  private readonly rawWrite: (chunk: string) => boolean;
+  private readonly splitter: LineSplitter;
+  private readonly maxLineBytes: number;
+  private readonly log: (message: string) => void;
+  private readonly inFlight = new Map<string, number>();
+  private readonly idleWaiters = new Set<() => void>();
+  private readonly drainWaiters = new Set<() => void>();
+  private started = false;
+  private closed = false;
+  private draining = false;
+  private outputBroken = false;
+
+  constructor(options: HardenedStdioTransportOptions) {
+    this.stdin = options.stdin;
+    this.stdout = options.stdout;
+    this.splitter = new LineSplitter(options.maxLineBytes);
+    this.maxLineBytes = options.maxLineBytes;
+    this.log = options.log;
+    const write = options.stdout.write as (chunk: string) => boolean;
+    this.rawWrite = (chunk) => write.call(options.stdout, chunk);
+  }
+
+  /** How many received requests are neither answered nor cancelled. */
+  get inFlightCount(): number {
+    let count = 0;
+    for (const n of this.inFlight.values()) count += n;
+    return count;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('HardenedStdioTransport already started');
+    this.started = true;
+    this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('close', this.onEnd);
+    this.stdin.on('error', this.onStdinError);
+    // Stays attached after close: a late EPIPE must never become an uncaught 'error' event.
+    this.stdout.on('error', this.onStdoutError);
+    this.stdin.resume();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (message.id !== undefined) this.untrack(message.id);
+    }
+    await this.writeLine(JSON.stringify(message));
+  }
+
+  async close(): Promise<void> {
+    this.finish('closed');
+  }
+
+  /** Starts a shutdown drain: from now on new requests are refused with `Server is shutting down`. */
+  beginDrain(): void {
+    this.draining = true;
+  }
+
+  /** Resolves when no request is in flight (at once if none is), or when the transport closes. */
+  whenIdle(): Promise<void> {
+    if (this.closed || this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.add(resolve));
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    if (this.closed) return;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    for (const event of this.splitter.push(bytes)) {
+      if (this.closed) return;
+      if (event.kind === 'oversize') {
+        this.log(`stdin line exceeds ${this.maxLineBytes} bytes; closing`);
+        void this.answer(jsonRpcError(JsonRpcCode.InvalidRequest, `Invalid Request: line exceeds ${this.maxLineBytes} bytes`));
+        this.finish('oversize');
+        return;
+      }
+      this.onLine(event.text);
+    }
+  };
+
+  private onLine(text: string): void {
+    const parsed = parseLine(text);
+    if (parsed.kind === 'blank') return;
+    if (parsed.kind === 'invalid') {
+      void this.answer(parsed.answer);
+      return;
+    }
+    const message = parsed.message;
+    if (isJSONRPCRequest(message)) {
+      if (this.draining) {
+        void this.answer(jsonRpcError(JsonRpcCode.ServerError, SHUTTING_DOWN_MESSAGE, message.id));
+        return;
+      }
+      this.track(message.id);
+    } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.untrack(requestId);
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private readonly onEnd = (): void => {
+    this.finish('eof');
+  };
+
+  private readonly onStdinError = (error: Error): void => {
+    if (this.closed) return;
+    this.log(`stdin failed (${error.message}); closing`);
+    this.finish('stdin-error');
+  };
+
+  private readonly onStdoutError = (error: Error): void => {
+    if (this.outputBroken) return;
+    this.outputBroken = true;
+    this.releaseDrainWaiters();
+    if (this.closed) return;
+    const code = (error as NodeJS.ErrnoException).code;
+    this.log(`stdout closed by the client (${code ?? error.message}); closing`);
+    this.finish('stdout-broken');
+  };
+
+  private answer(body: JsonRpcErrorBody): Promise<void> {
+    return this.writeLine(JSON.stringify(body)).catch(() => undefined);
+  }
+
+  private writeLine(json: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.outputBroken || (this.closed && this.closeReason !== 'oversize')) {
+        reject(new Error('stdio output is closed'));
+        return;
+      }
+      let accepted: boolean;
+      try {
+        accepted = this.rawWrite(json + '\n');
+      } catch (error) {
+        this.onStdoutError(error instanceof Error ? error : new Error(String(error)));
+        reject(new Error('stdio output is closed'));
+        return;
+      }
+      if (accepted) {
+        resolve();
+        return;
+      }
+      const done = (): void => {
+        this.drainWaiters.delete(done);
+        this.stdout.off('drain', done);
+        resolve();
+      };
+      this.drainWaiters.add(done);
+      this.stdout.on('drain', done);
+    });
+  }
+
+  private track(id: RequestId): void {
+    const key = requestIdKey(id);
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+  }
+
+  private untrack(id: RequestId): void {
+    const key = requestIdKey(id);
+    const count = this.inFlight.get(key);
+    if (count === undefined) return;
+    if (count > 1) this.inFlight.set(key, count - 1);
+    else this.inFlight.delete(key);
+    if (this.inFlight.size === 0) this.releaseIdleWaiters();
+  }
+
+  private releaseIdleWaiters(): void {
+    for (const resolve of [...this.idleWaiters]) resolve();
+    this.idleWaiters.clear();
+  }
+
+  private releaseDrainWaiters(): void {
+    for (const done of [...this.drainWaiters]) done();
+  }
+
+  private finish(reason: StdioCloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = reason;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('close', this.onEnd);
+    this.stdin.off('error', this.onStdinError);
+    // Keep a listener so a late stdin error after close cannot crash the process.
+    this.stdin.on('error', () => undefined);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.releaseIdleWaiters();
+    this.onclose?.();
+  }
+}
