@@ -32,8 +32,8 @@ export function compileSchema(schema: object): ValidateFunction {
 
 /**
  * Turns ajv errors into argument problems with JSON pointers and short messages a model reads:
- * `/limit: must be >= 1`, `/: must NOT have additional property "extra"`. Problems are kept in
- * ajv's order; exact duplicates are dropped.
+ * `/limit: must be >= 1`, `/: must NOT have additional property "extra"`, `/note: must be string
+ * or null`. Problems are kept in ajv's order; exact duplicates are dropped.
  */
 export function problemsOf(errors: readonly ErrorObject[] | null | undefined): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
@@ -60,6 +60,10 @@ function problemOf(error: ErrorObject): ArgumentProblem {
       return { pointer, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     case 'const':
       return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    case 'type': {
+      const types = Array.isArray(params.type) ? (params.type as string[]) : String(params.type).split(',');
+      return { pointer, message: `must be ${types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`}` };
+    }
     default:
       return { pointer, message: error.message ?? `fails ${error.keyword}` };
   }
