@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type ServerCapabilities, type ServerResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerCapabilities, ServerResult } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './protocol-error.js';
 import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
 import { answerToolCall } from './call.js';
 import { FACTS_CAPABILITY } from './constants.js';
@@ -66,7 +67,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   if (logging) {
     target.setRequestHandler(SetLevelRequest, (request, extra) => {
       const level = isJsonObject(request.params) ? request.params.level : undefined;
-      if (!isLogLevel(level)) throw new McpError(ErrorCode.InvalidParams, `logging/setLevel: unknown level ${JSON.stringify(level ?? null)}; use one of ${LOG_LEVELS.join(', ')}`);
+      if (!isLogLevel(level)) throw invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level ?? null)}; use one of ${LOG_LEVELS.join(', ')}`);
       state.logLevels.set(extra.sessionId ?? '', level);
       return {};
     });

@@ -1,4 +1,5 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './protocol-error.js';
 import { InvalidArgumentsError, isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
 import { problemsOf } from '../../runtime/validation/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
@@ -29,11 +30,11 @@ export function errorResult(text: string): CallToolResult {
  */
 export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
   const given = (isJsonObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
-  if (typeof given.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call: params.name must be a string');
+  if (typeof given.name !== 'string') throw invalidParams('tools/call: params.name must be a string');
   const served = state.tools.get(given.name);
-  if (served === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${given.name}`);
+  if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
   const args = given.arguments ?? {};
-  if (!isJsonObject(args)) throw new McpError(ErrorCode.InvalidParams, 'tools/call: params.arguments must be an object');
+  if (!isJsonObject(args)) throw invalidParams('tools/call: params.arguments must be an object');
   if (served.validateArguments !== undefined && !served.validateArguments(args)) {
     return errorResult(new InvalidArgumentsError(problemsOf(served.validateArguments.errors)).message);
   }

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './protocol-error.js';
 import { InvalidArgumentsError, factsOf, isFactual, isJsonObject, replayOf, type FactCall, type Json, type JsonObject, type ToolFacts } from '../../contract/index.js';
 import { problemsOf } from '../../runtime/validation/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
@@ -47,9 +47,9 @@ export async function answerFacts(server: ContextServer, state: ServerState, par
 
 function questionsOf(params: unknown): FactsQuestion[] {
   const calls = isJsonObject(params) ? params.calls : undefined;
-  if (!Array.isArray(calls)) throw new McpError(ErrorCode.InvalidParams, `${FACTS_METHOD}: params.calls must be an array of {"name", "arguments"?}`);
+  if (!Array.isArray(calls)) throw invalidParams(`${FACTS_METHOD}: params.calls must be an array of {"name", "arguments"?}`);
   return calls.map((call, index) => {
-    if (!isJsonObject(call) || typeof call.name !== 'string') throw new McpError(ErrorCode.InvalidParams, `${FACTS_METHOD}: params.calls[${index}] must be an object with a string "name"`);
+    if (!isJsonObject(call) || typeof call.name !== 'string') throw invalidParams(`${FACTS_METHOD}: params.calls[${index}] must be an object with a string "name"`);
     return { name: call.name, arguments: call.arguments };
   });
 }
