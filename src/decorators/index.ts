@@ -1,6 +1,8 @@
 export { Tool, defineTool } from './tool.js';
 export { ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Resource, Flow, Replay, defineClaims } from './claims.js';
 export { Timeout, defineTimeout } from './timeout.js';
+export { Requires, defineRequires } from './requires.js';
+export { MaxOutput, defineMaxOutput } from './max-output.js';
 export { Facts, Args, Description, Field, defineFacts, defineDescription, defineField } from './members.js';
 export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getFieldOptions } from './metadata.js';
 export type { Class, ToolOptions, FieldOptions, ToolClaims } from './metadata.js';

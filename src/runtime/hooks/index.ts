@@ -1,1 +1,3 @@
-export {};
+export { CallRefusedError, RewriteUnavailableError, InterceptorError } from './errors.js';
+export type { Interceptor, InterceptedCall, BeforeAnswer } from './types.js';
+export { withInterceptors, applyInterceptors } from './interceptors.js';

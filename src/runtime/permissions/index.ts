@@ -1,1 +1,23 @@
-export {};
+export { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
+export { globToRegExp, type NamePattern } from './patterns.js';
+export type { PermissionRule } from './rules.js';
+export { PermissionDeniedError, PermissionNeeded, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
+export {
+  PERMISSION_DECISIONS,
+  PERMISSION_FORM,
+  NO_ANSWER_REASON,
+  ASK_FAILED_REASON,
+  questionText,
+  questionElicitation,
+  answerOfElicitation,
+  type PermissionDecision,
+  type PermissionAnswer,
+  type AskPermission,
+  type PermissionEffect,
+  type PermissionVerdict,
+  type StoredDecision,
+} from './decisions.js';
+export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type PermissionPolicyOptions } from './policy.js';
+export { PERMISSIONS_RECORD_NS, type PermissionDecisionEntry, type PermissionGrantEntry, type PermissionRecordData } from './invocation.js';
+export { checkRequirements } from './requirements.js';
+export { withPolicy, applyPolicy } from './apply.js';

@@ -1,0 +1,30 @@
+import { DecoratorError } from '../contract/index.js';
+import { classTarget, plainOptions } from './guards.js';
+import { addClaims } from './metadata.js';
+
+function checkChars(options: unknown): number {
+  const given = plainOptions('@MaxOutput()', options, ['chars']);
+  const chars = given.chars;
+  if (typeof chars !== 'number' || !Number.isSafeInteger(chars) || chars < 1) {
+    throw new DecoratorError(`@MaxOutput(): "chars" must be a positive integer, got ${typeof chars === 'number' ? String(chars) : typeof chars}`);
+  }
+  return chars;
+}
+
+/**
+ * Bounds the characters of text the model sees from this tool (`maxOutputChars`): the output
+ * bounds wrapper (`applyOutputBounds`) cuts longer text with a visible marker, and it wins over
+ * the wrapper's default. Throws a `DecoratorError` at once for a `chars` that is not a positive
+ * integer or a target that is not a class.
+ */
+export function MaxOutput(options: { readonly chars: number }): ClassDecorator {
+  const chars = checkChars(options);
+  return (...args: unknown[]) => {
+    addClaims(classTarget('@MaxOutput()', args), { maxOutputChars: chars });
+  };
+}
+
+/** The plain-function twin of `@MaxOutput()`. */
+export function defineMaxOutput(cls: Function, options: { readonly chars: number }): void {
+  MaxOutput(options)(cls);
+}

@@ -1,0 +1,45 @@
+import { DecoratorError, type Requirement } from '../contract/index.js';
+import { classTarget, optionalString, plainOptions } from './guards.js';
+import { addClaims, getClaims } from './metadata.js';
+
+const REQUIRES_KEYS = ['capabilities', 'subject', 'label', 'reason'] as const;
+
+function checkRequirement(options: unknown): Requirement {
+  const given = plainOptions('@Requires()', options, REQUIRES_KEYS);
+  const caps = given.capabilities;
+  if (!Array.isArray(caps) || caps.length === 0 || !caps.every((c) => typeof c === 'string' && c !== '')) {
+    throw new DecoratorError(`@Requires(): "capabilities" must be a non-empty array of capability names such as ['write'], got ${JSON.stringify(caps) ?? typeof caps}`);
+  }
+  if (typeof given.subject !== 'function') {
+    throw new DecoratorError(`@Requires(): "subject" must be a function of the arguments such as (args) => args.path, got ${given.subject === null ? 'null' : typeof given.subject}`);
+  }
+  optionalString('@Requires()', 'label', given.label);
+  optionalString('@Requires()', 'reason', given.reason);
+  return Object.freeze({ ...(given as unknown as Requirement), capabilities: Object.freeze([...caps]) });
+}
+
+/**
+ * Declares a permission the tool needs before it runs: `capabilities` on the subject(s) that
+ * `subject(args)` picks out of the arguments (a string or an array of strings, e.g.
+ * `(a) => a.path` or `(a) => [a.from, a.to]`); several subjects get the intersection of their
+ * grants. `label` names what the subject is ("destination file") and `reason` says why, both
+ * shown to the user. A permission policy (`applyPolicy`) checks every requirement before
+ * `execute`, and the call fails with `permission denied: ...` unless each capability is granted.
+ * Several `@Requires` stack and are checked top to bottom. Throws a `DecoratorError` at once for
+ * bad options or a target that is not a class.
+ */
+export function Requires(options: Requirement): ClassDecorator {
+  const requirement = checkRequirement(options);
+  return (...args: unknown[]) => {
+    const cls = classTarget('@Requires()', args);
+    // Legacy class decorators apply bottom-up: prepend, so the list reads in source order.
+    addClaims(cls, { requires: Object.freeze([requirement, ...(getClaims(cls).requires ?? [])]) });
+  };
+}
+
+/** The plain-function twin of `@Requires()`: appends one requirement to the tool class `cls`. */
+export function defineRequires(cls: Function, options: Requirement): void {
+  const requirement = checkRequirement(options);
+  const target = classTarget('defineRequires()', [cls]);
+  addClaims(target, { requires: Object.freeze([...(getClaims(target).requires ?? []), requirement]) });
+}

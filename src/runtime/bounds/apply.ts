@@ -1,0 +1,38 @@
+import { resultOf, wrap, type ContractTool } from '../../contract/index.js';
+import { boundResult } from './truncate.js';
+
+/** Options of the output bounds wrapper. */
+export interface OutputBoundsOptions {
+  /** The bound for tools that state no `maxOutputChars` of their own (a positive integer; default none). */
+  readonly maxOutputChars?: number;
+}
+
+function isBound(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+/**
+ * Bounds one tool's final result (see `boundResult`): the tool's own `maxOutputChars`
+ * (`@MaxOutput`) wins over `options.maxOutputChars`; with neither, the tool itself is returned.
+ * The wrapper forwards every property (see `wrap`). Intermediate outputs (`ctx.update`) and thrown
+ * errors are not bounded. Throws a `TypeError` for a bound that is not a positive integer.
+ */
+export function withOutputBound(tool: ContractTool, options: OutputBoundsOptions = {}): ContractTool {
+  if (options.maxOutputChars !== undefined && !isBound(options.maxOutputChars)) {
+    throw new TypeError(`applyOutputBounds: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
+  }
+  if (tool.maxOutputChars !== undefined && !isBound(tool.maxOutputChars)) {
+    throw new TypeError(`applyOutputBounds: tool ${JSON.stringify(tool.name)} has maxOutputChars ${String(tool.maxOutputChars)}, expected a positive integer`);
+  }
+  const limit = tool.maxOutputChars ?? options.maxOutputChars;
+  if (limit === undefined) return tool;
+  return wrap(tool, async (args, ctx, inner) => boundResult(resultOf(await inner.execute(args, ctx)), limit));
+}
+
+/**
+ * Bounds every tool's output (see `withOutputBound`), in the same order. Apply it outermost,
+ * after interceptors and policy, so it bounds what the model finally reads.
+ */
+export function applyOutputBounds(tools: Iterable<ContractTool>, options: OutputBoundsOptions = {}): ContractTool[] {
+  return [...tools].map((tool) => withOutputBound(tool, options));
+}

@@ -1,0 +1,74 @@
+import type { ToolRecord } from '../../contract/index.js';
+
+/** One subject's refused capabilities, with the reason given for the refusal, if any. */
+export interface PermissionDenial {
+  readonly subject: string;
+  readonly capabilities: readonly string[];
+  readonly reason?: string;
+}
+
+/** Describes a denial: `write, read on "/etc/passwd": system files are read-only`. */
+function describeDenial(denial: PermissionDenial): string {
+  const head = `${denial.capabilities.join(', ')} on ${JSON.stringify(denial.subject)}`;
+  return denial.reason === undefined || denial.reason === '' ? head : `${head}: ${denial.reason}`;
+}
+
+/**
+ * A permission was refused (by a rule, a remembered decision or the user). It becomes the tool's
+ * error result. The message is `permission denied: ` followed by each denial as
+ * `<capabilities> on "<subject>"` plus `: <reason>` when one was given, joined by `; `, e.g.
+ * `permission denied: write on "/etc/passwd": system files are read-only`.
+ *
+ * `record` is set by the permission wrapper when the error leaves the call: the same record a
+ * successful call carries (see `PERMISSIONS_RECORD_NS`), so a host can keep denials too.
+ */
+export class PermissionDeniedError extends Error {
+  override readonly name = 'PermissionDeniedError';
+  readonly denials: readonly PermissionDenial[];
+  record?: ToolRecord;
+
+  constructor(denials: readonly PermissionDenial[]) {
+    super(`permission denied: ${denials.map(describeDenial).join('; ')}`);
+    this.denials = Object.freeze(denials.map((d) => Object.freeze({ ...d, capabilities: Object.freeze([...d.capabilities]) })));
+  }
+}
+
+/** What the user is asked: may `tool` have `capabilities` on `subject`? */
+export interface PermissionQuestion {
+  readonly tool: string;
+  readonly subject: string;
+  /** What the subject is to the tool ("source file"), when the request labelled it. */
+  readonly label?: string;
+  readonly capabilities: readonly string[];
+  readonly reason?: string;
+}
+
+/**
+ * The signal a permission check throws when nothing has decided yet. It is never a tool's
+ * result: the permission wrapper catches it (even when the tool swallowed it, since the check
+ * is remembered), asks the user and runs the tool again from the start. A tool must not catch
+ * it as an ordinary failure, and must finish its checks before any side effect.
+ */
+export class PermissionNeeded extends Error {
+  override readonly name = 'PermissionNeeded';
+  readonly question: PermissionQuestion;
+
+  constructor(question: PermissionQuestion) {
+    super(`permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the permission wrapper asks the user and runs the tool again; this never reaches the model)`);
+    this.question = Object.freeze({ ...question, capabilities: Object.freeze([...question.capabilities]) });
+  }
+}
+
+/**
+ * A call kept asking: after `limit` questions in one call, a further missing permission fails
+ * the call with `tool "<name>" needed more than <limit> permission questions in one call`.
+ */
+export class TooManyPermissionQuestionsError extends Error {
+  override readonly name = 'TooManyPermissionQuestionsError';
+  readonly limit: number;
+
+  constructor(tool: string, limit: number) {
+    super(`tool ${JSON.stringify(tool)} needed more than ${limit} permission questions in one call`);
+    this.limit = limit;
+  }
+}

@@ -1,0 +1,187 @@
+import type { PermissionRequest, PermissionSubject, ToolRecord } from '../../contract/index.js';
+import { isCapabilityName } from './capabilities.js';
+import { DecisionStore, type PermissionAnswer, type PermissionDecision, type PermissionVerdict } from './decisions.js';
+import { PermissionDeniedError, PermissionNeeded, type PermissionDenial, type PermissionQuestion } from './errors.js';
+import type { PermissionPolicy } from './policy.js';
+
+/** The namespace of the record the permission wrapper leaves on a call's result. */
+export const PERMISSIONS_RECORD_NS = 'toolwright:permissions';
+
+/** One answered question of a call, in the call's record. */
+export interface PermissionDecisionEntry {
+  readonly subject: string;
+  readonly label?: string;
+  readonly capabilities: readonly string[];
+  readonly decision: PermissionDecision;
+  readonly reason?: string;
+}
+
+/** One completed permission check of the call's final run, in the call's record (`granted` is `[]` when it was denied). */
+export interface PermissionGrantEntry {
+  readonly subjects: readonly string[];
+  readonly capabilities: readonly string[];
+  readonly granted: readonly string[];
+}
+
+/** The data of a `toolwright:permissions` record. */
+export interface PermissionRecordData {
+  readonly decisions: readonly PermissionDecisionEntry[];
+  readonly grants: readonly PermissionGrantEntry[];
+}
+
+interface Target {
+  readonly subject: string;
+  readonly label?: string;
+}
+
+/** Whether a check needs every capability asked (declarative) or accepts fewer (imperative). */
+type Need = 'some' | 'every';
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * Checks a `PermissionRequest` a tool made and returns its subjects, main subject first, each
+ * once (a label given in `subjects` for the main subject is kept). Throws a `TypeError` beginning
+ * `requirePermission:` naming the malformed member.
+ */
+export function targetsOf(request: PermissionRequest): Target[] {
+  if (typeof request !== 'object' || request === null) throw new TypeError('requirePermission: expected a request object { subject, capabilities, reason? }');
+  if (typeof request.subject !== 'string' || request.subject === '') throw new TypeError('requirePermission: "subject" must be a non-empty string');
+  if (!Array.isArray(request.capabilities) || request.capabilities.length === 0 || !request.capabilities.every(isCapabilityName)) {
+    throw new TypeError('requirePermission: "capabilities" must be a non-empty array of capability names');
+  }
+  if (request.reason !== undefined && typeof request.reason !== 'string') throw new TypeError('requirePermission: "reason" must be a string');
+  const extra: readonly PermissionSubject[] = request.subjects ?? [];
+  if (!Array.isArray(extra) || !extra.every((s) => typeof s === 'object' && s !== null && typeof s.subject === 'string' && s.subject !== '' && (s.label === undefined || typeof s.label === 'string'))) {
+    throw new TypeError('requirePermission: "subjects" must be an array of { label, subject } with non-empty subjects');
+  }
+  const targets = new Map<string, Target>();
+  const labelOf = (subject: string): string | undefined => extra.find((s) => s.subject === subject && s.label !== undefined && s.label !== '')?.label;
+  for (const subject of [request.subject, ...extra.map((s) => s.subject)]) {
+    if (targets.has(subject)) continue;
+    const label = labelOf(subject);
+    targets.set(subject, label === undefined ? { subject } : { subject, label });
+  }
+  return [...targets.values()];
+}
+
+/**
+ * One run of a tool under a policy: the checks it made and the first permission it is missing.
+ * `require` is what the run's `ctx.requirePermission` is.
+ */
+export class PermissionRun {
+  /** The first missing permission of this run; once set, every later check throws it again. */
+  pending: PermissionNeeded | undefined;
+  readonly grants: PermissionGrantEntry[] = [];
+
+  constructor(private readonly invocation: PermissionInvocation) {}
+
+  /**
+   * The imperative check: resolves the capabilities granted on every subject (the
+   * intersection), in the order asked, possibly fewer than asked. Rejects with
+   * `PermissionDeniedError` when none is granted, and with `PermissionNeeded` when something is
+   * undecided.
+   */
+  readonly require = async (request: PermissionRequest): Promise<readonly string[]> => this.check(request, 'some');
+
+  /** The declarative check: like `require`, but every capability asked must be granted. */
+  async requireEvery(request: PermissionRequest): Promise<readonly string[]> {
+    return this.check(request, 'every');
+  }
+
+  private check(request: PermissionRequest, need: Need): readonly string[] {
+    if (this.pending !== undefined) throw this.pending;
+    const targets = targetsOf(request);
+    const capabilities = unique(request.capabilities);
+    const { policy, tool, once } = this.invocation;
+    const verdicts = new Map<string, Map<string, PermissionVerdict>>();
+    for (const target of targets) {
+      const byCapability = new Map<string, PermissionVerdict>();
+      const undecided: string[] = [];
+      for (const capability of capabilities) {
+        const verdict = policy.check(tool, target.subject, capability, once);
+        if (verdict === undefined) undecided.push(capability);
+        else byCapability.set(capability, verdict);
+      }
+      if (undecided.length > 0) {
+        const question: PermissionQuestion = {
+          tool,
+          subject: target.subject,
+          ...(target.label === undefined ? {} : { label: target.label }),
+          capabilities: undecided,
+          ...(request.reason === undefined ? {} : { reason: request.reason }),
+        };
+        this.pending = new PermissionNeeded(question);
+        throw this.pending;
+      }
+      verdicts.set(target.subject, byCapability);
+    }
+    // Every capability is decided on every subject. The grant is the intersection: a capability
+    // allowed on one subject never authorises another.
+    const granted = capabilities.filter((capability) => targets.every((t) => verdicts.get(t.subject)!.get(capability)!.effect === 'allow'));
+    this.grants.push(Object.freeze({ subjects: Object.freeze(targets.map((t) => t.subject)), capabilities: Object.freeze(capabilities), granted: Object.freeze(granted) }));
+    if (granted.length === 0 || (need === 'every' && granted.length < capabilities.length)) {
+      throw new PermissionDeniedError(denialsOf(targets, capabilities, verdicts));
+    }
+    return Object.freeze(granted);
+  }
+}
+
+/** The denied capabilities of each subject, grouped by reason, in the order asked. */
+function denialsOf(targets: readonly Target[], capabilities: readonly string[], verdicts: Map<string, Map<string, PermissionVerdict>>): PermissionDenial[] {
+  const denials: PermissionDenial[] = [];
+  for (const target of targets) {
+    const byReason = new Map<string | undefined, string[]>();
+    for (const capability of capabilities) {
+      const verdict = verdicts.get(target.subject)!.get(capability)!;
+      if (verdict.effect !== 'deny') continue;
+      const listed = byReason.get(verdict.reason);
+      if (listed === undefined) byReason.set(verdict.reason, [capability]);
+      else listed.push(capability);
+    }
+    for (const [reason, denied] of byReason) denials.push(reason === undefined ? { subject: target.subject, capabilities: denied } : { subject: target.subject, capabilities: denied, reason });
+  }
+  return denials;
+}
+
+/**
+ * One call of a tool under a policy, across its runs: the "once" answers (valid for this call
+ * only) and every answered question.
+ */
+export class PermissionInvocation {
+  readonly once = new DecisionStore();
+  readonly decisions: PermissionDecisionEntry[] = [];
+
+  constructor(readonly policy: PermissionPolicy, readonly tool: string) {}
+
+  /** Starts a run; the answers given so far apply to it. */
+  newRun(): PermissionRun {
+    return new PermissionRun(this);
+  }
+
+  /** Applies an answer: "always" goes to the policy's memory, "once" to this call only. */
+  apply(question: PermissionQuestion, answer: PermissionAnswer): void {
+    this.decisions.push(Object.freeze({
+      subject: question.subject,
+      ...(question.label === undefined ? {} : { label: question.label }),
+      capabilities: question.capabilities,
+      decision: answer.decision,
+      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+    }));
+    const effect = answer.decision === 'allow_once' || answer.decision === 'allow_always' ? 'allow' : 'deny';
+    if (answer.decision === 'allow_always' || answer.decision === 'deny_always') {
+      this.policy.remember(this.tool, question.subject, question.capabilities, effect, answer.reason);
+    } else {
+      this.once.set(this.tool, question.subject, question.capabilities, effect, answer.reason);
+    }
+  }
+
+  /** The call's record, or `undefined` when the call checked nothing and asked nothing. */
+  recordOf(run: PermissionRun): ToolRecord | undefined {
+    if (this.decisions.length === 0 && run.grants.length === 0) return undefined;
+    const data: PermissionRecordData = { decisions: [...this.decisions], grants: [...run.grants] };
+    return Object.freeze({ ns: PERMISSIONS_RECORD_NS, data });
+  }
+}
