@@ -1,0 +1,104 @@
+import type { ContractIssue } from '../../contract/index.js';
+import { getFieldOptions } from '../../decorators/index.js';
+import * as messages from './messages.js';
+import { buildPropertyModel, type PropertyModel } from './property-model.js';
+import { validationMetadataOf } from './sources.js';
+import type { ValidationMetadata } from './sources.js';
+import type { ValueRules } from './value-rules.js';
+
+/** Everything the generator knows about one DTO class. */
+export interface ClassModel {
+  readonly cls: Function;
+  /** The class name used in messages (`(anonymous class)` for a class without one). */
+  readonly className: string;
+  /** The properties, base-class properties first, each class's in declaration order. */
+  readonly properties: readonly PropertyModel[];
+  /** The DTO classes the properties hold (directly or as array items), in order, once each. */
+  readonly references: readonly Function[];
+  readonly issues: readonly ContractIssue[];
+}
+
+/** The class and its base classes, the furthest base first. */
+function classChain(cls: Function): Function[] {
+  const chain: Function[] = [];
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype && chain.length < 64; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
+  return chain;
+}
+
+/**
+ * What a no-argument instance holds: its own enumerable string keys with their values (the
+ * property initialisers, and with ES2022 class fields every declared field). An empty map
+ * when the constructor throws or needs arguments it did not get.
+ */
+function initialValuesOf(cls: Function): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  let instance: unknown;
+  try {
+    instance = Reflect.construct(cls, []);
+  } catch {
+    return values;
+  }
+  if (typeof instance !== 'object' || instance === null) return values;
+  for (const key of Object.keys(instance)) values.set(key, (instance as Record<string, unknown>)[key]);
+  return values;
+}
+
+/** The property names in schema order: base classes first, then by first decorator. */
+function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], fieldNames: Iterable<string>): string[] {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const add = (name: string): void => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      names.push(name);
+    }
+  };
+  for (const c of classChain(cls)) for (const metadata of metadatas) if (metadata.target === c) add(metadata.propertyName);
+  for (const metadata of metadatas) if (typeof metadata.target === 'function') add(metadata.propertyName);
+  for (const name of fieldNames) add(name);
+  return names;
+}
+
+function collectReferences(rules: ValueRules, into: Function[]): void {
+  for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
+    if (level.nested !== undefined && !into.includes(level.nested)) into.push(level.nested);
+  }
+}
+
+/**
+ * Reads one DTO class: every property class-validator or toolwright's field decorators know,
+ * inherited ones included. An own field of a no-argument instance that no decorator mentions
+ * is reported (it could never be set through the schema). Never throws for a user mistake.
+ */
+export function buildClassModel(cls: Function, role: messages.SchemaRole): ClassModel {
+  const className = cls.name || '(anonymous class)';
+  const metadatas = validationMetadataOf(cls);
+  const fields = getFieldOptions(cls);
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const metadata of metadatas) {
+    const list = byProperty.get(metadata.propertyName);
+    if (list === undefined) byProperty.set(metadata.propertyName, [metadata]);
+    else list.push(metadata);
+  }
+  const initialValues = initialValuesOf(cls);
+  const issues: ContractIssue[] = [];
+  const properties: PropertyModel[] = [];
+  const references: Function[] = [];
+  const names = propertyOrder(cls, metadatas, fields.keys());
+  for (const name of names) {
+    const property = buildPropertyModel({
+      cls,
+      className,
+      name,
+      metadatas: byProperty.get(name) ?? [],
+      field: fields.get(name),
+      initialiser: initialValues.has(name) ? { value: initialValues.get(name) } : undefined,
+      issues,
+    });
+    properties.push(property);
+    collectReferences(property.rules, references);
+  }
+  const known = new Set(names);
+  for (const key of initialValues.keys()) if (!known.has(key)) issues.push(messages.undecoratedProperty(className, key, role));
+  return { cls, className, properties, references, issues };
+}

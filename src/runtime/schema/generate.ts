@@ -1,0 +1,67 @@
+import type { ContractIssue, JsonObject } from '../../contract/index.js';
+import { buildClassModel, type ClassModel } from './class-model.js';
+import * as messages from './messages.js';
+import { classesInCycles, definitionNames } from './recursion.js';
+import { renderClass, type ClassReference } from './render.js';
+import { isDtoClass } from './type-resolution.js';
+import type { GeneratedSchema, GenerateSchemaOptions, ResidualConstraint } from './types.js';
+
+/** Reads `dto` and every DTO class it reaches, each once, in the order they are first reached. */
+function reachableModels(dto: Function, role: messages.SchemaRole): Map<Function, ClassModel> {
+  const models = new Map<Function, ClassModel>();
+  const queue: Function[] = [dto];
+  for (let next = 0; next < queue.length; next++) {
+    const cls = queue[next]!;
+    if (models.has(cls)) continue;
+    const model = buildClassModel(cls, role);
+    models.set(cls, model);
+    for (const reference of model.references) if (!models.has(reference)) queue.push(reference);
+  }
+  return models;
+}
+
+/**
+ * Generates the JSON Schema 2020-12 of a DTO class from class-validator's metadata,
+ * class-transformer's `@Type`, `design:type` and toolwright's `@Field`/`@Description`:
+ * `type: "object"`, `properties`, `required` (exactly the properties that are neither
+ * `@IsOptional()` nor defaulted; left out when empty) and `additionalProperties: false`, on the
+ * class and on every nested DTO. Nested DTO classes are inlined; classes in a reference cycle go
+ * into `$defs` once and are used through `$ref: "#/$defs/<Name>"`.
+ *
+ * Constraints the schema cannot express are listed in `residual` (class-validator checks them
+ * after ajv). Problems go to `issues`, each with its code, class, property and fix; the schema
+ * is still complete and compiles, with the doubtful property left unconstrained. It never
+ * throws for a user mistake and never changes any metadata. Each class is read once per call.
+ */
+export function generateSchema(dto: Function, options: GenerateSchemaOptions = {}): GeneratedSchema {
+  const role = options.role ?? 'arguments';
+  if (!isDtoClass(dto)) {
+    return { schema: { type: 'object', properties: {}, additionalProperties: false }, residual: [], issues: [messages.notAClass(dto, role)] };
+  }
+  const models = reachableModels(dto, role);
+  const references = new Map<Function, readonly Function[]>();
+  for (const [cls, model] of models) references.set(cls, model.references);
+  const recursive = classesInCycles(references);
+  const names = definitionNames([...models.keys()].filter((cls) => recursive.has(cls)));
+
+  const reference: ClassReference = (cls) => {
+    const name = names.get(cls);
+    return name === undefined ? renderClass(models.get(cls)!, reference) : { $ref: `#/$defs/${name}` };
+  };
+  const schema = renderClass(models.get(dto)!, reference);
+  if (names.size > 0) {
+    const definitions: JsonObject = {};
+    for (const [cls, name] of names) definitions[name] = renderClass(models.get(cls)!, reference);
+    schema.$defs = definitions;
+  }
+
+  const residual: ResidualConstraint[] = [];
+  const issues: ContractIssue[] = [];
+  for (const model of models.values()) {
+    issues.push(...model.issues);
+    for (const property of model.properties) {
+      for (const constraint of property.residual) residual.push({ className: model.className, property: property.name, constraint });
+    }
+  }
+  return { schema, residual, issues };
+}

@@ -1,0 +1,167 @@
+import { ValidationTypes } from 'class-validator';
+import type { ContractIssue, Json } from '../../contract/index.js';
+import type { FieldOptions } from '../../decorators/index.js';
+import { CONSTRAINT_MAPPINGS } from './constraint-map.js';
+import { jsonCopyOf } from './json-values.js';
+import * as messages from './messages.js';
+import { constraintNameOf, designTypeOf, reflectMetadataLoaded, typeHintOf } from './sources.js';
+import type { ValidationMetadata } from './sources.js';
+import { resolvePropertyType } from './type-resolution.js';
+import { typeSet } from './type-set.js';
+import { ValueRules } from './value-rules.js';
+
+/** Everything the generator knows about one property of a DTO class. */
+export interface PropertyModel {
+  readonly name: string;
+  /** `@IsOptional()`: the property may be left out or be `null`. */
+  readonly optional: boolean;
+  /** Whether the schema lists the property in `required`. */
+  readonly required: boolean;
+  /** The rules of the property's value (empty for a `@ValidateIf()` property). */
+  readonly rules: ValueRules;
+  readonly title?: string;
+  readonly description?: string;
+  readonly examples?: Json[];
+  readonly deprecated?: boolean;
+  /** `@Field({ default })`, else the property initialiser's value, when it is plain JSON. */
+  readonly defaultValue?: Json;
+  /** The class-validator constraints left to class-validator, by name, in order. */
+  readonly residual: readonly string[];
+}
+
+export interface PropertyInput {
+  readonly cls: Function;
+  /** The class name used in messages. */
+  readonly className: string;
+  readonly name: string;
+  readonly metadatas: readonly ValidationMetadata[];
+  readonly field: FieldOptions | undefined;
+  /** Whether a no-argument instance has the property as an own key, and its value. */
+  readonly initialiser: { readonly value: unknown } | undefined;
+  readonly issues: ContractIssue[];
+}
+
+const IS_OPTIONAL = 'isOptional';
+
+function isOptionalRule(metadata: ValidationMetadata): boolean {
+  return metadata.type === ValidationTypes.CONDITIONAL_VALIDATION && metadata.name === IS_OPTIONAL;
+}
+
+/** The name a rule is listed under in `residual` (class-validator's error key where it has one). */
+function residualNameOf(metadata: ValidationMetadata): string {
+  if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) return metadata.name ?? constraintNameOf(metadata.constraintCls) ?? 'customValidation';
+  if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) return metadata.name ?? 'validateIf';
+  return metadata.name ?? metadata.type;
+}
+
+/**
+ * Reads one property: its class-validator rules (mapped to schema rules or left residual),
+ * `@Type`, `design:type`, toolwright's `@Field`/`@Description`, and its initialiser. Problems
+ * are appended to `input.issues`; it never throws for a user mistake.
+ */
+export function buildPropertyModel(input: PropertyInput): PropertyModel {
+  const { cls, name, metadatas } = input;
+  const className = input.className;
+  const residual: string[] = [];
+  const addResidual = (constraint: string): void => {
+    if (!residual.includes(constraint)) residual.push(constraint);
+  };
+  const optional = metadatas.some(isOptionalRule);
+  const conditional = metadatas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && !isOptionalRule(m));
+  const rules = new ValueRules();
+
+  if (conditional.length > 0) {
+    // @ValidateIf() switches every other rule of the property off when its condition is false,
+    // and the condition is code: the schema lets any value through and class-validator decides.
+    for (const metadata of metadatas) {
+      if (isOptionalRule(metadata) || metadata.type === ValidationTypes.WHITELIST || metadata.type === ValidationTypes.IS_DEFINED) continue;
+      addResidual(residualNameOf(metadata));
+    }
+  } else {
+    applyRules(input, rules, addResidual);
+    const hint = typeHintOf(cls, name);
+    let hinted: unknown;
+    if (hint !== undefined) {
+      try {
+        hinted = hint.typeFunction();
+      } catch (error) {
+        input.issues.push(messages.typeFunctionThrew(className, name, error));
+      }
+    }
+    resolvePropertyType(rules, {
+      className,
+      property: name,
+      hinted,
+      designType: designTypeOf(cls, name),
+      reflectLoaded: reflectMetadataLoaded(),
+      allowsAnything: metadatas.some((m) => m.type === ValidationTypes.WHITELIST),
+      issues: input.issues,
+    });
+    reportConflicts(className, name, rules, input.issues);
+  }
+
+  const field = input.field ?? {};
+  const defaultValue = defaultOf(input, field);
+  const examples = field.examples === undefined ? undefined : jsonCopyOf(field.examples);
+  if (field.examples !== undefined && examples === undefined) input.issues.push(messages.fieldValueNotJson(className, name, 'examples'));
+  return {
+    name,
+    optional,
+    required: !optional && defaultValue === undefined,
+    rules,
+    ...(field.title === undefined ? {} : { title: field.title }),
+    ...(field.description === undefined ? {} : { description: field.description }),
+    ...(Array.isArray(examples) ? { examples } : {}),
+    ...(field.deprecated === undefined ? {} : { deprecated: field.deprecated }),
+    ...(defaultValue === undefined ? {} : { defaultValue }),
+    residual,
+  };
+}
+
+function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (constraint: string) => void): void {
+  let eachUsed = false;
+  for (const metadata of input.metadatas) {
+    const type = metadata.type;
+    if (type === ValidationTypes.CONDITIONAL_VALIDATION || type === ValidationTypes.WHITELIST || type === ValidationTypes.IS_DEFINED) continue;
+    if (typeof metadata.validateIf === 'function') {
+      // A rule with its own `validateIf` option applies only sometimes: class-validator checks it.
+      addResidual(residualNameOf(metadata));
+      continue;
+    }
+    const target = metadata.each ? rules.itemRules() : rules;
+    if (metadata.each) eachUsed = true;
+    if (type === ValidationTypes.NESTED_VALIDATION) {
+      target.nestedRequested = true;
+      continue;
+    }
+    const mapping = type === ValidationTypes.CUSTOM_VALIDATION && metadata.name !== undefined ? CONSTRAINT_MAPPINGS.get(metadata.name) : undefined;
+    if (mapping === undefined) {
+      addResidual(residualNameOf(metadata));
+      continue;
+    }
+    const constraint = metadata.name as string;
+    mapping.apply({ rules: target, constraints: Array.isArray(metadata.constraints) ? metadata.constraints : [], residual: () => addResidual(constraint) });
+  }
+  // `each: true` validates the items of an array (class-validator also accepts a lone
+  // non-array value then; the schema asks for the array the property is declared as).
+  if (eachUsed) rules.requireTypes(typeSet('array'), '{ each: true }');
+}
+
+function reportConflicts(className: string, name: string, rules: ValueRules, issues: ContractIssue[]): void {
+  for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
+    if (level.typeConflict !== undefined) {
+      issues.push(messages.contradictoryTypes(className, name, level.typeConflict));
+      return;
+    }
+  }
+}
+
+function defaultOf(input: PropertyInput, field: FieldOptions): Json | undefined {
+  if (Object.prototype.hasOwnProperty.call(field, 'default') && field.default !== undefined) {
+    const copy = jsonCopyOf(field.default);
+    if (copy === undefined) input.issues.push(messages.fieldValueNotJson(input.className, input.name, 'default'));
+    return copy;
+  }
+  if (input.initialiser === undefined || input.initialiser.value === undefined) return undefined;
+  return jsonCopyOf(input.initialiser.value);
+}

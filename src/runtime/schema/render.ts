@@ -1,0 +1,99 @@
+import type { Json, JsonObject } from '../../contract/index.js';
+import type { ClassModel } from './class-model.js';
+import type { PropertyModel } from './property-model.js';
+import { isOnly, typeKeyword, unionTypes, typeSet } from './type-set.js';
+import type { BoundKeyword, ValueRules } from './value-rules.js';
+
+/** How a nested DTO class appears where it is used: its schema inline, or a `$ref`. */
+export type ClassReference = (cls: Function) => JsonObject;
+
+const BOUND_ORDER: readonly BoundKeyword[] = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
+
+/** Sets `key` as an own data property, so a property named `__proto__` stays data. */
+function put(target: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The JSON Schema of one value's rules. Keywords come in a fixed order (type, enum, const,
+ * not, format, pattern, bounds, items, uniqueItems) so equal rules give equal text. A second
+ * `@Matches` or format goes into `allOf`, since a schema holds one of each keyword.
+ */
+export function renderRules(rules: ValueRules, reference: ClassReference, options: { readonly nullable?: boolean } = {}): JsonObject {
+  const schema: JsonObject = rules.nested === undefined ? {} : { ...reference(rules.nested) };
+  const stringOnly = isOnly(rules.types, 'string');
+  if (rules.nested === undefined && rules.types !== undefined) {
+    if (rules.types.size === 0) schema.not = {};
+    else schema.type = typeKeyword(rules.types);
+  }
+  if (rules.enumValues !== undefined) schema.enum = [...rules.enumValues];
+  if (rules.constValue !== undefined) schema.const = rules.constValue.value;
+  const forbidden = [...rules.notValues];
+  if (rules.notEmpty && !stringOnly && rules.nested === undefined && !forbidden.includes('')) forbidden.push('');
+  const excluded = options.nullable ? forbidden.filter((value) => value !== null) : forbidden;
+  if (excluded.length === 1) schema.not = { const: excluded[0]! };
+  else if (excluded.length > 1) schema.not = { enum: excluded };
+  if (rules.formats.length > 0) schema.format = rules.formats[0]!;
+  if (rules.patterns.length > 0) schema.pattern = rules.patterns[0]!;
+  for (const keyword of BOUND_ORDER) {
+    const value = rules.bounds.get(keyword);
+    if (value !== undefined) schema[keyword] = value;
+  }
+  if (rules.notEmpty && stringOnly) schema.minLength = Math.max(rules.bounds.get('minLength') ?? 0, 1);
+  if (rules.items !== undefined) schema.items = renderRules(rules.items, reference);
+  if (rules.uniqueItems) schema.uniqueItems = true;
+  const extra: JsonObject[] = [
+    ...rules.formats.slice(1).map((format) => ({ format })),
+    ...rules.patterns.slice(1).map((pattern) => ({ pattern })),
+  ];
+  if (extra.length > 0) schema.allOf = extra;
+  return schema;
+}
+
+/**
+ * Makes a property's schema admit `null` as well (an `@IsOptional()` property): `null` joins
+ * `type` and `enum`, a `const` becomes an `enum` of it and `null`, and a nested DTO or `$ref`
+ * is wrapped in `anyOf` with `{"type":"null"}`. A schema without a type already admits `null`.
+ */
+export function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
+  if (rules.nested !== undefined) return { anyOf: [schema, { type: 'null' }] };
+  const result: JsonObject = { ...schema };
+  if (rules.types !== undefined && rules.types.size > 0) result.type = typeKeyword(unionTypes(rules.types, typeSet('null')));
+  if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
+  if ('const' in result) {
+    result.enum = result.const === null ? [null] : [result.const as Json, null];
+    delete result.const;
+  }
+  return result;
+}
+
+/** The schema of one property: annotations around the value's schema. */
+export function renderProperty(property: PropertyModel, reference: ClassReference): JsonObject {
+  const value = renderRules(property.rules, reference, { nullable: property.optional });
+  const body = property.optional ? admitNull(value, property.rules) : value;
+  const schema: JsonObject = {};
+  if (property.title !== undefined) schema.title = property.title;
+  if (property.description !== undefined) schema.description = property.description;
+  Object.assign(schema, body);
+  if (property.defaultValue !== undefined) schema.default = property.defaultValue;
+  if (property.examples !== undefined) schema.examples = property.examples;
+  if (property.deprecated !== undefined) schema.deprecated = property.deprecated;
+  return schema;
+}
+
+/**
+ * The object schema of a class: `type`, `properties`, `required` (left out when empty) and
+ * `additionalProperties: false`.
+ */
+export function renderClass(model: ClassModel, reference: ClassReference): JsonObject {
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  for (const property of model.properties) {
+    put(properties, property.name, renderProperty(property, reference));
+    if (property.required) required.push(property.name);
+  }
+  const schema: JsonObject = { type: 'object', properties };
+  if (required.length > 0) schema.required = required;
+  schema.additionalProperties = false;
+  return schema;
+}

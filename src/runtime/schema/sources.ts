@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+import { getMetadataStorage } from 'class-validator';
+
+/**
+ * The fields of class-validator's `ValidationMetadata` (not exported from its entry point) the
+ * generator reads.
+ */
+export interface ValidationMetadata {
+  readonly type: string;
+  readonly name?: string;
+  readonly target: Function | string;
+  readonly propertyName: string;
+  readonly constraintCls?: Function;
+  readonly constraints?: unknown[];
+  readonly each?: boolean;
+  readonly validateIf?: unknown;
+}
+
+/**
+ * Read-only access to the three places a DTO's shape is recorded: class-validator's metadata
+ * storage, class-transformer's `@Type` storage and TypeScript's `design:type`. Nothing here
+ * writes metadata or caches it; the generator caches per class within one call.
+ */
+
+/**
+ * Every class-validator rule of `dto` and its base classes, as class-validator itself collects
+ * them for `validate()` (`always: true`, no strict groups, so rules in groups are included).
+ * A subclass's rule hides a base class's rule of the same property and kind, exactly as in
+ * class-validator.
+ */
+export function validationMetadataOf(dto: Function): readonly ValidationMetadata[] {
+  return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as readonly ValidationMetadata[];
+}
+
+/**
+ * The name class-validator reports for a custom constraint class (`@ValidatorConstraint({ name })`,
+ * else the class name), or `undefined` when the class is unknown to it.
+ */
+export function constraintNameOf(constraintCls: Function | undefined): string | undefined {
+  if (typeof constraintCls !== 'function') return undefined;
+  const registered = getMetadataStorage().getTargetValidatorConstraints(constraintCls);
+  const name = registered[0]?.name;
+  if (typeof name === 'string' && name !== '') return name;
+  return constraintCls.name === '' ? undefined : constraintCls.name;
+}
+
+/** The part of class-transformer's `TypeMetadata` the generator reads. */
+export interface TypeHint {
+  readonly typeFunction: (options?: unknown) => unknown;
+  readonly options?: { readonly discriminator?: unknown };
+}
+
+interface TypeStorage {
+  findTypeMetadata(target: Function, propertyName: string): TypeHint | undefined;
+}
+
+let typeStorage: TypeStorage | null | undefined;
+
+/**
+ * class-transformer's own `defaultMetadataStorage`. class-transformer 0.5.1 has no exports map
+ * and exposes the storage only as `cjs/storage.js`; Node loads the package's `main` (also CJS)
+ * for `import 'class-transformer'`, so this `require` returns the very instance `@Type` writes
+ * to. `null` when class-transformer is not installed (then no `@Type` is ever seen).
+ */
+function classTransformerStorage(): TypeStorage | null {
+  if (typeStorage === undefined) {
+    try {
+      const required = createRequire(import.meta.url)('class-transformer/cjs/storage.js') as { defaultMetadataStorage?: TypeStorage };
+      typeStorage = typeof required.defaultMetadataStorage?.findTypeMetadata === 'function' ? required.defaultMetadataStorage : null;
+    } catch {
+      typeStorage = null;
+    }
+  }
+  return typeStorage;
+}
+
+/** The `@Type(() => X)` of `dto.property` (own or inherited), or `undefined`. */
+export function typeHintOf(dto: Function, property: string): TypeHint | undefined {
+  return classTransformerStorage()?.findTypeMetadata(dto, property) ?? undefined;
+}
+
+/** Whether reflect-metadata (or another `Reflect.getMetadata`) is loaded in this process. */
+export function reflectMetadataLoaded(): boolean {
+  return typeof (Reflect as unknown as { getMetadata?: unknown }).getMetadata === 'function';
+}
+
+/**
+ * The `design:type` TypeScript recorded for `dto.property` (own or inherited): `String`,
+ * `Number`, a class, `Object` for unions and interfaces, and with swc or oxc sometimes an enum
+ * object. `undefined` when nothing was recorded or reflect-metadata is not loaded.
+ */
+export function designTypeOf(dto: Function, property: string): unknown {
+  if (!reflectMetadataLoaded()) return undefined;
+  const getMetadata = (Reflect as unknown as { getMetadata: (key: string, target: object, property: string) => unknown }).getMetadata;
+  return getMetadata('design:type', dto.prototype as object, property);
+}

@@ -1,0 +1,136 @@
+import type { ContractIssue } from '../../contract/index.js';
+import * as messages from './messages.js';
+import { typeSet, type TypeSet } from './type-set.js';
+import type { ValueRules } from './value-rules.js';
+
+/** Constructors that are never DTO classes: JavaScript's own. */
+const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([
+  Object, Function, String, Number, Boolean, Symbol, BigInt, Array, Date, RegExp, Error, Promise, Map, Set, WeakMap, WeakSet,
+  ArrayBuffer, SharedArrayBuffer, DataView, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+  Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+  ...(typeof Buffer === 'function' ? [Buffer] : []),
+]);
+
+/** Whether `value` is a class whose instances a schema describes (not a built-in constructor). */
+export function isDtoClass(value: unknown): value is Function {
+  return typeof value === 'function' && value.prototype !== undefined && !BUILT_INS.has(value);
+}
+
+/** The types a wrapper constructor stands for (`@Type(() => Number)`, `design:type` Number). */
+function primitiveTypesOf(value: unknown): { types: TypeSet; format?: string } | undefined {
+  if (value === String) return { types: typeSet('string') };
+  if (value === Number) return { types: typeSet('number') };
+  if (value === Boolean) return { types: typeSet('boolean') };
+  // JSON has no Date: a date travels as an ISO 8601 date-time string.
+  if (value === Date) return { types: typeSet('string'), format: 'date-time' };
+  return undefined;
+}
+
+/** Where a property is, and what is known about it besides its decorators. */
+export interface ResolutionInput {
+  readonly className: string;
+  readonly property: string;
+  /** The class `@Type(() => X)` names, when there is one (it describes the leaves of arrays). */
+  readonly hinted: unknown;
+  /** The recorded `design:type`. */
+  readonly designType: unknown;
+  /** Whether `Reflect.getMetadata` exists at all. */
+  readonly reflectLoaded: boolean;
+  /** `@Allow()`: any value is fine when nothing else says what it is. */
+  readonly allowsAnything: boolean;
+  readonly issues: ContractIssue[];
+}
+
+/**
+ * Completes the rules of a property's value with what the decorators did not say: arrays get
+ * their item rules, DTO classes become nested, and only when no class-validator decorator
+ * fixed the type does `design:type` supply it. Reports an issue (and leaves the value
+ * unconstrained) when the type cannot be known.
+ */
+export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): void {
+  const designType = input.designType;
+  const decided = rules.types !== undefined || rules.enumValues !== undefined || rules.constValue !== undefined;
+  const isArray = decided ? isOnlyArray(rules.types) : designType === Array;
+  if (isArray) {
+    rules.types ??= typeSet('array');
+    resolveItems(rules, input);
+    return;
+  }
+  if (resolveNested(rules, input, designType)) return;
+  if (decided) return;
+  const hintedPrimitive = primitiveTypesOf(input.hinted);
+  if (hintedPrimitive !== undefined) {
+    applyPrimitive(rules, hintedPrimitive);
+    return;
+  }
+  const designPrimitive = primitiveTypesOf(designType);
+  if (designPrimitive !== undefined) {
+    applyPrimitive(rules, designPrimitive);
+    return;
+  }
+  if (input.allowsAnything && (designType === Object || designType === undefined)) return;
+  if (!input.reflectLoaded) {
+    input.issues.push(messages.reflectMetadataMissing(input.className, input.property));
+    return;
+  }
+  input.issues.push(messages.unknownPropertyType(input.className, input.property, gapOf(designType)));
+}
+
+function isOnlyArray(types: TypeSet | undefined): boolean {
+  return types !== undefined && types.size === 1 && types.has('array');
+}
+
+function applyPrimitive(rules: ValueRules, primitive: { types: TypeSet; format?: string }): void {
+  rules.types = primitive.types;
+  if (primitive.format !== undefined) rules.formats.push(primitive.format);
+}
+
+/**
+ * Makes `rules` nested when a DTO class is known for it and nothing says it is not an object.
+ * Returns true when the value is settled (nested, or reported).
+ */
+function resolveNested(rules: ValueRules, input: ResolutionInput, designType: unknown): boolean {
+  const candidate = isDtoClass(input.hinted) ? input.hinted : isDtoClass(designType) ? designType : undefined;
+  const mayBeObject = rules.types === undefined || rules.types.has('object');
+  if (candidate !== undefined && mayBeObject && rules.enumValues === undefined && rules.constValue === undefined) {
+    rules.nested = candidate;
+    return true;
+  }
+  if (rules.nestedRequested && rules.types === undefined && rules.enumValues === undefined && rules.constValue === undefined) {
+    input.issues.push(messages.nestedClassUnknown(input.className, input.property));
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Completes the item rules of an array. `@ValidateNested()` without `each` also validates each
+ * item (class-validator walks arrays), and `@Type(() => X)` names the leaf type of (nested)
+ * arrays, as class-transformer reads it.
+ */
+function resolveItems(rules: ValueRules, input: ResolutionInput, depth = 0): void {
+  const items = rules.itemRules();
+  if (rules.nestedRequested) items.nestedRequested = true;
+  const decided = items.types !== undefined || items.enumValues !== undefined || items.constValue !== undefined;
+  if (decided && isOnlyArray(items.types) && depth < 8) {
+    resolveItems(items, input, depth + 1);
+    return;
+  }
+  const candidate = isDtoClass(input.hinted) ? input.hinted : undefined;
+  if (candidate !== undefined && (items.types === undefined || items.types.has('object')) && items.enumValues === undefined && items.constValue === undefined) {
+    items.nested = candidate;
+    return;
+  }
+  if (!decided) {
+    const hintedPrimitive = primitiveTypesOf(input.hinted);
+    if (hintedPrimitive !== undefined) applyPrimitive(items, hintedPrimitive);
+  }
+  if (!items.hasKnownType()) input.issues.push(messages.arrayItemType(input.className, input.property));
+}
+
+function gapOf(designType: unknown): messages.DesignTypeGap {
+  if (designType === undefined) return { kind: 'absent' };
+  if (designType === Object) return { kind: 'object' };
+  if (typeof designType === 'function') return { kind: 'unsupported', name: designType.name || 'an anonymous function' };
+  return { kind: 'enum-object' };
+}

@@ -1,0 +1,48 @@
+/** The JSON Schema `type` names. `integer` is the whole-number part of `number`. */
+export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+
+/** The order types are listed in when a schema allows more than one. */
+const ORDER: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+
+/**
+ * A set of JSON types a value may have, kept normal: it never holds both `number` and
+ * `integer` (`number` already includes the whole numbers). Sets are immutable values.
+ */
+export type TypeSet = ReadonlySet<JsonType>;
+
+/** Builds a normal type set from `types`. */
+export function typeSet(...types: JsonType[]): TypeSet {
+  const set = new Set(types);
+  if (set.has('number')) set.delete('integer');
+  return set;
+}
+
+/**
+ * The types both `a` and `b` allow: `number` and `integer` meet in `integer`. An empty result
+ * means no value has both types (for instance `@IsString()` with `@IsInt()`).
+ */
+export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
+  const result: JsonType[] = [];
+  for (const type of a) {
+    if (b.has(type)) result.push(type);
+    else if (type === 'number' && b.has('integer')) result.push('integer');
+    else if (type === 'integer' && b.has('number')) result.push('integer');
+  }
+  return typeSet(...result);
+}
+
+/** `a` plus `b`, normalised. */
+export function unionTypes(a: TypeSet, b: TypeSet): TypeSet {
+  return typeSet(...a, ...b);
+}
+
+/** The `type` keyword's value: a single name, or the names in a fixed order. */
+export function typeKeyword(types: TypeSet): string | string[] {
+  const listed = ORDER.filter((type) => types.has(type));
+  return listed.length === 1 ? listed[0]! : listed;
+}
+
+/** Whether `types` is exactly `{ only }`. */
+export function isOnly(types: TypeSet | undefined, only: JsonType): boolean {
+  return types !== undefined && types.size === 1 && types.has(only);
+}

@@ -1,0 +1,78 @@
+import type { Json } from '../../contract/index.js';
+import { intersectTypes, type TypeSet } from './type-set.js';
+
+/** Keywords that only ever tighten: the larger lower bound and the smaller upper bound win. */
+const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems']);
+const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems']);
+
+export type BoundKeyword = 'minimum' | 'exclusiveMinimum' | 'minLength' | 'minItems' | 'maximum' | 'exclusiveMaximum' | 'maxLength' | 'maxItems';
+
+/**
+ * What the decorators of one property say about one JSON value: the property's value itself,
+ * or (for `each: true` and arrays) every item of it. Rules only accumulate; each call tightens
+ * them, the way class-validator requires every decorator to pass. The generator turns the
+ * finished rules into a schema with `renderRules`.
+ */
+export class ValueRules {
+  /** The allowed JSON types; `undefined` while no decorator has said anything about the type. */
+  types: TypeSet | undefined;
+  /** The decorators that constrained `types`, in order, for messages (`@IsString()`). */
+  readonly typeDecorators: string[] = [];
+  /** Set when the type decorators contradict each other: the decorators involved. */
+  typeConflict: readonly string[] | undefined;
+  /** Allowed values (`@IsEnum`, `@IsIn`); `undefined` when not restricted. */
+  enumValues: Json[] | undefined;
+  /** The single allowed value (`@Equals`). */
+  constValue: { readonly value: Json } | undefined;
+  /** Forbidden values (`@IsNotIn`, `@NotEquals`, `@IsNotEmpty` on a non-string). */
+  readonly notValues: Json[] = [];
+  /** `@IsNotEmpty()`: not `""` (rendered as `minLength: 1` on strings). */
+  notEmpty = false;
+  readonly bounds = new Map<BoundKeyword, number>();
+  readonly patterns: string[] = [];
+  readonly formats: string[] = [];
+  uniqueItems = false;
+  /** `@ValidateNested()` was applied at this level. */
+  nestedRequested = false;
+  /** The DTO class the value is an instance of, once known. */
+  nested: Function | undefined;
+  /** The rules for the items, when the value is an array. */
+  items: ValueRules | undefined;
+
+  /** Narrows the allowed types to `types` on behalf of `decorator`. */
+  requireTypes(types: TypeSet, decorator: string): void {
+    if (!this.typeDecorators.includes(decorator)) this.typeDecorators.push(decorator);
+    const next = this.types === undefined ? types : intersectTypes(this.types, types);
+    if (next.size === 0 && this.typeConflict === undefined) this.typeConflict = [...this.typeDecorators];
+    this.types = next;
+  }
+
+  /** Records a numeric bound, keeping the tighter one when the keyword is already set. */
+  bound(keyword: BoundKeyword, value: number): void {
+    const current = this.bounds.get(keyword);
+    if (current === undefined) this.bounds.set(keyword, value);
+    else if (LOWER_BOUNDS.has(keyword)) this.bounds.set(keyword, Math.max(current, value));
+    else if (UPPER_BOUNDS.has(keyword)) this.bounds.set(keyword, Math.min(current, value));
+  }
+
+  /** Restricts the value to `values` (intersected with an earlier restriction). */
+  restrictTo(values: readonly Json[]): void {
+    this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
+  }
+
+  /** Forbids each of `values` (primitives only). */
+  forbid(values: readonly Json[]): void {
+    for (const value of values) if (!this.notValues.includes(value)) this.notValues.push(value);
+  }
+
+  /** The rules for the items, created on first use. */
+  itemRules(): ValueRules {
+    this.items ??= new ValueRules();
+    return this.items;
+  }
+
+  /** Whether anything says what the value is: a type, allowed values, or a DTO class. */
+  hasKnownType(): boolean {
+    return this.types !== undefined || this.enumValues !== undefined || this.constValue !== undefined || this.nested !== undefined;
+  }
+}
