@@ -3,7 +3,7 @@ import { claimsReplay, isBarrier, isFactual, isReadOnly, isSequential, resourceO
 import { TOOL_META_KEY } from './constants.js';
 
 /** The arguments schema listed for a tool that takes none. */
-export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonObject;
+export const LISTED_EMPTY_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonObject;
 
 /** The claims a listed tool carries under `_meta[TOOL_META_KEY]`; false and empty fields are left out. */
 export interface ToolMeta {
@@ -79,7 +79,7 @@ export function definitionOf(tool: ContractTool): McpTool {
   const definition: Record<string, unknown> = { name: tool.name };
   if (typeof tool.title === 'string' && tool.title !== '') definition.title = tool.title;
   definition.description = typeof tool.description === 'string' ? tool.description : '';
-  definition.inputSchema = tool.parameters ?? NO_ARGUMENTS_SCHEMA;
+  definition.inputSchema = tool.parameters ?? LISTED_EMPTY_SCHEMA;
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
   const annotations = annotationsFor(tool);
   if (annotations !== undefined) definition.annotations = annotations;
