@@ -3,6 +3,7 @@ export { globToRegExp, type NamePattern } from './patterns.js';
 export type { PermissionRule } from './rules.js';
 export { PermissionDeniedError, PermissionNeeded, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
 export {
+  DecisionStore,
   PERMISSION_DECISIONS,
   PERMISSION_FORM,
   NO_ANSWER_REASON,

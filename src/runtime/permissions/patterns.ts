@@ -38,7 +38,7 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * Compiles a pattern; `undefined` matches every name. Throws a `TypeError` naming `what` for a
+ * Compiles a pattern; `undefined` matches every name. Throws a `TypeError` beginning with `what` for a
  * pattern that is neither a string nor a `RegExp`.
  */
 export function matcherOf(pattern: NamePattern | undefined, what: string): NameMatcher {
@@ -51,5 +51,5 @@ export function matcherOf(pattern: NamePattern | undefined, what: string): NameM
     const regexp = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
     return (name) => regexp.test(name);
   }
-  throw new TypeError(`permissions: ${what} must be a glob string or a RegExp, got ${pattern === null ? 'null' : typeof pattern}`);
+  throw new TypeError(`${what} must be a glob string or a RegExp, got ${pattern === null ? 'null' : typeof pattern}`);
 }
