@@ -43,7 +43,7 @@ function initialValuesOf(cls: Function): Map<string, unknown> {
   return values;
 }
 
-/** The property names in schema order: base classes first, then by first decorator. */
+/** The property names in schema order: base classes first, each class's in decorator order. */
 function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], fieldNames: Iterable<string>): string[] {
   const names: string[] = [];
   const seen = new Set<string>();
@@ -53,7 +53,9 @@ function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], 
       names.push(name);
     }
   };
-  for (const c of classChain(cls)) for (const metadata of metadatas) if (metadata.target === c) add(metadata.propertyName);
+  // Each class's own rules, read from that class, so a property a subclass redecorates keeps
+  // the place its base class declared it at.
+  for (const c of classChain(cls)) for (const metadata of c === cls ? metadatas : validationMetadataOf(c)) if (metadata.target === c) add(metadata.propertyName);
   for (const metadata of metadatas) if (typeof metadata.target === 'function') add(metadata.propertyName);
   for (const name of fieldNames) add(name);
   return names;
