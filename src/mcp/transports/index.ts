@@ -15,3 +15,14 @@ export {
   type StdioOptions,
   type StdioHandle,
 } from './stdio/connect-stdio.js';
+export {
+  createHttpHandler,
+  newSessionId,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SESSION_IDLE_MS,
+  type HttpHandlerOptions,
+  type McpHttpHandler,
+  type SessionCloseReason,
+} from './http/http-handler.js';
+export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-http.js';
+export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';

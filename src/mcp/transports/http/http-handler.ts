@@ -1,0 +1,333 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcCode } from '../jsonrpc-error.js';
+import type { ServerFactory } from '../server-factory.js';
+import { createHostOriginGuard } from './host-origin-guard.js';
+import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import { sendJsonError } from './json-response.js';
+import { readBody } from './read-body.js';
+import { TrackedHttpTransport } from './tracked-transport.js';
+
+/** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Default time a session may stay without any open HTTP request before it is closed (30 min). */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** Why a session ended. */
+export type SessionCloseReason = 'deleted' | 'idle' | 'closed';
+
+/** Options of `createHttpHandler` (and of `listenHttp` / `serveHttp`). Every member is optional. */
+export interface HttpHandlerOptions {
+  /**
+   * The endpoint path. Set, requests for any other path get 404; unset (the default here),
+   * every request handed to the handler is for the endpoint (mount it where you like).
+   */
+  readonly path?: string;
+  /** Serve without sessions: a fresh server per POST. See `createHttpHandler`. Default `false`. */
+  readonly stateless?: boolean;
+  /** Extra accepted `Host` values (see `HostOriginGuardOptions.allowedHosts`). Loopback is always accepted. */
+  readonly allowedHosts?: readonly string[];
+  /** Extra accepted `Origin` values (see `HostOriginGuardOptions.allowedOrigins`). */
+  readonly allowedOrigins?: readonly string[];
+  /** Largest request body in bytes; a larger one gets 413. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** A session with no open HTTP request for this long is closed (its calls aborted). Default 30 min; `Infinity` = never. */
+  readonly sessionIdleMs?: number;
+  /** Called when a session is created (after its `initialize` was accepted). */
+  readonly onSessionOpened?: (sessionId: string) => void;
+  /** Called once when a session ends: `deleted` by the client, `idle` expiry, or `closed` by the server. */
+  readonly onSessionClosed?: (sessionId: string, reason: SessionCloseReason) => void;
+  /** Receives unexpected failures (a throwing factory, a crash while handling). Default: one stderr line. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A `node:http` request listener serving MCP, with a way to close every session it holds. */
+export interface McpHttpHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Refuses new requests (503), closes every session's server (aborting in-flight calls) and resolves when done. */
+  close(): Promise<void>;
+  /** How many sessions are open (always 0 when stateless). */
+  readonly sessionCount: number;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Builds a `(req, res)` listener that serves MCP streamable HTTP (spec 2025-11-25) on plain
+ * `node:http` (or any framework passing node's request and response; a body already parsed
+ * into `req.body`, as `express.json()` leaves it, is used as is), with the SDK's
+ * `StreamableHTTPServerTransport` doing the protocol work. Every error it answers is a JSON-RPC
+ * error body, never HTML or a stack. In order:
+ *
+ * 1. `Host` and `Origin` are checked (`createHostOriginGuard`) -> 403.
+ * 2. With `path` set, another path -> 404 `Not Found: the MCP endpoint is <path>`.
+ * 3. A method other than GET, POST, DELETE (stateless: POST only) -> 405 `Method not allowed.`.
+ * 4. POST: `Accept` must list `application/json` and `text/event-stream` -> 406; `Content-Type`
+ *    must be `application/json` -> 415; a body over `maxBodyBytes` -> 413; bad JSON -> 400
+ *    `-32700 Parse error: Invalid JSON`.
+ * 5. Stateful (default): a request without `Mcp-Session-Id` is accepted only if it is an
+ *    `initialize` POST, which creates a session (a fresh server from `factory`, a
+ *    `newSessionId()` id) -> otherwise 400 `Bad Request: Mcp-Session-Id header is required`; an
+ *    unknown or ended id -> 404 `-32001 Session not found`; DELETE ends the session. The SDK then
+ *    checks `MCP-Protocol-Version` (400 when unsupported) and the rest. A session with no open
+ *    request for `sessionIdleMs` is closed.
+ * 6. Stateless (`stateless: true`): each POST gets a fresh server and transport
+ *    (`sessionIdGenerator: undefined`), answered as an SSE stream so that logging and progress
+ *    notifications of the call reach the client within that response. What it cannot do:
+ *    server-to-client requests (elicitation, sampling: the client's answer would arrive at a
+ *    different, fresh server), per-session state (every request is its own session),
+ *    notifications outside a request's own response (no GET stream), and cancellation by
+ *    `notifications/cancelled` (it arrives on another POST); a client hanging up still aborts.
+ *
+ * Beyond the SDK: once every request of a POST is answered or cancelled, its SSE stream is
+ * closed (the SDK keeps it open after a cancel), and a client hanging up mid-call aborts the
+ * calls of that POST (see `InFlightCalls`). Unexpected failures give 500 `-32603 Internal error`.
+ */
+export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
+  const guard = createHostOriginGuard(options);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}`);
+  }
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  if (!(sessionIdleMs > 0)) {
+    throw new RangeError(`sessionIdleMs must be a positive number of milliseconds, got ${String(sessionIdleMs)}`);
+  }
+  const stateless = options.stateless ?? false;
+  const allowedMethods = stateless ? ['POST'] : ['GET', 'POST', 'DELETE'];
+  const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
+  const sessions = new Map<string, HttpSession>();
+  const statelessServers = new Set<Server>();
+  let closing = false;
+
+  const sessionContext: SessionContext = {
+    sessionIdleMs,
+    register: (session) => {
+      sessions.set(session.id, session);
+      options.onSessionOpened?.(session.id);
+    },
+    unregister: (session, reason) => {
+      if (sessions.get(session.id) !== session) return;
+      sessions.delete(session.id);
+      options.onSessionClosed?.(session.id, reason);
+    },
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (closing) return sendJsonError(res, 503, JsonRpcCode.ServerError, 'Service Unavailable: the server is shutting down');
+    const refusal = guard(req.headers.host, req.headers.origin);
+    if (refusal !== undefined) return sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
+    if (options.path !== undefined && pathOf(req.url) !== options.path) {
+      return sendJsonError(res, 404, JsonRpcCode.ServerError, `Not Found: the MCP endpoint is ${options.path}`);
+    }
+    const method = req.method ?? '';
+    if (!allowedMethods.includes(method)) {
+      return sendJsonError(res, 405, JsonRpcCode.ServerError, 'Method not allowed.', { Allow: allowedMethods.join(', ') });
+    }
+
+    let body: unknown;
+    if (method === 'POST') {
+      const accept = req.headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        return sendJsonError(res, 406, JsonRpcCode.ServerError, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+      }
+      if (!isJsonContentType(req.headers['content-type'])) {
+        return sendJsonError(res, 415, JsonRpcCode.ServerError, 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      const preParsed = (req as IncomingMessage & { body?: unknown }).body;
+      if (preParsed !== undefined) {
+        body = preParsed;
+      } else {
+        const read = await readBody(req, maxBodyBytes);
+        if (read.kind === 'too-large') {
+          return sendJsonError(res, 413, JsonRpcCode.ServerError, `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`, {
+            Connection: 'close',
+          });
+        }
+        try {
+          body = JSON.parse(read.text);
+        } catch {
+          return sendJsonError(res, 400, JsonRpcCode.ParseError, 'Parse error: Invalid JSON');
+        }
+      }
+    }
+
+    if (stateless) return serveStateless(req, res, body);
+
+    const sessionId = req.headers[SESSION_HEADER];
+    if (typeof sessionId === 'string' && sessionId !== '') {
+      const session = sessions.get(sessionId);
+      if (session === undefined) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
+      return session.handle(req, res, body);
+    }
+    if (method !== 'POST' || !isInitializeBody(body)) {
+      if (method === 'POST' && !isJsonRpcBody(body)) {
+        return sendJsonError(res, 400, JsonRpcCode.ParseError, 'Parse error: Invalid JSON-RPC message');
+      }
+      return sendJsonError(res, 400, JsonRpcCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const session = await HttpSession.create(factory, sessionContext);
+    await session.handle(req, res, body);
+    if (!session.registered) await session.server.close();
+  };
+
+  const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const server = factory();
+    const transport = new TrackedHttpTransport({ sessionIdGenerator: undefined });
+    statelessServers.add(server);
+    // Closing the per-request server when its response ends (or the client hangs up) aborts
+    // whatever is still running for it.
+    res.on('close', () => {
+      statelessServers.delete(server);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const listener = ((req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((error: unknown) => {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) sendJsonError(res, 500, JsonRpcCode.InternalError, 'Internal error');
+      else res.destroy();
+    });
+  }) as McpHttpHandler;
+  listener.close = async () => {
+    closing = true;
+    const open = [...sessions.values()];
+    await Promise.all([
+      ...open.map((session) => session.close('closed')),
+      ...[...statelessServers].map((server) => server.close().catch(() => undefined)),
+    ]);
+  };
+  Object.defineProperty(listener, 'sessionCount', { get: () => sessions.size });
+  return listener;
+}
+
+/** What an `HttpSession` needs from its handler. */
+interface SessionContext {
+  readonly sessionIdleMs: number;
+  register(session: HttpSession): void;
+  unregister(session: HttpSession, reason: SessionCloseReason): void;
+}
+
+/** One stateful session: its server, its transport, its open requests and its idle timer. */
+class HttpSession {
+  id = '';
+  registered = false;
+  private openRequests = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closeReason: SessionCloseReason | undefined;
+  private readonly calls: InFlightCalls;
+
+  private constructor(
+    readonly server: Server,
+    private readonly transport: TrackedHttpTransport,
+    private readonly context: SessionContext,
+  ) {
+    this.calls = new InFlightCalls(transport);
+  }
+
+  static async create(factory: ServerFactory, context: SessionContext): Promise<HttpSession> {
+    const server = factory();
+    let session!: HttpSession;
+    const transport = new TrackedHttpTransport({
+      sessionIdGenerator: newSessionId,
+      onsessioninitialized: (id) => {
+        session.id = id;
+        session.registered = true;
+        context.register(session);
+      },
+      onsessionclosed: () => {
+        session.closeReason ??= 'deleted';
+      },
+    });
+    session = new HttpSession(server, transport, context);
+    // Set before connect: the SDK keeps it and calls it when the transport closes.
+    transport.onclose = () => session.ended();
+    await server.connect(transport);
+    return session;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    this.openRequests++;
+    clearTimeout(this.idleTimer);
+    const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
+    const group: PostGroup = this.calls.open(requestIdsOf(messages));
+    res.on('close', () => {
+      if (!res.writableFinished) this.calls.hungUp(group);
+      this.openRequests--;
+      if (this.openRequests === 0) this.armIdleTimer();
+    });
+    await this.transport.handleRequest(req, res, body);
+    for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
+  }
+
+  async close(reason: SessionCloseReason): Promise<void> {
+    this.closeReason ??= reason;
+    await this.server.close();
+  }
+
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    if (!Number.isFinite(this.context.sessionIdleMs)) return;
+    this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), this.context.sessionIdleMs);
+    this.idleTimer.unref();
+  }
+
+  private ended(): void {
+    clearTimeout(this.idleTimer);
+    if (this.registered) this.context.unregister(this, this.closeReason ?? 'closed');
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query === -1 ? raw : raw.slice(0, query);
+}
+
+function isInitializeBody(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+function isJsonRpcBody(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
+}
+
+/** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */
+function requestIdsOf(messages: readonly unknown[]): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, id } = message as { method?: unknown; id?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
+}
+
+/** The request ids named by the `notifications/cancelled` messages in a body. */
+function cancelledIdsOf(messages: readonly unknown[]): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
+    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null) continue;
+    const requestId = (params as { requestId?: unknown }).requestId;
+    if (typeof requestId === 'string' || typeof requestId === 'number') ids.push(requestId);
+  }
+  return ids;
+}

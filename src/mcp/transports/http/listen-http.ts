@@ -1,0 +1,75 @@
+import { createServer as createNodeServer, type Server as NodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerFactory } from '../server-factory.js';
+import { createHttpHandler, type HttpHandlerOptions } from './http-handler.js';
+
+/** Options of `listenHttp` and `serveHttp`: the handler's, plus where to listen. */
+export interface HttpOptions extends HttpHandlerOptions {
+  /** The interface to bind. Default `127.0.0.1` (loopback only, as the MCP spec advises for local servers). */
+  readonly host?: string;
+  /** The port; `0` (the default) picks a free one, reported by the handle. */
+  readonly port?: number;
+  /** The endpoint path. Default `/mcp`; other paths get 404. */
+  readonly path?: string;
+}
+
+/** A listening MCP HTTP server. */
+export interface HttpHandle {
+  /** The endpoint URL, e.g. `http://127.0.0.1:54321/mcp` (a wildcard host is shown as loopback). */
+  readonly url: string;
+  /** The port actually bound. */
+  readonly port: number;
+  /** The node server, for inspection (do not call its `close`, call the handle's). */
+  readonly server: NodeServer;
+  /** How many sessions are open. */
+  readonly sessionCount: number;
+  /**
+   * Stops listening, closes every session's server (aborting in-flight calls) and every
+   * connection, and resolves when the port is free. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on `node:http` and serves MCP with `createHttpHandler(factory, options)` at `path`
+ * (default `/mcp`) on `host` (default `127.0.0.1`) and `port` (default `0`, ephemeral).
+ * Resolves once listening; rejects with the listen error (`EADDRINUSE`, ...).
+ * Binding a non-loopback host does not widen the `Host` allowlist: add the names clients use
+ * to `allowedHosts`.
+ */
+export async function listenHttp(factory: ServerFactory, options: HttpOptions = {}): Promise<HttpHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const handler = createHttpHandler(factory, { ...options, path });
+  const server = createNodeServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(host)}:${port}${path}`,
+    port,
+    server,
+    get sessionCount() {
+      return handler.sessionCount;
+    },
+    close: () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await handler.close();
+        server.closeAllConnections();
+        await stopped;
+      })()),
+  };
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
