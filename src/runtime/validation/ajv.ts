@@ -34,18 +34,72 @@ export function compileSchema(schema: object): ValidateFunction {
  * Turns ajv errors into argument problems with JSON pointers and short messages a model reads:
  * `/limit: must be >= 1`, `/: must NOT have additional property "extra"`, `/note: must be string
  * or null`. Problems are kept in ajv's order; exact duplicates are dropped.
+ *
+ * A failed `anyOf`/`oneOf` (an optional nested object is `anyOf: [{object}, {type: "null"}]`) is
+ * folded: when the value's type matches no branch, its problems become one, `/inner: must be
+ * object or null`; when a branch of the right type failed deeper, only those deeper problems are
+ * kept (`/inner/n: must be >= 1`), without the other branches' type mismatches or ajv's
+ * `must match a schema in anyOf` summary. A type mismatch next to an `enum` or `const` problem
+ * at the same place is left out (`/level: must be one of 1, 2` says it all).
  */
 export function problemsOf(errors: readonly ErrorObject[] | null | undefined): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   const seen = new Set<string>();
-  for (const error of errors ?? []) {
-    const problem = problemOf(error);
+  for (const problem of foldAlternatives(errors ?? [])) {
     const key = `${problem.pointer}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     problems.push(problem);
   }
   return problems;
+}
+
+function isAlternative(error: ErrorObject): boolean {
+  return error.keyword === 'anyOf' || error.keyword === 'oneOf';
+}
+
+/** Maps errors to problems, folding each failed `anyOf`/`oneOf` with the errors of its branches. */
+function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
+  const skipped = new Set<number>();
+  const replaced = new Map<number, ArgumentProblem>();
+  errors.forEach((alternative, at) => {
+    if (!isAlternative(alternative) || skipped.has(at)) return;
+    const prefix = `${alternative.schemaPath}/`;
+    const branchErrors: number[] = [];
+    errors.forEach((error, index) => {
+      if (index !== at && error.schemaPath.startsWith(prefix)) branchErrors.push(index);
+    });
+    const typeMismatches = branchErrors.filter((index) => errors[index]!.keyword === 'type' && errors[index]!.instancePath === alternative.instancePath);
+    if (typeMismatches.length === branchErrors.length) {
+      // The value's type matches no branch: one problem naming every type allowed.
+      const types: string[] = [];
+      for (const index of typeMismatches) {
+        const type = (errors[index]!.params as { type?: unknown }).type;
+        for (const each of Array.isArray(type) ? type : String(type).split(',')) if (!types.includes(String(each))) types.push(String(each));
+      }
+      for (const index of branchErrors) skipped.add(index);
+      if (types.length > 0) replaced.set(at, { pointer: alternative.instancePath === '' ? '/' : alternative.instancePath, message: `must be ${listed(types)}` });
+      return;
+    }
+    // A branch of the right type failed deeper: keep its problems only.
+    for (const index of typeMismatches) skipped.add(index);
+    skipped.add(at);
+  });
+  // An enum or const says more than a type mismatch at the same place: `must be one of 1, 2`.
+  const listedValues = new Set(errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath));
+  errors.forEach((error, index) => {
+    if (error.keyword === 'type' && listedValues.has(error.instancePath)) skipped.add(index);
+  });
+  const problems: ArgumentProblem[] = [];
+  errors.forEach((error, index) => {
+    if (skipped.has(index)) return;
+    problems.push(replaced.get(index) ?? problemOf(error));
+  });
+  return problems;
+}
+
+function listed(types: readonly string[]): string {
+  return types.length === 1 ? types[0]! : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
 }
 
 function problemOf(error: ErrorObject): ArgumentProblem {
@@ -62,7 +116,7 @@ function problemOf(error: ErrorObject): ArgumentProblem {
       return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
     case 'type': {
       const types = Array.isArray(params.type) ? (params.type as string[]) : String(params.type).split(',');
-      return { pointer, message: `must be ${types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`}` };
+      return { pointer, message: `must be ${listed(types)}` };
     }
     default:
       return { pointer, message: error.message ?? `fails ${error.keyword}` };

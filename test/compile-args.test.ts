@@ -1,0 +1,258 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Type } from 'class-transformer';
+import {
+  IsArray, IsEnum, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, Validate, ValidateNested, ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import { Args, Description, Field, Tool, compile, inspectTool, type CallContext } from '../src/index.js';
+import { contextFor, invalidMessage, issuesOf } from './support/compile-helpers.js';
+
+test('args from @Tool({ args }) and from @Args() give the same schema and DTO', async () => {
+  class EchoArgs {
+    @Description('The text to echo')
+    @IsString()
+    @MaxLength(100)
+    text!: string;
+
+    @IsOptional()
+    @IsInt()
+    @Min(1)
+    times?: number;
+  }
+  const seen: unknown[] = [];
+  @Tool({ description: 'Echoes text', args: EchoArgs })
+  class Echo {
+    execute(args: EchoArgs) {
+      seen.push(args);
+      return args.text.repeat(args.times ?? 1);
+    }
+  }
+  @Tool({ name: 'echo_inferred', description: 'Echoes text' })
+  class EchoInferred {
+    execute(@Args() args: EchoArgs, _ctx: CallContext) {
+      seen.push(args);
+      return args.text;
+    }
+  }
+  const [explicit, inferred] = compile([Echo, EchoInferred]);
+  const schema = {
+    type: 'object',
+    properties: {
+      text: { type: 'string', maxLength: 100, description: 'The text to echo' },
+      times: { type: ['integer', 'null'], minimum: 1 },
+    },
+    required: ['text'],
+    additionalProperties: false,
+  };
+  assert.deepEqual(explicit!.parameters, schema);
+  assert.deepEqual(inferred!.parameters, schema);
+  assert.equal(inspectTool(inferred!).argsClass, 'EchoArgs');
+  assert.equal(await explicit!.execute({ text: 'ab', times: 2 }, contextFor('echo')), 'abab');
+  assert.equal(await explicit!.execute({ text: 'ab', times: null }, contextFor('echo')), 'ab');
+  assert.equal(await inferred!.execute({ text: 'x' }, contextFor('echo_inferred')), 'x');
+  assert.ok(seen.every((dto) => dto instanceof EchoArgs));
+  assert.equal((seen[1] as EchoArgs).times, undefined, 'a null optional reaches the tool as undefined');
+});
+
+test('bad inputs through a compiled tool get exact messages and never reach execute', async () => {
+  class LimitArgs {
+    @IsString() path!: string;
+    @IsOptional() @IsInt() @Min(1) limit?: number;
+  }
+  let calls = 0;
+  @Tool({ description: 'Reads', args: LimitArgs })
+  class Reader {
+    execute() {
+      calls++;
+      return 'read';
+    }
+  }
+  const [tool] = compile([Reader]);
+  const run = (raw: unknown) => invalidMessage(tool!.execute(raw, contextFor('reader', raw)));
+  assert.equal(await run({ path: 'a', limit: 0 }), 'invalid arguments: /limit: must be >= 1');
+  assert.equal(await run(null), 'invalid arguments: expected an object, got null');
+  assert.equal(await run([{ path: 'a' }]), 'invalid arguments: expected an object, got an array');
+  assert.equal(await run('{"path":"a"}'), 'invalid arguments: expected an object, got a string');
+  assert.equal(await run(7), 'invalid arguments: expected an object, got a number');
+  assert.equal(await run({ path: 'a', unknown: true }), 'invalid arguments: /: must NOT have additional property "unknown"');
+  assert.equal(await run({ path: 5, limit: '5' }), 'invalid arguments: /path: must be string; /limit: must be integer or null');
+  assert.equal(await run(JSON.parse('{"path":"a","__proto__":{"polluted":1}}')), 'invalid arguments: /: must NOT have additional property "__proto__"');
+  assert.equal(await run(JSON.parse('{"__proto__":{"polluted":1}}')), 'invalid arguments: /: must have required property "path"; /: must NOT have additional property "__proto__"');
+  assert.equal(await run(JSON.parse('{"path":"a","constructor":{"prototype":{"polluted":1}}}')), 'invalid arguments: /: must NOT have additional property "constructor"');
+  assert.equal(await run(JSON.parse('{"path":"a","x":' + '['.repeat(5000) + ']'.repeat(5000) + '}')), 'invalid arguments: nested deeper than 64 levels');
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = { d: deep };
+  assert.equal(await run({ path: 'a', x: deep }), 'invalid arguments: nested deeper than 64 levels');
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.equal(calls, 0);
+  assert.equal(await tool!.execute({ path: 'a' }, contextFor('reader')), 'read');
+});
+
+test('maxDepth is a compile option', async () => {
+  class Deep {
+    @IsOptional() @IsArray() @IsInt({ each: true }) list?: number[];
+  }
+  @Tool({ description: 'Deep', args: Deep })
+  class DeepTool {
+    execute() {
+      return 'ok';
+    }
+  }
+  const [tool] = compile([DeepTool], { maxDepth: 1 });
+  assert.equal(await invalidMessage(tool!.execute({ list: [1] }, contextFor('deep'))), 'invalid arguments: nested deeper than 1 levels');
+  assert.equal(await tool!.execute({}, contextFor('deep')), 'ok');
+  assert.equal(inspectTool(tool!).claims.maxDepth, undefined);
+});
+
+test('nested DTOs, arrays and enums arrive as instances; nested problems carry their pointer', async () => {
+  enum Level {
+    Low = 1,
+    High = 2,
+  }
+  class Filter {
+    @IsIn(['name', 'size']) by!: 'name' | 'size';
+    @IsOptional() @IsString() note?: string;
+  }
+  class Query {
+    @IsEnum(Level) level!: Level;
+    @IsOptional() @ValidateNested() @Type(() => Filter) filter?: Filter;
+    @IsArray() @ValidateNested({ each: true }) @Type(() => Filter) more!: Filter[];
+  }
+  let got: Query | undefined;
+  @Tool({ description: 'Queries', args: Query })
+  class QueryTool {
+    execute(args: Query) {
+      got = args;
+      return 'ok';
+    }
+  }
+  const [tool] = compile([QueryTool]);
+  await tool!.execute({ level: 2, filter: { by: 'name', note: null }, more: [{ by: 'size' }] }, contextFor('query'));
+  assert.ok(got instanceof Query);
+  assert.ok(got.filter instanceof Filter);
+  assert.ok(got.more[0] instanceof Filter);
+  assert.equal(got.filter.note, undefined);
+  await tool!.execute({ level: 1, filter: null, more: [] }, contextFor('query'));
+  assert.equal(got.filter, undefined);
+  const run = (raw: unknown) => invalidMessage(tool!.execute(raw, contextFor('query')));
+  assert.equal(await run({ level: 'Low', more: [] }), 'invalid arguments: /level: must be one of 1, 2');
+  assert.equal(await run({ level: 1, filter: { by: 'date' }, more: [{ by: 'size', x: 1 }] }), 'invalid arguments: /filter/by: must be one of "name", "size"; /more/0: must NOT have additional property "x"');
+  assert.equal(await run({ level: 1, filter: 'name', more: 'x' }), 'invalid arguments: /filter: must be object or null; /more: must be array');
+});
+
+test('a residual @Validate constraint runs after ajv, with its own message and pointer', async () => {
+  @ValidatorConstraint({ name: 'isEvenPage' })
+  class IsEvenPage implements ValidatorConstraintInterface {
+    validate(value: unknown): boolean {
+      return typeof value === 'number' && value % 2 === 0;
+    }
+    defaultMessage(): string {
+      return 'page must be an even number';
+    }
+  }
+  class Paging {
+    @IsInt() @Min(0) @Validate(IsEvenPage) page!: number;
+  }
+  class Listing {
+    @IsString() dir!: string;
+    @ValidateNested() @Type(() => Paging) paging!: Paging;
+  }
+  @Tool({ description: 'Lists pages', args: Listing })
+  class Pages {
+    execute(args: Listing) {
+      return `page ${args.paging.page}`;
+    }
+  }
+  const [tool] = compile([Pages]);
+  assert.deepEqual(inspectTool(tool!).residual, [{ className: 'Paging', property: 'page', constraint: 'isEvenPage' }]);
+  assert.equal(await tool!.execute({ dir: '/', paging: { page: 2 } }, contextFor('pages')), 'page 2');
+  assert.equal(await invalidMessage(tool!.execute({ dir: '/', paging: { page: 3 } }, contextFor('pages'))), 'invalid arguments: /paging/page: page must be an even number');
+  assert.equal(await invalidMessage(tool!.execute({ dir: '/', paging: { page: -1 } }, contextFor('pages'))), 'invalid arguments: /paging/page: must be >= 0');
+});
+
+test('generator issues reach the ContractError with class and member', () => {
+  class Loose {
+    @IsOptional() anything?: unknown;
+    @IsArray() list!: unknown[];
+  }
+  @Tool({ description: 'Loose', args: Loose })
+  class LooseTool {
+    execute() {
+      return 'x';
+    }
+  }
+  assert.deepEqual(issuesOf(() => compile([LooseTool])).map((i) => [i.code, i.className, i.member]), [
+    ['unknown-property-type', 'Loose', 'anything'],
+    ['array-item-type', 'Loose', 'list'],
+  ]);
+});
+
+test('@Field and @Description land in the schema', () => {
+  class Documented {
+    @Field({ title: 'Path', description: 'Where to look', examples: ['src'], deprecated: true, default: '.' })
+    @IsOptional()
+    @IsString()
+    path?: string;
+  }
+  @Tool({ description: 'Documented', args: Documented })
+  class DocumentedTool {
+    execute() {
+      return 'x';
+    }
+  }
+  const [tool] = compile([DocumentedTool]);
+  assert.deepEqual(tool!.parameters, {
+    type: 'object',
+    properties: { path: { type: ['string', 'null'], title: 'Path', description: 'Where to look', examples: ['src'], deprecated: true, default: '.' } },
+    additionalProperties: false,
+  });
+});
+
+test('a result class gives the output schema; a returned object becomes structured content', async () => {
+  class Stats {
+    @IsInt() @Min(0) files!: number;
+    @IsString() root!: string;
+  }
+  let next: unknown = { files: 3, root: '/srv' };
+  @Tool({ description: 'Counts files', result: Stats })
+  class Count {
+    execute() {
+      return next;
+    }
+  }
+  const [tool] = compile([Count]);
+  assert.deepEqual(tool!.outputSchema, {
+    type: 'object',
+    properties: { files: { type: 'integer', minimum: 0 }, root: { type: 'string' } },
+    required: ['files', 'root'],
+    additionalProperties: false,
+  });
+  assert.deepEqual(await tool!.execute({}, contextFor('count')), { content: [{ type: 'text', text: '{"files":3,"root":"/srv"}' }], structuredContent: { files: 3, root: '/srv' } });
+  const instance = Object.assign(new Stats(), { files: 1, root: '/' });
+  next = instance;
+  assert.deepEqual(await tool!.execute({}, contextFor('count')), { content: [{ type: 'text', text: '{"files":1,"root":"/"}' }], structuredContent: { files: 1, root: '/' } });
+  next = { files: -1, root: 2 };
+  await assert.rejects(tool!.execute({}, contextFor('count')), { message: 'tool "count": the result does not match its output schema: /files: must be >= 0; /root: must be string' });
+  next = { content: [{ type: 'text', text: 'own' }], structuredContent: { files: 'x', root: '/' } };
+  await assert.rejects(tool!.execute({}, contextFor('count')), { message: 'tool "count": the result does not match its output schema: /files: must be integer' });
+  next = 'plain text is still fine';
+  assert.equal(await tool!.execute({}, contextFor('count')), 'plain text is still fine');
+});
+
+test('a numeric range and an enum by name are refused without conversion', async () => {
+  class Numbers {
+    @IsInt() @Min(1) @Max(10) n!: number;
+  }
+  @Tool({ description: 'Numbers', args: Numbers })
+  class NumbersTool {
+    execute(args: Numbers) {
+      return String(args.n);
+    }
+  }
+  const [tool] = compile([NumbersTool]);
+  assert.equal(await invalidMessage(tool!.execute({ n: '5' }, contextFor('numbers'))), 'invalid arguments: /n: must be integer');
+  assert.equal(await invalidMessage(tool!.execute({ n: 11 }, contextFor('numbers'))), 'invalid arguments: /n: must be <= 10');
+  assert.equal(await invalidMessage(tool!.execute({ n: 1.5 }, contextFor('numbers'))), 'invalid arguments: /n: must be integer');
+  assert.equal(await tool!.execute({ n: 10 }, contextFor('numbers')), '10');
+});
