@@ -121,3 +121,21 @@ test('cancelling after the batch completed changes nothing', async () => {
   await settle();
   assert.deepEqual(outcomes.map(plain), [{ id: 'a', tool: 't', started: true, ok: true, result: { content: [{ type: 'text', text: 't' }] } }]);
 });
+
+test('a signal first read after the batch was cancelled is already aborted with the reason, also through a copy of the context', async () => {
+  const gate = deferred();
+  const seen: unknown[] = [];
+  const late = makeTool('late_reader', {}, async (_args, ctx) => {
+    await gate.promise;
+    const copy = { ...ctx };
+    seen.push(ctx.signal.aborted, ctx.signal.reason, copy.signal === ctx.signal);
+    return 'read';
+  });
+  const controller = new AbortController();
+  const running = new Executor().run([{ id: 'a', tool: late, args: {} }], { signal: controller.signal });
+  await settle();
+  controller.abort('stop now');
+  gate.resolve();
+  await running;
+  assert.deepEqual(seen, [true, 'stop now', true]);
+});

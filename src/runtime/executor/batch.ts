@@ -1,5 +1,6 @@
 import { CallCancelledError } from './errors.js';
 import type { BatchPlan } from './plan.js';
+import type { LazyAbort } from './lazy-abort.js';
 import { runCall, type CallEnvironment, type PreparedCall } from './run-call.js';
 import type { CallOutcome, OnComplete } from './types.js';
 
@@ -42,7 +43,7 @@ export function runBatch(prepared: readonly PreparedCall[], plan: BatchPlan, set
   const total = prepared.length;
   if (total === 0) return Promise.resolve([]);
   const { maxParallel, signal, onComplete } = settings;
-  const running = new Set<AbortController>();
+  const running = new Set<LazyAbort>();
   const environment: CallEnvironment = { ...settings.environment, batchSignal: signal, running };
 
   return new Promise<CallOutcome[]>((resolve) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createCallContext, replayOf, resultOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
 import { CallCancelledError, CallTimeoutError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayOutcome, ReplayStore } from './replay-store.js';
+import { LazyAbort } from './lazy-abort.js';
 import { checkTimeout } from './timeout-limit.js';
 import type { BatchCall, CallOutcome, ContextSource, OnProgress, OnStart, OnUpdate } from './types.js';
 
@@ -23,8 +24,8 @@ export interface CallEnvironment {
   readonly replayStore: ReplayStore | null;
   /** Aborted when the batch is cancelled. */
   readonly batchSignal: AbortSignal | undefined;
-  /** The controllers of the batch's running calls; the batch aborts them all when it is cancelled. */
-  readonly running: Set<AbortController>;
+  /** The abort handles of the batch's running calls; the batch aborts them all when it is cancelled. */
+  readonly running: Set<LazyAbort>;
 }
 
 /** True when the tool's replay claim might answer `keyed`, so its calls need an idempotency key. */
@@ -74,7 +75,7 @@ function invoke(tool: ContractTool, name: string, args: unknown, ctx: CallContex
  * `CallTimeoutError` and that error is the outcome; what the tool settles with later is left to
  * `settled`'s other readers.
  */
-function withTimeout(settled: Promise<ReplayOutcome>, limitMs: number | undefined, name: string, controller: AbortController): Promise<ReplayOutcome> {
+function withTimeout(settled: Promise<ReplayOutcome>, limitMs: number | undefined, name: string, controller: LazyAbort): Promise<ReplayOutcome> {
   if (limitMs === undefined) return settled;
   return new Promise<ReplayOutcome>((resolve) => {
     const timer = setTimeout(() => {
@@ -86,6 +87,19 @@ function withTimeout(settled: Promise<ReplayOutcome>, limitMs: number | undefine
       clearTimeout(timer);
       resolve(outcome);
     });
+  });
+}
+
+/**
+ * The context `built` with its `signal` read from `controller` on demand: every other member is
+ * copied as it is (so members the contract adds later come along), and the result is frozen.
+ */
+function withLazySignal(built: CallContext, controller: LazyAbort): CallContext {
+  return Object.freeze({
+    ...built,
+    get signal(): AbortSignal {
+      return controller.signal;
+    },
   });
 }
 
@@ -105,16 +119,15 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   let completed = false;
   const finish = (outcome: ReplayOutcome): CallOutcome => {
     completed = true;
-    const base = {
-      id: call.id,
-      tool: name,
-      started,
-      ...(startedAt === undefined ? {} : { startedAt }),
-      endedAt: performance.now(),
-      ...(key === undefined ? {} : { idempotencyKey: key }),
-      ...(replayed ? { replayed: true as const } : {}),
-    };
-    return outcome.ok ? { ...base, ok: true, result: outcome.result } : { ...base, ok: false, error: outcome.error };
+    const done: Record<string, unknown> = { id: call.id, tool: name, started };
+    if (startedAt !== undefined) done.startedAt = startedAt;
+    done.endedAt = performance.now();
+    if (key !== undefined) done.idempotencyKey = key;
+    if (replayed) done.replayed = true;
+    done.ok = outcome.ok;
+    if (outcome.ok) done.result = outcome.result;
+    else done.error = outcome.error;
+    return done as unknown as CallOutcome;
   };
   const fail = (error: Error): CallOutcome => finish({ ok: false, error });
 
@@ -126,16 +139,15 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
 
   if (key === undefined && mayBeKeyed(tool)) key = randomUUID();
   const contractCall: Call = key === undefined ? { id: call.id, tool: name, args: call.args } : { id: call.id, tool: name, args: call.args, idempotencyKey: key };
-  const controller = new AbortController();
+  const controller = new LazyAbort();
 
   let ctx: CallContext;
   try {
     const overrides = typeof env.context === 'function' ? env.context(contractCall, tool) : env.context;
     const { onUpdate, onProgress } = env;
-    ctx = createCallContext({
+    const built = createCallContext({
       ...overrides,
       call: contractCall,
-      signal: controller.signal,
       update: onUpdate === undefined ? undefined : (output: ToolOutput) => {
         if (completed) return;
         try {
@@ -153,6 +165,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
         }
       },
     });
+    ctx = withLazySignal(built, controller);
   } catch (thrown) {
     return fail(errorFromThrown(name, thrown));
   }
@@ -176,7 +189,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
       replay = tool.replay === 'keyed' ? 'keyed' : await replayOf(tool, call.args as JsonObject, ctx);
     }
     if (replay === 'keyed' && store !== null && key !== undefined) {
-      if (controller.signal.aborted) return fail(new CallCancelledError());
+      if (controller.aborted) return fail(new CallCancelledError());
       let begun;
       try {
         begun = await store.begin({ key, tool: name, args: call.args });
