@@ -7,3 +7,4 @@ export { wireRecordOf, type WireRecord } from './record.js';
 export { sessionFrom, sessionId } from './session.js';
 export { offersMode } from './elicit.js';
 export type { FactsWireAnswer } from './facts.js';
+export { formSchemaOf } from './form-schema.js';
