@@ -230,3 +230,25 @@ test('retryAmbiguous re-runs safe tools, re-runs keyed tools only with the first
   ]);
   assert.ok((outcomes[3] as { error: Error }).error instanceof UnknownOutcomeError);
 });
+
+test('a per-call replay claim deduplicates only the calls it answers keyed', async () => {
+  let runs = 0;
+  const write = makeTool('write', { replay: (args) => (args.mode === 'append' ? 'keyed' : 'safe') }, async (args) => {
+    runs += 1;
+    return `${JSON.stringify(args)} run ${runs}`;
+  });
+  const executor = new Executor({ serial: true });
+  const outcomes = await executor.run([
+    { id: 'a', tool: write, args: { mode: 'append' }, idempotencyKey: 'K' },
+    { id: 'b', tool: write, args: { mode: 'append' }, idempotencyKey: 'K' },
+    { id: 'c', tool: write, args: { mode: 'overwrite' }, idempotencyKey: 'S' },
+    { id: 'd', tool: write, args: { mode: 'overwrite' }, idempotencyKey: 'S' },
+  ]);
+  assert.equal(runs, 3);
+  assert.deepEqual(outcomes.map(plain), [
+    { id: 'a', tool: 'write', started: true, ok: true, idempotencyKey: 'K', result: { content: [{ type: 'text', text: '{"mode":"append"} run 1' }] } },
+    { id: 'b', tool: 'write', started: false, ok: true, idempotencyKey: 'K', replayed: true, result: { content: [{ type: 'text', text: '{"mode":"append"} run 1' }] } },
+    { id: 'c', tool: 'write', started: true, ok: true, idempotencyKey: 'S', result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 2' }] } },
+    { id: 'd', tool: 'write', started: true, ok: true, idempotencyKey: 'S', result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 3' }] } },
+  ]);
+});

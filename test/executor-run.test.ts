@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Executor, isAmbiguous, terminationOf, toToolResult, AmbiguousOutcomeError, type CallOutcome } from '../src/runtime/executor/index.js';
+import { Executor, isAmbiguous, terminationOf, outcomeResult, AmbiguousOutcomeError, type CallOutcome } from '../src/runtime/executor/index.js';
 import { ToolError, text, type Call, type CallContext, type ContractTool, type ProgressUpdate, type Session, type ToolOutput } from '../src/contract/index.js';
 import { deferred, makeTool, plain, settle, type Deferred } from './support/executor-tools.js';
 
@@ -84,9 +84,9 @@ test('thrown errors keep their message and class; other failures get a message n
     { id: 'c7', tool: 'returns_object', started: true, ok: false, error: 'Error: tool "returns_object" returned an object without a "content" array; execute must resolve to a string, an array of content parts or a result with "content"' },
     { id: 'c8', tool: 'returns_plain_value', started: true, ok: true, result: { content: [{ type: 'text', text: 'not a promise' }] } },
   ]);
-  assert.deepEqual(toToolResult(outcomes[0]!), { content: [{ type: 'text', text: 'disk full' }], isError: true, details: { free: 0 } });
-  assert.deepEqual(toToolResult(outcomes[2]!), { content: [{ type: 'text', text: 'tool "throws_string" threw: "boom"' }], isError: true });
-  assert.deepEqual(toToolResult(outcomes[8]!), { content: [{ type: 'text', text: 'not a promise' }] });
+  assert.deepEqual(outcomeResult(outcomes[0]!), { content: [{ type: 'text', text: 'disk full' }], isError: true, details: { free: 0 } });
+  assert.deepEqual(outcomeResult(outcomes[2]!), { content: [{ type: 'text', text: 'tool "throws_string" threw: "boom"' }], isError: true });
+  assert.deepEqual(outcomeResult(outcomes[8]!), { content: [{ type: 'text', text: 'not a promise' }] });
   assert.equal(((outcomes[2] as { error: Error }).error as Error & { cause: unknown }).cause, 'boom');
 });
 
@@ -369,7 +369,7 @@ test('a barrier waits for everything before it and holds back everything after i
   assert.deepEqual(log, ['start a', 'start b', 'end a', 'end b', 'start B', 'end B', 'start c', 'end c']);
 });
 
-test('isAmbiguous, toToolResult and terminationOf read outcomes', async () => {
+test('isAmbiguous, outcomeResult and terminationOf read outcomes', async () => {
   const stop = makeTool('stop', {}, async () => ({ content: [text('bye')], terminate: true }));
   const go = makeTool('go', {}, async () => 'on');
   const lost = makeTool('lost', {}, async () => {
@@ -389,7 +389,7 @@ test('isAmbiguous, toToolResult and terminationOf read outcomes', async () => {
   assert.equal(terminationOf([s1!, l!]), 'partial');
   assert.equal(isAmbiguous(l!), true);
   assert.equal(isAmbiguous(g!), false);
-  assert.deepEqual(toToolResult(l!), { content: [{ type: 'text', text: 'the connection to the server broke during the call' }], isError: true });
+  assert.deepEqual(outcomeResult(l!), { content: [{ type: 'text', text: 'the connection to the server broke during the call' }], isError: true });
 });
 
 test('a context built for one call is frozen and its ctx.call is the call onStart saw', async () => {

@@ -7,7 +7,7 @@ import type { CallOutcome } from './types.js';
  * text part holding the error's message, `isError: true`, and the `details` of a `ToolError`.
  * Stacks never appear.
  */
-export function toToolResult(outcome: CallOutcome): ToolResult {
+export function outcomeResult(outcome: CallOutcome): ToolResult {
   if (outcome.ok) return outcome.result;
   const details = outcome.error instanceof ToolError ? outcome.error.details : undefined;
   return details === undefined
