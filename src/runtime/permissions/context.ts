@@ -2,13 +2,20 @@ import type { CallContext } from '../../contract/index.js';
 
 /**
  * A copy of `ctx` with some members replaced, frozen like the contexts `createCallContext`
- * makes. Every member of `ctx` (own or inherited, as `for...in` lists them) is carried over, so
- * a host's additions survive; `ctx` itself is never changed.
+ * makes. Every member of `ctx` is carried over, so a host's additions survive: own members with
+ * their descriptors (a lazy `signal` getter stays lazy), inherited enumerable ones by value.
+ * `ctx` itself is never changed.
  */
 export function contextWith(ctx: CallContext, overrides: Partial<CallContext>): CallContext {
   const copy: Record<string, unknown> = {};
-  for (const key in ctx) copy[key] = (ctx as unknown as Record<string, unknown>)[key];
-  return Object.freeze(Object.assign(copy, overrides)) as unknown as CallContext;
+  for (const key in ctx) {
+    if (!Object.prototype.hasOwnProperty.call(ctx, key)) copy[key] = (ctx as unknown as Record<string, unknown>)[key];
+  }
+  const descriptors: Record<string, PropertyDescriptor> = Object.getOwnPropertyDescriptors(ctx);
+  for (const key of Object.keys(overrides)) delete descriptors[key];
+  Object.defineProperties(copy, descriptors);
+  for (const [key, value] of Object.entries(overrides)) Object.defineProperty(copy, key, { value, enumerable: true, configurable: false, writable: false });
+  return Object.freeze(copy) as unknown as CallContext;
 }
 
 /** Throws the signal's reason (or `the call was cancelled`) when `signal` has fired. */
