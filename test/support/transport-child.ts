@@ -23,8 +23,8 @@ export class StdioChild {
   private readonly watchers = new Set<() => void>();
   private nextId = 1;
 
-  constructor(env: Record<string, string> = {}) {
-    const script = new URL('./transport-stdio-fixture.js', import.meta.url);
+  constructor(env: Record<string, string> = {}, fixture = 'transport-stdio-fixture.js') {
+    const script = new URL(`./${fixture}`, import.meta.url);
     this.child = spawn(process.execPath, [script.pathname], { env: { ...process.env, ...env }, stdio: 'pipe' });
     this.child.stdout.setEncoding('utf8');
     this.child.stderr.setEncoding('utf8');

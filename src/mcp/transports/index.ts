@@ -26,3 +26,4 @@ export {
 } from './http/http-handler.js';
 export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-http.js';
 export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';
+export { serveStdio, serveHttp, type ServeStdioOptions, type ServeHttpOptions } from './serve.js';
