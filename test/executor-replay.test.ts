@@ -252,3 +252,19 @@ test('a per-call replay claim deduplicates only the calls it answers keyed', asy
     { id: 'd', tool: 'write', started: true, ok: true, idempotencyKey: 'S', result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 3' }] } },
   ]);
 });
+
+test('a store answering begin with something else completes the call with an error naming it', async () => {
+  let runs = 0;
+  const keyed = makeTool('keyed', { replay: 'keyed' }, async () => {
+    runs += 1;
+    return 'x';
+  });
+  const odd = (answer: unknown): ReplayStore => ({ begin: () => answer as ReplayBegin, complete: () => {} });
+  const [maybe] = await new Executor({ replayStore: odd({ status: 'maybe' }) }).run([{ id: 'a', tool: keyed, args: {}, idempotencyKey: 'K' }]);
+  const [nothing] = await new Executor({ replayStore: odd(undefined) }).run([{ id: 'b', tool: keyed, args: {}, idempotencyKey: 'K' }]);
+  assert.equal(runs, 0);
+  assert.deepEqual([maybe!, nothing!].map(plain), [
+    { id: 'a', tool: 'keyed', started: false, ok: false, idempotencyKey: 'K', error: 'Error: the replay store answered "maybe" for idempotency key "K"; expected "new", "done", "running" or "different-arguments"' },
+    { id: 'b', tool: 'keyed', started: false, ok: false, idempotencyKey: 'K', error: 'Error: the replay store answered nothing for idempotency key "K"; expected "new", "done", "running" or "different-arguments"' },
+  ]);
+});

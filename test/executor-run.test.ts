@@ -403,3 +403,21 @@ test('a context built for one call is frozen and its ctx.call is the call onStar
   assert.equal(ctxSeen, startCtx);
   assert.equal(Object.isFrozen(ctxSeen), true);
 });
+
+test('onStart waits for a free slot too', async () => {
+  const gate = deferred();
+  const starts: string[] = [];
+  const held = makeTool('held', {}, async () => {
+    await gate.promise;
+    return 'held';
+  });
+  const running = new Executor({ maxParallel: 1, onStart: (call) => starts.push(call.id) }).run([
+    { id: 'a', tool: held, args: {} },
+    { id: 'b', tool: held, args: {} },
+  ]);
+  await settle();
+  assert.deepEqual(starts, ['a']);
+  gate.resolve();
+  await running;
+  assert.deepEqual(starts, ['a', 'b']);
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createCallContext, replayOf, resultOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
 import { CallCancelledError, CallTimeoutError, IdempotencyConflictError, errorFromThrown } from './errors.js';
-import type { ReplayOutcome, ReplayStore } from './replay-store.js';
+import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
 import { LazyAbort } from './lazy-abort.js';
 import { checkTimeout } from './timeout-limit.js';
 import type { BatchCall, CallOutcome, ContextSource, OnProgress, OnStart, OnUpdate } from './types.js';
@@ -190,9 +190,9 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
     }
     if (replay === 'keyed' && store !== null && key !== undefined) {
       if (controller.aborted) return fail(new CallCancelledError());
-      let begun;
+      let begun: ReplayBegin;
       try {
-        begun = await store.begin({ key, tool: name, args: call.args });
+        begun = (await store.begin({ key, tool: name, args: call.args })) ?? ({ status: undefined } as unknown as ReplayBegin);
       } catch (thrown) {
         return fail(errorFromThrown(name, thrown));
       }
@@ -202,6 +202,9 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
       }
       if (begun.status === 'running' || begun.status === 'different-arguments') {
         return fail(new IdempotencyConflictError(key, begun.status));
+      }
+      if (begun.status !== 'new') {
+        return fail(new Error(`the replay store answered ${JSON.stringify((begun as { status?: unknown }).status) ?? 'nothing'} for idempotency key ${JSON.stringify(key)}; expected "new", "done", "running" or "different-arguments"`));
       }
       started = true;
       startedAt = performance.now();
