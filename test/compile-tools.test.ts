@@ -230,26 +230,10 @@ test('inspectTool, explainTools and formatDefinitions describe compiled and hand
   assert.deepEqual(explainTools(tools).map((t) => [t.origin, t.claims]), [['compiled', {}], ['hand-built', { sequential: true }]]);
   assert.equal(
     formatDefinitions(tools),
-    [
-      'clock (Clock)',
-      '  Tells the time',
-      '  claims: none stated',
-      '  arguments:',
-      '    {',
-      '      "type": "object",',
-      '      "properties": {},',
-      '      "additionalProperties": false',
-      '    }',
-      '',
-      'echo',
-      '  Echoes',
-      '  claims: sequential',
-      '  arguments:',
-      '    {',
-      '      "type": "object",',
-      '      "properties": {}',
-      '    }',
-      '',
-    ].join('\n'),
+    ['clock — Tells the time', '  title: Clock', '  claims: none stated', '  arguments:', '    (no arguments)', '', 'echo — Echoes', '  claims: sequential', '  arguments:', '    (no arguments)', ''].join('\n'),
+  );
+  assert.equal(
+    formatDefinitions([tools[0]!], { schemas: 'json' }),
+    ['clock — Tells the time', '  title: Clock', '  claims: none stated', '  arguments:', '    {', '      "type": "object",', '      "properties": {},', '      "additionalProperties": false', '    }', ''].join('\n'),
   );
 });

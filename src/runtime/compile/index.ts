@@ -1,4 +1,5 @@
 export { compile, NO_ARGUMENTS_SCHEMA, type CompileOptions } from './compile.js';
 export { inferToolName } from './name.js';
-export { inspectTool, explainTools, formatDefinitions, type ToolInspection } from './inspect.js';
+export { inspectTool, explainTools, formatDefinitions, type ToolInspection, type FormatOptions } from './inspect.js';
+export { schemaLines } from './schema-text.js';
 export type { CompiledToolInfo } from './info.js';

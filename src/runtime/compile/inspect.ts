@@ -1,6 +1,7 @@
 import { isFactual, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
 import { compiledInfoOf } from './info.js';
+import { schemaLines } from './schema-text.js';
 
 /** Everything worth knowing about one tool while debugging a tool set. */
 export interface ToolInspection {
@@ -77,24 +78,37 @@ function claimWords(tool: ContractTool): string[] {
   return words;
 }
 
+/** The options of `formatDefinitions`. */
+export interface FormatOptions {
+  /** `summary` (default): one line per property; `json`: the schemas as indented JSON. */
+  readonly schemas?: 'summary' | 'json';
+}
+
+function schemaBlock(schema: JsonObject, how: 'summary' | 'json'): string {
+  return how === 'json' ? indent(JSON.stringify(schema, null, 2), '    ') : schemaLines(schema, '    ').join('\n');
+}
+
 /**
- * A readable listing of a tool set, one block per tool: the name (and title), the description,
+ * A readable listing of a tool set, one block per tool: the name and description, the title,
  * the claims in words (`readOnly, resource=fs:root, facts`; `none stated` when there are none),
- * the argument schema (with the arguments class's name), the output schema when there is one,
- * and the residual constraints class-validator checks at run time. Meant for people (samples,
- * debugging); its layout is not a stable format.
+ * the arguments (with the arguments class's name), the result when there is an output schema,
+ * and the residual constraints class-validator checks at run time. Schemas are summarised one
+ * line per property (`path?: string, length ..4096 — Where to look`) unless `schemas: 'json'`.
+ * Meant for people (samples, debugging); its layout is not a stable format.
  */
-export function formatDefinitions(tools: readonly ContractTool[]): string {
+export function formatDefinitions(tools: readonly ContractTool[], options: FormatOptions = {}): string {
+  const how = options.schemas ?? 'summary';
   const blocks = tools.map((tool) => {
     const seen = inspectTool(tool);
-    const lines = [`${tool.name}${tool.title === undefined ? '' : ` (${tool.title})`}`, `  ${tool.description}`];
+    const lines = [`${tool.name} — ${tool.description}`];
+    if (tool.title !== undefined) lines.push(`  title: ${tool.title}`);
     const claims = claimWords(tool);
     lines.push(`  claims: ${claims.length === 0 ? 'none stated' : claims.join(', ')}`);
     lines.push(`  arguments${seen.argsClass === undefined ? '' : ` (${seen.argsClass})`}:`);
-    lines.push(indent(JSON.stringify(tool.parameters ?? { type: 'object', properties: {} }, null, 2), '    '));
+    lines.push(schemaBlock(tool.parameters ?? { type: 'object', properties: {} }, how));
     if (tool.outputSchema !== undefined) {
-      lines.push(`  output${seen.resultClass === undefined ? '' : ` (${seen.resultClass})`}:`);
-      lines.push(indent(JSON.stringify(tool.outputSchema, null, 2), '    '));
+      lines.push(`  result${seen.resultClass === undefined ? '' : ` (${seen.resultClass})`}:`);
+      lines.push(schemaBlock(tool.outputSchema, how));
     }
     if (seen.residual.length > 0) {
       lines.push(`  checked at run time by class-validator: ${seen.residual.map((r) => `${r.className}.${r.property} ${r.constraint}`).join(', ')}`);
