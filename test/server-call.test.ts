@@ -145,6 +145,20 @@ test('an unknown tool is a JSON-RPC -32602 error, not a result', async () => {
   }
 });
 
+test('malformed tools/call params are -32602 errors', async () => {
+  const { client, wire, close } = await serve([tool('known', async () => 'ok')]);
+  try {
+    for (const params of [{}, { name: 'known', arguments: 'text' }, { name: 'known', arguments: [1] }, { name: 5 }]) {
+      await assert.rejects(client.request({ method: 'tools/call', params } as never, CallToolResultSchema), (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams);
+    }
+    const errors = responsesOf(wire).slice(1).map((message) => (message as { error: { code: number; message: string } }).error);
+    assert.deepEqual(errors.map((error) => error.code), [-32602, -32602, -32602, -32602]);
+    assert.deepEqual(errors.map((error) => error.message.startsWith('MCP error -32602: Invalid tools/call request: ')), [true, true, true, true]);
+  } finally {
+    await close();
+  }
+});
+
 test('a record is served under the record _meta key with its data as a JSON string', async () => {
   const recorder = tool('rec', async () => ({ content: [text('done')], record: { ns: 'files:write', data: { path: 'a.txt', bytes: 3 } } }));
   const result = await callRaw([recorder], 'rec') as { _meta: Record<string, unknown> };

@@ -55,14 +55,33 @@ test('closing the connection aborts calls in flight', async () => {
   await close();
 });
 
-test('a tool with timeoutMs gets a signal that fires when the time passes', async () => {
-  const bounded = tool('bounded', async (_args, ctx) => { await aborted(ctx.signal); return `stopped by ${(ctx.signal.reason as Error).name}`; }, { timeoutMs: 20 });
-  const { client, close } = await serve([bounded]);
+test('a tool past its timeoutMs is answered with the timeout error, its signal aborted and its late result dropped', async () => {
+  let reason: unknown;
+  let release: () => void = () => {};
+  const bounded = tool('bounded', async (_args, ctx) => {
+    await aborted(ctx.signal);
+    reason = ctx.signal.reason;
+    await new Promise<void>((resolve) => { release = resolve; });
+    return 'late';
+  }, { timeoutMs: 20 });
+  const ignoring = tool('ignoring', () => new Promise(() => {}), { timeoutMs: 10 });
+  const quick = tool('quick', async () => 'in time', { timeoutMs: 60_000 });
+  const { client, close } = await serve([bounded, ignoring, quick]);
   try {
-    assert.deepEqual(await client.callTool({ name: 'bounded' }), { content: [{ type: 'text', text: 'stopped by TimeoutError' }] });
+    assert.deepEqual(await client.callTool({ name: 'bounded' }), { content: [{ type: 'text', text: 'tool "bounded" timed out after 20 ms' }], isError: true });
+    assert.equal((reason as Error).name, 'CallTimeoutError');
+    release();
+    assert.deepEqual(await client.callTool({ name: 'ignoring' }), { content: [{ type: 'text', text: 'tool "ignoring" timed out after 10 ms' }], isError: true });
+    assert.deepEqual(await client.callTool({ name: 'quick' }), { content: [{ type: 'text', text: 'in time' }] });
   } finally {
     await close();
   }
+});
+
+test('createServer refuses a timeoutMs that is not a positive number', () => {
+  assert.throws(() => createServer({ name: 's', version: '1' }, [tool('t', async () => 'x', { timeoutMs: 0 })]), {
+    message: 'createServer: tool "t": timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0',
+  });
 });
 
 test('progress is sent only with a progress token: numbered updates, explicit values, update texts', async () => {

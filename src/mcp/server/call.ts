@@ -8,6 +8,7 @@ import { contentOf, outputProblemOf } from './content.js';
 import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
+import { timeLimitOf } from './time-limit.js';
 import type { ServedTool } from './served-tools.js';
 import type { ServerState } from './state.js';
 
@@ -25,7 +26,8 @@ export function errorResult(text: string): CallToolResult {
  * output that is not a `ToolOutput`, and structured content that misses the output schema
  * (`structured content does not match the output schema: ...`). A record becomes
  * `_meta[RECORD_META_KEY]` (see `wireRecordOf`) and never fails the call. A tool with
- * `timeoutMs` gets a signal that also fires when the time passes. When the request is cancelled
+ * `timeoutMs` is answered `tool "<name>" timed out after <ms> ms` when the time passes (its
+ * signal aborts; its late result is dropped), as the executor does. When the request is cancelled
  * the SDK sends no response at all, whatever this returns.
  */
 export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
@@ -38,16 +40,19 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   if (served.validateArguments !== undefined && !served.validateArguments(args)) {
     return errorResult(new InvalidArgumentsError(problemsOf(served.validateArguments.errors)).message);
   }
-  const signal = withTimeout(extra.signal, served.tool.timeoutMs);
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, signal);
+  const limit = timeLimitOf(extra.signal, served.tool.name, served.tool.timeoutMs);
+  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
   let output: unknown;
   try {
-    output = await served.tool.execute(args, ctx);
+    output = await Promise.race([served.tool.execute(args, ctx), limit.passed]);
   } catch (err) {
-    return errorResult(errorTextOf(err));
+    return errorResult(errorTextOf(limit.expired() ?? err));
   } finally {
+    limit.clear();
     finish();
   }
+  const expired = limit.expired();
+  if (expired !== undefined) return errorResult(expired.message);
   return resultFor(served, output);
 }
 
@@ -69,9 +74,4 @@ function resultFor(served: ServedTool, output: unknown): CallToolResult {
   if (isError) answer.isError = true;
   if (result.record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(result.record) };
   return answer;
-}
-
-function withTimeout(signal: AbortSignal, timeoutMs: number | undefined): AbortSignal {
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return signal;
-  return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
 }

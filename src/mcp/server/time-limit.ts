@@ -1,0 +1,33 @@
+import { CallTimeoutError } from '../../runtime/executor/index.js';
+
+/** A call's time limit: the signal the tool gets, and whether the limit has passed. */
+export interface TimeLimit {
+  readonly signal: AbortSignal;
+  /** The timeout error once the limit has passed, else `undefined`. */
+  expired(): CallTimeoutError | undefined;
+  /** Settles when the limit passes (never, without a limit); rejects with the timeout error. */
+  readonly passed: Promise<never>;
+  /** Stops the timer; call it once the call is answered. */
+  clear(): void;
+}
+
+/**
+ * Applies a tool's `timeoutMs` to one call, as the executor does: when the time passes, the
+ * call's signal aborts with a `CallTimeoutError` (`tool "<name>" timed out after <ms> ms`) and
+ * the host stops waiting, answering with that error (the tool may still be running). Without a
+ * limit the request's own signal is used as it is and nothing is scheduled.
+ */
+export function timeLimitOf(signal: AbortSignal, tool: string, timeoutMs: number | undefined): TimeLimit {
+  if (timeoutMs === undefined) return { signal, expired: () => undefined, passed: new Promise<never>(() => {}), clear: () => {} };
+  const controller = new AbortController();
+  let error: CallTimeoutError | undefined;
+  let reject: (reason: unknown) => void = () => {};
+  const passed = new Promise<never>((_resolve, rejectPassed) => { reject = rejectPassed; });
+  passed.catch(() => {});
+  const timer = setTimeout(() => {
+    error = new CallTimeoutError(tool, timeoutMs);
+    controller.abort(error);
+    reject(error);
+  }, timeoutMs);
+  return { signal: AbortSignal.any([signal, controller.signal]), expired: () => error, passed, clear: () => clearTimeout(timer) };
+}
