@@ -79,35 +79,47 @@ test('@Matches() becomes pattern, from a RegExp or a string', () => {
   assert.deepEqual(valueSchema(Two), { type: 'string', pattern: 'b$', allOf: [{ pattern: '^a' }] });
 });
 
-test('string formats: @IsEmail, @IsUrl, @IsUUID, @IsDateString, @IsISO8601', () => {
-  class Email { @IsEmail() value!: string; }
-  class Url { @IsUrl() value!: string; }
-  class Uuid { @IsUUID() value!: string; }
-  class UuidAll { @IsUUID('all') value!: string; }
+test('date formats: @IsDateString and @IsISO8601 are format date-time', () => {
   class DateString { @IsDateString() value!: string; }
   class Iso { @IsISO8601() value!: string; }
-  assert.deepEqual(valueSchema(Email), { type: 'string', format: 'email' });
-  assert.deepEqual(valueSchema(Url), { type: 'string', format: 'uri' });
-  assert.deepEqual(valueSchema(Uuid), { type: 'string', format: 'uuid' });
-  assert.deepEqual(valueSchema(UuidAll), { type: 'string', format: 'uuid' });
   assert.deepEqual(valueSchema(DateString), { type: 'string', format: 'date-time' });
   assert.deepEqual(valueSchema(Iso), { type: 'string', format: 'date-time' });
 });
 
-test('format decorators with options, and @IsUUID with a version, keep their type and leave the rest to class-validator', () => {
+test('@IsEmail, @IsUrl and @IsUUID have a format, and class-validator checks them too', () => {
   class Args {
-    @IsEmail({ allow_display_name: true }) email!: string;
-    @IsUrl({ require_tld: false }) url!: string;
-    @IsUUID('4') id!: string;
+    @IsEmail() email!: string;
+    @IsUrl() url!: string;
+    @IsUUID() id!: string;
+    @IsUUID('4') v4!: string;
   }
   const result = generated(Args);
-  assert.deepEqual(result.schema, objectSchema({ email: { type: 'string' }, url: { type: 'string' }, id: { type: 'string', format: 'uuid' } }));
+  assert.deepEqual(result.schema, objectSchema({
+    email: { type: 'string', format: 'email' },
+    url: { type: 'string', format: 'uri' },
+    id: { type: 'string', format: 'uuid' },
+    v4: { type: 'string', format: 'uuid' },
+  }));
   assert.deepEqual(result.residual, [
     { className: 'Args', property: 'email', constraint: 'isEmail' },
     { className: 'Args', property: 'url', constraint: 'isUrl' },
     { className: 'Args', property: 'id', constraint: 'isUuid' },
+    { className: 'Args', property: 'v4', constraint: 'isUuid' },
   ]);
   assert.deepEqual(result.issues, []);
+});
+
+test('@IsEmail and @IsUrl with options have no format (the options may accept more)', () => {
+  class Args {
+    @IsEmail({ allow_display_name: true }) email!: string;
+    @IsUrl({ require_tld: false }) url!: string;
+  }
+  const result = generated(Args);
+  assert.deepEqual(result.schema, objectSchema({ email: { type: 'string' }, url: { type: 'string' } }));
+  assert.deepEqual(result.residual, [
+    { className: 'Args', property: 'email', constraint: 'isEmail' },
+    { className: 'Args', property: 'url', constraint: 'isUrl' },
+  ]);
 });
 
 test('array decorators: @IsArray, @ArrayMinSize, @ArrayMaxSize, @ArrayNotEmpty', () => {

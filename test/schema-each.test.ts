@@ -15,9 +15,6 @@ test('each: true puts every constraint on the items', () => {
     @IsNumber({}, { each: true }) @IsPositive({ each: true }) weights!: number[];
     @IsBoolean({ each: true }) flags!: boolean[];
     @IsObject({ each: true }) bags!: object[];
-    @IsEmail({}, { each: true }) emails!: string[];
-    @IsUrl({}, { each: true }) urls!: string[];
-    @IsUUID(undefined, { each: true }) ids!: string[];
     @IsDateString({}, { each: true }) dates!: string[];
     @Length(1, 3, { each: true }) codes!: string[];
     @Equals('x', { each: true }) xs!: string[];
@@ -31,9 +28,6 @@ test('each: true puts every constraint on the items', () => {
     weights: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 } },
     flags: { type: 'array', items: { type: 'boolean' } },
     bags: { type: 'array', items: { type: 'object' } },
-    emails: { type: 'array', items: { type: 'string', format: 'email' } },
-    urls: { type: 'array', items: { type: 'string', format: 'uri' } },
-    ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
     dates: { type: 'array', items: { type: 'string', format: 'date-time' } },
     codes: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 3 } },
     xs: { type: 'array', items: { type: 'string', const: 'x' } },
@@ -64,4 +58,19 @@ test('each: true on a residual constraint still types the items', () => {
   const result = generated(Args);
   assert.deepEqual(result.schema, objectSchema({ value: { type: 'array', items: { type: 'string' } } }));
   assert.deepEqual(result.residual, [{ className: 'Args', property: 'value', constraint: 'matches' }]);
+});
+
+test('each: true on format decorators puts the format on the items', () => {
+  class Args {
+    @IsEmail({}, { each: true }) emails!: string[];
+    @IsUrl({}, { each: true }) urls!: string[];
+    @IsUUID(undefined, { each: true }) ids!: string[];
+  }
+  const result = generated(Args);
+  assert.deepEqual(result.schema, objectSchema({
+    emails: { type: 'array', items: { type: 'string', format: 'email' } },
+    urls: { type: 'array', items: { type: 'string', format: 'uri' } },
+    ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
+  }));
+  assert.deepEqual(result.residual.map((r) => r.constraint), ['isEmail', 'isUrl', 'isUuid']);
 });

@@ -97,12 +97,20 @@ export function patternOf(pattern: unknown, modifiers: unknown): string | undefi
   return source;
 }
 
+/**
+ * A validator.js string check with a JSON Schema format close to it. The format tells the model
+ * what to send and lets ajv reject most bad values first; class-validator still runs the
+ * validator itself (it is residual), because ajv-formats accepts values validator.js rejects
+ * (`a@b.c` as an email, `file:///etc/passwd` or `http://localhost` as a URL, `urn:uuid:...`).
+ * With options (`allow_display_name`, `require_tld: false`, ...) there is no format at all:
+ * the options may accept values the format would refuse.
+ */
 const stringFormat = (decorator: string, format: string): ConstraintMapping => ({
   decorator,
   apply(context) {
     context.rules.requireTypes(STRING, decorator);
     if (isEmptyOptions(context.constraints[0])) context.rules.formats.push(format);
-    else context.residual();
+    context.residual();
   },
 });
 
@@ -202,11 +210,11 @@ export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new M
   ['isUuid', {
     decorator: '@IsUUID()',
     apply(context) {
+      // Every version is a UUID to ajv; the version (and the variant digit, which ajv does not
+      // check either) is left to class-validator.
       context.rules.requireTypes(STRING, '@IsUUID()');
       context.rules.formats.push('uuid');
-      // ajv's `uuid` accepts every version; a specific version is checked by class-validator.
-      const version = context.constraints[0];
-      if (version !== undefined && version !== null && version !== 'all') context.residual();
+      context.residual();
     },
   }],
   ['isDateString', { decorator: '@IsDateString()', apply: (context) => { context.rules.requireTypes(STRING, '@IsDateString()'); context.rules.formats.push('date-time'); } }],
