@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
 import { problemsOf, sharedAjv } from '../../runtime/validation/index.js';
 import type { HandlerExtra } from './extra.js';
@@ -51,27 +52,39 @@ export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra
     if (question.schema !== undefined && !isJsonObject(question.schema)) throw new TypeError('elicitation: "schema" must be a JSON object schema');
     if (!offersMode(capability, 'form')) return { action: 'cancel' };
     const requestedSchema: JsonObject = question.schema ?? { type: 'object', properties: {} };
-    const ajv = sharedAjv();
-    let validate;
-    try {
-      validate = ajv.compile(requestedSchema);
-    } catch (err) {
-      throw new Error(`elicitation: the requested schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+    const validate = formValidatorOf(requestedSchema);
+    const params = { mode: 'form', message: question.message, requestedSchema };
+    const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
+    const content = answer.content as JsonObject | undefined;
+    if (answer.action === 'accept' && !validate(content ?? {})) {
+      const listed = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
+      throw new Error(`elicitation answer does not match the requested schema: ${listed.join('; ')}`);
     }
-    try {
-      const params = { mode: 'form', message: question.message, requestedSchema };
-      const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
-      const content = answer.content as JsonObject | undefined;
-      if (answer.action === 'accept' && !validate(content ?? {})) {
-        const listed = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
-        throw new Error(`elicitation answer does not match the requested schema: ${listed.join('; ')}`);
-      }
-      return answerOf(answer.action, content);
-    } finally {
-      // Questions are built per call; keeping each compiled schema in Ajv's cache would grow forever.
-      ajv.removeSchema(requestedSchema);
-    }
+    return answerOf(answer.action, content);
   };
+}
+
+const formValidators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * The validator of a form schema, compiled once per schema object with the shared Ajv and kept
+ * only as long as the schema object lives: it is taken out of Ajv's own cache at once (which
+ * holds schemas for ever), since questions are often built per call.
+ */
+function formValidatorOf(schema: JsonObject): ValidateFunction {
+  const known = formValidators.get(schema);
+  if (known !== undefined) return known;
+  const ajv = sharedAjv();
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (err) {
+    throw new Error(`elicitation: the requested schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    ajv.removeSchema(schema);
+  }
+  formValidators.set(schema, validate);
+  return validate;
 }
 
 function answerOf(action: ElicitAnswer['action'], content: JsonObject | undefined): ElicitAnswer {
