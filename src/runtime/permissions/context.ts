@@ -2,20 +2,20 @@ import type { CallContext } from '../../contract/index.js';
 
 /**
  * A copy of `ctx` with some members replaced, frozen like the contexts `createCallContext`
- * makes. Every member of `ctx` is carried over, so a host's additions survive: own members with
- * their descriptors (a lazy `signal` getter stays lazy), inherited enumerable ones by value.
- * `ctx` itself is never changed.
+ * makes. Every enumerable member of `ctx` (own or inherited) is carried over, so a host's
+ * additions survive: an own getter stays a getter (an executor's lazy `signal` stays lazy), every
+ * other member is copied by value. `ctx` itself is never changed.
  */
 export function contextWith(ctx: CallContext, overrides: Partial<CallContext>): CallContext {
+  const source = ctx as unknown as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
-  for (const key in ctx) {
-    if (!Object.prototype.hasOwnProperty.call(ctx, key)) copy[key] = (ctx as unknown as Record<string, unknown>)[key];
+  for (const key in source) {
+    if (Object.prototype.hasOwnProperty.call(overrides, key)) continue;
+    const getter = Object.getOwnPropertyDescriptor(source, key)?.get;
+    if (getter === undefined) copy[key] = source[key];
+    else Object.defineProperty(copy, key, { get: getter, enumerable: true });
   }
-  const descriptors: Record<string, PropertyDescriptor> = Object.getOwnPropertyDescriptors(ctx);
-  for (const key of Object.keys(overrides)) delete descriptors[key];
-  Object.defineProperties(copy, descriptors);
-  for (const [key, value] of Object.entries(overrides)) Object.defineProperty(copy, key, { value, enumerable: true, configurable: false, writable: false });
-  return Object.freeze(copy) as unknown as CallContext;
+  return Object.freeze(Object.assign(copy, overrides)) as unknown as CallContext;
 }
 
 /** Throws the signal's reason (or `the call was cancelled`) when `signal` has fired. */
