@@ -174,3 +174,32 @@ test('http stateless: a client hanging up aborts its call', async (t) => {
   call.destroy();
   await probe.waitFor('slow aborted');
 });
+
+test('createHttpHandler mounted in a plain node server: any path, a body parsed beforehand is used as is', async (t) => {
+  const { createServer } = await import('node:http');
+  const { createHttpHandler } = await import('../src/mcp/transports/index.js');
+  const handler = createHttpHandler(() => makeTestServer());
+  let preParsed = 0;
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST') return handler(req, res);
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      (req as typeof req & { body?: unknown }).body = JSON.parse(text);
+      preParsed++;
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(async () => {
+    await handler.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const port = (server.address() as { port: number }).port;
+  const { client } = await connect(t, `http://127.0.0.1:${port}/custom/endpoint`);
+  assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'mounted' } }), textResult('mounted'));
+  assert.equal(handler.sessionCount, 1);
+  assert.ok(preParsed >= 3, `pre-parsed bodies: ${preParsed}`);
+});

@@ -103,6 +103,16 @@ test('stdio: a client that closes its end of stdout (EPIPE) ends the server clea
   assert.ok(!child.stderr.includes('    at '), `no stack expected:\n${child.stderr}`);
 });
 
+test('stdio: a client that closes both stdout and stderr still gets a clean exit 0', async (t) => {
+  const child = new StdioChild();
+  t.after(() => child.kill());
+  await child.initialize();
+  child.child.stdout.destroy();
+  child.child.stderr.destroy();
+  child.send('ping');
+  assert.deepEqual(await child.exit(), { code: 0, signal: null });
+});
+
 test('stdio: a line over maxLineBytes is answered, then the server closes and exits 0', async (t) => {
   const child = new StdioChild({ MAX_LINE_BYTES: '1024' });
   t.after(() => child.kill());

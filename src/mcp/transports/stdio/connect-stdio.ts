@@ -140,6 +140,8 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
   };
 
   await server.connect(transport);
+  // A client that dies closes stderr too: a diagnostic written to it must not crash the process.
+  if (ownStdio && process.stderr.listenerCount('error') === 0) process.stderr.on('error', () => undefined);
   if (options.guardStdout ?? stdout === process.stdout) removeGuard = guardStdout(stdout, process.stderr);
   if (handleSignals) {
     process.on('SIGINT', onSignal);
