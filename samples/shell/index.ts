@@ -1,0 +1,43 @@
+import {
+  applyOutputBounds, applyPolicy, compile, createPolicy,
+  type AskPermission, type ContractTool, type PermissionPolicy,
+} from '../../src/index.js';
+import { ReadFile, WriteFile } from './file-tools.js';
+import { ShellSessions } from './sessions.js';
+import { Shell } from './shell-tool.js';
+
+export { Shell, ShellArgs } from './shell-tool.js';
+export { WriteFile, WriteFileArgs, ReadFile, ReadFileArgs, normalisedPath } from './file-tools.js';
+export { ShellSessions, newShellSession, type ShellSession } from './sessions.js';
+export { VirtualFs, FS_LIMITS } from './virtual-fs.js';
+export { parseCommandLine, factsOfCommand, runCommand, SHELL_COMMANDS, type CommandLine } from './commands.js';
+
+/** Compiles the shell sample's tools (`shell`, `write_file`, `read_file`) over one set of sessions. */
+export function shellTools(sessions: ShellSessions = new ShellSessions()): readonly ContractTool[] {
+  return compile([Shell, WriteFile, ReadFile], { resolve: (cls) => new (cls as new (s: ShellSessions) => object)(sessions) });
+}
+
+/**
+ * The sample's policy: `write` implies `read`; nothing under `/etc` may be written (`system
+ * files are read-only`); reading is allowed everywhere; every other write is asked of the user
+ * (through `ask` when given, else through the client's elicitation).
+ */
+export function shellPolicy(options: { readonly ask?: AskPermission } = {}): PermissionPolicy {
+  return createPolicy({
+    implications: { write: ['read'] },
+    rules: [
+      { effect: 'deny', subject: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' },
+      { effect: 'allow', capabilities: ['read'] },
+    ],
+    ...(options.ask === undefined ? {} : { ask: options.ask }),
+  });
+}
+
+/**
+ * The shell tools as a host serves them: under `policy`, with every result bounded (the tools'
+ * own `@MaxOutput` first, else `maxOutputChars`, default 10,000).
+ */
+export function guardedShellTools(options: { readonly policy?: PermissionPolicy; readonly maxOutputChars?: number; readonly sessions?: ShellSessions } = {}): ContractTool[] {
+  const policy = options.policy ?? shellPolicy();
+  return applyOutputBounds(applyPolicy(shellTools(options.sessions), policy), { maxOutputChars: options.maxOutputChars ?? 10_000 });
+}
