@@ -44,7 +44,7 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
   let output: unknown;
   try {
-    output = await Promise.race([served.tool.execute(args, ctx), limit.passed]);
+    output = await limit.race(Promise.resolve(served.tool.execute(args, ctx)));
   } catch (err) {
     return errorResult(errorTextOf(limit.expired() ?? err));
   } finally {

@@ -5,8 +5,12 @@ export interface TimeLimit {
   readonly signal: AbortSignal;
   /** The timeout error once the limit has passed, else `undefined`. */
   expired(): CallTimeoutError | undefined;
-  /** Settles when the limit passes (never, without a limit); rejects with the timeout error. */
-  readonly passed: Promise<never>;
+  /**
+   * Races `work` against the limit: rejects with the timeout error when the limit passes first.
+   * Without a limit it returns `work` itself (racing a promise that never settles would keep one
+   * reaction per call alive for ever).
+   */
+  race<T>(work: Promise<T>): Promise<T>;
   /** Stops the timer; call it once the call is answered. */
   clear(): void;
 }
@@ -18,7 +22,7 @@ export interface TimeLimit {
  * limit the request's own signal is used as it is and nothing is scheduled.
  */
 export function timeLimitOf(signal: AbortSignal, tool: string, timeoutMs: number | undefined): TimeLimit {
-  if (timeoutMs === undefined) return { signal, expired: () => undefined, passed: new Promise<never>(() => {}), clear: () => {} };
+  if (timeoutMs === undefined) return { signal, expired: () => undefined, race: (work) => work, clear: () => {} };
   const controller = new AbortController();
   let error: CallTimeoutError | undefined;
   let reject: (reason: unknown) => void = () => {};
@@ -29,5 +33,5 @@ export function timeLimitOf(signal: AbortSignal, tool: string, timeoutMs: number
     controller.abort(error);
     reject(error);
   }, timeoutMs);
-  return { signal: AbortSignal.any([signal, controller.signal]), expired: () => error, passed, clear: () => clearTimeout(timer) };
+  return { signal: AbortSignal.any([signal, controller.signal]), expired: () => error, race: (work) => Promise.race([work, passed]), clear: () => clearTimeout(timer) };
 }
