@@ -135,3 +135,39 @@ test('a subclass has its base class properties first, in declaration order', () 
   }, ['limit', 'query']));
   assert.deepEqual(cleanSchema(Paging), objectSchema({ offset: { type: ['integer', 'null'], minimum: 0 }, limit: { type: 'integer' } }, ['limit']));
 });
+
+test('a discriminated @Type is anyOf its subtypes, each with its discriminator value', () => {
+  abstract class Shape {}
+  class Circle extends Shape { @IsInt() @Min(0) radius!: number; }
+  class Square extends Shape {
+    @IsString() kind!: string;
+    @IsInt() side!: number;
+  }
+  const discriminator = { property: 'kind', subTypes: [{ name: 'circle', value: Circle }, { name: 'square', value: Square }] };
+  class Args {
+    @ValidateNested() @Type(() => Shape, { discriminator, keepDiscriminatorProperty: true }) shape!: Shape;
+    @IsOptional() @ValidateNested({ each: true }) @Type(() => Shape, { discriminator }) more?: Shape[];
+  }
+  const circle = objectSchema({ radius: { type: 'integer', minimum: 0 }, kind: { type: 'string', const: 'circle' } }, ['radius', 'kind']);
+  const square = objectSchema({ kind: { type: 'string', const: 'square' }, side: { type: 'integer' } });
+  const schema = cleanSchema(Args);
+  assert.deepEqual(schema, objectSchema({
+    shape: { anyOf: [circle, square] },
+    more: { type: ['array', 'null'], items: { anyOf: [circle, square] } },
+  }, ['shape']));
+  const validate = compileSchema(schema);
+  assert.equal(validate({ shape: { kind: 'circle', radius: 2 } }), true);
+  assert.equal(validate({ shape: { kind: 'square', side: 2 }, more: [{ kind: 'circle', radius: 1 }] }), true);
+  assert.equal(validate({ shape: { kind: 'circle', side: 2 } }), false);
+  assert.equal(validate({ shape: { kind: 'triangle' } }), false);
+});
+
+test('an optional discriminated @Type adds null to its anyOf', () => {
+  class A { @IsString() a!: string; }
+  class Args {
+    @IsOptional() @ValidateNested() @Type(() => A, { discriminator: { property: 't', subTypes: [{ name: 'a', value: A }] } }) value?: A;
+  }
+  assert.deepEqual(cleanSchema(Args), objectSchema({
+    value: { anyOf: [objectSchema({ a: { type: 'string' }, t: { type: 'string', const: 'a' } }, ['a', 't']), { type: 'null' }] },
+  }, []));
+});

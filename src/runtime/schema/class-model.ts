@@ -64,6 +64,7 @@ function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], 
 function collectReferences(rules: ValueRules, into: Function[]): void {
   for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
     if (level.nested !== undefined && !into.includes(level.nested)) into.push(level.nested);
+    for (const { cls } of level.variants?.cases ?? []) if (!into.includes(cls)) into.push(cls);
   }
 }
 

@@ -6,7 +6,7 @@ import { jsonCopyOf } from './json-values.js';
 import * as messages from './messages.js';
 import { constraintNameOf, designTypeOf, reflectMetadataLoaded, typeHintOf } from './sources.js';
 import type { ValidationMetadata } from './sources.js';
-import { resolvePropertyType } from './type-resolution.js';
+import { resolvePropertyType, variantsOf } from './type-resolution.js';
 import { typeSet } from './type-set.js';
 import { ValueRules } from './value-rules.js';
 
@@ -92,6 +92,7 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
       className,
       property: name,
       hinted,
+      variants: variantsOf(hint?.options),
       designType: designTypeOf(cls, name),
       reflectLoaded: reflectMetadataLoaded(),
       allowsAnything: metadatas.some((m) => m.type === ValidationTypes.WHITELIST),

@@ -2,7 +2,7 @@ import type { Json, JsonObject } from '../../contract/index.js';
 import type { ClassModel } from './class-model.js';
 import type { PropertyModel } from './property-model.js';
 import { isOnly, typeKeyword, unionTypes, typeSet } from './type-set.js';
-import type { BoundKeyword, ValueRules } from './value-rules.js';
+import type { BoundKeyword, ValueRules, Variants } from './value-rules.js';
 
 /** How a nested DTO class appears where it is used: its schema inline, or a `$ref`. */
 export type ClassReference = (cls: Function) => JsonObject;
@@ -20,9 +20,9 @@ function put(target: JsonObject, key: string, value: Json): void {
  * `@Matches` or format goes into `allOf`, since a schema holds one of each keyword.
  */
 export function renderRules(rules: ValueRules, reference: ClassReference, options: { readonly nullable?: boolean } = {}): JsonObject {
-  const schema: JsonObject = rules.nested === undefined ? {} : { ...reference(rules.nested) };
+  const schema: JsonObject = rules.nested !== undefined ? { ...reference(rules.nested) } : rules.variants !== undefined ? { anyOf: renderVariants(rules.variants, reference) } : {};
   const stringOnly = isOnly(rules.types, 'string');
-  if (rules.nested === undefined && rules.types !== undefined) {
+  if (rules.nested === undefined && rules.variants === undefined && rules.types !== undefined) {
     if (rules.types.size === 0) schema.not = {};
     else schema.type = typeKeyword(rules.types);
   }
@@ -51,12 +51,37 @@ export function renderRules(rules: ValueRules, reference: ClassReference, option
 }
 
 /**
+ * One schema per subtype of a discriminated `@Type`: the subtype's object schema whose
+ * discriminator property must be the subtype's name (`{"type":"string","const":"circle"}`,
+ * added to `properties` and `required`). A subtype in `$defs` keeps its `$ref` with the
+ * discriminator next to it, which holds only when the class itself declares that property.
+ */
+function renderVariants(variants: Variants, reference: ClassReference): JsonObject[] {
+  return variants.cases.map(({ name, cls }): JsonObject => {
+    const base = reference(cls);
+    const discriminator: JsonObject = { type: 'string', const: name };
+    if (typeof base.$ref === 'string') {
+      const properties: JsonObject = {};
+      put(properties, variants.property, discriminator);
+      return { $ref: base.$ref, properties, required: [variants.property] };
+    }
+    const properties: JsonObject = { ...(base.properties as JsonObject) };
+    const existing = properties[variants.property];
+    put(properties, variants.property, typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? { ...existing, const: name } : discriminator);
+    const required = Array.isArray(base.required) ? [...base.required] : [];
+    if (!required.includes(variants.property)) required.push(variants.property);
+    return { ...base, properties, required };
+  });
+}
+
+/**
  * Makes a property's schema admit `null` as well (an `@IsOptional()` property): `null` joins
  * `type` and `enum`, a `const` becomes an `enum` of it and `null`, and a nested DTO or `$ref`
  * is wrapped in `anyOf` with `{"type":"null"}`. A schema without a type already admits `null`.
  */
 export function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
   if (rules.nested !== undefined) return { anyOf: [schema, { type: 'null' }] };
+  if (rules.variants !== undefined) return { ...schema, anyOf: [...(schema.anyOf as Json[]), { type: 'null' }] };
   const result: JsonObject = { ...schema };
   if (rules.types !== undefined && rules.types.size > 0) result.type = typeKeyword(unionTypes(rules.types, typeSet('null')));
   if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];

@@ -47,7 +47,7 @@ export function constraintNameOf(constraintCls: Function | undefined): string | 
 /** The part of class-transformer's `TypeMetadata` the generator reads. */
 export interface TypeHint {
   readonly typeFunction: (options?: unknown) => unknown;
-  readonly options?: { readonly discriminator?: unknown };
+  readonly options?: { readonly discriminator?: unknown; readonly keepDiscriminatorProperty?: boolean };
 }
 
 interface TypeStorage {

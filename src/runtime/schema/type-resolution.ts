@@ -1,7 +1,7 @@
 import type { ContractIssue } from '../../contract/index.js';
 import * as messages from './messages.js';
 import { typeSet, type TypeSet } from './type-set.js';
-import type { ValueRules } from './value-rules.js';
+import type { ValueRules, Variants } from './value-rules.js';
 
 /** Constructors that are never DTO classes: JavaScript's own. */
 const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([
@@ -32,6 +32,8 @@ export interface ResolutionInput {
   readonly property: string;
   /** The class `@Type(() => X)` names, when there is one (it describes the leaves of arrays). */
   readonly hinted: unknown;
+  /** The subtypes of a discriminated `@Type`, when it has them. */
+  readonly variants: Variants | undefined;
   /** The recorded `design:type`. */
   readonly designType: unknown;
   /** Whether `Reflect.getMetadata` exists at all. */
@@ -91,8 +93,12 @@ function applyPrimitive(rules: ValueRules, primitive: { types: TypeSet; format?:
  */
 function resolveNested(rules: ValueRules, input: ResolutionInput, designType: unknown): boolean {
   const candidate = isDtoClass(input.hinted) ? input.hinted : isDtoClass(designType) ? designType : undefined;
-  const mayBeObject = rules.types === undefined || rules.types.has('object');
-  if (candidate !== undefined && mayBeObject && rules.enumValues === undefined && rules.constValue === undefined) {
+  const mayBeObject = (rules.types === undefined || rules.types.has('object')) && rules.enumValues === undefined && rules.constValue === undefined;
+  if (input.variants !== undefined && mayBeObject) {
+    rules.variants = input.variants;
+    return true;
+  }
+  if (candidate !== undefined && mayBeObject) {
     rules.nested = candidate;
     return true;
   }
@@ -117,7 +123,12 @@ function resolveItems(rules: ValueRules, input: ResolutionInput, depth = 0): voi
     return;
   }
   const candidate = isDtoClass(input.hinted) ? input.hinted : undefined;
-  if (candidate !== undefined && (items.types === undefined || items.types.has('object')) && items.enumValues === undefined && items.constValue === undefined) {
+  const mayBeObject = (items.types === undefined || items.types.has('object')) && items.enumValues === undefined && items.constValue === undefined;
+  if (input.variants !== undefined && mayBeObject) {
+    items.variants = input.variants;
+    return;
+  }
+  if (candidate !== undefined && mayBeObject) {
     items.nested = candidate;
     return;
   }
@@ -133,4 +144,19 @@ function gapOf(designType: unknown): messages.DesignTypeGap {
   if (designType === Object) return { kind: 'object' };
   if (typeof designType === 'function') return { kind: 'unsupported', name: designType.name || 'an anonymous function' };
   return { kind: 'enum-object' };
+}
+
+/**
+ * The subtypes of `@Type(() => Base, { discriminator: { property, subTypes } })`, keeping the
+ * subtypes whose `value` is a DTO class and whose `name` is a string; `undefined` when there is
+ * no usable discriminator.
+ */
+export function variantsOf(options: { readonly discriminator?: unknown } | undefined): Variants | undefined {
+  const discriminator = options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
+  if (discriminator === undefined || discriminator === null || typeof discriminator.property !== 'string' || !Array.isArray(discriminator.subTypes)) return undefined;
+  const cases: { name: string; cls: Function }[] = [];
+  for (const subType of discriminator.subTypes as { name?: unknown; value?: unknown }[]) {
+    if (typeof subType?.name === 'string' && isDtoClass(subType.value)) cases.push({ name: subType.name, cls: subType.value });
+  }
+  return cases.length === 0 ? undefined : { property: discriminator.property, cases };
 }

@@ -5,6 +5,15 @@ import { intersectTypes, type TypeSet } from './type-set.js';
 const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems']);
 const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems']);
 
+/**
+ * A class-transformer discriminated `@Type(() => Base, { discriminator })`: the value is one of
+ * the subtype classes, chosen by the string in `property`.
+ */
+export interface Variants {
+  readonly property: string;
+  readonly cases: readonly { readonly name: string; readonly cls: Function }[];
+}
+
 export type BoundKeyword = 'minimum' | 'exclusiveMinimum' | 'minLength' | 'minItems' | 'maximum' | 'exclusiveMaximum' | 'maxLength' | 'maxItems';
 
 /**
@@ -36,6 +45,8 @@ export class ValueRules {
   nestedRequested = false;
   /** The DTO class the value is an instance of, once known. */
   nested: Function | undefined;
+  /** The subtype classes of a discriminated `@Type`, once known (instead of `nested`). */
+  variants: Variants | undefined;
   /** The rules for the items, when the value is an array. */
   items: ValueRules | undefined;
 
@@ -73,6 +84,6 @@ export class ValueRules {
 
   /** Whether anything says what the value is: a type, allowed values, or a DTO class. */
   hasKnownType(): boolean {
-    return this.types !== undefined || this.enumValues !== undefined || this.constValue !== undefined || this.nested !== undefined;
+    return this.types !== undefined || this.enumValues !== undefined || this.constValue !== undefined || this.nested !== undefined || this.variants !== undefined;
   }
 }
