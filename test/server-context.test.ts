@@ -203,3 +203,28 @@ test('completion/complete answers no values', async () => {
     await close();
   }
 });
+
+test('the session id is the transport session id, for logs and for the session log level', async () => {
+  const seen: string[] = [];
+  const tagged = tool('tagged', async (_args, ctx) => { seen.push(sessionId(ctx), sessionFrom(ctx)!.transport); ctx.log('info', 'hidden'); ctx.log('error', 'shown'); return 'ok'; });
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  serverTransport.sessionId = 'session-abc';
+  const wire: unknown[] = [];
+  const send = serverTransport.send.bind(serverTransport);
+  serverTransport.send = async (message, options) => { wire.push(message); return send(message, options); };
+  const server = createServer({ name: 's', version: '1' }, [tagged], { transport: 'http' });
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'c', version: '1' });
+  await client.connect(clientTransport);
+  try {
+    await client.setLoggingLevel('error');
+    await client.callTool({ name: 'tagged' });
+    assert.deepEqual(seen, ['session-abc', 'http']);
+    assert.deepEqual(notificationsOf(wire as never, 'notifications/message'), [{ level: 'error', data: 'shown' }]);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
