@@ -13,7 +13,7 @@ const pause = (ms: number, signal: AbortSignal): Promise<void> =>
     signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
   });
 
-@Tool({ name: 'test_tool_with_logging', description: 'Sends three info log messages while it runs.' })
+@Tool({ name: 'test_tool_with_logging', description: 'Sends three info log messages while it runs.', args: undefined })
 export class TestToolWithLogging {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     ctx.log('info', 'Tool execution started');
@@ -25,7 +25,7 @@ export class TestToolWithLogging {
   }
 }
 
-@Tool({ name: 'test_tool_with_progress', description: 'Reports progress 0, 50 and 100 of 100 while it runs.' })
+@Tool({ name: 'test_tool_with_progress', description: 'Reports progress 0, 50 and 100 of 100 while it runs.', args: undefined })
 export class TestToolWithProgress {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     ctx.progress({ progress: 0, total: 100 });

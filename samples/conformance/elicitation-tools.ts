@@ -9,7 +9,7 @@ function completed(answer: ElicitAnswer): string {
   return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
 }
 
-@Tool({ name: 'test_elicitation_sep1034_defaults', description: 'Asks a form whose fields all have defaults (SEP-1034).' })
+@Tool({ name: 'test_elicitation_sep1034_defaults', description: 'Asks a form whose fields all have defaults (SEP-1034).', args: undefined })
 export class TestElicitationSep1034Defaults {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     return completed(
@@ -30,7 +30,7 @@ export class TestElicitationSep1034Defaults {
   }
 }
 
-@Tool({ name: 'test_elicitation_sep1330_enums', description: 'Asks a form with the five enum forms (SEP-1330).' })
+@Tool({ name: 'test_elicitation_sep1330_enums', description: 'Asks a form with the five enum forms (SEP-1330).', args: undefined })
 export class TestElicitationSep1330Enums {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     return completed(

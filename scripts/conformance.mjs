@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Holds toolwright to the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16).
+//
+//   node scripts/conformance.mjs [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]
+//
+// It starts the conformance sample server with the toolwright CLI over streamable HTTP on
+// 127.0.0.1 and a free port (`toolwright serve DIR/samples/conformance/index.js --http
+// 127.0.0.1:0`, DIR defaults to `dist`, so build first), waits for the URL the CLI prints, runs
+// `conformance server --url URL --suite all --expected-failures
+// scripts/conformance-expected-failures.yml` through the Node 20 compat hook, stops the server
+// (by its PID) and exits with the suite's exit code: 0 when every scenario passes except the
+// listed expected failures (a listed scenario that starts passing also fails the run). Extra
+// arguments after `--` go to the conformance CLI (e.g. `-- --scenario tools-call-error` runs
+// one scenario in place of the suite). The whole run is bounded: past the timeout (default
+// 300 s) both processes are killed and it exits 124. It never touches node_modules.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_START_TIMEOUT_MS = 15_000;
+
+function parseOptions(argv) {
+  const options = { dist: 'dist', timeoutSeconds: 300, extra: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') {
+      options.extra = argv.slice(i + 1);
+      break;
+    }
+    if (word === '--dist' && argv[i + 1] !== undefined) options.dist = argv[++i];
+    else if (word === '--timeout' && /^\d+$/.test(argv[i + 1] ?? '')) options.timeoutSeconds = Number(argv[++i]);
+    else {
+      process.stderr.write(`conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`);
+      process.exit(2);
+    }
+  }
+  return options;
+}
+
+/** Starts the sample server and resolves its URL once the CLI prints it on stderr. */
+function startServer(dist) {
+  const cli = join(root, dist, 'src/cli/main.js');
+  const sample = join(root, dist, 'samples/conformance/index.js');
+  for (const file of [cli, sample]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p . --outDir ${dist})`);
+  }
+  const server = spawn(process.execPath, [cli, 'serve', sample, '--http', '127.0.0.1:0', '--name', 'toolwright-conformance'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = new Promise((resolveUrl, rejectUrl) => {
+    let seen = '';
+    const timer = setTimeout(() => rejectUrl(new Error(`the server printed no URL within ${SERVER_START_TIMEOUT_MS} ms:\n${seen}`)), SERVER_START_TIMEOUT_MS);
+    server.stderr.setEncoding('utf8');
+    server.stderr.on('data', (chunk) => {
+      seen += chunk;
+      const match = /(http:\/\/[^\s]+\/mcp)\b/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    server.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      rejectUrl(new Error(`the server exited (${signal ?? code}) before printing its URL:\n${seen}`));
+    });
+  });
+  return { server, url };
+}
+
+function runSuite(url, extra) {
+  const conformance = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  const selection = extra.includes('--scenario') || extra.includes('--suite') ? [] : ['--suite', 'all'];
+  const args = [
+    '--import', join(root, 'scripts/node20-compat.mjs'),
+    conformance, 'server', '--url', url, ...selection,
+    '--expected-failures', join(root, 'scripts/conformance-expected-failures.yml'),
+    ...extra,
+  ];
+  return spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const { server, url: urlPromise } = startServer(options.dist);
+  let suite;
+  const deadline = setTimeout(() => {
+    process.stderr.write(`conformance: timed out after ${options.timeoutSeconds} s\n`);
+    suite?.kill('SIGKILL');
+    server.kill('SIGKILL');
+    process.exit(124);
+  }, options.timeoutSeconds * 1000);
+  try {
+    const url = await urlPromise;
+    process.stdout.write(`conformance: toolwright sample server at ${url} (pid ${server.pid})\n`);
+    suite = runSuite(url, options.extra);
+    const code = await new Promise((resolveCode) => suite.on('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 1 : 0))));
+    process.stdout.write(`conformance: suite exited with code ${code}\n`);
+    process.exitCode = code;
+  } catch (error) {
+    process.stderr.write(`conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    clearTimeout(deadline);
+    server.kill('SIGTERM');
+  }
+}
+
+main();

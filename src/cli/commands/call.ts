@@ -1,0 +1,55 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from '../../mcp/index.js';
+import type { CallCommand } from '../args.js';
+import type { CliIo } from '../io.js';
+import { CliError, loadTools } from '../load.js';
+import { showResult } from '../show-result.js';
+import { toolwrightVersion } from '../version.js';
+
+/**
+ * `toolwright call <module> <tool> [json] [--json]`: runs one call through the real MCP path: the
+ * module's tools on a toolwright server (`createServer`), an SDK `Client` connected to it over an
+ * in-memory transport pair, one `tools/call` with a progress token. Log messages (level `debug`
+ * and up) and progress updates go to stderr as they arrive. The result goes to stdout: its text
+ * (see `showResult`), or with `--json` the raw `CallToolResult` as JSON. An error result prints
+ * its text on stderr (or its JSON on stdout) and returns exit code 1; a protocol error (the
+ * server refused the request) throws `CliError` with exit code 1. A tool the module does not have
+ * throws `CliError` (exit 2) listing the tools it does have, before anything is served.
+ */
+export async function callCommand(command: CallCommand, io: CliIo): Promise<number> {
+  const { tools, defaultName } = await loadTools(command.module, io.cwd);
+  if (!tools.some((tool) => tool.name === command.tool)) {
+    throw new CliError(`module ${JSON.stringify(command.module)} has no tool ${JSON.stringify(command.tool)} (tools: ${tools.map((tool) => tool.name).join(', ')})`);
+  }
+  const server = createServer({ name: defaultName, version: '0.0.0' }, tools, { transport: 'memory' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'toolwright-cli', version: toolwrightVersion() });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    const { level, logger, data } = notification.params;
+    io.err(`[${level}${logger === undefined ? '' : ` ${logger}`}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
+  });
+  let result: CallToolResult;
+  try {
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    await client.setLoggingLevel('debug');
+    result = await client.request({ method: 'tools/call', params: { name: command.tool, arguments: command.args } }, CallToolResultSchema, {
+      onprogress: (progress) => {
+        const total = progress.total === undefined ? '' : `/${progress.total}`;
+        io.err(`[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`);
+      },
+      timeout: 2_147_483_647,
+    });
+  } catch (error) {
+    throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+  } finally {
+    await client.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+  if (command.json) io.out(`${JSON.stringify(result)}\n`);
+  else if (result.isError === true) io.err(showResult(result));
+  else io.out(showResult(result));
+  return result.isError === true ? 1 : 0;
+}

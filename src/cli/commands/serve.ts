@@ -1,0 +1,41 @@
+import { serveHttp, serveStdio } from '../../mcp/index.js';
+import type { ServeCommand } from '../args.js';
+import type { CliIo } from '../io.js';
+import { CliError, loadTools } from '../load.js';
+
+/**
+ * `toolwright serve <module>`: serves the module's tools, as server `--name` (default: the
+ * module's name) version `--version` (default `0.0.0`).
+ *
+ * - Over stdio (the default): stdout carries MCP messages only; one line on stderr says what is
+ *   served. Resolves (exit code 0) once the transport closed: stdin EOF, a broken stdout or a
+ *   signal (the transport drains in-flight calls and may exit the process itself).
+ * - With `--http [host:]port`: streamable HTTP at `http://host:port/mcp`, stateful sessions
+ *   unless `--stateless`. The URL is printed on stderr as soon as the server listens (port 0
+ *   picks a free port, so read it there). Resolves (exit code 0) after Ctrl-C or SIGTERM, once
+ *   the server closed. A port that cannot be listened on throws `CliError`
+ *   (`cannot listen on 127.0.0.1:3000: ...`).
+ */
+export async function serveCommand(command: ServeCommand, io: CliIo): Promise<number> {
+  const { tools, defaultName } = await loadTools(command.module, io.cwd);
+  const info = { name: command.name ?? defaultName, version: command.version ?? '0.0.0' };
+  const count = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
+  if (command.http === undefined) {
+    const handle = await serveStdio(info, tools);
+    io.err(`toolwright: serving ${count} of ${info.name} ${info.version} over stdio\n`);
+    await handle.closed;
+    return 0;
+  }
+  const { host, port } = command.http;
+  let server: Awaited<ReturnType<typeof serveHttp>>;
+  try {
+    server = await serveHttp(info, tools, { host, port, stateless: command.stateless });
+  } catch (error) {
+    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const mode = command.stateless ? 'stateless' : 'stateful sessions';
+  io.err(`toolwright: serving ${count} of ${info.name} ${info.version} at ${server.url} (streamable HTTP, ${mode}); Ctrl-C stops\n`);
+  await io.stopRequested();
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,84 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ContractError, type ContractTool } from '../contract/index.js';
+import { getToolOptions } from '../decorators/index.js';
+import { compile } from '../runtime/index.js';
+
+/**
+ * A failure the CLI reports as one line on stderr (`toolwright: <message>`), without a stack,
+ * exiting with `exitCode` (2 unless stated).
+ */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(message: string, readonly exitCode: number = 2) {
+    super(message);
+  }
+}
+
+/** The tools a module gives, compiled, and the name the server is known by by default. */
+export interface LoadedTools {
+  /** The absolute path of the module. */
+  readonly path: string;
+  /** The module's file name without extension, or its folder's name for `index`/`main`. */
+  readonly defaultName: string;
+  readonly tools: readonly ContractTool[];
+}
+
+/**
+ * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools
+ * it exports. When the module exports `tools` (or a default export that is an array), those are
+ * the tools, in that order: tool classes, instances of tool classes, and contract tools, mixed
+ * freely. Otherwise every exported class with `@Tool` metadata is a tool, in export-name order;
+ * other exports are ignored. Classes are instantiated with `new Class()`.
+ *
+ * Fails with a `CliError` naming the module: the file does not exist
+ * (`cannot load module "x": file not found`), importing it throws (`cannot load module "x":
+ * <message>`), `tools` is not an array, the module gives no tools, or `compile` finds problems
+ * (the `ContractError` message, every issue listed). It never serves or runs anything.
+ */
+export async function loadTools(modulePath: string, cwd: string): Promise<LoadedTools> {
+  const path = resolve(cwd, modulePath);
+  if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: file not found`);
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${messageOf(error)}`);
+  }
+  const given = toolsExported(exports, modulePath);
+  if (given.length === 0) {
+    throw new CliError(`module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools`);
+  }
+  let tools: readonly ContractTool[];
+  try {
+    tools = compile(given as Parameters<typeof compile>[0]);
+  } catch (error) {
+    if (error instanceof ContractError) throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
+    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${messageOf(error)}`);
+  }
+  return { path, defaultName: defaultNameOf(path), tools };
+}
+
+/** What the module offers as tools, before compiling: its `tools` list or its `@Tool` classes. */
+function toolsExported(exports: Record<string, unknown>, modulePath: string): unknown[] {
+  const listed = 'tools' in exports ? exports.tools : Array.isArray(exports.default) ? exports.default : undefined;
+  if (listed !== undefined) {
+    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its "tools" export must be an array, got ${listed === null ? 'null' : typeof listed}`);
+    return [...listed];
+  }
+  const classes: unknown[] = [];
+  for (const value of Object.values(exports)) {
+    if (typeof value === 'function' && getToolOptions(value) !== undefined && !classes.includes(value)) classes.push(value);
+  }
+  return classes;
+}
+
+function defaultNameOf(path: string): string {
+  const stem = basename(path, extname(path));
+  return stem === 'index' || stem === 'main' ? basename(dirname(path)) : stem;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,93 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { CLI_PATH, CONFORMANCE_SAMPLE, INSPECTOR_PATH, REPO_ROOT } from './support/cli-paths.js';
+import { serveOverHttp, unusedPort, type ServedOverHttp } from './support/http-serve.js';
+import { runProcess, type ProcessOutcome } from './support/run-process.js';
+
+// The MCP Inspector CLI (@modelcontextprotocol/inspector 2.12.0, headless `--cli`) against the
+// conformance sample served by the toolwright CLI, over stdio and streamable HTTP. Its exit
+// codes: 0 ok, 4 server unreachable, 5 tool error. Every run is bounded.
+
+const TIMEOUT_MS = 30_000;
+
+const SAMPLE_TOOLS = [
+  'test_simple_text',
+  'test_image_content',
+  'test_audio_content',
+  'test_embedded_resource',
+  'test_multiple_content_types',
+  'test_tool_with_logging',
+  'test_tool_with_progress',
+  'test_error_handling',
+  'test_sampling',
+  'test_elicitation',
+  'test_elicitation_sep1034_defaults',
+  'test_elicitation_sep1330_enums',
+  'json_schema_2020_12_tool',
+  'echo',
+];
+
+function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {
+  return runProcess(process.execPath, [INSPECTOR_PATH, '--cli', ...target, ...request, '--format', 'json', '-q'], { timeoutMs: TIMEOUT_MS, cwd: REPO_ROOT });
+}
+
+function resultOf(outcome: ProcessOutcome): unknown {
+  assert.equal(outcome.timedOut, false, `the Inspector timed out; stderr: ${outcome.stderr}`);
+  return (JSON.parse(outcome.stdout) as { result: unknown }).result;
+}
+
+const STDIO_TARGET = [process.execPath, CLI_PATH, 'serve', CONFORMANCE_SAMPLE];
+
+for (const transport of ['stdio', 'http'] as const) {
+  describe(`inspector --cli over ${transport}`, () => {
+    let served: ServedOverHttp | undefined;
+    let target: readonly string[] = STDIO_TARGET;
+
+    before(async () => {
+      if (transport === 'http') {
+        served = await serveOverHttp(CONFORMANCE_SAMPLE);
+        target = [served.url];
+      }
+    });
+
+    after(async () => {
+      if (served !== undefined) assert.equal(await served.stop(), 0, `serve --http did not exit 0; stderr: ${served.stderr()}`);
+    });
+
+    it('lists every sample tool (exit 0)', async () => {
+      const outcome = await inspector(target, ['--method', 'tools/list']);
+      assert.equal(outcome.code, 0, outcome.stderr);
+      const { tools } = resultOf(outcome) as { tools: Array<{ name: string }> };
+      assert.deepEqual(tools.map((tool) => tool.name), SAMPLE_TOOLS);
+    });
+
+    it('calls echo with typed --tool-arg values (exit 0, exact result)', async () => {
+      const outcome = await inspector(target, ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', 'count=2']);
+      assert.equal(outcome.code, 0, outcome.stderr);
+      assert.deepEqual(resultOf(outcome), { content: [{ type: 'text', text: 'hi hi' }] });
+    });
+
+    it('reports a tool error result with exit 5', async () => {
+      const outcome = await inspector(target, ['--method', 'tools/call', '--tool-name', 'test_error_handling']);
+      assert.equal(outcome.code, 5, outcome.stderr);
+      assert.deepEqual(resultOf(outcome), { content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }], isError: true });
+      assert.deepEqual(JSON.parse(outcome.stderr), { error: { code: 'tool_is_error', message: "Tool 'test_error_handling' returned isError:true." } });
+    });
+
+    it('reports invalid arguments as a tool error with exit 5, naming the problem', async () => {
+      const outcome = await inspector(target, ['--method', 'tools/call', '--tool-name', 'echo', '--tool-args-json', '{"text":5}']);
+      assert.equal(outcome.code, 5, outcome.stderr);
+      assert.deepEqual(resultOf(outcome), { content: [{ type: 'text', text: 'invalid arguments: /text: must be string' }], isError: true });
+    });
+  });
+}
+
+describe('inspector --cli against nothing', () => {
+  it('exits 4 (unreachable) for a port nobody listens on', async () => {
+    const port = await unusedPort();
+    const outcome = await inspector([`http://127.0.0.1:${port}/mcp`], ['--method', 'tools/list']);
+    assert.equal(outcome.timedOut, false);
+    assert.equal(outcome.code, 4, outcome.stderr);
+    assert.equal((JSON.parse(outcome.stderr) as { error: { code: string } }).error.code, 'unreachable');
+  });
+});

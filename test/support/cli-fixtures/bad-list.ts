@@ -1,0 +1,2 @@
+// CLI fixture: a `tools` export that is not an array.
+export const tools = 'echo';

@@ -1,0 +1,5 @@
+// CLI fixture: a @Tool class without execute(), which compile rejects.
+import { Tool } from '../../../src/index.js';
+
+@Tool({ name: 'broken', description: 'Has no execute method.' })
+export class Broken {}

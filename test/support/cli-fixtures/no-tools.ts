@@ -1,0 +1,3 @@
+// CLI fixture: a module that exports nothing toolwright can serve.
+export const answer = 42;
+export class NotATool {}
