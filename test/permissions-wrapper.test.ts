@@ -372,3 +372,22 @@ test('a call cancelled while asking stops without running again', async () => {
   await assert.rejects(tool.execute({}, createCallContext({ call: { id: '1', tool: 'c', args: {} }, signal: controller.signal })), { message: 'call cancelled by the client' });
   assert.equal(runs, 1);
 });
+
+test('a requirement checked by the wrapper and again by the tool itself is asked once and recorded once', async () => {
+  let asked = 0;
+  const selfChecking: ContractTool = {
+    name: 'self',
+    description: 'Checks its own requirements too, as a compiled tool may',
+    requires: [{ capabilities: ['write'], subject: (a: { path: string }) => a.path }],
+    async execute(args: unknown, ctx: CallContext) {
+      assert.deepEqual(await checkRequirements(selfChecking, args, ctx), [['write']]);
+      return 'ok';
+    },
+  };
+  const tool = withPolicy(selfChecking, createPolicy({ ask: () => { asked += 1; return { decision: 'allow_once' }; } }));
+  assert.deepEqual(await callTool(tool, { path: '/p' }), { content: [{ type: 'text', text: 'ok' }], record: { ns: 'toolwright:permissions', data: {
+    decisions: [{ subject: '/p', capabilities: ['write'], decision: 'allow_once' }],
+    grants: [{ subjects: ['/p'], capabilities: ['write'], granted: ['write'] }],
+  } } });
+  assert.equal(asked, 1);
+});

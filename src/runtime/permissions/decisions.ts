@@ -97,7 +97,7 @@ const DECISION_TITLES: ReadonlyMap<PermissionDecision, string> = new Map([
  * The confirmation form sent through `ctx.elicit`: a required `decision` (a titled single-select
  * enum of the four decisions) and an optional `reason`.
  */
-export const PERMISSION_FORM: JsonObject = Object.freeze({
+export const PERMISSION_FORM: JsonObject = deepFreeze({
   type: 'object',
   properties: {
     decision: {
@@ -108,7 +108,15 @@ export const PERMISSION_FORM: JsonObject = Object.freeze({
     reason: { type: 'string', title: 'Reason', description: 'Optional: why, shown to the model when you deny' },
   },
   required: ['decision'],
-}) as JsonObject;
+});
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /**
  * The question's text: `Allow the tool "write_file" to use write on "/tmp/a.txt"?`, with the label

@@ -75,6 +75,7 @@ export class PermissionRun {
   /** The first missing permission of this run; once set, every later check throws it again. */
   pending: PermissionNeeded | undefined;
   readonly grants: PermissionGrantEntry[] = [];
+  private readonly seen = new Set<string>();
 
   constructor(private readonly invocation: PermissionInvocation) {}
 
@@ -89,6 +90,14 @@ export class PermissionRun {
   /** The declarative check: like `require`, but every capability asked must be granted. */
   async requireEvery(request: PermissionRequest): Promise<readonly string[]> {
     return this.check(request, 'every');
+  }
+
+  /** Records a completed check once: the same check made twice in a run (say, by a wrapper and by the tool) is listed once. */
+  private noteGrant(entry: PermissionGrantEntry): void {
+    const key = JSON.stringify([entry.subjects, entry.capabilities, entry.granted]);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.grants.push(Object.freeze({ subjects: Object.freeze([...entry.subjects]), capabilities: Object.freeze([...entry.capabilities]), granted: Object.freeze([...entry.granted]) }));
   }
 
   private check(request: PermissionRequest, need: Need): readonly string[] {
@@ -121,7 +130,7 @@ export class PermissionRun {
     // Every capability is decided on every subject. The grant is the intersection: a capability
     // allowed on one subject never authorises another.
     const granted = capabilities.filter((capability) => targets.every((t) => verdicts.get(t.subject)!.get(capability)!.effect === 'allow'));
-    this.grants.push(Object.freeze({ subjects: Object.freeze(targets.map((t) => t.subject)), capabilities: Object.freeze(capabilities), granted: Object.freeze(granted) }));
+    this.noteGrant({ subjects: targets.map((t) => t.subject), capabilities, granted });
     if (granted.length === 0 || (need === 'every' && granted.length < capabilities.length)) {
       throw new PermissionDeniedError(denialsOf(targets, capabilities, verdicts));
     }
