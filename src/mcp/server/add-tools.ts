@@ -1,11 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerResult } from '@modelcontextprotocol/sdk/types.js';
-import { invalidParams } from './protocol-error.js';
 import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
 import { answerToolCall } from './call.js';
 import { FACTS_CAPABILITY } from './constants.js';
 import { answerFacts } from './facts.js';
 import { LOG_LEVELS, isLogLevel } from './logging.js';
+import { invalidParams } from './protocol-error.js';
 import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
 import { prepareTools, type ServedTool } from './served-tools.js';
 import { attachState, stateOf, type ServerState } from './state.js';
@@ -38,7 +38,9 @@ type ServerLike = Pick<Server, 'setRequestHandler' | 'registerCapabilities' | 'g
  * throws), and without `logging` no log messages are sent and `logging/setLevel` is left alone.
  * Throws, naming the tool, on a duplicate name or a bad schema (see `prepareTools`), and when
  * called twice on one server (pass every tool in one call). Handlers the server had for these
- * methods are replaced; `server.sendLoggingMessage` keeps its own, separate level filter.
+ * methods are replaced. The SDK's own `logging/setLevel` handler is among them, so the SDK's
+ * `server.sendLoggingMessage` no longer filters by the client's level; tools log with `ctx.log`,
+ * which does, and sends on the call's own stream (which HTTP needs).
  */
 export function addTools(server: Server, tools: readonly ContractTool[], options: ServerOptions = {}): void {
   const target = server as unknown as ServerLike;

@@ -1,5 +1,4 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { invalidParams } from './protocol-error.js';
 import { InvalidArgumentsError, isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
 import { problemsOf } from '../../runtime/validation/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
@@ -11,6 +10,7 @@ import { wireRecordOf } from './record.js';
 import { timeLimitOf } from './time-limit.js';
 import type { ServedTool } from './served-tools.js';
 import type { ServerState } from './state.js';
+import { invalidParams } from './protocol-error.js';
 
 /** The result MCP sends for a failed call: `isError` with the failure's text, nothing else. */
 export function errorResult(text: string): CallToolResult {

@@ -1,4 +1,3 @@
-import { invalidParams } from './protocol-error.js';
 import { InvalidArgumentsError, factsOf, isFactual, isJsonObject, replayOf, type FactCall, type Json, type JsonObject, type ToolFacts } from '../../contract/index.js';
 import { problemsOf } from '../../runtime/validation/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
@@ -6,6 +5,7 @@ import { FACTS_METHOD } from './constants.js';
 import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import type { ServerState } from './state.js';
+import { invalidParams } from './protocol-error.js';
 
 /** One call in an `execution/facts` request. */
 interface FactsQuestion {
