@@ -28,6 +28,14 @@ export const DEFAULT_MAX_PERMISSION_QUESTIONS = 16;
  * 4. otherwise nothing has decided, and the wrapper asks the user.
  * Rules come first on every check, so a rule added later supersedes an earlier approval. The
  * policy never runs a tool; `applyPolicy` puts it in front of tools.
+ *
+ * Partial grants: every capability of a request is decided on its own, so rules and remembered
+ * answers may allow some and deny others (a rule allowing `read` on `/docs/**`, a deny rule for
+ * `write` there). One question covers the still undecided capabilities of one subject, and its
+ * answer applies to all of them. `ctx.requirePermission` then resolves the capabilities allowed
+ * on every subject of the request (the intersection over subjects, never the union), possibly
+ * fewer than asked, and rejects with `PermissionDeniedError` only when none is left; a
+ * declarative `@Requires` needs every capability it names.
  */
 export class PermissionPolicy {
   readonly implications: Implications;
