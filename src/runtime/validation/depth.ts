@@ -3,6 +3,9 @@ import type { ArgumentProblem } from '../../contract/index.js';
 /** The nesting limit a compiled tool applies to its arguments unless told otherwise. */
 export const DEFAULT_MAX_DEPTH = 64;
 
+/** Containers the fast walk visits before it hands over to the careful one (shared references can multiply visits). */
+const FAST_WALK_BUDGET = 100_000;
+
 /**
  * Finds the first reason `value` is nested too deeply, or `undefined` when it is not. The
  * arguments object itself is level 1, and every object or array inside it adds one level, so
@@ -10,14 +13,52 @@ export const DEFAULT_MAX_DEPTH = 64;
  * `nested deeper than 64 levels`.
  *
  * The walk is iterative (an explicit stack, never recursion), so it cannot overflow the call
- * stack on 100,000-deep input; it stops at the first container past the limit, so its cost is
- * bounded by the part of the value within the limit. A cycle (possible only for in-process
- * callers; JSON has none) is refused with `contains a cycle`. An object reached twice along
- * different paths (a shared reference) is walked again only when reached at a deeper level.
- * It never reads a property through a getter of a prototype and never changes `value`.
+ * stack on 100,000-deep input, and it stops at the first container past the limit. A plain tree
+ * (everything JSON.parse makes) is walked once, without bookkeeping. Values only in-process
+ * callers can make are handled too: a cycle is refused with `contains a cycle`, and an object
+ * shared along many paths is walked again only when reached at a deeper level, so the cost stays
+ * bounded. It never changes `value`.
  */
 export function depthProblem(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): ArgumentProblem | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
+  const fast = fastWalk(value, maxDepth);
+  if (fast === 'fine') return undefined;
+  return carefulWalk(value, maxDepth);
+}
+
+/** Walks a tree with no bookkeeping; answers `fine`, or `unsure` when too deep or over budget. */
+function fastWalk(value: object, maxDepth: number): 'fine' | 'unsure' {
+  const nodes: object[] = [value];
+  const levels: number[] = [1];
+  let visited = 0;
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const level = levels.pop()!;
+    if (level > maxDepth || ++visited > FAST_WALK_BUDGET) return 'unsure';
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          levels.push(level + 1);
+        }
+      }
+    } else {
+      const keys = Object.keys(node);
+      for (let i = 0; i < keys.length; i++) {
+        const child: unknown = (node as Record<string, unknown>)[keys[i]!];
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          levels.push(level + 1);
+        }
+      }
+    }
+  }
+  return 'fine';
+}
+
+/** The exact answer, with cycle detection and shared-reference bookkeeping. */
+function carefulWalk(value: object, maxDepth: number): ArgumentProblem | undefined {
   const tooDeep: ArgumentProblem = { pointer: '', message: `nested deeper than ${maxDepth} levels` };
   // Each frame is a container to enter at a level; a frame with `leave` set pops it off the path.
   const stack: Array<{ node: object; level: number; leave: boolean }> = [{ node: value, level: 1, leave: false }];
@@ -30,8 +71,8 @@ export function depthProblem(value: unknown, maxDepth: number = DEFAULT_MAX_DEPT
       continue;
     }
     const { node, level } = frame;
-    if (level > maxDepth) return tooDeep;
     if (onPath.has(node)) return { pointer: '', message: 'contains a cycle' };
+    if (level > maxDepth) return tooDeep;
     const seenAt = shallowestSeen.get(node);
     if (seenAt !== undefined && seenAt <= level) continue;
     shallowestSeen.set(node, level);
