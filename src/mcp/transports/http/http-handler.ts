@@ -58,6 +58,8 @@ export interface McpHttpHandler {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+/** The longest delay `setTimeout` honours (a longer one would fire at once). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
 export function newSessionId(): string {
@@ -150,7 +152,14 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       if (preParsed !== undefined) {
         body = preParsed;
       } else {
-        const read = await readBody(req, maxBodyBytes);
+        let read: Awaited<ReturnType<typeof readBody>>;
+        try {
+          read = await readBody(req, maxBodyBytes);
+        } catch {
+          // The client gave up mid-upload: there is nobody left to answer.
+          res.destroy();
+          return;
+        }
         if (read.kind === 'too-large') {
           return sendJsonError(res, 413, JsonRpcCode.ServerError, `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`, {
             Connection: 'close',
@@ -194,10 +203,17 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       void server.close().catch(() => undefined);
     });
     await server.connect(transport);
+    if (hasClosed(res)) {
+      // The client left while the server was being connected; 'close' has already fired.
+      statelessServers.delete(server);
+      await server.close();
+      return;
+    }
     await transport.handleRequest(req, res, body);
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
+    res.once('close', () => closedResponses.add(res));
     handle(req, res).catch((error: unknown) => {
       onError(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) sendJsonError(res, 500, JsonRpcCode.InternalError, 'Internal error');
@@ -262,6 +278,8 @@ class HttpSession {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    // A client that already left would never fire 'close' again: nothing to serve or count.
+    if (hasClosed(res)) return;
     this.openRequests++;
     clearTimeout(this.idleTimer);
     const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
@@ -283,7 +301,7 @@ class HttpSession {
   private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
     if (!Number.isFinite(this.context.sessionIdleMs)) return;
-    this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), this.context.sessionIdleMs);
+    this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), Math.min(this.context.sessionIdleMs, MAX_TIMER_MS));
     this.idleTimer.unref();
   }
 
@@ -291,6 +309,13 @@ class HttpSession {
     clearTimeout(this.idleTimer);
     if (this.registered) this.context.unregister(this, this.closeReason ?? 'closed');
   }
+}
+
+/** Responses whose connection has closed (finished or abandoned by the client). */
+const closedResponses = new WeakSet<ServerResponse>();
+
+function hasClosed(res: ServerResponse): boolean {
+  return res.destroyed || closedResponses.has(res);
 }
 
 function pathOf(url: string | undefined): string {

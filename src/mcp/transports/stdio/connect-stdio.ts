@@ -125,7 +125,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           transport.whenIdle(),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownTimeoutMs))),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(shutdownTimeoutMs, 2_147_483_647)))),
         ]);
         clearTimeout(timer);
         const left = transport.inFlightCount;
