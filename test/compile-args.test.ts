@@ -5,7 +5,7 @@ import {
   IsArray, IsEnum, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, Validate, ValidateNested, ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { Args, Description, Field, Tool, compile, inspectTool, type CallContext } from '../src/index.js';
+import { Args, Description, Field, Tool, compile, defineDescription, defineField, inspectTool, type CallContext } from '../src/index.js';
 import { contextFor, invalidMessage, issuesOf } from './support/compile-helpers.js';
 
 test('args from @Tool({ args }) and from @Args() give the same schema and DTO', async () => {
@@ -171,10 +171,11 @@ test('a residual @Validate constraint runs after ajv, with its own message and p
   assert.equal(await invalidMessage(tool!.execute({ dir: '/', paging: { page: -1 } }, contextFor('pages'))), 'invalid arguments: /paging/page: must be >= 0');
 });
 
-test('generator issues reach the ContractError with class and member', () => {
+test('generator issues reach the ContractError with class, member and fix', () => {
   class Loose {
     @IsOptional() anything?: unknown;
     @IsArray() list!: unknown[];
+    @IsString() @IsInt() both!: string;
   }
   @Tool({ description: 'Loose', args: Loose })
   class LooseTool {
@@ -182,10 +183,60 @@ test('generator issues reach the ContractError with class and member', () => {
       return 'x';
     }
   }
-  assert.deepEqual(issuesOf(() => compile([LooseTool])).map((i) => [i.code, i.className, i.member]), [
-    ['unknown-property-type', 'Loose', 'anything'],
-    ['array-item-type', 'Loose', 'list'],
+  assert.deepEqual(issuesOf(() => compile([LooseTool])), [
+    {
+      code: 'unknown-property-type', className: 'Loose', member: 'anything',
+      message: 'Loose.anything: the type of this property cannot be known (design:type is Object); add a class-validator type decorator such as @IsString(), @IsInt(), @IsObject() or @ValidateNested() with @Type(() => Class)',
+    },
+    {
+      code: 'array-item-type', className: 'Loose', member: 'list',
+      message: 'Loose.list: the items of this array have no known type; add @IsString({ each: true }) (or another type decorator with { each: true }), or @ValidateNested({ each: true }) with @Type(() => Item)',
+    },
+    { code: 'invalid-schema', className: 'Loose', member: 'both', message: 'Loose.both: @IsInt() and @IsString() contradict each other, so no value can pass; remove one of them' },
   ]);
+});
+
+test('without reflect-metadata, an uninferable args class is reflect-metadata-missing', () => {
+  @Tool({ description: 'Needs metadata' })
+  class NeedsMetadata {
+    execute(args: object) {
+      return String(args);
+    }
+  }
+  const reflect = Reflect as unknown as Record<string, unknown>;
+  const saved = reflect.getMetadata;
+  reflect.getMetadata = undefined;
+  try {
+    assert.deepEqual(issuesOf(() => compile([NeedsMetadata])), [
+      {
+        code: 'reflect-metadata-missing', className: 'NeedsMetadata', member: 'execute',
+        message: "class NeedsMetadata: reflect-metadata is not loaded, so the type of execute()'s first parameter cannot be read: import 'reflect-metadata' (or toolwright) before any decorated class, or add @Tool({ args: YourArgs })",
+      },
+    ]);
+  } finally {
+    reflect.getMetadata = saved;
+  }
+});
+
+test('plain-function twins of @Description and @Field land in the schema', () => {
+  class Twin {
+    @IsString() path!: string;
+    @IsOptional() @IsInt() depth?: number;
+  }
+  defineDescription(Twin, 'path', 'Where to look');
+  defineField(Twin, 'depth', { title: 'Depth', examples: [1, 2] });
+  @Tool({ description: 'Twin', args: Twin })
+  class TwinTool {
+    execute() {
+      return 'x';
+    }
+  }
+  assert.deepEqual(compile([TwinTool])[0]!.parameters, {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'Where to look' }, depth: { type: ['integer', 'null'], title: 'Depth', examples: [1, 2] } },
+    required: ['path'],
+    additionalProperties: false,
+  });
 });
 
 test('@Field and @Description land in the schema', () => {
