@@ -67,8 +67,10 @@ test('an initialiser that is not JSON is no default; a constructor that throws g
     }
   }
   assert.deepEqual(cleanSchema(Strict), objectSchema({ limit: { type: 'integer' } }));
+  // Not JSON, so no default; but class-transformer keeps the initialiser when the key is left
+  // out, so the property is not required either.
   class Dated { @IsString() stamp: string = new Date(0) as unknown as string; }
-  assert.deepEqual(cleanSchema(Dated), objectSchema({ stamp: { type: 'string' } }));
+  assert.deepEqual(cleanSchema(Dated), objectSchema({ stamp: { type: 'string' } }, []));
 });
 
 test('a default is copied, so changing the initial value later does not change the schema', () => {

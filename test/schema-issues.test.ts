@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../src/index.js';
 import {
-  Allow, IsArray, IsDate, IsIBAN, IsInt, IsOptional, IsString, Matches, Min, registerDecorator, Validate, ValidateIf, ValidateNested,
+  Allow, IsArray, IsDate, IsEnum, IsIBAN, IsIn, IsInt, IsOptional, IsString, Matches, Min, registerDecorator, Validate, ValidateIf, ValidateNested,
   ValidatorConstraint, type ValidatorConstraintInterface,
 } from 'class-validator';
 import { Type } from 'class-transformer';
@@ -242,4 +242,20 @@ test('residual constraints and issues of nested classes name the nested class', 
   const result = generated(Args);
   assert.deepEqual(result.residual, [{ className: 'Inner', property: 'n', constraint: 'isPrime' }]);
   assert.deepEqual(result.issues.map(({ code, className, member }) => ({ code, className, member })), [{ code: 'array-item-type', className: 'Inner', member: 'list' }]);
+});
+
+test('a list of allowed values with nothing a client can send is invalid-schema', () => {
+  enum Direction { Up = 'up', Down = 'down' }
+  class Args {
+    @IsIn([]) none!: string;
+    @IsIn([{ id: 1 }]) objects!: object;
+    @IsEnum(Direction) @IsIn(['left']) disjoint!: string;
+  }
+  const result = generated(Args);
+  assert.deepEqual(result.issues, [
+    { code: 'invalid-schema', className: 'Args', member: 'none', message: 'Args.none: @IsIn() lists no JSON value (its list is empty, or holds only objects or NaN, which never equal a sent value), so no value can pass; list the values a client may send' },
+    { code: 'invalid-schema', className: 'Args', member: 'objects', message: 'Args.objects: @IsIn() lists no JSON value (its list is empty, or holds only objects or NaN, which never equal a sent value), so no value can pass; list the values a client may send' },
+    { code: 'invalid-schema', className: 'Args', member: 'disjoint', message: 'Args.disjoint: @IsIn() and @IsEnum() have no JSON value in common, so no value can pass; list the values a client may send' },
+  ]);
+  assert.deepEqual(result.schema, objectSchema({ none: { not: {} }, objects: { not: {} }, disjoint: { type: 'string', not: {} } }));
 });

@@ -32,14 +32,13 @@ function classChain(cls: Function): Function[] {
  */
 function initialValuesOf(cls: Function): Map<string, unknown> {
   const values = new Map<string, unknown>();
-  let instance: unknown;
   try {
-    instance = Reflect.construct(cls, []);
+    const instance: unknown = Reflect.construct(cls, []);
+    if (typeof instance !== 'object' || instance === null) return values;
+    for (const key of Object.keys(instance)) values.set(key, (instance as Record<string, unknown>)[key]);
   } catch {
-    return values;
+    values.clear();
   }
-  if (typeof instance !== 'object' || instance === null) return values;
-  for (const key of Object.keys(instance)) values.set(key, (instance as Record<string, unknown>)[key]);
   return values;
 }
 

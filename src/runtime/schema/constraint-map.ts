@@ -66,7 +66,7 @@ function restrictToPrimitives(context: MappingContext, values: unknown, decorato
   // class-validator compares with ===: an object or array in the list can never equal parsed
   // JSON, and NaN equals nothing, so only JSON primitives can ever be accepted.
   const primitives = listed.filter(isJsonPrimitive);
-  context.rules.restrictTo(primitives);
+  context.rules.restrictTo(primitives, decorator);
   if (primitives.length > 0) context.rules.requireTypes(typeSet(...typesOfValues(primitives)), decorator);
 }
 

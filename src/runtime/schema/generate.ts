@@ -51,7 +51,9 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
   const schema = renderClass(models.get(dto)!, reference);
   if (names.size > 0) {
     const definitions: JsonObject = {};
-    for (const [cls, name] of names) definitions[name] = renderClass(models.get(cls)!, reference);
+    for (const [cls, name] of names) {
+      Object.defineProperty(definitions, name, { value: renderClass(models.get(cls)!, reference), enumerable: true, writable: true, configurable: true });
+    }
     schema.$defs = definitions;
   }
 

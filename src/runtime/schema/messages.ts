@@ -59,6 +59,12 @@ export function contradictoryTypes(className: string, member: string, decorators
   return issue('invalid-schema', className, member, `${decorators.join(' and ')} contradict each other, so no value can pass; remove one of them`);
 }
 
+export function noAllowedValue(className: string, member: string, decorators: readonly string[]): ContractIssue {
+  const listed = decorators.join(' and ');
+  const why = decorators.length > 1 ? 'have no JSON value in common' : 'lists no JSON value (its list is empty, or holds only objects or NaN, which never equal a sent value)';
+  return issue('invalid-schema', className, member, `${listed} ${why}, so no value can pass; list the values a client may send`);
+}
+
 export function fieldValueNotJson(className: string, member: string, option: 'default' | 'examples'): ContractIssue {
   const what = option === 'default' ? 'the default' : 'every example';
   return issue('invalid-schema', className, member, `@Field({ ${option} }): ${what} must be plain JSON (null, a boolean, a finite number, a string, or arrays and plain objects of those); use the value a client would send`);

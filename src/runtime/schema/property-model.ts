@@ -15,7 +15,10 @@ export interface PropertyModel {
   readonly name: string;
   /** `@IsOptional()`: the property may be left out or be `null`. */
   readonly optional: boolean;
-  /** Whether the schema lists the property in `required`. */
+  /**
+   * Whether the schema lists the property in `required`: not when `@IsOptional()`, when it has
+   * a default, or when a no-argument instance already holds a value for it.
+   */
   readonly required: boolean;
   /** The rules of the property's value (empty for a `@ValidateIf()` property). */
   readonly rules: ValueRules;
@@ -108,7 +111,8 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   return {
     name,
     optional,
-    required: !optional && defaultValue === undefined,
+    // class-transformer keeps an initialiser when the key is left out, JSON or not.
+    required: !optional && defaultValue === undefined && input.initialiser?.value === undefined,
     rules,
     ...(field.title === undefined ? {} : { title: field.title }),
     ...(field.description === undefined ? {} : { description: field.description }),
@@ -152,6 +156,10 @@ function reportConflicts(className: string, name: string, rules: ValueRules, iss
   for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
     if (level.typeConflict !== undefined) {
       issues.push(messages.contradictoryTypes(className, name, level.typeConflict));
+      return;
+    }
+    if (level.enumValues !== undefined && level.enumValues.length === 0) {
+      issues.push(messages.noAllowedValue(className, name, level.enumDecorators));
       return;
     }
   }

@@ -26,12 +26,16 @@ export function renderRules(rules: ValueRules, reference: ClassReference, option
     if (rules.types.size === 0) schema.not = {};
     else schema.type = typeKeyword(rules.types);
   }
-  if (rules.enumValues !== undefined) schema.enum = [...rules.enumValues];
+  // An empty list admits nothing, like class-validator; JSON Schema says so with `not: {}`.
+  if (rules.enumValues !== undefined && rules.enumValues.length === 0) schema.not = {};
+  else if (rules.enumValues !== undefined) schema.enum = [...rules.enumValues];
   if (rules.constValue !== undefined) schema.const = rules.constValue.value;
   const forbidden = [...rules.notValues];
   if (rules.notEmpty && !stringOnly && rules.nested === undefined && !forbidden.includes('')) forbidden.push('');
   const excluded = options.nullable ? forbidden.filter((value) => value !== null) : forbidden;
-  if (excluded.length === 1) schema.not = { const: excluded[0]! };
+  if (schema.not !== undefined) {
+    // Nothing passes already.
+  } else if (excluded.length === 1) schema.not = { const: excluded[0]! };
   else if (excluded.length > 1) schema.not = { enum: excluded };
   if (rules.formats.length > 0) schema.format = rules.formats[0]!;
   if (rules.patterns.length > 0) schema.pattern = rules.patterns[0]!;

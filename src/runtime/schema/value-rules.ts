@@ -66,8 +66,12 @@ export class ValueRules {
     else if (UPPER_BOUNDS.has(keyword)) this.bounds.set(keyword, Math.min(current, value));
   }
 
-  /** Restricts the value to `values` (intersected with an earlier restriction). */
-  restrictTo(values: readonly Json[]): void {
+  /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */
+  readonly enumDecorators: string[] = [];
+
+  /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
+  restrictTo(values: readonly Json[], decorator: string): void {
+    if (!this.enumDecorators.includes(decorator)) this.enumDecorators.push(decorator);
     this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
   }
 
