@@ -104,3 +104,14 @@ test('a result class gets the same schema', () => {
   assert.deepEqual(result.schema, objectSchema({ lines: { description: 'Lines read', type: 'integer' }, warning: { type: ['string', 'null'] } }, ['lines']));
   assert.deepEqual(result.issues, []);
 });
+
+test('a property named __proto__ stays a plain data key of properties', () => {
+  class Args {}
+  IsString()(Args.prototype, '__proto__');
+  defineField(Args, '__proto__', { description: 'odd but legal' });
+  const schema = cleanSchema(Args);
+  const properties = schema.properties as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(properties), Object.prototype);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value, { description: 'odd but legal', type: 'string' });
+  assert.deepEqual(schema.required, ['__proto__']);
+});
