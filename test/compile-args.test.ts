@@ -102,7 +102,7 @@ test('maxDepth is a compile option', async () => {
   const [tool] = compile([DeepTool], { maxDepth: 1 });
   assert.equal(await invalidMessage(tool!.execute({ list: [1] }, contextFor('deep'))), 'invalid arguments: nested deeper than 1 levels');
   assert.equal(await tool!.execute({}, contextFor('deep')), 'ok');
-  assert.equal(inspectTool(tool!).claims.maxDepth, undefined);
+  assert.equal(inspectTool(tool!).maxDepth, 1);
 });
 
 test('nested DTOs, arrays and enums arrive as instances; nested problems carry their pointer', async () => {

@@ -225,7 +225,7 @@ test('inspectTool, explainTools and formatDefinitions describe compiled and hand
   const tools = compile([Clock, hand]);
   assert.deepEqual(inspectTool(tools[0]!), {
     name: 'clock', title: 'Clock', description: 'Tells the time', origin: 'compiled', className: 'Clock', argsClass: undefined, resultClass: undefined,
-    parameters: NO_ARGS, outputSchema: undefined, residual: [], claims: {},
+    parameters: NO_ARGS, outputSchema: undefined, residual: [], maxDepth: 64, claims: {},
   });
   assert.deepEqual(explainTools(tools).map((t) => [t.origin, t.claims]), [['compiled', {}], ['hand-built', { sequential: true }]]);
   assert.equal(

@@ -17,6 +17,8 @@ export interface ToolInspection {
   readonly outputSchema: JsonObject | undefined;
   /** Constraints enforced at run time by class-validator because the schema cannot express them. */
   readonly residual: readonly ResidualConstraint[];
+  /** The deepest nesting of arguments a compiled tool accepts; `undefined` for a hand-built tool. */
+  readonly maxDepth: number | undefined;
   /** The claims, as a host reads them: only the ones the tool states. */
   readonly claims: Readonly<Record<string, unknown>>;
 }
@@ -44,6 +46,7 @@ export function inspectTool(tool: ContractTool): ToolInspection {
     parameters: tool.parameters,
     outputSchema: tool.outputSchema,
     residual: info?.residual ?? [],
+    maxDepth: info?.maxDepth,
     claims,
   };
 }
