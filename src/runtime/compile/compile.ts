@@ -1,13 +1,14 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ContractError, TOOL_NAME_PATTERN, type CallContext, type ContractIssue, type ContractTool, type JsonObject, type ToolFacts, type ToolOutput } from '../../contract/index.js';
-import { getClaims, getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
+import { ContractError, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
-import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, kindOf, markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
+import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, kindOf, type ArgumentsPipeline } from '../validation/index.js';
 import { argsClassOf } from './args-class.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
 import { deepFrozen, recordInfo } from './info.js';
+import { buildTool } from './build-tool.js';
+import { instanceOf } from './instance.js';
 import { inferToolName } from './name.js';
-import { outputOf } from './output.js';
 
 /** The options of `compile`. */
 export interface CompileOptions {
@@ -25,9 +26,6 @@ export interface CompileOptions {
 
 /** The schema of a tool that takes no arguments: only `{}` (or nothing) is accepted. */
 export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false }) as JsonObject;
-
-/** Properties of a compiled tool that `compile` sets itself and a claim can never override. */
-const OWN_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'parameters', 'outputSchema', 'execute', 'facts', 'close']);
 
 /** A tool of the set while it is being compiled: its name (for the duplicate check) and where it came from. */
 interface Entry {
@@ -192,67 +190,6 @@ function nameOf(cls: Function, toolOptions: ToolOptions, issues: ContractIssue[]
     return undefined;
   }
   return inferred;
-}
-
-function instanceOf(cls: Function, className: string, options: CompileOptions, issues: ContractIssue[]): object | undefined {
-  const fail = (why: string): undefined => {
-    issues.push({ code: 'resolve-failed', className, message: `class ${className}: ${why}` });
-    return undefined;
-  };
-  let instance: unknown;
-  try {
-    instance = options.resolve === undefined ? new (cls as new () => object)() : options.resolve(cls as Class);
-  } catch (err) {
-    return fail(`${options.resolve === undefined ? `new ${className}()` : 'resolve()'} threw while making the instance: ${messageOf(err)}; fix the ${options.resolve === undefined ? 'constructor, or pass compile() a resolve function or an instance' : 'resolve function or the constructor'}`);
-  }
-  if (instance instanceof Promise || (typeof instance === 'object' && instance !== null && typeof (instance as { then?: unknown }).then === 'function')) {
-    return fail('resolve() returned a Promise, but compile() is synchronous: await the instance first and pass it to compile() in place of the class');
-  }
-  if (typeof instance !== 'object' || instance === null) return fail(`resolve() returned ${kindOf(instance)}, not an instance: return an instance of ${className}`);
-  return instance;
-}
-
-interface BuildParts {
-  readonly cls: Function;
-  readonly instance: object;
-  readonly name: string;
-  readonly toolOptions: ToolOptions;
-  readonly parameters: JsonObject;
-  readonly outputSchema: JsonObject | undefined;
-  readonly pipeline: ArgumentsPipeline;
-  readonly validateResult: ValidateFunction | undefined;
-  readonly factsMethod: string | symbol | undefined;
-}
-
-function buildTool(parts: BuildParts): ContractTool {
-  const { instance, name, pipeline, validateResult } = parts;
-  const methods = instance as Record<string | symbol, (...args: unknown[]) => unknown>;
-  const tool: Record<string, unknown> = { name };
-  if (parts.toolOptions.title !== undefined) tool.title = parts.toolOptions.title;
-  tool.description = parts.toolOptions.description;
-  tool.parameters = parts.parameters;
-  if (parts.outputSchema !== undefined) tool.outputSchema = parts.outputSchema;
-  for (const [key, value] of Object.entries(getClaims(parts.cls))) {
-    if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
-  }
-  tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
-    const args = await pipeline.parse(raw);
-    const output = await methods.execute!.call(instance, args, ctx);
-    return outputOf(output, { toolName: name, validateResult });
-  };
-  const factsMethod = parts.factsMethod;
-  if (factsMethod !== undefined) {
-    tool.facts = async (raw: JsonObject, ctx: CallContext): Promise<ToolFacts> => {
-      const args = await pipeline.parse(raw);
-      return (await methods[factsMethod]!.call(instance, args, ctx)) as ToolFacts;
-    };
-  }
-  if (typeof methods.close === 'function') {
-    tool.close = async (): Promise<void> => {
-      await methods.close!.call(instance);
-    };
-  }
-  return Object.freeze(markSelfValidating(tool as unknown as ContractTool));
 }
 
 function duplicateIssues(entries: readonly Entry[]): ContractIssue[] {

@@ -1,0 +1,59 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
+import { getClaims, type ToolOptions } from '../../decorators/index.js';
+import { markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
+import { outputOf } from './output.js';
+
+/** Properties of a compiled tool that `compile` sets itself and a claim can never override. */
+const OWN_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'parameters', 'outputSchema', 'execute', 'facts', 'close']);
+
+/** Everything a compiled tool is made of. */
+export interface BuildParts {
+  readonly cls: Function;
+  readonly instance: object;
+  readonly name: string;
+  readonly toolOptions: ToolOptions;
+  readonly parameters: JsonObject;
+  readonly outputSchema: JsonObject | undefined;
+  readonly pipeline: ArgumentsPipeline;
+  readonly validateResult: ValidateFunction | undefined;
+  readonly factsMethod: string | symbol | undefined;
+}
+
+/**
+ * Assembles the frozen, self-validating contract tool of a class: name, title, description,
+ * schemas, every recorded claim (copied as recorded, so claims other decorators add later flow
+ * through), `execute` (pipeline, the instance's `execute`, `outputOf`), `facts` when a method is
+ * marked `@Facts()`, and `close` when the instance has one.
+ */
+export function buildTool(parts: BuildParts): ContractTool {
+  const { instance, name, pipeline, validateResult } = parts;
+  const methods = instance as Record<string | symbol, (...args: unknown[]) => unknown>;
+  const tool: Record<string, unknown> = { name };
+  if (parts.toolOptions.title !== undefined) tool.title = parts.toolOptions.title;
+  tool.description = parts.toolOptions.description;
+  tool.parameters = parts.parameters;
+  if (parts.outputSchema !== undefined) tool.outputSchema = parts.outputSchema;
+  for (const [key, value] of Object.entries(getClaims(parts.cls))) {
+    if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
+  }
+  tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
+    const args = await pipeline.parse(raw);
+    const output = await methods.execute!.call(instance, args, ctx);
+    return outputOf(output, { toolName: name, validateResult });
+  };
+  const factsMethod = parts.factsMethod;
+  if (factsMethod !== undefined) {
+    tool.facts = async (raw: JsonObject, ctx: CallContext): Promise<ToolFacts> => {
+      const args = await pipeline.parse(raw);
+      return (await methods[factsMethod]!.call(instance, args, ctx)) as ToolFacts;
+    };
+  }
+  if (typeof methods.close === 'function') {
+    tool.close = async (): Promise<void> => {
+      await methods.close!.call(instance);
+    };
+  }
+  return Object.freeze(markSelfValidating(tool as unknown as ContractTool));
+}
+
