@@ -307,3 +307,30 @@ test('a numeric range and an enum by name are refused without conversion', async
   assert.equal(await invalidMessage(tool!.execute({ n: 1.5 }, contextFor('numbers'))), 'invalid arguments: /n: must be integer');
   assert.equal(await tool!.execute({ n: 10 }, contextFor('numbers')), '10');
 });
+
+test('a recursive DTO validates and builds at every level, dropping optional nulls', async () => {
+  class TreeNode {
+    @IsString() label!: string;
+    @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TreeNode) children?: TreeNode[];
+    @IsOptional() @IsString() note?: string;
+  }
+  let got: TreeNode | undefined;
+  @Tool({ description: 'Takes a tree', args: TreeNode })
+  class TreeTool {
+    execute(args: TreeNode) {
+      got = args;
+      return 'ok';
+    }
+  }
+  const [tool] = compile([TreeTool]);
+  await tool!.execute({ label: 'root', children: [{ label: 'a', note: null, children: [{ label: 'a1', children: null }] }] }, contextFor('tree'));
+  assert.ok(got instanceof TreeNode);
+  assert.ok(got.children![0] instanceof TreeNode);
+  assert.ok(got.children![0]!.children![0] instanceof TreeNode);
+  assert.equal(got.children![0]!.note, undefined);
+  assert.equal(got.children![0]!.children![0]!.children, undefined);
+  assert.equal(
+    await invalidMessage(tool!.execute({ label: 'root', children: [{ label: 'a', children: [{ label: 3 }] }] }, contextFor('tree'))),
+    'invalid arguments: /children/0/children/0/label: must be string',
+  );
+});
