@@ -7,7 +7,10 @@ const CONTRACT_KEYS = [
   'flow', 'replay', 'timeoutMs', 'maxOutputChars', 'requires', 'execute', 'facts', 'close',
 ] as const;
 
-/** True when `value` looks like a contract tool rather than a tool class instance: it has a string `name` or an `execute` and no `@Tool` class. */
+/**
+ * True when `value` (an object whose class has no `@Tool`) is to be checked as a hand-built
+ * contract tool: a plain object (or one without a prototype), or any object with a string `name`.
+ */
 export function looksHandBuilt(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null || typeof (value as { name?: unknown }).name === 'string';
