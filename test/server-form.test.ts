@@ -39,6 +39,20 @@ test('formSchemaOf makes a flat MCP form schema from a DTO class', () => {
   });
 });
 
+test('formSchemaOf keeps an optional enum a plain string enum (no null in type or enum)', () => {
+  class Pick {
+    @IsOptional() @IsIn(['a', 'b']) letter?: string;
+    @IsOptional() @IsEnum(Color) color?: Color;
+  }
+  assert.deepEqual(formSchemaOf(Pick), {
+    type: 'object',
+    properties: {
+      letter: { type: 'string', enum: ['a', 'b'] },
+      color: { type: 'string', enum: ['red', 'green'] },
+    },
+  });
+});
+
 test('formSchemaOf refuses what a form cannot ask, naming the class and property', () => {
   class Address { @IsString() street!: string; }
   class WithNested { @IsObject() @ValidateNested() @Type(() => Address) address!: Address; }

@@ -8,7 +8,7 @@ const FORM_FORMATS: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date
  * class, with the same generator that makes tools' argument schemas: `{"type":"object",
  * "properties":{...},"required":[...]}` (`required` left out when empty). Each property keeps
  * what the generator said of it (description, bounds, enum, default, format); an optional
- * property's `["T","null"]` type becomes `"T"` (a form sends no nulls; leaving a field out is
+ * property's `["T","null"]` type becomes `"T"` and `null` leaves its `enum` (a form sends no nulls; leaving a field out is
  * how it says nothing). Throws an `Error` naming the class and property when the class cannot
  * be read (the generator's issues), or when a property is not something a form can ask:
  * MCP forms hold only strings (formats `email`, `uri`, `date`, `date-time`), numbers, integers,
@@ -37,6 +37,8 @@ function formFieldOf(schema: Json, label: string): JsonObject {
     if (types.length !== 1) throw new Error(refused);
     field.type = types[0]!;
   }
+  // An optional enum admits null in argument schemas; a form leaves the field out instead.
+  if (Array.isArray(field.enum)) field.enum = field.enum.filter((value) => value !== null);
   switch (field.type) {
     case 'string':
       if (Array.isArray(field.enum) && !field.enum.every((value) => typeof value === 'string')) throw new Error(refused);
