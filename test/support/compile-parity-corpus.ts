@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsDivisibleBy, IsEnum, IsIn, IsInt, IsISO8601, IsNotEmpty, IsNumber,
-  IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, MinLength, ValidateNested,
+  ArrayContains, ArrayMaxSize, ArrayMinSize, ArrayNotContains, ArrayNotEmpty, ArrayUnique, Equals, IsArray, IsBoolean, IsDivisibleBy, IsEnum, IsIn,
+  IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNotIn, IsNumber, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min,
+  MinLength, NotEquals, ValidateNested,
 } from 'class-validator';
 
 /**
@@ -52,9 +53,17 @@ export class Schedule {
   @IsArray() @ArrayNotEmpty() @ArrayUnique() @IsInt({ each: true }) codes!: number[];
 }
 
+export class Tune {
+  @Equals('v1') version!: 'v1';
+  @IsString() @IsNotIn(['root', 'admin']) owner!: string;
+  @IsString() @NotEquals('default') profile!: string;
+  @IsNumber() @IsNegative() offset!: number;
+  @IsArray() @ArrayMinSize(1) @ArrayContains(['base']) @ArrayNotContains(['legacy']) @IsString({ each: true }) layers!: string[];
+}
+
 /** One input of the corpus, with the verdict the compiled pipeline must give. */
 export interface ParityCase {
-  readonly dto: 'CreateUser' | 'Search' | 'Schedule';
+  readonly dto: 'CreateUser' | 'Search' | 'Schedule' | 'Tune';
   readonly label: string;
   readonly input: unknown;
   readonly ours: 'valid' | 'invalid';
@@ -66,7 +75,9 @@ const user = { name: 'Ada', role: 'admin', active: true };
 const search = { query: 'red shoes', page: { number: 1 } };
 const schedule = { when: '2026-11-30T09:00:00Z', minutes: 15, codes: [1, 2] };
 
-export const DTOS = { CreateUser, Search, Schedule } as const;
+const tune = { version: 'v1', owner: 'ada', profile: 'fast', offset: -1.5, layers: ['base', 'extra'] };
+
+export const DTOS = { CreateUser, Search, Schedule, Tune } as const;
 
 export const CORPUS: readonly ParityCase[] = [
   // CreateUser: valid
@@ -168,4 +179,19 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'Schedule', label: 'codes fractional', input: { ...schedule, codes: [1.5] }, ours: 'invalid' },
   { dto: 'Schedule', label: 'codes missing', input: { when: schedule.when, minutes: 5 }, ours: 'invalid' },
   { dto: 'Schedule', label: 'codes null (not optional)', input: { ...schedule, codes: null }, ours: 'invalid' },
+  // Tune: valid
+  { dto: 'Tune', label: 'minimal', input: tune, ours: 'valid' },
+  { dto: 'Tune', label: 'only the base layer', input: { ...tune, layers: ['base'] }, ours: 'valid' },
+  { dto: 'Tune', label: 'integer offset', input: { ...tune, offset: -3 }, ours: 'valid' },
+  { dto: 'Tune', label: 'owner close to a forbidden one', input: { ...tune, owner: 'roots' }, ours: 'valid' },
+  // Tune: invalid
+  { dto: 'Tune', label: 'wrong version', input: { ...tune, version: 'v2' }, ours: 'invalid' },
+  { dto: 'Tune', label: 'forbidden owner', input: { ...tune, owner: 'root' }, ours: 'invalid' },
+  { dto: 'Tune', label: 'default profile', input: { ...tune, profile: 'default' }, ours: 'invalid' },
+  { dto: 'Tune', label: 'offset zero', input: { ...tune, offset: 0 }, ours: 'invalid' },
+  { dto: 'Tune', label: 'offset positive', input: { ...tune, offset: 2 }, ours: 'invalid' },
+  { dto: 'Tune', label: 'base layer missing', input: { ...tune, layers: ['extra'] }, ours: 'invalid' },
+  { dto: 'Tune', label: 'legacy layer present', input: { ...tune, layers: ['base', 'legacy'] }, ours: 'invalid' },
+  { dto: 'Tune', label: 'no layers', input: { ...tune, layers: [] }, ours: 'invalid' },
+  { dto: 'Tune', label: 'version missing', input: { owner: 'ada', profile: 'fast', offset: -1, layers: ['base'] }, ours: 'invalid' },
 ];
