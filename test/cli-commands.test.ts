@@ -112,7 +112,21 @@ describe('cli errors', () => {
       out: '',
       err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools\n`,
     });
-    assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), { code: 2, out: '', err: `toolwright: module "${at('bad-list')}": its "tools" export must be an array, got string\n` });
+    assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), { code: 2, out: '', err: `toolwright: module "${at('bad-list')}": its "tools" export must be an array or a function returning one, got string\n` });
+  });
+
+  it('calls a tools() function once to build the tools, and names its failures (exit 2)', async () => {
+    assert.deepEqual(await runCliCaptured(['call', at('factory'), 'salute']), { code: 0, out: 'Ahoy!\n', err: '' });
+    assert.deepEqual(await runCliCaptured(['list', at('failing-factory')]), {
+      code: 2,
+      out: '',
+      err: `toolwright: module "${at('failing-factory')}": its tools() function failed: SALUTE_GREETING is not set\n`,
+    });
+    assert.deepEqual(await runCliCaptured(['list', at('odd-factory')]), {
+      code: 2,
+      out: '',
+      err: `toolwright: module "${at('odd-factory')}": its tools() function must return an array, got object\n`,
+    });
   });
 
   it('lists every compile problem of a module (exit 2)', async () => {

@@ -85,8 +85,8 @@ export function helpText(topic?: HelpCommand['topic']): string {
     '  toolwright --version             print the toolwright version',
     '',
     '<module> is a compiled ES module (a path, resolved against the current directory) that',
-    'exports classes decorated with @Tool, or a `tools` array of tool classes, instances or',
-    'contract tools.',
+    'exports classes decorated with @Tool, or `tools`: an array of tool classes, instances or',
+    'contract tools, or a function returning one (for tools whose constructors need arguments).',
     '',
   ].join('\n');
 }

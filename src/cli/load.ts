@@ -29,13 +29,16 @@ export interface LoadedTools {
  * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools
  * it exports. When the module exports `tools` (or a default export that is an array), those are
  * the tools, in that order: tool classes, instances of tool classes, and contract tools, mixed
- * freely. Otherwise every exported class with `@Tool` metadata is a tool, in export-name order;
- * other exports are ignored. Classes are instantiated with `new Class()`.
+ * freely. `tools` may also be a function returning that array (or a promise of it), called once
+ * with no arguments: the way to build tools whose constructors need arguments. Otherwise every
+ * exported class with `@Tool` metadata is a tool, in export-name order; other exports are
+ * ignored. Classes are instantiated with `new Class()`.
  *
  * Fails with a `CliError` naming the module: the file does not exist
  * (`cannot load module "x": file not found`), importing it throws (`cannot load module "x":
- * <message>`), `tools` is not an array, the module gives no tools, or `compile` finds problems
- * (the `ContractError` message, every issue listed). It never serves or runs anything.
+ * <message>`), `tools` is neither an array nor a function returning one, the `tools()` function
+ * throws, the module gives no tools, or `compile` finds problems (the `ContractError` message,
+ * every issue listed). It never serves or runs anything but that `tools()` function.
  */
 export async function loadTools(modulePath: string, cwd: string): Promise<LoadedTools> {
   const path = resolve(cwd, modulePath);
@@ -46,7 +49,7 @@ export async function loadTools(modulePath: string, cwd: string): Promise<Loaded
   } catch (error) {
     throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${messageOf(error)}`);
   }
-  const given = toolsExported(exports, modulePath);
+  const given = await toolsExported(exports, modulePath);
   if (given.length === 0) {
     throw new CliError(`module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools`);
   }
@@ -60,11 +63,19 @@ export async function loadTools(modulePath: string, cwd: string): Promise<Loaded
   return { path, defaultName: defaultNameOf(path), tools };
 }
 
-/** What the module offers as tools, before compiling: its `tools` list or its `@Tool` classes. */
-function toolsExported(exports: Record<string, unknown>, modulePath: string): unknown[] {
-  const listed = 'tools' in exports ? exports.tools : Array.isArray(exports.default) ? exports.default : undefined;
+/** What the module offers as tools, before compiling: its `tools` list (or factory) or its `@Tool` classes. */
+async function toolsExported(exports: Record<string, unknown>, modulePath: string): Promise<unknown[]> {
+  let listed = 'tools' in exports ? exports.tools : Array.isArray(exports.default) ? exports.default : undefined;
+  if (typeof listed === 'function' && getToolOptions(listed) === undefined) {
+    try {
+      listed = await (listed as () => unknown)();
+    } catch (error) {
+      throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${messageOf(error)}`);
+    }
+    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function must return an array, got ${kindOf(listed)}`);
+  }
   if (listed !== undefined) {
-    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its "tools" export must be an array, got ${listed === null ? 'null' : typeof listed}`);
+    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its "tools" export must be an array or a function returning one, got ${kindOf(listed)}`);
     return [...listed];
   }
   const classes: unknown[] = [];
@@ -72,6 +83,12 @@ function toolsExported(exports: Record<string, unknown>, modulePath: string): un
     if (typeof value === 'function' && getToolOptions(value) !== undefined && !classes.includes(value)) classes.push(value);
   }
   return classes;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'function') return 'a tool class (wrap it in an array)';
+  return typeof value;
 }
 
 function defaultNameOf(path: string): string {
