@@ -104,8 +104,18 @@ async function main() {
     process.exitCode = 1;
   } finally {
     clearTimeout(deadline);
-    server.kill('SIGTERM');
+    await stopServer(server);
   }
+}
+
+/** Stops the server with SIGTERM (its graceful close), or SIGKILL if it is still up after 5 s. */
+async function stopServer(server) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolveExit) => server.once('exit', resolveExit));
+  server.kill('SIGTERM');
+  const killer = setTimeout(() => server.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killer);
 }
 
 main();
