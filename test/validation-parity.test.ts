@@ -87,6 +87,11 @@ test('every known difference states its reason', () => {
     'Search / page missing',
     'Search / page given as an array of pages',
     'Schedule / date only',
+    'Contact / email with a non-ASCII local part',
+    'Contact / URL without a scheme',
+    'Contact / each: true given a lone string',
+    'Contact / an emoji with a variation selector under @MaxLength(1)',
+    'Contact / two equal points under @ArrayUnique()',
   ]);
   assert.ok(known.every((c) => c.knownDifference!.length > 40));
 });

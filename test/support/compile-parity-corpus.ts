@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import {
   ArrayContains, ArrayMaxSize, ArrayMinSize, ArrayNotContains, ArrayNotEmpty, ArrayUnique, Equals, IsArray, IsBoolean, IsDivisibleBy, IsEnum, IsIn,
-  IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNotIn, IsNumber, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min,
-  MinLength, NotEquals, ValidateNested,
+  IsEmail, IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNotIn, IsNumber, IsOptional, IsPositive, IsString, IsUrl, IsUUID, Length, Matches, Max,
+  MaxLength, Min, MinLength, NotEquals, ValidateNested,
 } from 'class-validator';
 
 /**
@@ -61,9 +61,22 @@ export class Tune {
   @IsArray() @ArrayMinSize(1) @ArrayContains(['base']) @ArrayNotContains(['legacy']) @IsString({ each: true }) layers!: string[];
 }
 
+export class Point {
+  @IsInt() x!: number;
+  @IsInt() y!: number;
+}
+
+export class Contact {
+  @IsEmail() email!: string;
+  @IsOptional() @IsUrl() homepage?: string;
+  @IsOptional() @IsString({ each: true }) aliases?: string[];
+  @IsOptional() @IsString() @MaxLength(1) mark?: string;
+  @IsOptional() @ArrayUnique() @ValidateNested({ each: true }) @Type(() => Point) points?: Point[];
+}
+
 /** One input of the corpus, with the verdict the compiled pipeline must give. */
 export interface ParityCase {
-  readonly dto: 'CreateUser' | 'Search' | 'Schedule' | 'Tune';
+  readonly dto: 'CreateUser' | 'Search' | 'Schedule' | 'Tune' | 'Contact';
   readonly label: string;
   readonly input: unknown;
   readonly ours: 'valid' | 'invalid';
@@ -77,7 +90,9 @@ const schedule = { when: '2026-11-30T09:00:00Z', minutes: 15, codes: [1, 2] };
 
 const tune = { version: 'v1', owner: 'ada', profile: 'fast', offset: -1.5, layers: ['base', 'extra'] };
 
-export const DTOS = { CreateUser, Search, Schedule, Tune } as const;
+const contact = { email: 'ada@example.com' };
+
+export const DTOS = { CreateUser, Search, Schedule, Tune, Contact } as const;
 
 export const CORPUS: readonly ParityCase[] = [
   // CreateUser: valid
@@ -107,7 +122,7 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'CreateUser', label: 'level as a numeric string', input: { ...user, level: '1' }, ours: 'invalid' },
   {
     dto: 'CreateUser', label: 'numeric enum by member name', input: { ...user, level: 'Low' }, ours: 'invalid',
-    knownDifference: 'class-validator @IsEnum on a numeric enum also accepts the member names, because TypeScript adds reverse mappings (class-validator issue #1060, fix PR #2685 open); the schema lists only the values',
+    knownDifference: 'MAPPING.md known difference 1: class-validator @IsEnum on a numeric enum also accepts the member names, because TypeScript adds reverse mappings (class-validator issue #1060, fix PR #2685 open); the schema lists only the values',
   },
   { dto: 'CreateUser', label: 'too many tags', input: { ...user, tags: ['a', 'b', 'c', 'd'] }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'tag too long', input: { ...user, tags: ['x'.repeat(11)] }, ours: 'invalid' },
@@ -138,7 +153,7 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'Search', label: 'empty query', input: { ...search, query: '' }, ours: 'invalid' },
   {
     dto: 'Search', label: 'page missing', input: { query: 'x' }, ours: 'invalid',
-    knownDifference: 'class-validator skips @ValidateNested on an undefined value, so a nested object without @IsDefined is silently optional; toolwright makes every property without @IsOptional required',
+    knownDifference: 'MAPPING.md known difference 5: class-validator skips @ValidateNested on an undefined value, so a nested object without @IsDefined is silently optional; toolwright makes every property without @IsOptional required',
   },
   { dto: 'Search', label: 'page null', input: { ...search, page: null }, ours: 'invalid' },
   { dto: 'Search', label: 'page a number', input: { ...search, page: 1 }, ours: 'invalid' },
@@ -164,7 +179,7 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'Schedule', label: 'one code', input: { ...schedule, codes: [7] }, ours: 'valid' },
   {
     dto: 'Schedule', label: 'date only', input: { ...schedule, when: '2026-11-30' }, ours: 'invalid',
-    knownDifference: 'the generator maps @IsISO8601() to format "date-time" (RFC 3339: a date and a time), while class-validator accepts any ISO 8601 string, a date alone included; the schema is stricter',
+    knownDifference: 'MAPPING.md known difference 8: the generator maps @IsISO8601() to format "date-time" (RFC 3339: a date and a time), while class-validator accepts any ISO 8601 string, a date alone included; the schema is stricter',
   },
   { dto: 'Schedule', label: 'fractional seconds', input: { ...schedule, when: '2026-11-30T09:00:00.123Z' }, ours: 'valid' },
   { dto: 'Schedule', label: 'negative minutes divisible by 5', input: { ...schedule, minutes: -10 }, ours: 'valid' },
@@ -194,4 +209,31 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'Tune', label: 'legacy layer present', input: { ...tune, layers: ['base', 'legacy'] }, ours: 'invalid' },
   { dto: 'Tune', label: 'no layers', input: { ...tune, layers: [] }, ours: 'invalid' },
   { dto: 'Tune', label: 'version missing', input: { owner: 'ada', profile: 'fast', offset: -1, layers: ['base'] }, ours: 'invalid' },
+  // Contact: format checks (ajv format, then class-validator as a residual check) and MAPPING.md's known differences
+  { dto: 'Contact', label: 'minimal', input: contact, ours: 'valid' },
+  { dto: 'Contact', label: 'homepage, aliases, mark and points', input: { ...contact, homepage: 'https://example.com/ada', aliases: ['a'], mark: 'x', points: [{ x: 1, y: 2 }, { x: 2, y: 1 }] }, ours: 'valid' },
+  { dto: 'Contact', label: 'email without a domain', input: { email: 'ada' }, ours: 'invalid' },
+  { dto: 'Contact', label: 'email ajv accepts and @IsEmail refuses (residual)', input: { email: 'a@b.c' }, ours: 'invalid' },
+  { dto: 'Contact', label: 'mailto URL ajv accepts and @IsUrl refuses (residual)', input: { ...contact, homepage: 'mailto:ada@example.com' }, ours: 'invalid' },
+  { dto: 'Contact', label: 'alias not a string', input: { ...contact, aliases: [1] }, ours: 'invalid' },
+  {
+    dto: 'Contact', label: 'email with a non-ASCII local part', input: { email: 'ä@example.com' }, ours: 'invalid',
+    knownDifference: 'MAPPING.md known difference 10: ajv-formats "email" refuses non-ASCII local parts that @IsEmail() accepts',
+  },
+  {
+    dto: 'Contact', label: 'URL without a scheme', input: { ...contact, homepage: 'example.com' }, ours: 'invalid',
+    knownDifference: 'MAPPING.md known difference 9: ajv-formats "uri" needs a scheme; @IsUrl() accepts "example.com"',
+  },
+  {
+    dto: 'Contact', label: 'each: true given a lone string', input: { ...contact, aliases: 'ada' }, ours: 'invalid',
+    knownDifference: 'MAPPING.md known difference 2: class-validator applies an each: true rule to a lone non-array value; the schema says array',
+  },
+  {
+    dto: 'Contact', label: 'an emoji with a variation selector under @MaxLength(1)', input: { ...contact, mark: '\u2764\ufe0f' }, ours: 'invalid',
+    knownDifference: 'MAPPING.md known difference 12: ajv counts code points (2), validator.js isLength leaves out the variation selector U+FE0F (1)',
+  },
+  {
+    dto: 'Contact', label: 'two equal points under @ArrayUnique()', input: { ...contact, points: [{ x: 1, y: 1 }, { x: 1, y: 1 }] }, ours: 'invalid',
+    knownDifference: 'MAPPING.md known difference 13: uniqueItems compares deeply; @ArrayUnique() compares with ===, so two equal objects pass it',
+  },
 ];
