@@ -50,8 +50,16 @@ export interface TypeHint {
   readonly options?: { readonly discriminator?: unknown; readonly keepDiscriminatorProperty?: boolean };
 }
 
-interface TypeStorage {
+/** The part of class-transformer's `MetadataStorage` toolwright reads (never writes). */
+export interface TypeStorage {
   findTypeMetadata(target: Function, propertyName: string): TypeHint | undefined;
+  /** `transformationType` 0 is class-transformer's `PLAIN_TO_CLASS`. */
+  findTransformMetadatas(target: Function, propertyName: string, transformationType: number): readonly unknown[];
+  findExposeMetadata(target: Function, propertyName: string): unknown;
+  findExcludeMetadata(target: Function, propertyName: string): unknown;
+  getStrategy(target: Function): 'excludeAll' | 'exposeAll' | 'none';
+  getExposedMetadatas(target: Function): readonly unknown[];
+  getExcludedMetadatas(target: Function): readonly unknown[];
 }
 
 let typeStorage: TypeStorage | null | undefined;
@@ -62,7 +70,7 @@ let typeStorage: TypeStorage | null | undefined;
  * for `import 'class-transformer'`, so this `require` returns the very instance `@Type` writes
  * to. `null` when class-transformer is not installed (then no `@Type` is ever seen).
  */
-function classTransformerStorage(): TypeStorage | null {
+export function classTransformerStorage(): TypeStorage | null {
   if (typeStorage === undefined) {
     try {
       const required = createRequire(import.meta.url)('class-transformer/cjs/storage.js') as { defaultMetadataStorage?: TypeStorage };

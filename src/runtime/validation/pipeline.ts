@@ -1,10 +1,10 @@
-import { plainToInstance } from 'class-transformer';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { InvalidArgumentsError, type JsonObject } from '../../contract/index.js';
+import { InvalidArgumentsError, type ArgumentProblem, type JsonObject } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
 import { compileSchema, problemsOf } from './ajv.js';
 import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
+import { instantiatorOf, type Instantiate } from './instantiate.js';
 import { residualCheckOf, type ResidualCheck } from './residual.js';
 import { argumentsObject } from './shape.js';
 
@@ -45,8 +45,10 @@ export interface ArgumentsPipeline {
  * 3. validates with ajv and lists every problem as `/pointer: message`; unknown keys, including
  *    an own `__proto__` or `constructor` key, are refused here by `additionalProperties: false`;
  * 4. drops the `null`s of optional properties, so the tool sees them as left out;
- * 5. builds the DTO with class-transformer's `plainToInstance`, without implicit conversion
- *    (`__proto__` and `constructor` keys are never copied onto the instance);
+ * 5. builds the DTO as class-transformer's `plainToInstance` does, without implicit conversion
+ *    (`__proto__` and `constructor` keys are never copied onto the instance); classes without
+ *    `@Transform`/`@Expose`/`@Exclude` take a faster builder with the same result (see
+ *    `instantiatorOf`);
  * 6. only when the schema has residual constraints, runs class-validator and keeps only their
  *    errors.
  *
@@ -58,7 +60,7 @@ export function createArgumentsPipeline(options: ArgumentsPipelineOptions): Argu
   const validator: ValidateFunction = compileSchema(options.schema);
   const nullPlan: NullPlan | undefined = nullPlanOf(options.schema);
   const residual: ResidualCheck | undefined = options.dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
-  const dto = options.dto as (new () => object) | undefined;
+  const instantiate: Instantiate | undefined = options.dto === undefined ? undefined : instantiatorOf(options.dto);
 
   return Object.freeze({
     schema: options.schema,
@@ -66,18 +68,33 @@ export function createArgumentsPipeline(options: ArgumentsPipelineOptions): Argu
     checksResidual: residual !== undefined,
     async parse(raw: unknown): Promise<object> {
       const shape = argumentsObject(raw);
-      if (shape.problem !== undefined) throw new InvalidArgumentsError([shape.problem]);
+      if (shape.problem !== undefined) throw argumentsError([shape.problem]);
       const tooDeep = depthProblem(shape.value, maxDepth);
-      if (tooDeep !== undefined) throw new InvalidArgumentsError([tooDeep]);
-      if (!validator(shape.value)) throw new InvalidArgumentsError(problemsOf(validator.errors));
+      if (tooDeep !== undefined) throw argumentsError([tooDeep]);
+      if (!validator(shape.value)) throw argumentsError(problemsOf(validator.errors));
       const plain = nullPlan === undefined ? shape.value : (dropOptionalNulls(shape.value, nullPlan) as object);
-      if (dto === undefined) return plain;
-      const instance = plainToInstance(dto, plain, { enableImplicitConversion: false });
+      if (instantiate === undefined) return plain;
+      const instance = instantiate(plain);
       if (residual !== undefined) {
         const problems = await residual.problems(instance);
-        if (problems.length > 0) throw new InvalidArgumentsError(problems);
+        if (problems.length > 0) throw argumentsError(problems);
       }
       return instance;
     },
   });
+}
+
+/**
+ * Makes the `InvalidArgumentsError` for `problems` without capturing a stack trace: the error
+ * describes the caller's input, never a fault in code, and capturing a stack costs more than
+ * validating the arguments did (about 3 µs of the 10 µs an invalid call takes).
+ */
+function argumentsError(problems: readonly ArgumentProblem[]): InvalidArgumentsError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new InvalidArgumentsError(problems);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }

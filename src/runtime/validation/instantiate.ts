@@ -1,0 +1,124 @@
+import { plainToInstance } from 'class-transformer';
+import { classTransformerStorage, type TypeStorage } from '../schema/sources.js';
+
+/** Builds a tool's arguments DTO from a plain object that ajv has already accepted. */
+export type Instantiate = (plain: object) => object;
+
+/** class-transformer's `TransformationType.PLAIN_TO_CLASS`. */
+const PLAIN_TO_CLASS = 0;
+
+/** Classes class-transformer converts values into itself (`String(v)`, `new Date(v)`, ...). */
+const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([Object, String, Number, Boolean, Date, Map, Set, Array, Function, Symbol, BigInt, Promise, RegExp, globalThis.Buffer]);
+
+/** Declared property types class-transformer fills as a collection other than an array. */
+const INTO_COLLECTION: ReadonlySet<unknown> = new Set<unknown>([Set, Map]);
+
+/**
+ * How one class's properties are built: per property, the class of its nested values (`@Type`),
+ * `null` for none, or `'slow'` when class-transformer would do something this builder does not
+ * (a `@Transform`, an `@Expose`/`@Exclude`, a discriminator, a built-in target type).
+ */
+interface ClassPlan {
+  readonly cls: new () => object;
+  readonly properties: Map<string, ClassPlan | null | 'slow'>;
+}
+
+class NeedsClassTransformer extends Error {}
+
+/**
+ * Returns a function that builds `dto` from a validated plain object exactly as
+ * `plainToInstance(dto, plain, { enableImplicitConversion: false })` does, several times
+ * faster. It is used only where the result is the same: classes whose properties carry no
+ * `@Transform`, `@Expose` or `@Exclude`, whose `@Type`s name other such classes (no
+ * discriminators, no built-ins such as `Date`). For anything else, or when class-transformer's
+ * storage cannot be read, the returned function defers to `plainToInstance` itself, decided once
+ * per class and property.
+ *
+ * Like class-transformer it runs the class's constructor (so property initialisers supply
+ * defaults), copies every JSON value deeply (the tool never shares objects with the caller),
+ * never copies a `__proto__` or `constructor` key, and skips keys the class (or `Object`, for
+ * nested plain objects) defines as a method or a getter without a setter.
+ */
+export function instantiatorOf(dto: Function): Instantiate {
+  const storage = classTransformerStorage();
+  const slow: Instantiate = (plain) => plainToInstance(dto as new () => object, plain, { enableImplicitConversion: false }) as object;
+  if (storage === null) return slow;
+  const plans = new Map<Function, ClassPlan | 'slow'>();
+  const root = planOf(dto, storage, plans);
+  if (root === 'slow') return slow;
+  return (plain) => {
+    try {
+      return buildInstance(root, plain as Record<string, unknown>, storage, plans);
+    } catch (error) {
+      if (error instanceof NeedsClassTransformer) return slow(plain);
+      throw error;
+    }
+  };
+}
+
+function planOf(cls: Function, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ClassPlan | 'slow' {
+  const known = plans.get(cls);
+  if (known !== undefined) return known;
+  const exposesOrExcludes = storage.getStrategy(cls) !== 'none' || storage.getExposedMetadatas(cls).length > 0 || storage.getExcludedMetadatas(cls).length > 0;
+  const plan: ClassPlan | 'slow' = exposesOrExcludes ? 'slow' : { cls: cls as new () => object, properties: new Map() };
+  plans.set(cls, plan);
+  return plan;
+}
+
+function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ClassPlan | null | 'slow' {
+  const known = plan.properties.get(key);
+  if (known !== undefined) return known;
+  let decided: ClassPlan | null | 'slow';
+  if (storage.findTransformMetadatas(plan.cls, key, PLAIN_TO_CLASS).length > 0) {
+    decided = 'slow';
+  } else {
+    const hint = storage.findTypeMetadata(plan.cls, key);
+    if (hint === undefined) {
+      decided = null;
+    } else if (hint.options?.discriminator !== undefined || typeof hint.typeFunction !== 'function' || INTO_COLLECTION.has((hint as { reflectedType?: unknown }).reflectedType)) {
+      decided = 'slow';
+    } else {
+      const target = hint.typeFunction({});
+      decided = typeof target !== 'function' || BUILT_INS.has(target) ? 'slow' : planOf(target, storage, plans);
+    }
+  }
+  plan.properties.set(key, decided);
+  return decided;
+}
+
+function buildInstance(plan: ClassPlan, plain: Record<string, unknown>, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): object {
+  const instance = new plan.cls() as Record<string, unknown>;
+  const prototype = plan.cls.prototype as object;
+  for (const key of Object.keys(plain)) {
+    if (key === '__proto__' || key === 'constructor' || isReadOnlyMember(prototype, instance, key)) continue;
+    const nested = propertyPlanOf(plan, key, storage, plans);
+    if (nested === 'slow') throw new NeedsClassTransformer();
+    const value = plain[key];
+    instance[key] = nested === null ? copyJson(value) : buildTyped(nested, value, storage, plans);
+  }
+  return instance;
+}
+
+function buildTyped(plan: ClassPlan, value: unknown, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): unknown {
+  if (Array.isArray(value)) return value.map((item) => buildTyped(plan, item, storage, plans));
+  if (typeof value === 'object' && value !== null) return buildInstance(plan, value as Record<string, unknown>, storage, plans);
+  return value;
+}
+
+/** A deep copy of validated JSON, as class-transformer makes of untyped values. */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || key === 'constructor' || isReadOnlyMember(Object.prototype, copy, key)) continue;
+    copy[key] = copyJson((value as Record<string, unknown>)[key]);
+  }
+  return copy;
+}
+
+/** class-transformer's rule: a key the prototype defines without a setter, or a method, is not set. */
+function isReadOnlyMember(prototype: object, target: Record<string, unknown>, key: string): boolean {
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
+  return (descriptor !== undefined && descriptor.set === undefined) || target[key] instanceof Function;
+}
