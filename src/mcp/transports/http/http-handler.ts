@@ -4,9 +4,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   isInitializeRequest,
-  JSONRPCMessageSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
@@ -330,7 +330,7 @@ function isInitializeBody(body: unknown): boolean {
 
 function isJsonRpcBody(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
+  return messages.every((m) => toJsonRpcMessage(m) !== undefined);
 }
 
 /** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */

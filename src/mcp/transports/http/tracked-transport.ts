@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { messageKind } from '../jsonrpc-shape.js';
 
 /**
  * The SDK's `StreamableHTTPServerTransport`, reporting every response it has written (after the
@@ -18,9 +19,8 @@ export class TrackedHttpTransport extends StreamableHTTPServerTransport {
     try {
       await super.send(message, options);
     } finally {
-      if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
-        this.onResponseSent?.(message.id);
-      }
+      const id = messageKind(message) === 'response' ? (message as { id?: RequestId }).id : undefined;
+      if (id !== undefined) this.onResponseSent?.(id);
     }
   }
 }

@@ -1,5 +1,6 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, jsonRpcError, type JsonRpcErrorBody } from '../jsonrpc-error.js';
+import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 
 /** What one stdin line turned out to be. */
 export type ParsedLine =
@@ -33,11 +34,11 @@ export function parseLine(line: string): ParsedLine {
   if (Array.isArray(value)) {
     return { kind: 'invalid', answer: jsonRpcError(JsonRpcCode.InvalidRequest, BATCH_REJECTED_MESSAGE) };
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  if (!parsed.success) {
+  const message = toJsonRpcMessage(value);
+  if (message === undefined) {
     return { kind: 'invalid', answer: jsonRpcError(JsonRpcCode.InvalidRequest, INVALID_REQUEST_MESSAGE, usableId(value)) };
   }
-  return { kind: 'message', message: parsed.data };
+  return { kind: 'message', message };
 }
 
 /** The `id` of a rejected message when JSON-RPC allows echoing it, else `null`. */

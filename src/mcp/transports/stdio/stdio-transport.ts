@@ -1,14 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
+import { messageKind } from '../jsonrpc-shape.js';
 import { LineSplitter } from './line-splitter.js';
 import { parseLine } from './parse-line.js';
 
@@ -103,8 +97,9 @@ export class HardenedStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      if (message.id !== undefined) this.untrack(message.id);
+    if (messageKind(message) === 'response') {
+      const id = (message as { id?: RequestId }).id;
+      if (id !== undefined) this.untrack(id);
     }
     await this.writeLine(JSON.stringify(message));
   }
@@ -147,14 +142,16 @@ export class HardenedStdioTransport implements Transport {
       return;
     }
     const message = parsed.message;
-    if (isJSONRPCRequest(message)) {
+    const kind = messageKind(message);
+    if (kind === 'request') {
+      const request = message as JSONRPCRequest;
       if (this.draining) {
-        void this.answer(jsonRpcError(JsonRpcCode.ServerError, SHUTTING_DOWN_MESSAGE, message.id));
+        void this.answer(jsonRpcError(JsonRpcCode.ServerError, SHUTTING_DOWN_MESSAGE, request.id));
         return;
       }
-      this.track(message.id);
-    } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      this.track(request.id);
+    } else if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
+      const requestId = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') this.untrack(requestId);
     }
     try {

@@ -1,0 +1,58 @@
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Cheap checks of JSON-RPC message shapes for the transports' hot paths. The SDK's own checks
+ * (`isJSONRPCRequest`, `JSONRPCMessageSchema.safeParse`, ...) run a zod parse each, several per
+ * message; these read a few keys instead. They never accept what the SDK's schema refuses:
+ * anything the quick check is not sure of goes to the SDK's schema.
+ */
+
+/** What an already-valid message is. */
+export type MessageKind = 'request' | 'notification' | 'response';
+
+/**
+ * The kind of a message known to be valid JSON-RPC (one the SDK built, or one `toJsonRpcMessage`
+ * accepted): a `method` with an `id` is a request, a `method` alone a notification, anything
+ * else (`result` or `error`) a response.
+ */
+export function messageKind(message: JSONRPCMessage): MessageKind {
+  if ('method' in message) return 'id' in message ? 'request' : 'notification';
+  return 'response';
+}
+
+const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+const NOTIFICATION_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'method', 'params']);
+const RESULT_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'result']);
+
+/**
+ * Returns `value` as a JSON-RPC message when it is one, else `undefined`, with exactly the
+ * verdict of the SDK's `JSONRPCMessageSchema`. The common shapes (a request or notification
+ * whose params carry no `_meta`, a result without `_meta`) are recognised by reading their keys;
+ * every other value is handed to the SDK's schema, whose parsed copy is returned.
+ */
+export function toJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
+  if (isPlainObject(value) && value.jsonrpc === '2.0') {
+    const keys = Object.keys(value);
+    if (typeof value.method === 'string' && plainParams(value.params)) {
+      if ('id' in value ? isRequestId(value.id) && keys.every((k) => REQUEST_KEYS.has(k)) : keys.every((k) => NOTIFICATION_KEYS.has(k))) {
+        return value as unknown as JSONRPCMessage;
+      }
+    } else if (isRequestId(value.id) && isPlainObject(value.result) && !('_meta' in value.result) && keys.every((k) => RESULT_KEYS.has(k))) {
+      return value as unknown as JSONRPCMessage;
+    }
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(id: unknown): boolean {
+  return typeof id === 'string' || Number.isInteger(id);
+}
+
+function plainParams(params: unknown): boolean {
+  return params === undefined || (isPlainObject(params) && !('_meta' in params));
+}

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { messageKind, toJsonRpcMessage } from '../src/mcp/transports/jsonrpc-shape.js';
+
+/** Values on both sides of every quick check; the verdict must always be the SDK schema's. */
+const CORPUS: readonly unknown[] = [
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+  { jsonrpc: '2.0', id: 'a', method: 'ping' },
+  { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+  { jsonrpc: '2.0', id: null, method: 'ping' },
+  { jsonrpc: '2.0', id: {}, method: 'ping' },
+  { jsonrpc: '1.0', id: 1, method: 'ping' },
+  { jsonrpc: '2.0', id: 1, method: 'ping', extra: true },
+  { jsonrpc: '2.0', id: 1, method: 'ping', params: [] },
+  { jsonrpc: '2.0', id: 1, method: 'ping', params: null },
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { progressToken: 'p' } } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { progressToken: 1.5 } } },
+  { jsonrpc: '2.0', id: 1, method: 7 },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+  { jsonrpc: '2.0', method: 'notifications/x', extra: 1 },
+  { jsonrpc: '2.0', id: 1, result: {} },
+  { jsonrpc: '2.0', id: 1, result: { content: [] }, extra: 1 },
+  { jsonrpc: '2.0', id: 1, result: [] },
+  { jsonrpc: '2.0', id: 1, result: { _meta: { progressToken: {} } } },
+  { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'bad' } },
+  { jsonrpc: '2.0', error: { code: -32700, message: 'parse' } },
+  { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'bad' } },
+  { foo: 1 },
+  [],
+  null,
+  'text',
+  42,
+];
+
+test('toJsonRpcMessage gives exactly the SDK schema verdict on every value of the corpus', () => {
+  for (const value of CORPUS) {
+    const expected = JSONRPCMessageSchema.safeParse(value);
+    const actual = toJsonRpcMessage(value);
+    assert.equal(actual !== undefined, expected.success, JSON.stringify(value));
+    if (expected.success) assert.deepEqual(actual, expected.data, JSON.stringify(value));
+  }
+});
+
+test('messageKind tells requests, notifications and responses apart', () => {
+  assert.deepEqual(
+    [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } },
+    ].map((m) => messageKind(toJsonRpcMessage(m)!)),
+    ['request', 'notification', 'response', 'response'],
+  );
+});
