@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
 import { getClaims, type ToolOptions } from '../../decorators/index.js';
+import { checkRequirements } from '../permissions/index.js';
 import { markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
 import { outputOf } from './output.js';
 
@@ -23,7 +24,9 @@ export interface BuildParts {
 /**
  * Assembles the frozen, self-validating contract tool of a class: name, title, description,
  * schemas, every recorded claim (copied as recorded, so claims other decorators add later flow
- * through), `execute` (pipeline, the instance's `execute`, `outputOf`), `facts` when a method is
+ * through), `execute` (pipeline, the `@Requires` checks through `ctx.requirePermission` (so
+ * a tool with requirements never runs unchecked: without a policy nothing is granted), the
+ * instance's `execute`, `outputOf`), `facts` when a method is
  * marked `@Facts()`, and `close` when the instance has one.
  */
 export function buildTool(parts: BuildParts): ContractTool {
@@ -37,8 +40,10 @@ export function buildTool(parts: BuildParts): ContractTool {
   for (const [key, value] of Object.entries(getClaims(parts.cls))) {
     if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
   }
+  const checksRequirements = Array.isArray(tool.requires) && tool.requires.length > 0;
   tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
     const args = await pipeline.parse(raw);
+    if (checksRequirements) await checkRequirements(tool as unknown as ContractTool, raw, ctx);
     const output = await methods.execute!.call(instance, args, ctx);
     return outputOf(output, { toolName: name, validateResult });
   };
