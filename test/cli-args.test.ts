@@ -1,16 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { helpText, parseArgs, parseCallArguments, parseHttpAddress, UsageError } from '../src/cli/args.js';
-
-/** The message V8 gives for `JSON.parse(text)` (its wording differs between Node versions). */
-function jsonParseMessage(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.fail(`${text} parsed`);
-}
+import { jsonParseMessage } from './support/cli-io.js';
 
 function usageError(argv: string[]): string {
   try {

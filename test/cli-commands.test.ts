@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { helpText } from '../src/cli/args.js';
 import { compile, formatDefinitions } from '../src/index.js';
 import { CONFORMANCE_SAMPLE, REPO_ROOT, fixture } from './support/cli-paths.js';
-import { runCliCaptured } from './support/cli-io.js';
+import { jsonParseMessage, runCliCaptured } from './support/cli-io.js';
 
 // The CLI's list and call commands, run in process (the same `runCli` the bin runs) against
 // compiled fixture modules. `call` goes through the real MCP path (server + SDK client over an
@@ -155,12 +155,3 @@ describe('cli errors', () => {
     assert.deepEqual(await runCliCaptured(['call', '--help']), { code: 0, out: helpText('call'), err: '' });
   });
 });
-
-function jsonParseMessage(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.fail(`${text} parsed`);
-}

@@ -1,5 +1,6 @@
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run.js';
+import assert from 'node:assert/strict';
 import { REPO_ROOT } from './cli-paths.js';
 
 /** What one in-process CLI run returned and wrote. */
@@ -25,4 +26,14 @@ export async function runCliCaptured(argv: readonly string[], stop: Promise<void
   };
   const code = await runCli(argv, io);
   return { code, out, err };
+}
+
+/** The message V8 gives for `JSON.parse(text)` (its wording differs between Node versions). */
+export function jsonParseMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  assert.fail(`${text} parsed`);
 }
