@@ -17,6 +17,12 @@ export interface ServerOptions {
    * every call (`'stdio'`, `'http'`, `'memory'`); default `'other'`. The transports set it.
    */
   readonly transport?: Session['transport'];
+  /**
+   * A bound on the characters of each call's final result for tools that state no
+   * `maxOutputChars` (`@MaxOutput`) of their own; a tool's own bound is applied whether or not
+   * this is set (see `withOutputBound`). A positive integer; default none.
+   */
+  readonly maxOutputChars?: number;
 }
 
 /**
@@ -47,7 +53,7 @@ export function addTools(server: Server, tools: readonly ContractTool[], options
   if (typeof target !== 'object' || target === null || typeof target.setRequestHandler !== 'function' || typeof target.getCapabilities !== 'function' || typeof target.registerCapabilities !== 'function') {
     throw new TypeError('addTools: expected a low-level Server from @modelcontextprotocol/sdk/server/index.js (for an McpServer, pass mcpServer.server)');
   }
-  serveTools(server, prepareTools(tools, 'addTools'), options);
+  serveTools(server, prepareTools(tools, 'addTools', options), options);
 }
 
 /** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */

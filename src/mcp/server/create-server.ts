@@ -25,7 +25,7 @@ export interface ServerInfo {
  * (see `prepareTools`).
  */
 export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
-  const prepared = prepareTools(tools, 'createServer');
+  const prepared = prepareTools(tools, 'createServer', options);
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {

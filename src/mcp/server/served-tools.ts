@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { compileSchema, validatesOwnArguments } from '../../runtime/validation/index.js';
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
+import { withOutputBound } from '../../runtime/bounds/index.js';
 import { definitionOf } from './definition.js';
 
 /** A tool ready to serve: its listed definition and its validators, compiled once. */
@@ -22,9 +23,14 @@ export interface ServedTool {
  * twice; `timeoutMs` is not a positive number of milliseconds; `parameters` or `outputSchema` is not an object schema (`"type": "object"` at the
  * root, which MCP requires); or a schema cannot be compiled (`<where>: tool "x": schema: <ajv
  * message>`). Arguments validators are compiled only for tools that do not validate their own
- * (hand-built tools); compiled tools check theirs inside `execute`.
+ * (hand-built tools); compiled tools check theirs inside `execute`. Each tool is served bounded
+ * by its own `maxOutputChars` or `options.maxOutputChars` (see `withOutputBound`); a bound that is
+ * not a positive integer throws.
  */
-export function prepareTools(tools: readonly ContractTool[], where: string): Map<string, ServedTool> {
+export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number } = {}): Map<string, ServedTool> {
+  if (options.maxOutputChars !== undefined && (!Number.isSafeInteger(options.maxOutputChars) || options.maxOutputChars < 1)) {
+    throw new TypeError(`${where}: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
+  }
   if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools`);
   const served = new Map<string, ServedTool>();
   tools.forEach((tool, index) => {
@@ -38,7 +44,13 @@ export function prepareTools(tools: readonly ContractTool[], where: string): Map
     const timeoutProblem = checkTimeout(tool.timeoutMs);
     if (timeoutProblem !== undefined) throw new Error(`${label}: timeoutMs: ${timeoutProblem}`);
     const validateOutput = checkSchema(tool.outputSchema, `${label}: output schema`, true);
-    served.set(tool.name, Object.freeze({ tool, definition: definitionOf(tool), validateArguments, validateOutput }));
+    let bounded: ContractTool;
+    try {
+      bounded = withOutputBound(tool, { maxOutputChars: options.maxOutputChars });
+    } catch (err) {
+      throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    served.set(tool.name, Object.freeze({ tool: bounded, definition: definitionOf(tool), validateArguments, validateOutput }));
   });
   return served;
 }

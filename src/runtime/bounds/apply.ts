@@ -7,15 +7,20 @@ export interface OutputBoundsOptions {
   readonly maxOutputChars?: number;
 }
 
+/** The wrappers `withOutputBound` made, so bounding a bounded tool again changes nothing. */
+const BOUNDED = new WeakSet<ContractTool>();
+
 function isBound(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
 }
 
 /**
  * Bounds one tool's final result (see `boundResult`): the tool's own `maxOutputChars`
- * (`@MaxOutput`) wins over `options.maxOutputChars`; with neither, the tool itself is returned.
- * The wrapper forwards every property (see `wrap`). Intermediate outputs (`ctx.update`) and thrown
- * errors are not bounded. Throws a `TypeError` for a bound that is not a positive integer.
+ * (`@MaxOutput`) wins over `options.maxOutputChars`; with neither, the tool itself is returned,
+ * and a tool this function already bounded is returned as it is (the first bound stays), so a host
+ * may bound tools that the server or executor bounds again. The wrapper forwards every property
+ * (see `wrap`). Intermediate outputs (`ctx.update`) and thrown errors are not bounded. Throws a
+ * `TypeError` for a bound that is not a positive integer.
  */
 export function withOutputBound(tool: ContractTool, options: OutputBoundsOptions = {}): ContractTool {
   if (options.maxOutputChars !== undefined && !isBound(options.maxOutputChars)) {
@@ -24,9 +29,12 @@ export function withOutputBound(tool: ContractTool, options: OutputBoundsOptions
   if (tool.maxOutputChars !== undefined && !isBound(tool.maxOutputChars)) {
     throw new TypeError(`applyOutputBounds: tool ${JSON.stringify(tool.name)} has maxOutputChars ${String(tool.maxOutputChars)}, expected a positive integer`);
   }
+  if (BOUNDED.has(tool)) return tool;
   const limit = tool.maxOutputChars ?? options.maxOutputChars;
   if (limit === undefined) return tool;
-  return wrap(tool, async (args, ctx, inner) => boundResult(resultOf(await inner.execute(args, ctx)), limit));
+  const bounded = wrap(tool, async (args, ctx, inner) => boundResult(resultOf(await inner.execute(args, ctx)), limit));
+  BOUNDED.add(bounded);
+  return bounded;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { withOutputBound } from '../bounds/index.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
 import { planBatch, type BatchPlan } from './plan.js';
@@ -32,7 +33,10 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
 
 function checkOptions(options: ExecutorOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('Executor: options must be an object');
-  const { maxParallel, timeoutMs, serial, onStart, replayStore } = options;
+  const { maxParallel, timeoutMs, serial, onStart, replayStore, maxOutputChars } = options;
+  if (maxOutputChars !== undefined && (!Number.isSafeInteger(maxOutputChars) || maxOutputChars < 1)) {
+    throw new TypeError(`Executor: "maxOutputChars" must be a positive integer, got ${String(maxOutputChars)}`);
+  }
   if (maxParallel !== undefined && (!Number.isInteger(maxParallel) || maxParallel < 1)) {
     throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
   }
@@ -65,6 +69,8 @@ export class Executor {
   private readonly serial: boolean;
   private readonly registry: ReadonlyMap<string, ContractTool>;
   private readonly replayStore: ReplayStore | null;
+  /** Each tool as it runs here: bounded by its own `maxOutputChars` or the executor's default. */
+  private readonly boundedTools = new WeakMap<ContractTool, ContractTool>();
 
   constructor(private readonly options: ExecutorOptions = {}) {
     checkOptions(options);
@@ -156,6 +162,16 @@ export class Executor {
     return outcome!;
   }
 
+  /** `tool` with its output bound applied (see `ExecutorOptions.maxOutputChars`), made once per tool. */
+  private bounded(tool: ContractTool): ContractTool {
+    let bounded = this.boundedTools.get(tool);
+    if (bounded === undefined) {
+      bounded = withOutputBound(tool, { maxOutputChars: this.options.maxOutputChars });
+      this.boundedTools.set(tool, bounded);
+    }
+    return bounded;
+  }
+
   /** Checks a batch and looks up its tools; throws `InvalidBatchError` naming the first problem. */
   private prepare(calls: readonly BatchCall[]): PreparedCall[] {
     if (!Array.isArray(calls)) throw new InvalidBatchError(`a batch must be an array of calls, got ${calls === null ? 'null' : typeof calls}`);
@@ -169,8 +185,11 @@ export class Executor {
       positions.set(id, index);
       const key = (call as { idempotencyKey?: unknown }).idempotencyKey;
       if (key !== undefined && (typeof key !== 'string' || key === '')) throw new InvalidBatchError(`call ${JSON.stringify(id)}: "idempotencyKey" must be a non-empty string when given`);
-      if (typeof tool === 'string') return { index, call: call as BatchCall, tool: this.registry.get(tool), name: tool };
-      if (isContractTool(tool)) return { index, call: call as BatchCall, tool, name: tool.name };
+      if (typeof tool === 'string') {
+        const registered = this.registry.get(tool);
+        return { index, call: call as BatchCall, tool: registered === undefined ? undefined : this.bounded(registered), name: tool };
+      }
+      if (isContractTool(tool)) return { index, call: call as BatchCall, tool: this.bounded(tool), name: tool.name };
       throw new InvalidBatchError(`call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${tool === null ? 'null' : typeof tool}`);
     });
   }

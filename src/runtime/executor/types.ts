@@ -91,6 +91,12 @@ export interface ExecutorOptions extends Omit<RunOptions, 'signal'> {
   readonly serial?: boolean;
   /** A time limit for calls whose tool states no `timeoutMs` (milliseconds; default none). */
   readonly timeoutMs?: number;
+  /**
+   * A bound on the characters of each final result for tools that state no `maxOutputChars`
+   * (`@MaxOutput`) of their own; a tool's own bound is applied whether or not this is set (see
+   * `withOutputBound`). A positive integer; default none.
+   */
+  readonly maxOutputChars?: number;
   readonly onStart?: OnStart;
   /** Tools that calls may name instead of passing the tool itself (a `Map` by name, or a list). */
   readonly tools?: ReadonlyMap<string, ContractTool> | Iterable<ContractTool>;

@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { applyOutputBounds, createServer, Executor, withOutputBound, type ContractTool, type ServerOptions } from '../src/index.js';
+
+function writer(name: string, chars: number, maxOutputChars?: number): ContractTool {
+  return { name, description: `writes ${chars} characters`, ...(maxOutputChars === undefined ? {} : { maxOutputChars }), execute: async () => 'x'.repeat(chars) };
+}
+
+async function callServed(tools: ContractTool[], options: ServerOptions, name: string): Promise<unknown> {
+  const server = createServer({ name: 'bounds', version: '1.0.0' }, tools, options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bounds-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    return await client.callTool({ name, arguments: {} });
+  } finally {
+    await client.close();
+  }
+}
+
+test('a served tool\'s own @MaxOutput is applied without any wrapper, and the server default bounds the rest', async () => {
+  const tools = [writer('own', 20, 5), writer('plain', 20)];
+  assert.deepEqual(await callServed(tools, {}, 'own'), { content: [{ type: 'text', text: 'xxxxx\n…[truncated: showing 5 of 20 characters]' }] });
+  assert.deepEqual(await callServed(tools, {}, 'plain'), { content: [{ type: 'text', text: 'x'.repeat(20) }] });
+  assert.deepEqual(await callServed(tools, { maxOutputChars: 8 }, 'plain'), { content: [{ type: 'text', text: 'xxxxxxxx\n…[truncated: showing 8 of 20 characters]' }] });
+  assert.deepEqual(await callServed(tools, { maxOutputChars: 8 }, 'own'), { content: [{ type: 'text', text: 'xxxxx\n…[truncated: showing 5 of 20 characters]' }] });
+  assert.throws(() => createServer({ name: 'b', version: '1' }, tools, { maxOutputChars: 0 }), { message: 'createServer: "maxOutputChars" must be a positive integer, got 0' });
+});
+
+test('the executor applies a tool\'s own bound and its default, once per tool', async () => {
+  const executor = new Executor({ maxOutputChars: 4 });
+  const outcomes = await executor.run([
+    { id: 'a', tool: writer('own', 10, 2), args: {} },
+    { id: 'b', tool: writer('plain', 10), args: {} },
+  ]);
+  assert.deepEqual(outcomes.map((o) => (o.ok ? o.result : o.error.message)), [
+    { content: [{ type: 'text', text: 'xx\n…[truncated: showing 2 of 10 characters]' }] },
+    { content: [{ type: 'text', text: 'xxxx\n…[truncated: showing 4 of 10 characters]' }] },
+  ]);
+  assert.throws(() => new Executor({ maxOutputChars: 1.5 }), { message: 'Executor: "maxOutputChars" must be a positive integer, got 1.5' });
+});
+
+test('bounding a bounded tool again changes nothing: the first bound stays and no second marker appears', async () => {
+  const [once] = applyOutputBounds([writer('plain', 30)], { maxOutputChars: 10 });
+  assert.equal(withOutputBound(once!, { maxOutputChars: 3 }), once);
+  const outcomes = await new Executor({ maxOutputChars: 3 }).run([{ id: 'a', tool: once!, args: {} }]);
+  assert.deepEqual(outcomes[0]!.ok ? outcomes[0]!.result : undefined, { content: [{ type: 'text', text: 'xxxxxxxxxx\n…[truncated: showing 10 of 30 characters]' }] });
+});
