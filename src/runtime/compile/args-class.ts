@@ -1,19 +1,13 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { ToolOptions } from '../../decorators/index.js';
+import { paramTypesOf, reflectMetadataLoaded } from '../schema/sources.js';
+import { isDtoClass } from '../schema/type-resolution.js';
 
 /** What `argsClassOf` finds: the DTO class, no arguments at all, or the problem. */
 export type ArgsClassAnswer =
   | { readonly kind: 'class'; readonly dto: Function }
   | { readonly kind: 'none' }
   | { readonly kind: 'issue'; readonly issue: ContractIssue };
-
-/** Built-in constructors `design:paramtypes` reports for types that are no arguments class. */
-const NOT_A_DTO: ReadonlySet<unknown> = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Map, Set, Date, RegExp]);
-
-/** True when `value` is a class a schema can be generated from (not `Object`, `String`, ...). */
-export function isDtoClass(value: unknown): value is Function {
-  return typeof value === 'function' && !NOT_A_DTO.has(value);
-}
 
 function typeName(value: unknown): string {
   return typeof value === 'function' ? value.name || '(anonymous class)' : String(value);
@@ -35,8 +29,7 @@ function typeName(value: unknown): string {
 export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswer {
   const className = cls.name;
   const execute = (cls.prototype as { execute?: unknown } | undefined)?.execute;
-  const reflect = Reflect as unknown as { getMetadata?: (key: string, target: object, member: string) => unknown };
-  const paramTypes = typeof reflect.getMetadata === 'function' && typeof execute === 'function' ? reflect.getMetadata('design:paramtypes', cls.prototype as object, 'execute') : undefined;
+  const paramTypes = typeof execute === 'function' ? paramTypesOf(cls, 'execute') : undefined;
   const recorded = Array.isArray(paramTypes) ? (paramTypes as unknown[]) : undefined;
 
   if (Object.prototype.hasOwnProperty.call(options, 'args')) {
@@ -51,7 +44,7 @@ export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswe
   if (typeof execute !== 'function') return { kind: 'none' };
   if (recorded === undefined) {
     if (execute.length === 0) return { kind: 'none' };
-    if (typeof reflect.getMetadata !== 'function') {
+    if (!reflectMetadataLoaded()) {
       return {
         kind: 'issue',
         issue: { code: 'reflect-metadata-missing', className, member: 'execute', message: `class ${className}: reflect-metadata is not loaded, so the type of execute()'s first parameter cannot be read: import 'reflect-metadata' (or toolwright) before any decorated class, or add @Tool({ args: YourArgs })` },

@@ -98,7 +98,20 @@ export function reflectMetadataLoaded(): boolean {
  * object. `undefined` when nothing was recorded or reflect-metadata is not loaded.
  */
 export function designTypeOf(dto: Function, property: string): unknown {
+  return designMetadataOf('design:type', dto, property);
+}
+
+/**
+ * The `design:paramtypes` TypeScript recorded for the method `cls.prototype[method]` (recorded
+ * only when the method or one of its parameters is decorated), or `undefined` when nothing was
+ * recorded or reflect-metadata is not loaded.
+ */
+export function paramTypesOf(cls: Function, method: string): unknown {
+  return designMetadataOf('design:paramtypes', cls, method);
+}
+
+function designMetadataOf(key: 'design:type' | 'design:paramtypes', cls: Function, member: string): unknown {
   if (!reflectMetadataLoaded()) return undefined;
-  const getMetadata = (Reflect as unknown as { getMetadata: (key: string, target: object, property: string) => unknown }).getMetadata;
-  return getMetadata('design:type', dto.prototype as object, property);
+  const getMetadata = (Reflect as unknown as { getMetadata: (key: string, target: object, member: string) => unknown }).getMetadata;
+  return getMetadata(key, cls.prototype as object, member);
 }
