@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ContractError, type ContractTool } from '../contract/index.js';
+import { messageOf } from '../contract/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile } from '../runtime/index.js';
 
@@ -94,8 +95,4 @@ function kindOf(value: unknown): string {
 function defaultNameOf(path: string): string {
   const stem = basename(path, extname(path));
   return stem === 'index' || stem === 'main' ? basename(dirname(path)) : stem;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

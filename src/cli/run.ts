@@ -1,3 +1,4 @@
+import { messageOf } from '../contract/describe.js';
 import { helpText, parseArgs, UsageError } from './args.js';
 import type { CliIo } from './io.js';
 import { CliError } from './load.js';
@@ -37,7 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`toolwright: ${error.message}\n`);
       return error.exitCode;
     }
-    io.err(`toolwright: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`toolwright: unexpected error: ${messageOf(error)}\n`);
     return 1;
   }
 }

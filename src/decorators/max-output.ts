@@ -1,11 +1,12 @@
 import { DecoratorError } from '../contract/index.js';
+import { isPositiveInteger } from '../contract/limits.js';
 import { classTarget, plainOptions } from './guards.js';
 import { addClaims } from './metadata.js';
 
 function checkChars(options: unknown): number {
   const given = plainOptions('@MaxOutput()', options, ['chars']);
   const chars = given.chars;
-  if (typeof chars !== 'number' || !Number.isSafeInteger(chars) || chars < 1) {
+  if (!isPositiveInteger(chars)) {
     throw new DecoratorError(`@MaxOutput(): "chars" must be a positive integer, got ${typeof chars === 'number' ? String(chars) : typeof chars}`);
   }
   return chars;

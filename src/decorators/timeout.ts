@@ -1,9 +1,7 @@
 import { DecoratorError } from '../contract/index.js';
+import { MAX_TIMEOUT_MS } from '../contract/limits.js';
 import { classTarget } from './guards.js';
 import { addClaims } from './metadata.js';
-
-/** The longest time limit a host can honour: `setTimeout` fires at once for anything longer. */
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 function checkMs(decorator: string, ms: unknown): number {
   if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_TIMEOUT_MS) {

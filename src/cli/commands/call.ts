@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { messageOf } from '../../contract/describe.js';
+import { MAX_TIMEOUT_MS } from '../../contract/limits.js';
 import { createServer } from '../../mcp/index.js';
 import type { CallCommand } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -40,10 +42,10 @@ export async function callCommand(command: CallCommand, io: CliIo): Promise<numb
         const total = progress.total === undefined ? '' : `/${progress.total}`;
         io.err(`[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`);
       },
-      timeout: 2_147_483_647,
+      timeout: MAX_TIMEOUT_MS,
     });
   } catch (error) {
-    throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${error instanceof Error ? error.message : String(error)}`, 1);
+    throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${messageOf(error)}`, 1);
   } finally {
     await client.close().catch(() => {});
     await server.close().catch(() => {});

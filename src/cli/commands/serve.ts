@@ -1,3 +1,4 @@
+import { messageOf } from '../../contract/describe.js';
 import { serveHttp, serveStdio } from '../../mcp/index.js';
 import type { ServeCommand } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -31,7 +32,7 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
   try {
     server = await serveHttp(info, tools, { host, port, stateless: command.stateless });
   } catch (error) {
-    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
   }
   const mode = command.stateless ? 'stateless' : 'stateful sessions';
   io.err(`toolwright: serving ${count} of ${info.name} ${info.version} at ${server.url} (streamable HTTP, ${mode}); Ctrl-C stops\n`);

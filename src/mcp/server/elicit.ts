@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
+import { messageOf } from '../../contract/describe.js';
 import { problemsOf, sharedAjv } from '../../runtime/validation/index.js';
 import type { HandlerExtra } from './extra.js';
 
@@ -79,7 +80,7 @@ function formValidatorOf(schema: JsonObject): ValidateFunction {
   try {
     validate = ajv.compile(schema);
   } catch (err) {
-    throw new Error(`elicitation: the requested schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`elicitation: the requested schema cannot be compiled: ${messageOf(err)}`);
   } finally {
     ajv.removeSchema(schema);
   }

@@ -1,6 +1,8 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { messageOf } from '../../contract/describe.js';
+import { isPositiveInteger } from '../../contract/limits.js';
 import { compileSchema, validatesOwnArguments } from '../../runtime/validation/index.js';
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
 import { withOutputBound } from '../../runtime/bounds/index.js';
@@ -28,7 +30,7 @@ export interface ServedTool {
  * not a positive integer throws.
  */
 export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number } = {}): Map<string, ServedTool> {
-  if (options.maxOutputChars !== undefined && (!Number.isSafeInteger(options.maxOutputChars) || options.maxOutputChars < 1)) {
+  if (options.maxOutputChars !== undefined && !isPositiveInteger(options.maxOutputChars)) {
     throw new TypeError(`${where}: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
   }
   if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools`);
@@ -48,7 +50,7 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
     try {
       bounded = withOutputBound(tool, { maxOutputChars: options.maxOutputChars });
     } catch (err) {
-      throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`${label}: ${messageOf(err)}`);
     }
     served.set(tool.name, Object.freeze({ tool: bounded, definition: definitionOf(tool), validateArguments, validateOutput }));
   });
@@ -62,6 +64,6 @@ function checkSchema(schema: JsonObject | undefined, label: string, compile: boo
   try {
     return compileSchema(schema);
   } catch (err) {
-    throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`${label}: ${messageOf(err)}`);
   }
 }

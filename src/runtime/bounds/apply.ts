@@ -1,4 +1,5 @@
 import { resultOf, wrap, type ContractTool } from '../../contract/index.js';
+import { isPositiveInteger } from '../../contract/limits.js';
 import { boundResult } from './truncate.js';
 
 /** Options of the output bounds wrapper. */
@@ -10,10 +11,6 @@ export interface OutputBoundsOptions {
 /** The wrappers `withOutputBound` made, so bounding a bounded tool again changes nothing. */
 const BOUNDED = new WeakSet<ContractTool>();
 
-function isBound(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
-}
-
 /**
  * Bounds one tool's final result (see `boundResult`): the tool's own `maxOutputChars`
  * (`@MaxOutput`) wins over `options.maxOutputChars`; with neither, the tool itself is returned,
@@ -23,10 +20,10 @@ function isBound(value: unknown): value is number {
  * `TypeError` for a bound that is not a positive integer.
  */
 export function withOutputBound(tool: ContractTool, options: OutputBoundsOptions = {}): ContractTool {
-  if (options.maxOutputChars !== undefined && !isBound(options.maxOutputChars)) {
+  if (options.maxOutputChars !== undefined && !isPositiveInteger(options.maxOutputChars)) {
     throw new TypeError(`applyOutputBounds: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
   }
-  if (tool.maxOutputChars !== undefined && !isBound(tool.maxOutputChars)) {
+  if (tool.maxOutputChars !== undefined && !isPositiveInteger(tool.maxOutputChars)) {
     throw new TypeError(`applyOutputBounds: tool ${JSON.stringify(tool.name)} has maxOutputChars ${String(tool.maxOutputChars)}, expected a positive integer`);
   }
   if (BOUNDED.has(tool)) return tool;

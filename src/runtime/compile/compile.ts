@@ -2,7 +2,8 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ContractError, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
-import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, kindOf, type ArgumentsPipeline } from '../validation/index.js';
+import { kindOf, messageOf } from '../../contract/describe.js';
+import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
 import { argsClassOf } from './args-class.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
 import { deepFrozen, recordInfo } from './info.js';
@@ -32,10 +33,6 @@ interface Entry {
   readonly name: string | undefined;
   readonly source: string;
   readonly tool: ContractTool | undefined;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

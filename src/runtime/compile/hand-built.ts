@@ -1,4 +1,5 @@
 import { TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
+import { messageOf } from '../../contract/describe.js';
 import { compileSchema } from '../validation/index.js';
 
 /** The properties of the contract a hand-built tool may have, besides its own extra keys. */
@@ -45,7 +46,7 @@ export function handBuiltIssues(tool: object, label: string): ContractIssue[] {
       try {
         compileSchema(schema);
       } catch (err) {
-        problem = err instanceof Error ? err.message : String(err);
+        problem = messageOf(err);
       }
     }
     if (problem !== undefined) issues.push({ code: 'invalid-schema', className, member: key, message: `${label}: "${key}" is not a valid JSON Schema 2020-12 (${problem}); fix the schema` });

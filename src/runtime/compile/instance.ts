@@ -1,10 +1,6 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { Class } from '../../decorators/index.js';
-import { kindOf } from '../validation/index.js';
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+import { kindOf, messageOf } from '../../contract/describe.js';
 
 /**
  * Makes the instance of a tool class with `resolve` (default `new cls()`), or records a

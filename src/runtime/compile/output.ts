@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { text, type JsonObject, type ToolOutput, type ToolResult } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 import { problemsOf } from '../validation/index.js';
-import { kindOf } from '../validation/index.js';
 
 /** How a compiled tool turns what its class's `execute` returned into a `ToolOutput`. */
 export interface OutputRules {

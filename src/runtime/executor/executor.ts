@@ -1,4 +1,5 @@
 import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { isPositiveInteger } from '../../contract/limits.js';
 import { withOutputBound } from '../bounds/index.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
@@ -34,10 +35,10 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
 function checkOptions(options: ExecutorOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('Executor: options must be an object');
   const { maxParallel, timeoutMs, serial, onStart, replayStore, maxOutputChars } = options;
-  if (maxOutputChars !== undefined && (!Number.isSafeInteger(maxOutputChars) || maxOutputChars < 1)) {
+  if (maxOutputChars !== undefined && !isPositiveInteger(maxOutputChars)) {
     throw new TypeError(`Executor: "maxOutputChars" must be a positive integer, got ${String(maxOutputChars)}`);
   }
-  if (maxParallel !== undefined && (!Number.isInteger(maxParallel) || maxParallel < 1)) {
+  if (maxParallel !== undefined && !isPositiveInteger(maxParallel)) {
     throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
   }
   const timeoutProblem = checkTimeout(timeoutMs);

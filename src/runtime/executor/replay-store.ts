@@ -1,4 +1,5 @@
 import type { ToolResult } from '../../contract/index.js';
+import { isPositiveInteger } from '../../contract/limits.js';
 import { fingerprint } from './fingerprint.js';
 
 /** The outcome of a keyed call as a replay store keeps it. */
@@ -59,7 +60,7 @@ export class MemoryReplayStore implements ReplayStore {
 
   constructor(options: MemoryReplayStoreOptions = {}) {
     const max = options.maxEntries ?? 10_000;
-    if (!Number.isInteger(max) || max < 1) {
+    if (!isPositiveInteger(max)) {
       throw new TypeError(`MemoryReplayStore: "maxEntries" must be a positive integer, got ${String(max)}`);
     }
     this.maxEntries = max;

@@ -1,5 +1,6 @@
-/** The longest delay `setTimeout` honours (a longer one fires at once). */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+import { MAX_TIMEOUT_MS } from '../../contract/limits.js';
+
+export { MAX_TIMEOUT_MS };
 
 /**
  * Checks a time limit in milliseconds: `undefined` (no limit) or a positive number up to

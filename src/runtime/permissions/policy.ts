@@ -1,3 +1,4 @@
+import { isPositiveInteger } from '../../contract/limits.js';
 import { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
 import { DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
@@ -52,7 +53,7 @@ export class PermissionPolicy {
     }
     if (options.ask !== undefined && typeof options.ask !== 'function') throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
     const max = options.maxQuestions ?? DEFAULT_MAX_PERMISSION_QUESTIONS;
-    if (!Number.isInteger(max) || max < 1) throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
+    if (!isPositiveInteger(max)) throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
     if (options.rules !== undefined && !Array.isArray(options.rules)) throw new TypeError('permissions: "rules" must be an array of rules');
     this.implications = implicationsOf(options.implications);
     this.ask = options.ask;

@@ -1,4 +1,5 @@
 import { InvalidArgumentsError, isJsonObject, type CallContext, type ContractTool, type PermissionRequest, type Requirement } from '../../contract/index.js';
+import { messageOf } from '../../contract/describe.js';
 import { compileSchema, problemsOf } from '../validation/index.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { PermissionDeniedError } from './errors.js';
@@ -11,7 +12,7 @@ function validatorOf(tool: ContractTool, schema: object): ValidateFunction {
     try {
       validate = compileSchema(schema);
     } catch (err) {
-      throw new Error(`tool ${JSON.stringify(tool.name)}: its parameters schema does not compile: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`tool ${JSON.stringify(tool.name)}: its parameters schema does not compile: ${messageOf(err)}`);
     }
     validators.set(schema, validate);
   }
@@ -46,7 +47,7 @@ export function subjectsOf(requirement: Requirement, args: Record<string, unknow
   try {
     given = requirement.subject(args);
   } catch (err) {
-    throw new InvalidArgumentsError([{ pointer: '', message: `cannot tell the permission subject: ${err instanceof Error ? err.message : String(err)}` }]);
+    throw new InvalidArgumentsError([{ pointer: '', message: `cannot tell the permission subject: ${messageOf(err)}` }]);
   }
   const list = typeof given === 'string' ? [given] : Array.isArray(given) ? given : undefined;
   if (list === undefined || list.length === 0 || !list.every((s) => typeof s === 'string' && s !== '')) {

@@ -1,4 +1,5 @@
 import type { ContractIssue } from '../../contract/index.js';
+import { messageOf } from '../../contract/describe.js';
 
 /**
  * The issues the generator reports. Each names the class, the property, what is wrong and the
@@ -38,8 +39,7 @@ export function nestedClassUnknown(className: string, member: string): ContractI
 }
 
 export function typeFunctionThrew(className: string, member: string, error: unknown): ContractIssue {
-  const reason = error instanceof Error ? error.message : String(error);
-  return issue('unknown-property-type', className, member, `the @Type() function threw when called without arguments (${reason}); use @Type(() => Class)`);
+  return issue('unknown-property-type', className, member, `the @Type() function threw when called without arguments (${messageOf(error)}); use @Type(() => Class)`);
 }
 
 export function arrayItemType(className: string, member: string): ContractIssue {

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidArgumentsError, type ArgumentProblem, type JsonObject } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
+import { isPositiveInteger } from '../../contract/limits.js';
 import { compileSchema, problemsOf } from './ajv.js';
 import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
@@ -56,7 +57,7 @@ export interface ArgumentsPipeline {
  */
 export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
+  if (!isPositiveInteger(maxDepth)) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
   const validator: ValidateFunction = compileSchema(options.schema);
   const nullPlan: NullPlan | undefined = nullPlanOf(options.schema);
   const residual: ResidualCheck | undefined = options.dto === undefined ? undefined : residualCheckOf(options.residual ?? []);

@@ -1,16 +1,5 @@
 import type { ArgumentProblem } from '../../contract/index.js';
-
-/**
- * Names the kind of a value in words for an error message: `null`, `an array`, `a string`,
- * `a number`, `a boolean`, `a function`, `an object`, `nothing` (undefined), ...
- */
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  const type = typeof value;
-  return type === 'object' ? 'an object' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
+import { kindOf } from '../../contract/describe.js';
 
 /** What `argumentsObject` makes of raw arguments: the object to validate, or the problem. */
 export type ArgumentsShape = { readonly value: object; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: ArgumentProblem };

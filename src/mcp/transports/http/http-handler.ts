@@ -6,6 +6,7 @@ import {
   isInitializeRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../contract/limits.js';
 import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
@@ -58,8 +59,6 @@ export interface McpHttpHandler {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
-/** The longest delay `setTimeout` honours (a longer one would fire at once). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
 export function newSessionId(): string {
@@ -100,7 +99,7 @@ export function newSessionId(): string {
 export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
   const guard = createHostOriginGuard(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+  if (!isPositiveInteger(maxBodyBytes)) {
     throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}`);
   }
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -301,7 +300,7 @@ class HttpSession {
   private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
     if (!Number.isFinite(this.context.sessionIdleMs)) return;
-    this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), Math.min(this.context.sessionIdleMs, MAX_TIMER_MS));
+    this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS));
     this.idleTimer.unref();
   }
 

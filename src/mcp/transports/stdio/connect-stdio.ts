@@ -1,5 +1,6 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
+import { MAX_TIMEOUT_MS } from '../../../contract/limits.js';
 import type { ServerFactory } from '../server-factory.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
 import { guardStdout } from './stdout-guard.js';
@@ -125,7 +126,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           transport.whenIdle(),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(shutdownTimeoutMs, 2_147_483_647)))),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(shutdownTimeoutMs, MAX_TIMEOUT_MS)))),
         ]);
         clearTimeout(timer);
         const left = transport.inFlightCount;

@@ -1,3 +1,5 @@
+import { isPositiveInteger } from '../../../contract/limits.js';
+
 /** What a `LineSplitter` reports for each chunk it is fed. */
 export type LineEvent = { readonly kind: 'line'; readonly text: string } | { readonly kind: 'oversize'; readonly bytes: number };
 
@@ -14,7 +16,7 @@ export class LineSplitter {
   private spent = false;
 
   constructor(private readonly maxLineBytes: number) {
-    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) {
+    if (!isPositiveInteger(maxLineBytes)) {
       throw new RangeError(`maxLineBytes must be a positive integer number of bytes, got ${String(maxLineBytes)}`);
     }
   }

@@ -1,0 +1,26 @@
+/*
+ * Internal helpers for error messages, shared by every layer. This file is deliberately not
+ * exported from `contract/index.ts`: only `kindOf` is public, re-exported where it always was
+ * (the runtime's validation index).
+ */
+
+/**
+ * Names the kind of a value in words for an error message: `null`, `nothing` (undefined),
+ * `an array`, `an object`, `a string`, `a number`, `a boolean`, `a function`, `a symbol`,
+ * `a bigint`. It never shows the value itself.
+ */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * The text of something thrown, for a message that wraps it: an `Error`'s `message`, else
+ * `String(thrown)`. It never includes a stack.
+ */
+export function messageOf(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
