@@ -75,9 +75,21 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   if (logging) {
     target.setRequestHandler(SetLevelRequest, (request, extra) => {
       const level = isJsonObject(request.params) ? request.params.level : undefined;
-      if (!isLogLevel(level)) throw invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level ?? null)}; use one of ${LOG_LEVELS.join(', ')}`);
+      if (!isLogLevel(level)) throw invalidParams(`logging/setLevel: unknown level ${shownLevel(level)}; use one of ${LOG_LEVELS.join(', ')}`);
       state.logLevels.set(extra.sessionId ?? '', level);
       return {};
     });
   }
+}
+
+/**
+ * How an unknown `logging/setLevel` level is named in the error: a primitive as JSON (`"loud"`,
+ * `5`, `null` when missing), an array or object only by its kind, since a client's value can be
+ * nested too deeply for `JSON.stringify` (which would throw a RangeError and turn a -32602 into
+ * a -32603 `Maximum call stack size exceeded`).
+ */
+function shownLevel(level: unknown): string {
+  if (Array.isArray(level)) return 'an array';
+  if (typeof level === 'object' && level !== null) return 'an object';
+  return JSON.stringify(level ?? null);
 }
