@@ -95,8 +95,8 @@ describe('cli parseCallArguments', () => {
   it('accepts one JSON object and rejects every other JSON value', () => {
     assert.deepEqual(parseCallArguments('{"a":[1,{"b":null}]}'), { a: [1, { b: null }] });
     assert.throws(() => parseCallArguments('null'), { message: 'arguments must be a JSON object, got null' });
-    assert.throws(() => parseCallArguments('"x"'), { message: 'arguments must be a JSON object, got string' });
-    assert.throws(() => parseCallArguments('3'), { message: 'arguments must be a JSON object, got number' });
+    assert.throws(() => parseCallArguments('"x"'), { message: 'arguments must be a JSON object, got a string' });
+    assert.throws(() => parseCallArguments('3'), { message: 'arguments must be a JSON object, got a number' });
     assert.throws(() => parseCallArguments(''), { message: 'arguments are not valid JSON: Unexpected end of JSON input' });
   });
 });

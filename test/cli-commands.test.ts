@@ -112,7 +112,7 @@ describe('cli errors', () => {
       out: '',
       err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools\n`,
     });
-    assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), { code: 2, out: '', err: `toolwright: module "${at('bad-list')}": its "tools" export must be an array or a function returning one, got string\n` });
+    assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), { code: 2, out: '', err: `toolwright: module "${at('bad-list')}": its "tools" export must be an array or a function returning one, got a string\n` });
   });
 
   it('calls a tools() function once to build the tools, and names its failures (exit 2)', async () => {
@@ -125,7 +125,7 @@ describe('cli errors', () => {
     assert.deepEqual(await runCliCaptured(['list', at('odd-factory')]), {
       code: 2,
       out: '',
-      err: `toolwright: module "${at('odd-factory')}": its tools() function must return an array, got object\n`,
+      err: `toolwright: module "${at('odd-factory')}": its tools() function must return an array, got an object\n`,
     });
   });
 

@@ -170,19 +170,19 @@ test('class decorators refuse anything but a class', () => {
 test('claim decorators check their arguments at once', () => {
   throwsDecoratorError(() => Resource(''), '@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ""');
   throwsDecoratorError(() => Resource('shell session'), '@Resource(): the key must be a non-empty string without spaces such as "shell:session", got "shell session"');
-  throwsDecoratorError(() => Flow('sends' as never), '@Flow() takes an options object, got string');
+  throwsDecoratorError(() => Flow('sends' as never), '@Flow() takes an options object, got a string');
   throwsDecoratorError(() => Flow({ leaks: true } as never), '@Flow() has no option "leaks" (known options: readsUntrusted, sends)');
-  throwsDecoratorError(() => Flow({ sends: 'yes' as never }), '@Flow(): "sends" must be a boolean, got string');
+  throwsDecoratorError(() => Flow({ sends: 'yes' as never }), '@Flow(): "sends" must be a boolean, got a string');
   throwsDecoratorError(() => Replay('unknown' as never), '@Replay(): expected "safe" or "keyed", got "unknown" (leave it off for "unknown")');
 });
 
 test('@Tool checks its options at once', () => {
-  throwsDecoratorError(() => Tool(undefined as never), '@Tool() takes an options object, got undefined');
+  throwsDecoratorError(() => Tool(undefined as never), '@Tool() takes an options object, got nothing');
   throwsDecoratorError(() => Tool({} as never), '@Tool(): "description" is required and must be a string, got nothing');
-  throwsDecoratorError(() => Tool({ description: 5 } as never), '@Tool(): "description" is required and must be a string, got number');
+  throwsDecoratorError(() => Tool({ description: 5 } as never), '@Tool(): "description" is required and must be a string, got a number');
   throwsDecoratorError(() => Tool({ description: 'x', name: 'has space' }), '@Tool(): name "has space" is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)');
-  throwsDecoratorError(() => Tool({ description: 'x', name: 7 } as never), '@Tool(): "name" must be a string, got number');
-  throwsDecoratorError(() => Tool({ description: 'x', args: 'Args' } as never), '@Tool(): "args" must be a class, got string');
+  throwsDecoratorError(() => Tool({ description: 'x', name: 7 } as never), '@Tool(): "name" must be a string, got a number');
+  throwsDecoratorError(() => Tool({ description: 'x', args: 'Args' } as never), '@Tool(): "args" must be a class, got a string');
   throwsDecoratorError(() => Tool({ description: 'x', result: null } as never), '@Tool(): "result" must be a class, got null');
   throwsDecoratorError(() => Tool({ description: 'x', version: 2 } as never), '@Tool() has no option "version" (known options: name, title, description, args, result)');
 });
@@ -201,9 +201,9 @@ test('member decorators refuse the wrong target and bad arguments', () => {
   throwsDecoratorError(() => Description('')(proto, 'field'), '@Description(): the text must be a non-empty string, got ""');
   throwsDecoratorError(() => (Description('text') as unknown as (t: object, k: string, d: PropertyDescriptor) => void)(proto, 'method', methodDescriptor), '@Description() decorates an instance property of an arguments class, but it was applied to member Target.method');
   throwsDecoratorError(() => Field({ bogus: 1 } as never), '@Field() has no option "bogus" (known options: description, title, examples, deprecated, default)');
-  throwsDecoratorError(() => Field({ examples: 'a' as never }), '@Field(): "examples" must be an array of example values, got string');
-  throwsDecoratorError(() => Field({ deprecated: 'yes' as never }), '@Field(): "deprecated" must be a boolean, got string');
-  throwsDecoratorError(() => Field({ title: 1 as never }), '@Field(): "title" must be a string, got number');
+  throwsDecoratorError(() => Field({ examples: 'a' as never }), '@Field(): "examples" must be an array of example values, got a string');
+  throwsDecoratorError(() => Field({ deprecated: 'yes' as never }), '@Field(): "deprecated" must be a boolean, got a string');
+  throwsDecoratorError(() => Field({ title: 1 as never }), '@Field(): "title" must be a string, got a number');
   throwsDecoratorError(() => (Field({ title: 'x' }) as unknown as (t: unknown) => void)(Target), '@Field() decorates an instance property of an arguments class, but it was applied to class Target');
   throwsDecoratorError(() => Args()(proto, 'method', 0), '@Args() marks the first parameter of execute(), but it was applied to the method() parameter 0');
   throwsDecoratorError(() => Args()(proto, 'execute', 1), '@Args() marks the first parameter of execute(), but it was applied to the execute() parameter 1');

@@ -92,13 +92,13 @@ test('chains refuses a malformed batch with InvalidBatchError', () => {
     name: 'InvalidBatchError',
     message: 'duplicate call id "a" at positions 0 and 2',
   });
-  assert.throws(() => executor.chains({} as unknown as BatchCall[]), { name: 'InvalidBatchError', message: 'a batch must be an array of calls, got object' });
+  assert.throws(() => executor.chains({} as unknown as BatchCall[]), { name: 'InvalidBatchError', message: 'a batch must be an array of calls, got an object' });
   assert.throws(() => executor.chains([null as unknown as BatchCall]), { name: 'InvalidBatchError', message: 'call 0 must be an object with "id", "tool" and "args", got null' });
   assert.throws(() => executor.chains([{ id: '', tool: p, args: {} }]), { name: 'InvalidBatchError', message: 'call 0 needs a non-empty string "id", got ""' });
   assert.throws(() => executor.chains([{ tool: p, args: {} } as unknown as BatchCall]), { name: 'InvalidBatchError', message: 'call 0 needs a non-empty string "id", got undefined' });
   assert.throws(() => executor.chains([{ id: 'a', tool: { name: 'x' } as unknown as ContractTool, args: {} }]), {
     name: 'InvalidBatchError',
-    message: 'call "a": "tool" must be a contract tool or a tool name, got object',
+    message: 'call "a": "tool" must be a contract tool or a tool name, got an object',
   });
   assert.throws(() => executor.chains([{ id: 'a', tool: p, args: {}, idempotencyKey: '' }]), {
     name: 'InvalidBatchError',
@@ -112,7 +112,7 @@ test('the constructor refuses bad options with a message naming the option', () 
   assert.throws(() => new Executor({ maxParallel: 1.5 }), { name: 'TypeError', message: 'Executor: "maxParallel" must be a positive integer, got 1.5' });
   assert.throws(() => new Executor({ timeoutMs: -5 }), { name: 'TypeError', message: 'Executor: "timeoutMs" expected a positive number of milliseconds up to 2147483647, got -5' });
   assert.throws(() => new Executor({ timeoutMs: 2 ** 31 }), { name: 'TypeError', message: 'Executor: "timeoutMs" expected a positive number of milliseconds up to 2147483647, got 2147483648' });
-  assert.throws(() => new Executor({ serial: 'yes' as unknown as boolean }), { name: 'TypeError', message: 'Executor: "serial" must be a boolean, got string' });
+  assert.throws(() => new Executor({ serial: 'yes' as unknown as boolean }), { name: 'TypeError', message: 'Executor: "serial" must be a boolean, got a string' });
   assert.throws(() => new Executor({ tools: [makeTool('a'), makeTool('a')] }), { name: 'TypeError', message: 'Executor: "tools" holds two tools named "a"' });
   assert.throws(() => new Executor({ tools: new Map([['a', {} as ContractTool]]) }), {
     name: 'TypeError',

@@ -87,7 +87,7 @@ test('after sees results as ToolResult, may keep or replace them; errors pass th
   await assert.rejects(failing.execute({}, ctxFor('f', {})), { message: 'boom' });
   assert.equal(afterCalled, false);
   const bad = withInterceptors(echo([]), [{ name: 'broken', after: () => 42 as never }]);
-  await assert.rejects(bad.execute({}, ctxFor('echo', {})), { name: 'InterceptorError', message: 'interceptor "broken": after() must return a tool output (a string, content parts or a result with content) or nothing, got number' });
+  await assert.rejects(bad.execute({}, ctxFor('echo', {})), { name: 'InterceptorError', message: 'interceptor "broken": after() must return a tool output (a string, content parts or a result with content) or nothing, got a number' });
   const badBefore = withInterceptors(echo([]), [{ before: () => ({ action: 'skip' }) as never }]);
   await assert.rejects(badBefore.execute({}, ctxFor('echo', {})), { message: 'interceptor 1: before() must answer nothing, { action: \'continue\' }, { action: \'refuse\', reason } or { action: \'rewrite\' }, got {"action":"skip"}' });
 });

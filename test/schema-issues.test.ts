@@ -154,7 +154,7 @@ test('something that is not a DTO class is invalid-args-class', () => {
   assert.deepEqual(generateSchema(42 as unknown as Function), {
     schema: { type: 'object', properties: {}, additionalProperties: false },
     residual: [],
-    issues: [{ code: 'invalid-args-class', className: '', message: 'the arguments class must be a class whose properties carry class-validator decorators, got number' }],
+    issues: [{ code: 'invalid-args-class', className: '', message: 'the arguments class must be a class whose properties carry class-validator decorators, got a number' }],
   });
   assert.deepEqual(generateSchema(String, { role: 'result' }).issues, [
     { code: 'invalid-args-class', className: 'String', message: 'the result class must be a class whose properties carry class-validator decorators, got String' },

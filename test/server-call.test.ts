@@ -94,11 +94,11 @@ test('a non-Error throw becomes its String form, and a synchronous throw is caug
 
 test('an output that is not a ToolOutput is an error result', async () => {
   assert.deepEqual(await callRaw([tool('bad', async () => 7 as never)], 'bad'), {
-    content: [{ type: 'text', text: 'tool "bad" returned an invalid output: expected a string, an array of content parts or a result object, got number' }],
+    content: [{ type: 'text', text: 'tool "bad" returned an invalid output: expected a string, an array of content parts or a result object, got a number' }],
     isError: true,
   });
   assert.deepEqual(await callRaw([tool('nothing', async () => undefined as never)], 'nothing'), {
-    content: [{ type: 'text', text: 'tool "nothing" returned an invalid output: expected a string, an array of content parts or a result object, got undefined' }],
+    content: [{ type: 'text', text: 'tool "nothing" returned an invalid output: expected a string, an array of content parts or a result object, got nothing' }],
     isError: true,
   });
 });

@@ -71,7 +71,7 @@ test('execution/facts answers every call in order, in every answer kind, without
         { error: 'unknown tool "x"', replay: 'unknown' },
         { error: 'invalid arguments: /n: must be integer', replay: 'unknown' },
         { facts: { calls: null }, replay: 'unknown' },
-        { error: 'tool "wrong_shape": facts must return an object with "calls", got string', replay: 'unknown' },
+        { error: 'tool "wrong_shape": facts must return an object with "calls", got a string', replay: 'unknown' },
         { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' },
       ],
     }));

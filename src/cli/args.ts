@@ -4,6 +4,8 @@
  * caller's job. Every mistake throws a `UsageError` whose message names the problem.
  */
 
+import { kindOf } from '../contract/describe.js';
+
 /** Where `serve --http` listens. Port `0` asks the system for a free port. */
 export interface HttpAddress {
   readonly host: string;
@@ -134,8 +136,7 @@ export function parseCallArguments(text: string): Record<string, unknown> {
     throw new UsageError(`arguments are not valid JSON: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-    throw new UsageError(`arguments must be a JSON object, got ${kind}`);
+    throw new UsageError(`arguments must be a JSON object, got ${kindOf(value)}`);
   }
   return value as Record<string, unknown>;
 }

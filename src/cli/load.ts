@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ContractError, type ContractTool } from '../contract/index.js';
-import { messageOf } from '../contract/describe.js';
+import { kindOf, messageOf } from '../contract/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile } from '../runtime/index.js';
 
@@ -73,10 +73,10 @@ async function toolsExported(exports: Record<string, unknown>, modulePath: strin
     } catch (error) {
       throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${messageOf(error)}`);
     }
-    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function must return an array, got ${kindOf(listed)}`);
+    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function must return an array, got ${exportedKindOf(listed)}`);
   }
   if (listed !== undefined) {
-    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its "tools" export must be an array or a function returning one, got ${kindOf(listed)}`);
+    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its "tools" export must be an array or a function returning one, got ${exportedKindOf(listed)}`);
     return [...listed];
   }
   const classes: unknown[] = [];
@@ -86,10 +86,9 @@ async function toolsExported(exports: Record<string, unknown>, modulePath: strin
   return classes;
 }
 
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'function') return 'a tool class (wrap it in an array)';
-  return typeof value;
+/** `kindOf`, except that a lone tool class is named as the likely mistake it is. */
+function exportedKindOf(value: unknown): string {
+  return typeof value === 'function' ? 'a tool class (wrap it in an array)' : kindOf(value);
 }
 
 function defaultNameOf(path: string): string {

@@ -1,4 +1,5 @@
 import type { CallContext } from './context.js';
+import { kindOf } from './describe.js';
 import type { JsonObject } from './json.js';
 import type { Annotations, ToolFacts, ToolReplay, ContractTool } from './tool.js';
 
@@ -87,7 +88,7 @@ export async function factsOf(tool: ContractTool, args: JsonObject, ctx: CallCon
     return { claimed: true, error: err instanceof Error ? err : new Error(String(err)) };
   }
   if (typeof facts !== 'object' || facts === null || Array.isArray(facts)) {
-    return { claimed: true, error: new Error(`tool "${tool.name}": facts must return an object with "calls", got ${facts === null ? 'null' : Array.isArray(facts) ? 'an array' : typeof facts}`) };
+    return { claimed: true, error: new Error(`tool "${tool.name}": facts must return an object with "calls", got ${kindOf(facts)}`) };
   }
   const given = facts as { calls?: unknown; rewrite?: unknown };
   if (given.calls !== undefined && given.calls !== null && !Array.isArray(given.calls)) {

@@ -1,4 +1,5 @@
 import { DecoratorError } from '../contract/index.js';
+import { kindOf } from '../contract/describe.js';
 
 /** Describes a decorator target in an error message ("method Foo.bar", "class Foo", ...). */
 function describeTarget(args: readonly unknown[]): string {
@@ -38,7 +39,7 @@ export function methodTarget(decorator: string, args: readonly unknown[]): { cls
 /** Throws unless `options` is a plain object whose keys are all in `allowed`. */
 export function plainOptions(decorator: string, options: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new DecoratorError(`${decorator} takes an options object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+    throw new DecoratorError(`${decorator} takes an options object, got ${kindOf(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) throw new DecoratorError(`${decorator} has no option "${key}" (known options: ${allowed.join(', ')})`);
@@ -48,10 +49,10 @@ export function plainOptions(decorator: string, options: unknown, allowed: reado
 
 /** Throws unless `value` is a boolean or undefined. */
 export function optionalBoolean(decorator: string, name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'boolean') throw new DecoratorError(`${decorator}: "${name}" must be a boolean, got ${typeof value}`);
+  if (value !== undefined && typeof value !== 'boolean') throw new DecoratorError(`${decorator}: "${name}" must be a boolean, got ${kindOf(value)}`);
 }
 
 /** Throws unless `value` is a string or undefined. */
 export function optionalString(decorator: string, name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'string') throw new DecoratorError(`${decorator}: "${name}" must be a string, got ${typeof value}`);
+  if (value !== undefined && typeof value !== 'string') throw new DecoratorError(`${decorator}: "${name}" must be a string, got ${kindOf(value)}`);
 }

@@ -1,4 +1,5 @@
 import { DecoratorError } from '../contract/index.js';
+import { kindOf } from '../contract/describe.js';
 import { isPositiveInteger } from '../contract/limits.js';
 import { classTarget, plainOptions } from './guards.js';
 import { addClaims } from './metadata.js';
@@ -7,7 +8,7 @@ function checkChars(options: unknown): number {
   const given = plainOptions('@MaxOutput()', options, ['chars']);
   const chars = given.chars;
   if (!isPositiveInteger(chars)) {
-    throw new DecoratorError(`@MaxOutput(): "chars" must be a positive integer, got ${typeof chars === 'number' ? String(chars) : typeof chars}`);
+    throw new DecoratorError(`@MaxOutput(): "chars" must be a positive integer, got ${typeof chars === 'number' ? String(chars) : kindOf(chars)}`);
   }
   return chars;
 }

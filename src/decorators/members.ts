@@ -1,4 +1,5 @@
 import { DecoratorError } from '../contract/index.js';
+import { kindOf } from '../contract/describe.js';
 import { methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
 import { addFieldOptions, getFactsMethod, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
 
@@ -62,7 +63,7 @@ export function Field(options: FieldOptions): PropertyDecorator {
   optionalString('@Field()', 'title', given.title);
   optionalBoolean('@Field()', 'deprecated', given.deprecated);
   if (given.examples !== undefined && !Array.isArray(given.examples)) {
-    throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${typeof given.examples}`);
+    throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`);
   }
   const frozen = Object.freeze({ ...(given as FieldOptions) });
   return (...args: unknown[]) => {

@@ -1,4 +1,5 @@
 import { DecoratorError, type Requirement } from '../contract/index.js';
+import { kindOf } from '../contract/describe.js';
 import { classTarget, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims } from './metadata.js';
 
@@ -11,7 +12,7 @@ function checkRequirement(options: unknown): Requirement {
     throw new DecoratorError(`@Requires(): "capabilities" must be a non-empty array of capability names such as ['write'], got ${JSON.stringify(caps) ?? typeof caps}`);
   }
   if (typeof given.subject !== 'function') {
-    throw new DecoratorError(`@Requires(): "subject" must be a function of the arguments such as (args) => args.path, got ${given.subject === null ? 'null' : typeof given.subject}`);
+    throw new DecoratorError(`@Requires(): "subject" must be a function of the arguments such as (args) => args.path, got ${kindOf(given.subject)}`);
   }
   optionalString('@Requires()', 'label', given.label);
   optionalString('@Requires()', 'reason', given.reason);

@@ -1,4 +1,5 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
+import { kindOf } from '../contract/describe.js';
 import { classTarget, optionalString, plainOptions } from './guards.js';
 import { setToolOptions, type ToolOptions } from './metadata.js';
 
@@ -9,14 +10,14 @@ function checkToolOptions(options: unknown): ToolOptions {
   optionalString('@Tool()', 'name', given.name);
   optionalString('@Tool()', 'title', given.title);
   if (typeof given.description !== 'string') {
-    throw new DecoratorError(`@Tool(): "description" is required and must be a string, got ${given.description === undefined ? 'nothing' : typeof given.description}`);
+    throw new DecoratorError(`@Tool(): "description" is required and must be a string, got ${kindOf(given.description)}`);
   }
   if (typeof given.name === 'string' && !TOOL_NAME_PATTERN.test(given.name)) {
     throw new DecoratorError(`@Tool(): name ${JSON.stringify(given.name)} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)`);
   }
   for (const key of ['args', 'result'] as const) {
     if (given[key] !== undefined && typeof given[key] !== 'function') {
-      throw new DecoratorError(`@Tool(): "${key}" must be a class, got ${given[key] === null ? 'null' : typeof given[key]}`);
+      throw new DecoratorError(`@Tool(): "${key}" must be a class, got ${kindOf(given[key])}`);
     }
   }
   return given as unknown as ToolOptions;

@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 
 /** What `contentOf` makes of a tool's output: MCP content and, when given, structured content. */
 export interface McpContent {
@@ -65,7 +66,7 @@ export function contentOf(output: ToolOutput): McpContent {
 export function outputProblemOf(output: unknown): string | undefined {
   if (typeof output === 'string') return undefined;
   if (Array.isArray(output)) return partsProblemOf(output);
-  if (typeof output !== 'object' || output === null) return `expected a string, an array of content parts or a result object, got ${output === null ? 'null' : typeof output}`;
+  if (typeof output !== 'object' || output === null) return `expected a string, an array of content parts or a result object, got ${kindOf(output)}`;
   const result = output as { content?: unknown; structuredContent?: unknown };
   if (!Array.isArray(result.content)) return 'a result object needs a "content" array';
   const partsProblem = partsProblemOf(result.content);

@@ -1,4 +1,5 @@
 import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 import { isPositiveInteger } from '../../contract/limits.js';
 import { withOutputBound } from '../bounds/index.js';
 import { runBatch } from './batch.js';
@@ -43,8 +44,8 @@ function checkOptions(options: ExecutorOptions): void {
   }
   const timeoutProblem = checkTimeout(timeoutMs);
   if (timeoutProblem !== undefined) throw new TypeError(`Executor: "timeoutMs" ${timeoutProblem}`);
-  if (serial !== undefined && typeof serial !== 'boolean') throw new TypeError(`Executor: "serial" must be a boolean, got ${typeof serial}`);
-  if (onStart !== undefined && typeof onStart !== 'function') throw new TypeError(`Executor: "onStart" must be a function, got ${typeof onStart}`);
+  if (serial !== undefined && typeof serial !== 'boolean') throw new TypeError(`Executor: "serial" must be a boolean, got ${kindOf(serial)}`);
+  if (onStart !== undefined && typeof onStart !== 'function') throw new TypeError(`Executor: "onStart" must be a function, got ${kindOf(onStart)}`);
   if (replayStore !== undefined && replayStore !== null && (typeof replayStore.begin !== 'function' || typeof replayStore.complete !== 'function')) {
     throw new TypeError('Executor: "replayStore" must have "begin" and "complete" methods, or be null');
   }
@@ -175,10 +176,10 @@ export class Executor {
 
   /** Checks a batch and looks up its tools; throws `InvalidBatchError` naming the first problem. */
   private prepare(calls: readonly BatchCall[]): PreparedCall[] {
-    if (!Array.isArray(calls)) throw new InvalidBatchError(`a batch must be an array of calls, got ${calls === null ? 'null' : typeof calls}`);
+    if (!Array.isArray(calls)) throw new InvalidBatchError(`a batch must be an array of calls, got ${kindOf(calls)}`);
     const positions = new Map<string, number>();
     return calls.map((call: unknown, index): PreparedCall => {
-      if (typeof call !== 'object' || call === null) throw new InvalidBatchError(`call ${index} must be an object with "id", "tool" and "args", got ${call === null ? 'null' : typeof call}`);
+      if (typeof call !== 'object' || call === null) throw new InvalidBatchError(`call ${index} must be an object with "id", "tool" and "args", got ${kindOf(call)}`);
       const { id, tool } = call as { id?: unknown; tool?: unknown };
       if (typeof id !== 'string' || id === '') throw new InvalidBatchError(`call ${index} needs a non-empty string "id", got ${JSON.stringify(id) ?? 'undefined'}`);
       const first = positions.get(id);
@@ -191,7 +192,7 @@ export class Executor {
         return { index, call: call as BatchCall, tool: registered === undefined ? undefined : this.bounded(registered), name: tool };
       }
       if (isContractTool(tool)) return { index, call: call as BatchCall, tool: this.bounded(tool), name: tool.name };
-      throw new InvalidBatchError(`call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${tool === null ? 'null' : typeof tool}`);
+      throw new InvalidBatchError(`call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${kindOf(tool)}`);
     });
   }
 }

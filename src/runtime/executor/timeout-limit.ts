@@ -1,3 +1,4 @@
+import { kindOf } from '../../contract/describe.js';
 import { MAX_TIMEOUT_MS } from '../../contract/limits.js';
 
 export { MAX_TIMEOUT_MS };
@@ -9,7 +10,7 @@ export { MAX_TIMEOUT_MS };
 export function checkTimeout(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
-    return `expected a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${typeof value === 'number' ? String(value) : typeof value}`;
+    return `expected a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${typeof value === 'number' ? String(value) : kindOf(value)}`;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { factsOf, isJsonObject, resultOf, wrap, type CallContext, type ContractTool, type FactsAnswer, type ToolOutput } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 import { CallRefusedError, InterceptorError, RewriteUnavailableError } from './errors.js';
 import type { BeforeAnswer, InterceptedCall, Interceptor } from './types.js';
 
@@ -82,7 +83,7 @@ async function runIntercepted(interceptors: readonly Interceptor[], args: unknow
     if (interceptor.after === undefined) continue;
     const replaced: unknown = await interceptor.after(resultOf(output), call.view());
     if (replaced === undefined) continue;
-    if (!isOutput(replaced)) throw new InterceptorError(`${label(interceptor, i)}: after() must return a tool output (a string, content parts or a result with content) or nothing, got ${replaced === null ? 'null' : typeof replaced}`);
+    if (!isOutput(replaced)) throw new InterceptorError(`${label(interceptor, i)}: after() must return a tool output (a string, content parts or a result with content) or nothing, got ${kindOf(replaced)}`);
     output = replaced;
   }
   return output;

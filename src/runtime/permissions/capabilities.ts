@@ -1,3 +1,5 @@
+import { kindOf } from '../../contract/describe.js';
+
 /**
  * Capabilities are the application's own names (`read`, `write`, `exec`, ...). Implications say
  * which capabilities a capability brings with it: with `{ write: ['read'] }`, a grant of `write`
@@ -24,7 +26,7 @@ export function implicationsOf(init: ImplicationsInit | undefined): Implications
   const checked = new Map<string, readonly string[]>();
   if (init === undefined) return checked;
   if (typeof init !== 'object' || init === null || Array.isArray(init)) {
-    throw new TypeError(`permissions: "implications" must be a Map or an object of capability -> implied capabilities, got ${init === null ? 'null' : Array.isArray(init) ? 'an array' : typeof init}`);
+    throw new TypeError(`permissions: "implications" must be a Map or an object of capability -> implied capabilities, got ${kindOf(init)}`);
   }
   const entries: Iterable<[string, unknown]> = init instanceof Map ? init.entries() : Object.entries(init);
   for (const [name, implied] of entries) {

@@ -1,3 +1,5 @@
+import { kindOf } from '../../contract/describe.js';
+
 /**
  * A name pattern of a permission rule: a glob (a string) or a `RegExp`.
  *
@@ -51,5 +53,5 @@ export function matcherOf(pattern: NamePattern | undefined, what: string): NameM
     const regexp = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
     return (name) => regexp.test(name);
   }
-  throw new TypeError(`${what} must be a glob string or a RegExp, got ${pattern === null ? 'null' : typeof pattern}`);
+  throw new TypeError(`${what} must be a glob string or a RegExp, got ${kindOf(pattern)}`);
 }

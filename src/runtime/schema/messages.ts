@@ -1,5 +1,5 @@
 import type { ContractIssue } from '../../contract/index.js';
-import { messageOf } from '../../contract/describe.js';
+import { kindOf, messageOf } from '../../contract/describe.js';
 
 /**
  * The issues the generator reports. Each names the class, the property, what is wrong and the
@@ -71,7 +71,7 @@ export function fieldValueNotJson(className: string, member: string, option: 'de
 }
 
 export function notAClass(value: unknown, role: SchemaRole): ContractIssue {
-  const got = typeof value === 'function' ? (value.name || 'an anonymous function') : value === null ? 'null' : typeof value;
+  const got = typeof value === 'function' ? (value.name || 'an anonymous function') : kindOf(value);
   const which = role === 'result' ? 'result' : 'arguments';
   const className = typeof value === 'function' ? value.name : '';
   return {
