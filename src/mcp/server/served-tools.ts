@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { messageOf } from '../../contract/describe.js';
 import { isPositiveInteger } from '../../contract/limits.js';
+import { isContractTool } from '../../contract/shapes.js';
 import { compileSchema, validatesOwnArguments } from '../../runtime/validation/index.js';
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
 import { withOutputBound } from '../../runtime/bounds/index.js';
@@ -36,7 +37,7 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
   if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools`);
   const served = new Map<string, ServedTool>();
   tools.forEach((tool, index) => {
-    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
+    if (!isContractTool(tool)) {
       throw new TypeError(`${where}: tools[${index}] is not a contract tool (it needs a string "name" and an "execute" function)`);
     }
     const label = `${where}: tool ${JSON.stringify(tool.name)}`;

@@ -1,6 +1,7 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { Class } from '../../decorators/index.js';
 import { kindOf, messageOf } from '../../contract/describe.js';
+import { isThenable } from '../../contract/shapes.js';
 
 /**
  * Makes the instance of a tool class with `resolve` (default `new cls()`), or records a
@@ -18,7 +19,7 @@ export function instanceOf(cls: Function, className: string, options: { readonly
   } catch (err) {
     return fail(`${options.resolve === undefined ? `new ${className}()` : 'resolve()'} threw while making the instance: ${messageOf(err)}; fix the ${options.resolve === undefined ? 'constructor, or pass compile() a resolve function or an instance' : 'resolve function or the constructor'}`);
   }
-  if (instance instanceof Promise || (typeof instance === 'object' && instance !== null && typeof (instance as { then?: unknown }).then === 'function')) {
+  if (isThenable(instance)) {
     return fail('resolve() returned a Promise, but compile() is synchronous: await the instance first and pass it to compile() in place of the class');
   }
   if (typeof instance !== 'object' || instance === null) return fail(`resolve() returned ${kindOf(instance)}, not an instance: return an instance of ${className}`);

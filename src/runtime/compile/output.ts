@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { text, type JsonObject, type ToolOutput, type ToolResult } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
+import { isToolOutput } from '../../contract/shapes.js';
 import { problemsOf } from '../validation/index.js';
 
 /** How a compiled tool turns what its class's `execute` returned into a `ToolOutput`. */
@@ -8,10 +9,6 @@ export interface OutputRules {
   readonly toolName: string;
   /** The compiled output schema, when the tool declares `@Tool({ result })`. */
   readonly validateResult?: ValidateFunction;
-}
-
-function isToolResult(value: object): value is ToolResult {
-  return Array.isArray((value as { content?: unknown }).content);
 }
 
 function checkStructured(structured: unknown, rules: OutputRules): void {
@@ -38,14 +35,13 @@ function checkStructured(structured: unknown, rules: OutputRules): void {
  * `tool "<name>": the result does not match its output schema: /count: must be integer`.
  */
 export function outputOf(value: unknown, rules: OutputRules): ToolOutput {
-  if (typeof value === 'string') return value;
   if (value === undefined) return { content: [] };
-  if (Array.isArray(value)) return value as ToolOutput;
+  if (isToolOutput(value)) {
+    const structured = typeof value === 'object' && !Array.isArray(value) ? (value as ToolResult).structuredContent : undefined;
+    if (rules.validateResult !== undefined && structured !== undefined) checkStructured(structured, rules);
+    return value;
+  }
   if (typeof value === 'object' && value !== null) {
-    if (isToolResult(value)) {
-      if (rules.validateResult !== undefined && value.structuredContent !== undefined) checkStructured(value.structuredContent, rules);
-      return value;
-    }
     if (rules.validateResult !== undefined) {
       const json = JSON.stringify(value);
       const structured = JSON.parse(json) as JsonObject;

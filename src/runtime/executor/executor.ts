@@ -1,6 +1,7 @@
 import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
 import { isPositiveInteger } from '../../contract/limits.js';
+import { isContractTool } from '../../contract/shapes.js';
 import { withOutputBound } from '../bounds/index.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
@@ -11,10 +12,6 @@ import { checkTimeout } from './timeout-limit.js';
 import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
 
 const DEFAULT_MAX_PARALLEL = 8;
-
-function isContractTool(value: unknown): value is ContractTool {
-  return typeof value === 'object' && value !== null && typeof (value as { execute?: unknown }).execute === 'function' && typeof (value as { name?: unknown }).name === 'string';
-}
 
 function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, ContractTool> {
   if (tools === undefined) return new Map();

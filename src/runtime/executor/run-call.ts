@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createCallContext, replayOf, resultOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import { isThenable, isToolOutput } from '../../contract/shapes.js';
 import { CallCancelledError, CallTimeoutError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
 import { LazyAbort } from './lazy-abort.js';
@@ -33,10 +34,6 @@ function mayBeKeyed(tool: ContractTool): boolean {
   return tool.replay === 'keyed' || typeof tool.replay === 'function';
 }
 
-function isThenable(value: unknown): boolean {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
 function describeOutput(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array that is not content parts';
@@ -49,8 +46,8 @@ function describeOutput(value: unknown): string {
  * object with a `content` array is a result; anything else is an error naming what came back.
  */
 function outcomeOfOutput(name: string, output: unknown): ReplayOutcome {
-  if (typeof output === 'string' || Array.isArray(output) || (typeof output === 'object' && output !== null && Array.isArray((output as { content?: unknown }).content))) {
-    return { ok: true, result: resultOf(output as ToolOutput) };
+  if (isToolOutput(output)) {
+    return { ok: true, result: resultOf(output) };
   }
   return { ok: false, error: new Error(`tool "${name}" returned ${describeOutput(output)}; execute must resolve to a string, an array of content parts or a result with "content"`) };
 }

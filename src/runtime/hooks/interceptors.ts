@@ -1,5 +1,6 @@
 import { factsOf, isJsonObject, resultOf, wrap, type CallContext, type ContractTool, type FactsAnswer, type ToolOutput } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
+import { isToolOutput } from '../../contract/shapes.js';
 import { CallRefusedError, InterceptorError, RewriteUnavailableError } from './errors.js';
 import type { BeforeAnswer, InterceptedCall, Interceptor } from './types.js';
 
@@ -67,11 +68,6 @@ async function applyBefore(interceptor: Interceptor, index: number, call: Interc
   throw new InterceptorError(`${label(interceptor, index)}: before() must answer nothing, { action: 'continue' }, { action: 'refuse', reason } or { action: 'rewrite' }, got ${JSON.stringify(answer)}`);
 }
 
-function isOutput(value: unknown): value is ToolOutput {
-  if (typeof value === 'string' || Array.isArray(value)) return true;
-  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
-}
-
 async function runIntercepted(interceptors: readonly Interceptor[], args: unknown, ctx: CallContext, inner: ContractTool): Promise<ToolOutput> {
   const call = new Intercepted(inner, args, ctx);
   for (let i = 0; i < interceptors.length; i += 1) {
@@ -83,7 +79,7 @@ async function runIntercepted(interceptors: readonly Interceptor[], args: unknow
     if (interceptor.after === undefined) continue;
     const replaced: unknown = await interceptor.after(resultOf(output), call.view());
     if (replaced === undefined) continue;
-    if (!isOutput(replaced)) throw new InterceptorError(`${label(interceptor, i)}: after() must return a tool output (a string, content parts or a result with content) or nothing, got ${kindOf(replaced)}`);
+    if (!isToolOutput(replaced)) throw new InterceptorError(`${label(interceptor, i)}: after() must return a tool output (a string, content parts or a result with content) or nothing, got ${kindOf(replaced)}`);
     output = replaced;
   }
   return output;

@@ -1,4 +1,5 @@
 import { resultOf, wrap, type CallContext, type ContractTool, type ToolOutput, type ToolRecord } from '../../contract/index.js';
+import { isContractTool } from '../../contract/shapes.js';
 import { contextWith, throwIfAborted } from './context.js';
 import { askQuestion } from './decisions.js';
 import { PermissionDeniedError, TooManyPermissionQuestionsError } from './errors.js';
@@ -74,7 +75,7 @@ async function runUnderPolicy(policy: PermissionPolicy, args: unknown, ctx: Call
  * again, and a side effect done before its check would be done twice.
  */
 export function withPolicy(tool: ContractTool, policy: PermissionPolicy): ContractTool {
-  if (typeof tool !== 'object' || tool === null || typeof tool.execute !== 'function') throw new TypeError('applyPolicy: expected contract tools (objects with a name and execute)');
+  if (!isContractTool(tool)) throw new TypeError('applyPolicy: expected contract tools (objects with a name and execute)');
   return wrap(tool, (args, ctx, inner) => runUnderPolicy(policy, args, ctx, inner));
 }
 
