@@ -5,6 +5,7 @@
  */
 
 import { kindOf } from '../contract/describe.js';
+import { isJsonObject } from '../contract/json.js';
 
 /** Where `serve --http` listens. Port `0` asks the system for a free port. */
 export interface HttpAddress {
@@ -135,7 +136,7 @@ export function parseCallArguments(text: string): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`arguments are not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     throw new UsageError(`arguments must be a JSON object, got ${kindOf(value)}`);
   }
   return value as Record<string, unknown>;

@@ -8,8 +8,9 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 
 /**
- * Reports whether `value` is a plain JSON object (not `null`, not an array). It never inspects
- * the object's members.
+ * Reports whether `value` is an object that is neither `null` nor an array: what a JSON object
+ * parses to, but also any class instance, `Map` or `Date`. It never inspects the prototype or the
+ * members, so it says nothing about whether the members are JSON.
  */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,4 @@
-import { DecoratorError } from '../contract/index.js';
+import { DecoratorError, isJsonObject } from '../contract/index.js';
 import { kindOf } from '../contract/describe.js';
 
 /** Describes a decorator target in an error message ("method Foo.bar", "class Foo", ...). */
@@ -38,7 +38,7 @@ export function methodTarget(decorator: string, args: readonly unknown[]): { cls
 
 /** Throws unless `options` is a plain object whose keys are all in `allowed`. */
 export function plainOptions(decorator: string, options: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isJsonObject(options)) {
     throw new DecoratorError(`${decorator} takes an options object, got ${kindOf(options)}`);
   }
   for (const key of Object.keys(options)) {

@@ -1,5 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
+import { isJsonObject, resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
 
 /** What `contentOf` makes of a tool's output: MCP content and, when given, structured content. */
@@ -72,7 +72,7 @@ export function outputProblemOf(output: unknown): string | undefined {
   const partsProblem = partsProblemOf(result.content);
   if (partsProblem !== undefined) return partsProblem;
   const structured = result.structuredContent;
-  if (structured !== undefined && (typeof structured !== 'object' || structured === null || Array.isArray(structured))) {
+  if (structured !== undefined && !isJsonObject(structured)) {
     return '"structuredContent" must be a JSON object';
   }
   return undefined;

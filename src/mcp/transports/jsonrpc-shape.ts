@@ -1,4 +1,5 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '../../contract/index.js';
 
 /**
  * Cheap checks of JSON-RPC message shapes for the transports' hot paths. The SDK's own checks
@@ -31,13 +32,13 @@ const RESULT_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'result']);
  * every other value is handed to the SDK's schema, whose parsed copy is returned.
  */
 export function toJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
-  if (isPlainObject(value) && value.jsonrpc === '2.0') {
+  if (isJsonObject(value) && value.jsonrpc === '2.0') {
     const keys = Object.keys(value);
     if (typeof value.method === 'string' && plainParams(value.params)) {
       if ('id' in value ? isRequestId(value.id) && keys.every((k) => REQUEST_KEYS.has(k)) : keys.every((k) => NOTIFICATION_KEYS.has(k))) {
         return value as unknown as JSONRPCMessage;
       }
-    } else if (isRequestId(value.id) && isPlainObject(value.result) && !('_meta' in value.result) && keys.every((k) => RESULT_KEYS.has(k))) {
+    } else if (isRequestId(value.id) && isJsonObject(value.result) && !('_meta' in value.result) && keys.every((k) => RESULT_KEYS.has(k))) {
       return value as unknown as JSONRPCMessage;
     }
   }
@@ -45,14 +46,10 @@ export function toJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isRequestId(id: unknown): boolean {
   return typeof id === 'string' || Number.isInteger(id);
 }
 
 function plainParams(params: unknown): boolean {
-  return params === undefined || (isPlainObject(params) && !('_meta' in params));
+  return params === undefined || (isJsonObject(params) && !('_meta' in params));
 }

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ContractError, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { ContractError, isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
 import { kindOf, messageOf } from '../../contract/describe.js';
@@ -68,7 +68,7 @@ export function compile(sources: readonly unknown[], options: CompileOptions = {
 
 function compileOne(source: unknown, index: number, options: CompileOptions, issues: ContractIssue[]): Entry {
   if (typeof source === 'function') return compileClass(source, undefined, options, issues);
-  if (typeof source === 'object' && source !== null && !Array.isArray(source)) {
+  if (isJsonObject(source)) {
     const cls = (source as { constructor?: unknown }).constructor;
     if (typeof cls === 'function' && getToolOptions(cls) !== undefined) return compileClass(cls, source, options, issues);
     if (looksHandBuilt(source)) return compileHandBuilt(source, index, issues);

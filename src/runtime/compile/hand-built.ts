@@ -1,4 +1,4 @@
-import { TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
+import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
 import { messageOf } from '../../contract/describe.js';
 import { compileSchema } from '../validation/index.js';
 
@@ -41,7 +41,7 @@ export function handBuiltIssues(tool: object, label: string): ContractIssue[] {
     const schema = given[key];
     if (schema === undefined) continue;
     let problem: string | undefined;
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) problem = 'it is not a JSON Schema object';
+    if (!isJsonObject(schema)) problem = 'it is not a JSON Schema object';
     else {
       try {
         compileSchema(schema);

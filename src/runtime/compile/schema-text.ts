@@ -1,28 +1,15 @@
-import type { JsonObject } from '../../contract/index.js';
-
-type Schema = { readonly [key: string]: unknown };
-
-function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Follows a local `$ref`; returns the target and the name of the definition. */
-function deref(schema: Schema, root: Schema): { schema: Schema; ref?: string } {
-  const ref = schema.$ref;
-  if (typeof ref !== 'string') return { schema };
-  if (ref === '#') return { schema: root, ref: '(recursive)' };
-  const parts = ref.startsWith('#/') ? ref.slice(2).split('/') : [];
-  let target: unknown = root;
-  for (const part of parts) target = isSchema(target) ? target[part] : undefined;
-  return isSchema(target) ? { schema: target, ref: parts[parts.length - 1] } : { schema };
-}
+import { isJsonObject, type JsonObject } from '../../contract/index.js';
+import { resolveLocalRef } from '../schema/local-ref.js';
 
 /** The schema without its `null` alternative (an optional property's `null` means "left out"). */
-function withoutNull(schema: Schema): Schema {
+function withoutNull(schema: JsonObject): JsonObject {
   const branches = schema.anyOf;
   if (Array.isArray(branches)) {
-    const rest = branches.filter((b) => !(isSchema(b) && b.type === 'null'));
-    if (rest.length === 1 && isSchema(rest[0])) return { ...schema, anyOf: undefined, ...rest[0] };
+    const rest = branches.filter((b) => !(isJsonObject(b) && b.type === 'null'));
+    if (rest.length === 1 && isJsonObject(rest[0])) {
+      const { anyOf: _alternatives, ...others } = schema;
+      return { ...others, ...rest[0] };
+    }
   }
   return schema;
 }
@@ -33,20 +20,20 @@ function range(min: unknown, max: unknown, unit: string): string | undefined {
   return min !== undefined ? `${unit} >= ${String(min)}` : `${unit} <= ${String(max)}`;
 }
 
-function typeWords(schema: Schema, root: Schema, seen: ReadonlySet<Schema>): string {
-  const { schema: target, ref } = deref(withoutNull(schema), root);
+function typeWords(schema: JsonObject, root: JsonObject, seen: ReadonlySet<JsonObject>): string {
+  const { schema: target, name: ref } = resolveLocalRef(withoutNull(schema), root);
   if (ref !== undefined && ref !== '(recursive)') return ref;
   if (ref !== undefined && seen.has(target)) return ref;
   if (Array.isArray(target.enum)) return target.enum.filter((v) => v !== null).map((v) => JSON.stringify(v)).join(' | ');
   if ('const' in target) return JSON.stringify(target.const);
   const types = (Array.isArray(target.type) ? target.type : target.type === undefined ? [] : [target.type]).filter((t) => t !== 'null');
-  if (types.length === 1 && types[0] === 'array') return `${isSchema(target.items) ? typeWords(target.items, root, seen) : 'unknown'}[]`;
-  if (types.length === 0 && Array.isArray(target.anyOf)) return target.anyOf.filter(isSchema).map((b) => typeWords(b, root, seen)).join(' | ');
+  if (types.length === 1 && types[0] === 'array') return `${isJsonObject(target.items) ? typeWords(target.items, root, seen) : 'unknown'}[]`;
+  if (types.length === 0 && Array.isArray(target.anyOf)) return target.anyOf.filter(isJsonObject).map((b) => typeWords(b, root, seen)).join(' | ');
   return types.length === 0 ? 'any' : types.join(' | ');
 }
 
-function constraintWords(schema: Schema, root: Schema): string[] {
-  const { schema: s } = deref(withoutNull(schema), root);
+function constraintWords(schema: JsonObject, root: JsonObject): string[] {
+  const { schema: s } = resolveLocalRef(withoutNull(schema), root);
   const words: string[] = [];
   const numeric = range(s.minimum, s.maximum, 'value');
   if (numeric !== undefined) words.push(numeric.replace('value ', ''));
@@ -60,7 +47,7 @@ function constraintWords(schema: Schema, root: Schema): string[] {
   if (s.uniqueItems === true) words.push('unique');
   if (typeof s.pattern === 'string') words.push(`matching /${s.pattern}/`);
   if (typeof s.format === 'string') words.push(`format ${s.format}`);
-  if (isSchema(s.items)) {
+  if (isJsonObject(s.items)) {
     const inner = constraintWords(s.items, root);
     if (inner.length > 0) words.push(`each ${inner.join(', ')}`);
   }
@@ -70,10 +57,10 @@ function constraintWords(schema: Schema, root: Schema): string[] {
 }
 
 /** The object schema whose properties a property's value has, if any (through arrays and `$ref`s). */
-function nestedObject(schema: Schema, root: Schema): Schema | undefined {
-  let { schema: target } = deref(withoutNull(schema), root);
-  if (isSchema(target.items)) target = deref(withoutNull(target.items), root).schema;
-  return isSchema(target.properties) && Object.keys(target.properties).length > 0 ? target : undefined;
+function nestedObject(schema: JsonObject, root: JsonObject): JsonObject | undefined {
+  let { schema: target } = resolveLocalRef(withoutNull(schema), root);
+  if (isJsonObject(target.items)) target = resolveLocalRef(withoutNull(target.items), root).schema;
+  return isJsonObject(target.properties) && Object.keys(target.properties).length > 0 ? target : undefined;
 }
 
 /**
@@ -83,14 +70,14 @@ function nestedObject(schema: Schema, root: Schema): Schema | undefined {
  * expanded again. A schema with no properties reads `(no arguments)`.
  */
 export function schemaLines(schema: JsonObject, indent = ''): string[] {
-  const root = schema as Schema;
+  const root = schema;
   const lines: string[] = [];
-  const walk = (object: Schema, pad: string, seen: Set<Schema>): void => {
-    const properties = isSchema(object.properties) ? object.properties : {};
+  const walk = (object: JsonObject, pad: string, seen: Set<JsonObject>): void => {
+    const properties = isJsonObject(object.properties) ? object.properties : {};
     const required = new Set(Array.isArray(object.required) ? (object.required as string[]) : []);
     for (const [name, value] of Object.entries(properties)) {
-      if (!isSchema(value)) continue;
-      const target = deref(withoutNull(value), root).schema;
+      if (!isJsonObject(value)) continue;
+      const target = resolveLocalRef(withoutNull(value), root).schema;
       const description = typeof value.description === 'string' ? value.description : typeof target.description === 'string' ? target.description : undefined;
       const head = `${name}${required.has(name) ? '' : '?'}: ${[typeWords(value, root, seen), ...constraintWords(value, root)].join(', ')}`;
       lines.push(`${pad}${head}${description === undefined ? '' : ` — ${description}`}`);

@@ -1,4 +1,4 @@
-import type { Json, JsonObject } from '../../contract/index.js';
+import { isJsonObject, type Json, type JsonObject } from '../../contract/index.js';
 import type { ClassModel } from './class-model.js';
 import type { PropertyModel } from './property-model.js';
 import { isOnly, typeKeyword, unionTypes, typeSet } from './type-set.js';
@@ -71,7 +71,7 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
     }
     const properties: JsonObject = { ...(base.properties as JsonObject) };
     const existing = properties[variants.property];
-    put(properties, variants.property, typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? { ...existing, const: name } : discriminator);
+    put(properties, variants.property, isJsonObject(existing) ? { ...existing, const: name } : discriminator);
     const required = Array.isArray(base.required) ? [...base.required] : [];
     if (!required.includes(variants.property)) required.push(variants.property);
     return { ...base, properties, required };

@@ -1,4 +1,5 @@
-import type { JsonObject } from '../../contract/index.js';
+import { isJsonObject, type JsonObject } from '../../contract/index.js';
+import { resolveLocalRef } from '../schema/local-ref.js';
 
 /**
  * Where, in arguments valid against a schema, a `null` stands for "left out": the properties
@@ -15,42 +16,18 @@ export interface NullPlan {
   items: NullPlan | undefined;
 }
 
-type Schema = { readonly [key: string]: unknown };
-
-function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True when `schema` accepts `null` (by `type`, `enum`, `const` or a branch of `anyOf`/`oneOf`). */
-function admitsNull(schema: Schema, root: Schema): boolean {
-  const target = deref(schema, root);
+function admitsNull(schema: JsonObject, root: JsonObject): boolean {
+  const target = resolveLocalRef(schema, root).schema;
   const type = target.type;
   if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
   if (Array.isArray(target.enum) && target.enum.includes(null)) return true;
   if ('const' in target && target.const === null) return true;
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = target[key];
-    if (Array.isArray(branches) && branches.some((branch) => isSchema(branch) && admitsNull(branch, root))) return true;
+    if (Array.isArray(branches) && branches.some((branch) => isJsonObject(branch) && admitsNull(branch, root))) return true;
   }
   return false;
-}
-
-/** Follows a local `$ref` (`#/$defs/Name`); anything else is returned as it is. */
-function deref(schema: Schema, root: Schema): Schema {
-  let current = schema;
-  for (let hops = 0; hops < 32 && typeof current.$ref === 'string'; hops++) {
-    const ref = current.$ref as string;
-    if (ref === '#') return root;
-    if (!ref.startsWith('#/')) return current;
-    let target: unknown = root;
-    for (const part of ref.slice(2).split('/')) {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isSchema(target) && Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
-    }
-    if (!isSchema(target)) return current;
-    current = target;
-  }
-  return current;
 }
 
 /**
@@ -59,28 +36,28 @@ function deref(schema: Schema, root: Schema): Schema {
  * `undefined` when no `null` can ever be dropped, so the pipeline skips the step entirely.
  */
 export function nullPlanOf(schema: JsonObject): NullPlan | undefined {
-  const root = schema as Schema;
-  const plans = new Map<Schema, NullPlan>();
-  const building = (node: Schema): NullPlan => {
-    const target = deref(node, root);
+  const root = schema;
+  const plans = new Map<JsonObject, NullPlan>();
+  const building = (node: JsonObject): NullPlan => {
+    const target = resolveLocalRef(node, root).schema;
     const known = plans.get(target);
     if (known !== undefined) return known;
     const plan: NullPlan = { droppable: new Set(), properties: new Map(), items: undefined };
     plans.set(target, plan);
     const required = new Set(Array.isArray(target.required) ? (target.required as string[]) : []);
-    if (isSchema(target.properties)) {
+    if (isJsonObject(target.properties)) {
       for (const [key, value] of Object.entries(target.properties)) {
-        if (!isSchema(value)) continue;
+        if (!isJsonObject(value)) continue;
         if (!required.has(key) && admitsNull(value, root)) plan.droppable.add(key);
         plan.properties.set(key, building(value));
       }
     }
-    if (isSchema(target.items)) plan.items = building(target.items);
+    if (isJsonObject(target.items)) plan.items = building(target.items);
     for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
       const branches = target[key];
       if (!Array.isArray(branches)) continue;
       for (const branch of branches) {
-        if (!isSchema(branch)) continue;
+        if (!isJsonObject(branch)) continue;
         const child = building(branch);
         for (const name of child.droppable) plan.droppable.add(name);
         for (const [name, sub] of child.properties) if (!plan.properties.has(name)) plan.properties.set(name, sub);

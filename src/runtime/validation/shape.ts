@@ -1,4 +1,4 @@
-import type { ArgumentProblem } from '../../contract/index.js';
+import { isJsonObject, type ArgumentProblem } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
 
 /** What `argumentsObject` makes of raw arguments: the object to validate, or the problem. */
@@ -12,6 +12,6 @@ export type ArgumentsShape = { readonly value: object; readonly problem?: undefi
  */
 export function argumentsObject(raw: unknown): ArgumentsShape {
   if (raw === undefined || raw === '') return { value: {} };
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { value: raw };
+  if (isJsonObject(raw)) return { value: raw };
   return { problem: { pointer: '', message: `expected an object, got ${kindOf(raw)}` } };
 }
