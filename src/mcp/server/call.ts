@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentsError, isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
 import { problemsOf } from '../../runtime/validation/index.js';
+import { problemsText } from '../../runtime/validation/ajv.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { RECORD_META_KEY } from './constants.js';
 import { contentOf, outputProblemOf } from './content.js';
@@ -66,8 +67,7 @@ function resultFor(served: ServedTool, output: unknown): CallToolResult {
   if (validate !== undefined && !isError) {
     if (result.structuredContent === undefined) return errorResult('structured content does not match the output schema: the tool returned no structured content');
     if (!validate(result.structuredContent)) {
-      const listed = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
-      return errorResult(`structured content does not match the output schema: ${listed.join('; ')}`);
+      return errorResult(`structured content does not match the output schema: ${problemsText(validate.errors)}`);
     }
   }
   const answer: CallToolResult = { ...contentOf(result) };

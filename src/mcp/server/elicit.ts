@@ -3,7 +3,8 @@ import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
 import { messageOf } from '../../contract/describe.js';
-import { problemsOf, sharedAjv } from '../../runtime/validation/index.js';
+import { sharedAjv } from '../../runtime/validation/index.js';
+import { problemsText } from '../../runtime/validation/ajv.js';
 import type { HandlerExtra } from './extra.js';
 
 /** The client's elicitation capability as the SDK keeps it after `initialize`. */
@@ -58,8 +59,7 @@ export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra
     const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
     const content = answer.content as JsonObject | undefined;
     if (answer.action === 'accept' && !validate(content ?? {})) {
-      const listed = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
-      throw new Error(`elicitation answer does not match the requested schema: ${listed.join('; ')}`);
+      throw new Error(`elicitation answer does not match the requested schema: ${problemsText(validate.errors)}`);
     }
     return answerOf(answer.action, content);
   };

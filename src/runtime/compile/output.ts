@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { text, type JsonObject, type ToolOutput, type ToolResult } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
 import { isToolOutput } from '../../contract/shapes.js';
-import { problemsOf } from '../validation/index.js';
+import { problemsText } from '../validation/ajv.js';
 
 /** How a compiled tool turns what its class's `execute` returned into a `ToolOutput`. */
 export interface OutputRules {
@@ -14,8 +14,7 @@ export interface OutputRules {
 function checkStructured(structured: unknown, rules: OutputRules): void {
   const validate = rules.validateResult!;
   if (!validate(structured)) {
-    const problems = problemsOf(validate.errors).map((p) => `${p.pointer}: ${p.message}`);
-    throw new Error(`tool "${rules.toolName}": the result does not match its output schema: ${problems.join('; ')}`);
+    throw new Error(`tool "${rules.toolName}": the result does not match its output schema: ${problemsText(validate.errors)}`);
   }
 }
 

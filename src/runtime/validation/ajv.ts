@@ -54,6 +54,16 @@ export function problemsOf(errors: readonly ErrorObject[] | null | undefined): A
   return problems;
 }
 
+/**
+ * The problems of a failed validation (see `problemsOf`) on one line, each as
+ * `<pointer>: <message>`, joined by `; `: `/count: must be integer; /: must have required
+ * property "name"`. Internal: the text after a caller's own prefix (`the result does not match
+ * its output schema: ...`); not exported from the validation index.
+ */
+export function problemsText(errors: readonly ErrorObject[] | null | undefined): string {
+  return problemsOf(errors).map((problem) => `${problem.pointer}: ${problem.message}`).join('; ');
+}
+
 function isAlternative(error: ErrorObject): boolean {
   return error.keyword === 'anyOf' || error.keyword === 'oneOf';
 }
