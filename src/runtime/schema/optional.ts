@@ -1,5 +1,10 @@
 import { ValidationTypes } from 'class-validator';
-import { validationMetadataOf } from './sources.js';
+import { validationMetadataOf, type ValidationMetadata } from './sources.js';
+
+/** True for the rule class-validator's `@IsOptional()` records. */
+export function isOptionalRule(metadata: ValidationMetadata): boolean {
+  return metadata.type === ValidationTypes.CONDITIONAL_VALIDATION && metadata.name === 'isOptional';
+}
 
 /**
  * The names of the `@IsOptional()` properties of `dto` (inherited ones included). Such a
@@ -11,7 +16,7 @@ export function optionalPropertiesOf(dto: Function): ReadonlySet<string> {
   const names = new Set<string>();
   if (typeof dto !== 'function') return names;
   for (const metadata of validationMetadataOf(dto)) {
-    if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION && metadata.name === 'isOptional') names.add(metadata.propertyName);
+    if (isOptionalRule(metadata)) names.add(metadata.propertyName);
   }
   return names;
 }

@@ -4,6 +4,7 @@ import type { FieldOptions } from '../../decorators/index.js';
 import { CONSTRAINT_MAPPINGS } from './constraint-map.js';
 import { jsonCopyOf } from './json-values.js';
 import * as messages from './messages.js';
+import { isOptionalRule } from './optional.js';
 import { constraintNameOf, designTypeOf, reflectMetadataLoaded, typeHintOf } from './sources.js';
 import type { ValidationMetadata } from './sources.js';
 import { resolvePropertyType, variantsOf } from './type-resolution.js';
@@ -42,12 +43,6 @@ export interface PropertyInput {
   /** Whether a no-argument instance has the property as an own key, and its value. */
   readonly initialiser: { readonly value: unknown } | undefined;
   readonly issues: ContractIssue[];
-}
-
-const IS_OPTIONAL = 'isOptional';
-
-function isOptionalRule(metadata: ValidationMetadata): boolean {
-  return metadata.type === ValidationTypes.CONDITIONAL_VALIDATION && metadata.name === IS_OPTIONAL;
 }
 
 /** The name a rule is listed under in `residual` (class-validator's error key where it has one). */
