@@ -1,4 +1,5 @@
 import type { ContractTool, JsonObject } from '../../contract/index.js';
+import { deepFreeze } from '../../contract/freeze.js';
 import type { ResidualConstraint } from '../schema/index.js';
 
 /** What `compile` knows about a tool it built from a class; read it with `inspectTool`. */
@@ -31,13 +32,5 @@ export function compiledInfoOf(tool: ContractTool): CompiledToolInfo | undefined
 
 /** A frozen, deep copy of a JSON schema, so a listing can never change what a tool validates with. */
 export function deepFrozen<T extends JsonObject>(schema: T): T {
-  const copy = JSON.parse(JSON.stringify(schema)) as T;
-  const stack: unknown[] = [copy];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    Object.freeze(node);
-    for (const child of Object.values(node)) stack.push(child);
-  }
-  return copy;
+  return deepFreeze(JSON.parse(JSON.stringify(schema)) as T);
 }

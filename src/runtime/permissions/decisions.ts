@@ -1,4 +1,5 @@
 import type { CallContext, ElicitAnswer, Elicitation, JsonObject } from '../../contract/index.js';
+import { deepFreeze } from '../../contract/freeze.js';
 import { closureOf, type Implications } from './capabilities.js';
 import type { PermissionQuestion } from './errors.js';
 
@@ -109,14 +110,6 @@ export const PERMISSION_FORM: JsonObject = deepFreeze({
   },
   required: ['decision'],
 });
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const member of Object.values(value)) deepFreeze(member);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /**
  * The question's text: `Allow the tool "write_file" to use write on "/tmp/a.txt"?`, with the label
