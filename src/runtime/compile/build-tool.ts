@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
 import { getClaims, type ToolOptions } from '../../decorators/index.js';
-import { checkRequirements } from '../permissions/index.js';
-import { markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
+import { checkRequirementsOn } from '../permissions/requirements.js';
+import { argumentsObject, markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
 import { outputOf } from './output.js';
 
 /** Properties of a compiled tool that `compile` sets itself and a claim can never override. */
@@ -43,7 +43,8 @@ export function buildTool(parts: BuildParts): ContractTool {
   const checksRequirements = Array.isArray(tool.requires) && tool.requires.length > 0;
   tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
     const args = await pipeline.parse(raw);
-    if (checksRequirements) await checkRequirements(tool as unknown as ContractTool, raw, ctx);
+    // The pipeline accepted `raw`: the requirements read it as plain JSON without validating it again.
+    if (checksRequirements) await checkRequirementsOn(tool as unknown as ContractTool, argumentsObject(raw).value as Record<string, unknown>, ctx);
     const output = await methods.execute!.call(instance, args, ctx);
     return outputOf(output, { toolName: name, validateResult });
   };

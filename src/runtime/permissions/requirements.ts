@@ -1,6 +1,6 @@
 import { InvalidArgumentsError, isJsonObject, type CallContext, type ContractTool, type PermissionRequest, type Requirement } from '../../contract/index.js';
 import { messageOf } from '../../contract/describe.js';
-import { compileSchema, problemsOf } from '../validation/index.js';
+import { argumentsObject, compileSchema, problemsOf } from '../validation/index.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { PermissionDeniedError } from './errors.js';
 
@@ -20,15 +20,15 @@ function validatorOf(tool: ContractTool, schema: object): ValidateFunction {
 }
 
 /**
- * The arguments a declarative requirement's `subject` sees: the raw arguments (`undefined` read
- * as `{}`), checked against the tool's `parameters` schema with the shared Ajv first, so
- * `subject` only ever sees arguments the tool itself would accept. They are plain JSON, not the
- * DTO instance (`(a) => a.path` reads the same either way). Throws `InvalidArgumentsError` with
- * the schema's problems, or `invalid arguments: /: must be object` for a non-object when the
- * tool has no schema.
+ * The arguments a declarative requirement's `subject` sees: the raw arguments (`undefined` and
+ * `""` read as `{}`, as a compiled tool reads them), checked against the tool's `parameters`
+ * schema with the shared Ajv first, so `subject` only ever sees arguments the tool itself would
+ * accept. They are plain JSON, not the DTO instance (`(a) => a.path` reads the same either way).
+ * Throws `InvalidArgumentsError` with the schema's problems, or `invalid arguments: /: must be
+ * object` for a non-object when the tool has no schema.
  */
 export function argumentsForRequirements(tool: ContractTool, raw: unknown): Record<string, unknown> {
-  const args = raw === undefined ? {} : raw;
+  const args = argumentsObject(raw).value ?? raw;
   if (tool.parameters !== undefined) {
     const validate = validatorOf(tool, tool.parameters);
     if (!validate(args)) throw new InvalidArgumentsError(problemsOf(validate.errors));
@@ -79,13 +79,21 @@ export function requestOf(requirement: Requirement, subjects: readonly string[])
  * order, before the tool runs; every capability of each requirement must be granted on every
  * subject. For a tool's own `execute` or a host that does not use `applyPolicy`: without a policy
  * `ctx.requirePermission` rejects, so nothing runs unchecked. A partial grant fails with
- * `PermissionDeniedError` naming the capabilities missing on the first subject. Resolves the
- * grants, one list per requirement.
+ * `PermissionDeniedError` naming the capabilities missing on the first subject; arguments the
+ * tool's schema refuses fail first with `InvalidArgumentsError` (see `argumentsForRequirements`).
+ * Resolves the grants, one list per requirement.
  */
 export async function checkRequirements(tool: ContractTool, raw: unknown, ctx: CallContext): Promise<ReadonlyArray<readonly string[]>> {
+  if ((tool.requires ?? []).length === 0) return [];
+  return checkRequirementsOn(tool, argumentsForRequirements(tool, raw), ctx);
+}
+
+/**
+ * `checkRequirements` for arguments already accepted by the tool's own validation (a compiled
+ * tool's pipeline), so they are not validated a second time. Internal to the runtime.
+ */
+export async function checkRequirementsOn(tool: ContractTool, args: Record<string, unknown>, ctx: CallContext): Promise<ReadonlyArray<readonly string[]>> {
   const requirements = tool.requires ?? [];
-  if (requirements.length === 0) return [];
-  const args = argumentsForRequirements(tool, raw);
   const grants: Array<readonly string[]> = [];
   for (const requirement of requirements) {
     const request = requestOf(requirement, subjectsOf(requirement, args));
