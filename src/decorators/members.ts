@@ -72,11 +72,12 @@ export function Field(options: FieldOptions): PropertyDecorator {
   };
 }
 
-/** Plain-function twins of the property decorators. */
+/** The plain-function twin of `@Description()`: describes `property` of the class `dto`. */
 export function defineDescription(dto: Function, property: string, text: string): void {
   Description(text)(dto.prototype, property);
 }
 
+/** The plain-function twin of `@Field()`: describes `property` of the class `dto`. */
 export function defineField(dto: Function, property: string, options: FieldOptions): void {
   Field(options)(dto.prototype, property);
 }

@@ -23,8 +23,8 @@ export interface ServedTool {
  * Checks `tools` and prepares each for serving, in order. Throws an `Error` whose message starts
  * with `where` and names the tool when: an entry is not an object with a string `name` and an
  * `execute` function; a name breaks MCP's rule (1 to 128 of `A-Za-z0-9_-.`); a name is listed
- * twice; `timeoutMs` is not a positive number of milliseconds; `parameters` or `outputSchema` is not an object schema (`"type": "object"` at the
- * root, which MCP requires); or a schema cannot be compiled (`<where>: tool "x": schema: <ajv
+ * twice; `timeoutMs` is not a positive number of milliseconds; `parameters` or `outputSchema` is
+ * not an object schema (`"type": "object"` at the root, which MCP requires); or a schema cannot be compiled (`<where>: tool "x": schema: <ajv
  * message>`). Arguments validators are compiled only for tools that do not validate their own
  * (hand-built tools); compiled tools check theirs inside `execute`. Each tool is served bounded
  * by its own `maxOutputChars` or `options.maxOutputChars` (see `withOutputBound`); a bound that is
@@ -43,7 +43,7 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
     const label = `${where}: tool ${JSON.stringify(tool.name)}`;
     if (!TOOL_NAME_PATTERN.test(tool.name)) throw new Error(`${label}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`);
     if (served.has(tool.name)) throw new Error(`${label} is listed twice; tool names must be unique`);
-    const validateArguments = tool.parameters === undefined || validatesOwnArguments(tool) ? checkSchema(tool.parameters, `${label}: schema`, false) : checkSchema(tool.parameters, `${label}: schema`, true);
+    const validateArguments = checkSchema(tool.parameters, `${label}: schema`, !validatesOwnArguments(tool));
     const timeoutProblem = checkTimeout(tool.timeoutMs);
     if (timeoutProblem !== undefined) throw new Error(`${label}: timeoutMs: ${timeoutProblem}`);
     const validateOutput = checkSchema(tool.outputSchema, `${label}: output schema`, true);

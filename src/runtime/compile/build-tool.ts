@@ -23,11 +23,13 @@ export interface BuildParts {
 
 /**
  * Assembles the frozen, self-validating contract tool of a class: name, title, description,
- * schemas, every recorded claim (copied as recorded, so claims other decorators add later flow
- * through), `execute` (pipeline, the `@Requires` checks through `ctx.requirePermission` (so
- * a tool with requirements never runs unchecked: without a policy nothing is granted), the
- * instance's `execute`, `outputOf`), `facts` when a method is
- * marked `@Facts()`, and `close` when the instance has one.
+ * schemas, and every recorded claim except the keys `compile` sets itself (`OWN_KEYS`), copied
+ * as recorded. Its `execute(raw, ctx)` runs, in order: the arguments pipeline (rejecting with
+ * `InvalidArgumentsError`); the `@Requires` checks through `ctx.requirePermission` (so a tool
+ * with requirements never runs unchecked: without a policy nothing is granted); the instance's
+ * `execute(dto, ctx)`; and `outputOf`. `facts(raw, ctx)` (only when a method is marked
+ * `@Facts()`) runs the same pipeline, then that method with the DTO. `close()` (only when the
+ * instance has one) calls the instance's. Errors thrown by the instance propagate unchanged.
  */
 export function buildTool(parts: BuildParts): ContractTool {
   const { instance, name, pipeline, validateResult } = parts;

@@ -51,8 +51,9 @@ interface Entry {
  * global registry) and compiles each validator once, with the shared Ajv.
  *
  * A compiled tool's `execute(raw, ctx)` runs the arguments pipeline (see
- * `createArgumentsPipeline`), then the class's `execute(dto, ctx)`, then `outputOf`. Errors the
- * class throws propagate unchanged. Its `facts(args, ctx)` (with `@Facts()`) validates the
+ * `createArgumentsPipeline`), then its `@Requires` checks (see `checkRequirements`), then the
+ * class's `execute(dto, ctx)`, then `outputOf` (see `buildTool`). Errors the class throws
+ * propagate unchanged. Its `facts(args, ctx)` (with `@Facts()`) validates the
  * arguments the same way and calls the facts method with the DTO. Its `close()` (when the
  * instance has one) calls the instance's. Every claim the decorators recorded (`getClaims`) is
  * copied onto it as it is, `annotations` included exactly as recorded.

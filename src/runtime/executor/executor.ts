@@ -98,7 +98,8 @@ export class Executor {
    * Runs one batch and resolves every call's outcome in model order (matched by id). It rejects
    * only, before running anything, with `InvalidBatchError` for a malformed batch: not an array,
    * a call without a non-empty string `id`, a `tool` that is neither a contract tool nor a
-   * string, or two calls with the same id. A tool name not in `tools` completes that call with
+   * string, an `idempotencyKey` that is not a non-empty string, two calls with the same id, or a
+   * `signal` that is not an `AbortSignal`. A tool name not in `tools` completes that call with
    * `unknown tool "<name>"`. `runOptions` override the executor's hooks for this batch.
    */
   async run(calls: readonly BatchCall[], runOptions: RunOptions = {}): Promise<CallOutcome[]> {
