@@ -1,5 +1,6 @@
 import type { ContractIssue, JsonObject } from '../../contract/index.js';
 import { buildClassModel, type ClassModel } from './class-model.js';
+import { setDataKey } from './json-values.js';
 import * as messages from './messages.js';
 import { classesInCycles, definitionNames } from './recursion.js';
 import { renderClass, type ClassReference } from './render.js';
@@ -52,7 +53,7 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
   if (names.size > 0) {
     const definitions: JsonObject = {};
     for (const [cls, name] of names) {
-      Object.defineProperty(definitions, name, { value: renderClass(models.get(cls)!, reference), enumerable: true, writable: true, configurable: true });
+      setDataKey(definitions, name, renderClass(models.get(cls)!, reference));
     }
     schema.$defs = definitions;
   }

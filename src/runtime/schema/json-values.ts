@@ -4,6 +4,14 @@ import type { JsonType } from './type-set.js';
 const MAX_DEPTH = 64;
 
 /**
+ * Sets `key` on `target` as an own, enumerable, writable data property, so a key named
+ * `__proto__` (or `constructor`) stays a data key and never touches a prototype.
+ */
+export function setDataKey(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * Returns a fresh copy of `value` when it is plain JSON (null, booleans, finite numbers,
  * strings, arrays and plain objects of those, at most 64 levels deep), else `undefined`.
  * Dates, class instances, functions, `NaN`, `undefined` and cycles are not JSON. The copy
@@ -29,7 +37,7 @@ export function jsonCopyOf(value: unknown, depth = 0): Json | undefined {
     for (const key of Object.keys(value)) {
       const itemCopy = jsonCopyOf((value as Record<string, unknown>)[key], depth + 1);
       if (itemCopy === undefined) return undefined;
-      Object.defineProperty(copy, key, { value: itemCopy, enumerable: true, writable: true, configurable: true });
+      setDataKey(copy, key, itemCopy);
     }
     return copy;
   }

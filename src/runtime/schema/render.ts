@@ -1,5 +1,6 @@
 import { isJsonObject, type Json, type JsonObject } from '../../contract/index.js';
 import type { ClassModel } from './class-model.js';
+import { setDataKey } from './json-values.js';
 import type { PropertyModel } from './property-model.js';
 import { isOnly, typeKeyword, unionTypes, typeSet } from './type-set.js';
 import type { BoundKeyword, ValueRules, Variants } from './value-rules.js';
@@ -8,11 +9,6 @@ import type { BoundKeyword, ValueRules, Variants } from './value-rules.js';
 export type ClassReference = (cls: Function) => JsonObject;
 
 const BOUND_ORDER: readonly BoundKeyword[] = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
-
-/** Sets `key` as an own data property, so a property named `__proto__` stays data. */
-function put(target: JsonObject, key: string, value: Json): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * The JSON Schema of one value's rules. Keywords come in a fixed order (type, enum, const,
@@ -66,12 +62,12 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
     const discriminator: JsonObject = { type: 'string', const: name };
     if (typeof base.$ref === 'string') {
       const properties: JsonObject = {};
-      put(properties, variants.property, discriminator);
+      setDataKey(properties, variants.property, discriminator);
       return { $ref: base.$ref, properties, required: [variants.property] };
     }
     const properties: JsonObject = { ...(base.properties as JsonObject) };
     const existing = properties[variants.property];
-    put(properties, variants.property, isJsonObject(existing) ? { ...existing, const: name } : discriminator);
+    setDataKey(properties, variants.property, isJsonObject(existing) ? { ...existing, const: name } : discriminator);
     const required = Array.isArray(base.required) ? [...base.required] : [];
     if (!required.includes(variants.property)) required.push(variants.property);
     return { ...base, properties, required };
@@ -118,7 +114,7 @@ export function renderClass(model: ClassModel, reference: ClassReference): JsonO
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const property of model.properties) {
-    put(properties, property.name, renderProperty(property, reference));
+    setDataKey(properties, property.name, renderProperty(property, reference));
     if (property.required) required.push(property.name);
   }
   const schema: JsonObject = { type: 'object', properties };

@@ -1,6 +1,7 @@
 import type { ContractIssue } from '../../contract/index.js';
 import * as messages from './messages.js';
-import { typeSet, type TypeSet } from './type-set.js';
+import { isOnly, typeSet } from './type-set.js';
+import type { TypeSet } from './type-set.js';
 import type { ValueRules, Variants } from './value-rules.js';
 
 /** Constructors that are never DTO classes: JavaScript's own. */
@@ -52,7 +53,7 @@ export interface ResolutionInput {
 export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): void {
   const designType = input.designType;
   const decided = rules.types !== undefined || rules.enumValues !== undefined || rules.constValue !== undefined;
-  const isArray = decided ? isOnlyArray(rules.types) : designType === Array;
+  const isArray = decided ? isOnly(rules.types, 'array') : designType === Array;
   if (isArray) {
     rules.types ??= typeSet('array');
     resolveItems(rules, input);
@@ -76,10 +77,6 @@ export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): 
     return;
   }
   input.issues.push(messages.unknownPropertyType(input.className, input.property, gapOf(designType)));
-}
-
-function isOnlyArray(types: TypeSet | undefined): boolean {
-  return types !== undefined && types.size === 1 && types.has('array');
 }
 
 function applyPrimitive(rules: ValueRules, primitive: { types: TypeSet; format?: string }): void {
@@ -118,7 +115,7 @@ function resolveItems(rules: ValueRules, input: ResolutionInput, depth = 0): voi
   const items = rules.itemRules();
   if (rules.nestedRequested) items.nestedRequested = true;
   const decided = items.types !== undefined || items.enumValues !== undefined || items.constValue !== undefined;
-  if (decided && isOnlyArray(items.types) && depth < 8) {
+  if (decided && isOnly(items.types, 'array') && depth < 8) {
     resolveItems(items, input, depth + 1);
     return;
   }

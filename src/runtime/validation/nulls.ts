@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject } from '../../contract/index.js';
+import { setDataKey } from '../schema/json-values.js';
 import { resolveLocalRef } from '../schema/local-ref.js';
 
 /**
@@ -89,7 +90,7 @@ function copyWithout(source: object, dropped: ReadonlySet<string>, replaced: Rea
   for (const key of Object.keys(source)) {
     if (dropped.has(key)) continue;
     const value = replaced.has(key) ? replaced.get(key) : (source as Record<string, unknown>)[key];
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    setDataKey(copy, key, value);
   }
   return copy;
 }
