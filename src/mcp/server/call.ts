@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidArgumentsError, isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
-import { problemsOf } from '../../runtime/validation/index.js';
+import { isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
 import { problemsText } from '../../runtime/validation/ajv.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { RECORD_META_KEY } from './constants.js';
@@ -9,7 +8,7 @@ import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
 import { timeLimitOf } from './time-limit.js';
-import type { ServedTool } from './served-tools.js';
+import { argumentsErrorOf, type ServedTool } from './served-tools.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 
@@ -38,9 +37,8 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
   const args = given.arguments ?? {};
   if (!isJsonObject(args)) throw invalidParams('tools/call: params.arguments must be an object');
-  if (served.validateArguments !== undefined && !served.validateArguments(args)) {
-    return errorResult(new InvalidArgumentsError(problemsOf(served.validateArguments.errors)).message);
-  }
+  const invalid = argumentsErrorOf(served, args);
+  if (invalid !== undefined) return errorResult(invalid);
   const limit = timeLimitOf(extra.signal, served.tool.name, served.tool.timeoutMs);
   const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
   let output: unknown;

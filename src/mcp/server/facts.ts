@@ -1,9 +1,9 @@
-import { InvalidArgumentsError, factsOf, isFactual, isJsonObject, replayOf, type FactCall, type Json, type JsonObject, type ToolFacts } from '../../contract/index.js';
-import { problemsOf } from '../../runtime/validation/index.js';
+import { factsOf, isFactual, isJsonObject, replayOf, type FactCall, type Json, type JsonObject, type ToolFacts } from '../../contract/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { FACTS_METHOD } from './constants.js';
 import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
+import { argumentsErrorOf } from './served-tools.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 
@@ -59,9 +59,8 @@ async function answerOne(server: ContextServer, state: ServerState, question: Fa
   if (served === undefined) return { error: `unknown tool ${JSON.stringify(question.name)}`, replay: 'unknown' };
   const args = question.arguments ?? {};
   if (!isJsonObject(args)) return { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' };
-  if (served.validateArguments !== undefined && !served.validateArguments(args)) {
-    return { error: new InvalidArgumentsError(problemsOf(served.validateArguments.errors)).message, replay: 'unknown' };
-  }
+  const invalid = argumentsErrorOf(served, args);
+  if (invalid !== undefined) return { error: invalid, replay: 'unknown' };
   const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.tool.name, args });
   try {
     const replay = (await replayOf(served.tool, args, ctx)) === 'safe' ? 'safe' : 'unknown';

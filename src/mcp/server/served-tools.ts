@@ -1,10 +1,10 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
+import { InvalidArgumentsError, TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { messageOf } from '../../contract/describe.js';
 import { isPositiveInteger } from '../../contract/limits.js';
 import { isContractTool } from '../../contract/shapes.js';
-import { compileSchema, validatesOwnArguments } from '../../runtime/validation/index.js';
+import { compileSchema, problemsOf, validatesOwnArguments } from '../../runtime/validation/index.js';
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
 import { withOutputBound } from '../../runtime/bounds/index.js';
 import { definitionOf } from './definition.js';
@@ -56,6 +56,17 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
     served.set(tool.name, Object.freeze({ tool: bounded, definition: definitionOf(tool), validateArguments, validateOutput }));
   });
   return served;
+}
+
+/**
+ * The `invalid arguments: ...` text (every problem, see `InvalidArgumentsError`) when `args`
+ * fail the schema of a tool that does not validate its own arguments; `undefined` when they
+ * pass, or when the tool validates them itself inside `execute` and `facts`.
+ */
+export function argumentsErrorOf(served: ServedTool, args: JsonObject): string | undefined {
+  const validate = served.validateArguments;
+  if (validate === undefined || validate(args)) return undefined;
+  return new InvalidArgumentsError(problemsOf(validate.errors)).message;
 }
 
 function checkSchema(schema: JsonObject | undefined, label: string, compile: boolean): ValidateFunction | undefined {
