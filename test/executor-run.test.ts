@@ -79,7 +79,7 @@ test('thrown errors keep their message and class; other failures get a message n
     { id: 'c2', tool: 'throws_string', started: true, ok: false, error: 'Error: tool "throws_string" threw: "boom"' },
     { id: 'c3', tool: 'throws_object', started: true, ok: false, error: 'Error: tool "throws_object" threw: {"code":7}' },
     { id: 'c4', tool: 'throws_number', started: true, ok: false, error: 'Error: tool "throws_number" threw: 42' },
-    { id: 'c5', tool: 'returns_undefined', started: true, ok: false, error: 'Error: tool "returns_undefined" returned undefined; execute must resolve to a string, an array of content parts or a result with "content"' },
+    { id: 'c5', tool: 'returns_undefined', started: true, ok: false, error: 'Error: tool "returns_undefined" returned nothing; execute must resolve to a string, an array of content parts or a result with "content"' },
     { id: 'c6', tool: 'returns_number', started: true, ok: false, error: 'Error: tool "returns_number" returned a number; execute must resolve to a string, an array of content parts or a result with "content"' },
     { id: 'c7', tool: 'returns_object', started: true, ok: false, error: 'Error: tool "returns_object" returned an object without a "content" array; execute must resolve to a string, an array of content parts or a result with "content"' },
     { id: 'c8', tool: 'returns_plain_value', started: true, ok: true, result: { content: [{ type: 'text', text: 'not a promise' }] } },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createCallContext, replayOf, resultOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 import { isThenable, isToolOutput } from '../../contract/shapes.js';
 import { CallCancelledError, CallTimeoutError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
@@ -34,11 +35,9 @@ function mayBeKeyed(tool: ContractTool): boolean {
   return tool.replay === 'keyed' || typeof tool.replay === 'function';
 }
 
+/** What came back instead of a tool output (never an array or a string: both are outputs). */
 function describeOutput(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array that is not content parts';
-  if (typeof value === 'object') return 'an object without a "content" array';
-  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+  return typeof value === 'object' && value !== null ? 'an object without a "content" array' : kindOf(value);
 }
 
 /**
