@@ -3,10 +3,11 @@ import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } fro
 import { getClaims, type ToolOptions } from '../../decorators/index.js';
 import { checkRequirementsOn } from '../permissions/requirements.js';
 import { argumentsObject, markSelfValidating, type ArgumentsPipeline } from '../validation/index.js';
+import { IDENTITY_KEYS, METHOD_KEYS } from './contract-keys.js';
 import { outputOf } from './output.js';
 
 /** Properties of a compiled tool that `compile` sets itself and a claim can never override. */
-const OWN_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'parameters', 'outputSchema', 'execute', 'facts', 'close']);
+const OWN_KEYS: ReadonlySet<string> = new Set([...IDENTITY_KEYS, ...METHOD_KEYS]);
 
 /** Everything a compiled tool is made of. */
 export interface BuildParts {

@@ -1,12 +1,8 @@
 import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
 import { messageOf } from '../../contract/describe.js';
 import { compileSchema } from '../validation/index.js';
+import { CONTRACT_KEYS } from './contract-keys.js';
 
-/** The properties of the contract a hand-built tool may have, besides its own extra keys. */
-const CONTRACT_KEYS = [
-  'name', 'title', 'description', 'parameters', 'outputSchema', 'annotations', 'sequential', 'barrier', 'resource',
-  'flow', 'replay', 'timeoutMs', 'maxOutputChars', 'requires', 'execute', 'facts', 'close',
-] as const;
 
 /**
  * True when `value` (an object whose class has no `@Tool`) is to be checked as a hand-built

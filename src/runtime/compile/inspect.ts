@@ -1,5 +1,6 @@
 import { isFactual, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
+import { CLAIM_KEYS } from './contract-keys.js';
 import { compiledInfoOf } from './info.js';
 import { schemaLines } from './schema-text.js';
 
@@ -22,8 +23,6 @@ export interface ToolInspection {
   /** The claims, as a host reads them: only the ones the tool states. */
   readonly claims: Readonly<Record<string, unknown>>;
 }
-
-const CLAIM_KEYS = ['annotations', 'sequential', 'barrier', 'resource', 'flow', 'replay', 'timeoutMs', 'maxOutputChars', 'requires'] as const;
 
 /** Describes one tool: where it came from, its schemas, its residual constraints and its claims. It never runs the tool. */
 export function inspectTool(tool: ContractTool): ToolInspection {
