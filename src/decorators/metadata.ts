@@ -102,14 +102,22 @@ export function setArgsParameter(cls: Function, index: number): void {
 }
 
 /**
+ * `cls` and its base classes, the furthest base first (at most 64 of them). Internal: not
+ * exported from the decorators index.
+ */
+export function classChain(cls: Function): Function[] {
+  const chain: Function[] = [];
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype && chain.length < 64; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
+  return chain;
+}
+
+/**
  * The field options of every property of `dto` that has any, own and inherited (a subclass's
  * options for a property win over its base class's).
  */
 export function getFieldOptions(dto: Function): ReadonlyMap<string, FieldOptions> {
-  const chain: Function[] = [];
-  for (let c: unknown = dto; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
   const merged = new Map<string, FieldOptions>();
-  for (const c of chain) {
+  for (const c of classChain(dto)) {
     const fields = own<Map<string, FieldOptions>>(c, FIELDS_KEY);
     if (fields) for (const [key, value] of fields) merged.set(key, { ...merged.get(key), ...value });
   }

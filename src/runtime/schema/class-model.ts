@@ -1,5 +1,6 @@
 import type { ContractIssue } from '../../contract/index.js';
 import { getFieldOptions } from '../../decorators/index.js';
+import { classChain } from '../../decorators/metadata.js';
 import * as messages from './messages.js';
 import { buildPropertyModel, type PropertyModel } from './property-model.js';
 import { validationMetadataOf } from './sources.js';
@@ -16,13 +17,6 @@ export interface ClassModel {
   /** The DTO classes the properties hold (directly or as array items), in order, once each. */
   readonly references: readonly Function[];
   readonly issues: readonly ContractIssue[];
-}
-
-/** The class and its base classes, the furthest base first. */
-function classChain(cls: Function): Function[] {
-  const chain: Function[] = [];
-  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype && chain.length < 64; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
-  return chain;
 }
 
 /**
