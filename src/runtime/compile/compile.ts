@@ -83,12 +83,12 @@ function compileOne(source: unknown, index: number, options: CompileOptions, iss
 }
 
 function compileHandBuilt(source: object, index: number, issues: ContractIssue[]): Entry {
-  const name = (source as { name?: unknown }).name;
-  const label = typeof name === 'string' && TOOL_NAME_PATTERN.test(name) ? `contract tool "${name}"` : `the contract tool at item ${index}`;
+  const given = (source as { name?: unknown }).name;
+  const name = typeof given === 'string' && TOOL_NAME_PATTERN.test(given) ? given : undefined;
+  const label = name === undefined ? `the contract tool at item ${index}` : `contract tool "${name}"`;
   const found = handBuiltIssues(source, label);
   issues.push(...found);
-  const validName = typeof name === 'string' && TOOL_NAME_PATTERN.test(name) ? name : undefined;
-  return { name: validName, source: label, tool: found.length === 0 ? frozenHandBuilt(source as ContractTool) : undefined };
+  return { name, source: label, tool: found.length === 0 ? frozenHandBuilt(source as ContractTool) : undefined };
 }
 
 function missingDecorator(cls: Function): ContractIssue {
