@@ -17,6 +17,11 @@ export function kindOf(value: unknown): string {
   return type === 'object' ? 'an object' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+/** Something thrown, as an `Error`: an `Error` as it is, anything else as `Error(String(thrown))`. */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}
+
 /**
  * The text of something thrown, for a message that wraps it: an `Error`'s `message`, else
  * `String(thrown)`. It never includes a stack.

@@ -1,5 +1,5 @@
 import type { CallContext } from './context.js';
-import { kindOf } from './describe.js';
+import { asError, kindOf } from './describe.js';
 import type { JsonObject } from './json.js';
 import type { Annotations, ToolFacts, ToolReplay, ContractTool } from './tool.js';
 
@@ -85,7 +85,7 @@ export async function factsOf(tool: ContractTool, args: JsonObject, ctx: CallCon
   try {
     facts = await tool.facts(args, ctx);
   } catch (err) {
-    return { claimed: true, error: err instanceof Error ? err : new Error(String(err)) };
+    return { claimed: true, error: asError(err) };
   }
   if (typeof facts !== 'object' || facts === null || Array.isArray(facts)) {
     return { claimed: true, error: new Error(`tool "${tool.name}": facts must return an object with "calls", got ${kindOf(facts)}`) };

@@ -1,3 +1,4 @@
+import { asError } from '../../contract/describe.js';
 import { CallCancelledError } from './errors.js';
 import type { BatchPlan } from './plan.js';
 import type { LazyAbort } from './lazy-abort.js';
@@ -86,7 +87,7 @@ export function runBatch(prepared: readonly PreparedCall[], plan: BatchPlan, set
           started: false,
           endedAt: performance.now(),
           ok: false,
-          error: thrown instanceof Error ? thrown : new Error(String(thrown)),
+          error: asError(thrown),
         }))
         .then((outcome) => {
           active -= 1;

@@ -6,6 +6,7 @@ import {
   isInitializeRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { asError } from '../../../contract/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../contract/limits.js';
 import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
@@ -214,7 +215,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
     res.once('close', () => closedResponses.add(res));
     handle(req, res).catch((error: unknown) => {
-      onError(error instanceof Error ? error : new Error(String(error)));
+      onError(asError(error));
       if (!res.headersSent) sendJsonError(res, 500, JsonRpcCode.InternalError, 'Internal error');
       else res.destroy();
     });
