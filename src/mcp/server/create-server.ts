@@ -3,7 +3,7 @@ import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
 import { CompleteRequest } from './request-schemas.js';
-import { prepareTools } from './served-tools.js';
+import { prepareTools, type ServedTool } from './served-tools.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -25,7 +25,15 @@ export interface ServerInfo {
  * (see `prepareTools`).
  */
 export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
-  const prepared = prepareTools(tools, 'createServer', options);
+  return serverFor(info, prepareTools(tools, 'createServer', options), options);
+}
+
+/**
+ * `createServer` for tools already checked and prepared with `prepareTools`, so a transport that
+ * builds a server per session or per request prepares (checks, bounds, compiles) the tool set
+ * once. Internal: not exported from the server index.
+ */
+export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions = {}): Server {
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {

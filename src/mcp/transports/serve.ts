@@ -1,5 +1,7 @@
 import type { ContractTool } from '../../contract/index.js';
-import { createServer, type ServerInfo, type ServerOptions } from '../server/index.js';
+import type { ServerInfo, ServerOptions } from '../server/index.js';
+import { serverFor } from '../server/create-server.js';
+import { prepareTools } from '../server/served-tools.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
@@ -16,18 +18,21 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * client) or to stderr; while serving the process's own stdout, stray `console.log` output is
  * rerouted to stderr (`guardStdout`). Resolves to the running server's handle.
  */
-export function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
-  return connectStdio(() => createServer(info, tools, { ...options, transport: 'stdio' }), options);
+export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
+  const serverOptions = { ...options, transport: 'stdio' as const };
+  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  return connectStdio(() => serverFor(info, prepared, serverOptions), options);
 }
 
 /**
  * Serves contract tools over streamable HTTP: `listenHttp` with a fresh
  * `createServer(info, tools)` per session (per request when `stateless`), whose calls see
- * `session.transport === 'http'`. The tool set is checked once up front, so an invalid set
- * rejects here (naming the tool) rather than failing the first request. Resolves once listening.
+ * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
+ * session or request), so an invalid set rejects here (naming the tool) rather than failing the
+ * first request. Resolves once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
-  createServer(info, tools, serverOptions);
-  return listenHttp(() => createServer(info, tools, serverOptions), options);
+  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  return listenHttp(() => serverFor(info, prepared, serverOptions), options);
 }
