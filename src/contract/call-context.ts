@@ -33,6 +33,16 @@ export class NoPermissionPolicyError extends Error {
 
 const NEVER_ABORTED = new AbortController().signal;
 
+// The defaults are made once, not per call: a context is built for every call a host runs.
+const ignore = (): void => {};
+const nobodyToAsk = async (): Promise<ElicitAnswer> => ({ action: 'cancel' });
+const noSampling = async (): Promise<SamplingResult> => {
+  throw new SamplingUnavailableError();
+};
+const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> => {
+  throw new NoPermissionPolicyError(request);
+};
+
 /**
  * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
  * session, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
@@ -40,16 +50,15 @@ const NEVER_ABORTED = new AbortController().signal;
  * `NoPermissionPolicyError` (nothing decided means deny). The result is frozen.
  */
 export function createCallContext(init: CallContextInit): CallContext {
-  const ignore = (): void => {};
   return Object.freeze({
     call: init.call,
     signal: init.signal ?? NEVER_ABORTED,
     session: init.session,
     progress: init.progress ?? ignore,
     log: init.log ?? ignore,
-    elicit: init.elicit ?? (async (): Promise<ElicitAnswer> => ({ action: 'cancel' })),
-    sample: init.sample ?? (async (): Promise<SamplingResult> => { throw new SamplingUnavailableError(); }),
-    requirePermission: init.requirePermission ?? (async (request: PermissionRequest): Promise<readonly string[]> => { throw new NoPermissionPolicyError(request); }),
+    elicit: init.elicit ?? nobodyToAsk,
+    sample: init.sample ?? noSampling,
+    requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
   });
 }
