@@ -3,6 +3,7 @@ import { ContractError, isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, typ
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
 import { kindOf, messageOf } from '../../contract/describe.js';
+import { isPositiveInteger } from '../../contract/limits.js';
 import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
 import { argsClassOf } from './args-class.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
@@ -44,7 +45,8 @@ interface Entry {
  *   passed through frozen (see `frozenHandBuilt`).
  *
  * Every problem of every item is gathered first; if there is any, one `ContractError` lists them
- * all and no tool is returned. Codes: `missing-tool-decorator`, `invalid-name`,
+ * all and no tool is returned. (Bad `compile` arguments themselves, a non-array or an option of
+ * the wrong type, throw a `TypeError` at once.) Codes: `missing-tool-decorator`, `invalid-name`,
  * `missing-description`, `missing-execute`, `invalid-args-class`, `reflect-metadata-missing`,
  * the generator's `unknown-property-type` and `array-item-type`, `invalid-schema`,
  * `resolve-failed` and `duplicate-name`. It reads only the classes it is given (there is no
@@ -60,11 +62,23 @@ interface Entry {
  */
 export function compile(sources: readonly unknown[], options: CompileOptions = {}): readonly ContractTool[] {
   if (!Array.isArray(sources)) throw new TypeError(`compile() takes an array of tool classes, instances and contract tools, got ${kindOf(sources)}`);
+  checkOptions(options);
   const issues: ContractIssue[] = [];
   const entries: Entry[] = sources.map((source, index) => compileOne(source, index, options, issues));
   issues.push(...duplicateIssues(entries));
   if (issues.length > 0) throw new ContractError(issues);
   return Object.freeze(entries.map((entry) => entry.tool!));
+}
+
+/** Throws a `TypeError` naming a bad compile option, before any class is read. */
+function checkOptions(options: CompileOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`compile(): the options must be an object, got ${kindOf(options)}`);
+  if (options.resolve !== undefined && typeof options.resolve !== 'function') {
+    throw new TypeError(`compile(): "resolve" must be a function (cls) => instance, got ${kindOf(options.resolve)}`);
+  }
+  if (options.maxDepth !== undefined && !isPositiveInteger(options.maxDepth)) {
+    throw new TypeError(`compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got ${String(options.maxDepth)}`);
+  }
 }
 
 function compileOne(source: unknown, index: number, options: CompileOptions, issues: ContractIssue[]): Entry {
