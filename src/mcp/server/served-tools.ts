@@ -1,7 +1,7 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidArgumentsError, TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
-import { messageOf } from '../../contract/describe.js';
+import { kindOf, messageOf } from '../../contract/describe.js';
 import { isPositiveInteger } from '../../contract/limits.js';
 import { isContractTool } from '../../contract/shapes.js';
 import { compileSchema, problemsOf, validatesOwnArguments } from '../../runtime/validation/index.js';
@@ -34,7 +34,7 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
   if (options.maxOutputChars !== undefined && !isPositiveInteger(options.maxOutputChars)) {
     throw new TypeError(`${where}: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
   }
-  if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools`);
+  if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools, got ${kindOf(tools)}`);
   const served = new Map<string, ServedTool>();
   tools.forEach((tool, index) => {
     if (!isContractTool(tool)) {

@@ -21,9 +21,14 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
     }
     return tools;
   }
+  if (typeof (tools as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
+    throw new TypeError(`Executor: "tools" must be a Map of name -> contract tool or a list of contract tools, got ${kindOf(tools)}`);
+  }
   const registry = new Map<string, ContractTool>();
+  let index = 0;
   for (const tool of tools as Iterable<unknown>) {
-    if (!isContractTool(tool)) throw new TypeError('Executor: every entry of "tools" must be a contract tool (a string "name" and an "execute" function)');
+    if (!isContractTool(tool)) throw new TypeError(`Executor: "tools" entry ${index} is not a contract tool (it needs a string "name" and an "execute" function)`);
+    index += 1;
     if (registry.has(tool.name)) throw new TypeError(`Executor: "tools" holds two tools named ${JSON.stringify(tool.name)}`);
     registry.set(tool.name, tool);
   }
@@ -31,7 +36,7 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
 }
 
 function checkOptions(options: ExecutorOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError('Executor: options must be an object');
+  if (typeof options !== 'object' || options === null) throw new TypeError(`Executor: options must be an object, got ${kindOf(options)}`);
   const { maxParallel, timeoutMs, serial, onStart, replayStore, maxOutputChars } = options;
   if (maxOutputChars !== undefined && !isPositiveInteger(maxOutputChars)) {
     throw new TypeError(`Executor: "maxOutputChars" must be a positive integer, got ${String(maxOutputChars)}`);

@@ -1,3 +1,4 @@
+import { kindOf } from '../../contract/describe.js';
 import { isPositiveInteger } from '../../contract/limits.js';
 import { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
 import { DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
@@ -47,7 +48,7 @@ export class PermissionPolicy {
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError('permissions: the policy options must be an object');
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
     for (const key of Object.keys(options)) {
       if (!OPTION_KEYS.has(key)) throw new TypeError(`permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions)`);
     }
