@@ -1,2 +1,2 @@
-export { boundResult, formatCount, truncationMarker, OutputTooLargeError } from './truncate.js';
+export { boundResult, truncationMarker, OutputTooLargeError } from './truncate.js';
 export { withOutputBound, applyOutputBounds, type OutputBoundsOptions } from './apply.js';
