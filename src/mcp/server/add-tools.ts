@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 import { answerToolCall } from './call.js';
 import { FACTS_CAPABILITY } from './constants.js';
 import { answerFacts } from './facts.js';
@@ -89,7 +90,5 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
  * a -32603 `Maximum call stack size exceeded`).
  */
 function shownLevel(level: unknown): string {
-  if (Array.isArray(level)) return 'an array';
-  if (typeof level === 'object' && level !== null) return 'an object';
-  return JSON.stringify(level ?? null);
+  return typeof level === 'object' && level !== null ? kindOf(level) : JSON.stringify(level ?? null);
 }
