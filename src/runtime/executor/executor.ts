@@ -7,7 +7,7 @@ import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
 import { planBatch, type BatchPlan } from './plan.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
-import type { PreparedCall } from './run-call.js';
+import { contractCallOf, type PreparedCall } from './run-call.js';
 import { checkTimeout } from './timeout-limit.js';
 import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
 
@@ -142,7 +142,7 @@ export class Executor {
     const { tool, name } = prepared!;
     if (tool !== undefined) {
       const overrides = runOptions.context ?? this.options.context;
-      const contractCall = call.idempotencyKey === undefined ? { id: call.id, tool: name, args: call.args } : { id: call.id, tool: name, args: call.args, idempotencyKey: call.idempotencyKey };
+      const contractCall = contractCallOf(call, name, call.idempotencyKey);
       let replay: string = 'unknown';
       try {
         const ctx = createCallContext({ ...(typeof overrides === 'function' ? overrides(contractCall, tool) : overrides), call: contractCall, signal: runOptions.signal });

@@ -30,6 +30,11 @@ export interface CallEnvironment {
   readonly running: Set<LazyAbort>;
 }
 
+/** The contract's `Call` for a batch call run as tool `name`, with `key` as its idempotency key when there is one. */
+export function contractCallOf(call: BatchCall, name: string, key: string | undefined): Call {
+  return key === undefined ? { id: call.id, tool: name, args: call.args } : { id: call.id, tool: name, args: call.args, idempotencyKey: key };
+}
+
 /** True when the tool's replay claim might answer `keyed`, so its calls need an idempotency key. */
 function mayBeKeyed(tool: ContractTool): boolean {
   return tool.replay === 'keyed' || typeof tool.replay === 'function';
@@ -134,7 +139,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   if (limitProblem !== undefined) return fail(new Error(`tool "${name}" has an invalid timeoutMs: ${limitProblem}`));
 
   if (key === undefined && mayBeKeyed(tool)) key = randomUUID();
-  const contractCall: Call = key === undefined ? { id: call.id, tool: name, args: call.args } : { id: call.id, tool: name, args: call.args, idempotencyKey: key };
+  const contractCall = contractCallOf(call, name, key);
   const controller = new LazyAbort();
 
   let ctx: CallContext;
