@@ -103,6 +103,26 @@ test('an output that is not a ToolOutput is an error result', async () => {
   });
 });
 
+test('a content part missing a field MCP requires is an error result naming the part, never an invalid MCP result', async () => {
+  const cases: Array<[unknown, string]> = [
+    [[{ type: 'text' }], 'content part 0 ("text") needs a string "text", got nothing'],
+    [[text('ok'), { type: 'image', mimeType: 'image/png' }], 'content part 1 ("image") needs a string "data", got nothing'],
+    [[{ type: 'audio', data: 'AAAA', mimeType: 3 }], 'content part 0 ("audio") needs a string "mimeType", got a number'],
+    [[{ type: 'resource_link', uri: 'file:///a' }], 'content part 0 ("resource_link") needs a string "name", got nothing'],
+    [[{ type: 'resource', resource: 'file:///a' }], 'content part 0 ("resource") needs a "resource" object with a string "uri"'],
+    [[{ type: 'resource', resource: { uri: 'file:///a' } }], 'content part 0 ("resource") needs a string "text" or "blob" in its "resource"'],
+  ];
+  for (const [output, problem] of cases) {
+    assert.deepEqual(await callRaw([tool('parts', async () => output as never)], 'parts'), {
+      content: [{ type: 'text', text: `tool "parts" returned an invalid output: ${problem}` }],
+      isError: true,
+    });
+  }
+  assert.deepEqual(await callRaw([tool('custom', async () => [{ type: 'chart', points: [1, 2] }] as never)], 'custom'), {
+    content: [{ type: 'text', text: '{"type":"chart","points":[1,2]}' }],
+  });
+});
+
 test('execute gets the raw arguments ({} when missing) and a context with the call', async () => {
   const seen: unknown[] = [];
   const echo = tool('echo', async (args, ctx) => { seen.push(args, ctx.call); return 'ok'; });
@@ -148,12 +168,22 @@ test('an unknown tool is a JSON-RPC -32602 error, not a result', async () => {
 test('malformed tools/call params are -32602 errors', async () => {
   const { client, wire, close } = await serve([tool('known', async () => 'ok')]);
   try {
-    for (const params of [{}, { name: 'known', arguments: 'text' }, { name: 'known', arguments: [1] }, { name: 5 }]) {
+    const malformed = [
+      {},
+      { name: 'known', arguments: 'text' },
+      { name: 'known', arguments: [1] },
+      { name: 5 },
+    ];
+    for (const params of malformed) {
       await assert.rejects(client.request({ method: 'tools/call', params } as never, CallToolResultSchema), (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams);
     }
     const errors = responsesOf(wire).slice(1).map((message) => (message as { error: { code: number; message: string } }).error);
-    assert.deepEqual(errors.map((error) => error.code), [-32602, -32602, -32602, -32602]);
-    assert.deepEqual(errors.map((error) => error.message.startsWith('MCP error -32602: Invalid tools/call request: ')), [true, true, true, true]);
+    assert.deepEqual(errors, [
+      { code: -32602, message: 'tools/call: params.name must be a string, got nothing' },
+      { code: -32602, message: 'tools/call: params.arguments must be an object, got a string' },
+      { code: -32602, message: 'tools/call: params.arguments must be an object, got an array' },
+      { code: -32602, message: 'tools/call: params.name must be a string, got a number' },
+    ]);
   } finally {
     await close();
   }

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
 import { kindOf } from '../../contract/describe.js';
+import type { HandlerExtra } from './extra.js';
 import { answerToolCall } from './call.js';
 import { FACTS_CAPABILITY } from './constants.js';
 import { answerFacts } from './facts.js';
@@ -71,7 +72,10 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   attachState(server, state);
   const definitions = [...prepared.values()].map((served) => served.definition);
   target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
-  target.setRequestHandler(CallToolRequest, (request, extra) => answerToolCall(target, state, request.params, extra));
+  // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and
+  // result again and answers malformed params with a zod dump: answerToolCall checks the params
+  // itself (-32602 with a readable message) and only ever returns results outputProblemOf approved.
+  baseSetRequestHandler(target)(CallToolRequest, (request: { params?: unknown }, extra: HandlerExtra) => answerToolCall(target, state, request.params, extra));
   target.setRequestHandler(FactsRequest, (request, extra) => answerFacts(target, state, request.params, extra) as unknown as Promise<ServerResult>);
   if (logging) {
     target.setRequestHandler(SetLevelRequest, (request, extra) => {
@@ -81,6 +85,20 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
       return {};
     });
   }
+}
+
+/**
+ * The request-handler registration of the SDK's `Protocol` base class (the deepest
+ * `setRequestHandler` on the server's prototype chain, so a subclass or a second copy of the SDK
+ * is found the same way), bound to `server`.
+ */
+function baseSetRequestHandler(server: ServerLike): (schema: typeof CallToolRequest, handler: (request: { params?: unknown }, extra: HandlerExtra) => Promise<unknown>) => void {
+  let found: unknown = undefined;
+  for (let proto: object | null = Object.getPrototypeOf(server); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (Object.prototype.hasOwnProperty.call(proto, 'setRequestHandler')) found = (proto as { setRequestHandler: unknown }).setRequestHandler;
+  }
+  if (typeof found !== 'function') throw new TypeError('addTools: the server has no setRequestHandler on its prototype chain');
+  return (found as Function).bind(server) as ReturnType<typeof baseSetRequestHandler>;
 }
 
 /**

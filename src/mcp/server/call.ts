@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
+import { kindOf } from '../../contract/describe.js';
 import { problemsText } from '../../runtime/validation/ajv.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { RECORD_META_KEY } from './constants.js';
@@ -31,12 +32,14 @@ export function errorResult(text: string): CallToolResult {
  * the SDK sends no response at all, whatever this returns.
  */
 export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
+  // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
+  // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
   const given = (isJsonObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
-  if (typeof given.name !== 'string') throw invalidParams('tools/call: params.name must be a string');
+  if (typeof given.name !== 'string') throw invalidParams(`tools/call: params.name must be a string, got ${kindOf(given.name)}`);
   const served = state.tools.get(given.name);
   if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
   const args = given.arguments ?? {};
-  if (!isJsonObject(args)) throw invalidParams('tools/call: params.arguments must be an object');
+  if (!isJsonObject(args)) throw invalidParams(`tools/call: params.arguments must be an object, got ${kindOf(args)}`);
   const invalid = argumentsErrorOf(served, args);
   if (invalid !== undefined) return errorResult(invalid);
   const limit = timeLimitOf(extra.signal, served.tool.name, served.tool.timeoutMs);

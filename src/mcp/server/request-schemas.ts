@@ -12,7 +12,7 @@ import { FACTS_METHOD } from './constants.js';
 /** `tools/list`, params unchecked (pagination is not used: every tool is listed at once). */
 export const ListToolsRequest = z.object({ method: z.literal('tools/list'), params: z.unknown().optional() });
 
-/** `tools/call`; the SDK's own wrapper still checks the params against its schema first. */
+/** `tools/call`, registered past the SDK Server's own wrapper (see `serveTools`); the handler checks the params. */
 export const CallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 /** `execution/facts`. */
