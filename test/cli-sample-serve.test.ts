@@ -1,12 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OUT_DIR } from './support/cli-paths.js';
+import { sampleBanner } from '../samples/serve-banner.js';
 
 // `npm start` runs samples/serve.js: the file and shell samples over streamable HTTP, one port,
 // two endpoints. Driven here as a real child process with a real SDK client.
@@ -58,8 +59,7 @@ describe('samples/serve (npm start)', () => {
       const files = await connect(started.files);
       assert.deepEqual((await files.listTools()).tools.map((tool) => tool.name), ['read_file', 'write_file', 'list_directory']);
       const read = await files.callTool({ name: 'read_file', arguments: { path: 'note.txt' } });
-      assert.equal(read.isError, undefined, JSON.stringify(read));
-      assert.ok(JSON.stringify(read.content).includes('a note'), JSON.stringify(read));
+      assert.deepEqual(read, { content: [{ type: 'text', text: 'a note\n' }] });
       await files.close();
 
       const shell = await connect(started.shell);
@@ -73,7 +73,10 @@ describe('samples/serve (npm start)', () => {
       started.child.kill('SIGINT');
     }
     assert.equal(await started.exited, 0);
-    assert.ok(started.stdout().endsWith('stopping...\n'), started.stdout());
+    assert.equal(started.stdout(), sampleBanner([
+      { name: 'files', url: started.files, tools: ['read_file', 'write_file', 'list_directory'], about: `file tools confined to ${folder}` },
+      { name: 'shell', url: started.shell, tools: ['shell', 'write_file', 'read_file'], about: 'a simulated shell; writes are asked through elicitation, /etc is read-only' },
+    ]) + 'stopping...\n');
     assert.ok(existsSync(join(folder, 'note.txt')), 'a folder it was given is never removed');
     rmSync(folder, { recursive: true, force: true });
   });
@@ -82,7 +85,7 @@ describe('samples/serve (npm start)', () => {
     const started = await startSamples([]);
     const workspace = /file tools confined to (\S+)\n/.exec(started.stdout())![1]!;
     try {
-      assert.ok(existsSync(join(workspace, 'hello.txt')));
+      assert.equal(readFileSync(join(workspace, 'hello.txt'), 'utf8'), 'Hello from the toolwright file sample.\n');
       const files = await connect(started.files);
       const listed = await files.callTool({ name: 'list_directory', arguments: { path: '.' } });
       assert.deepEqual((listed.structuredContent as { entries: Array<{ path: string }> }).entries.map((entry) => entry.path), ['hello.txt']);

@@ -104,7 +104,7 @@ test('claims other decorators record flow through compile unchanged', () => {
   assert.equal(tool!.requires![0], requirement);
 });
 
-test('a claim never overrides what compile sets itself', () => {
+test('a claim never overrides what compile sets itself', async () => {
   @Tool({ description: 'Guarded' })
   class Guarded {
     execute() {
@@ -114,7 +114,7 @@ test('a claim never overrides what compile sets itself', () => {
   addClaims(Guarded, { ['name' as 'resource']: 'hijacked', ['execute' as 'replay']: 'x' as never });
   const [tool] = compile([Guarded]);
   assert.equal(tool!.name, 'guarded');
-  assert.equal(typeof tool!.execute, 'function');
+  assert.equal(await tool!.execute({}, contextFor('guarded')), 'real');
 });
 
 test('plain-function twins do what the decorators do', async () => {
@@ -148,7 +148,7 @@ test('plain-function twins do what the decorators do', async () => {
     flow: { sends: true },
     replay: 'safe',
   });
-  assert.equal(typeof facts, 'function');
+  assert.deepEqual(await (facts as NonNullable<typeof tool.facts>)({}, contextFor('twin')), { calls: [] });
   assert.equal(isFactual(tool!), true);
   assert.deepEqual(await tool!.facts!({}, contextFor('twin')), { calls: [] });
 });

@@ -146,7 +146,10 @@ test('http: close() aborts in-flight calls, ends sessions as closed and frees th
   await probe.waitFor('slow aborted');
   assert.deepEqual(closed, ['closed']);
   assert.equal(handle.server.listening, false);
-  assert.equal(sseMessages((await streamed) === 'connection closed' ? '' : await streamed).length, 0);
+  // The open stream ends with no message for the aborted call: cleanly ('') when the session's
+  // close ends it, or cut off when closeAllConnections gets there first.
+  const text = await streamed;
+  assert.ok(text === '' || text === 'connection closed', `expected no message for the call, got ${JSON.stringify(text)}`);
 });
 
 test('http stateless: the SDK client calls tools; no session id; GET is 405', async (t) => {
@@ -201,5 +204,5 @@ test('createHttpHandler mounted in a plain node server: any path, a body parsed 
   const { client } = await connect(t, `http://127.0.0.1:${port}/custom/endpoint`);
   assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'mounted' } }), textResult('mounted'));
   assert.equal(handler.sessionCount, 1);
-  assert.ok(preParsed >= 3, `pre-parsed bodies: ${preParsed}`);
+  assert.equal(preParsed, 3);
 });
