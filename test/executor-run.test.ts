@@ -41,11 +41,8 @@ test('execute gets the raw arguments and a context whose call names the tool', a
   });
   const args = { path: 'a.txt', nested: { n: 1 } };
   await new Executor().run([{ id: 'x1', tool: echo, args }]);
-  assert.equal(seen.length, 1);
+  assert.deepEqual(seen, [{ args: { path: 'a.txt', nested: { n: 1 } }, call: { id: 'x1', tool: 'echo', args: { path: 'a.txt', nested: { n: 1 } } }, session: undefined, aborted: false }]);
   assert.equal(seen[0]!.args, args);
-  assert.deepEqual(seen[0]!.call, { id: 'x1', tool: 'echo', args: { path: 'a.txt', nested: { n: 1 } } });
-  assert.equal(seen[0]!.session, undefined);
-  assert.equal(seen[0]!.aborted, false);
 });
 
 test('thrown errors keep their message and class; other failures get a message naming the tool', async () => {

@@ -29,7 +29,7 @@ test('a call past its tool timeoutMs completes with CallTimeoutError; its signal
   release.resolve();
   await lateUpdateSent.promise;
   await settle();
-  assert.equal(completions.length, 1);
+  assert.deepEqual(completions, [outcomes[0]], 'onComplete saw the timeout outcome, and only it');
   assert.deepEqual(updates, []);
 });
 

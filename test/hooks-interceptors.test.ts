@@ -52,13 +52,16 @@ test('a refusal stops the call before the tool runs; later interceptors and afte
 test('the arguments can be replaced only by the rewrite the tool\'s facts claim', async () => {
   const seen: unknown[] = [];
   const stamped = echo(seen, (args) => ({ calls: null, rewrite: { ...(args as object), stamp: 'k1' } }));
-  let factsAsked = 0;
-  const asked: Interceptor = { before: async (call) => { factsAsked += 1; const answer = await call.facts(); assert.equal(answer.claimed, true); return { action: 'rewrite' }; } };
-  const viewer: Interceptor = { before: (call) => { assert.deepEqual(call.args, { cmd: 'ls', stamp: 'k1' }); assert.equal(call.rewritten, true); } };
+  const answers: unknown[] = [];
+  const asked: Interceptor = { before: async (call) => { answers.push(await call.facts()); return { action: 'rewrite' }; } };
+  const viewed: unknown[] = [];
+  const viewer: Interceptor = { before: (call) => { viewed.push({ args: call.args, rewritten: call.rewritten }); } };
   const tool = withInterceptors(stamped, [asked, viewer, asked]);
   assert.equal(await tool.execute({ cmd: 'ls' }, ctxFor('echo', {})), 'ran with {"cmd":"ls","stamp":"k1"}');
   assert.deepEqual(seen, [{ cmd: 'ls', stamp: 'k1' }]);
-  assert.equal(factsAsked, 2);
+  assert.deepEqual(viewed, [{ args: { cmd: 'ls', stamp: 'k1' }, rewritten: true }]);
+  const claimed = { claimed: true, facts: { calls: null, rewrite: { cmd: 'ls', stamp: 'k1' } } };
+  assert.deepEqual(answers, [claimed, claimed], 'the facts of the original arguments, asked once');
 
   const plain = withInterceptors(echo(seen, () => ({ calls: [] })), [{ before: () => ({ action: 'rewrite' }) }]);
   await assert.rejects(plain.execute({ cmd: 'ls' }, ctxFor('echo', {})), { name: 'RewriteUnavailableError', message: 'cannot run with a rewrite: tool "echo" claims no rewrite for these arguments' });
@@ -72,9 +75,12 @@ test('the arguments can be replaced only by the rewrite the tool\'s facts claim'
 test('facts are asked once per call and only when wanted', async () => {
   let asked = 0;
   const tool = echo([], () => { asked += 1; return { calls: [{ tool: 'read', args: { path: '.env' } }] }; });
-  const reader: Interceptor = { before: async (call) => { const answer = await call.facts(); assert.deepEqual(answer, { claimed: true, facts: { calls: [{ tool: 'read', args: { path: '.env' } }] } }); } };
+  const answers: unknown[] = [];
+  const reader: Interceptor = { before: async (call) => { answers.push(await call.facts()); } };
   await withInterceptors(tool, [reader, reader]).execute({}, ctxFor('echo', {}));
   assert.equal(asked, 1);
+  const answer = { claimed: true, facts: { calls: [{ tool: 'read', args: { path: '.env' } }] } };
+  assert.deepEqual(answers, [answer, answer]);
   await withInterceptors(tool, [{ after: () => undefined }]).execute({}, ctxFor('echo', {}));
   assert.equal(asked, 1);
 });
@@ -97,8 +103,8 @@ test('interceptors are checked when applied; every property of the tool is forwa
   assert.throws(() => applyInterceptors([echo([])], [{ before: 'x' } as never]), { message: 'applyInterceptors: interceptor 1: "before" must be a function' });
   const inner: ContractTool = { name: 'r', description: 'R', sequential: true, resource: 'shell:s', replay: 'safe', async execute() { return 'x'; } };
   const [wrapped] = applyInterceptors([inner], [{ before: () => undefined }]);
-  assert.equal(wrapped!.sequential, true);
-  assert.equal(wrapped!.resource, 'shell:s');
-  assert.equal(wrapped!.replay, 'safe');
+  const { execute, ...forwarded } = wrapped!;
+  assert.deepEqual(forwarded, { name: 'r', description: 'R', sequential: true, resource: 'shell:s', replay: 'safe' });
+  assert.notEqual(execute, inner.execute);
   assert.equal(withInterceptors(inner, []), inner);
 });

@@ -34,7 +34,7 @@ test('a compiled tool checks its own @Requires through ctx.requirePermission, an
     requirePermission: async (request) => { asked.push(request); return capabilities; },
   });
   assert.deepEqual(await tool.execute({ path: '/tmp/a' }, grantOnly(['write'])), 'saved /tmp/a');
-  await assert.rejects(tool.execute({ path: '/tmp/b' }, grantOnly(['read'])), { message: 'permission denied: write on "/tmp/b"' });
+  await assert.rejects(tool.execute({ path: '/tmp/b' }, grantOnly(['read'])), { name: 'PermissionDeniedError', message: 'permission denied: write on "/tmp/b"' });
   assert.deepEqual(effects, ['/tmp/a']);
   assert.deepEqual(asked, [{ subject: '/tmp/a', capabilities: ['write'] }, { subject: '/tmp/b', capabilities: ['write'] }]);
 });

@@ -71,7 +71,15 @@ test('executor: the context\'s elicit asks when the policy has no ask of its own
     context: { elicit: async (q) => { messages.push(q.message); return { action: 'accept', content: { decision: 'allow_once' } }; } },
   });
   const outcomes = await executor.run([{ id: 'x', tool: 'write_file', args: { path: '/w' } }]);
-  assert.equal(outcomes[0]!.ok, true);
+  assert.deepEqual(outcomes.map(plain), [
+    { id: 'x', tool: 'write_file', started: true, ok: true, result: {
+      content: [{ type: 'text', text: 'wrote /w' }],
+      record: { ns: 'toolwright:permissions', data: {
+        decisions: [{ subject: '/w', capabilities: ['write'], decision: 'allow_once' }],
+        grants: [{ subjects: ['/w'], capabilities: ['write'], granted: ['write'] }],
+      } },
+    } },
+  ]);
   assert.deepEqual(messages, ['Allow the tool "write_file" to use write on "/w"?']);
   assert.deepEqual(effects, ['/w']);
 });

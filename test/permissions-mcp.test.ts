@@ -58,8 +58,11 @@ test('served: allow once asks through elicitation/create, runs once, and asks ag
     });
     assert.deepEqual(served.questions, [{ mode: 'form', message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text', requestedSchema: PERMISSION_FORM }]);
     assert.deepEqual(served.writes, ['/tmp/a']);
-    await served.call('/tmp/a');
-    assert.equal(served.questions.length, 2);
+    assert.deepEqual(await served.call('/tmp/a'), {
+      content: [{ type: 'text', text: 'wrote 5 characters to /tmp/a' }],
+      _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'allow_once' }], [GRANT_A]),
+    });
+    assert.deepEqual(served.questions, [served.questions[0], served.questions[0]]);
     assert.deepEqual(served.writes, ['/tmp/a', '/tmp/a']);
   } finally {
     await served.close();
@@ -70,12 +73,15 @@ test('served: allow always is remembered for the next call', async () => {
   const policy = createPolicy();
   const served = await servedWriter(policy, [{ action: 'accept', content: { decision: 'allow_always' } }]);
   try {
-    await served.call('/tmp/a');
+    assert.deepEqual(await served.call('/tmp/a'), {
+      content: [{ type: 'text', text: 'wrote 5 characters to /tmp/a' }],
+      _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'allow_always' }], [GRANT_A]),
+    });
     assert.deepEqual(await served.call('/tmp/a'), {
       content: [{ type: 'text', text: 'wrote 5 characters to /tmp/a' }],
       _meta: recordMeta([], [GRANT_A]),
     });
-    assert.equal(served.questions.length, 1);
+    assert.deepEqual(served.questions, [{ mode: 'form', message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text', requestedSchema: PERMISSION_FORM }]);
     assert.deepEqual(policy.remembered(), [{ tool: 'write_file', subject: '/tmp/a', capability: 'write', effect: 'allow' }]);
     assert.deepEqual(served.writes, ['/tmp/a', '/tmp/a']);
   } finally {

@@ -50,8 +50,9 @@ test('allow once: asks through ctx.elicit with the confirmation form, runs again
   });
   assert.deepEqual(effects, ['/tmp/a']);
   assert.deepEqual(policy.remembered(), []);
-  await callTool(tool!, { path: '/tmp/a', text: 'x' }, user.elicit);
-  assert.equal(user.asked.length, 2, 'a once-grant never authorises another call');
+  assert.deepEqual(await callTool(tool!, { path: '/tmp/a', text: 'x' }, user.elicit), result);
+  assert.deepEqual(user.asked, [{ message: QUESTION_TEXT, schema: PERMISSION_FORM }, { message: QUESTION_TEXT, schema: PERMISSION_FORM }], 'a once-grant never authorises another call');
+  assert.deepEqual(effects, ['/tmp/a', '/tmp/a']);
 });
 
 test('allow always is remembered: the next call is not asked', async () => {
@@ -65,7 +66,7 @@ test('allow always is remembered: the next call is not asked', async () => {
     content: [{ type: 'text', text: 'wrote /tmp/a with write' }],
     record: { ns: 'toolwright:permissions', data: { decisions: [], grants: [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: ['write'] }] } },
   });
-  assert.equal(user.asked.length, 1);
+  assert.deepEqual(user.asked, [{ message: QUESTION_TEXT, schema: PERMISSION_FORM }]);
   assert.deepEqual(effects, ['/tmp/a', '/tmp/a']);
   assert.deepEqual(policy.remembered(), [{ tool: 'write_file', subject: '/tmp/a', capability: 'write', effect: 'allow' }]);
   await assert.rejects(callTool(tool, { path: '/tmp/b', text: 'x' }), { message: 'permission denied: write on "/tmp/b": the user did not answer' });
@@ -92,7 +93,8 @@ test('deny always is remembered with its reason', async () => {
   const user = answering(accept('deny_always', 'never'));
   await assert.rejects(callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit), { message: 'permission denied: write on "/tmp/a": never' });
   await assert.rejects(callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit), { message: 'permission denied: write on "/tmp/a": never' });
-  assert.equal(user.asked.length, 1);
+  assert.deepEqual(user.asked, [{ message: QUESTION_TEXT, schema: PERMISSION_FORM }]);
+  assert.deepEqual(policy.remembered(), [{ tool: 'write_file', subject: '/tmp/a', capability: 'write', effect: 'deny', reason: 'never' }]);
 });
 
 test('no answer is deny once: cancel, decline, a bad form, nobody to ask, a failing elicit', async () => {
@@ -115,7 +117,7 @@ test('a host ask callback takes precedence over ctx.elicit', async () => {
   const user = answering();
   assert.equal(textOf(await callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit)), 'wrote /tmp/a with write');
   assert.deepEqual(questions, [{ tool: 'write_file', subject: '/tmp/a', capabilities: ['write'], reason: 'save the file' }]);
-  assert.equal(user.asked.length, 0);
+  assert.deepEqual(user.asked, []);
   const silent = withPolicy(imperativeWriter([]), createPolicy({ ask: async () => undefined }));
   await assert.rejects(callTool(silent, { path: '/tmp/a', text: 'x' }), { message: 'permission denied: write on "/tmp/a": the user did not answer' });
 });
@@ -189,7 +191,8 @@ test('the question about a labelled subject names the label', async () => {
   const questions: PermissionQuestion[] = [];
   const user = answering(accept('allow_once'), accept('allow_once'));
   const tool = withPolicy(renameTool(['write']), createPolicy({}));
-  await callTool(tool, { from: '/x', to: '/y' }, async (q) => { questions.push(q as never); return user.elicit(q); });
+  assert.equal(textOf(await callTool(tool, { from: '/x', to: '/y' }, async (q) => { questions.push(q as never); return user.elicit(q); })), 'write');
+  assert.deepEqual(questions, user.asked);
   assert.deepEqual(user.asked.map((q) => q.message), [
     'Allow the tool "rename" to use write on the source file "/x"?\nReason: rename',
     'Allow the tool "rename" to use write on the destination file "/y"?\nReason: rename',
@@ -312,7 +315,10 @@ test('declarative requirements need every capability, on every subject', async (
     async execute() { return 'moved'; },
   }, policy);
   await assert.rejects(callTool(move, { from: '/work/a', to: '/docs/b' }), { message: 'permission denied: write on "/docs/b": read-only' });
-  assert.deepEqual((await callTool(move, { from: '/work/a', to: '/work/b' }) as { content: unknown }).content, [{ type: 'text', text: 'moved' }]);
+  assert.deepEqual(await callTool(move, { from: '/work/a', to: '/work/b' }), { content: [{ type: 'text', text: 'moved' }], record: { ns: 'toolwright:permissions', data: {
+    decisions: [],
+    grants: [{ subjects: ['/work/a', '/work/b'], capabilities: ['read', 'write'], granted: ['read', 'write'] }],
+  } } });
 });
 
 test('a subject that cannot be told is an argument error and nothing runs', async () => {
@@ -341,8 +347,10 @@ test('a tool that checks nothing gets no record, and its properties are forwarde
   const inner: ContractTool = { name: 'plain', description: 'Plain', resource: 'shell:session', facts, async execute() { return 'hi'; } };
   const tool = withPolicy(inner, createPolicy());
   assert.equal(await callTool(tool, {}), 'hi');
-  assert.equal(tool.resource, 'shell:session');
+  const { execute, ...forwarded } = tool;
+  assert.deepEqual(forwarded, { name: 'plain', description: 'Plain', resource: 'shell:session', facts });
   assert.equal(tool.facts, facts);
+  assert.notEqual(execute, inner.execute);
 });
 
 test('without a policy, a permission check and a declared requirement are refused', async () => {

@@ -99,7 +99,7 @@ test('a url question is sent in URL mode with a fresh elicitation id', async () 
     for (const params of sent) {
       assert.deepEqual(Object.keys(params), ['mode', 'message', 'url', 'elicitationId']);
       assert.deepEqual({ ...params, elicitationId: 'x' }, { mode: 'url', message: 'Sign in, please', url: 'https://example.com/login', elicitationId: 'x' });
-      assert.match(params.elicitationId, /^[0-9a-f-]{36}$/);
+      assert.match(params.elicitationId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
     assert.notEqual(sent[0]!.elicitationId, sent[1]!.elicitationId);
   } finally {
