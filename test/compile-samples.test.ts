@@ -98,9 +98,13 @@ test('list_directory lists, filters by glob, sorts and returns structured conten
     assert.deepEqual(await paths({ include: ['*.ts'], options: { recursive: true } }), ['src', 'src/lib', 'src/main.ts']);
     assert.deepEqual(await paths({ include: ['src/**/*.json'], options: { recursive: true } }), ['src', 'src/lib', 'src/lib/big.json']);
     assert.deepEqual(await paths({ sort: 'size', include: ['*.json', '*.md', '*.ts'], options: { recursive: true, maxDepth: 3 } }), ['src/lib/big.json', 'README.md', 'src/main.ts', 'src', 'src/lib']);
-    const limited = (await list.execute({ options: { recursive: true, limit: 2 } }, contextFor('list_directory'))) as unknown as { structuredContent: { truncated: boolean; entries: unknown[] } };
-    assert.equal(limited.structuredContent.truncated, true);
-    assert.equal(limited.structuredContent.entries.length, 2);
+    const limited = (await list.execute({ options: { recursive: true, limit: 2 } }, contextFor('list_directory'))) as unknown as { structuredContent: { truncated: boolean; entries: Array<{ mtime: string }> } };
+    const { entries, ...listing } = limited.structuredContent;
+    assert.deepEqual(listing, { folder: '.', truncated: true });
+    assert.deepEqual(entries.map(({ mtime, ...entry }) => ({ ...entry, mtime: new Date(mtime).toISOString() === mtime })), [
+      { path: 'README.md', type: 'file', size: 21, mtime: true },
+      { path: 'src', type: 'directory', size: 0, mtime: true },
+    ]);
     const whole = (await list.execute({ path: 'src/lib' }, contextFor('list_directory'))) as unknown as { content: Array<{ text: string }>; structuredContent: unknown };
     assert.equal(whole.content[0]!.text, JSON.stringify(whole.structuredContent));
     assert.equal(await invalidMessage(list.execute({ sort: 'date', include: 'x', options: { depth: 2 } }, contextFor('list_directory'))), 'invalid arguments: /sort: must be one of "name", "size", "mtime", null; /include: must be array or null; /options: must NOT have additional property "depth"');

@@ -57,7 +57,7 @@ test('compiled tools, their schemas and the array are frozen, and marked self-va
   assert.equal(validatesOwnArguments(tools[0]!), true);
   assert.throws(() => {
     (tools as ContractTool[]).push(tools[0]!);
-  }, TypeError);
+  }, { name: 'TypeError', message: 'Cannot add property 1, object is not extensible' });
 });
 
 test('an instance is used as it is; a class gets resolve, called once', async () => {
@@ -160,7 +160,9 @@ test('@Facts makes the facts claim; facts get the validated args and ctx and nev
   assert.equal(isFactual(tool!), true);
   assert.deepEqual(await factsOf(tool!, {}, contextFor('cleanup')), { claimed: true, facts: { calls: [{ tool: 'delete', args: { path: '/tmp' }, text: 'asked by call-1 with {}' }] } });
   const invalid = await factsOf(tool!, { extra: 1 } as never, contextFor('cleanup'));
+  assert.deepEqual(Object.keys(invalid), ['claimed', 'error']);
   assert.equal(invalid.claimed, true);
+  assert.equal('error' in invalid && invalid.error.name, 'InvalidArgumentsError');
   assert.equal('error' in invalid && invalid.error.message, 'invalid arguments: /: must NOT have additional property "extra"');
   assert.equal(executed, 0);
 });

@@ -104,7 +104,9 @@ test('chains refuses a malformed batch with InvalidBatchError', () => {
     name: 'InvalidBatchError',
     message: 'call "a": "idempotencyKey" must be a non-empty string when given',
   });
-  assert.ok(new InvalidBatchError('x') instanceof Error);
+  const made = new InvalidBatchError('x');
+  assert.ok(made instanceof Error);
+  assert.deepEqual({ name: made.name, message: made.message }, { name: 'InvalidBatchError', message: 'x' });
 });
 
 test('the constructor refuses bad options with a message naming the option', () => {

@@ -132,5 +132,7 @@ test('@Timeout refuses anything but a whole number of milliseconds from 1 to 214
     name: 'DecoratorError',
     message: '@Timeout() decorates a class, but it was applied to member Host.method',
   });
-  assert.ok(new DecoratorError('x') instanceof TypeError);
+  const made = new DecoratorError('x');
+  assert.ok(made instanceof TypeError);
+  assert.deepEqual({ name: made.name, message: made.message }, { name: 'DecoratorError', message: 'x' });
 });
