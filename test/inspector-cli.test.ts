@@ -88,6 +88,6 @@ describe('inspector --cli against nothing', () => {
     const outcome = await inspector([`http://127.0.0.1:${port}/mcp`], ['--method', 'tools/list']);
     assert.equal(outcome.timedOut, false);
     assert.equal(outcome.code, 4, outcome.stderr);
-    assert.equal((JSON.parse(outcome.stderr) as { error: { code: string } }).error.code, 'unreachable');
+    assert.deepEqual(JSON.parse(outcome.stderr), { error: { code: 'unreachable', message: 'fetch failed', cause: `connect ECONNREFUSED 127.0.0.1:${port}` } });
   });
 });

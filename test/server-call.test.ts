@@ -203,13 +203,12 @@ test('a record that cannot be made leaves its error text under the key and the c
     [{ ns: '', data: 1 }, 'record: the namespace is empty'],
     [{ ns: 'x:y', data: undefined }, 'record: the data has no JSON form'],
     [{ ns: 'x:y', data: 10n }, 'record: the data cannot be serialised to JSON: Do not know how to serialize a BigInt'],
-    [{ ns: 'x:y', data: cyclic }, 'record: the data cannot be serialised to JSON: '],
+    [{ ns: 'x:y', data: cyclic }, "record: the data cannot be serialised to JSON: Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    --- property 'self' closes the circle"],
   ];
   for (const [record, expected] of cases) {
     const result = await callRaw([tool('rec', async () => ({ content: [text('done')], record } as never))], 'rec') as { content: unknown; _meta: Record<string, string> };
     assert.deepEqual(Object.keys(result).sort(), ['_meta', 'content']);
     assert.deepEqual(result.content, [{ type: 'text', text: 'done' }]);
-    if (expected.endsWith(': ')) assert.match(result._meta[RECORD_META_KEY]!, /^record: the data cannot be serialised to JSON: Converting circular structure to JSON/);
-    else assert.equal(result._meta[RECORD_META_KEY], expected);
+    assert.equal(result._meta[RECORD_META_KEY], expected);
   }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from '../src/mcp/transports/index.js';
 import { makeTestServer } from './support/transport-test-server.js';
-import { INITIALIZE, POST_HEADERS, initSession, rawRequest, type RawResponse } from './support/transport-http-probe.js';
+import { INITIALIZE, POST_HEADERS, initSession, rawRequest, sseMessages, type RawResponse } from './support/transport-http-probe.js';
 
 async function start(t: { after(fn: () => Promise<void>): void }, options: HttpOptions = {}): Promise<HttpHandle> {
   const handle = await listenHttp(() => makeTestServer(), options);
@@ -75,7 +75,7 @@ test('http: bad guard configuration fails at build time', async () => {
 test('http: session ids are 43 base64url characters, visible ASCII, and unique', async (t) => {
   const { port } = await start(t);
   const ids = await Promise.all([1, 2, 3, 4].map(() => initSession(port)));
-  for (const id of ids) assert.match(id, /^[\x21-\x7E]{43}$/);
+  for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{43}$/);
   assert.equal(new Set(ids).size, 4);
 });
 
@@ -93,7 +93,10 @@ test('http: session errors: none 400, unknown 404, after DELETE 404', async (t) 
   const id = await initSession(port);
   assert.equal(handle.sessionCount, 1);
   const list = await rawRequest(port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body: TOOLS_LIST });
-  assert.equal(list.status, 200);
+  assert.deepEqual({ status: list.status, tools: sseMessages(list.text).map((m) => (m as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)) }, {
+    status: 200,
+    tools: [['echo', 'whoami', 'slow', 'noisy']],
+  });
   const deleted = await rawRequest(port, { method: 'DELETE', headers: { 'mcp-session-id': id } });
   assert.deepEqual({ status: deleted.status, text: deleted.text }, { status: 200, text: '' });
   assert.equal(handle.sessionCount, 0);
@@ -170,7 +173,8 @@ test('http: PUT gets 405 with Allow, another path 404, both JSON', async (t) => 
   assertJsonError(await rawRequest(port, { method: 'GET', path: '/' }), 404, -32000, 'Not Found: the MCP endpoint is /mcp');
   assertJsonError(await rawRequest(port, { path: '/mcp/extra', headers: POST_HEADERS, body: INITIALIZE }), 404, -32000, 'Not Found: the MCP endpoint is /mcp');
   const query = await rawRequest(port, { path: '/mcp?x=1', headers: POST_HEADERS, body: INITIALIZE });
-  assert.equal(query.status, 200);
+  assert.deepEqual({ status: query.status, initialized: sseMessages(query.text).map((m) => (m as { id: unknown }).id) }, { status: 200, initialized: [1] });
+  assert.match(String(query.headers['mcp-session-id']), /^[A-Za-z0-9_-]{43}$/);
 });
 
 test('http: a factory that throws gives 500 -32603 Internal error, without details', async (t) => {

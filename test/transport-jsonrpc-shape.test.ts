@@ -35,12 +35,16 @@ const CORPUS: readonly unknown[] = [
 ];
 
 test('toJsonRpcMessage gives exactly the SDK schema verdict on every value of the corpus', () => {
+  const verdicts = { accepted: 0, refused: 0 };
   for (const value of CORPUS) {
     const expected = JSONRPCMessageSchema.safeParse(value);
     const actual = toJsonRpcMessage(value);
     assert.equal(actual !== undefined, expected.success, JSON.stringify(value));
     if (expected.success) assert.deepEqual(actual, expected.data, JSON.stringify(value));
+    verdicts[expected.success ? 'accepted' : 'refused'] += 1;
   }
+  // The corpus exercises both verdicts, so agreeing cannot mean refusing (or accepting) everything.
+  assert.deepEqual(verdicts, { accepted: 8, refused: 19 });
 });
 
 test('messageKind tells requests, notifications and responses apart', () => {
