@@ -51,7 +51,11 @@ test('args from @Tool({ args }) and from @Args() give the same schema and DTO', 
   assert.equal(await explicit!.execute({ text: 'ab', times: 2 }, contextFor('echo')), 'abab');
   assert.equal(await explicit!.execute({ text: 'ab', times: null }, contextFor('echo')), 'ab');
   assert.equal(await inferred!.execute({ text: 'x' }, contextFor('echo_inferred')), 'x');
-  assert.ok(seen.every((dto) => dto instanceof EchoArgs));
+  assert.deepEqual(seen.map((dto) => [dto instanceof EchoArgs, { ...(dto as object) }]), [
+    [true, { text: 'ab', times: 2 }],
+    [true, { text: 'ab', times: undefined }],
+    [true, { text: 'x', times: undefined }],
+  ]);
   assert.equal((seen[1] as EchoArgs).times, undefined, 'a null optional reaches the tool as undefined');
 });
 
@@ -133,6 +137,7 @@ test('nested DTOs, arrays and enums arrive as instances; nested problems carry t
   assert.ok(got.filter instanceof Filter);
   assert.ok(got.more[0] instanceof Filter);
   assert.equal(got.filter.note, undefined);
+  assert.deepEqual(JSON.parse(JSON.stringify(got)), { level: 2, filter: { by: 'name' }, more: [{ by: 'size' }] });
   await tool!.execute({ level: 1, filter: null, more: [] }, contextFor('query'));
   assert.equal(got.filter, undefined);
   const run = (raw: unknown) => invalidMessage(tool!.execute(raw, contextFor('query')));
@@ -329,6 +334,7 @@ test('a recursive DTO validates and builds at every level, dropping optional nul
   assert.ok(got.children![0]!.children![0] instanceof TreeNode);
   assert.equal(got.children![0]!.note, undefined);
   assert.equal(got.children![0]!.children![0]!.children, undefined);
+  assert.deepEqual(JSON.parse(JSON.stringify(got)), { label: 'root', children: [{ label: 'a', children: [{ label: 'a1' }] }] });
   assert.equal(
     await invalidMessage(tool!.execute({ label: 'root', children: [{ label: 'a', children: [{ label: 3 }] }] }, contextFor('tree'))),
     'invalid arguments: /children/0/children/0/label: must be string',
