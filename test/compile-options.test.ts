@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compile, Tool } from '../src/index.js';
+import { compile, inspectTool, Tool } from '../src/index.js';
 
 function echoTool() {
   @Tool({ description: 'Echoes nothing', args: undefined })
@@ -18,5 +18,6 @@ test('compile refuses a bad option at once with a TypeError naming it, not as a 
   assert.throws(() => compile([cls], { maxDepth: 1.5 }), { name: 'TypeError', message: 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 1.5' });
   assert.throws(() => compile([cls], { resolve: 'new' as never }), { name: 'TypeError', message: 'compile(): "resolve" must be a function (cls) => instance, got a string' });
   assert.throws(() => compile([cls], null as never), { name: 'TypeError', message: 'compile(): the options must be an object, got null' });
-  assert.equal(compile([cls], { maxDepth: 3 }).length, 1);
+  const tools = compile([cls], { maxDepth: 3 });
+  assert.deepEqual(tools.map((tool) => [tool.name, inspectTool(tool).maxDepth]), [['echo', 3]]);
 });

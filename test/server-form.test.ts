@@ -80,7 +80,8 @@ test('a form built with formSchemaOf is sent as it is and its answers are valida
       content: [{ type: 'text', text: 'elicitation answer does not match the requested schema: /color: must be one of "red", "green"; /email: must match format "email"' }],
       isError: true,
     });
-    assert.deepEqual((seen[0] as { requestedSchema: unknown }).requestedSchema, schema);
+    const sent = { mode: 'form', message: 'Sign up', requestedSchema: schema };
+    assert.deepEqual(seen, [sent, sent]);
   } finally {
     await close();
   }

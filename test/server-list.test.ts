@@ -41,8 +41,7 @@ test('a flow that reads untrusted content or sends forces openWorldHint, creatin
     name: 'sender', description: 'the sender tool', inputSchema: { type: 'object', properties: {} },
     annotations: { openWorldHint: true }, _meta: { [TOOL_META_KEY]: { flow: { sends: true } } },
   });
-  assert.equal(definitionOf(tool('quiet', { flow: { readsUntrusted: false, sends: false } })).annotations, undefined);
-  assert.equal(definitionOf(tool('quiet', { flow: { readsUntrusted: false, sends: false } }))._meta, undefined);
+  assert.deepEqual(definitionOf(tool('quiet', { flow: { readsUntrusted: false, sends: false } })), { name: 'quiet', description: 'the quiet tool', inputSchema: { type: 'object', properties: {} } });
 });
 
 test('claims are listed under the tool _meta key in wire order, false fields omitted', () => {
@@ -57,7 +56,12 @@ test('claims are listed under the tool _meta key in wire order, false fields omi
   assert.equal(JSON.stringify(definitionOf(tool('alone', { sequential: true, resource: 'shell:session' }))._meta), `{"${TOOL_META_KEY}":{"sequential":true}}`);
   assert.equal(JSON.stringify(definitionOf(tool('split', { barrier: true, resource: 'x:y' }))._meta), `{"${TOOL_META_KEY}":{"sequential":true,"barrier":true}}`);
   assert.equal(JSON.stringify(definitionOf(tool('keyed', { replay: () => 'keyed' }))._meta), `{"${TOOL_META_KEY}":{"replay":true}}`);
-  assert.equal(definitionOf(tool('none', { resource: '', annotations: { readOnly: false } }))._meta, undefined);
+  assert.deepEqual(definitionOf(tool('none', { resource: '', annotations: { readOnly: false } })), {
+    name: 'none',
+    description: 'the none tool',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  });
 });
 
 test('tools/list serves the definitions byte for byte, and initialize advertises the capabilities', async () => {
