@@ -76,8 +76,9 @@ test('http: DELETE reports reason deleted and aborts the session\'s in-flight ca
   const call = openRequest(handle.port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body: callBody(5, 'slow') });
   await probe.waitFor('slow started');
   const deleted = await rawRequest(handle.port, { method: 'DELETE', headers: { 'mcp-session-id': id } });
-  assert.equal(deleted.status, 200);
+  assert.deepEqual({ status: deleted.status, text: deleted.text }, { status: 200, text: '' });
   await probe.waitFor('slow aborted');
+  assert.equal(handle.sessionCount, 0);
   assert.deepEqual(closed, ['deleted']);
   assert.equal(await readAll(await call.response), '');
 });
