@@ -26,7 +26,46 @@ test('the file tools compile with the claims stated by their decorators', async 
     assert.deepEqual(tools.get('write_file')!.annotations, { destructive: true });
     assert.equal(tools.get('write_file')!.resource, 'fs:workspace');
     assert.deepEqual(inspectTool(tools.get('list_directory')!).resultClass, 'Listing');
-    assert.match(formatDefinitions([...tools.values()]), /^read_file — Read a UTF-8 text file in the workspace/);
+    assert.equal(formatDefinitions([...tools.values()]), [
+      'read_file — Read a UTF-8 text file in the workspace, optionally a range of lines.',
+      '  title: Read file',
+      '  claims: readOnly, idempotent',
+      '  arguments (ReadFileArgs):',
+      '    path: string, length 1..4096 — Path of the file, relative to the workspace root',
+      '    startLine?: integer, >= 1 — First line to return, counting from 1',
+      '    maxLines?: integer, 1..10000, default 2000 — Most lines to return',
+      '',
+      'write_file — Write a UTF-8 text file in the workspace (overwrite, append or create).',
+      '  title: Write file',
+      '  claims: destructive, resource=fs:workspace, facts',
+      '  arguments (WriteFileArgs):',
+      '    path: string, length 1..4096 — Path of the file, relative to the workspace root',
+      '    content: string, length <= 1000000 — The text to write (UTF-8)',
+      '    mode?: "overwrite" | "append" | "create", default "overwrite" — overwrite replaces the file, append adds to its end, create fails if it exists',
+      '    createFolders?: boolean, default false — Create missing parent folders',
+      '',
+      'list_directory — List the entries of a folder in the workspace, with sizes and modification times.',
+      '  title: List folder',
+      '  claims: readOnly, idempotent',
+      '  arguments (ListDirectoryArgs):',
+      '    path?: string, length <= 4096 — Folder to list, relative to the workspace root (default: the root)',
+      '    sort?: "name" | "size" | "mtime" — Order of the entries: by name, by size (largest first) or by modification time (newest first)',
+      '    include?: string[], items <= 20, each length <= 256 — Globs the relative paths of files must match, such as "*.ts" or "src/**/*.json" (folders are always listed)',
+      '    options?: object',
+      '      recursive?: boolean — Descend into sub-folders',
+      '      maxDepth?: integer, 1..10 — How many folder levels to descend when recursive (1 = only the folder itself)',
+      '      includeHidden?: boolean — Include names starting with a dot',
+      '      limit?: integer, 1..5000 — Most entries to return',
+      '  result (Listing):',
+      '    folder: string',
+      '    entries: object[]',
+      '      path: string',
+      '      type: "file" | "directory" | "other"',
+      '      size: integer, >= 0',
+      '      mtime: string — Modification time, ISO 8601',
+      '    truncated: boolean — True when the limit cut the listing short',
+      '',
+    ].join('\n'));
   } finally {
     await done();
   }
