@@ -98,19 +98,19 @@ export function patternOf(pattern: unknown, modifiers: unknown): string | undefi
 }
 
 /**
- * A validator.js string check with a JSON Schema format close to it. The format tells the model
- * what to send and lets ajv reject most bad values first; class-validator still runs the
- * validator itself (it is residual), because ajv-formats accepts values validator.js rejects
- * (`a@b.c` as an email, `file:///etc/passwd` or `http://localhost` as a URL, `urn:uuid:...`).
- * With options (`allow_display_name`, `require_tld: false`, ...) there is no format at all:
- * the options may accept values the format would refuse.
+ * A string check with a JSON Schema format close to it. The format tells the model what to send
+ * and lets ajv reject most bad values first. With `residual`, class-validator still runs the
+ * validator itself, because ajv-formats accepts values validator.js rejects (`a@b.c` as an
+ * email, `file:///etc/passwd` or `http://localhost` as a URL, `urn:uuid:...`). With
+ * `whenNoOptions`, a decorator given options (`allow_display_name`, `require_tld: false`, ...)
+ * gets no format at all: the options may accept values the format would refuse.
  */
-const stringFormat = (decorator: string, format: string): ConstraintMapping => ({
+const stringFormat = (decorator: string, format: string, how: { readonly residual: boolean; readonly whenNoOptions?: boolean }): ConstraintMapping => ({
   decorator,
   apply(context) {
     context.rules.requireTypes(STRING, decorator);
-    if (isEmptyOptions(context.constraints[0])) context.rules.formats.push(format);
-    context.residual();
+    if (how.whenNoOptions !== true || isEmptyOptions(context.constraints[0])) context.rules.formats.push(format);
+    if (how.residual) context.residual();
   },
 });
 
@@ -205,30 +205,16 @@ export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new M
       else context.rules.patterns.push(pattern);
     },
   }],
-  ['isEmail', stringFormat('@IsEmail()', 'email')],
-  ['isUrl', stringFormat('@IsUrl()', 'uri')],
-  ['isUuid', {
-    decorator: '@IsUUID()',
-    apply(context) {
-      // Every version is a UUID to ajv; the version (and the variant digit, which ajv does not
-      // check either) is left to class-validator.
-      context.rules.requireTypes(STRING, '@IsUUID()');
-      context.rules.formats.push('uuid');
-      context.residual();
-    },
-  }],
-  ['isDateString', { decorator: '@IsDateString()', apply: (context) => { context.rules.requireTypes(STRING, '@IsDateString()'); context.rules.formats.push('date-time'); } }],
-  ['isIso8601', { decorator: '@IsISO8601()', apply: (context) => { context.rules.requireTypes(STRING, '@IsISO8601()'); context.rules.formats.push('date-time'); } }],
-  ['isDate', {
-    decorator: '@IsDate()',
-    apply(context) {
-      // JSON has no Date: the argument is an ISO date-time string that @Type(() => Date) turns
-      // into a Date; class-validator then checks that it really is one.
-      context.rules.requireTypes(STRING, '@IsDate()');
-      context.rules.formats.push('date-time');
-      context.residual();
-    },
-  }],
+  ['isEmail', stringFormat('@IsEmail()', 'email', { residual: true, whenNoOptions: true })],
+  ['isUrl', stringFormat('@IsUrl()', 'uri', { residual: true, whenNoOptions: true })],
+  // Every version is a UUID to ajv; the version (and the variant digit, which ajv does not check
+  // either) is left to class-validator.
+  ['isUuid', stringFormat('@IsUUID()', 'uuid', { residual: true })],
+  ['isDateString', stringFormat('@IsDateString()', 'date-time', { residual: false })],
+  ['isIso8601', stringFormat('@IsISO8601()', 'date-time', { residual: false })],
+  // JSON has no Date: the argument is an ISO date-time string that @Type(() => Date) turns into
+  // a Date; class-validator then checks that it really is one.
+  ['isDate', stringFormat('@IsDate()', 'date-time', { residual: true })],
   ['arrayMinSize', { decorator: '@ArrayMinSize()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayMinSize()'); countBound(context, 'minItems', context.constraints[0]); } }],
   ['arrayMaxSize', { decorator: '@ArrayMaxSize()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayMaxSize()'); countBound(context, 'maxItems', context.constraints[0]); } }],
   ['arrayNotEmpty', { decorator: '@ArrayNotEmpty()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayNotEmpty()'); context.rules.bound('minItems', 1); } }],
