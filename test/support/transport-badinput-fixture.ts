@@ -17,6 +17,8 @@ import { Args, Description, Tool, compile, serveStdio, type CallContext } from '
 
 const probe = (event: string): void => void process.stderr.write(`probe: ${event}\n`);
 
+// Not the conformance sample's EchoArgs: that one caps `text` at 10,000 characters, and the
+// bad-input rows send 1 MiB and 5 MiB strings that must reach the tool.
 class EchoArgs {
   @Description('The text to echo back')
   @IsString()
