@@ -10,7 +10,7 @@
  */
 import { createCallContext, type CallContext, type ContractTool } from '../src/contract/index.js';
 import { Executor, type BatchCall } from '../src/runtime/executor/index.js';
-import { applyInterceptors } from '../src/runtime/hooks/index.js';
+import { applyInterceptors } from '../src/runtime/interceptors/index.js';
 import { applyPolicy, createPolicy } from '../src/runtime/permissions/index.js';
 import { measure, type BenchVariant } from './executor.bench.js';
 

@@ -10,8 +10,8 @@
 import 'reflect-metadata';
 import { IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { generateSchema } from '../src/runtime/schema/index.js';
-import { compileSchema } from '../src/runtime/validation/ajv.js';
+import { generateSchema } from '../src/compiler/schema/index.js';
+import { compileSchema } from '../src/compiler/validation/ajv.js';
 
 const TIME_BUDGET_MS = 2_000;
 const MAX_ROUNDS = 200;

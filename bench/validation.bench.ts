@@ -11,8 +11,8 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested, validate } from 'class-validator';
-import { generateSchema } from '../src/runtime/schema/index.js';
-import { compileSchema, createArgumentsPipeline } from '../src/runtime/validation/index.js';
+import { generateSchema } from '../src/compiler/schema/index.js';
+import { compileSchema, createArgumentsPipeline } from '../src/compiler/validation/index.js';
 
 const TIME_BUDGET_MS = 3_000;
 const MAX_ROUNDS = 60;

@@ -4,5 +4,6 @@ import 'reflect-metadata';
 
 export * from './contract/index.js';
 export * from './decorators/index.js';
+export * from './compiler/index.js';
 export * from './runtime/index.js';
 export * from './mcp/index.js';

@@ -4,7 +4,7 @@ import '../src/index.js';
 import { IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
 import { Description, Field, defineField } from '../src/decorators/index.js';
 import { cleanSchema, generated, objectSchema } from './support/schema-helpers.js';
-import { optionalPropertiesOf } from '../src/runtime/schema/index.js';
+import { optionalPropertiesOf } from '../src/compiler/schema/index.js';
 
 test('@Description and @Field land under their JSON Schema keywords', () => {
   class Args {

@@ -7,7 +7,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { Description, Field, defineDescription } from '../src/decorators/index.js';
-import { generateSchema } from '../src/runtime/schema/index.js';
+import { generateSchema } from '../src/compiler/schema/index.js';
 import { generated, objectSchema } from './support/schema-helpers.js';
 
 const FIX = 'add a class-validator type decorator such as @IsString(), @IsInt(), @IsObject() or @ValidateNested() with @Type(() => Class)';

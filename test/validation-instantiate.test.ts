@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plainToInstance, Transform, Type, Expose } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, ValidateNested, IsDate, IsArray } from 'class-validator';
-import { instantiatorOf } from '../src/runtime/validation/instantiate.js';
+import { instantiatorOf } from '../src/compiler/validation/instantiate.js';
 
 /** The fast builder must give exactly what class-transformer gives, prototypes included. */
 function assertSameAsClassTransformer(dto: new () => object, plain: object): object {

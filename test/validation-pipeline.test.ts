@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { InvalidArgumentsError, type JsonObject } from '../src/index.js';
-import { createArgumentsPipeline, depthProblem, argumentsObject, kindOf } from '../src/runtime/validation/index.js';
+import { createArgumentsPipeline, depthProblem, argumentsObject, kindOf } from '../src/compiler/validation/index.js';
 
 function nested(depth: number): unknown {
   let value: unknown = 1;

@@ -4,7 +4,7 @@
  * caller's job. Every mistake throws a `UsageError` whose message names the problem.
  */
 
-import { kindOf } from '../contract/describe.js';
+import { kindOf } from '../util/describe.js';
 import { isJsonObject } from '../contract/json.js';
 
 /** Where `serve --http` listens. Port `0` asks the system for a free port. */

@@ -2,9 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ContractError, type ContractTool } from '../contract/index.js';
-import { kindOf, messageOf } from '../contract/describe.js';
+import { kindOf, messageOf } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
-import { compile } from '../runtime/index.js';
+import { compile } from '../compiler/index.js';
 
 /**
  * A failure the CLI reports as one line on stderr (`toolwright: <message>`), without a stack,

@@ -1,4 +1,4 @@
-import { messageOf } from '../contract/describe.js';
+import { messageOf } from '../util/describe.js';
 import { helpText, parseArgs, UsageError } from './args.js';
 import type { CliIo } from './io.js';
 import { CliError } from './load.js';

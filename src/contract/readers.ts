@@ -1,5 +1,5 @@
 import type { CallContext } from './context.js';
-import { asError, kindOf } from './describe.js';
+import { asError, kindOf } from '../util/describe.js';
 import type { JsonObject } from './json.js';
 import type { Annotations, ToolFacts, ToolReplay, ContractTool } from './tool.js';
 

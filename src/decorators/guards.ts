@@ -1,5 +1,5 @@
 import { DecoratorError, isJsonObject } from '../contract/index.js';
-import { kindOf } from '../contract/describe.js';
+import { kindOf } from '../util/describe.js';
 
 /** Describes a decorator target in an error message ("method Foo.bar", "class Foo", ...). */
 function describeTarget(args: readonly unknown[]): string {

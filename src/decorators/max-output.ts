@@ -1,6 +1,6 @@
 import { DecoratorError } from '../contract/index.js';
-import { kindOf } from '../contract/describe.js';
-import { isPositiveInteger } from '../contract/limits.js';
+import { kindOf } from '../util/describe.js';
+import { isPositiveInteger } from '../util/limits.js';
 import { classTarget, plainOptions } from './guards.js';
 import { addClaims } from './metadata.js';
 

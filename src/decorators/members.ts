@@ -1,5 +1,5 @@
 import { DecoratorError } from '../contract/index.js';
-import { kindOf } from '../contract/describe.js';
+import { kindOf } from '../util/describe.js';
 import { methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
 import { addFieldOptions, getFactsMethod, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
 

@@ -1,5 +1,5 @@
 import { DecoratorError, type Requirement } from '../contract/index.js';
-import { kindOf } from '../contract/describe.js';
+import { kindOf } from '../util/describe.js';
 import { classTarget, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims } from './metadata.js';
 

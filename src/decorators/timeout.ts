@@ -1,5 +1,5 @@
 import { DecoratorError } from '../contract/index.js';
-import { MAX_TIMEOUT_MS } from '../contract/limits.js';
+import { MAX_TIMEOUT_MS } from '../util/limits.js';
 import { classTarget } from './guards.js';
 import { addClaims } from './metadata.js';
 

@@ -1,5 +1,5 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
-import { kindOf } from '../contract/describe.js';
+import { kindOf } from '../util/describe.js';
 import { classTarget, optionalString, plainOptions } from './guards.js';
 import { setToolOptions, type ToolOptions } from './metadata.js';
 

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { messageOf } from '../../contract/describe.js';
-import { MAX_TIMEOUT_MS } from '../../contract/limits.js';
+import { messageOf } from '../../util/describe.js';
+import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { createServer } from '../../mcp/index.js';
 import type { CallCommand } from '../args.js';
 import type { CliIo } from '../io.js';

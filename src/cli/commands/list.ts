@@ -1,5 +1,5 @@
 import { definitionOf } from '../../mcp/index.js';
-import { formatDefinitions } from '../../runtime/index.js';
+import { formatDefinitions } from '../../compiler/index.js';
 import type { ListCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { loadTools } from '../load.js';

@@ -1,4 +1,4 @@
-import { messageOf } from '../../contract/describe.js';
+import { messageOf } from '../../util/describe.js';
 import { serveHttp, serveStdio } from '../../mcp/index.js';
 import type { ServeCommand } from '../args.js';
 import type { CliIo } from '../io.js';

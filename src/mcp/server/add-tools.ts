@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 import type { HandlerExtra } from './extra.js';
 import { answerToolCall } from './call.js';
 import { FACTS_CAPABILITY } from './constants.js';

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
-import { problemsText } from '../../runtime/validation/ajv.js';
+import { kindOf } from '../../util/describe.js';
+import { problemsText } from '../../compiler/validation/ajv.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { RECORD_META_KEY } from './constants.js';
 import { contentOf, outputProblemOf } from './content.js';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
-import { messageOf } from '../../contract/describe.js';
-import { sharedAjv } from '../../runtime/validation/index.js';
-import { problemsText } from '../../runtime/validation/ajv.js';
+import { messageOf } from '../../util/describe.js';
+import { sharedAjv } from '../../compiler/validation/index.js';
+import { problemsText } from '../../compiler/validation/ajv.js';
 import type { HandlerExtra } from './extra.js';
 
 /** The client's elicitation capability as the SDK keeps it after `initialize`. */

@@ -1,5 +1,5 @@
 import { isJsonObject, type Json, type JsonObject } from '../../contract/index.js';
-import { generateSchema } from '../../runtime/schema/index.js';
+import { generateSchema } from '../../compiler/schema/index.js';
 
 const FORM_FORMATS: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date-time']);
 

@@ -1,12 +1,12 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidArgumentsError, TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
-import { kindOf, messageOf } from '../../contract/describe.js';
-import { isPositiveInteger } from '../../contract/limits.js';
+import { kindOf, messageOf } from '../../util/describe.js';
+import { isPositiveInteger } from '../../util/limits.js';
 import { isContractTool } from '../../contract/shapes.js';
-import { compileSchema, problemsOf, validatesOwnArguments } from '../../runtime/validation/index.js';
+import { compileSchema, problemsOf, validatesOwnArguments } from '../../compiler/validation/index.js';
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
-import { withOutputBound } from '../../runtime/bounds/index.js';
+import { withOutputBound } from '../../runtime/output-limits/index.js';
 import { definitionOf } from './definition.js';
 
 /** A tool ready to serve: its listed definition and its validators, compiled once. */

@@ -1,4 +1,4 @@
-import { asError } from '../../contract/describe.js';
+import { asError } from '../../util/describe.js';
 import { CallCancelledError } from './errors.js';
 import type { BatchPlan } from './plan.js';
 import type { LazyAbort } from './lazy-abort.js';

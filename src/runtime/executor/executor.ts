@@ -1,8 +1,8 @@
 import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
-import { isPositiveInteger } from '../../contract/limits.js';
+import { kindOf } from '../../util/describe.js';
+import { isPositiveInteger } from '../../util/limits.js';
 import { isContractTool } from '../../contract/shapes.js';
-import { withOutputBound } from '../bounds/index.js';
+import { withOutputBound } from '../output-limits/index.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
 import { planBatch, type BatchPlan } from './plan.js';

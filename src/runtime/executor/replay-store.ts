@@ -1,5 +1,5 @@
 import type { ToolResult } from '../../contract/index.js';
-import { isPositiveInteger } from '../../contract/limits.js';
+import { isPositiveInteger } from '../../util/limits.js';
 import { fingerprint } from './fingerprint.js';
 
 /** The outcome of a keyed call as a replay store keeps it. */

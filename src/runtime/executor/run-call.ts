@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createCallContext, replayOf, resultOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 import { isThenable, isToolOutput } from '../../contract/shapes.js';
 import { CallCancelledError, CallTimeoutError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';

@@ -1,5 +1,5 @@
-import { kindOf } from '../../contract/describe.js';
-import { MAX_TIMEOUT_MS } from '../../contract/limits.js';
+import { kindOf } from '../../util/describe.js';
+import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 
 export { MAX_TIMEOUT_MS };
 

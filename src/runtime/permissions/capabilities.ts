@@ -1,4 +1,4 @@
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 
 /**
  * Capabilities are the application's own names (`read`, `write`, `exec`, ...). Implications say

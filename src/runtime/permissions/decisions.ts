@@ -1,5 +1,5 @@
 import type { CallContext, ElicitAnswer, Elicitation, JsonObject } from '../../contract/index.js';
-import { deepFreeze } from '../../contract/freeze.js';
+import { deepFreeze } from '../../util/freeze.js';
 import { closureOf, type Implications } from './capabilities.js';
 import type { PermissionQuestion } from './errors.js';
 

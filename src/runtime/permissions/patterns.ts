@@ -1,4 +1,4 @@
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 
 /**
  * A name pattern of a permission rule: a glob (a string) or a `RegExp`.

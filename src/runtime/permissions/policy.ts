@@ -1,5 +1,5 @@
-import { kindOf } from '../../contract/describe.js';
-import { isPositiveInteger } from '../../contract/limits.js';
+import { kindOf } from '../../util/describe.js';
+import { isPositiveInteger } from '../../util/limits.js';
 import { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
 import { DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentsError, isJsonObject, type CallContext, type ContractTool, type PermissionRequest, type Requirement } from '../../contract/index.js';
-import { messageOf } from '../../contract/describe.js';
-import { argumentsObject, compileSchema, problemsOf } from '../validation/index.js';
+import { messageOf } from '../../util/describe.js';
+import { argumentsObject, compileSchema, problemsOf } from '../../compiler/validation/index.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { PermissionDeniedError } from './errors.js';
 

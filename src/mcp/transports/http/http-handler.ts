@@ -6,8 +6,8 @@ import {
   isInitializeRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { asError } from '../../../contract/describe.js';
-import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../contract/limits.js';
+import { asError } from '../../../util/describe.js';
+import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';

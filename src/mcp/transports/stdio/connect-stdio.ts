@@ -1,6 +1,6 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import { MAX_TIMEOUT_MS } from '../../../contract/limits.js';
+import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import type { ServerFactory } from '../server-factory.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
 import { guardStdout } from './stdout-guard.js';

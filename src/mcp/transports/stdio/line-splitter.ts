@@ -1,4 +1,4 @@
-import { isPositiveInteger } from '../../../contract/limits.js';
+import { isPositiveInteger } from '../../../util/limits.js';
 
 /** What a `LineSplitter` reports for each chunk it is fed. */
 export type LineEvent = { readonly kind: 'line'; readonly text: string } | { readonly kind: 'oversize'; readonly bytes: number };

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { text, type JsonObject, type ToolOutput, type ToolResult } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 import { isToolOutput } from '../../contract/shapes.js';
 import { problemsText } from '../validation/ajv.js';
 

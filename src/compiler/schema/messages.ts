@@ -1,5 +1,5 @@
 import type { ContractIssue } from '../../contract/index.js';
-import { kindOf, messageOf } from '../../contract/describe.js';
+import { kindOf, messageOf } from '../../util/describe.js';
 
 /**
  * The issues the generator reports. Each names the class, the property, what is wrong and the

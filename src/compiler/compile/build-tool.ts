@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
 import { getClaims, type ToolOptions } from '../../decorators/index.js';
-import { checkRequirementsOn } from '../permissions/requirements.js';
+import { checkRequirementsOn } from '../../runtime/permissions/requirements.js';
 import { markSelfValidating } from '../validation/ajv.js';
 import { argumentsObject, type ArgumentsPipeline } from '../validation/index.js';
 import { IDENTITY_KEYS, METHOD_KEYS } from './contract-keys.js';

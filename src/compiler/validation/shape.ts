@@ -1,5 +1,5 @@
 import { isJsonObject, type ArgumentProblem } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 
 /** What `argumentsObject` makes of raw arguments: the object to validate, or the problem. */
 export type ArgumentsShape = { readonly value: object; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: ArgumentProblem };

@@ -3,5 +3,5 @@
 export { sharedAjv, compileSchema, problemsOf, validatesOwnArguments } from './ajv.js';
 export { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 export { argumentsObject, type ArgumentsShape } from './shape.js';
-export { kindOf } from '../../contract/describe.js';
+export { kindOf } from '../../util/describe.js';
 export { createArgumentsPipeline, type ArgumentsPipeline, type ArgumentsPipelineOptions } from './pipeline.js';

@@ -1,5 +1,5 @@
 import { resultOf, wrap, type ContractTool } from '../../contract/index.js';
-import { isPositiveInteger } from '../../contract/limits.js';
+import { isPositiveInteger } from '../../util/limits.js';
 import { boundResult } from './truncate.js';
 
 /** Options of the output bounds wrapper. */

@@ -1,6 +1,6 @@
 /*
- * Internal limits and number checks shared by every layer. Not exported from
- * `contract/index.ts`; `MAX_TIMEOUT_MS` is public through the runtime's executor index.
+ * Internal limits and number checks shared by every layer. Not public API;
+ * `MAX_TIMEOUT_MS` is public through the runtime's executor index.
  */
 
 /** The longest delay `setTimeout` honours (a longer one fires at once): 2147483647 ms. */

@@ -1,5 +1,5 @@
 import { factsOf, isJsonObject, resultOf, wrap, type CallContext, type ContractTool, type FactsAnswer, type ToolOutput } from '../../contract/index.js';
-import { kindOf } from '../../contract/describe.js';
+import { kindOf } from '../../util/describe.js';
 import { isToolOutput } from '../../contract/shapes.js';
 import { CallRefusedError, InterceptorError, RewriteUnavailableError } from './errors.js';
 import type { BeforeAnswer, InterceptedCall, Interceptor } from './types.js';

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidArgumentsError, type ArgumentProblem, type JsonObject } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
-import { isPositiveInteger } from '../../contract/limits.js';
+import { isPositiveInteger } from '../../util/limits.js';
 import { compileSchema, problemsOf } from './ajv.js';
 import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';

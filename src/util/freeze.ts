@@ -1,5 +1,5 @@
 /*
- * Internal: shared by every layer, not exported from `contract/index.ts` (not public API).
+ * Internal: shared by every layer, not public API.
  */
 
 /**

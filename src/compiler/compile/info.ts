@@ -1,5 +1,5 @@
 import type { ContractTool, JsonObject } from '../../contract/index.js';
-import { deepFreeze } from '../../contract/freeze.js';
+import { deepFreeze } from '../../util/freeze.js';
 import type { ResidualConstraint } from '../schema/index.js';
 
 /** What `compile` knows about a tool it built from a class; read it with `inspectTool`. */

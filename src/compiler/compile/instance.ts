@@ -1,6 +1,6 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { Class } from '../../decorators/index.js';
-import { kindOf, messageOf } from '../../contract/describe.js';
+import { kindOf, messageOf } from '../../util/describe.js';
 import { isThenable } from '../../contract/shapes.js';
 
 /**

@@ -1,7 +1,6 @@
 /*
- * Internal helpers for error messages, shared by every layer. This file is deliberately not
- * exported from `contract/index.ts`: only `kindOf` is public, re-exported where it always was
- * (the runtime's validation index).
+ * Helpers for error messages, shared by every layer (src/util imports nothing of ours). Not
+ * public API, except `kindOf`, which the validation index re-exports.
  */
 
 /**

@@ -1,5 +1,5 @@
 import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
-import { messageOf } from '../../contract/describe.js';
+import { messageOf } from '../../util/describe.js';
 import { compileSchema } from '../validation/index.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
 
