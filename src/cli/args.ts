@@ -5,7 +5,8 @@
  */
 
 import { kindOf } from '../util/describe.js';
-import { isJsonObject } from '../contract/json.js';
+import { isJsonObject } from '../contract/index.js';
+import { ToolwrightError } from '../contract/index.js';
 
 /** Where `serve --http` listens. Port `0` asks the system for a free port. */
 export interface HttpAddress {
@@ -54,8 +55,11 @@ export interface VersionCommand {
 export type CliCommand = ServeCommand | ListCommand | CallCommand | HelpCommand | VersionCommand;
 
 /** A mistake on the command line. The CLI prints its message and exits with code 2. */
-export class UsageError extends Error {
+export class UsageError extends ToolwrightError {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('cli-usage', message);
+  }
 }
 
 const COMMANDS = ['serve', 'list', 'call'] as const;

@@ -1,3 +1,4 @@
+import { ToolwrightError } from './errors.js';
 import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, ProgressUpdate, SamplingRequest, SamplingResult, Session } from './context.js';
 import type { Json } from './json.js';
 import type { ToolOutput } from './result.js';
@@ -16,18 +17,18 @@ export interface CallContextInit {
 }
 
 /** Raised by `ctx.sample` when the host has no client model to ask. */
-export class SamplingUnavailableError extends Error {
+export class SamplingUnavailableError extends ToolwrightError {
   override readonly name = 'SamplingUnavailableError';
   constructor() {
-    super('sampling is not available: this call has no client that offers sampling');
+    super('sampling-unavailable', 'sampling is not available: this call has no client that offers sampling');
   }
 }
 
 /** Raised by `ctx.requirePermission` when the host applies no permission policy. */
-export class NoPermissionPolicyError extends Error {
+export class NoPermissionPolicyError extends ToolwrightError {
   override readonly name = 'NoPermissionPolicyError';
   constructor(request: PermissionRequest) {
-    super(`permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`);
+    super('no-permission-policy', `permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`);
   }
 }
 

@@ -1,3 +1,5 @@
+import { ToolwrightError } from '../../contract/index.js';
+
 /**
  * The errors the executor completes calls with. Each has its own class (and `name`) so a host
  * can tell them apart without reading messages; the messages are written for the model, which
@@ -5,15 +7,18 @@
  */
 
 /** Thrown by `Executor.run` (before anything runs) for a malformed batch: duplicate ids, a call that is not a call. */
-export class InvalidBatchError extends Error {
+export class InvalidBatchError extends ToolwrightError {
   override readonly name = 'InvalidBatchError';
+  constructor(message: string) {
+    super('invalid-batch', message);
+  }
 }
 
 /** A call the batch was cancelled before: its tool never ran. Message: `cancelled before it started`. */
-export class CallCancelledError extends Error {
+export class CallCancelledError extends ToolwrightError {
   override readonly name = 'CallCancelledError';
   constructor() {
-    super('cancelled before it started');
+    super('call-cancelled', 'cancelled before it started');
   }
 }
 
@@ -23,8 +28,12 @@ export class CallCancelledError extends Error {
  * mid-call) throws it to say so; a timeout is ambiguous too. Only an ambiguous outcome is a
  * reason to `retryAmbiguous`.
  */
-export class AmbiguousOutcomeError extends Error {
+export class AmbiguousOutcomeError extends ToolwrightError {
   override readonly name: string = 'AmbiguousOutcomeError';
+  /** `code` is `ambiguous-outcome`; subclasses (`CallTimeoutError`) pass their own. */
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? 'ambiguous-outcome', message, options);
+  }
 }
 
 /**
@@ -36,7 +45,7 @@ export class CallTimeoutError extends AmbiguousOutcomeError {
   override readonly name = 'CallTimeoutError';
   readonly timeoutMs: number;
   constructor(tool: string, timeoutMs: number) {
-    super(`tool "${tool}" timed out after ${timeoutMs} ms`);
+    super(`tool "${tool}" timed out after ${timeoutMs} ms`, { code: 'call-timeout' });
     this.timeoutMs = timeoutMs;
   }
 }
@@ -46,10 +55,10 @@ export class CallTimeoutError extends AmbiguousOutcomeError {
  * `keyed` without the first run's key). Message:
  * `the outcome of call <id> (tool "<name>") is unknown and the tool cannot be safely re-run`.
  */
-export class UnknownOutcomeError extends Error {
+export class UnknownOutcomeError extends ToolwrightError {
   override readonly name = 'UnknownOutcomeError';
   constructor(callId: string, tool: string) {
-    super(`the outcome of call ${callId} (tool "${tool}") is unknown and the tool cannot be safely re-run`);
+    super('unknown-outcome', `the outcome of call ${callId} (tool "${tool}") is unknown and the tool cannot be safely re-run`);
   }
 }
 
@@ -57,12 +66,13 @@ export class UnknownOutcomeError extends Error {
  * The replay store refused an idempotency key: it was first used with different arguments (or
  * another tool), or the call that first used it is still running.
  */
-export class IdempotencyConflictError extends Error {
+export class IdempotencyConflictError extends ToolwrightError {
   override readonly name = 'IdempotencyConflictError';
   readonly key: string;
   readonly reason: 'different-arguments' | 'running';
   constructor(key: string, reason: 'different-arguments' | 'running') {
     super(
+      'idempotency-conflict',
       reason === 'running'
         ? `idempotency key ${JSON.stringify(key)} is in use by a call that is still running`
         : `idempotency key ${JSON.stringify(key)} was first used with different arguments`,

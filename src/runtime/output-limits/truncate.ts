@@ -1,16 +1,16 @@
-import type { ContentPart, ToolResult } from '../../contract/index.js';
+import { ToolwrightError, type ContentPart, type ToolResult } from '../../contract/index.js';
 
 /**
  * The structured content of a result is larger than the bound. Message:
  * `output too large: structured content is 52,340 characters, the limit is 1,000`.
  */
-export class OutputTooLargeError extends Error {
+export class OutputTooLargeError extends ToolwrightError {
   override readonly name = 'OutputTooLargeError';
   readonly size: number;
   readonly limit: number;
 
   constructor(size: number, limit: number) {
-    super(`output too large: structured content is ${formatCount(size)} characters, the limit is ${formatCount(limit)}`);
+    super('output-too-large', `output too large: structured content is ${formatCount(size)} characters, the limit is ${formatCount(limit)}`);
     this.size = size;
     this.limit = limit;
   }
