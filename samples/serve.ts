@@ -18,7 +18,8 @@ import { createServer as createNodeServer, type Server as NodeServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHttpHandler, createServer, type ContractTool, type McpHttpHandler } from '../src/index.js';
+import { createHttpHandler, createServer, type McpHttpHandler } from '../src/mcp/index.js';
+import { type ContractTool } from '../src/index.js';
 import { fileTools } from './files/index.js';
 import { sampleBanner } from './serve-banner.js';
 import { guardedShellTools } from './shell/index.js';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MaxOutput, Requires, defineMaxOutput, defineRequires, getClaims } from '../src/index.js';
+import { MaxOutput, Requires, defineMaxOutput, defineRequires } from '../src/index.js';
+import { getClaims } from '../src/compiler/index.js';
 
 test('@MaxOutput records maxOutputChars; the twin does the same; bad values throw at once', () => {
   @MaxOutput({ chars: 500 })

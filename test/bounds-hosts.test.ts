@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { applyOutputBounds, createServer, Executor, withOutputBound, type ContractTool, type ServerOptions } from '../src/index.js';
+import { applyOutputBounds, Executor, withOutputBound } from '../src/runtime/index.js';
+import { createServer, type ServerOptions } from '../src/mcp/index.js';
+import { type ContractTool } from '../src/index.js';
 
 function writer(name: string, chars: number, maxOutputChars?: number): ContractTool {
   return { name, description: `writes ${chars} characters`, ...(maxOutputChars === undefined ? {} : { maxOutputChars }), execute: async () => 'x'.repeat(chars) };

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyOutputBounds, boundResult, withOutputBound, createCallContext, type ContractTool, type ToolOutput } from '../src/index.js';
+import { applyOutputBounds, boundResult, withOutputBound, createCallContext } from '../src/runtime/index.js';
+import { type ContractTool, type ToolOutput } from '../src/index.js';
 
 function returning(output: ToolOutput, claims: Partial<ContractTool> = {}): ContractTool {
   return { name: 'out', description: 'Out', ...claims, async execute() { return output; } };

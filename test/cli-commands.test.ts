@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { helpText } from '../src/cli/args.js';
-import { compile, formatDefinitions } from '../src/index.js';
+import { compile } from '../src/index.js';
+import { formatDefinitions } from '../src/compiler/index.js';
 import { CONFORMANCE_SAMPLE, REPO_ROOT, fixture } from './support/cli-paths.js';
 import { jsonParseMessage, runCliCaptured } from './support/cli-io.js';
 

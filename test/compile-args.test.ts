@@ -5,7 +5,8 @@ import {
   IsArray, IsDate, IsEnum, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, Validate, ValidateIf, ValidateNested, ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { Args, Description, Field, Tool, compile, defineDescription, defineField, inspectTool, type CallContext } from '../src/index.js';
+import { Args, Description, Field, Tool, compile, defineDescription, defineField, type CallContext } from '../src/index.js';
+import { inspectTool } from '../src/compiler/index.js';
 import { contextFor, invalidMessage, issuesOf } from './support/compile-helpers.js';
 
 test('args from @Tool({ args }) and from @Args() give the same schema and DTO', async () => {

@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Args, Barrier, DecoratorError, Description, Destructive, Facts, Field, Flow, Idempotent, OpenWorld, ReadOnly, Replay, Resource, Sequential, Timeout, Tool,
-  compile, defineClaims, defineDescription, defineFacts, defineField, defineTool, isFactual, replayOf, resourceOf,
-  type ContractTool,
-} from '../src/index.js';
+import { Args, Barrier, DecoratorError, Description, Destructive, Facts, Field, Flow, Idempotent, OpenWorld, ReadOnly, Replay, Resource, Sequential, Timeout, Tool, compile, defineClaims, defineDescription, defineFacts, defineField, defineTool, type ContractTool } from '../src/index.js';
+import { isFactual, replayOf, resourceOf } from '../src/runtime/index.js';
 import { addClaims, getClaims } from '../src/decorators/metadata.js';
 import { contextFor } from './support/compile-helpers.js';
 

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Facts, Tool, compile, explainTools, formatDefinitions, inspectTool, isFactual, factsOf, resultOf, validatesOwnArguments, wrap,
-  type CallContext, type ContractTool,
-} from '../src/index.js';
+import { Facts, Tool, compile, type CallContext, type ContractTool } from '../src/index.js';
+import { explainTools, formatDefinitions, inspectTool, validatesOwnArguments } from '../src/compiler/index.js';
+import { isFactual, factsOf, resultOf, wrap } from '../src/runtime/index.js';
 import { contextFor, invalidMessage, issuesOf } from './support/compile-helpers.js';
 
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };

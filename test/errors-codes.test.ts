@@ -1,11 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  AmbiguousOutcomeError, CallCancelledError, CallRefusedError, CallTimeoutError, ContractError, DecoratorError, IdempotencyConflictError, InterceptorError,
-  InvalidArgumentsError, InvalidBatchError, InvalidOutputError, NoPermissionPolicyError, OutputSchemaMismatchError, OutputTooLargeError, PermissionDeniedError,
-  PermissionNeeded, RewriteUnavailableError, SamplingUnavailableError, ToolError, ToolwrightError, TooManyPermissionQuestionsError, TransportError,
-  UnknownOutcomeError, UnknownToolError,
-} from '../src/index.js';
+import { AmbiguousOutcomeError, CallCancelledError, CallRefusedError, CallTimeoutError, IdempotencyConflictError, InterceptorError, InvalidBatchError, InvalidOutputError, NoPermissionPolicyError, OutputSchemaMismatchError, OutputTooLargeError, PermissionNeeded, RewriteUnavailableError, SamplingUnavailableError, TooManyPermissionQuestionsError, TransportError, UnknownOutcomeError, UnknownToolError } from '../src/runtime/index.js';
+import { ContractError, DecoratorError, InvalidArgumentsError, PermissionDeniedError, ToolError, ToolwrightError } from '../src/index.js';
 import { CliError } from '../src/cli/load.js';
 import { UsageError } from '../src/cli/args.js';
 

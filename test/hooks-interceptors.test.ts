@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyInterceptors, withInterceptors, createCallContext, type CallContext, type ContractTool, type Interceptor, type ToolFacts } from '../src/index.js';
+import { applyInterceptors, withInterceptors, createCallContext, type Interceptor } from '../src/runtime/index.js';
+import { type CallContext, type ContractTool, type ToolFacts } from '../src/index.js';
 
 function ctxFor(tool: string, args: unknown): CallContext {
   return createCallContext({ call: { id: '1', tool, args } });

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsString } from 'class-validator';
-import { applyPolicy, textOf, compile, createCallContext, createPolicy, Requires, Tool, type CallContext, type PermissionRequest } from '../src/index.js';
+import { applyPolicy, textOf, createCallContext, createPolicy } from '../src/runtime/index.js';
+import { compile, Requires, Tool, type CallContext, type PermissionRequest } from '../src/index.js';
 
 function saveTool(effects: string[]) {
   class SaveArgs { @IsString() path!: string; }

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Executor, applyInterceptors, applyOutputBounds, applyPolicy, createPolicy, PermissionDeniedError,
-  type CallContext, type ContractTool, type Interceptor, type PermissionQuestion,
-} from '../src/index.js';
+import { Executor, applyInterceptors, applyOutputBounds, applyPolicy, createPolicy, type Interceptor, type PermissionQuestion } from '../src/runtime/index.js';
+import { PermissionDeniedError, type CallContext, type ContractTool } from '../src/index.js';
 import { plain } from './support/executor-tools.js';
 
 /** A writer on one resource, so calls of a batch run in model order; `effects` counts writes. */

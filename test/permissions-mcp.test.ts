@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsString, MaxLength } from 'class-validator';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { Requires, Tool, applyPolicy, compile, createPolicy, PERMISSION_FORM, RECORD_META_KEY, type PermissionPolicy } from '../src/index.js';
+import { Requires, Tool, compile } from '../src/index.js';
+import { applyPolicy, createPolicy, PERMISSION_FORM, type PermissionPolicy } from '../src/runtime/index.js';
+import { RECORD_META_KEY } from '../src/mcp/index.js';
 import { serve } from './support/server-harness.js';
 
 /** A compiled tool with a declarative requirement; `writes` counts its side effects. */

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsOptional, IsString } from 'class-validator';
-import { compile, createCallContext, Requires, Tool, type CallContext, type PermissionRequest } from '../src/index.js';
+import { compile, Requires, Tool, type CallContext, type PermissionRequest } from '../src/index.js';
+import { createCallContext } from '../src/runtime/index.js';
 
 function listTool() {
   class ListArgs { @IsOptional() @IsString() path?: string; }

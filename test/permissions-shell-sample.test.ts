@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Executor, createCallContext, textOf, type CallOutcome, type PermissionQuestion } from '../src/index.js';
+import { Executor, createCallContext, textOf, type CallOutcome, type PermissionQuestion } from '../src/runtime/index.js';
 import { guardedShellTools, parseCommandLine, shellPolicy, shellTools, ShellSessions } from '../samples/shell/index.js';
 import { serve } from './support/server-harness.js';
 

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  applyPolicy, createPolicy, textOf, withPolicy, checkRequirements, PERMISSION_FORM, PermissionDeniedError,
-  type ContractTool, type Elicitation, type ElicitAnswer, type PermissionQuestion, type CallContext,
-} from '../src/index.js';
+import { applyPolicy, createPolicy, textOf, withPolicy, checkRequirements, PERMISSION_FORM, type PermissionQuestion } from '../src/runtime/index.js';
+import { PermissionDeniedError, type ContractTool, type Elicitation, type ElicitAnswer, type CallContext } from '../src/index.js';
 import { callContext, callTool, imperativeWriter, WRITE_ARGS_SCHEMA } from './support/policy-tools.js';
 
 const QUESTION_TEXT = 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the file';
@@ -376,7 +374,7 @@ test('a call cancelled while asking stops without running again', async () => {
     name: 'c', description: 'C',
     async execute(_a: unknown, ctx: CallContext) { runs += 1; await ctx.requirePermission({ subject: '/a', capabilities: ['x'] }); return 'x'; },
   }, createPolicy({ ask: () => { controller.abort(new Error('call cancelled by the client')); return { decision: 'allow_once' }; } }));
-  const { createCallContext } = await import('../src/index.js');
+  const { createCallContext } = await import('../src/runtime/index.js');
   await assert.rejects(tool.execute({}, createCallContext({ call: { id: '1', tool: 'c', args: {} }, signal: controller.signal })), { message: 'call cancelled by the client' });
   assert.equal(runs, 1);
 });

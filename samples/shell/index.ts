@@ -1,7 +1,5 @@
-import {
-  applyOutputBounds, applyPolicy, compile, createPolicy,
-  type AskPermission, type ContractTool, type PermissionPolicy,
-} from '../../src/index.js';
+import { applyOutputBounds, applyPolicy, createPolicy, type AskPermission, type PermissionPolicy } from '../../src/runtime/index.js';
+import { compile, type ContractTool } from '../../src/index.js';
 import { ReadFile, WriteFile } from './file-tools.js';
 import { ShellSessions } from './sessions.js';
 import { Shell } from './shell-tool.js';

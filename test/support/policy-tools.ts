@@ -1,4 +1,5 @@
-import { createCallContext, type CallContext, type ContractTool, type ElicitAnswer, type Elicitation, type ToolOutput } from '../../src/index.js';
+import { createCallContext } from '../../src/runtime/index.js';
+import { type CallContext, type ContractTool, type ElicitAnswer, type Elicitation, type ToolOutput } from '../../src/index.js';
 
 /** A context for one in-process call; `elicit` answers questions when given. */
 export function callContext(tool: string, args: unknown, elicit?: (question: Elicitation) => Promise<ElicitAnswer>): CallContext {
