@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsString, MaxLength } from 'class-validator';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { Requires, Tool, applyPolicy, compile, createPolicy, PERMISSION_FORM, RECORD_META_KEY, type PermissionPolicy } from '../src/index.js';
+import { Requires, Tool, compile, createPolicy, PERMISSION_FORM, RECORD_META_KEY, type PermissionPolicy } from '../src/index.js';
 import { serve } from './support/server-harness.js';
 
 /** A compiled tool with a declarative requirement; `writes` counts its side effects. */
@@ -30,7 +30,7 @@ function writerTools(writes: string[]) {
 async function servedWriter(policy: PermissionPolicy, answers: ElicitResult[], elicitation = true) {
   const writes: string[] = [];
   const questions: unknown[] = [];
-  const connected = await serve(applyPolicy(writerTools(writes), policy), elicitation ? { capabilities: { elicitation: {} } } : {});
+  const connected = await serve(writerTools(writes), elicitation ? { capabilities: { elicitation: {} } } : {}, { transport: 'memory', policy });
   if (elicitation) {
     connected.client.setRequestHandler(ElicitRequestSchema, async (request) => {
       questions.push(request.params);

@@ -85,3 +85,13 @@ export class ToolError extends Error {
     if (options.details !== undefined) this.details = options.details;
   }
 }
+
+/**
+ * A tool's output broke the contract: it is not a tool output at all (`tool "x" returned an
+ * invalid output: a result object needs a "content" array`), or its structured content misses
+ * the tool's output schema (`structured content does not match the output schema: /count: must
+ * be integer`). Every host fails the call with it, the same way.
+ */
+export class InvalidOutputError extends Error {
+  override readonly name = 'InvalidOutputError';
+}

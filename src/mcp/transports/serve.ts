@@ -1,7 +1,7 @@
 import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
-import { prepareTools } from '../server/served-tools.js';
+import { servedToolsOf } from '../server/served-tools.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
@@ -20,7 +20,7 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  */
 export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
   const serverOptions = { ...options, transport: 'stdio' as const };
-  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  const prepared = servedToolsOf(tools, 'createServer', serverOptions);
   return connectStdio(() => serverFor(info, prepared, serverOptions), options);
 }
 
@@ -33,6 +33,6 @@ export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
-  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  const prepared = servedToolsOf(tools, 'createServer', serverOptions);
   return listenHttp(() => serverFor(info, prepared, serverOptions), options);
 }
