@@ -76,7 +76,7 @@ export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallConte
     });
   }
   if (limit === undefined) return real;
-  return Promise.race([real, limit.expired.then((error): CallEnd => ({ ok: false, error }))]);
+  return Promise.race([real, limit.expired]);
 }
 
 async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer: CallObserver | undefined, limit: CallTimeLimit | undefined): Promise<CallEnd> {
@@ -85,7 +85,9 @@ async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer
     let result: ToolResult;
     let record: ToolRecord | undefined;
     if (tool.policy === undefined) {
-      result = await runOnce(tool, args, ctx, requireEveryThrough(ctx), observer, limit);
+      result = tool.requires.length === 0 && tool.interceptors.length === 0
+        ? checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit))
+        : await runOnce(tool, args, ctx, requireEveryThrough(ctx), observer, limit);
     } else {
       const ran = await runUnderPolicy(tool.policy, tool.name, ctx, (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit));
       result = ran.value;

@@ -26,9 +26,12 @@ export function checkTimeout(value: unknown): string | undefined {
  * to whoever reads the call's own end.
  */
 export class CallTimeLimit {
-  /** Resolves with the timeout error once the limit passed during a run; never rejects. */
-  readonly expired: Promise<CallTimeoutError>;
-  private resolveExpired!: (error: CallTimeoutError) => void;
+  /**
+   * Resolves with the call's end (the timeout error) once the limit passed during a run, before
+   * the signal aborts, so the timeout decides even when the tool rejects on abort; never rejects.
+   */
+  readonly expired: Promise<{ readonly ok: false; readonly error: CallTimeoutError }>;
+  private resolveExpired!: (end: { readonly ok: false; readonly error: CallTimeoutError }) => void;
   private controller: AbortController | undefined;
   private error: CallTimeoutError | undefined;
 
@@ -89,7 +92,7 @@ export class CallTimeLimit {
   private expire(): void {
     if (this.error !== undefined) return;
     this.error = new CallTimeoutError(this.tool, this.limitMs);
+    this.resolveExpired({ ok: false, error: this.error });
     this.controller?.abort(this.error);
-    this.resolveExpired(this.error);
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createCallContext, replayOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import { replayOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import { createLazySignalContext } from '../../contract/call-context.js';
 import { isThenable } from '../../contract/shapes.js';
 import type { CallObserver, PreparedTool } from '../call/index.js';
 import { CallCancelledError, IdempotencyConflictError, errorFromThrown } from './errors.js';
@@ -41,19 +42,6 @@ export function contractCallOf(call: BatchCall, name: string, key: string | unde
 /** True when the tool's replay claim might answer `keyed`, so its calls need an idempotency key. */
 function mayBeKeyed(tool: ContractTool): boolean {
   return tool.replay === 'keyed' || typeof tool.replay === 'function';
-}
-
-/**
- * The context `built` with its `signal` read from `controller` on demand: every other member is
- * copied as it is (so members the contract adds later come along), and the result is frozen.
- */
-function withLazySignal(built: CallContext, controller: LazyAbort): CallContext {
-  return Object.freeze({
-    ...built,
-    get signal(): AbortSignal {
-      return controller.signal;
-    },
-  });
 }
 
 /**
@@ -104,7 +92,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   try {
     const overrides = typeof env.context === 'function' ? env.context(contractCall, tool) : env.context;
     const { onUpdate, onProgress } = env;
-    const built = createCallContext({
+    ctx = createLazySignalContext({
       ...overrides,
       call: contractCall,
       update: onUpdate === undefined ? undefined : (output: ToolOutput) => {
@@ -123,8 +111,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
           // A consumer's failure never fails the call.
         }
       },
-    });
-    ctx = withLazySignal(built, controller);
+    }, () => controller.signal);
   } catch (thrown) {
     return fail(errorFromThrown(name, thrown));
   }
