@@ -73,9 +73,9 @@ test('a tool with an invalid timeoutMs completes with an error and never runs', 
   ]);
   assert.equal(runs, 0);
   assert.deepEqual(outcomes.map(plain), [
-    { id: 'a', tool: 'bad_limit', started: false, ok: false, error: 'Error: tool "bad_limit" has an invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0' },
-    { id: 'b', tool: 'bad_limit', started: false, ok: false, error: 'Error: tool "bad_limit" has an invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got NaN' },
-    { id: 'c', tool: 'bad_limit', started: false, ok: false, error: 'Error: tool "bad_limit" has an invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got a string' },
+    { id: 'a', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0' },
+    { id: 'b', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got NaN' },
+    { id: 'c', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got a string' },
   ]);
 });
 

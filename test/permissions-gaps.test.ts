@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPolicy, withPolicy, type PermissionQuestion } from '../src/runtime/index.js';
+import { createPolicy, type PermissionPolicy, type PermissionQuestion } from '../src/runtime/index.js';
+import { throughCore } from './support/core-tools.js';
 import { PermissionDeniedError, type CallContext, type ContractTool, type ElicitAnswer, type Elicitation, type PermissionRequest } from '../src/index.js';
 import { callTool } from './support/policy-tools.js';
+
+const withPolicy = (tool: ContractTool, policy: PermissionPolicy): ContractTool => ({ ...throughCore(tool, { policy }), description: tool.description }) as ContractTool;
 
 /*
  * Behaviours that mutation testing found unpinned: each test here fails when the named line of

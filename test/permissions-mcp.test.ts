@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { IsString, MaxLength } from 'class-validator';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { Requires, Tool, compile } from '../src/index.js';
-import { applyPolicy, createPolicy, PERMISSION_FORM, type PermissionPolicy } from '../src/runtime/index.js';
+import { createPolicy, PERMISSION_FORM, type PermissionPolicy } from '../src/runtime/index.js';
 import { RECORD_META_KEY } from '../src/mcp/index.js';
 import { serve } from './support/server-harness.js';
 
@@ -32,7 +32,7 @@ function writerTools(writes: string[]) {
 async function servedWriter(policy: PermissionPolicy, answers: ElicitResult[], elicitation = true) {
   const writes: string[] = [];
   const questions: unknown[] = [];
-  const connected = await serve(applyPolicy(writerTools(writes), policy), elicitation ? { capabilities: { elicitation: {} } } : {});
+  const connected = await serve(writerTools(writes), elicitation ? { capabilities: { elicitation: {} } } : {}, { transport: 'memory', policy });
   if (elicitation) {
     connected.client.setRequestHandler(ElicitRequestSchema, async (request) => {
       questions.push(request.params);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentOf, outputProblemOf } from '../src/mcp/server/content.js';
+import { contentOf } from '../src/mcp/server/content.js';
+import { outputProblemOf } from '../src/runtime/call/output.js';
 
 /* The result-object checks and the resource-link fields that mutation testing found unpinned. */
 

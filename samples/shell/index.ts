@@ -1,5 +1,5 @@
-import { applyOutputBounds, applyPolicy, createPolicy, type AskPermission, type PermissionPolicy } from '../../src/runtime/index.js';
 import { compile, type ContractTool } from '../../src/index.js';
+import { createPolicy, type AskPermission, type CallCoreOptions, type PermissionPolicy } from '../../src/runtime/index.js';
 import { ReadFile, WriteFile } from './file-tools.js';
 import { ShellSessions } from './sessions.js';
 import { Shell } from './shell-tool.js';
@@ -31,11 +31,20 @@ export function shellPolicy(options: { readonly ask?: AskPermission } = {}): Per
   });
 }
 
+/** The shell tools and the host options they are served with. */
+export interface GuardedShell {
+  readonly tools: readonly ContractTool[];
+  readonly options: CallCoreOptions;
+}
+
 /**
- * The shell tools as a host serves them: under `policy`, with every result bounded (the tools'
- * own `@MaxOutput` first, else `maxOutputChars`, default 10,000).
+ * The shell tools as a host serves them: pass `tools` and `options` to any host (`Executor`,
+ * `createServer`, `serveStdio`, `serveHttp`), which runs every call under `policy`, with every
+ * result bounded (the tools' own `@MaxOutput` first, else `maxOutputChars`, default 10,000).
  */
-export function guardedShellTools(options: { readonly policy?: PermissionPolicy; readonly maxOutputChars?: number; readonly sessions?: ShellSessions } = {}): ContractTool[] {
-  const policy = options.policy ?? shellPolicy();
-  return applyOutputBounds(applyPolicy(shellTools(options.sessions), policy), { maxOutputChars: options.maxOutputChars ?? 10_000 });
+export function guardedShell(options: { readonly policy?: PermissionPolicy; readonly maxOutputChars?: number; readonly sessions?: ShellSessions } = {}): GuardedShell {
+  return {
+    tools: shellTools(options.sessions),
+    options: { policy: options.policy ?? shellPolicy(), maxOutputChars: options.maxOutputChars ?? 10_000 },
+  };
 }

@@ -121,26 +121,27 @@ export class UnknownToolError extends ToolwrightError {
 }
 
 /**
- * A tool's result is not a result: `execute` resolved to something that is not a string, an
- * array of content parts or a result with `content`, or a result whose parts break MCP's rules.
- * The message names the tool and what it returned. Code `invalid-output`.
+ * A tool's output broke the contract: it is not a tool output at all (`tool "x" returned an
+ * invalid output: a result object needs a "content" array`), or (the subclass
+ * `OutputSchemaMismatchError`) its structured content misses the tool's output schema. Every
+ * host fails the call with it, the same way. Code `invalid-output`.
  */
 export class InvalidOutputError extends ToolwrightError {
-  override readonly name = 'InvalidOutputError';
-  constructor(message: string) {
-    super('invalid-output', message);
+  override readonly name: string = 'InvalidOutputError';
+  constructor(message: string, options?: { code?: string }) {
+    super(options?.code ?? 'invalid-output', message);
   }
 }
 
 /**
- * A tool's structured result does not match its output schema. Message:
- * `tool "<name>": the result does not match its output schema: <problems>`. Code
- * `output-schema-mismatch`.
+ * A tool's structured result does not match its output schema (or is missing). Message:
+ * `structured content does not match the output schema: <problems>`. Code
+ * `output-schema-mismatch`; an `InvalidOutputError` too.
  */
-export class OutputSchemaMismatchError extends ToolwrightError {
+export class OutputSchemaMismatchError extends InvalidOutputError {
   override readonly name = 'OutputSchemaMismatchError';
   constructor(message: string) {
-    super('output-schema-mismatch', message);
+    super(message, { code: 'output-schema-mismatch' });
   }
 }
 

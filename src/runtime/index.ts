@@ -7,6 +7,7 @@ export * from './executor/index.js';
 export * from './permissions/index.js';
 export * from './interceptors/index.js';
 export * from './output-limits/index.js';
+export * from './call/index.js';
 export {
   isSequential, isBarrier, resourceOf, isReadOnly, isFactual, claimsReplay, replayOf, factsOf, type FactsAnswer,
   createCallContext, type CallContextInit, wrap, type WrappedExecute, resultOf, textOf, TOOL_NAME_PATTERN, isJsonObject,

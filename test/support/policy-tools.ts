@@ -6,8 +6,8 @@ export function callContext(tool: string, args: unknown, elicit?: (question: Eli
   return createCallContext({ call: { id: 'call-1', tool, args }, ...(elicit === undefined ? {} : { elicit }) });
 }
 
-/** Runs a tool once in process, the way a host would. */
-export function callTool(tool: ContractTool, args: unknown, elicit?: (question: Elicitation) => Promise<ElicitAnswer>): Promise<ToolOutput> {
+/** Runs a tool once in process (a runner from `throughCore` runs it the way a host would). */
+export function callTool(tool: Pick<ContractTool, 'name' | 'execute'>, args: unknown, elicit?: (question: Elicitation) => Promise<ElicitAnswer>): Promise<ToolOutput> {
   return tool.execute(args, callContext(tool.name, args, elicit));
 }
 

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
-import { prepareTools, type ServedTool } from './served-tools.js';
+import { servedToolsOf, type ServedTool } from './served-tools.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -20,15 +20,16 @@ export interface ServerInfo {
  * does not advertise `completions`: MCP completes prompt and resource-template arguments, and a
  * tools-only server has neither, so `completion/complete` is "Method not found". Connect it to one transport with `server.connect(t)`;
  * closing the transport aborts every call in flight (the SDK aborts each request's signal).
- * Throws, naming the tool, on a duplicate name, an invalid name or a schema that cannot be used
+ * Every call runs through the call core with `options` (see `runToolCall`). Throws, naming the
+ * tool, on a duplicate name, an invalid name or a schema that cannot be used, and on bad options
  * (see `prepareTools`).
  */
 export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
-  return serverFor(info, prepareTools(tools, 'createServer', options), options);
+  return serverFor(info, servedToolsOf(tools, 'createServer', options), options);
 }
 
 /**
- * `createServer` for tools already checked and prepared with `prepareTools`, so a transport that
+ * `createServer` for tools already checked and prepared with `servedToolsOf`, so a transport that
  * builds a server per session or per request prepares (checks, bounds, compiles) the tool set
  * once. Internal: not exported from the server index.
  */

@@ -1,7 +1,7 @@
 import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
-import { prepareTools } from '../server/served-tools.js';
+import { servedToolsOf } from '../server/served-tools.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
@@ -16,6 +16,6 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
-  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  const prepared = servedToolsOf(tools, 'createServer', serverOptions);
   return listenHttp(() => serverFor(info, prepared, serverOptions), options);
 }

@@ -1,7 +1,7 @@
 import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
-import { prepareTools } from '../server/served-tools.js';
+import { servedToolsOf } from '../server/served-tools.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 
 /** Options of `serveStdio`: the stdio transport's and the server's (the transport kind is set here). */
@@ -16,6 +16,6 @@ export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'tr
  */
 export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
   const serverOptions = { ...options, transport: 'stdio' as const };
-  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  const prepared = servedToolsOf(tools, 'createServer', serverOptions);
   return connectStdio(() => serverFor(info, prepared, serverOptions), options);
 }

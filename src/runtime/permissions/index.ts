@@ -20,5 +20,3 @@ export {
 } from './decisions.js';
 export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type PermissionPolicyOptions } from './policy.js';
 export { PERMISSIONS_RECORD_NS, type PermissionDecisionEntry, type PermissionGrantEntry, type PermissionRecordData } from './invocation.js';
-export { checkRequirements } from './requirements.js';
-export { withPolicy, applyPolicy } from './apply.js';

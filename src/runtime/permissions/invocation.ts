@@ -75,7 +75,6 @@ export class PermissionRun {
   /** The first missing permission of this run; once set, every later check throws it again. */
   pending: PermissionNeeded | undefined;
   readonly grants: PermissionGrantEntry[] = [];
-  private readonly seen = new Set<string>();
 
   constructor(private readonly invocation: PermissionInvocation) {}
 
@@ -92,11 +91,8 @@ export class PermissionRun {
     return this.check(request, 'every');
   }
 
-  /** Records a completed check once: the same check made twice in a run (say, by a wrapper and by the tool) is listed once. */
+  /** Records a completed check, as made (the call core checks `@Requires` once, so nothing is listed twice for it). */
   private noteGrant(entry: PermissionGrantEntry): void {
-    const key = JSON.stringify([entry.subjects, entry.capabilities, entry.granted]);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
     this.grants.push(Object.freeze({ subjects: Object.freeze([...entry.subjects]), capabilities: Object.freeze([...entry.capabilities]), granted: Object.freeze([...entry.granted]) }));
   }
 

@@ -1,0 +1,5 @@
+/*
+ * The runtime's face to the MCP edge: helpers the edge uses that are not public API (the
+ * package's `exports` map has no path to this file).
+ */
+export { handBuiltArgumentsProblem } from './call/run.js';
