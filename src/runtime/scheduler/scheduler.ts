@@ -1,0 +1,266 @@
+import { kindOf } from '../../util/describe.js';
+import { isPositiveInteger } from '../../util/limits.js';
+import type { CallClaims } from './claims.js';
+
+/** Where a submitted call stands. */
+export type TicketStatus = 'waiting' | 'running' | 'released' | 'cancelled';
+
+/** A call handed to a `Scheduler`: how it asks to start and how it gives its turn back. */
+export interface Ticket {
+  /** `waiting` until granted, `running` once its `start` ran, then `released` or `cancelled`. */
+  readonly status: TicketStatus;
+  /** The label the call was submitted with. */
+  readonly label: string;
+  /**
+   * What the call waits for, in words (`waits for resource "db", held by "migrate"`), or `""`
+   * when it is not waiting. The text describes the moment it is asked.
+   */
+  waitingFor(): string;
+  /**
+   * Gives the call's turn back once it completed, so calls behind it may start. Only a running
+   * call is released; on a waiting call it acts as `cancel`, and on a released or cancelled one
+   * it does nothing (so it is safe to call twice).
+   */
+  release(): void;
+  /**
+   * Withdraws a waiting call: it never starts, and it stops holding back the calls behind it.
+   * Returns true when the call was waiting; false (and does nothing) once it started or ended: a
+   * running call is stopped through its own signal, then released.
+   */
+  cancel(): boolean;
+}
+
+/** What a call brings to `submit`. */
+export interface Submission {
+  readonly claims: CallClaims;
+  /** Names the call in `waitingFor` texts (usually the tool's name). */
+  readonly label: string;
+  /**
+   * Called once, synchronously, when the call may start (possibly inside `submit` itself). It
+   * must not throw: a throw releases the call and is thrown again to whoever caused the grant.
+   */
+  readonly start: () => void;
+}
+
+/** How a `Scheduler` behaves. */
+export interface SchedulerOptions {
+  /** At most this many calls run at once: a positive integer or `Infinity` (the default). */
+  readonly maxConcurrent?: number;
+  /** Called each time the scheduler becomes empty (nothing waiting, nothing running). */
+  readonly onIdle?: () => void;
+}
+
+interface Entry extends Ticket {
+  status: TicketStatus;
+  readonly claims: CallClaims;
+  readonly start: () => void;
+}
+
+/**
+ * An online scheduler: calls are submitted one by one as they arrive, each with its claims, and
+ * each is granted its start by the contract's rules, judged against the calls that arrived
+ * before it (never after it):
+ *
+ * - calls with the same resource key never overlap and start in arrival order;
+ * - an exclusive call (a barrier, or online a sequential tool) starts only when every call that
+ *   arrived before it has completed and nothing else runs; nothing that arrives after it starts
+ *   before it completed;
+ * - any other call starts at once, unless `maxConcurrent` calls already run; free slots go to
+ *   the waiting calls in arrival order (a call held back by its resource does not hold back the
+ *   unrelated calls behind it).
+ *
+ * It never runs a call itself, never times anything and never looks at a call's result: its user
+ * calls `release` when a call completed and `cancel` when a waiting call is withdrawn. One
+ * scheduler orders one scope (a batch, a session, a principal, a server); separate schedulers
+ * share nothing.
+ */
+export class Scheduler {
+  private readonly maxConcurrent: number;
+  private readonly onIdle: (() => void) | undefined;
+  private waiting: Entry[] = [];
+  private runningCount = 0;
+  private exclusiveRunning: Entry | undefined;
+  private readonly held = new Map<string, Entry>();
+  private pumping = false;
+  private pumpAgain = false;
+
+  /** Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or `Infinity`, or an `onIdle` that is not a function. */
+  constructor(options: SchedulerOptions = {}) {
+    if (typeof options !== 'object' || options === null) throw new TypeError(`Scheduler: options must be an object, got ${kindOf(options)}`);
+    const { maxConcurrent, onIdle } = options;
+    if (maxConcurrent !== undefined && maxConcurrent !== Number.POSITIVE_INFINITY && !isPositiveInteger(maxConcurrent)) {
+      throw new TypeError(`Scheduler: "maxConcurrent" must be a positive integer or Infinity, got ${String(maxConcurrent)}`);
+    }
+    if (onIdle !== undefined && typeof onIdle !== 'function') throw new TypeError(`Scheduler: "onIdle" must be a function, got ${kindOf(onIdle)}`);
+    this.maxConcurrent = maxConcurrent ?? Number.POSITIVE_INFINITY;
+    this.onIdle = onIdle;
+  }
+
+  /** How many calls run now. */
+  get running(): number {
+    return this.runningCount;
+  }
+
+  /** How many calls wait now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /**
+   * Submits one arriving call and returns its ticket. When the rules allow, `start` runs before
+   * this returns; otherwise it runs later, inside the `release` or `cancel` that frees the way.
+   */
+  submit(submission: Submission): Ticket {
+    const { claims, label, start } = submission;
+    const scheduler = this;
+    const entry: Entry = {
+      status: 'waiting',
+      claims,
+      label,
+      start,
+      waitingFor: () => (entry.status === 'waiting' ? scheduler.reasonOf(entry) : ''),
+      release: () => scheduler.release(entry),
+      cancel: () => scheduler.cancel(entry),
+    };
+    this.waiting.push(entry);
+    this.pump();
+    return entry;
+  }
+
+  /**
+   * Withdraws every waiting call at once (none of them starts, and none is granted in between
+   * because another was withdrawn) and returns how many there were. Running calls are left alone.
+   */
+  cancelWaiting(): number {
+    const withdrawn = this.waiting;
+    this.waiting = [];
+    for (const entry of withdrawn) entry.status = 'cancelled';
+    this.checkIdle();
+    return withdrawn.length;
+  }
+
+  private release(entry: Entry): void {
+    if (entry.status === 'waiting') {
+      this.cancel(entry);
+      return;
+    }
+    if (entry.status !== 'running') return;
+    entry.status = 'released';
+    this.runningCount -= 1;
+    if (this.exclusiveRunning === entry) this.exclusiveRunning = undefined;
+    if (entry.claims.resource !== '' && this.held.get(entry.claims.resource) === entry) this.held.delete(entry.claims.resource);
+    this.pump();
+    this.checkIdle();
+  }
+
+  private cancel(entry: Entry): boolean {
+    if (entry.status !== 'waiting') return false;
+    entry.status = 'cancelled';
+    const at = this.waiting.indexOf(entry);
+    if (at >= 0) this.waiting.splice(at, 1);
+    this.pump();
+    this.checkIdle();
+    return true;
+  }
+
+  private checkIdle(): void {
+    if (this.onIdle !== undefined && this.runningCount === 0 && this.waiting.length === 0) this.onIdle();
+  }
+
+  /** Grants every call the rules now allow, in arrival order; see the class comment. */
+  private pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    let failure: { error: unknown } | undefined;
+    try {
+      do {
+        this.pumpAgain = false;
+        for (const entry of this.grantable()) {
+          try {
+            entry.start();
+          } catch (error) {
+            this.release(entry);
+            failure ??= { error };
+          }
+        }
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+    if (failure !== undefined) throw failure.error;
+  }
+
+  /** Takes the calls that may start now off the waiting list and marks them running. */
+  private grantable(): Entry[] {
+    const granted: Entry[] = [];
+    if (this.exclusiveRunning !== undefined || this.waiting.length === 0) return granted;
+    const stillWaiting: Entry[] = [];
+    const claimedBefore = new Set<string>();
+    let blocked = false;
+    for (const entry of this.waiting) {
+      if (blocked) {
+        stillWaiting.push(entry);
+        continue;
+      }
+      const { exclusive, resource } = entry.claims;
+      if (exclusive) {
+        if (stillWaiting.length === 0 && this.runningCount === 0) {
+          this.grant(entry);
+          granted.push(entry);
+        } else {
+          stillWaiting.push(entry);
+        }
+        blocked = true;
+        continue;
+      }
+      if (this.runningCount >= this.maxConcurrent) {
+        stillWaiting.push(entry);
+        blocked = true;
+        continue;
+      }
+      if (resource !== '' && (this.held.has(resource) || claimedBefore.has(resource))) {
+        claimedBefore.add(resource);
+        stillWaiting.push(entry);
+        continue;
+      }
+      this.grant(entry);
+      granted.push(entry);
+    }
+    this.waiting = stillWaiting;
+    return granted;
+  }
+
+  private grant(entry: Entry): void {
+    entry.status = 'running';
+    this.runningCount += 1;
+    if (entry.claims.exclusive) this.exclusiveRunning = entry;
+    else if (entry.claims.resource !== '') this.held.set(entry.claims.resource, entry);
+  }
+
+  /** Says what holds `entry` back, judged by the same rules as `grantable`. */
+  private reasonOf(entry: Entry): string {
+    const at = this.waiting.indexOf(entry);
+    const before = at < 0 ? [] : this.waiting.slice(0, at);
+    if (entry.claims.exclusive) {
+      const count = this.runningCount + before.length;
+      const why = entry.claims.kind === 'sequential' ? 'a sequential tool runs alone' : 'a barrier runs alone';
+      return `waits for ${count} earlier ${count === 1 ? 'call' : 'calls'} to finish (${why})`;
+    }
+    const exclusive = this.exclusiveRunning ?? before.find((other) => other.claims.exclusive);
+    if (exclusive !== undefined) {
+      const what = exclusive.claims.kind === 'sequential' ? 'the sequential tool' : 'the barrier';
+      return `waits for ${what} ${JSON.stringify(exclusive.label)} to finish`;
+    }
+    const { resource } = entry.claims;
+    if (resource !== '') {
+      const holder = this.held.get(resource);
+      const ahead = before.filter((other) => other.claims.resource === resource).at(-1);
+      if (ahead !== undefined) return `waits for resource ${JSON.stringify(resource)}, behind ${JSON.stringify(ahead.label)}`;
+      if (holder !== undefined) return `waits for resource ${JSON.stringify(resource)}, held by ${JSON.stringify(holder.label)}`;
+    }
+    return `waits for a free slot (at most ${this.maxConcurrent} calls run at once)`;
+  }
+}
