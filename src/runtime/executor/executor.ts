@@ -5,7 +5,7 @@ import { isContractTool } from '../../contract/shapes.js';
 import { withOutputBound } from '../output-limits/index.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
-import { planBatch, type BatchPlan } from './plan.js';
+import { batchClaims, planBatch, type BatchPlan } from './plan.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import { contractCallOf, type PreparedCall } from './run-call.js';
 import { checkTimeout } from './timeout-limit.js';
@@ -63,6 +63,9 @@ function checkOptions(options: ExecutorOptions): void {
  *   a resource run one after another in model order; the rest run concurrently.
  * - At most `maxParallel` calls of a batch run at once. Separate `run`s share nothing but options.
  *
+ * Each batch is fed, whole and in model order, to one online `Scheduler` (the one the MCP server
+ * feeds calls as they arrive); the serial rule above is the executor's alone (see `batchClaims`).
+ *
  * Every call completes exactly once. A call starts when its tool's `execute` is invoked;
  * waiting for a slot or a chain turn is not started. The executor never re-runs a call on its
  * own (see `retryAmbiguous`), never checks permissions (wrap tools, or refuse in `onStart`), and
@@ -111,8 +114,8 @@ export class Executor {
     const prepared = this.prepare(calls);
     const signal = runOptions.signal;
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidBatchError('"signal" must be an AbortSignal');
-    const plan = planBatch(prepared.map((p) => p.tool), { serial: this.serial });
-    return runBatch(prepared, plan, {
+    const claims = batchClaims(prepared.map((p) => p.tool), { serial: this.serial });
+    return runBatch(prepared, claims, {
       maxParallel: this.maxParallel,
       signal,
       onComplete: runOptions.onComplete ?? this.options.onComplete,
