@@ -186,7 +186,7 @@ test('admit resolves with the running ticket, and reports a wait once with its r
   assert.deepEqual(waits, ['waits for resource "db", held by "a"']);
 });
 
-test('admit withdraws a waiting call whose signal aborts, and never submits an aborted one', async () => {
+test('admit withdraws a waiting call whose signal aborts, and never queues an aborted one', async () => {
   const scheduler = new Scheduler();
   const holder = await admit(scheduler, { label: 'a', claims: barrier });
   const controller = new AbortController();
@@ -197,9 +197,12 @@ test('admit withdraws a waiting call whose signal aborts, and never submits an a
   assert.equal(scheduler.queued, 1);
   holder.release();
   assert.equal((await behind).label, 'c');
+  const waits: string[] = [];
   const aborted = AbortSignal.abort(new Error('too late'));
-  await assert.rejects(admit(scheduler, { label: 'd', claims: none, signal: aborted }), { message: 'too late' });
-  assert.equal(scheduler.running, 1, 'only c runs; d was never submitted');
+  await assert.rejects(admit(scheduler, { label: 'd', claims: barrier, signal: aborted, onWait: () => waits.push('d') }), { message: 'too late' });
+  assert.deepEqual([scheduler.running, scheduler.queued, waits], [1, 0, []], 'only c runs; d would have had to wait, so it was withdrawn at once');
+  const free = await admit(scheduler, { label: 'e', claims: none, signal: aborted });
+  assert.deepEqual([free.status, scheduler.running], ['running', 2], 'e could start at once, so it starts and its work sees the aborted signal');
 });
 
 test('admit ignores a throw from onWait', async () => {
@@ -221,6 +224,9 @@ test('scoped schedulers keep scopes apart and drop a scope once it is empty', as
   assert.equal(scopes.size, 1);
   other.release();
   assert.equal(scopes.size, 0);
+  const holder = await scopes.admit('session:3', { label: 'h', claims: barrier });
   await assert.rejects(scopes.admit('session:3', { label: 'd', claims: none, signal: AbortSignal.abort(new Error('gone')) }), { message: 'gone' });
+  assert.equal(scopes.size, 1);
+  holder.release();
   assert.equal(scopes.size, 0);
 });

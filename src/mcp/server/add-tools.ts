@@ -10,6 +10,7 @@ import { LOG_LEVELS, isLogLevel } from './logging.js';
 import { invalidParams } from './protocol-error.js';
 import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
 import { prepareTools, type ServedTool } from './served-tools.js';
+import { configureScheduling, type SchedulingOption } from './scheduling.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 
 /** Options for `createServer` and `addTools`. */
@@ -25,6 +26,13 @@ export interface ServerOptions {
    * this is set (see `withOutputBound`). A positive integer; default none.
    */
   readonly maxOutputChars?: number;
+  /**
+   * How the server schedules the calls it receives by their tools' `sequential`, `barrier` and
+   * `resource` claims (see `SchedulingOptions`; default: on, per session, 16 calls at once), or
+   * `false` to switch enforcement off for a host that schedules calls itself (the claims are
+   * still listed in `_meta`).
+   */
+  readonly scheduling?: SchedulingOption;
 }
 
 /**
@@ -70,6 +78,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   const logging = target.getCapabilities().logging !== undefined;
   const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, session: undefined, logLevels: new Map() };
   attachState(server, state);
+  configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
   target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
   // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and

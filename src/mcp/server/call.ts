@@ -9,6 +9,7 @@ import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
 import { timeLimitOf } from './time-limit.js';
+import { runInTurn } from './scheduling.js';
 import { argumentsErrorOf, type ServedTool } from './served-tools.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
@@ -28,8 +29,10 @@ export function errorResult(text: string): CallToolResult {
  * (`structured content does not match the output schema: ...`). A record becomes
  * `_meta[RECORD_META_KEY]` (see `wireRecordOf`) and never fails the call. A tool with
  * `timeoutMs` is answered `tool "<name>" timed out after <ms> ms` when the time passes (its
- * signal aborts; its late result is dropped), as the executor does. When the request is cancelled
- * the SDK sends no response at all, whatever this returns.
+ * signal aborts; its late result is dropped), as the executor does. `execute` runs in its turn by
+ * the tool's scheduling claims (see `runInTurn`); the time limit counts from when the request was
+ * received, waiting included. When the request is cancelled the SDK sends no response at all,
+ * whatever this returns.
  */
 export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
@@ -46,7 +49,7 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
   let output: unknown;
   try {
-    output = await limit.race(Promise.resolve(served.tool.execute(args, ctx)));
+    output = await limit.race(runInTurn(state, served.tool, extra, limit.signal, ctx, () => served.tool.execute(args, ctx)));
   } catch (err) {
     return errorResult(errorTextOf(limit.expired() ?? err));
   } finally {

@@ -8,6 +8,7 @@ import { compileSchema, problemsOf, validatesOwnArguments } from '../../compiler
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
 import { withOutputBound } from '../../runtime/output-limits/index.js';
 import { definitionOf } from './definition.js';
+import { checkSchedulingOption } from './scheduling.js';
 
 /** A tool ready to serve: its listed definition and its validators, compiled once. */
 export interface ServedTool {
@@ -28,9 +29,11 @@ export interface ServedTool {
  * message>`). Arguments validators are compiled only for tools that do not validate their own
  * (hand-built tools); compiled tools check theirs inside `execute`. Each tool is served bounded
  * by its own `maxOutputChars` or `options.maxOutputChars` (see `withOutputBound`); a bound that is
- * not a positive integer throws.
+ * not a positive integer throws, and so does a malformed `scheduling` option (see
+ * `checkSchedulingOption`).
  */
-export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number } = {}): Map<string, ServedTool> {
+export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number; readonly scheduling?: unknown } = {}): Map<string, ServedTool> {
+  checkSchedulingOption(options.scheduling, where);
   if (options.maxOutputChars !== undefined && !isPositiveInteger(options.maxOutputChars)) {
     throw new TypeError(`${where}: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
   }

@@ -50,10 +50,28 @@ export interface SchedulerOptions {
   readonly onIdle?: () => void;
 }
 
-interface Entry extends Ticket {
-  status: TicketStatus;
-  readonly claims: CallClaims;
-  readonly start: () => void;
+/** A submitted call: its ticket, as the scheduler keeps it. */
+class Entry implements Ticket {
+  status: TicketStatus = 'waiting';
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    readonly claims: CallClaims,
+    readonly label: string,
+    readonly start: () => void,
+  ) {}
+
+  waitingFor(): string {
+    return this.status === 'waiting' ? this.scheduler.reasonOf(this) : '';
+  }
+
+  release(): void {
+    this.scheduler.releaseEntry(this);
+  }
+
+  cancel(): boolean {
+    return this.scheduler.cancelEntry(this);
+  }
 }
 
 /**
@@ -111,17 +129,18 @@ export class Scheduler {
    * this returns; otherwise it runs later, inside the `release` or `cancel` that frees the way.
    */
   submit(submission: Submission): Ticket {
-    const { claims, label, start } = submission;
-    const scheduler = this;
-    const entry: Entry = {
-      status: 'waiting',
-      claims,
-      label,
-      start,
-      waitingFor: () => (entry.status === 'waiting' ? scheduler.reasonOf(entry) : ''),
-      release: () => scheduler.release(entry),
-      cancel: () => scheduler.cancel(entry),
-    };
+    const entry = new Entry(this, submission.claims, submission.label, submission.start);
+    if (!this.pumping && this.waiting.length === 0 && this.mayStartNow(entry)) {
+      // The uncontended case: nothing waits, so the call starts at once without a pass over the queue.
+      this.grant(entry);
+      try {
+        entry.start();
+      } catch (error) {
+        this.releaseEntry(entry);
+        throw error;
+      }
+      return entry;
+    }
     this.waiting.push(entry);
     this.pump();
     return entry;
@@ -139,9 +158,10 @@ export class Scheduler {
     return withdrawn.length;
   }
 
-  private release(entry: Entry): void {
+  /** @internal What `ticket.release()` does; reachable only through a ticket (entries are not exported). */
+  releaseEntry(entry: Entry): void {
     if (entry.status === 'waiting') {
-      this.cancel(entry);
+      this.cancelEntry(entry);
       return;
     }
     if (entry.status !== 'running') return;
@@ -153,7 +173,8 @@ export class Scheduler {
     this.checkIdle();
   }
 
-  private cancel(entry: Entry): boolean {
+  /** @internal What `ticket.cancel()` does. */
+  cancelEntry(entry: Entry): boolean {
     if (entry.status !== 'waiting') return false;
     entry.status = 'cancelled';
     const at = this.waiting.indexOf(entry);
@@ -182,7 +203,7 @@ export class Scheduler {
           try {
             entry.start();
           } catch (error) {
-            this.release(entry);
+            this.releaseEntry(entry);
             failure ??= { error };
           }
         }
@@ -233,6 +254,14 @@ export class Scheduler {
     return granted;
   }
 
+  /** Whether `entry`, with nothing waiting before it, may start now. */
+  private mayStartNow(entry: Entry): boolean {
+    if (this.exclusiveRunning !== undefined) return false;
+    if (entry.claims.exclusive) return this.runningCount === 0;
+    if (this.runningCount >= this.maxConcurrent) return false;
+    return entry.claims.resource === '' || !this.held.has(entry.claims.resource);
+  }
+
   private grant(entry: Entry): void {
     entry.status = 'running';
     this.runningCount += 1;
@@ -240,8 +269,8 @@ export class Scheduler {
     else if (entry.claims.resource !== '') this.held.set(entry.claims.resource, entry);
   }
 
-  /** Says what holds `entry` back, judged by the same rules as `grantable`. */
-  private reasonOf(entry: Entry): string {
+  /** @internal Says what holds `entry` back, judged by the same rules as `grantable` (`ticket.waitingFor()`). */
+  reasonOf(entry: Entry): string {
     const at = this.waiting.indexOf(entry);
     const before = at < 0 ? [] : this.waiting.slice(0, at);
     if (entry.claims.exclusive) {
@@ -261,6 +290,6 @@ export class Scheduler {
       if (ahead !== undefined) return `waits for resource ${JSON.stringify(resource)}, behind ${JSON.stringify(ahead.label)}`;
       if (holder !== undefined) return `waits for resource ${JSON.stringify(resource)}, held by ${JSON.stringify(holder.label)}`;
     }
-    return `waits for a free slot (at most ${this.maxConcurrent} calls run at once)`;
+    return this.maxConcurrent === 1 ? 'waits for a free slot (at most 1 call runs at once)' : `waits for a free slot (at most ${this.maxConcurrent} calls run at once)`;
   }
 }

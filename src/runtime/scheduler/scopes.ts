@@ -33,11 +33,10 @@ export class ScopedSchedulers {
 
   /**
    * `admit` on the scheduler of `key`: resolves with the running ticket once the call may start,
-   * rejects with the signal's reason when it is withdrawn (see `admit`). A signal that had
-   * already aborted never makes a scheduler.
+   * rejects with the signal's reason when it is withdrawn (see `admit`). The key's scheduler is
+   * dropped again as soon as it is empty, whatever happened.
    */
   admit(key: string, options: AdmitOptions): Promise<Ticket> {
-    if (options.signal?.aborted === true) return Promise.reject(options.signal.reason);
     return admit(this.schedulerOf(key), options);
   }
 
