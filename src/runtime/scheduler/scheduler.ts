@@ -1,5 +1,6 @@
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
+import { ArrivalHeap } from './arrival-heap.js';
 import type { CallClaims } from './claims.js';
 
 /** Where a submitted call stands. */
@@ -56,6 +57,7 @@ class Entry implements Ticket {
 
   constructor(
     private readonly scheduler: Scheduler,
+    readonly seq: number,
     readonly claims: CallClaims,
     readonly label: string,
     readonly start: () => void,
@@ -95,10 +97,20 @@ class Entry implements Ticket {
 export class Scheduler {
   private readonly maxConcurrent: number;
   private readonly onIdle: (() => void) | undefined;
-  private waiting: Entry[] = [];
+  private nextSeq = 0;
+  /** Every waiting call, in arrival order. */
+  private readonly waiting = new Set<Entry>();
+  /**
+   * The waiting calls that may be next: calls without a resource, and the first waiting call of
+   * each resource no running call holds. Withdrawn calls are left in and skipped when met.
+   */
+  private readonly ready = new ArrivalHeap<Entry>();
+  /** The waiting calls of each resource, in arrival order (the first is in `ready` unless the resource is held). */
+  private readonly queues = new Map<string, Entry[]>();
+  /** The running call that holds each resource. */
+  private readonly held = new Map<string, Entry>();
   private runningCount = 0;
   private exclusiveRunning: Entry | undefined;
-  private readonly held = new Map<string, Entry>();
   private pumping = false;
   private pumpAgain = false;
 
@@ -121,7 +133,7 @@ export class Scheduler {
 
   /** How many calls wait now. */
   get queued(): number {
-    return this.waiting.length;
+    return this.waiting.size;
   }
 
   /**
@@ -129,8 +141,8 @@ export class Scheduler {
    * this returns; otherwise it runs later, inside the `release` or `cancel` that frees the way.
    */
   submit(submission: Submission): Ticket {
-    const entry = new Entry(this, submission.claims, submission.label, submission.start);
-    if (!this.pumping && this.waiting.length === 0 && this.mayStartNow(entry)) {
+    const entry = new Entry(this, this.nextSeq++, submission.claims, submission.label, submission.start);
+    if (!this.pumping && this.waiting.size === 0 && this.mayStartNow(entry)) {
       // The uncontended case: nothing waits, so the call starts at once without a pass over the queue.
       this.grant(entry);
       try {
@@ -141,7 +153,19 @@ export class Scheduler {
       }
       return entry;
     }
-    this.waiting.push(entry);
+    this.waiting.add(entry);
+    const { resource } = entry.claims;
+    if (resource === '') {
+      this.ready.push(entry);
+    } else {
+      const queue = this.queues.get(resource);
+      if (queue === undefined) {
+        this.queues.set(resource, [entry]);
+        if (!this.held.has(resource)) this.ready.push(entry);
+      } else {
+        queue.push(entry);
+      }
+    }
     this.pump();
     return entry;
   }
@@ -151,11 +175,13 @@ export class Scheduler {
    * because another was withdrawn) and returns how many there were. Running calls are left alone.
    */
   cancelWaiting(): number {
-    const withdrawn = this.waiting;
-    this.waiting = [];
-    for (const entry of withdrawn) entry.status = 'cancelled';
+    const count = this.waiting.size;
+    for (const entry of this.waiting) entry.status = 'cancelled';
+    this.waiting.clear();
+    this.ready.clear();
+    this.queues.clear();
     this.checkIdle();
-    return withdrawn.length;
+    return count;
   }
 
   /** @internal What `ticket.release()` does; reachable only through a ticket (entries are not exported). */
@@ -168,7 +194,12 @@ export class Scheduler {
     entry.status = 'released';
     this.runningCount -= 1;
     if (this.exclusiveRunning === entry) this.exclusiveRunning = undefined;
-    if (entry.claims.resource !== '' && this.held.get(entry.claims.resource) === entry) this.held.delete(entry.claims.resource);
+    const { resource } = entry.claims;
+    if (resource !== '' && this.held.get(resource) === entry) {
+      this.held.delete(resource);
+      const next = this.queues.get(resource)?.[0];
+      if (next !== undefined) this.ready.push(next);
+    }
     this.pump();
     this.checkIdle();
   }
@@ -177,15 +208,22 @@ export class Scheduler {
   cancelEntry(entry: Entry): boolean {
     if (entry.status !== 'waiting') return false;
     entry.status = 'cancelled';
-    const at = this.waiting.indexOf(entry);
-    if (at >= 0) this.waiting.splice(at, 1);
+    this.waiting.delete(entry);
+    const { resource } = entry.claims;
+    if (resource !== '') {
+      const queue = this.queues.get(resource)!;
+      const at = queue.indexOf(entry);
+      queue.splice(at, 1);
+      if (queue.length === 0) this.queues.delete(resource);
+      else if (at === 0 && !this.held.has(resource)) this.ready.push(queue[0]!);
+    }
     this.pump();
     this.checkIdle();
     return true;
   }
 
   private checkIdle(): void {
-    if (this.onIdle !== undefined && this.runningCount === 0 && this.waiting.length === 0) this.onIdle();
+    if (this.onIdle !== undefined && this.runningCount === 0 && this.waiting.size === 0) this.onIdle();
   }
 
   /** Grants every call the rules now allow, in arrival order; see the class comment. */
@@ -214,44 +252,47 @@ export class Scheduler {
     if (failure !== undefined) throw failure.error;
   }
 
-  /** Takes the calls that may start now off the waiting list and marks them running. */
+  /**
+   * Takes the calls that may start now off the waiting lists, in arrival order, and marks them
+   * running. Only `ready` calls can start (a later call of a resource waits for the earlier one);
+   * the earliest ready call is the earliest waiting call when nothing runs, so an exclusive call
+   * at the front starts exactly when nothing runs and nothing waits before it, and one that
+   * cannot start yet holds back every later call.
+   */
   private grantable(): Entry[] {
     const granted: Entry[] = [];
-    if (this.exclusiveRunning !== undefined || this.waiting.length === 0) return granted;
-    const stillWaiting: Entry[] = [];
-    const claimedBefore = new Set<string>();
-    let blocked = false;
-    for (const entry of this.waiting) {
-      if (blocked) {
-        stillWaiting.push(entry);
+    if (this.exclusiveRunning !== undefined) return granted;
+    for (let next = this.ready.peek(); next !== undefined; next = this.ready.peek()) {
+      if (next.status !== 'waiting') {
+        this.ready.pop();
         continue;
       }
-      const { exclusive, resource } = entry.claims;
-      if (exclusive) {
-        if (stillWaiting.length === 0 && this.runningCount === 0) {
-          this.grant(entry);
-          granted.push(entry);
-        } else {
-          stillWaiting.push(entry);
+      if (next.claims.exclusive) {
+        if (this.runningCount === 0) {
+          this.ready.pop();
+          this.take(next);
+          granted.push(next);
         }
-        blocked = true;
-        continue;
+        break;
       }
-      if (this.runningCount >= this.maxConcurrent) {
-        stillWaiting.push(entry);
-        blocked = true;
-        continue;
-      }
-      if (resource !== '' && (this.held.has(resource) || claimedBefore.has(resource))) {
-        claimedBefore.add(resource);
-        stillWaiting.push(entry);
-        continue;
-      }
-      this.grant(entry);
-      granted.push(entry);
+      if (this.runningCount >= this.maxConcurrent) break;
+      this.ready.pop();
+      this.take(next);
+      granted.push(next);
     }
-    this.waiting = stillWaiting;
     return granted;
+  }
+
+  /** Moves a ready call from the waiting lists to running. */
+  private take(entry: Entry): void {
+    this.waiting.delete(entry);
+    const { resource } = entry.claims;
+    if (resource !== '') {
+      const queue = this.queues.get(resource)!;
+      queue.shift();
+      if (queue.length === 0) this.queues.delete(resource);
+    }
+    this.grant(entry);
   }
 
   /** Whether `entry`, with nothing waiting before it, may start now. */
@@ -271,8 +312,11 @@ export class Scheduler {
 
   /** @internal Says what holds `entry` back, judged by the same rules as `grantable` (`ticket.waitingFor()`). */
   reasonOf(entry: Entry): string {
-    const at = this.waiting.indexOf(entry);
-    const before = at < 0 ? [] : this.waiting.slice(0, at);
+    const before: Entry[] = [];
+    for (const other of this.waiting) {
+      if (other === entry) break;
+      before.push(other);
+    }
     if (entry.claims.exclusive) {
       const count = this.runningCount + before.length;
       const why = entry.claims.kind === 'sequential' ? 'a sequential tool runs alone' : 'a barrier runs alone';
