@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LoggingMessageNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from '../src/mcp/server/index.js';
+import { TOOL_META_KEY, createServer } from '../src/mcp/server/index.js';
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../src/mcp/transports/index.js';
 import { schedTools } from './support/sched-tools.js';
 
@@ -43,7 +44,7 @@ const clients: Client[] = [];
 /** Every log message a client received, by client. */
 const logs = new Map<Client, unknown[]>();
 
-async function connected(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Client> {
+async function connected(transport: StdioClientTransport | StreamableHTTPClientTransport | InMemoryTransport): Promise<Client> {
   const client = new Client({ name: 'sched-test', version: '1.0.0' });
   const received: unknown[] = [];
   logs.set(client, received);
@@ -240,6 +241,18 @@ test('stdio: a waiting call times out by its own limit, counted from when it was
   assert.deepEqual((await historyOf(stdio)).filter((entry) => /limit/.test(entry)), ['start hold-limit', 'abort hold-limit']);
 });
 
+test('stdio: a call answered with a timeout keeps its resource until its tool really stops', TIMEOUT, async () => {
+  const timedOut = await call(stdio, 'gate_a_limited', { id: 'stubborn', gate: 'stubborn' });
+  assert.deepEqual(timedOut, { content: [{ type: 'text', text: 'tool "gate_a_limited" timed out after 200 ms' }], isError: true });
+  const progress = new ProgressLog();
+  const waiting = call(stdio, 'res_a', { id: 'after-stubborn' }, { progress });
+  await progress.waiting();
+  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a_limited"' }]);
+  assert.equal(textOf(await call(stdio, 'open', { gate: 'stubborn' })), 'opened');
+  assert.equal(spanOf(await waiting).id, 'after-stubborn');
+  assert.deepEqual((await historyOf(stdio)).filter((entry) => /stubborn/.test(entry)), ['start stubborn', 'end stubborn', 'start after-stubborn', 'end after-stubborn']);
+});
+
 test('HTTP: two sessions do not block each other', TIMEOUT, async () => {
   const first = await httpClient(http);
   const second = await httpClient(http);
@@ -295,6 +308,37 @@ test('HTTP: scheduling false switches enforcement off, so calls on one resource 
   const client = await httpClient(off);
   const met = await Promise.all([call(client, 'meet_a', { group: 'off', count: 2 }), call(client, 'meet_a', { group: 'off', count: 2 })]);
   assert.deepEqual(met.map((result) => spanOf(result).id), ['off', 'off']);
+  // The claims are still listed, for a host that schedules by them itself.
+  const listed = (await client.listTools()).tools.filter((tool) => ['meet_a', 'barrier', 'seq'].includes(tool.name)).map((tool) => [tool.name, tool._meta]);
+  assert.deepEqual(listed, [
+    ['barrier', { [TOOL_META_KEY]: { sequential: true, barrier: true } }],
+    ['seq', { [TOOL_META_KEY]: { sequential: true } }],
+    ['meet_a', { [TOOL_META_KEY]: { resource: 'shell:a' } }],
+  ]);
+});
+
+test('in memory: with scope "principal", the connections of one principal share a schedule, other principals run beside them', TIMEOUT, async () => {
+  const tools = schedTools();
+  /** A connection to a server of its own for `tools`, whose requests carry auth info naming `clientId` (as an auth layer would add). */
+  const connect = async (clientId: string): Promise<Client> => {
+    const server = createServer({ name: 'sched-memory', version: '1.0.0' }, tools, { scheduling: { scope: 'principal' } });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const send = clientTransport.send.bind(clientTransport);
+    clientTransport.send = (message, options) => send(message, { ...options, authInfo: { token: 'test', clientId, scopes: [] } });
+    return connected(clientTransport);
+  };
+  const alice = await connect('alice');
+  const aliceAgain = await connect('alice');
+  const bob = await connect('bob');
+  const held = await hold(alice, 'barrier', 'alice-one');
+  const progress = new ProgressLog();
+  const waiting = call(aliceAgain, 'barrier', { id: 'alice-two' }, { progress });
+  await progress.waiting();
+  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' }]);
+  assert.equal(spanOf(await call(bob, 'barrier', { id: 'bob-one' })).id, 'bob-one');
+  await held.stop();
+  assert.equal(spanOf(await waiting).id, 'alice-two');
 });
 
 test('a malformed scheduling option is refused when the server is made', () => {

@@ -15,8 +15,9 @@ import type { CallContext, ContractTool, JsonObject } from '../../src/contract/i
  *   really overlap (after 10 s they fail with `meet <group>: only <n> of <count> arrived`).
  * - `gate_a` (`shell:a`) takes `{id, gate}`: it records `start <id>`, reports progress `started`
  *   and waits until `open {gate}` is called (which has no claims), then records `end <id>`; after
- *   10 s it fails with `gate <gate> never opened`. It holds its resource without a signal, for
- *   stateless HTTP, where a cancellation cannot reach the call.
+ *   10 s it fails with `gate <gate> never opened`. It ignores its signal (for stateless HTTP,
+ *   where a cancellation cannot reach the call). `gate_a_limited` is `gate_a` with a 200 ms
+ *   time limit: it is answered with a timeout and goes on running until its gate opens.
  * - `history` answers every `start`, `end` and `abort` record so far, as a JSON array.
  */
 export function schedTools(): ContractTool[] {
@@ -64,6 +65,26 @@ export function schedTools(): ContractTool[] {
     },
   });
 
+  const gated = (name: string, claims: Partial<ContractTool>): ContractTool => ({
+    name,
+    description: `holds shell:a until its gate opens (${name})`,
+    resource: 'shell:a',
+    parameters: { type: 'object', properties: { id: { type: 'string' }, gate: { type: 'string' } }, required: ['id', 'gate'], additionalProperties: false },
+    ...claims,
+    async execute(args: unknown, ctx: CallContext) {
+      const { id, gate } = args as { id: string; gate: string };
+      const start = ++clock;
+      history.push(`start ${id}`);
+      ctx.progress('started');
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`gate ${gate} never opened`)), 10_000)));
+      await Promise.race([gateOf(gate), limit]).finally(() => clearTimeout(timer));
+      const end = ++clock;
+      history.push(`end ${id}`);
+      return JSON.stringify({ id, start, end });
+    },
+  });
+
   const meeter = (name: string, claims: Partial<ContractTool>): ContractTool => ({
     name,
     description: `meets the other calls of a group (${name})`,
@@ -104,24 +125,8 @@ export function schedTools(): ContractTool[] {
     meeter('meet', {}),
     meeter('meet_a', { resource: 'shell:a' }),
     meeter('meet_b', { resource: 'shell:b' }),
-    {
-      name: 'gate_a',
-      description: 'holds shell:a until its gate opens',
-      resource: 'shell:a',
-      parameters: { type: 'object', properties: { id: { type: 'string' }, gate: { type: 'string' } }, required: ['id', 'gate'], additionalProperties: false },
-      async execute(args: unknown, ctx: CallContext) {
-        const { id, gate } = args as { id: string; gate: string };
-        const start = ++clock;
-        history.push(`start ${id}`);
-        ctx.progress('started');
-        let timer: NodeJS.Timeout | undefined;
-        const limit = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`gate ${gate} never opened`)), 10_000)));
-        await Promise.race([gateOf(gate), limit]).finally(() => clearTimeout(timer));
-        const end = ++clock;
-        history.push(`end ${id}`);
-        return JSON.stringify({ id, start, end });
-      },
-    },
+    gated('gate_a', {}),
+    gated('gate_a_limited', { timeoutMs: 200 }),
     {
       name: 'open',
       description: 'opens a gate',

@@ -58,25 +58,38 @@ interface Enforcement {
   session: Scheduler | undefined;
 }
 
-/** The schedulers of every server built from one prepared tool set (one `serveHttp`, `serveStdio`, `createServer` or `addTools`). */
+/** The principal and server scopes of every server that serves one tool list (the array given to `createServer`, `addTools`, `serveStdio` or `serveHttp`). */
 const schedulersByToolSet = new WeakMap<object, ScopedSchedulers>();
+/** The tool list each prepared tool set was made from. */
+const toolListOf = new WeakMap<object, object>();
 const enforcementByState = new WeakMap<ServerState, Enforcement>();
 const claimsByTool = new WeakMap<ContractTool, CallClaims>();
 
 /**
+ * Notes that `prepared` (what `prepareTools` made) serves the tool list `tools`, so that servers
+ * made for the same list share their principal and server scopes.
+ */
+export function rememberToolList(prepared: object, tools: object): void {
+  toolListOf.set(prepared, tools);
+}
+
+/**
  * Sets how the server of `state` schedules its calls (see `SchedulingOptions`); `false` leaves
- * its calls unscheduled. Servers built from the same prepared tool set share their principal and
- * server scopes (a stateless HTTP endpoint builds one server per request); each server is a
- * session scope of its own. Throws as `checkSchedulingOption` does.
+ * its calls unscheduled. Servers that serve the same tool list (the same array, as a stateless
+ * HTTP endpoint that builds one server per request, or a factory that calls `createServer(info,
+ * tools)` per connection) share their principal and server scopes, and the first server's
+ * `maxConcurrent` for them; each server is a session scope of its own. Throws as
+ * `checkSchedulingOption` does.
  */
 export function configureScheduling(state: ServerState, option: SchedulingOption | undefined): void {
   checkSchedulingOption(option, 'addTools');
   if (option === false) return;
   const maxConcurrent = option?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_CALLS;
-  let shared = schedulersByToolSet.get(state.tools);
+  const list = toolListOf.get(state.tools) ?? state.tools;
+  let shared = schedulersByToolSet.get(list);
   if (shared === undefined) {
     shared = new ScopedSchedulers(maxConcurrent);
-    schedulersByToolSet.set(state.tools, shared);
+    schedulersByToolSet.set(list, shared);
   }
   enforcementByState.set(state, { scope: option?.scope ?? 'session', shared, maxConcurrent, session: undefined });
 }

@@ -8,7 +8,7 @@ import { compileSchema, problemsOf, validatesOwnArguments } from '../../compiler
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
 import { withOutputBound } from '../../runtime/output-limits/index.js';
 import { definitionOf } from './definition.js';
-import { checkSchedulingOption } from './scheduling.js';
+import { checkSchedulingOption, rememberToolList } from './scheduling.js';
 
 /** A tool ready to serve: its listed definition and its validators, compiled once. */
 export interface ServedTool {
@@ -58,6 +58,7 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
     }
     served.set(tool.name, Object.freeze({ tool: bounded, definition: definitionOf(tool), validateArguments, validateOutput }));
   });
+  rememberToolList(served, tools);
   return served;
 }
 
