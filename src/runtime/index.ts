@@ -7,6 +7,7 @@ export * from './executor/index.js';
 export * from './permissions/index.js';
 export * from './interceptors/index.js';
 export * from './output-limits/index.js';
+export * from './scheduler/index.js';
 export * from './call/index.js';
 export {
   isSequential, isBarrier, resourceOf, isReadOnly, isFactual, claimsReplay, replayOf, factsOf, type FactsAnswer,

@@ -11,6 +11,7 @@ import { invalidParams } from './protocol-error.js';
 import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
 import { servedToolsOf, type ServedTool } from './served-tools.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
+import { configureScheduling, type SchedulingOption } from './scheduling.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 
 /**
@@ -24,6 +25,13 @@ export interface ServerOptions extends CallCoreOptions {
    * every call (`'stdio'`, `'http'`, `'memory'`); default `'other'`. The transports set it.
    */
   readonly transport?: Session['transport'];
+  /**
+   * How the server schedules the calls it receives by their tools' `sequential`, `barrier` and
+   * `resource` claims (see `SchedulingOptions`; default: on, per session, 16 calls at once), or
+   * `false` to switch enforcement off for a host that schedules calls itself (the claims are
+   * still listed in `_meta`).
+   */
+  readonly scheduling?: SchedulingOption;
 }
 
 /**
@@ -69,6 +77,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   const logging = target.getCapabilities().logging !== undefined;
   const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, validator: options.validator, session: undefined, logLevels: new Map() };
   attachState(server, state);
+  configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
   target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
   // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and

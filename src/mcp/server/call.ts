@@ -9,6 +9,8 @@ import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
 import type { ServedTool } from './served-tools.js';
+import { runInTurn } from './scheduling.js';
+import { CallTimeoutError } from '../../runtime/index.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 
@@ -54,6 +56,11 @@ export function toolCallOf(tools: ReadonlyMap<string, ServedTool>, params: unkno
  * output check, bounds, records) with the request's context, and its end becomes the MCP result
  * (see `mcpResultOf`). When the request is cancelled the SDK sends no response at all, whatever
  * this returns.
+ *
+ * The core's run waits for its turn first, by the tool's scheduling claims (see `runInTurn`):
+ * while it waits, a cancel withdraws it and the tool's time limit counts from when the request
+ * was received (a call that waits past it ends `tool "<name>" timed out after <ms> ms` and never
+ * starts); once it starts, each run of `execute` gets its limit as on every host.
  */
 export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
@@ -61,9 +68,37 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   const { served, args } = toolCallOf(state.tools, params);
   const call: Call = { id: String(extra.requestId), tool: served.prepared.name, args };
   const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
+  const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
   try {
-    return mcpResultOf(await served.prepared.call(args, ctx as CallContext));
+    // The client is answered with the call's end as the core gives it (a timeout at once), but
+    // the turn is held until the tool's own run really settles, so a tool that outlives its time
+    // limit keeps its resource until it stops.
+    const end = await new Promise<CallEnd>((answer, withdrawn) => {
+      runInTurn(state, served.prepared.tool, extra, waiting.signal, ctx as CallContext, () => {
+        waiting.clear();
+        return new Promise<void>((release) => {
+          void served.prepared.call(args, ctx as CallContext, { settled: () => release() }).then(answer);
+        });
+      }).catch(withdrawn);
+    });
+    return mcpResultOf(end);
+  } catch (err) {
+    return errorResult(errorTextOf(err));
   } finally {
+    waiting.clear();
     finish();
   }
+}
+
+/**
+ * The signal that withdraws a call still waiting for its turn: the request's own (a cancel, a
+ * closed connection), or the call's time limit counted from now, the moment the request was
+ * received, when it has one (its reason is the `CallTimeoutError`). `clear` stops the timer once
+ * the call starts.
+ */
+function waitLimitOf(request: AbortSignal, tool: string, timeoutMs: number | undefined): { readonly signal: AbortSignal; clear(): void } {
+  if (timeoutMs === undefined) return { signal: request, clear() {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
+  return { signal: AbortSignal.any([request, controller.signal]), clear: () => clearTimeout(timer) };
 }

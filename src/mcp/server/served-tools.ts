@@ -2,6 +2,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ContractTool } from '../../contract/index.js';
 import { prepareTools, type CallCoreOptions, type PreparedTool } from '../../runtime/call/index.js';
 import { definitionOf } from './definition.js';
+import { checkSchedulingOption, rememberToolList } from './scheduling.js';
 
 /** A tool ready to serve: prepared for the call core, with its listed definition. */
 export interface ServedTool {
@@ -12,12 +13,15 @@ export interface ServedTool {
 /**
  * Prepares `tools` for serving, in order: `prepareTools` (the one composition point of every
  * host; it throws, naming the tool, for an invalid set or bad options), then each tool's MCP
- * definition (see `definitionOf`).
+ * definition (see `definitionOf`). A malformed `scheduling` option throws too (see
+ * `checkSchedulingOption`).
  */
-export function servedToolsOf(tools: readonly ContractTool[], where: string, options: CallCoreOptions = {}): Map<string, ServedTool> {
+export function servedToolsOf(tools: readonly ContractTool[], where: string, options: CallCoreOptions & { readonly scheduling?: unknown } = {}): Map<string, ServedTool> {
+  checkSchedulingOption(options.scheduling, where);
   const served = new Map<string, ServedTool>();
   for (const [name, prepared] of prepareTools(tools, options, where)) {
     served.set(name, Object.freeze({ prepared, definition: definitionOf(prepared.tool) }));
   }
+  rememberToolList(served, tools);
   return served;
 }

@@ -20,6 +20,8 @@ export interface PreparedTool {
   readonly name: string;
   /** The tool as given. */
   readonly tool: ContractTool;
+  /** The call's time limit in milliseconds: the tool's own `timeoutMs`, else the host's; `undefined` for none. */
+  readonly timeoutMs: number | undefined;
   /** Runs one call through the core (see `runToolCall`); it never rejects. */
   call(args: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd>;
 }
@@ -35,7 +37,6 @@ export interface CoreTool extends PreparedTool {
   readonly requires: readonly Requirement[];
   readonly policy: PermissionPolicy | undefined;
   readonly interceptors: readonly Interceptor[];
-  readonly timeoutMs: number | undefined;
   readonly maxOutputChars: number | undefined;
 }
 

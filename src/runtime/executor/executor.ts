@@ -6,7 +6,7 @@ import { coreSettingsOf, type CoreSettings } from '../call/options.js';
 import { prepareTool, type PreparedTool } from '../call/prepare.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
-import { planBatch, type BatchPlan } from './plan.js';
+import { batchClaims, planBatch, type BatchPlan } from './plan.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import { contractCallOf, type PreparedCall } from './run-call.js';
 import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
@@ -57,6 +57,9 @@ function checkOptions(options: ExecutorOptions): void {
  *   runs alone, and nothing after it starts until it completed. Between barriers, calls that share
  *   a resource run one after another in model order; the rest run concurrently.
  * - At most `maxParallel` calls of a batch run at once. Separate `run`s share nothing but options.
+ *
+ * Each batch is fed, whole and in model order, to one online `Scheduler` (the one the MCP server
+ * feeds calls as they arrive); the serial rule above is the executor's alone (see `batchClaims`).
  *
  * Every call completes exactly once. A call starts when its tool's `execute` is invoked;
  * waiting for a slot or a chain turn is not started. The executor never re-runs a call on its
@@ -109,8 +112,8 @@ export class Executor {
     const prepared = this.prepare(calls);
     const signal = runOptions.signal;
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidBatchError('"signal" must be an AbortSignal');
-    const plan = planBatch(prepared.map((p) => p.tool), { serial: this.serial });
-    return runBatch(prepared, plan, {
+    const claims = batchClaims(prepared.map((p) => p.tool), { serial: this.serial });
+    return runBatch(prepared, claims, {
       maxParallel: this.maxParallel,
       signal,
       onComplete: runOptions.onComplete ?? this.options.onComplete,
