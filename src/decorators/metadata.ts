@@ -114,6 +114,17 @@ export function setArgsParameter(cls: Function, index: number): void {
   setOwn(cls, ARGS_KEY, index);
 }
 
+export const ARGS_CLASS_KEY = Symbol.for('toolwright/args-class');
+
+/** The class `@Args(SomeArgs)` named, or `undefined`. */
+export function getArgsClass(cls: Function): Function | undefined {
+  return own<Function>(cls, ARGS_CLASS_KEY);
+}
+
+export function setArgsClass(cls: Function, dto: Function): void {
+  setOwn(cls, ARGS_CLASS_KEY, dto);
+}
+
 /**
  * `cls` and its base classes, the furthest base first (at most 64 of them). Internal: not
  * exported from the decorators index.
