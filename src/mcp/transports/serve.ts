@@ -1,15 +1,31 @@
 import type { ContractTool } from '../../contract/index.js';
+import { applySchemaProfile, type SchemaProfile } from '../../compiler/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { prepareTools } from '../server/served-tools.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
+/**
+ * How the served tools' argument schemas are listed (see `applySchemaProfile`): `exact` by
+ * default, `portable` for one schema every provider accepts, or one provider's profile. Calls
+ * are still validated against the exact schemas.
+ */
+export interface ServeProfileOptions {
+  readonly schemaProfile?: SchemaProfile;
+  /** How many levels of a recursive class a profile lists (1 to 16, default 3). */
+  readonly recursionDepth?: number;
+}
+
 /** Options of `serveStdio`: the stdio transport's and the server's (the transport kind is set here). */
-export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'> {}
+export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
-export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'> {}
+export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+function listed(tools: readonly ContractTool[], options: ServeProfileOptions): readonly ContractTool[] {
+  return options.schemaProfile === undefined ? tools : applySchemaProfile(tools, options.schemaProfile, options.recursionDepth === undefined ? {} : { recursionDepth: options.recursionDepth });
+}
 
 /**
  * Serves contract tools over stdio: `connectStdio` with one `createServer(info, tools)` whose
@@ -20,7 +36,7 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  */
 export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
   const serverOptions = { ...options, transport: 'stdio' as const };
-  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  const prepared = prepareTools(listed(tools, options), 'createServer', serverOptions);
   return connectStdio(() => serverFor(info, prepared, serverOptions), options);
 }
 
@@ -33,6 +49,6 @@ export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
-  const prepared = prepareTools(tools, 'createServer', serverOptions);
+  const prepared = prepareTools(listed(tools, options), 'createServer', serverOptions);
   return listenHttp(() => serverFor(info, prepared, serverOptions), options);
 }
