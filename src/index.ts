@@ -12,8 +12,9 @@ import 'reflect-metadata';
 
 export {
   Tool, ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Resource, Flow, Replay, Facts, Args, Description, Field, Timeout, Requires, MaxOutput,
-  defineTool, defineClaims, defineDescription, defineFacts, defineField, defineMaxOutput, defineRequires, defineTimeout,
-  type ToolOptions, type FieldOptions,
+  MapOf, UnionOf,
+  defineTool, defineClaims, defineDescription, defineFacts, defineField, defineMaxOutput, defineRequires, defineTimeout, defineMapOf, defineUnionOf,
+  type ToolOptions, type FieldOptions, type DiscriminatedUnion,
 } from './decorators/index.js';
 export { compile, type CompileOptions } from './compiler/index.js';
 export { serveStdio, type ServeStdioOptions } from './mcp/transports/serve-stdio.js';

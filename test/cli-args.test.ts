@@ -58,17 +58,17 @@ describe('cli parseArgs', () => {
   });
 
   it('names every mistake exactly', () => {
-    assert.equal(usageError(['run', 'x.js']), 'unknown command "run" (commands: serve, list, call, help)');
-    assert.equal(usageError(['serve']), 'serve is missing arguments; usage: toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v]');
-    assert.equal(usageError(['list', 'a.js', 'b.js']), 'list has too many arguments ("b.js"); usage: toolwright list <module> [--json]');
+    assert.equal(usageError(['run', 'x.js']), 'unknown command "run" (commands: serve, list, lint, call, help)');
+    assert.equal(usageError(['serve']), 'serve is missing arguments; usage: toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]');
+    assert.equal(usageError(['list', 'a.js', 'b.js']), 'list has too many arguments ("b.js"); usage: toolwright list <module> [--json] [--profile p] [--lint]');
     assert.equal(usageError(['call', 'm.js']), "call is missing arguments; usage: toolwright call <module> <tool> ['<json arguments>'] [--json]");
-    assert.equal(usageError(['list', 'm.js', '--http', '3000']), 'list has no option "--http" (options: --json, --help)');
+    assert.equal(usageError(['list', 'm.js', '--http', '3000']), 'list has no option "--http" (options: --json, --profile, --lint, --help)');
     assert.equal(usageError(['serve', 'm.js', '--http']), '--http needs a value');
     assert.equal(usageError(['serve', 'm.js', '--stateless']), '--stateless only applies to --http');
     assert.equal(usageError(['serve', 'm.js', '--name', ' ']), '--name needs a non-empty value');
     assert.equal(usageError(['serve', 'm.js', '--name', 'a', '--name', 'b']), '--name is given twice');
     assert.equal(usageError(['list', 'm.js', '--json=yes']), '--json takes no value');
-    assert.equal(usageError(['help', 'nope']), 'help takes one command name (serve, list, call), got "nope"');
+    assert.equal(usageError(['help', 'nope']), 'help takes one command name (serve, list, lint, call), got "nope"');
     assert.equal(usageError(['--version', 'x']), '--version takes nothing after it, got "x"');
     assert.equal(usageError(['call', 'm.js', 'echo', '{text}']), `arguments are not valid JSON: ${jsonParseMessage('{text}')}`);
     assert.equal(usageError(['call', 'm.js', 'echo', '[1]']), 'arguments must be a JSON object, got an array');
@@ -107,8 +107,9 @@ describe('cli helpText', () => {
       'usage: toolwright <command> [options]',
       '',
       'Commands:',
-      '  toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v]',
-      '  toolwright list <module> [--json]',
+      '  toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]',
+      '  toolwright list <module> [--json] [--profile p] [--lint]',
+      '  toolwright lint <module> [--profile p] [--provider a,b] [--json]',
       "  toolwright call <module> <tool> ['<json arguments>'] [--json]",
       '  toolwright help [command]        show help (also --help, -h)',
       '  toolwright --version             print the toolwright version',
@@ -118,6 +119,13 @@ describe('cli helpText', () => {
       'contract tools, or a function returning one (for tools whose constructors need arguments).',
       '',
     ].join('\n'));
-    assert.equal(helpText('list'), 'usage: toolwright list <module> [--json]\n\nPrints the tool definitions as a table, or with --json as the exact MCP tool definitions.\n');
+    assert.equal(helpText('list'), [
+      'usage: toolwright list <module> [--json] [--profile p] [--lint]',
+      '',
+      'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
+      '--profile (exact, portable, openai-strict, gemini, anthropic-strict) lists the schemas as that profile makes them;',
+      "--lint also prints the linter's findings.",
+      '',
+    ].join('\n'));
   });
 });

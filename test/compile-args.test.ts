@@ -192,7 +192,7 @@ test('generator issues reach the ContractError with class, member and fix', () =
   assert.deepEqual(issuesOf(() => compile([LooseTool])), [
     {
       code: 'unknown-property-type', className: 'Loose', member: 'anything',
-      message: 'Loose.anything: the type of this property cannot be known (design:type is Object); add a class-validator type decorator such as @IsString(), @IsInt(), @IsObject() or @ValidateNested() with @Type(() => Class)',
+      message: 'Loose.anything: the type of this property cannot be known (design:type is Object: a union, a map, an interface or any); for a union write @UnionOf([A, B]) (or @UnionOf({ discriminator, cases }) for classes told apart by a property), for a map @MapOf(ValueType), for a nested class @ValidateNested() with @Type(() => Class), for any JSON value @Allow(); otherwise add a class-validator type decorator such as @IsString()',
     },
     {
       code: 'array-item-type', className: 'Loose', member: 'list',

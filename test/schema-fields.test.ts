@@ -43,9 +43,9 @@ test('property initialisers become defaults, and a defaulted property is not req
   }
   assert.deepEqual(cleanSchema(Args), objectSchema({
     query: { type: 'string' },
-    limit: { type: 'integer', default: 20 },
-    recursive: { type: 'boolean', default: false },
-    tags: { type: 'array', items: { type: 'string' }, default: ['a'] },
+    limit: { type: ['integer', 'null'], default: 20 },
+    recursive: { type: ['boolean', 'null'], default: false },
+    tags: { type: ['array', 'null'], items: { type: 'string' }, default: ['a'] },
     mode: { type: ['string', 'null'], default: 'fast' },
     nothing: { type: ['string', 'null'] },
   }, ['query']));
@@ -56,7 +56,7 @@ test('@Field({ default }) wins over the initialiser and also makes the property 
     @Field({ default: 5 }) @IsInt() retries = 3;
     @Field({ default: 'utf8' }) @IsString() encoding!: string;
   }
-  assert.deepEqual(cleanSchema(Args), objectSchema({ retries: { type: 'integer', default: 5 }, encoding: { type: 'string', default: 'utf8' } }, []));
+  assert.deepEqual(cleanSchema(Args), objectSchema({ retries: { type: ['integer', 'null'], default: 5 }, encoding: { type: ['string', 'null'], default: 'utf8' } }, []));
 });
 
 test('an initialiser that is not JSON is no default; a constructor that throws gives no defaults', () => {
@@ -70,7 +70,7 @@ test('an initialiser that is not JSON is no default; a constructor that throws g
   // Not JSON, so no default; but class-transformer keeps the initialiser when the key is left
   // out, so the property is not required either.
   class Dated { @IsString() stamp: string = new Date(0) as unknown as string; }
-  assert.deepEqual(cleanSchema(Dated), objectSchema({ stamp: { type: 'string' } }, []));
+  assert.deepEqual(cleanSchema(Dated), objectSchema({ stamp: { type: ['string', 'null'] } }, []));
 });
 
 test('a default is copied, so changing the initial value later does not change the schema', () => {
@@ -78,7 +78,7 @@ test('a default is copied, so changing the initial value later does not change t
   class Args { @Field({ default: shared }) @IsInt() value!: number; }
   const schema = cleanSchema(Args);
   shared.depth = 2;
-  assert.deepEqual(schema, objectSchema({ value: { type: 'integer', default: { depth: 1 } } }, []));
+  assert.deepEqual(schema, objectSchema({ value: { type: ['integer', 'null'], default: { depth: 1 } } }, []));
 });
 
 test('defineField (no decorator syntax) describes a property class-validator knows', () => {

@@ -11,6 +11,7 @@ import { generateSchema } from '../src/compiler/schema/index.js';
 import { generated, objectSchema } from './support/schema-helpers.js';
 
 const FIX = 'add a class-validator type decorator such as @IsString(), @IsInt(), @IsObject() or @ValidateNested() with @Type(() => Class)';
+const OBJECT_FIX = 'for a union write @UnionOf([A, B]) (or @UnionOf({ discriminator, cases }) for classes told apart by a property), for a map @MapOf(ValueType), for a nested class @ValidateNested() with @Type(() => Class), for any JSON value @Allow(); otherwise add a class-validator type decorator such as @IsString()';
 
 test('design:type Object without a type decorator is unknown-property-type', () => {
   class Args {
@@ -22,7 +23,7 @@ test('design:type Object without a type decorator is unknown-property-type', () 
     code: 'unknown-property-type',
     className: 'Args',
     member: 'payload',
-    message: `Args.payload: the type of this property cannot be known (design:type is Object); ${FIX}`,
+    message: `Args.payload: the type of this property cannot be known (design:type is Object: a union, a map, an interface or any); ${OBJECT_FIX}`,
   }]);
   // The property stays in the schema, unconstrained, so the schema still compiles; @Allow()
   // on an unknown type is an explicit "any JSON value".
@@ -37,7 +38,7 @@ test('no design:type at all, a type JSON cannot carry, and an swc-style enum obj
   class Swc { @Description('Level') level!: string; }
   Reflect.defineMetadata('design:type', { Low: 'low', High: 'high' }, Swc.prototype, 'level');
   assert.deepEqual(generated(Args).issues, [
-    { code: 'unknown-property-type', className: 'Args', member: 'at', message: `Args.at: the type of this property cannot be known (design:type is Map, which JSON cannot carry); ${FIX}` },
+    { code: 'unknown-property-type', className: 'Args', member: 'at', message: 'Args.at: a Map travels as a JSON object, but its value type is not recorded; add @MapOf(ValueType), for example @MapOf(String) or @MapOf(() => Item)' },
     { code: 'unknown-property-type', className: 'Args', member: 'ghost', message: `Args.ghost: the type of this property cannot be known (no design:type was recorded: emitDecoratorMetadata is off, reflect-metadata was imported after this class, or the compiler (esbuild, tsx) emits none); ${FIX}` },
   ]);
   assert.deepEqual(generated(Swc).issues, [

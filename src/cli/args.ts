@@ -5,8 +5,8 @@
  */
 
 import { kindOf } from '../util/describe.js';
-import { isJsonObject } from '../contract/index.js';
-import { ToolwrightError } from '../contract/index.js';
+import { isJsonObject, ToolwrightError } from '../contract/index.js';
+import { LINT_PROVIDERS, SCHEMA_PROFILES, type LintProvider, type SchemaProfile } from '../compiler/index.js';
 
 /** Where `serve --http` listens. Port `0` asks the system for a free port. */
 export interface HttpAddress {
@@ -22,12 +22,27 @@ export interface ServeCommand {
   readonly stateless: boolean;
   readonly name?: string;
   readonly version?: string;
+  /** `--profile`: how the argument schemas are listed (default `exact`). */
+  readonly profile?: SchemaProfile;
 }
 
 /** `toolwright list <module>`: print the tool definitions (a table, or MCP JSON with `--json`). */
 export interface ListCommand {
   readonly kind: 'list';
   readonly module: string;
+  readonly json: boolean;
+  readonly profile?: SchemaProfile;
+  /** `--lint`: also print the linter's findings (absent when not given). */
+  readonly lint?: boolean;
+}
+
+/** `toolwright lint <module>`: check the listed schemas against the providers' documented rules. */
+export interface LintCommand {
+  readonly kind: 'lint';
+  readonly module: string;
+  readonly profile?: SchemaProfile;
+  /** `--provider a,b`: only these providers' rules (default: all). */
+  readonly providers?: readonly LintProvider[];
   readonly json: boolean;
 }
 
@@ -44,7 +59,7 @@ export interface CallCommand {
 /** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
 export interface HelpCommand {
   readonly kind: 'help';
-  readonly topic?: 'serve' | 'list' | 'call';
+  readonly topic?: 'serve' | 'list' | 'lint' | 'call';
 }
 
 /** `toolwright --version`: print toolwright's own version. */
@@ -52,7 +67,7 @@ export interface VersionCommand {
   readonly kind: 'version';
 }
 
-export type CliCommand = ServeCommand | ListCommand | CallCommand | HelpCommand | VersionCommand;
+export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | HelpCommand | VersionCommand;
 
 /** A mistake on the command line. The CLI prints its message and exits with code 2. */
 export class UsageError extends ToolwrightError {
@@ -62,19 +77,21 @@ export class UsageError extends ToolwrightError {
   }
 }
 
-const COMMANDS = ['serve', 'list', 'call'] as const;
+const COMMANDS = ['serve', 'list', 'lint', 'call'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 /** Which flags each command takes, and whether each takes a value. */
 const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'>>> = {
-  serve: new Map([['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--help', 'switch']]),
-  list: new Map([['--json', 'switch'], ['--help', 'switch']]),
+  serve: new Map([['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--profile', 'value'], ['--help', 'switch']]),
+  list: new Map([['--json', 'switch'], ['--profile', 'value'], ['--lint', 'switch'], ['--help', 'switch']]),
+  lint: new Map([['--profile', 'value'], ['--provider', 'value'], ['--json', 'switch'], ['--help', 'switch']]),
   call: new Map([['--json', 'switch'], ['--help', 'switch']]),
 };
 
 const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>> = {
-  serve: { min: 1, max: 1, usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v]' },
-  list: { min: 1, max: 1, usage: 'toolwright list <module> [--json]' },
+  serve: { min: 1, max: 1, usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]' },
+  list: { min: 1, max: 1, usage: 'toolwright list <module> [--json] [--profile p] [--lint]' },
+  lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
   call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
 };
 
@@ -87,6 +104,7 @@ export function helpText(topic?: HelpCommand['topic']): string {
     'Commands:',
     `  ${POSITIONALS.serve.usage}`,
     `  ${POSITIONALS.list.usage}`,
+    `  ${POSITIONALS.lint.usage}`,
     `  ${POSITIONALS.call.usage}`,
     '  toolwright help [command]        show help (also --help, -h)',
     '  toolwright --version             print the toolwright version',
@@ -103,9 +121,21 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
     'Serves the module\'s tools over MCP: stdio by default (stdout carries only MCP messages),',
     'or streamable HTTP with --http (host defaults to 127.0.0.1; port 0 picks a free port; the URL',
     'is printed on stderr). --stateless serves each HTTP request with a fresh server (no sessions,',
-    'so no sampling or elicitation). --name and --version set the server info.',
+    'so no sampling or elicitation). --name and --version set the server info. --profile',
+    `(${SCHEMA_PROFILES.join(', ')}) lists the argument schemas as that profile makes them.`,
   ].join('\n'),
-  list: 'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
+  list: [
+    'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
+    `--profile (${SCHEMA_PROFILES.join(', ')}) lists the schemas as that profile makes them;`,
+    '--lint also prints the linter\'s findings.',
+  ].join('\n'),
+  lint: [
+    'Checks every tool\'s listed schemas against the documented rules of OpenAI strict mode, Gemini,',
+    'Anthropic (standard and strict) and the MCP spec; prints one finding per line (tool, schema,',
+    'JSON pointer, [rule id], problem, fix), or with --json the findings as JSON. --provider limits',
+    `the rules (${LINT_PROVIDERS.join(', ')}); --profile lints the listing a profile makes.`,
+    'Exits 1 when there are findings, 0 when there are none.',
+  ].join('\n'),
   call: [
     'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
     'the result, or with --json the raw CallToolResult. The arguments are one JSON object',
@@ -187,10 +217,15 @@ export function parseArgs(argv: readonly string[]): CliCommand {
         stateless,
         ...optional('name', nonEmpty('--name', flags.get('--name'))),
         ...optional('version', nonEmpty('--version', flags.get('--version'))),
+        ...profileFlag(flags),
       };
     }
     case 'list':
-      return { kind: 'list', module, json: flags.has('--json') };
+      return { kind: 'list', module, json: flags.has('--json'), ...profileFlag(flags), ...(flags.has('--lint') ? { lint: true } : {}) };
+    case 'lint': {
+      const provider = flags.get('--provider');
+      return { kind: 'lint', module, ...profileFlag(flags), ...(provider === undefined ? {} : { providers: parseProviders(provider) }), json: flags.has('--json') };
+    }
     case 'call':
       return {
         kind: 'call',
@@ -200,6 +235,22 @@ export function parseArgs(argv: readonly string[]): CliCommand {
         json: flags.has('--json'),
       };
   }
+}
+
+function profileFlag(flags: ReadonlyMap<string, string>): { profile?: SchemaProfile } {
+  const value = flags.get('--profile');
+  if (value === undefined) return {};
+  if (!(SCHEMA_PROFILES as readonly string[]).includes(value)) throw new UsageError(`--profile must be one of ${SCHEMA_PROFILES.join(', ')}, got ${JSON.stringify(value)}`);
+  return { profile: value as SchemaProfile };
+}
+
+function parseProviders(text: string): LintProvider[] {
+  const providers = text.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  if (providers.length === 0) throw new UsageError(`--provider needs one or more of ${LINT_PROVIDERS.join(', ')}`);
+  for (const provider of providers) {
+    if (!(LINT_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider: unknown provider ${JSON.stringify(provider)} (known: ${LINT_PROVIDERS.join(', ')})`);
+  }
+  return providers as LintProvider[];
 }
 
 function isCommand(word: string): word is CommandName {

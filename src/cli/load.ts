@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ContractError, ToolwrightError, type ContractTool } from '../contract/index.js';
 import { kindOf, messageOf } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
-import { compile } from '../compiler/index.js';
+import { compile, type SchemaProfile } from '../compiler/index.js';
 
 /**
  * A failure the CLI reports as one line on stderr (`toolwright: <message>`), without a stack,
@@ -30,7 +30,7 @@ export interface LoadedTools {
  * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools
  * it exports. When the module exports `tools` (or a default export that is an array), those are
  * the tools, in that order: tool classes, instances of tool classes, and contract tools, mixed
- * freely. `tools` may also be a function returning that array (or a promise of it), called once
+ * freely (listed as `options.schemaProfile` makes them). `tools` may also be a function returning that array (or a promise of it), called once
  * with no arguments: the way to build tools whose constructors need arguments. Otherwise every
  * exported class with `@Tool` metadata is a tool, in export-name order; other exports are
  * ignored. Classes are instantiated with `new Class()`.
@@ -41,7 +41,7 @@ export interface LoadedTools {
  * throws, the module gives no tools, or `compile` finds problems (the `ContractError` message,
  * every issue listed). It never serves or runs anything but that `tools()` function.
  */
-export async function loadTools(modulePath: string, cwd: string): Promise<LoadedTools> {
+export async function loadTools(modulePath: string, cwd: string, options: { readonly schemaProfile?: SchemaProfile } = {}): Promise<LoadedTools> {
   const path = resolve(cwd, modulePath);
   if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: file not found`);
   let exports: Record<string, unknown>;
@@ -56,7 +56,7 @@ export async function loadTools(modulePath: string, cwd: string): Promise<Loaded
   }
   let tools: readonly ContractTool[];
   try {
-    tools = compile(given as Parameters<typeof compile>[0]);
+    tools = compile(given as Parameters<typeof compile>[0], options.schemaProfile === undefined ? {} : { schemaProfile: options.schemaProfile });
   } catch (error) {
     if (error instanceof ContractError) throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
     throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${messageOf(error)}`);

@@ -31,7 +31,8 @@ export type ContractIssueCode =
   | 'reflect-metadata-missing'
   | 'invalid-args-class'
   | 'invalid-schema'
-  | 'resolve-failed';
+  | 'resolve-failed'
+  | 'schema-lint';
 
 /** One problem found while compiling, with where it is and how to fix it. */
 export interface ContractIssue {

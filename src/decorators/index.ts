@@ -4,5 +4,6 @@ export { Timeout, defineTimeout } from './timeout.js';
 export { Requires, defineRequires } from './requires.js';
 export { MaxOutput, defineMaxOutput } from './max-output.js';
 export { Facts, Args, Description, Field, defineFacts, defineDescription, defineField } from './members.js';
-export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getFieldOptions } from './metadata.js';
-export type { Class, ToolOptions, FieldOptions, ToolClaims } from './metadata.js';
+export { MapOf, UnionOf, defineMapOf, defineUnionOf, type DiscriminatedUnion } from './shapes.js';
+export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getArgsClass, getFieldOptions, getShapes } from './metadata.js';
+export type { Class, ToolOptions, FieldOptions, ToolClaims, ShapeOptions, ValueType, ValueTypeRef } from './metadata.js';

@@ -1,7 +1,7 @@
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { checkOnApply, methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
-import { addFieldOptions, getFactsMethod, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
+import { addFieldOptions, getFactsMethod, setArgsClass, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
 
 /**
  * Marks the method that answers the facts claim: `facts(args, ctx)` returns `{ calls, rewrite? }`
@@ -26,16 +26,24 @@ export function defineFacts(cls: Function, method: string): void {
 }
 
 /**
- * Marks `execute`'s first parameter as the arguments DTO, so its class is read from
- * `design:paramtypes` when `@Tool` names no `args`. Throws on any other method or position.
+ * Marks `execute`'s first parameter as the arguments DTO. `@Args(GreetArgs)` names the class,
+ * which works on every runner; `@Args()` alone lets `compile` read it from
+ * `design:paramtypes`, which only tsc and swc record (esbuild-based runners such as tsx,
+ * vitest 3 and esbuild bundles do not). Throws on any other method or position, and when the
+ * given class is not a class.
  */
-export function Args(): ParameterDecorator {
+export function Args(dto?: Function): ParameterDecorator {
+  if (dto !== undefined && (typeof dto !== 'function' || dto.prototype === undefined)) {
+    throw new DecoratorError(`@Args(): the arguments class must be a class, got ${kindOf(dto)}`);
+  }
   return (target: object, key: string | symbol | undefined, index: number) => {
     if (typeof target !== 'object' || key !== 'execute' || index !== 0) {
       const where = typeof target === 'function' ? `constructor of ${target.name}` : `${(target as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'}.${String(key)}() parameter ${index}`;
       throw new DecoratorError(`@Args() marks the first parameter of execute(), but it was applied to the ${where}`);
     }
-    setArgsParameter((target as { constructor: Function }).constructor, index);
+    const cls = (target as { constructor: Function }).constructor;
+    setArgsParameter(cls, index);
+    if (dto !== undefined) setArgsClass(cls, dto);
   };
 }
 

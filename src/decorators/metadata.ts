@@ -52,6 +52,19 @@ export const CLAIMS_KEY = Symbol.for('toolwright/claims');
 export const FACTS_KEY = Symbol.for('toolwright/facts');
 export const ARGS_KEY = Symbol.for('toolwright/args');
 export const FIELDS_KEY = Symbol.for('toolwright/fields');
+export const SHAPES_KEY = Symbol.for('toolwright/shapes');
+
+/** A type a map value or a union member may have: a JSON primitive's constructor, or a DTO class. */
+export type ValueType = StringConstructor | NumberConstructor | BooleanConstructor | DateConstructor | Function;
+
+/** A value type, or an arrow function returning one (for a class declared later in the file). */
+export type ValueTypeRef = ValueType | (() => ValueType);
+
+/** What `@MapOf` and `@UnionOf` record for a property. */
+export type ShapeOptions =
+  | { readonly kind: 'map'; readonly value: ValueTypeRef }
+  | { readonly kind: 'union'; readonly members: readonly ValueTypeRef[] }
+  | { readonly kind: 'discriminated'; readonly discriminator: string; readonly cases: ReadonlyMap<string, ValueTypeRef> };
 
 function own<T>(target: object, key: symbol): T | undefined {
   return Object.prototype.hasOwnProperty.call(target, key) ? (target as Record<symbol, T>)[key] : undefined;
@@ -101,6 +114,17 @@ export function setArgsParameter(cls: Function, index: number): void {
   setOwn(cls, ARGS_KEY, index);
 }
 
+export const ARGS_CLASS_KEY = Symbol.for('toolwright/args-class');
+
+/** The class `@Args(SomeArgs)` named, or `undefined`. */
+export function getArgsClass(cls: Function): Function | undefined {
+  return own<Function>(cls, ARGS_CLASS_KEY);
+}
+
+export function setArgsClass(cls: Function, dto: Function): void {
+  setOwn(cls, ARGS_CLASS_KEY, dto);
+}
+
 /**
  * `cls` and its base classes, the furthest base first (at most 64 of them). Internal: not
  * exported from the decorators index.
@@ -129,4 +153,20 @@ export function addFieldOptions(dto: Function, property: string, options: FieldO
   const fields = new Map(existing ?? []);
   fields.set(property, Object.freeze({ ...fields.get(property), ...options }));
   setOwn(dto, FIELDS_KEY, fields);
+}
+
+/** The `@MapOf`/`@UnionOf` shapes of every property of `dto`, own and inherited (a subclass's wins). */
+export function getShapes(dto: Function): ReadonlyMap<string, ShapeOptions> {
+  const merged = new Map<string, ShapeOptions>();
+  for (const c of classChain(dto)) {
+    const shapes = own<Map<string, ShapeOptions>>(c, SHAPES_KEY);
+    if (shapes) for (const [key, value] of shapes) merged.set(key, value);
+  }
+  return merged;
+}
+
+export function setShape(dto: Function, property: string, shape: ShapeOptions): void {
+  const shapes = new Map(own<Map<string, ShapeOptions>>(dto, SHAPES_KEY) ?? []);
+  shapes.set(property, shape);
+  setOwn(dto, SHAPES_KEY, shapes);
 }

@@ -18,7 +18,7 @@ import { CliError, loadTools } from '../load.js';
  *   (`cannot listen on 127.0.0.1:3000: ...`).
  */
 export async function serveCommand(command: ServeCommand, io: CliIo): Promise<number> {
-  const { tools, defaultName } = await loadTools(command.module, io.cwd);
+  const { tools, defaultName } = await loadTools(command.module, io.cwd, command.profile === undefined ? {} : { schemaProfile: command.profile });
   const info = { name: command.name ?? defaultName, version: command.version ?? '0.0.0' };
   const count = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
   if (command.http === undefined) {

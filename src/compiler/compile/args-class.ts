@@ -1,5 +1,5 @@
 import type { ContractIssue } from '../../contract/index.js';
-import type { ToolOptions } from '../../decorators/index.js';
+import { getArgsClass, getArgsParameter, type ToolOptions } from '../../decorators/index.js';
 import { paramTypesOf, reflectMetadataLoaded } from '../schema/sources.js';
 import { isDtoClass } from '../schema/type-resolution.js';
 
@@ -17,6 +17,8 @@ function typeName(value: unknown): string {
  * Finds the arguments class of a tool class, in this order:
  *
  * 1. `@Tool({ args })`; an explicit `args: undefined` states that the tool takes no arguments;
+ *    then `@Args(ArgsClass)` on `execute`'s first parameter (both work without design:* metadata,
+ *    so on esbuild-based runners too);
  * 2. `design:paramtypes` of `execute`, parameter 0 (TypeScript records it only when the method
  *    or one of its parameters is decorated, which is what `@Args()` is for);
  * 3. an `execute` with no parameters takes no arguments.
@@ -41,7 +43,18 @@ export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswe
     }
     return { kind: 'class', dto: args };
   }
+  const marked = getArgsClass(cls);
+  if (marked !== undefined) {
+    const first = recorded?.[0];
+    if (isDtoClass(first) && first !== marked && !(marked.prototype instanceof first)) {
+      return issue(className, `class ${className}: @Args() names ${typeName(marked)}, but execute()'s first parameter is typed ${typeName(first)}; make them the same class`);
+    }
+    return { kind: 'class', dto: marked };
+  }
   if (typeof execute !== 'function') return { kind: 'none' };
+  if (recorded === undefined && getArgsParameter(cls) !== undefined && reflectMetadataLoaded()) {
+    return issue(className, `class ${className}: execute() has @Args(), but no design:paramtypes was recorded, so its class is unknown: the runner compiled this file without decorator metadata (tsx, vitest 3 and esbuild bundles use esbuild, which never emits it; with tsc, emitDecoratorMetadata is off). Name the class: @Args(${className.replace(/Tool$/, '')}Args) or @Tool({ args: ${className.replace(/Tool$/, '')}Args })`);
+  }
   if (recorded === undefined) {
     if (execute.length === 0) return { kind: 'none' };
     if (!reflectMetadataLoaded()) {

@@ -6,6 +6,9 @@ import { isPositiveInteger } from '../../util/limits.js';
 import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
 import { checkValidatorOption, type CompiledSchema, type SchemaValidator } from '../validation/validator.js';
 import { argsClassOf } from './args-class.js';
+import { lintTools, type LintProvider } from '../lint/index.js';
+import { applySchemaProfile, type SchemaProfile } from '../profile/index.js';
+import { checkProfile, checkRecursionDepth } from '../profile/options.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
 import { deepFrozen, recordInfo } from './info.js';
 import { buildTool, type ResolveForCall } from './build-tool.js';
@@ -35,6 +38,21 @@ export interface CompileOptions {
   readonly validator?: SchemaValidator;
   /** The deepest nesting of arguments every compiled tool accepts, the arguments object being level 1. Default 64. */
   readonly maxDepth?: number;
+  /**
+   * How the tools' argument schemas are listed: `exact` (the default: the schema the tool
+   * validates with), `portable` (one schema every provider's documented rules accept), or one
+   * provider's profile (`openai-strict`, `gemini`, `anthropic-strict`). See `applySchemaProfile`:
+   * the tools still validate every call against the exact schema.
+   */
+  readonly schemaProfile?: SchemaProfile;
+  /** How many levels of a recursive class a profile lists (1 to 16, default 3). */
+  readonly recursionDepth?: number;
+  /**
+   * Lints the listed schemas (after `schemaProfile`) against the providers' documented rules
+   * (`true`: every provider; or a list such as `['openai-strict', 'gemini']`); each finding is a
+   * `schema-lint` issue of the `ContractError`.
+   */
+  readonly lint?: boolean | readonly LintProvider[];
 }
 
 /** The schema of a tool that takes no arguments: only `{}` (or nothing) is accepted. */
@@ -79,7 +97,19 @@ export function compile(sources: readonly unknown[], options: CompileOptions = {
   const entries: Entry[] = sources.map((source, index) => compileOne(source, index, options, issues));
   issues.push(...duplicateIssues(entries));
   if (issues.length > 0) throw new ContractError(issues);
-  return Object.freeze(entries.map((entry) => entry.tool!));
+  const compiled = Object.freeze(entries.map((entry) => entry.tool!));
+  const listed = options.schemaProfile === undefined ? compiled : applySchemaProfile(compiled, options.schemaProfile, { recursionDepth: options.recursionDepth });
+  if (options.lint !== undefined && options.lint !== false) {
+    const findings = lintTools(listed, options.lint === true ? {} : { providers: options.lint });
+    if (findings.length > 0) {
+      throw new ContractError(findings.map((f) => ({
+        code: 'schema-lint' as const,
+        className: '',
+        message: `tool "${f.tool}" ${f.schema}${f.pointer === '' ? '' : ` ${f.pointer}`}: [${f.rule}] ${f.message}; fix: ${f.fix}`,
+      })));
+    }
+  }
+  return listed;
 }
 
 /** Throws a `TypeError` naming a bad compile option, before any class is read. */
@@ -95,6 +125,11 @@ function checkOptions(options: CompileOptions): void {
     throw new TypeError('compile(): give "resolve" (one instance per class) or "resolveForCall" (one per call), not both');
   }
   checkValidatorOption(options.validator, 'compile()');
+  if (options.schemaProfile !== undefined) checkProfile('compile()', options.schemaProfile);
+  if (options.recursionDepth !== undefined) checkRecursionDepth('compile()', options.recursionDepth);
+  if (options.lint !== undefined && typeof options.lint !== 'boolean' && !Array.isArray(options.lint)) {
+    throw new TypeError(`compile(): "lint" must be true, false or a list of providers, got ${kindOf(options.lint)}`);
+  }
   if (options.maxDepth !== undefined && !isPositiveInteger(options.maxDepth)) {
     throw new TypeError(`compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got ${String(options.maxDepth)}`);
   }

@@ -27,7 +27,11 @@ function typeWords(schema: JsonObject, root: JsonObject, seen: ReadonlySet<JsonO
   if (Array.isArray(target.enum)) return target.enum.filter((v) => v !== null).map((v) => JSON.stringify(v)).join(' | ');
   if ('const' in target) return JSON.stringify(target.const);
   const types = (Array.isArray(target.type) ? target.type : target.type === undefined ? [] : [target.type]).filter((t) => t !== 'null');
-  if (types.length === 1 && types[0] === 'array') return `${isJsonObject(target.items) ? typeWords(target.items, root, seen) : 'unknown'}[]`;
+  if (types.length === 1 && types[0] === 'array') {
+    const item = isJsonObject(target.items) ? typeWords(target.items, root, seen) : 'unknown';
+    return item.includes(' ') ? `(${item})[]` : `${item}[]`;
+  }
+  if (types.length === 1 && types[0] === 'object' && isJsonObject(target.additionalProperties)) return `Record<string, ${typeWords(target.additionalProperties, root, seen)}>`;
   if (types.length === 0 && Array.isArray(target.anyOf)) return target.anyOf.filter(isJsonObject).map((b) => typeWords(b, root, seen)).join(' | ');
   return types.length === 0 ? 'any' : types.join(' | ');
 }

@@ -1,5 +1,5 @@
 import type { ContractIssue } from '../../contract/index.js';
-import { getFieldOptions } from '../../decorators/index.js';
+import { getFieldOptions, getShapes } from '../../decorators/index.js';
 import { classChain } from '../../decorators/metadata.js';
 import * as messages from './messages.js';
 import { buildPropertyModel, type PropertyModel } from './property-model.js';
@@ -54,10 +54,14 @@ function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], 
   return names;
 }
 
-function collectReferences(rules: ValueRules, into: Function[]): void {
+/** Adds the DTO classes `rules` holds (nested, as items, map values or union members) to `into`, once each. */
+function collectReferences(rules: ValueRules, into: Function[], depth = 0): void {
+  if (depth > 16) return;
   for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
     if (level.nested !== undefined && !into.includes(level.nested)) into.push(level.nested);
     for (const { cls } of level.variants?.cases ?? []) if (!into.includes(cls)) into.push(cls);
+    if (level.mapValues !== undefined) collectReferences(level.mapValues, into, depth + 1);
+    for (const member of level.unionMembers ?? []) collectReferences(member, into, depth + 1);
   }
 }
 
@@ -70,6 +74,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const className = cls.name || '(anonymous class)';
   const metadatas = validationMetadataOf(cls);
   const fields = getFieldOptions(cls);
+  const shapes = getShapes(cls);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const metadata of metadatas) {
     const list = byProperty.get(metadata.propertyName);
@@ -80,7 +85,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const issues: ContractIssue[] = [];
   const properties: PropertyModel[] = [];
   const references: Function[] = [];
-  const names = propertyOrder(cls, metadatas, fields.keys());
+  const names = propertyOrder(cls, metadatas, [...fields.keys(), ...shapes.keys()]);
   for (const name of names) {
     const property = buildPropertyModel({
       cls,
@@ -88,6 +93,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
       name,
       metadatas: byProperty.get(name) ?? [],
       field: fields.get(name),
+      shape: shapes.get(name),
       initialiser: initialValues.has(name) ? { value: initialValues.get(name) } : undefined,
       issues,
     });

@@ -10,6 +10,8 @@ export type SchemaRole = 'arguments' | 'result';
 
 const TYPE_DECORATOR_FIX = 'add a class-validator type decorator such as @IsString(), @IsInt(), @IsObject() or @ValidateNested() with @Type(() => Class)';
 
+const OBJECT_FIX = 'for a union write @UnionOf([A, B]) (or @UnionOf({ discriminator, cases }) for classes told apart by a property), for a map @MapOf(ValueType), for a nested class @ValidateNested() with @Type(() => Class), for any JSON value @Allow(); otherwise add a class-validator type decorator such as @IsString()';
+
 function issue(code: ContractIssue['code'], className: string, member: string, message: string): ContractIssue {
   return { code, className, member, message: `${className}.${member}: ${message}` };
 }
@@ -24,10 +26,11 @@ export type DesignTypeGap =
 export function unknownPropertyType(className: string, member: string, gap: DesignTypeGap): ContractIssue {
   switch (gap.kind) {
     case 'object':
-      return issue('unknown-property-type', className, member, `the type of this property cannot be known (design:type is Object); ${TYPE_DECORATOR_FIX}`);
+      return issue('unknown-property-type', className, member, `the type of this property cannot be known (design:type is Object: a union, a map, an interface or any); ${OBJECT_FIX}`);
     case 'absent':
       return issue('unknown-property-type', className, member, `the type of this property cannot be known (no design:type was recorded: emitDecoratorMetadata is off, reflect-metadata was imported after this class, or the compiler (esbuild, tsx) emits none); ${TYPE_DECORATOR_FIX}`);
     case 'unsupported':
+      if (gap.name === 'Map') return issue('unknown-property-type', className, member, 'a Map travels as a JSON object, but its value type is not recorded; add @MapOf(ValueType), for example @MapOf(String) or @MapOf(() => Item)');
       return issue('unknown-property-type', className, member, `the type of this property cannot be known (design:type is ${gap.name}, which JSON cannot carry); ${TYPE_DECORATOR_FIX}`);
     case 'enum-object':
       return issue('unknown-property-type', className, member, 'the type of this property cannot be known (design:type is an enum object, as swc and oxc record for enums); add @IsEnum(TheEnum)');
@@ -79,4 +82,8 @@ export function notAClass(value: unknown, role: SchemaRole): ContractIssue {
     className,
     message: `the ${which} class must be a class whose properties carry class-validator decorators, got ${got}`,
   };
+}
+
+export function shapeTypeProblem(className: string, member: string, decorator: string, problem: string): ContractIssue {
+  return issue('unknown-property-type', className, member, `${decorator}: ${problem}; name a class, String, Number, Boolean or Date, or () => Class`);
 }

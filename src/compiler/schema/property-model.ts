@@ -1,6 +1,7 @@
 import { ValidationTypes } from 'class-validator';
 import type { ContractIssue, Json } from '../../contract/index.js';
-import type { FieldOptions } from '../../decorators/index.js';
+import type { FieldOptions, ShapeOptions } from '../../decorators/index.js';
+import { applyShape } from './shape-rules.js';
 import { CONSTRAINT_MAPPINGS } from './constraint-map.js';
 import { jsonCopyOf } from './json-values.js';
 import * as messages from './messages.js';
@@ -14,11 +15,12 @@ import { ValueRules } from './value-rules.js';
 /** Everything the generator knows about one property of a DTO class. */
 export interface PropertyModel {
   readonly name: string;
-  /** `@IsOptional()`: the property may be left out or be `null`. */
+  /** `@IsOptional()` was applied. */
   readonly optional: boolean;
   /**
    * Whether the schema lists the property in `required`: not when `@IsOptional()`, when it has
-   * a default, or when a no-argument instance already holds a value for it.
+   * a default, or when a no-argument instance already holds a value for it. Every property that
+   * is not required may also be `null`, which stands for "left out" (one rule for both kinds).
    */
   readonly required: boolean;
   /** The rules of the property's value (empty for a `@ValidateIf()` property). */
@@ -40,6 +42,8 @@ export interface PropertyInput {
   readonly name: string;
   readonly metadatas: readonly ValidationMetadata[];
   readonly field: FieldOptions | undefined;
+  /** `@MapOf`/`@UnionOf`, when the property has one. */
+  readonly shape?: ShapeOptions | undefined;
   /** Whether a no-argument instance has the property as an own key, and its value. */
   readonly initialiser: { readonly value: unknown } | undefined;
   readonly issues: ContractIssue[];
@@ -86,7 +90,8 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         input.issues.push(messages.typeFunctionThrew(className, name, error));
       }
     }
-    resolvePropertyType(rules, {
+    if (input.shape !== undefined) applyShape(rules, input.shape, { className, property: name, designType: designTypeOf(cls, name), issues: input.issues });
+    else resolvePropertyType(rules, {
       className,
       property: name,
       hinted,

@@ -16,9 +16,13 @@ const BOUND_ORDER: readonly BoundKeyword[] = ['minimum', 'exclusiveMinimum', 'ma
  * `@Matches` or format goes into `allOf`, since a schema holds one of each keyword.
  */
 export function renderRules(rules: ValueRules, reference: ClassReference, options: { readonly nullable?: boolean } = {}): JsonObject {
-  const schema: JsonObject = rules.nested !== undefined ? { ...reference(rules.nested) } : rules.variants !== undefined ? { anyOf: renderVariants(rules.variants, reference) } : {};
+  const schema: JsonObject =
+    rules.nested !== undefined ? { ...reference(rules.nested) }
+    : rules.variants !== undefined ? { anyOf: renderVariants(rules.variants, reference) }
+    : rules.unionMembers !== undefined ? { anyOf: rules.unionMembers.map((member) => renderRules(member, reference)) }
+    : {};
   const stringOnly = isOnly(rules.types, 'string');
-  if (rules.nested === undefined && rules.variants === undefined && rules.types !== undefined) {
+  if (rules.nested === undefined && rules.variants === undefined && rules.unionMembers === undefined && rules.types !== undefined) {
     if (rules.types.size === 0) schema.not = {};
     else schema.type = typeKeyword(rules.types);
   }
@@ -42,6 +46,7 @@ export function renderRules(rules: ValueRules, reference: ClassReference, option
   if (rules.notEmpty && stringOnly) schema.minLength = Math.max(rules.bounds.get('minLength') ?? 0, 1);
   if (rules.items !== undefined) schema.items = renderRules(rules.items, reference);
   if (rules.uniqueItems) schema.uniqueItems = true;
+  if (rules.mapValues !== undefined) schema.additionalProperties = renderRules(rules.mapValues, reference);
   const extra: JsonObject[] = [
     ...rules.formats.slice(1).map((format) => ({ format })),
     ...rules.patterns.slice(1).map((pattern) => ({ pattern })),
@@ -75,13 +80,16 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
 }
 
 /**
- * Makes a property's schema admit `null` as well (an `@IsOptional()` property): `null` joins
- * `type` and `enum`, a `const` becomes an `enum` of it and `null`, and a nested DTO or `$ref`
- * is wrapped in `anyOf` with `{"type":"null"}`. A schema without a type already admits `null`.
+ * Makes a property's schema admit `null` as well (a property that is not required): `null`
+ * joins `type` and `enum`, a `const` becomes an `enum` of it and `null`, an inline nested DTO
+ * becomes `"type": ["object", "null"]` (its keywords apply to objects only, and client
+ * libraries keep a type list where they simplify an `anyOf` with `null` away), a `$ref` is
+ * wrapped in `anyOf` with `{"type":"null"}`, and a union gets a `{"type":"null"}` member.
+ * A schema without a type already admits `null`.
  */
 export function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
-  if (rules.nested !== undefined) return { anyOf: [schema, { type: 'null' }] };
-  if (rules.variants !== undefined) return { ...schema, anyOf: [...(schema.anyOf as Json[]), { type: 'null' }] };
+  if (rules.nested !== undefined) return schema.type === 'object' ? { ...schema, type: ['object', 'null'] } : { anyOf: [schema, { type: 'null' }] };
+  if (rules.variants !== undefined || rules.unionMembers !== undefined) return { ...schema, anyOf: [...(schema.anyOf as Json[]), { type: 'null' }] };
   const result: JsonObject = { ...schema };
   if (rules.types !== undefined && rules.types.size > 0) result.type = typeKeyword(unionTypes(rules.types, typeSet('null')));
   if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
@@ -94,8 +102,11 @@ export function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
 
 /** The schema of one property: annotations around the value's schema. */
 export function renderProperty(property: PropertyModel, reference: ClassReference): JsonObject {
-  const value = renderRules(property.rules, reference, { nullable: property.optional });
-  const body = property.optional ? admitNull(value, property.rules) : value;
+  // One rule for every optional property (`@IsOptional()`, a default or an initialiser): left
+  // out of `required`, and `null` admitted as "left out" (the pipeline drops it).
+  const nullable = !property.required;
+  const value = renderRules(property.rules, reference, { nullable });
+  const body = nullable ? admitNull(value, property.rules) : value;
   const schema: JsonObject = {};
   if (property.title !== undefined) schema.title = property.title;
   if (property.description !== undefined) schema.description = property.description;

@@ -18,7 +18,7 @@ export function isDtoClass(value: unknown): value is Function {
 }
 
 /** The types a wrapper constructor stands for (`@Type(() => Number)`, `design:type` Number). */
-function primitiveTypesOf(value: unknown): { types: TypeSet; format?: string } | undefined {
+export function primitiveTypesOf(value: unknown): { types: TypeSet; format?: string } | undefined {
   if (value === String) return { types: typeSet('string') };
   if (value === Number) return { types: typeSet('number') };
   if (value === Boolean) return { types: typeSet('boolean') };

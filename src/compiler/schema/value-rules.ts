@@ -49,6 +49,10 @@ export class ValueRules {
   variants: Variants | undefined;
   /** The rules for the items, when the value is an array. */
   items: ValueRules | undefined;
+  /** `@MapOf(T)`: the rules every value of the map (a JSON object with any keys) follows. */
+  mapValues: ValueRules | undefined;
+  /** `@UnionOf([A, B])`: the value follows the rules of at least one member. */
+  unionMembers: readonly ValueRules[] | undefined;
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
@@ -88,6 +92,6 @@ export class ValueRules {
 
   /** Whether anything says what the value is: a type, allowed values, or a DTO class. */
   hasKnownType(): boolean {
-    return this.types !== undefined || this.enumValues !== undefined || this.constValue !== undefined || this.nested !== undefined || this.variants !== undefined;
+    return this.types !== undefined || this.enumValues !== undefined || this.constValue !== undefined || this.nested !== undefined || this.variants !== undefined || this.unionMembers !== undefined;
   }
 }

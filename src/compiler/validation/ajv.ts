@@ -65,6 +65,7 @@ function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
     // A branch of the right type failed deeper: keep its problems only.
     for (const index of typeMismatches) skipped.add(index);
     skipped.add(at);
+    foldDiscriminated(errors, alternative, branchErrors, skipped, replaced);
   });
   // An enum or const says more than a type mismatch at the same place: `must be one of 1, 2`.
   const listedValues = new Set(errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath));
@@ -77,6 +78,33 @@ function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
     problems.push(replaced.get(index) ?? problemOf(error));
   });
   return problems;
+}
+
+/**
+ * Folds a discriminated union (each branch fixes one property with `const`, as `@UnionOf({
+ * discriminator })` makes): the branches whose discriminator does not match the value are not
+ * the branch meant, so their problems are dropped when another branch's discriminator matched;
+ * when none matched, the problem is one line at the discriminator, `/shape/kind: must be one of
+ * "circle", "square"`.
+ */
+function foldDiscriminated(errors: readonly ErrorObject[], alternative: ErrorObject, branchErrors: readonly number[], skipped: Set<number>, replaced: Map<number, ArgumentProblem>): void {
+  const branchOf = (index: number): string => errors[index]!.schemaPath.slice(alternative.schemaPath.length + 1).split('/')[0]!;
+  const isDiscriminatorMiss = (error: ErrorObject): boolean => error.keyword === 'const' && error.instancePath.startsWith(`${alternative.instancePath}/`) && !error.instancePath.slice(alternative.instancePath.length + 1).includes('/');
+  const missed = new Map<string, ErrorObject>();
+  for (const index of branchErrors) if (isDiscriminatorMiss(errors[index]!)) missed.set(branchOf(index), errors[index]!);
+  if (missed.size === 0) return;
+  const branches = new Set(branchErrors.map(branchOf));
+  if (missed.size < branches.size) {
+    for (const index of branchErrors) if (missed.has(branchOf(index))) skipped.add(index);
+    return;
+  }
+  const first = [...missed.values()][0]!;
+  if ([...missed.values()].some((error) => error.instancePath !== first.instancePath)) return;
+  const values = [...missed.values()].map((error) => JSON.stringify((error.params as { allowedValue?: unknown }).allowedValue));
+  const firstIndex = branchErrors.find((index) => errors[index] === first)!;
+  for (const index of branchErrors) skipped.add(index);
+  skipped.delete(firstIndex);
+  replaced.set(firstIndex, { pointer: first.instancePath, message: `must be one of ${values.join(', ')}` });
 }
 
 function listed(types: readonly string[]): string {

@@ -1,5 +1,9 @@
 import { plainToInstance } from 'class-transformer';
-import { classTransformerStorage, type TypeStorage } from '../schema/sources.js';
+import { getShapes, type ShapeOptions, type ValueTypeRef } from '../../decorators/index.js';
+import { generateSchema } from '../schema/generate.js';
+import { classTransformerStorage, designTypeOf, type TypeStorage } from '../schema/sources.js';
+import { isDtoClass } from '../schema/type-resolution.js';
+import { compileSchema } from './validator.js';
 
 /** Builds a tool's arguments DTO from a plain object that ajv has already accepted. */
 export type Instantiate = (plain: object) => object;
@@ -20,8 +24,18 @@ const INTO_COLLECTION: ReadonlySet<unknown> = new Set<unknown>([Set, Map]);
  */
 interface ClassPlan {
   readonly cls: new () => object;
-  readonly properties: Map<string, ClassPlan | null | 'slow'>;
+  readonly properties: Map<string, ClassPlan | ShapePlan | null | 'slow'>;
 }
+
+/**
+ * How a `@MapOf`/`@UnionOf` property is built: map values each as their class (into a `Map`
+ * when the property is declared as one), a discriminated union by the class its discriminator
+ * names, a plain union by the first member class whose schema accepts the object.
+ */
+type ShapePlan =
+  | { readonly kind: 'map'; readonly value: ClassPlan | null; readonly asMap: boolean }
+  | { readonly kind: 'discriminated'; readonly property: string; readonly cases: ReadonlyMap<string, ClassPlan> }
+  | { readonly kind: 'union'; readonly members: readonly { readonly plan: ClassPlan; readonly accepts: (value: unknown) => boolean }[] };
 
 class NeedsClassTransformer extends Error {}
 
@@ -65,11 +79,59 @@ function planOf(cls: Function, storage: TypeStorage, plans: Map<Function, ClassP
   return plan;
 }
 
-function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ClassPlan | null | 'slow' {
+/** The class a value type reference names, or `undefined` for a primitive (or a type function that fails). */
+function classOfRef(ref: ValueTypeRef): Function | undefined {
+  let type: unknown = ref;
+  if (typeof ref === 'function' && ref.prototype === undefined) {
+    try {
+      type = (ref as () => unknown)();
+    } catch {
+      return undefined;
+    }
+  }
+  return isDtoClass(type) ? type : undefined;
+}
+
+/** A plan for a shaped property, or `'slow'` when one of its classes needs class-transformer. */
+function shapePlanOf(owner: Function, key: string, shape: ShapeOptions, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ShapePlan | 'slow' {
+  const planFor = (cls: Function | undefined): ClassPlan | null | 'slow' => (cls === undefined ? null : planOf(cls, storage, plans));
+  switch (shape.kind) {
+    case 'map': {
+      const value = planFor(classOfRef(shape.value));
+      return value === 'slow' ? 'slow' : { kind: 'map', value, asMap: designTypeOf(owner, key) === Map };
+    }
+    case 'discriminated': {
+      const cases = new Map<string, ClassPlan>();
+      for (const [name, ref] of shape.cases) {
+        const plan = planFor(classOfRef(ref));
+        if (plan === 'slow') return 'slow';
+        if (plan !== null) cases.set(name, plan);
+      }
+      return { kind: 'discriminated', property: shape.discriminator, cases };
+    }
+    case 'union': {
+      const members: { plan: ClassPlan; accepts: (value: unknown) => boolean }[] = [];
+      for (const ref of shape.members) {
+        const cls = classOfRef(ref);
+        const plan = planFor(cls);
+        if (plan === 'slow') return 'slow';
+        if (plan === null || cls === undefined) continue;
+        const validate = compileSchema(generateSchema(cls).schema);
+        members.push({ plan, accepts: (value) => validate(value) === true });
+      }
+      return { kind: 'union', members };
+    }
+  }
+}
+
+function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ClassPlan | ShapePlan | null | 'slow' {
   const known = plan.properties.get(key);
   if (known !== undefined) return known;
-  let decided: ClassPlan | null | 'slow';
-  if (storage.findTransformMetadatas(plan.cls, key, PLAIN_TO_CLASS).length > 0) {
+  let decided: ClassPlan | ShapePlan | null | 'slow';
+  const shape = getShapes(plan.cls).get(key);
+  if (shape !== undefined) {
+    decided = shapePlanOf(plan.cls, key, shape, storage, plans);
+  } else if (storage.findTransformMetadatas(plan.cls, key, PLAIN_TO_CLASS).length > 0) {
     decided = 'slow';
   } else {
     const hint = storage.findTypeMetadata(plan.cls, key);
@@ -99,10 +161,32 @@ function buildInstance(plan: ClassPlan, plain: Record<string, unknown>, storage:
   return instance;
 }
 
-function buildTyped(plan: ClassPlan, value: unknown, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): unknown {
+function buildTyped(plan: ClassPlan | ShapePlan, value: unknown, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): unknown {
   if (Array.isArray(value)) return value.map((item) => buildTyped(plan, item, storage, plans));
-  if (typeof value === 'object' && value !== null) return buildInstance(plan, value as Record<string, unknown>, storage, plans);
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (!('kind' in plan)) return buildInstance(plan, value as Record<string, unknown>, storage, plans);
+  const object = value as Record<string, unknown>;
+  switch (plan.kind) {
+    case 'map': {
+      const entries: [string, unknown][] = [];
+      for (const key of Object.keys(object)) {
+        if (key === '__proto__' || key === 'constructor') continue;
+        entries.push([key, plan.value === null ? copyJson(object[key]) : buildTyped(plan.value, object[key], storage, plans)]);
+      }
+      if (plan.asMap) return new Map(entries);
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of entries) copy[key] = item;
+      return copy;
+    }
+    case 'discriminated': {
+      const chosen = plan.cases.get(String(object[plan.property]));
+      return chosen === undefined ? copyJson(value) : buildInstance(chosen, object, storage, plans);
+    }
+    case 'union': {
+      const chosen = plan.members.find((member) => member.accepts(value));
+      return chosen === undefined ? copyJson(value) : buildInstance(chosen.plan, object, storage, plans);
+    }
+  }
 }
 
 /** A deep copy of validated JSON, as class-transformer makes of untyped values. */

@@ -2,10 +2,11 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
+import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
-export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'> {}
+export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
 
 /**
  * Serves contract tools over streamable HTTP: `listenHttp` with a fresh
@@ -16,6 +17,6 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
-  const prepared = servedToolsOf(tools, 'createServer', serverOptions);
+  const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
   return listenHttp(() => serverFor(info, prepared, serverOptions), options);
 }

@@ -2,10 +2,11 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
+import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 
 /** Options of `serveStdio`: the stdio transport's and the server's (the transport kind is set here). */
-export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'> {}
+export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
 
 /**
  * Serves contract tools over stdio: `connectStdio` with one `createServer(info, tools)` whose
@@ -16,6 +17,6 @@ export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'tr
  */
 export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
   const serverOptions = { ...options, transport: 'stdio' as const };
-  const prepared = servedToolsOf(tools, 'createServer', serverOptions);
+  const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
   return connectStdio(() => serverFor(info, prepared, serverOptions), options);
 }
