@@ -160,6 +160,11 @@ test(`the scheduler keeps every rule over ${RUNS} random interleavings (seed ${S
   assert.ok(seen.startedAfterWaiting > 300 && seen.exclusiveStarts > 300 && seen.cancelled > 40, `coverage: ${JSON.stringify(seen)}`);
 });
 
+test('the scheduler keeps every rule over long interleavings (up to 400 steps, 10 runs)', () => {
+  const long = fc.tuple(limitArbitrary, fc.array(opArbitrary, { minLength: 200, maxLength: 400 }));
+  fc.assert(fc.property(long, ([limit, ops]) => runOps(real, limit, ops)), { seed: SEED, numRuns: 10 });
+});
+
 /** Runs the property against a broken scheduler and returns the rule it reported broken. */
 function caught(factory: Factory): string {
   try {

@@ -212,6 +212,19 @@ test('stdio: a waiting call says what it waits for once (progress 0 and a debug 
   assert.deepEqual(progress.events, [{ progress: 0, message: text }, { progress: 1, message: 'started' }]);
 });
 
+test('HTTP: the debug line follows the session\'s logging level; the progress at 0 is still sent', TIMEOUT, async () => {
+  const client = await httpClient(http);
+  await client.setLoggingLevel('info');
+  const held = await hold(client, 'res_b', 'quiet-hold');
+  const progress = new ProgressLog();
+  const waiting = call(client, 'res_b', { id: 'quiet' }, { progress });
+  await progress.waiting();
+  await held.stop();
+  assert.equal(spanOf(await waiting).id, 'quiet');
+  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "res_b" waits for resource "shell:b", held by "res_b"' }, { progress: 1, message: 'started' }]);
+  assert.deepEqual(logs.get(client), []);
+});
+
 test('stdio: a cancelled waiting call never starts and stops holding back the calls behind it', TIMEOUT, async () => {
   const held = await hold(stdio, 'res_a', 'hold-cancel');
   const controller = new AbortController();

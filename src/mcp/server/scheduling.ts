@@ -146,7 +146,7 @@ export function runInTurn<T>(state: ServerState, tool: ContractTool, extra: Hand
   return entered.then((ticket) => holding(ticket, execute));
 }
 
-/** Runs `execute` and releases `ticket` once its promise settles (at once on a synchronous throw). */
+/** Runs `execute` and releases `ticket` once its promise settles (a synchronous throw counts as a rejection). */
 function holding<T>(ticket: Ticket, execute: () => T | Promise<T>): Promise<T> {
   const running = invoke(execute);
   const release = (): void => ticket.release();

@@ -37,12 +37,13 @@ export const BARRIER_CLAIMS: CallClaims = BARRIER;
  * barrier is exclusive (`kind: 'barrier'`, whatever else it claims), a sequential tool is
  * exclusive (`kind: 'sequential'`), a tool with a resource key claims that key, and any other
  * tool claims nothing. `undefined` (a call whose tool is unknown) claims nothing. Never runs the
- * tool. The frozen results are shared: compare them by value, never by identity.
+ * tool. The results without a resource are shared frozen objects: compare claims by value,
+ * never by identity.
  */
 export function schedulingClaimsOf(tool: ContractTool | undefined): CallClaims {
   if (tool === undefined) return NONE;
   if (isBarrier(tool)) return BARRIER;
   if (isSequential(tool)) return SEQUENTIAL;
   const resource = resourceOf(tool);
-  return resource === '' ? NONE : Object.freeze({ exclusive: false, resource, kind: 'resource' });
+  return resource === '' ? NONE : { exclusive: false, resource, kind: 'resource' };
 }

@@ -1,6 +1,7 @@
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { ArrivalHeap } from './arrival-heap.js';
+import { Fifo } from './fifo.js';
 import type { CallClaims } from './claims.js';
 
 /** Where a submitted call stands. */
@@ -106,13 +107,12 @@ export class Scheduler {
    */
   private readonly ready = new ArrivalHeap<Entry>();
   /** The waiting calls of each resource, in arrival order (the first is in `ready` unless the resource is held). */
-  private readonly queues = new Map<string, Entry[]>();
+  private readonly queues = new Map<string, Fifo<Entry>>();
   /** The running call that holds each resource. */
   private readonly held = new Map<string, Entry>();
   private runningCount = 0;
   private exclusiveRunning: Entry | undefined;
   private pumping = false;
-  private pumpAgain = false;
 
   /** Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or `Infinity`, or an `onIdle` that is not a function. */
   constructor(options: SchedulerOptions = {}) {
@@ -160,7 +160,9 @@ export class Scheduler {
     } else {
       const queue = this.queues.get(resource);
       if (queue === undefined) {
-        this.queues.set(resource, [entry]);
+        const fresh = new Fifo<Entry>();
+        fresh.push(entry);
+        this.queues.set(resource, fresh);
         if (!this.held.has(resource)) this.ready.push(entry);
       } else {
         queue.push(entry);
@@ -197,7 +199,7 @@ export class Scheduler {
     const { resource } = entry.claims;
     if (resource !== '' && this.held.get(resource) === entry) {
       this.held.delete(resource);
-      const next = this.queues.get(resource)?.[0];
+      const next = this.queues.get(resource)?.first();
       if (next !== undefined) this.ready.push(next);
     }
     this.pump();
@@ -212,10 +214,9 @@ export class Scheduler {
     const { resource } = entry.claims;
     if (resource !== '') {
       const queue = this.queues.get(resource)!;
-      const at = queue.indexOf(entry);
-      queue.splice(at, 1);
+      const at = queue.remove(entry);
       if (queue.length === 0) this.queues.delete(resource);
-      else if (at === 0 && !this.held.has(resource)) this.ready.push(queue[0]!);
+      else if (at === 0 && !this.held.has(resource)) this.ready.push(queue.first()!);
     }
     this.pump();
     this.checkIdle();
@@ -226,26 +227,24 @@ export class Scheduler {
     if (this.onIdle !== undefined && this.runningCount === 0 && this.waiting.size === 0) this.onIdle();
   }
 
-  /** Grants every call the rules now allow, in arrival order; see the class comment. */
+  /**
+   * Grants every call the rules now allow, one at a time in arrival order; see the class comment.
+   * A `start` that releases, withdraws or submits calls (re-entering here) only changes the state
+   * the next step reads. A throw from `start` releases that call and is thrown again at the end.
+   */
   private pump(): void {
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
+    if (this.pumping) return;
     this.pumping = true;
     let failure: { error: unknown } | undefined;
     try {
-      do {
-        this.pumpAgain = false;
-        for (const entry of this.grantable()) {
-          try {
-            entry.start();
-          } catch (error) {
-            this.releaseEntry(entry);
-            failure ??= { error };
-          }
+      for (let entry = this.takeNext(); entry !== undefined; entry = this.takeNext()) {
+        try {
+          entry.start();
+        } catch (error) {
+          this.releaseEntry(entry);
+          failure ??= { error };
         }
-      } while (this.pumpAgain);
+      }
     } finally {
       this.pumping = false;
     }
@@ -253,34 +252,25 @@ export class Scheduler {
   }
 
   /**
-   * Takes the calls that may start now off the waiting lists, in arrival order, and marks them
-   * running. Only `ready` calls can start (a later call of a resource waits for the earlier one);
-   * the earliest ready call is the earliest waiting call when nothing runs, so an exclusive call
-   * at the front starts exactly when nothing runs and nothing waits before it, and one that
-   * cannot start yet holds back every later call.
+   * Takes the next call that may start now off the waiting lists and marks it running, or
+   * returns `undefined`. Only `ready` calls can start (a later call of a resource waits for the
+   * earlier one); the earliest ready call is the earliest waiting call when nothing runs, so an
+   * exclusive call at the front starts exactly when nothing runs and nothing waits before it,
+   * and one that cannot start yet holds back every later call.
    */
-  private grantable(): Entry[] {
-    const granted: Entry[] = [];
-    if (this.exclusiveRunning !== undefined) return granted;
+  private takeNext(): Entry | undefined {
+    if (this.exclusiveRunning !== undefined) return undefined;
     for (let next = this.ready.peek(); next !== undefined; next = this.ready.peek()) {
       if (next.status !== 'waiting') {
         this.ready.pop();
         continue;
       }
-      if (next.claims.exclusive) {
-        if (this.runningCount === 0) {
-          this.ready.pop();
-          this.take(next);
-          granted.push(next);
-        }
-        break;
-      }
-      if (this.runningCount >= this.maxConcurrent) break;
+      if (next.claims.exclusive ? this.runningCount > 0 : this.runningCount >= this.maxConcurrent) return undefined;
       this.ready.pop();
       this.take(next);
-      granted.push(next);
+      return next;
     }
-    return granted;
+    return undefined;
   }
 
   /** Moves a ready call from the waiting lists to running. */
@@ -310,7 +300,7 @@ export class Scheduler {
     else if (entry.claims.resource !== '') this.held.set(entry.claims.resource, entry);
   }
 
-  /** @internal Says what holds `entry` back, judged by the same rules as `grantable` (`ticket.waitingFor()`). */
+  /** @internal Says what holds `entry` back, judged by the same rules as `takeNext` (`ticket.waitingFor()`). */
   reasonOf(entry: Entry): string {
     const before: Entry[] = [];
     for (const other of this.waiting) {
