@@ -1,6 +1,6 @@
 import {
   applyOutputBounds, applyPolicy, compile, createPolicy,
-  type AskPermission, type ContractTool, type PermissionPolicy,
+  type AskPermission, type ContractTool, type PermissionPolicy, type StateScope,
 } from '../../src/index.js';
 import { ReadFile, WriteFile } from './file-tools.js';
 import { ShellSessions } from './sessions.js';
@@ -20,9 +20,10 @@ export function shellTools(sessions: ShellSessions = new ShellSessions()): reado
 /**
  * The sample's policy: `write` implies `read`; nothing under `/etc` may be written (`system
  * files are read-only`); reading is allowed everywhere; every other write is asked of the user
- * (through `ask` when given, else through the client's elicitation).
+ * (through `ask` when given, else through the client's elicitation). An "always" answer holds for
+ * the session that gave it (`decisionScope`, default per principal, else per session).
  */
-export function shellPolicy(options: { readonly ask?: AskPermission } = {}): PermissionPolicy {
+export function shellPolicy(options: { readonly ask?: AskPermission; readonly decisionScope?: StateScope } = {}): PermissionPolicy {
   return createPolicy({
     implications: { write: ['read'] },
     rules: [
@@ -30,6 +31,7 @@ export function shellPolicy(options: { readonly ask?: AskPermission } = {}): Per
       { effect: 'allow', capabilities: ['read'] },
     ],
     ...(options.ask === undefined ? {} : { ask: options.ask }),
+    ...(options.decisionScope === undefined ? {} : { decisionScope: options.decisionScope }),
   });
 }
 

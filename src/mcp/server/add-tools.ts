@@ -22,9 +22,18 @@ export interface ServerOptions {
   /**
    * A bound on the characters of each call's final result for tools that state no
    * `maxOutputChars` (`@MaxOutput`) of their own; a tool's own bound is applied whether or not
-   * this is set (see `withOutputBound`). A positive integer; default none.
+   * this is set (see `withOutputBound`). A positive integer; default `DEFAULT_MAX_OUTPUT_CHARS`
+   * (100,000); `Infinity` switches the default off (the transports' `maxMessageBytes` still
+   * turns a message too big to send into an `isError` result).
    */
   readonly maxOutputChars?: number;
+  /**
+   * The time limit, in milliseconds, of every call of a tool that states none of its own (no
+   * `@Timeout`): when it passes, the call is answered `tool "<name>" timed out after <ms> ms`
+   * and its signal aborts. Default none: a tool with no limit that never settles holds its
+   * request until the client cancels it or the connection closes.
+   */
+  readonly defaultTimeoutMs?: number;
 }
 
 /**

@@ -2,11 +2,11 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidArgumentsError, TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { kindOf, messageOf } from '../../util/describe.js';
-import { isPositiveInteger } from '../../util/limits.js';
 import { isContractTool } from '../../contract/shapes.js';
 import { compileSchema, problemsOf, validatesOwnArguments } from '../../compiler/validation/index.js';
 import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
-import { withOutputBound } from '../../runtime/output-limits/index.js';
+import { serverOutputBoundOf, withOutputBound } from '../../runtime/output-limits/index.js';
+import { checkDefaultTimeout, withDefaultTimeout } from './default-timeout.js';
 import { definitionOf } from './definition.js';
 
 /** A tool ready to serve: its listed definition and its validators, compiled once. */
@@ -27,13 +27,14 @@ export interface ServedTool {
  * not an object schema (`"type": "object"` at the root, which MCP requires); or a schema cannot be compiled (`<where>: tool "x": schema: <ajv
  * message>`). Arguments validators are compiled only for tools that do not validate their own
  * (hand-built tools); compiled tools check theirs inside `execute`. Each tool is served bounded
- * by its own `maxOutputChars` or `options.maxOutputChars` (see `withOutputBound`); a bound that is
- * not a positive integer throws.
+ * by its own `maxOutputChars` or `options.maxOutputChars`, else `DEFAULT_MAX_OUTPUT_CHARS`
+ * (`Infinity` switches the default off; see `serverOutputBoundOf`, `withOutputBound`), and a
+ * tool without a time limit of its own gets `options.defaultTimeoutMs` (see `withDefaultTimeout`);
+ * a bad bound or timeout throws.
  */
-export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number } = {}): Map<string, ServedTool> {
-  if (options.maxOutputChars !== undefined && !isPositiveInteger(options.maxOutputChars)) {
-    throw new TypeError(`${where}: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
-  }
+export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number; readonly defaultTimeoutMs?: number } = {}): Map<string, ServedTool> {
+  const maxOutputChars = serverOutputBoundOf(options.maxOutputChars, where);
+  checkDefaultTimeout(options.defaultTimeoutMs, where);
   if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools, got ${kindOf(tools)}`);
   const served = new Map<string, ServedTool>();
   tools.forEach((tool, index) => {
@@ -49,7 +50,7 @@ export function prepareTools(tools: readonly ContractTool[], where: string, opti
     const validateOutput = checkSchema(tool.outputSchema, `${label}: output schema`, true);
     let bounded: ContractTool;
     try {
-      bounded = withOutputBound(tool, { maxOutputChars: options.maxOutputChars });
+      bounded = withDefaultTimeout(withOutputBound(tool, { maxOutputChars }), options.defaultTimeoutMs);
     } catch (err) {
       throw new Error(`${label}: ${messageOf(err)}`);
     }

@@ -20,6 +20,8 @@ export {
   newSessionId,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_MAX_SESSIONS,
+  tooManySessionsMessage,
   type HttpHandlerOptions,
   type McpHttpHandler,
   type SessionCloseReason,
@@ -27,3 +29,6 @@ export {
 export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-http.js';
 export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';
 export { serveStdio, serveHttp, type ServeStdioOptions, type ServeHttpOptions } from './serve.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, serialiseOutgoing, type Outgoing } from './outgoing.js';
+export { standInForBadResponse } from './jsonrpc-shape.js';
+export { keepServingOnFloatingRejections, FLOATING_REJECTION_PREFIX } from './process-guard.js';

@@ -2,6 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { prepareTools } from '../server/served-tools.js';
+import { keepServingOnFloatingRejections } from './process-guard.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
@@ -16,11 +17,13 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * calls see `session.transport === 'stdio'`. Rejects, naming the tool, when the tool set is
  * invalid (see `createServer`). Tools must not write to stdout: log with `ctx.log` (to the
  * client) or to stderr; while serving the process's own stdout, stray `console.log` output is
- * rerouted to stderr (`guardStdout`). Resolves to the running server's handle.
+ * rerouted to stderr (`guardStdout`). A rejection a tool leaves unhandled is logged and the
+ * process keeps serving (`keepServingOnFloatingRejections`). Resolves to the running server's handle.
  */
 export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
   const serverOptions = { ...options, transport: 'stdio' as const };
   const prepared = prepareTools(tools, 'createServer', serverOptions);
+  keepServingOnFloatingRejections(options.log);
   return connectStdio(() => serverFor(info, prepared, serverOptions), options);
 }
 
@@ -29,10 +32,12 @@ export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[
  * `createServer(info, tools)` per session (per request when `stateless`), whose calls see
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
- * first request. Resolves once listening.
+ * first request. A rejection a tool leaves unhandled is logged and the process keeps serving
+ * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). Resolves once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = prepareTools(tools, 'createServer', serverOptions);
+  keepServingOnFloatingRejections();
   return listenHttp(() => serverFor(info, prepared, serverOptions), options);
 }

@@ -1,5 +1,6 @@
 import { resultOf, wrap, type ContractTool } from '../../contract/index.js';
 import { isPositiveInteger } from '../../util/limits.js';
+import { isToolOutput } from '../../contract/shapes.js';
 import { boundResult } from './truncate.js';
 
 /** Options of the output bounds wrapper. */
@@ -29,7 +30,11 @@ export function withOutputBound(tool: ContractTool, options: OutputBoundsOptions
   if (BOUNDED.has(tool)) return tool;
   const limit = tool.maxOutputChars ?? options.maxOutputChars;
   if (limit === undefined) return tool;
-  const bounded = wrap(tool, async (args, ctx, inner) => boundResult(resultOf(await inner.execute(args, ctx)), limit));
+  // An output that is not a ToolOutput is passed on unchanged, for the host to refuse with its own message.
+  const bounded = wrap(tool, async (args, ctx, inner) => {
+    const output = await inner.execute(args, ctx);
+    return isToolOutput(output) ? boundResult(resultOf(output), limit) : output;
+  });
   BOUNDED.add(bounded);
   return bounded;
 }

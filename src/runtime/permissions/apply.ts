@@ -22,7 +22,7 @@ function withRecord(output: ToolOutput, record: ToolRecord | undefined): ToolOut
 }
 
 async function runUnderPolicy(policy: PermissionPolicy, args: unknown, ctx: CallContext, inner: ContractTool): Promise<ToolOutput> {
-  const invocation = new PermissionInvocation(policy, inner.name);
+  const invocation = new PermissionInvocation(policy, inner.name, ctx);
   // One run per question answered, plus the last: at most maxQuestions + 1 runs.
   for (let runs = 0; runs <= policy.maxQuestions; runs += 1) {
     const run = invocation.newRun();
@@ -43,7 +43,7 @@ async function runUnderPolicy(policy: PermissionPolicy, args: unknown, ctx: Call
       // run again from the start. Whatever the run returned or threw is discarded.
       if (invocation.decisions.length >= policy.maxQuestions) throw new TooManyPermissionQuestionsError(inner.name, policy.maxQuestions);
       throwIfAborted(ctx.signal);
-      invocation.apply(needed.question, await askQuestion(needed.question, ctx, policy.ask));
+      invocation.apply(needed.question, await askQuestion(needed.question, ctx, policy.ask, policy.askTimeoutMs));
       throwIfAborted(ctx.signal);
       continue;
     }

@@ -8,6 +8,9 @@ export {
   PERMISSION_FORM,
   NO_ANSWER_REASON,
   ASK_FAILED_REASON,
+  ASK_TIMED_OUT_REASON,
+  DEFAULT_ASK_TIMEOUT_MS,
+  ScopedDecisions,
   questionText,
   questionElicitation,
   answerOfElicitation,
@@ -22,3 +25,4 @@ export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type 
 export { PERMISSIONS_RECORD_NS, type PermissionDecisionEntry, type PermissionGrantEntry, type PermissionRecordData } from './invocation.js';
 export { checkRequirements } from './requirements.js';
 export { withPolicy, applyPolicy } from './apply.js';
+export { decisionOwnerOf, principalIdOf, type DecisionOwner } from './owner.js';

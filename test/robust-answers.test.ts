@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StdioChild } from './support/transport-child.js';
+import { connectRobust, ROBUST_WAIT_MS, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
+
+type After = { after(fn: () => Promise<void>): void };
+
+async function peer(t: After, transport: RobustTransport, options: Parameters<typeof connectRobust>[1] = {}): Promise<RobustPeer> {
+  const connected = await connectRobust(transport, options);
+  t.after(() => connected.close());
+  return connected;
+}
+
+const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+const failed = (value: string) => ({ content: [{ type: 'text', text: value }], isError: true });
+const call = (p: RobustPeer, name: string, args: Record<string, unknown> = {}) => p.client.callTool({ name, arguments: args }, undefined, { timeout: ROBUST_WAIT_MS });
+
+for (const transport of ['stdio', 'http'] as const) {
+  test(`robust ${transport}: a result that cannot be serialised is answered isError, saying why; the server serves on`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport);
+    assert.deepEqual(await call(p, 'bigint'), failed('the result cannot be sent: it cannot be serialised to JSON (Do not know how to serialize a BigInt)'));
+    assert.deepEqual(await call(p, 'cycle'), failed('the result cannot be sent: it cannot be serialised to JSON (Converting circular structure to JSON)'));
+    assert.deepEqual(await call(p, 'echo', { text: 'after' }), text('after'));
+    await p.waitForStderr('cannot be serialised to JSON (Do not know how to serialize a BigInt)');
+  });
+
+  test(`robust ${transport}: 50 MB of text is cut to the default 100,000-character bound`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport);
+    const result = await call(p, 'huge', { chars: 50_000_000 });
+    assert.deepEqual(result, text(`${'x'.repeat(100_000)}\n…[truncated: showing 100,000 of 50,000,000 characters]`));
+    assert.deepEqual(await call(p, 'echo', { text: 'alive' }), text('alive'));
+  });
+
+  test(`robust ${transport}: a message over maxMessageBytes becomes isError, even one the character bound lets through (JSON escaping)`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport, { server: { maxOutputChars: 5_000_000 } });
+    const oversize = /^the result cannot be sent: its message is (\d+) bytes, over the transport's limit of 8388608 bytes \(maxMessageBytes\); bound the tool's output with maxOutputChars or @MaxOutput$/;
+    // 5,000,000 characters pass the character bound, but each U+0001 is 6 bytes of JSON ("\u0001").
+    const escaped = await call(p, 'huge', { chars: 5_000_000, char: '\u0001' });
+    assert.equal(escaped.isError, true);
+    const [escapedBytes] = (escaped.content as Array<{ text: string }>).map((part) => Number(oversize.exec(part.text)?.[1]));
+    assert.ok(escapedBytes! > 30_000_000 && escapedBytes! < 30_000_200, `bytes: ${escapedBytes}`);
+    assert.deepEqual(await call(p, 'huge', { chars: 4_000_000 }), text('x'.repeat(4_000_000)));
+    assert.deepEqual(await call(p, 'echo', { text: 'alive' }), text('alive'));
+  });
+
+  test(`robust ${transport}: maxOutputChars Infinity switches the default off; maxMessageBytes Infinity the message check`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport, { server: { maxOutputChars: null, maxMessageBytes: null } });
+    assert.deepEqual(await call(p, 'huge', { chars: 200_000 }), text('x'.repeat(200_000)));
+  });
+
+  test(`robust ${transport}: defaultTimeoutMs answers a tool with no @Timeout that never settles`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport, { server: { defaultTimeoutMs: 200 } });
+    assert.deepEqual(await call(p, 'hang'), failed('tool "hang" timed out after 200 ms'));
+    assert.deepEqual(await call(p, 'echo', { text: 'next' }), text('next'));
+  });
+
+  test(`robust ${transport}: a floating rejection inside a tool is logged and the process keeps serving`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport);
+    assert.deepEqual(await call(p, 'floating'), text('still here'));
+    await p.waitForStderr('toolwright: unhandled rejection (a promise nobody awaited, probably in a tool), the server keeps running: floating boom\n');
+    assert.deepEqual(await call(p, 'echo', { text: 'next' }), text('next'));
+    assert.equal(p.alive(), true);
+  });
+
+  test(`robust ${transport}: a peer that never answers a permission question is denied after askTimeoutMs`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport, { policy: { askTimeoutMs: 300 }, capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    p.client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return new Promise(() => undefined);
+    });
+    assert.deepEqual(await call(p, 'write', { path: '/tmp/a' }), failed('permission denied: write on "/tmp/a": the user did not answer in time'));
+    assert.deepEqual(asked, ['Allow the tool "write" to use write on "/tmp/a"?']);
+  });
+}
+
+test('robust stdio: a permission reply that is not an object denies at once, and nothing is sent back for it', { timeout: 60_000 }, async (t) => {
+  const child = new StdioChild({ ROBUST_POLICY: '{}' }, 'robust-fixture.js');
+  t.after(() => child.kill());
+  await child.waitForStderr('probe: ready');
+  await child.request('initialize', { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1.0.0' } });
+  child.writeLine(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  const callId = child.send('tools/call', { name: 'write', arguments: { path: '/tmp/a' } });
+  const question = await child.waitFor('the elicitation request', () => child.lines.map((l) => JSON.parse(l) as { method?: string; id?: number }).find((m) => m.method === 'elicitation/create'));
+  child.writeLine(JSON.stringify({ jsonrpc: '2.0', id: question.id, result: 'yes' }));
+  assert.deepEqual(await child.response(callId), {
+    result: { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user could not be asked' }], isError: true },
+    jsonrpc: '2.0',
+    id: callId,
+  });
+  assert.deepEqual(await child.request('ping'), { result: {}, jsonrpc: '2.0', id: callId + 1 });
+  assert.deepEqual(child.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id).filter((id) => id === question.id), [question.id], 'only the question itself carries its id: the bad reply is not answered');
+});
