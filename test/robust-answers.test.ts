@@ -92,3 +92,23 @@ test('robust stdio: a permission reply that is not an object denies at once, and
   assert.deepEqual(await child.request('ping'), { result: {}, jsonrpc: '2.0', id: callId + 1 });
   assert.deepEqual(child.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id).filter((id) => id === question.id), [question.id], 'only the question itself carries its id: the bad reply is not answered');
 });
+
+for (const transport of ['stdio', 'http'] as const) {
+  test(`robust ${transport}: a path deny rule cannot be stepped around by "..", "//", "." or case`, { timeout: 60_000 }, async (t) => {
+    const p = await peer(t, transport, {
+      policy: { rules: [{ effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' }, { effect: 'allow', path: '/tmp/**' }] },
+    });
+    for (const path of ['/etc/passwd', '/srv/../etc/passwd', '//etc/passwd', '/etc/./passwd', '/ETC/passwd', '/tmp/../etc/passwd', '/../etc/passwd']) {
+      assert.deepEqual(await call(p, 'write', { path }), failed(`permission denied: write on ${JSON.stringify(path)}: system files are read-only`), path);
+    }
+    assert.deepEqual(stripMeta(await call(p, 'write', { path: '/tmp//a' })), text('wrote /tmp//a'));
+    // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so nothing allows it and nobody can be asked.
+    assert.deepEqual(await call(p, 'write', { path: '/TMP/a' }), failed('permission denied: write on "/TMP/a": the user did not answer'));
+  });
+}
+
+/** The result without its `_meta` (the permission record, pinned by the permission suites). */
+function stripMeta(result: unknown): unknown {
+  const { _meta, ...rest } = result as Record<string, unknown>;
+  return rest;
+}

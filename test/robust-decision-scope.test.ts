@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createCallContext, decisionOwnerOf, serveHttp, type HttpHandle, type PermissionDecision, type PermissionPolicy, type StateScope } from '../src/index.js';
+import { createCallContext, createPolicy, decisionOwnerOf, normalisedPathSubject, serveHttp, type HttpHandle, type PermissionDecision, type PermissionPolicy, type StateScope } from '../src/index.js';
 import { guardedShellTools, shellPolicy } from '../samples/shell/index.js';
 
 type After = { after(fn: () => Promise<void>): void };
@@ -89,3 +89,15 @@ function stripMeta(result: unknown): unknown {
   const { _meta, ...rest } = result as Record<string, unknown>;
   return rest;
 }
+
+test('robust scope: path rules are checked when the policy is built', () => {
+  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', path: 'etc/**' }] }), { name: 'TypeError', message: 'permissions: rule 1: "path" must be an absolute path glob such as "/etc/**", got "etc/**"' });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', path: '/etc/**', subject: '/etc/**' }] }), { name: 'TypeError', message: 'permissions: rule 1: give "subject" or "path", not both' });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', subject: '/etc/**', caseSensitive: true }] }), { name: 'TypeError', message: 'permissions: rule 1: "caseSensitive" must be a boolean, and only goes with "path"' });
+  assert.throws(() => createPolicy({ askTimeoutMs: 0 }), { name: 'TypeError', message: 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 0' });
+  assert.equal(normalisedPathSubject('/srv/../etc/passwd'), '/etc/passwd');
+  assert.equal(normalisedPathSubject('//etc//passwd/'), '/etc/passwd');
+  assert.equal(normalisedPathSubject('/../..'), '/');
+  assert.equal(normalisedPathSubject('etc/passwd'), undefined);
+  assert.equal(normalisedPathSubject('/etc/pass\u0000wd'), undefined);
+});

@@ -13,6 +13,8 @@ export type RobustTransport = 'stdio' | 'http';
 /** A real SDK client connected to the robustness fixture running as a child process. */
 export interface RobustPeer {
   readonly client: Client;
+  /** The server's URL (HTTP only; `undefined` over stdio). */
+  readonly url: string | undefined;
   /** Everything the server process wrote to stderr so far. */
   stderr(): string;
   /** Resolves once stderr contains `text` (bounded). */
@@ -32,7 +34,7 @@ const FIXTURE = new URL('./robust-fixture.js', import.meta.url).pathname;
  */
 export async function connectRobust(
   transport: RobustTransport,
-  options: { server?: Record<string, unknown>; policy?: Record<string, unknown>; capabilities?: ClientCapabilities } = {},
+  options: { server?: Record<string, unknown>; policy?: Record<string, unknown>; capabilities?: ClientCapabilities; nodeArgs?: string[] } = {},
 ): Promise<RobustPeer> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -64,19 +66,20 @@ export async function connectRobust(
     });
 
   if (transport === 'stdio') {
-    const stdio = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env, stderr: 'pipe' });
+    const stdio = new StdioClientTransport({ command: process.execPath, args: [...(options.nodeArgs ?? []), FIXTURE], env, stderr: 'pipe' });
     stdio.stderr?.on('data', onStderr);
     await client.connect(stdio);
     const pid = stdio.pid;
     return {
       client,
+      url: undefined,
       stderr: () => stderr,
       waitForStderr,
       alive: () => pid !== null && isRunning(pid),
       close: () => client.close(),
     };
   }
-  const child = spawn(process.execPath, [FIXTURE], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), FIXTURE], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.on('data', onStderr);
   try {
     await waitForStderr('probe: ready');
@@ -88,6 +91,7 @@ export async function connectRobust(
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return {
     client,
+    url,
     stderr: () => stderr,
     waitForStderr,
     alive: () => child.exitCode === null && child.signalCode === null,

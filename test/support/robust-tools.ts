@@ -26,10 +26,11 @@ export const THROWN: Readonly<Record<string, () => unknown>> = {
  * `echo {text}`; `bigint` (structured content holding a BigInt); `cycle` (structured content
  * holding a cycle); `huge {chars, char?}` (that many characters of text); `floating` (leaves a
  * rejected promise nobody handles, then answers `still here`); `hang` (never settles, reports
- * `hang started`); `stubborn` (ignores its signal for `ms`, reports `stubborn aborted` when the
+ * `hang started`); `stubborn` (reports `stubborn started`, ignores its signal for `ms`, reports `stubborn aborted` when the
  * signal fires, then answers `finished anyway`); `throw {kind}` (throws a non-Error, see
  * `THROWN`); `flood {count}` (sends that many progress notifications, then answers `flooded
- * <count>`); `counter` (per-session state: answers how often this session called it); `write
+ * <count>`); `memory` (collects garbage when the process runs with --expose-gc, then answers
+ * `{"rss":...,"heapUsed":...}` in bytes); `counter` (per-session state: answers how often this session called it); `write
  * {path}` (needs `write` on the path, asked through the policy, then answers `wrote <path>`).
  */
 export function robustTools(probe: Probe = () => undefined, policy: PermissionPolicyOptions = {}): ContractTool[] {
@@ -52,6 +53,7 @@ export function robustTools(probe: Probe = () => undefined, policy: PermissionPo
       return new Promise<never>(() => undefined);
     }),
     tool('stubborn', object({ ms: { type: 'integer', minimum: 0 } }, ['ms']), async (args, ctx) => {
+      probe('stubborn started');
       ctx.signal.addEventListener('abort', () => probe('stubborn aborted'), { once: true });
       await new Promise((resolve) => setTimeout(resolve, args.ms));
       return 'finished anyway';
@@ -62,6 +64,11 @@ export function robustTools(probe: Probe = () => undefined, policy: PermissionPo
     tool('flood', object({ count: { type: 'integer', minimum: 0, maximum: 100000 } }, ['count']), (args, ctx) => {
       for (let i = 1; i <= args.count; i++) ctx.progress({ progress: i, total: args.count });
       return `flooded ${args.count}`;
+    }),
+    tool('memory', object(), () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      return JSON.stringify({ rss, heapUsed });
     }),
     tool('counter', object(), (_args, ctx) => {
       const key = ctx.session ?? counters;

@@ -1,5 +1,5 @@
 export { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
-export { globToRegExp, type NamePattern } from './patterns.js';
+export { globToRegExp, normalisedPathSubject, type NamePattern } from './patterns.js';
 export type { PermissionRule } from './rules.js';
 export { PermissionDeniedError, PermissionNeeded, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
 export {
