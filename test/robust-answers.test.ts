@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioChild } from './support/transport-child.js';
+import { runProcess } from './support/run-process.js';
 import { connectRobust, ROBUST_WAIT_MS, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
 
 type After = { after(fn: () => Promise<void>): void };
@@ -17,7 +18,7 @@ const failed = (value: string) => ({ content: [{ type: 'text', text: value }], i
 const call = (p: RobustPeer, name: string, args: Record<string, unknown> = {}) => p.client.callTool({ name, arguments: args }, undefined, { timeout: ROBUST_WAIT_MS });
 
 for (const transport of ['stdio', 'http'] as const) {
-  test(`robust ${transport}: a result that cannot be serialised is answered isError, saying why; the server serves on`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: a result that cannot be serialised is answered isError, saying why; the server serves on`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport);
     assert.deepEqual(await call(p, 'bigint'), failed('the result cannot be sent: it cannot be serialised to JSON (Do not know how to serialize a BigInt)'));
     assert.deepEqual(await call(p, 'cycle'), failed('the result cannot be sent: it cannot be serialised to JSON (Converting circular structure to JSON)'));
@@ -25,14 +26,14 @@ for (const transport of ['stdio', 'http'] as const) {
     await p.waitForStderr('cannot be serialised to JSON (Do not know how to serialize a BigInt)');
   });
 
-  test(`robust ${transport}: 50 MB of text is cut to the default 100,000-character bound`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: 50 MB of text is cut to the default 100,000-character bound`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport);
     const result = await call(p, 'huge', { chars: 50_000_000 });
     assert.deepEqual(result, text(`${'x'.repeat(100_000)}\n…[truncated: showing 100,000 of 50,000,000 characters]`));
     assert.deepEqual(await call(p, 'echo', { text: 'alive' }), text('alive'));
   });
 
-  test(`robust ${transport}: a message over maxMessageBytes becomes isError, even one the character bound lets through (JSON escaping)`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: a message over maxMessageBytes becomes isError, even one the character bound lets through (JSON escaping)`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport, { server: { maxOutputChars: 5_000_000 } });
     const oversize = /^the result cannot be sent: its message is (\d+) bytes, over the transport's limit of 8388608 bytes \(maxMessageBytes\); bound the tool's output with maxOutputChars or @MaxOutput$/;
     // 5,000,000 characters pass the character bound, but each U+0001 is 6 bytes of JSON ("\u0001").
@@ -44,18 +45,18 @@ for (const transport of ['stdio', 'http'] as const) {
     assert.deepEqual(await call(p, 'echo', { text: 'alive' }), text('alive'));
   });
 
-  test(`robust ${transport}: maxOutputChars Infinity switches the default off; maxMessageBytes Infinity the message check`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: maxOutputChars Infinity switches the default off; maxMessageBytes Infinity the message check`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport, { server: { maxOutputChars: null, maxMessageBytes: null } });
     assert.deepEqual(await call(p, 'huge', { chars: 200_000 }), text('x'.repeat(200_000)));
   });
 
-  test(`robust ${transport}: defaultTimeoutMs answers a tool with no @Timeout that never settles`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: defaultTimeoutMs answers a tool with no @Timeout that never settles`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport, { server: { defaultTimeoutMs: 200 } });
     assert.deepEqual(await call(p, 'hang'), failed('tool "hang" timed out after 200 ms'));
     assert.deepEqual(await call(p, 'echo', { text: 'next' }), text('next'));
   });
 
-  test(`robust ${transport}: a floating rejection inside a tool is logged and the process keeps serving`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: a floating rejection inside a tool is logged and the process keeps serving`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport);
     assert.deepEqual(await call(p, 'floating'), text('still here'));
     await p.waitForStderr('toolwright: unhandled rejection (a promise nobody awaited, probably in a tool), the server keeps running: floating boom\n');
@@ -63,7 +64,7 @@ for (const transport of ['stdio', 'http'] as const) {
     assert.equal(p.alive(), true);
   });
 
-  test(`robust ${transport}: a peer that never answers a permission question is denied after askTimeoutMs`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: a peer that never answers a permission question is denied after askTimeoutMs`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport, { policy: { askTimeoutMs: 300 }, capabilities: { elicitation: {} } });
     const asked: string[] = [];
     p.client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -75,7 +76,7 @@ for (const transport of ['stdio', 'http'] as const) {
   });
 }
 
-test('robust stdio: a permission reply that is not an object denies at once, and nothing is sent back for it', { timeout: 60_000 }, async (t) => {
+test('robust stdio: a permission reply that is not an object denies at once, and nothing is sent back for it', { timeout: 120_000 }, async (t) => {
   const child = new StdioChild({ ROBUST_POLICY: '{}' }, 'robust-fixture.js');
   t.after(() => child.kill());
   await child.waitForStderr('probe: ready');
@@ -94,7 +95,7 @@ test('robust stdio: a permission reply that is not an object denies at once, and
 });
 
 for (const transport of ['stdio', 'http'] as const) {
-  test(`robust ${transport}: a path deny rule cannot be stepped around by "..", "//", "." or case`, { timeout: 60_000 }, async (t) => {
+  test(`robust ${transport}: a path deny rule cannot be stepped around by "..", "//", "." or case`, { timeout: 120_000 }, async (t) => {
     const p = await peer(t, transport, {
       policy: { rules: [{ effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' }, { effect: 'allow', path: '/tmp/**' }] },
     });
@@ -112,3 +113,13 @@ function stripMeta(result: unknown): unknown {
   const { _meta, ...rest } = result as Record<string, unknown>;
   return rest;
 }
+
+test('robust: the floating-rejection handler is installed by serveStdio and serveHttp only, never by createHttpHandler or addTools', { timeout: 120_000 }, async () => {
+  const entry = new URL('../src/mcp/index.js', import.meta.url).href;
+  const script = (body: string) => `import * as mcp from ${JSON.stringify(entry)};\n${body}\nprocess.stdout.write(String(process.listenerCount('unhandledRejection')));\nprocess.exit(0);`;
+  const run = async (body: string) => (await runProcess(process.execPath, ['--input-type=module', '-e', script(body)], { timeoutMs: 30_000 })).stdout;
+  assert.equal(await run(`mcp.createHttpHandler(() => mcp.createServer({ name: 'x', version: '1' }, []));`), '0');
+  assert.equal(await run(`const { Server } = await import('@modelcontextprotocol/sdk/server/index.js'); mcp.addTools(new Server({ name: 'x', version: '1' }, { capabilities: {} }), []);`), '0');
+  assert.equal(await run(`await mcp.serveHttp({ name: 'x', version: '1' }, []);`), '1');
+  assert.equal(await run(`process.on('unhandledRejection', () => {}); await mcp.serveHttp({ name: 'x', version: '1' }, []);`), '1', 'an application listener of its own is kept, none added');
+});

@@ -8,11 +8,12 @@ import { connectRobust, type RobustPeer } from './support/robust-connect.js';
  * Soak: the session create/call/delete loop over HTTP and a stream of stdio calls, with the
  * server's heap sampled (after a full collection) ten times along the way; the samples after
  * warm-up must stay within a band. `npm test` runs the short version; `npm run test:soak`
- * (SOAK_LONG=1) the long one: 20,000 sessions and 100,000 stdio calls.
+ * (SOAK_LONG=1) the long one: 20,000 sessions and 100,000 stdio calls. SOAK_SESSIONS and
+ * SOAK_CALLS set other counts.
  */
 const LONG = process.env.SOAK_LONG === '1';
-const SESSIONS = LONG ? 20_000 : 150;
-const CALLS = LONG ? 100_000 : 2_000;
+const SESSIONS = Number(process.env.SOAK_SESSIONS ?? (LONG ? 20_000 : 150));
+const CALLS = Number(process.env.SOAK_CALLS ?? (LONG ? 100_000 : 2_000));
 const SAMPLES = 10;
 const BAND = 8 * 1024 * 1024;
 const MiB = 1024 * 1024;

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 /** Every wait of the robustness suites is bounded by this; hitting it fails the test with a message. */
-export const ROBUST_WAIT_MS = 20_000;
+export const ROBUST_WAIT_MS = 60_000;
 
 /** How the robustness fixture is served. */
 export type RobustTransport = 'stdio' | 'http';
