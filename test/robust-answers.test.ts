@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioChild } from './support/transport-child.js';
 import { runProcess } from './support/run-process.js';
+import { POST_HEADERS, openRequest, rawRequest, sseMessages } from './support/transport-http-probe.js';
 import { connectRobust, ROBUST_WAIT_MS, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
 
 type After = { after(fn: () => Promise<void>): void };
@@ -122,4 +123,43 @@ test('robust: the floating-rejection handler is installed by serveStdio and serv
   assert.equal(await run(`const { Server } = await import('@modelcontextprotocol/sdk/server/index.js'); mcp.addTools(new Server({ name: 'x', version: '1' }, { capabilities: {} }), []);`), '0');
   assert.equal(await run(`await mcp.serveHttp({ name: 'x', version: '1' }, []);`), '1');
   assert.equal(await run(`process.on('unhandledRejection', () => {}); await mcp.serveHttp({ name: 'x', version: '1' }, []);`), '1', 'an application listener of its own is kept, none added');
+});
+
+test('robust http: a permission reply that is not an object gets 202, denies at once, and nothing is sent back for it', { timeout: 120_000 }, async (t) => {
+  const server = await connectRobust('http');
+  t.after(() => server.close());
+  const port = Number(new URL(server.url!).port);
+  const init = await rawRequest(port, {
+    headers: POST_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1.0.0' } } }),
+  });
+  const session = String(init.headers['mcp-session-id']);
+  const headers = { ...POST_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+  assert.equal((await rawRequest(port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status, 202);
+  const pending = openRequest(port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write', arguments: { path: '/tmp/a' } } }) });
+  const stream = await pending.response;
+  stream.setEncoding('utf8');
+  let text = '';
+  const seenOnStream = (predicate: (m: { method?: string; id?: unknown }) => boolean): Promise<{ method?: string; id?: unknown; result?: unknown }> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = (sseMessages(text) as Array<{ method?: string; id?: unknown }>).find(predicate);
+        if (found === undefined) return;
+        stream.off('data', onData);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const onData = (chunk: string): void => {
+        text += chunk;
+        check();
+      };
+      const timer = setTimeout(() => reject(new Error(`timed out; stream so far:\n${text}`)), ROBUST_WAIT_MS);
+      stream.on('data', onData);
+      check();
+    });
+  const question = await seenOnStream((m) => m.method === 'elicitation/create');
+  const reply = await rawRequest(port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: question.id, result: 'yes' }) });
+  assert.deepEqual([reply.status, reply.text], [202, '']);
+  const answer = await seenOnStream((m) => m.id === 2);
+  assert.deepEqual(answer, { result: { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user could not be asked' }], isError: true }, jsonrpc: '2.0', id: 2 });
 });

@@ -18,9 +18,18 @@ const SAMPLES = 10;
 const BAND = 8 * 1024 * 1024;
 const MiB = 1024 * 1024;
 
+/** RSS samples, printed beside the heap (RSS is not returned to the system promptly, so only the heap is held to the band). */
+const rssSamples = new Map<RobustPeer, number[]>();
+
 async function heapOf(monitor: RobustPeer): Promise<number> {
   const result = await monitor.client.callTool({ name: 'memory', arguments: {} });
-  return (JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { heapUsed: number }).heapUsed;
+  const { heapUsed, rss } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { heapUsed: number; rss: number };
+  rssSamples.set(monitor, [...(rssSamples.get(monitor) ?? []), rss]);
+  return heapUsed;
+}
+
+function rssLine(monitor: RobustPeer): string {
+  return `RSS samples (MiB) ${(rssSamples.get(monitor) ?? []).map((s) => (s / MiB).toFixed(0)).join(', ')}`;
 }
 
 /** Asserts the samples after the first two (warm-up) stay within `BAND` of their lowest. */
@@ -50,6 +59,7 @@ test(`robust soak: ${SESSIONS} HTTP sessions created, called three times and del
     if (i % Math.ceil(SESSIONS / SAMPLES) === 0) samples.push(await heapOf(monitor));
   }
   t.diagnostic(assertFlat(samples, `${SESSIONS} sessions`));
+  t.diagnostic(rssLine(monitor));
 });
 
 test(`robust soak: ${CALLS} stdio calls; the server's heap stays flat`, { timeout: LONG ? 6 * 3600_000 : 300_000 }, async (t) => {
@@ -62,4 +72,5 @@ test(`robust soak: ${CALLS} stdio calls; the server's heap stays flat`, { timeou
     if (i % Math.ceil(CALLS / SAMPLES) === 0) samples.push(await heapOf(peer));
   }
   t.diagnostic(assertFlat(samples, `${CALLS} stdio calls`));
+  t.diagnostic(rssLine(peer));
 });
