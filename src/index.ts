@@ -32,5 +32,5 @@ export { PermissionDeniedError } from './runtime/index.js';
 export type {
   ContractTool, CallContext, Call, Session, Json, JsonObject, ToolOutput, ToolResult, ToolRecord, ContentPart, TextPart, ImagePart, AudioPart, ResourcePart, ResourceLinkPart,
   Annotations, ToolFlow, ToolReplay, ToolFacts, FactCall, Requirement, LogLevel, ProgressUpdate, Elicitation, ElicitAnswer, ElicitAction, SamplingRequest, SamplingResult,
-  PermissionRequest, PermissionSubject, Principal, TransportRequest,
+  PermissionRequest, PermissionSubject, Principal, TransportRequest, StateScope,
 } from './contract/index.js';

@@ -29,7 +29,7 @@ test('a served tool\'s own @MaxOutput is applied without any wrapper, and the se
   assert.deepEqual(await callServed(tools, {}, 'plain'), { content: [{ type: 'text', text: 'x'.repeat(20) }] });
   assert.deepEqual(await callServed(tools, { maxOutputChars: 8 }, 'plain'), { content: [{ type: 'text', text: 'xxxxxxxx\n…[truncated: showing 8 of 20 characters]' }] });
   assert.deepEqual(await callServed(tools, { maxOutputChars: 8 }, 'own'), { content: [{ type: 'text', text: 'xxxxx\n…[truncated: showing 5 of 20 characters]' }] });
-  assert.throws(() => createServer({ name: 'b', version: '1' }, tools, { maxOutputChars: 0 }), { message: 'createServer: "maxOutputChars" must be a positive integer, got 0' });
+  assert.throws(() => createServer({ name: 'b', version: '1' }, tools, { maxOutputChars: 0 }), { message: 'createServer: "maxOutputChars" must be a positive integer or Infinity, got 0' });
 });
 
 test('the executor applies a tool\'s own bound and its default, once per tool', async () => {

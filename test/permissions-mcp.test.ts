@@ -84,7 +84,8 @@ test('served: allow always is remembered for the next call', async () => {
       _meta: recordMeta([], [GRANT_A]),
     });
     assert.deepEqual(served.questions, [{ mode: 'form', message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text', requestedSchema: PERMISSION_FORM }]);
-    assert.deepEqual(policy.remembered(), [{ tool: 'write_file', subject: '/tmp/a', capability: 'write', effect: 'allow' }]);
+    // Remembered for the session that answered (decisionScope defaults to the principal, else the session), never policy-wide.
+    assert.deepEqual(policy.remembered(), []);
     assert.deepEqual(served.writes, ['/tmp/a', '/tmp/a']);
   } finally {
     await served.close();

@@ -1,5 +1,5 @@
 import { compile, type ContractTool } from '../../src/index.js';
-import { createPolicy, type AskPermission, type CallCoreOptions, type PermissionPolicy } from '../../src/runtime/index.js';
+import { createPolicy, type AskPermission, type CallCoreOptions, type PermissionPolicy, type StateScope } from '../../src/runtime/index.js';
 import { ReadFile, WriteFile } from './file-tools.js';
 import { ShellSessions } from './sessions.js';
 import { Shell } from './shell-tool.js';
@@ -18,9 +18,10 @@ export function shellTools(sessions: ShellSessions = new ShellSessions()): reado
 /**
  * The sample's policy: `write` implies `read`; nothing under `/etc` may be written (`system
  * files are read-only`); reading is allowed everywhere; every other write is asked of the user
- * (through `ask` when given, else through the client's elicitation).
+ * (through `ask` when given, else through the client's elicitation). An "always" answer holds for
+ * the session that gave it (`decisionScope`, default per principal, else per session).
  */
-export function shellPolicy(options: { readonly ask?: AskPermission } = {}): PermissionPolicy {
+export function shellPolicy(options: { readonly ask?: AskPermission; readonly decisionScope?: StateScope } = {}): PermissionPolicy {
   return createPolicy({
     implications: { write: ['read'] },
     rules: [
@@ -28,6 +29,7 @@ export function shellPolicy(options: { readonly ask?: AskPermission } = {}): Per
       { effect: 'allow', capabilities: ['read'] },
     ],
     ...(options.ask === undefined ? {} : { ask: options.ask }),
+    ...(options.decisionScope === undefined ? {} : { decisionScope: options.decisionScope }),
   });
 }
 

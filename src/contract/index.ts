@@ -6,3 +6,4 @@ export { createCallContext, SamplingUnavailableError, NoPermissionPolicyError, t
 export * from './tool.js';
 export * from './readers.js';
 export * from './wrap.js';
+export * from './scope.js';

@@ -16,6 +16,8 @@ export {
   createHttpHandler,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_MAX_SESSIONS,
+  tooManySessionsMessage,
   type HttpHandlerOptions,
   type McpHttpHandler,
   type SessionCloseReason,
@@ -24,3 +26,5 @@ export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-htt
 export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';
 export { serveStdio, type ServeStdioOptions } from './serve-stdio.js';
 export { serveHttp, type ServeHttpOptions } from './serve-http.js';
+export { DEFAULT_MAX_MESSAGE_BYTES } from './outgoing.js';
+export { keepServingOnFloatingRejections, FLOATING_REJECTION_PREFIX } from './process-guard.js';

@@ -33,7 +33,7 @@ export interface PolicyRun<T> {
  * again, and a side effect done before its check would be done twice.
  */
 export async function runUnderPolicy<T>(policy: PermissionPolicy, toolName: string, ctx: CallContext, attempt: PolicyAttempt<T>): Promise<PolicyRun<T>> {
-  const invocation = new PermissionInvocation(policy, toolName);
+  const invocation = new PermissionInvocation(policy, toolName, ctx);
   // One run per question answered, plus the last: at most maxQuestions + 1 runs.
   for (let runs = 0; runs <= policy.maxQuestions; runs += 1) {
     const run = invocation.newRun();
@@ -51,7 +51,7 @@ export async function runUnderPolicy<T>(policy: PermissionPolicy, toolName: stri
     if (needed !== undefined) {
       if (invocation.decisions.length >= policy.maxQuestions) throw new TooManyPermissionQuestionsError(toolName, policy.maxQuestions);
       throwIfAborted(ctx.signal);
-      invocation.apply(needed.question, await askQuestion(needed.question, ctx, policy.ask));
+      invocation.apply(needed.question, await askQuestion(needed.question, ctx, policy.ask, policy.askTimeoutMs));
       throwIfAborted(ctx.signal);
       continue;
     }
