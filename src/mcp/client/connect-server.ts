@@ -1,0 +1,154 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ContractTool } from '../../contract/index.js';
+import { messageOf } from '../../util/describe.js';
+import { onToolListChanged, type McpClientLike } from './client-like.js';
+import { serverNameOf, toolsOf } from './connect-tools.js';
+import type { ConsumeOptions } from './options.js';
+import { Upstream } from './upstream.js';
+
+/** A server to spawn and talk to over stdio. */
+export interface StdioTarget {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** The child's environment (default: the SDK's safe subset of this process's). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** What happens to the child's stderr (default `inherit`). */
+  readonly stderr?: 'inherit' | 'ignore' | 'pipe';
+}
+
+/** A server to reach over streamable HTTP. */
+export interface UrlTarget {
+  readonly url: string | URL;
+  /** Extra headers sent with every request (an `Authorization` header, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Where `connectServer` finds a server. */
+export type ServerTarget = StdioTarget | UrlTarget;
+
+/** Options of `connectServer`: the consume options plus how to connect. */
+export interface ConnectServerOptions extends ConsumeOptions {
+  /** Who the client says it is at `initialize`; default `{name: 'toolwright', version: '0'}`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Called with the new tools after every refresh (after a `list_changed`, or `refresh()`). */
+  readonly onToolsChanged?: (tools: readonly ContractTool[]) => void;
+  /** Called when a refresh that `list_changed` started fails (the old tools stay). */
+  readonly onRefreshError?: (error: Error) => void;
+}
+
+/** A server connection `connectServer` owns. */
+export interface ServerConnection {
+  /** The server's name in errors. */
+  readonly server: string;
+  /** The tools of the latest listing. */
+  readonly tools: readonly ContractTool[];
+  /** Lists the tools again (reconnecting when the connection died) and returns them. */
+  refresh(): Promise<readonly ContractTool[]>;
+  /** Closes the connection (a stdio child is ended); later calls fail. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Live {
+  client: Client;
+  closed: boolean;
+}
+
+/**
+ * Connects to one server, spawning `{command, args}` over stdio or opening `{url}` over
+ * streamable HTTP, lists its tools (see `connectTools` for what they are and do) and owns the
+ * connection. The client offers elicitation (form and URL), so the server may ask; questions go
+ * where `Upstream` says. When the server sends `notifications/tools/list_changed`, the tools are
+ * listed again and `onToolsChanged` is told. When the connection dies (a stdio child exits, an
+ * HTTP session ends), calls in flight fail with `mcp server "<server>": tool "<tool>": <reason>`
+ * and the next call, facts question or refresh connects again. Throws, naming the server, when
+ * the first connection or listing fails.
+ */
+export async function connectServer(target: ServerTarget, options: ConnectServerOptions = {}): Promise<ServerConnection> {
+  const label = labelOf(target);
+  let live: Live | undefined;
+  let closing = false;
+  let server = options.server ?? label;
+  let tools: readonly ContractTool[] = [];
+  let refreshing: Promise<readonly ContractTool[]> | undefined;
+
+  const open = async (): Promise<Live> => {
+    const client = new Client(options.clientInfo ?? { name: 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const state: Live = { client, closed: false };
+    client.onclose = () => {
+      state.closed = true;
+    };
+    try {
+      await client.connect(transportOf(target));
+    } catch (err) {
+      await client.close().catch(() => {});
+      throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
+    }
+    onToolListChanged(client as unknown as McpClientLike, () => {
+      refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
+    });
+    return state;
+  };
+  const current = async (): Promise<McpClientLike> => {
+    if (closing) throw new Error(`mcp server ${JSON.stringify(server)}: the connection is closed`);
+    if (live === undefined || live.closed) live = await open();
+    return live.client as unknown as McpClientLike;
+  };
+  const first = await current();
+  if (options.server === undefined) server = serverNameOf(first, options);
+  const upstream = new Upstream(server, current, options.elicit);
+  const refresh = (): Promise<readonly ContractTool[]> => {
+    refreshing ??= (async () => {
+      try {
+        const client = await upstream.client();
+        tools = Object.freeze(await toolsOf(upstream, client, { ...options, server }));
+        options.onToolsChanged?.(tools);
+        return tools;
+      } finally {
+        refreshing = undefined;
+      }
+    })();
+    return refreshing;
+  };
+  try {
+    await refresh();
+  } catch (err) {
+    await live?.client.close().catch(() => {});
+    throw err;
+  }
+  return {
+    server,
+    get tools() {
+      return tools;
+    },
+    refresh,
+    async close() {
+      closing = true;
+      const was = live;
+      live = undefined;
+      await was?.client.close().catch(() => {});
+    },
+  };
+}
+
+function labelOf(target: ServerTarget): string {
+  if ('url' in target) return String(target.url);
+  return [target.command, ...(target.args ?? [])].join(' ');
+}
+
+function transportOf(target: ServerTarget): StdioClientTransport | StreamableHTTPClientTransport {
+  if ('url' in target) {
+    const url = target.url instanceof URL ? target.url : new URL(target.url);
+    return new StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } });
+  }
+  if (typeof target.command !== 'string' || target.command === '') throw new TypeError('connectServer: "command" must be a non-empty string');
+  return new StdioClientTransport({
+    command: target.command,
+    args: [...(target.args ?? [])],
+    ...(target.env === undefined ? {} : { env: { ...target.env } }),
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    stderr: target.stderr ?? 'inherit',
+  });
+}
