@@ -2,7 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import { TOOL_NAME_PATTERN, isJsonObject } from '../../contract/index.js';
 import { PermissionPolicy } from '../../runtime/index.js';
 import { kindOf } from '../../util/describe.js';
-import type { McpClientLike } from './client-like.js';
+import { requestOn, type McpClientLike } from './client-like.js';
 import { consumedTool } from './consumed-tool.js';
 import type { ConsumeOptions, ListedTool, PerTool } from './options.js';
 import { consumerPolicy } from './policy.js';
@@ -13,7 +13,8 @@ import { Upstream } from './upstream.js';
 export const MAX_LIST_PAGES = 1000;
 
 /**
- * Lists every tool of a server, following `nextCursor` page by page. Throws, naming the server,
+ * Lists every tool of a server, following `nextCursor` page by page, each definition kept as
+ * the server sent it. Throws, naming the server,
  * when a page is not `{tools: [...]}`, when a tool is not an object with a non-blank string
  * `name` (`mcp server "s": tools/list: tool 3 has a blank name`), when a cursor repeats or more
  * than `MAX_LIST_PAGES` pages come.
@@ -23,7 +24,7 @@ export async function listToolsOf(client: McpClientLike, server: string): Promis
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-    const result = (await client.listTools(cursor === undefined ? undefined : { cursor })) as unknown;
+    const result = await listPage(client, cursor);
     if (!isJsonObject(result) || !Array.isArray(result.tools)) throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: the answer has no "tools" array`);
     for (const tool of result.tools) {
       const index = tools.length;
@@ -38,6 +39,17 @@ export async function listToolsOf(client: McpClientLike, server: string): Promis
     cursor = next;
   }
   throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: more than ${MAX_LIST_PAGES} pages`);
+}
+
+/**
+ * One page of `tools/list`, as it crossed the wire: through `request` with a schema that keeps
+ * every member in its order (the SDKs' `listTools` parses each tool and reorders the keys of
+ * its schemas), else through `listTools`.
+ */
+async function listPage(client: McpClientLike, cursor: string | undefined): Promise<unknown> {
+  const params = cursor === undefined ? {} : { cursor };
+  if (typeof client.request === 'function') return requestOn(client, 'tools/list', params, {});
+  return client.listTools(cursor === undefined ? undefined : { cursor });
 }
 
 /** The server's name: the option, else the name it gave at `initialize`, else `mcp`. */

@@ -9,6 +9,7 @@ import { RECORD_META_KEY } from '../server/constants.js';
 import { withListedDefinition } from '../server/listed-definition.js';
 import { projectResult } from './bounded-output.js';
 import { callToolOn } from './client-like.js';
+import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
 import type { ExecutionMode, ListedTool } from './options.js';
 import { UNCLASSIFIED_CAPABILITY } from './policy.js';
@@ -84,24 +85,41 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
   if (annotations !== undefined) tool.annotations = annotations;
   Object.assign(tool, executionOf(plan.executionMode, plan.permission, claims));
   if (plan.timeoutMs !== undefined) tool.timeoutMs = plan.timeoutMs;
-  if (claims?.facts === true) tool.facts = (args: JsonObject) => askFacts(upstream, listedName, args);
-  if (claims?.replay === true || claims?.facts === true) tool.replay = (args: JsonObject) => askReplay(upstream, listedName, args);
+  if (claims?.facts === true) tool.facts = (args: JsonObject, ctx?: CallContext) => askFacts(upstream, listedName, args, ctx);
+  if (claims?.replay === true || claims?.facts === true) tool.replay = (args: JsonObject, ctx?: CallContext) => askReplay(upstream, listedName, args, ctx);
   const definition = deepFreeze(structuredClone(listed)) as unknown as McpTool;
   Object.defineProperty(tool, CONSUMED, { value: Object.freeze({ server: upstream.server, listedName, permission: plan.permission, definition }), enumerable: true });
   withListedDefinition(tool as unknown as ContractTool, definition);
   return Object.freeze(markSelfValidating(tool as unknown as ContractTool));
 }
 
-async function askFacts(upstream: Upstream, name: string, args: JsonObject) {
-  const client = await upstream.client();
-  const answer = await upstream.batcherOf(client).ask(name, args ?? {});
+/**
+ * The answers asked per call context: a host that asks a call's replay and then its facts (as the
+ * facts method of a server does) with the same context gets both from one question.
+ */
+const askedByContext = new WeakMap<object, Map<string, Promise<RemoteFactsAnswer>>>();
+
+async function ask(upstream: Upstream, name: string, args: JsonObject, ctx: CallContext | undefined): Promise<RemoteFactsAnswer> {
+  const key = `${name}\u0000${JSON.stringify(args ?? {})}`;
+  let asked = ctx === undefined ? undefined : askedByContext.get(ctx);
+  const known = asked?.get(key);
+  if (known !== undefined) return known;
+  const answer = upstream.client().then((client) => upstream.batcherOf(client).ask(name, args ?? {}));
+  if (ctx !== undefined) {
+    if (asked === undefined) askedByContext.set(ctx, (asked = new Map()));
+    asked.set(key, answer);
+  }
+  return answer;
+}
+
+async function askFacts(upstream: Upstream, name: string, args: JsonObject, ctx: CallContext | undefined) {
+  const answer = await ask(upstream, name, args, ctx);
   if (answer.kind === 'error') throw new Error(answer.error);
   return answer.kind === 'facts' ? answer.facts : { calls: null };
 }
 
-async function askReplay(upstream: Upstream, name: string, args: JsonObject): Promise<'safe' | 'unknown'> {
-  const client = await upstream.client();
-  return (await upstream.batcherOf(client).ask(name, args ?? {})).replay;
+async function askReplay(upstream: Upstream, name: string, args: JsonObject, ctx: CallContext | undefined): Promise<'safe' | 'unknown'> {
+  return (await ask(upstream, name, args, ctx)).replay;
 }
 
 /** Sends one call upstream and reads its result (see `connectTools` for the contract). */
