@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as z from 'zod/v4';
+import { FACTS_METHOD } from '../src/mcp/server/index.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createProxy, type Proxy } from '../src/mcp/proxy/index.js';
 import type { HttpHandle } from '../src/mcp/transports/index.js';
@@ -89,4 +92,29 @@ test('a proxy applies the host policy and bounds on the way through when configu
     content: [{ type: 'text', text: 'permission denied: unclassified on "add_tool": permission denied by default' }],
     isError: true,
   });
+});
+
+test('the proxy passes a toolwright upstream\'s definitions and facts answers through unchanged', { timeout: 60_000 }, async () => {
+  const shell = { name: 'shell', command: process.execPath, args: [join(OUT_DIR, 'samples', 'shell', 'main.js')] };
+  const proxy = await createProxy([shell], { stderr: 'ignore' });
+  const http = await proxy.serveHttp({ host: '127.0.0.1', port: 0 });
+  const entry = { proxy, http, clients: [] as Client[] };
+  proxies.push(entry);
+  const viaProxy = await downstream(http);
+  entry.clients.push(viaProxy);
+  const direct = new Client({ name: 'direct', version: '1.0.0' });
+  await direct.connect(new StdioClientTransport({ command: shell.command, args: shell.args, stderr: 'ignore' }));
+  entry.clients.push(direct);
+  const raw = async (client: Client, method: string, params: Record<string, unknown>) => JSON.stringify(await client.request({ method, params } as never, z.looseObject({})));
+  assert.equal(await raw(viaProxy, 'tools/list', {}), await raw(direct, 'tools/list', {}));
+  const calls = { calls: [{ name: 'shell', arguments: { command: 'cat notes.txt > copy.txt' } }, { name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'nope', arguments: {} }] };
+  const answers = await raw(direct, FACTS_METHOD, calls);
+  assert.equal(await raw(viaProxy, FACTS_METHOD, calls), answers);
+  assert.equal(answers, JSON.stringify({
+    results: [
+      { facts: { calls: [{ tool: 'read', args: { path: '/home/user/notes.txt' } }, { tool: 'write', args: { path: '/home/user/copy.txt' } }] }, replay: 'unknown' },
+      { replay: 'unknown' },
+      { error: 'unknown tool "nope"', replay: 'unknown' },
+    ],
+  }));
 });

@@ -37,6 +37,13 @@ export interface ConnectServerOptions extends ConsumeOptions {
   readonly onToolsChanged?: (tools: readonly ContractTool[]) => void;
   /** Called when a refresh that `list_changed` started fails (the old tools stay). */
   readonly onRefreshError?: (error: Error) => void;
+  /**
+   * Which SDK line's client connects: `1` (default), the `Client` of `@modelcontextprotocol/sdk`,
+   * which speaks the 2025 era; or `2`, the `Client` of `@modelcontextprotocol/client` (an optional
+   * peer dependency), which negotiates the 2026-07-28 era when the server offers it and answers
+   * `input_required` with the same elicitation.
+   */
+  readonly sdk?: 1 | 2;
 }
 
 /** A server connection `connectServer` owns. */
@@ -51,9 +58,36 @@ export interface ServerConnection {
   close(): Promise<void>;
 }
 
+/** The members of either SDK line's `Client` that `connectServer` uses to own a connection. */
+interface OwnedClient {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+}
+
 interface Live {
-  client: Client;
+  client: OwnedClient;
   closed: boolean;
+}
+
+const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
+
+/** A fresh, unconnected client of the chosen SDK line and the transport to connect it with. */
+async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }, sdk: 1 | 2): Promise<{ client: OwnedClient; transport: unknown }> {
+  if (sdk === 1) return { client: new Client(info, { capabilities: CLIENT_CAPABILITIES }) as unknown as OwnedClient, transport: transportOf(target) };
+  let v2: typeof import('@modelcontextprotocol/client');
+  try {
+    v2 = await import('@modelcontextprotocol/client');
+  } catch (err) {
+    throw new Error(`connectServer: sdk 2 needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`);
+  }
+  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' } }) as unknown as OwnedClient;
+  if ('url' in target) {
+    const url = target.url instanceof URL ? target.url : new URL(target.url);
+    return { client, transport: new v2.StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } }) };
+  }
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+  return { client, transport: new StdioClientTransport(stdioParams(target)) };
 }
 
 /**
@@ -75,13 +109,13 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
   let refreshing: Promise<readonly ContractTool[]> | undefined;
 
   const open = async (): Promise<Live> => {
-    const client = new Client(options.clientInfo ?? { name: 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, options.sdk ?? 1);
     const state: Live = { client, closed: false };
     client.onclose = () => {
       state.closed = true;
     };
     try {
-      await client.connect(transportOf(target));
+      await client.connect(transport);
     } catch (err) {
       await client.close().catch(() => {});
       throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
@@ -143,12 +177,16 @@ function transportOf(target: ServerTarget): StdioClientTransport | StreamableHTT
     const url = target.url instanceof URL ? target.url : new URL(target.url);
     return new StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } });
   }
+  return new StdioClientTransport(stdioParams(target));
+}
+
+function stdioParams(target: StdioTarget): { command: string; args: string[]; env?: Record<string, string>; cwd?: string; stderr: 'inherit' | 'ignore' | 'pipe' } {
   if (typeof target.command !== 'string' || target.command === '') throw new TypeError('connectServer: "command" must be a non-empty string');
-  return new StdioClientTransport({
+  return {
     command: target.command,
     args: [...(target.args ?? [])],
     ...(target.env === undefined ? {} : { env: { ...target.env } }),
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     stderr: target.stderr ?? 'inherit',
-  });
+  };
 }

@@ -31,6 +31,13 @@ export interface ProxyOptions {
    * (text outside the Basic Multilingual Plane counts two units per code point).
    */
   readonly maxOutputChars?: number;
+  /**
+   * Honours upstreams' `_meta` claims where they advertise the facts capability (default `true`):
+   * the proxy then answers `execution/facts` for their tools by asking them, one request per
+   * upstream and batch, so no claim is lost on the way through. `false` answers every facts
+   * question as a tool without claims.
+   */
+  readonly trustClaims?: boolean;
   /** What happens to stdio upstreams' stderr (default `inherit`). */
   readonly stderr?: 'inherit' | 'ignore' | 'pipe';
   /** Told when an upstream's `list_changed` refresh fails or makes names collide (the old tools stay). */
@@ -105,6 +112,7 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
         }, {
           server: upstreamName(upstream),
           policy,
+          trustClaims: options.trustClaims ?? true,
           ...(upstream.prefix === undefined ? {} : { prefix: upstream.prefix }),
           ...(upstream.permission === undefined ? {} : { permission: upstream.permission }),
           ...(upstream.trustServerAnnotations === undefined ? {} : { trustServerAnnotations: upstream.trustServerAnnotations }),
