@@ -65,3 +65,16 @@ test('toolwright proxy --http serves upstreams from words and a JSON config, pre
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('toolwright proxy over stdio', { timeout: 60_000 }, async () => {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'cli-stdio-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'proxy', `a=${process.execPath} ${PLAIN_SERVER} a`, '--name', 'gate'], stderr: 'ignore' }));
+  try {
+    assert.deepEqual(client.getServerVersion(), { name: 'gate', version: '0.0.0' });
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['a.echo', 'a.crash', 'a.add_tool', 'a.ask']);
+    assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'over stdio' } }), { content: [{ type: 'text', text: 'a: over stdio' }] });
+  } finally {
+    await client.close();
+  }
+});

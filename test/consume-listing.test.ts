@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod/v4';
-import { connectTools, MAX_LIST_PAGES } from '../src/mcp/client/index.js';
+import { connectServer, connectTools, MAX_LIST_PAGES } from '../src/mcp/client/index.js';
+import { serveHttp } from '../src/mcp/transports/index.js';
+import { createCallContext } from '../src/contract/index.js';
 import { connectCounted } from './support/consume-servers.js';
 
 const ListTools = z.object({ method: z.literal('tools/list'), params: z.unknown().optional() });
@@ -52,4 +54,22 @@ test('a blank name, a repeated cursor, a duplicate name and a prefix that breaks
 
 test('connectTools refuses something that is not a client', async () => {
   await assert.rejects(connectTools({} as never), { name: 'TypeError', message: 'connectTools: expected a connected MCP client with listTools and callTool, got an object' });
+});
+
+test('connectServer over HTTP connects again after the server restarted: the failed call names server and tool', { timeout: 60_000 }, async () => {
+  const tools = [{ name: 'ping', description: 'Answers pong', annotations: { readOnly: true }, execute: async () => 'pong' }];
+  let http = await serveHttp({ name: 'restarting', version: '1.0.0' }, tools, { host: '127.0.0.1', port: 0 });
+  const port = http.port;
+  const connection = await connectServer({ url: http.url }, { permission: 'read' });
+  try {
+    const ctx = createCallContext({ call: { id: '1', tool: 'ping', args: {} } });
+    assert.deepEqual((await connection.tools[0]!.execute({}, ctx) as { content: unknown }).content, [{ type: 'text', text: 'pong' }]);
+    await http.close();
+    http = await serveHttp({ name: 'restarting', version: '1.0.0' }, tools, { host: '127.0.0.1', port });
+    await assert.rejects(connection.tools[0]!.execute({}, ctx), (err: Error) => err.message.startsWith('mcp server "restarting": tool "ping": '));
+    assert.deepEqual((await connection.tools[0]!.execute({}, ctx) as { content: unknown }).content, [{ type: 'text', text: 'pong' }]);
+  } finally {
+    await connection.close();
+    await http.close();
+  }
 });

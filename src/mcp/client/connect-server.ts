@@ -108,7 +108,7 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
   let tools: readonly ContractTool[] = [];
   let refreshing: Promise<readonly ContractTool[]> | undefined;
 
-  const open = async (): Promise<Live> => {
+  const attempt = async (): Promise<Live> => {
     const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, options.sdk ?? 1);
     const state: Live = { client, closed: false };
     client.onclose = () => {
@@ -118,12 +118,24 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
       await client.connect(transport);
     } catch (err) {
       await client.close().catch(() => {});
-      throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
+      throw err;
     }
     onToolListChanged(client as unknown as McpClientLike, () => {
       refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
     });
     return state;
+  };
+  // A first connection is tried once; a reconnection twice (an HTTP client may first reuse a
+  // pooled socket the restarted server has closed).
+  const open = async (): Promise<Live> => {
+    const tries = live === undefined ? 1 : 2;
+    for (let tried = 1; ; tried += 1) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (tried >= tries) throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
+      }
+    }
   };
   const current = async (): Promise<McpClientLike> => {
     if (closing) throw new Error(`mcp server ${JSON.stringify(server)}: the connection is closed`);
@@ -132,7 +144,15 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
   };
   const first = await current();
   if (options.server === undefined) server = serverNameOf(first, options);
-  const upstream = new Upstream(server, current, options.elicit);
+  const upstream = new Upstream(server, current, options.elicit, (err) => {
+    // A failure that did not come from a live server's JSON-RPC answer (a closed connection, an
+    // HTTP session the server no longer knows, a refused socket) drops the connection, so the
+    // next call connects again.
+    if (live === undefined || answeredByLiveServer(err)) return;
+    const dead = live;
+    dead.closed = true;
+    dead.client.close().catch(() => {});
+  });
   const refresh = (): Promise<readonly ContractTool[]> => {
     refreshing ??= (async () => {
       try {
@@ -165,6 +185,17 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
       await was?.client.close().catch(() => {});
     },
   };
+}
+
+/**
+ * True when `err` is a JSON-RPC error a live connection produced: a code from -32768 to -32001
+ * (the standard errors, server errors, the SDK's request timeout), so the connection is kept.
+ * Anything else drops it: the SDK's connection-closed -32000, an HTTP status (a session the server
+ * no longer knows answers 404), an error without a code (a refused socket).
+ */
+function answeredByLiveServer(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'number' && code >= -32768 && code <= -32001;
 }
 
 function labelOf(target: ServerTarget): string {

@@ -146,7 +146,9 @@ async function callUpstream(upstream: Upstream, plan: ConsumedToolPlan, listedNa
     if (context.signal.aborted) throw context.signal.reason instanceof Error ? context.signal.reason : new Error(`${where}: the call was cancelled`);
     upstream.onFailure(err);
     if (isTimeout(err) && plan.timeoutMs !== undefined) throw new Error(`${where}: timed out after ${plan.timeoutMs} ms`);
-    throw new Error(`${where}: ${messageOf(err)}`);
+    const own = `mcp server ${JSON.stringify(upstream.server)}: `;
+    const message = messageOf(err);
+    throw new Error(`${where}: ${message.startsWith(own) ? message.slice(own.length) : message}`);
   } finally {
     untrack();
   }

@@ -128,8 +128,8 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     throw err;
   }
 
-  const createServer = (): Server => {
-    const server = serverFor(info, served, { ...serverOptions, transport: 'other' });
+  const serverOf = (transport: 'stdio' | 'http' | 'other'): Server => {
+    const server = serverFor(info, served, { ...serverOptions, transport });
     server.registerCapabilities({ tools: { listChanged: true } });
     server.setRequestHandler(ListToolsRequest, () => ({ tools: [...served.values()].map((tool) => tool.definition) }));
     live.add(server);
@@ -145,9 +145,9 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
       return merged;
     },
     connections,
-    createServer,
-    serveStdio: (stdio = {}) => connectStdio(createServer, stdio),
-    serveHttp: (http = {}) => listenHttp(createServer, http),
+    createServer: () => serverOf('other'),
+    serveStdio: (stdio = {}) => connectStdio(() => serverOf('stdio'), stdio),
+    serveHttp: (http = {}) => listenHttp(() => serverOf('http'), http),
     close: async () => {
       await Promise.all(connections.map((c) => c.close()));
     },
