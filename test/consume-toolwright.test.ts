@@ -162,6 +162,41 @@ test('elicitation: the single call in flight gets the question; no elicitor mean
   assert.deepEqual(contentOf(await hosted[3]!.execute({}, ctxFor('ask'))), { content: [{ type: 'text', text: 'answer: {"action":"accept","content":{"name":"upstream/ask"}}' }] });
 });
 
+test('elicitation with two calls of one server in flight is answered cancel: nobody can tell whose question it is', async () => {
+  const tools = await connectTools(upstream.client, { permission: 'read' });
+  let asked = 0;
+  const elicit = async () => {
+    asked += 1;
+    return { action: 'accept' as const, content: { name: 'Ada' } };
+  };
+  const outputs = await Promise.all([tools[3]!.execute({}, ctxFor('ask', {}, { elicit })), tools[3]!.execute({}, ctxFor('ask', {}, { elicit }))]);
+  assert.deepEqual(outputs.map(contentOf), [
+    { content: [{ type: 'text', text: 'answer: {"action":"cancel"}' }] },
+    { content: [{ type: 'text', text: 'answer: {"action":"cancel"}' }] },
+  ]);
+  assert.equal(asked, 0);
+});
+
+test('an explicit execution mode wins; the listed definition is kept frozen', async () => {
+  const tools = await connectTools(upstream.client, { trustServerAnnotations: true, trustClaims: true, executionMode: (tool) => (tool.name === 'look' ? 'exclusive' : tool.name === 'change' ? 'parallel' : undefined) });
+  assert.deepEqual(tools.map((t) => [t.name, t.sequential, t.barrier, t.resource]), [
+    ['look', undefined, true, undefined],
+    ['change', undefined, undefined, undefined],
+    ['slow', undefined, undefined, undefined],
+    ['ask', undefined, undefined, undefined],
+    ['fail', undefined, undefined, undefined],
+  ]);
+  const definition = consumedToolInfo(tools[1]!)!.definition;
+  assert.deepEqual(definition, {
+    name: 'change',
+    description: 'Changes things',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    _meta: { 'io.github.christopherdavenport.agenttool/tool': { resource: 'db:main' } },
+  });
+  assert.equal(Object.isFrozen(definition.annotations), true);
+});
+
 test('trusted claims: facts of a batch go in one execution/facts request; replay other than safe reads unknown', async () => {
   const untrusted = await connectTools(upstream.client, { permission: 'read' });
   assert.equal(untrusted[0]!.facts, undefined);
