@@ -118,3 +118,23 @@ test('the proxy passes a toolwright upstream\'s definitions and facts answers th
     ],
   }));
 });
+
+test('a list_changed that makes two servers share a name is reported; the proxy keeps the tools it had', { timeout: 60_000 }, async () => {
+  const errors: string[] = [];
+  const proxy = await createProxy(
+    [upstream('a', 'a.'), { name: 'b', command: process.execPath, args: [PLAIN_SERVER, 'b', 'a.echo'] }],
+    { stderr: 'ignore', onError: (err) => errors.push(err.message) },
+  );
+  const http = await proxy.serveHttp({ host: '127.0.0.1', port: 0 });
+  const entry = { proxy, http, clients: [] as Client[] };
+  proxies.push(entry);
+  const client = await downstream(http);
+  entry.clients.push(client);
+  const before = ['a.echo', 'a.crash', 'a.add_tool', 'a.ask', 'echo', 'crash', 'add_tool', 'ask'];
+  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), before);
+  await client.callTool({ name: 'add_tool', arguments: {} });
+  for (let i = 0; i < 400 && errors.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(errors, ['proxy: tool "a.echo" is listed by both "a" and "b"; give one of them a prefix']);
+  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), before);
+  assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'still a' } }), { content: [{ type: 'text', text: 'a: still a' }] });
+});
