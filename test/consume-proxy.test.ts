@@ -138,3 +138,15 @@ test('a list_changed that makes two servers share a name is reported; the proxy 
   assert.deepEqual((await client.listTools()).tools.map((t) => t.name), before);
   assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'still a' } }), { content: [{ type: 'text', text: 'a: still a' }] });
 });
+
+test('with both bounds the proxy projects and cuts to maxLLMChars code points first, then the served maxOutputChars applies', { timeout: 60_000 }, async () => {
+  const proxy = await createProxy([upstream('a')], { stderr: 'ignore', maxLLMChars: 10, maxOutputChars: 6 });
+  const http = await proxy.serveHttp({ host: '127.0.0.1', port: 0 });
+  const entry = { proxy, http, clients: [] as Client[] };
+  proxies.push(entry);
+  const client = await downstream(http);
+  entry.clients.push(client);
+  assert.deepEqual((await client.callTool({ name: 'echo', arguments: { text: 'hello world' } })).content, [{ type: 'text', text: 'a: hel\n…[truncated: showing 6 of 10 characters]' }]);
+  assert.deepEqual((await client.callTool({ name: 'echo', arguments: { text: '😀' } })).content, [{ type: 'text', text: 'a: 😀' }]);
+  assert.deepEqual((await client.callTool({ name: 'echo', arguments: { text: '😀😀' } })).content, [{ type: 'text', text: 'a: 😀\n…[truncated: showing 5 of 7 characters]' }]);
+});
