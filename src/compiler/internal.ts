@@ -7,4 +7,4 @@
 export { problemsText } from './validation/ajv.js';
 export { checkValidatorOption } from './validation/validator.js';
 export { checkOutputSchema } from './validation/output-check.js';
-export { compiledEntryOf, type CompiledEntry } from './compile/entry.js';
+export { compiledEntryOf, registerCompiledEntry, type CompiledEntry } from './compile/entry.js';

@@ -3,3 +3,5 @@
  * package's `exports` map has no path to this file).
  */
 export { handBuiltArgumentsProblem } from './call/run.js';
+export { runUnderPolicy } from './permissions/apply.js';
+export { checkDeclared } from './permissions/requirements.js';
