@@ -1,4 +1,4 @@
-import { InvalidArgumentsError, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
+import { InvalidArgumentsError, isJsonObject, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { problemsOf } from '../../compiler/validation/ajv.js';
 import { checkOutputSchema } from '../../compiler/validation/output-check.js';
 import { argumentsObject } from '../../compiler/validation/shape.js';
@@ -81,7 +81,7 @@ export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallConte
 
 async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer: CallObserver | undefined, limit: CallTimeLimit | undefined): Promise<CallEnd> {
   try {
-    const args = tool.entry === undefined ? checkHandBuilt(tool, raw) : await checkCompiled(tool, raw);
+    const args: CheckedArguments = tool.entry === undefined ? checkHandBuilt(tool, raw) : { value: await tool.entry.parse(raw), plain: plainOf(raw) };
     let result: ToolResult;
     let record: ToolRecord | undefined;
     if (tool.policy === undefined) {
@@ -127,24 +127,35 @@ function execute(tool: CoreTool, value: unknown, ctx: CallContext, observer: Cal
     }
   }
   const entry = tool.entry;
-  const callCtx = limit === undefined ? ctx : limit.contextFor(ctx);
-  const work = (): Promise<ToolOutput> => (entry === undefined ? Promise.resolve(tool.tool.execute(value, callCtx)) : entry.run(value as object, callCtx));
-  return limit === undefined ? work() : limit.run(work);
+  if (limit === undefined) return entry === undefined ? Promise.resolve(tool.tool.execute(value, ctx)) : entry.run(value as object, ctx);
+  const callCtx = limit.contextFor(ctx);
+  return limit.run(() => (entry === undefined ? Promise.resolve(tool.tool.execute(value, callCtx)) : entry.run(value as object, callCtx)));
 }
 
 /** Step 1 for a hand-built tool: the outer shape, then its `parameters` when it has them. */
 function checkHandBuilt(tool: CoreTool, raw: unknown): CheckedArguments {
-  const shape = argumentsObject(raw);
-  if (shape.problem !== undefined) throw new InvalidArgumentsError([shape.problem]);
+  let args: Record<string, unknown>;
+  if (isJsonObject(raw)) {
+    args = raw;
+  } else {
+    const shape = argumentsObject(raw);
+    if (shape.problem !== undefined) throw new InvalidArgumentsError([shape.problem]);
+    args = shape.value as Record<string, unknown>;
+  }
   const validate = tool.validateArguments;
-  if (validate !== undefined && !validate(shape.value)) throw new InvalidArgumentsError(problemsOf(validate.errors));
-  return { plain: shape.value as Record<string, unknown>, value: shape.value };
+  if (validate !== undefined && !validate(args)) throw new InvalidArgumentsError(problemsOf(validate.errors));
+  return { plain: args, value: args };
 }
 
 /** Step 1 for a compiled tool: its own pipeline, once. */
 async function checkCompiled(tool: CoreTool, raw: unknown): Promise<CheckedArguments> {
   const value = await tool.entry!.parse(raw);
-  return { plain: argumentsObject(raw).value as Record<string, unknown>, value };
+  return { plain: plainOf(raw), value };
+}
+
+/** The plain JSON of arguments a compiled tool's pipeline accepted (`undefined` and `""` read as `{}`). */
+function plainOf(raw: unknown): Record<string, unknown> {
+  return (raw === undefined || raw === '' ? {} : raw) as Record<string, unknown>;
 }
 
 /**

@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  createCallContext, createPolicy, createValidator, prepareTools,
+  type CallContext, type ContractTool, type Interceptor, type SchemaValidator,
+} from '../src/index.js';
+
+/*
+ * The call core's fixed order (see runToolCall): arguments, permissions, interceptors, time
+ * limit, execute, output check, output bounds, records. Each step leaves a mark in `trace`.
+ */
+
+function tracingValidator(trace: string[]): SchemaValidator {
+  const inner = createValidator();
+  return {
+    compile(schema) {
+      const validate = inner.compile(schema);
+      const label = (schema as { title?: string }).title ?? 'schema';
+      const traced = ((data: unknown) => {
+        trace.push(`validate ${label}`);
+        const ok = validate(data);
+        traced.errors = validate.errors;
+        return ok;
+      }) as ReturnType<SchemaValidator['compile']>;
+      return traced;
+    },
+  };
+}
+
+test('a call runs its steps in the documented order, on one run and on a re-run after a question', async () => {
+  const trace: string[] = [];
+  const tool: ContractTool = {
+    name: 'ordered',
+    description: 'Leaves a mark in every step',
+    parameters: { title: 'arguments', type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    outputSchema: { title: 'output', type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    timeoutMs: 60_000,
+    requires: [{ capabilities: ['write'], subject: (args: { path: string }) => { trace.push('requirements'); return args.path; } }],
+    async execute(args: unknown, ctx: CallContext) {
+      trace.push(`execute (signal aborted: ${ctx.signal.aborted})`);
+      return { content: [{ type: 'text', text: 'a long text to cut' }], structuredContent: { n: 1 } };
+    },
+  };
+  const interceptor: Interceptor = {
+    name: 'mark',
+    before: () => { trace.push('before'); },
+    after: (result) => { trace.push('after'); return result; },
+  };
+  let questions = 0;
+  const policy = createPolicy({ ask: () => { questions += 1; trace.push('ask'); return { decision: 'allow_once' }; } });
+  const prepared = prepareTools([tool], { policy, interceptors: [interceptor], maxOutputChars: 8, validator: tracingValidator(trace) }).get('ordered')!;
+  const end = await prepared.call({ path: '/a' }, createCallContext({ call: { id: '1', tool: 'ordered', args: {} } }));
+  assert.deepEqual(trace, [
+    'validate arguments',
+    'requirements',
+    'ask',
+    'requirements',
+    'before',
+    'execute (signal aborted: false)',
+    'after',
+    'validate output',
+  ]);
+  assert.equal(questions, 1);
+  assert.deepEqual(end, { ok: true, result: {
+    content: [{ type: 'text', text: 'a long t\n…[truncated: showing 8 of 18 characters]' }],
+    structuredContent: { n: 1 },
+    record: { ns: 'toolwright:permissions', data: {
+      decisions: [{ subject: '/a', capabilities: ['write'], decision: 'allow_once' }],
+      grants: [{ subjects: ['/a'], capabilities: ['write'], granted: ['write'] }],
+    } },
+  } });
+});
+
+test('a step that fails ends the call there: no later step runs', async () => {
+  const trace: string[] = [];
+  const tool: ContractTool = {
+    name: 'ordered',
+    description: 'Leaves a mark when it runs',
+    parameters: { title: 'arguments', type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    requires: [{ capabilities: ['write'], subject: (args: { path: string }) => { trace.push('requirements'); return args.path; } }],
+    async execute() { trace.push('execute'); return 'ran'; },
+  };
+  const interceptor: Interceptor = { before: () => { trace.push('before'); } };
+  const policy = createPolicy({ rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }, { effect: 'allow' }] });
+  const prepared = prepareTools([tool], { policy, interceptors: [interceptor], validator: tracingValidator(trace) }).get('ordered')!;
+  const ctx = createCallContext({ call: { id: '1', tool: 'ordered', args: {} } });
+  const invalid = await prepared.call({}, ctx);
+  assert.deepEqual(trace.splice(0), ['validate arguments']);
+  assert.equal(!invalid.ok && invalid.error.message, 'invalid arguments: /: must have required property "path"');
+  const denied = await prepared.call({ path: '/etc/passwd' }, ctx);
+  assert.deepEqual(trace.splice(0), ['validate arguments', 'requirements']);
+  assert.equal(!denied.ok && denied.error.message, 'permission denied: write on "/etc/passwd": system files');
+  const ran = await prepared.call({ path: '/tmp/a' }, ctx);
+  assert.deepEqual(trace.splice(0), ['validate arguments', 'requirements', 'before', 'execute']);
+  assert.equal(ran.ok, true);
+});
