@@ -94,3 +94,29 @@ test('a step that fails ends the call there: no later step runs', async () => {
   assert.deepEqual(trace.splice(0), ['validate arguments', 'requirements', 'before', 'execute']);
   assert.equal(ran.ok, true);
 });
+
+test('a run that timed out never has its late permission requests put to the user', async () => {
+  let asked = 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  const tool: ContractTool = {
+    name: 'late',
+    description: 'Asks for a permission only after its time is up',
+    timeoutMs: 20,
+    async execute(_args: unknown, ctx: CallContext) {
+      await released;
+      await ctx.requirePermission({ subject: '/a', capabilities: ['write'] });
+      return 'wrote';
+    },
+  };
+  const policy = createPolicy({ ask: () => { asked += 1; return { decision: 'allow_once' }; } });
+  const prepared = prepareTools([tool], { policy }).get('late')!;
+  let settled!: (end: unknown) => void;
+  const settledEnd = new Promise((resolve) => { settled = resolve; });
+  const end = await prepared.call({}, createCallContext({ call: { id: '1', tool: 'late', args: {} } }), { settled });
+  assert.equal(!end.ok && `${end.error.name}: ${end.error.message}`, 'CallTimeoutError: tool "late" timed out after 20 ms');
+  release();
+  const late = (await settledEnd) as { ok: boolean; error?: Error };
+  assert.equal(late.ok === false && `${late.error!.name}: ${late.error!.message}`, 'CallTimeoutError: tool "late" timed out after 20 ms');
+  assert.equal(asked, 0);
+});

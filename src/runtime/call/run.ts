@@ -89,7 +89,10 @@ async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer
         ? checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit))
         : await runOnce(tool, args, ctx, requireEveryThrough(ctx), observer, limit);
     } else {
-      const ran = await runUnderPolicy(tool.policy, tool.name, ctx, (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit));
+      // Under a time limit the policy sees the limited signal: once a run timed out, the call is
+      // over, and a permission its late run still asks for is never put to the user.
+      const policyCtx = limit === undefined ? ctx : limit.contextFor(ctx);
+      const ran = await runUnderPolicy(tool.policy, tool.name, policyCtx, (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit));
       result = ran.value;
       record = ran.record;
     }
