@@ -36,7 +36,7 @@ test('a call runs its steps in the documented order, on one run and on a re-run 
     outputSchema: { title: 'output', type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
     timeoutMs: 60_000,
     requires: [{ capabilities: ['write'], subject: (args: { path: string }) => { trace.push('requirements'); return args.path; } }],
-    async execute(args: unknown, ctx: CallContext) {
+    async execute(_args: unknown, ctx: CallContext) {
       trace.push(`execute (signal aborted: ${ctx.signal.aborted})`);
       return { content: [{ type: 'text', text: 'a long text to cut' }], structuredContent: { n: 1 } };
     },

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonObject, type CallContext, type Call } from '../../contract/index.js';
+import { isJsonObject, type Call } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import type { CallEnd } from '../../runtime/call/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
@@ -62,7 +62,7 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   const call: Call = { id: String(extra.requestId), tool: served.prepared.name, args };
   const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
   try {
-    return mcpResultOf(await served.prepared.call(args, ctx as CallContext));
+    return mcpResultOf(await served.prepared.call(args, ctx));
   } finally {
     finish();
   }
