@@ -120,3 +120,15 @@ test('a run that timed out never has its late permission requests put to the use
   assert.equal(late.ok === false && `${late.error!.name}: ${late.error!.message}`, 'CallTimeoutError: tool "late" timed out after 20 ms');
   assert.equal(asked, 0);
 });
+
+test('the core runs only tools prepareTools made: a look-alike is refused, never run unchecked', async () => {
+  const { runToolCall } = await import('../src/index.js');
+  let runs = 0;
+  const tool: ContractTool = { name: 't', description: 'T', parameters: { type: 'object', properties: {}, additionalProperties: false }, async execute() { runs += 1; return 'ran'; } };
+  const lookAlike = { name: 't', tool, call: () => Promise.resolve({ ok: true as const, result: { content: [] } }) };
+  const end = await runToolCall(lookAlike, { extra: 1 }, createCallContext({ call: { id: '1', tool: 't', args: {} } }));
+  assert.equal(!end.ok && `${end.error.name}: ${end.error.message}`, 'TypeError: runToolCall: expected a tool made by prepareTools');
+  const real = await runToolCall(prepareTools([tool]).get('t')!, { extra: 1 }, createCallContext({ call: { id: '1', tool: 't', args: {} } }));
+  assert.equal(!real.ok && real.error.message, 'invalid arguments: /: must NOT have additional property "extra"');
+  assert.equal(runs, 0);
+});

@@ -78,7 +78,17 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
     maxOutputChars: tool.maxOutputChars ?? settings.maxOutputChars,
     call: (args, ctx, observer) => runToolCall(prepared, args, ctx, observer),
   };
-  return Object.freeze(prepared);
+  Object.freeze(prepared);
+  madeHere.add(prepared);
+  return prepared;
+}
+
+/** The prepared tools `prepareTool` made: the core runs only those (their settings were checked here). */
+const madeHere = new WeakSet<object>();
+
+/** True when `value` was made by `prepareTool` (and `prepareTools`). */
+export function isPreparedTool(value: unknown): value is PreparedTool {
+  return typeof value === 'object' && value !== null && madeHere.has(value);
 }
 
 /**

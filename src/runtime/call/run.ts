@@ -8,7 +8,7 @@ import { runUnderPolicy } from '../permissions/apply.js';
 import { checkDeclared, requireEveryThrough, type RequireEvery } from '../permissions/requirements.js';
 import { errorFromThrown } from './errors.js';
 import { checkedResult } from './output.js';
-import type { CoreTool, PreparedTool } from './prepare.js';
+import { isPreparedTool, type CoreTool, type PreparedTool } from './prepare.js';
 import { CallTimeLimit } from './time-limit.js';
 
 /** How a call through the core ended: a result (possibly one marked `isError`), or an error. */
@@ -59,9 +59,12 @@ interface CheckedArguments {
  *    tool left one of its own (a `PermissionDeniedError` carries it as `error.record`).
  *
  * A throw anywhere, of anything, ends the call with that error (`tool "x" threw: "oops"` for a
- * value that is not an `Error`, see `errorFromThrown`). It never rejects.
+ * value that is not an `Error`, see `errorFromThrown`). It never rejects; `prepared` must come
+ * from `prepareTools` (anything else ends with `runToolCall: expected a tool made by
+ * prepareTools`).
  */
 export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
+  if (!isPreparedTool(prepared)) return Promise.resolve({ ok: false, error: new TypeError('runToolCall: expected a tool made by prepareTools') });
   const tool = prepared as CoreTool;
   const limit = tool.timeoutMs === undefined ? undefined : new CallTimeLimit(tool.name, tool.timeoutMs);
   const real = runSteps(tool, raw, ctx, observer, limit);
