@@ -132,3 +132,56 @@ test('the core runs only tools prepareTools made: a look-alike is refused, never
   assert.equal(!real.ok && real.error.message, 'invalid arguments: /: must NOT have additional property "extra"');
   assert.equal(runs, 0);
 });
+
+test('a rewrite an interceptor chooses is validated and its requirements are checked, as the model\'s arguments were', async () => {
+  const runs: unknown[] = [];
+  const rewriteTo = { current: {} as Record<string, unknown> };
+  const tool: ContractTool = {
+    name: 'mover',
+    description: 'Writes to a path; its facts offer a rewrite',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    requires: [{ capabilities: ['write'], subject: (args: { path: string }) => args.path }],
+    facts: async () => ({ calls: null, rewrite: rewriteTo.current as never }),
+    async execute(args: unknown) { runs.push(args); return 'moved'; },
+  };
+  const rewrite: Interceptor = { name: 'rewrite', before: () => ({ action: 'rewrite' }) };
+  const policy = createPolicy({ rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }, { effect: 'allow' }] });
+  const prepared = prepareTools([tool], { policy, interceptors: [rewrite] }).get('mover')!;
+  const call = () => prepared.call({ path: '/tmp/a' }, createCallContext({ call: { id: '1', tool: 'mover', args: {} } }));
+  rewriteTo.current = { path: '/tmp/b' };
+  const moved = await call();
+  assert.deepEqual(moved.ok && moved.result.record, { ns: 'toolwright:permissions', data: { decisions: [], grants: [
+    { subjects: ['/tmp/a'], capabilities: ['write'], granted: ['write'] },
+    { subjects: ['/tmp/b'], capabilities: ['write'], granted: ['write'] },
+  ] } });
+  rewriteTo.current = { path: '/etc/passwd' };
+  const denied = await call();
+  assert.equal(!denied.ok && denied.error.message, 'permission denied: write on "/etc/passwd": system files');
+  rewriteTo.current = { path: 7 };
+  const invalid = await call();
+  assert.equal(!invalid.ok && invalid.error.message, 'invalid arguments: /path: must be string');
+  assert.deepEqual(runs, [{ path: '/tmp/b' }]);
+});
+
+test('a compiled tool runs a rewrite through its own pipeline: the class gets a DTO of the rewrite', async () => {
+  const { compile, Facts, Tool } = await import('../src/index.js');
+  const { IsInt, Max } = await import('class-validator');
+  const seen: unknown[] = [];
+  class LimitArgs { limit!: number; }
+  IsInt()(LimitArgs.prototype, 'limit');
+  Max(100)(LimitArgs.prototype, 'limit');
+  class Lister {
+    execute(args: LimitArgs) { seen.push({ isDto: args instanceof LimitArgs, limit: args.limit }); return `listed ${args.limit}`; }
+    facts(args: LimitArgs) { return { calls: null, rewrite: { limit: args.limit === 99 ? 500 : Math.min(args.limit, 10) } }; }
+  }
+  Facts()(Lister.prototype, 'facts', Object.getOwnPropertyDescriptor(Lister.prototype, 'facts')!);
+  Tool({ name: 'lister', description: 'Lists, at most 10 unless rewritten', args: LimitArgs })(Lister);
+  const rewrite: Interceptor = { before: () => ({ action: 'rewrite' }) };
+  const prepared = prepareTools(compile([Lister]), { interceptors: [rewrite] }).get('lister')!;
+  const ctx = createCallContext({ call: { id: '1', tool: 'lister', args: {} } });
+  const listed = await prepared.call({ limit: 50 }, ctx);
+  assert.deepEqual(listed.ok && listed.result.content, [{ type: 'text', text: 'listed 10' }]);
+  const refused = await prepared.call({ limit: 99 }, ctx);
+  assert.equal(!refused.ok && refused.error.message, 'invalid arguments: /limit: must be <= 100');
+  assert.deepEqual(seen, [{ isDto: true, limit: 10 }]);
+});
