@@ -8,7 +8,7 @@ import type { Interceptor } from '../interceptors/types.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { isRemoteTool } from './remote.js';
 import { coreSettingsOf, type CallCoreOptions, type CoreSettings } from './options.js';
-import { runToolCall, type CallEnd, type CallObserver } from './run.js';
+import { runPrepared, type CallEnd, type CallObserver } from './run.js';
 import { checkTimeout } from './time-limit.js';
 
 /**
@@ -76,7 +76,7 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
     interceptors: settings.interceptors,
     timeoutMs: tool.timeoutMs ?? settings.timeoutMs,
     maxOutputChars: tool.maxOutputChars ?? settings.maxOutputChars,
-    call: (args, ctx, observer) => runToolCall(prepared, args, ctx, observer),
+    call: (args, ctx, observer) => runPrepared(prepared, args, ctx, observer),
   };
   Object.freeze(prepared);
   madeHere.add(prepared);

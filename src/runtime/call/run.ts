@@ -65,7 +65,11 @@ interface CheckedArguments {
  */
 export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
   if (!isPreparedTool(prepared)) return Promise.resolve({ ok: false, error: new TypeError('runToolCall: expected a tool made by prepareTools') });
-  const tool = prepared as CoreTool;
+  return runPrepared(prepared as CoreTool, raw, ctx, observer);
+}
+
+/** `runToolCall` for a tool known to come from `prepareTool` (its own `call`). Internal to the call core. */
+export function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
   const limit = tool.timeoutMs === undefined ? undefined : new CallTimeLimit(tool.name, tool.timeoutMs);
   const real = runSteps(tool, raw, ctx, observer, limit);
   const settled = observer?.settled;
