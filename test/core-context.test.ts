@@ -89,3 +89,30 @@ test('resolveForCall failures fail the call, naming the class; misuse of the opt
   assert.throws(() => compile([NoteTool], { resolve: (cls) => new (cls as new () => object)(), resolveForCall: () => ({}) }), { name: 'TypeError', message: 'compile(): give "resolve" (one instance per class) or "resolveForCall" (one per call), not both' });
   assert.throws(() => compile([NoteTool], { resolveForCall: 'x' as never }), { name: 'TypeError', message: 'compile(): "resolveForCall" must be a function (cls, ctx) => instance, got a string' });
 });
+
+test('a tool consumed from another server is the documented exception: its schemas are never compiled or checked here', async () => {
+  const { markRemoteTool } = await import('../src/runtime/call/remote.js');
+  const { Executor: HostExecutor } = await import('../src/runtime/index.js');
+  const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+  const seen: unknown[] = [];
+  const remote = markRemoteTool({
+    name: 'remote_count',
+    description: 'Forwards to another server, which validates',
+    parameters: draft07 as never,
+    outputSchema: draft07 as never,
+    execute: async (args: unknown) => { seen.push(args); return 'forwarded'; },
+  });
+  const local = { ...remote, name: 'local_count' };
+  const executor = new HostExecutor();
+  const outcomes = await executor.run([
+    { id: 'a', tool: remote, args: { n: 'not a number' } },
+    { id: 'b', tool: remote, args: 'not an object' },
+    { id: 'c', tool: local, args: { n: 1 } },
+  ]);
+  assert.deepEqual(outcomes.map(plain), [
+    { id: 'a', tool: 'remote_count', started: true, ok: true, result: { content: [{ type: 'text', text: 'forwarded' }] } },
+    { id: 'b', tool: 'remote_count', started: false, ok: false, error: 'InvalidArgumentsError: invalid arguments: expected an object, got a string' },
+    { id: 'c', tool: 'local_count', started: false, ok: false, error: 'Error: Executor: tool "local_count": schema: no schema with key or ref "http://json-schema.org/draft-07/schema#"' },
+  ]);
+  assert.deepEqual(seen, [{ n: 'not a number' }]);
+});

@@ -5,7 +5,7 @@ import { PermissionDeniedError, type ContractTool, type Elicitation, type Elicit
 import { IsString } from 'class-validator';
 import { compile, Requires, Tool } from '../src/index.js';
 import { throughCore } from './support/core-tools.js';
-import { callContext, callTool, imperativeWriter, WRITE_ARGS_SCHEMA } from './support/policy-tools.js';
+import { callTool, imperativeWriter, WRITE_ARGS_SCHEMA } from './support/policy-tools.js';
 
 const QUESTION_TEXT = 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the file';
 

@@ -14,9 +14,9 @@ function checkChars(options: unknown): number {
 }
 
 /**
- * Bounds the characters of text the model sees from this tool (`maxOutputChars`): the output
- * bounds wrapper (`applyOutputBounds`) cuts longer text with a visible marker, and it wins over
- * the wrapper's default. Throws a `DecoratorError` naming the class, as the class is defined, for
+ * Bounds the characters of text the model sees from this tool (`maxOutputChars`): every host's
+ * call core cuts longer text with a visible marker, and it wins over the host's
+ * `maxOutputChars` option. Throws a `DecoratorError` naming the class, as the class is defined, for
  * a `chars` that is not a positive integer or a target that is not a class.
  */
 export function MaxOutput(options: { readonly chars: number }): ClassDecorator {

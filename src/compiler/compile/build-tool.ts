@@ -77,10 +77,11 @@ export function buildTool(parts: BuildParts): ContractTool {
   for (const [key, value] of Object.entries(getClaims(parts.cls))) {
     if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
   }
-  const run = async (args: object, ctx: CallContext): Promise<ToolOutput> => {
-    const instance = await instanceFor(parts, ctx);
-    return outputOf(await instance.execute!.call(instance, args, ctx), { toolName: name, structured: validateResult !== undefined });
-  };
+  const rules = { toolName: name, structured: validateResult !== undefined };
+  const runWith = async (instance: Methods, args: object, ctx: CallContext): Promise<ToolOutput> => outputOf(await instance.execute!.call(instance, args, ctx), rules);
+  const fixed = parts.instance as Methods | undefined;
+  const run = (args: object, ctx: CallContext): Promise<ToolOutput> =>
+    fixed !== undefined ? runWith(fixed, args, ctx) : instanceFor(parts, ctx).then((instance) => runWith(instance, args, ctx));
   tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
     const output = await run(await pipeline.parse(raw), ctx);
     if (validateResult !== undefined) checkOutputSchema(validateResult, resultOf(output));

@@ -6,8 +6,9 @@ import { compiledEntryOf, type CompiledEntry } from '../../compiler/internal.js'
 import { compileSchema, type CompiledSchema, type SchemaValidator } from '../../compiler/index.js';
 import type { Interceptor } from '../interceptors/types.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
+import { isRemoteTool } from './remote.js';
 import { coreSettingsOf, type CallCoreOptions, type CoreSettings } from './options.js';
-import { runToolCall, type CallEnd, type CallObserver } from './run.js';
+import { runPrepared, type CallEnd, type CallObserver } from './run.js';
 import { checkTimeout } from './time-limit.js';
 
 /**
@@ -45,7 +46,9 @@ export interface CoreTool extends PreparedTool {
  * (`<where>: tool "x"`) when the name breaks MCP's rule (1 to 128 of `A-Za-z0-9_-.`), when
  * `timeoutMs` or `maxOutputChars` is not valid, when `parameters` or `outputSchema` is not an
  * object schema (`"type": "object"` at the root, which MCP requires), or when a schema cannot be
- * compiled (`<label>: schema: <the validator's message>`).
+ * compiled (`<label>: schema: <the validator's message>`). A tool consumed from another server
+ * (see `markRemoteTool`) is the one documented exception to validation: its schemas are never
+ * compiled here, since its own server validates.
  */
 export function prepareTool(tool: ContractTool, settings: CoreSettings, where: string): PreparedTool {
   const label = `${where}: tool ${JSON.stringify(tool.name)}`;
@@ -58,8 +61,10 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
   const requires = tool.requires ?? [];
   if (!Array.isArray(requires)) throw new Error(`${label}: requires: expected an array of requirements, got ${kindOf(requires)}`);
   const entry = compiledEntryOf(tool);
-  const validateArguments = schemaOf(tool.parameters, `${label}: schema`, entry === undefined, settings.validator);
-  const validateOutput = entry?.validateOutput ?? schemaOf(tool.outputSchema, `${label}: output schema`, true, settings.validator);
+  // A remote tool's server validates its arguments and results (see `markRemoteTool`).
+  const local = !isRemoteTool(tool);
+  const validateArguments = schemaOf(tool.parameters, `${label}: schema`, entry === undefined && local, settings.validator);
+  const validateOutput = entry?.validateOutput ?? schemaOf(tool.outputSchema, `${label}: output schema`, local, settings.validator);
   if (entry !== undefined) schemaOf(tool.outputSchema, `${label}: output schema`, false, undefined);
   const prepared: CoreTool = {
     name: tool.name,
@@ -72,9 +77,19 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
     interceptors: settings.interceptors,
     timeoutMs: tool.timeoutMs ?? settings.timeoutMs,
     maxOutputChars: tool.maxOutputChars ?? settings.maxOutputChars,
-    call: (args, ctx, observer) => runToolCall(prepared, args, ctx, observer),
+    call: (args, ctx, observer) => runPrepared(prepared, args, ctx, observer),
   };
-  return Object.freeze(prepared);
+  Object.freeze(prepared);
+  madeHere.add(prepared);
+  return prepared;
+}
+
+/** The prepared tools `prepareTool` made: the core runs only those (their settings were checked here). */
+const madeHere = new WeakSet<object>();
+
+/** True when `value` was made by `prepareTool` (and `prepareTools`). */
+export function isPreparedTool(value: unknown): value is PreparedTool {
+  return typeof value === 'object' && value !== null && madeHere.has(value);
 }
 
 /**

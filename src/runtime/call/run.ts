@@ -1,4 +1,4 @@
-import { InvalidArgumentsError, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
+import { InvalidArgumentsError, isJsonObject, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { problemsOf } from '../../compiler/index.js';
 import { checkOutputSchema } from '../../compiler/internal.js';
 import { argumentsObject } from '../../compiler/index.js';
@@ -8,7 +8,7 @@ import { runUnderPolicy } from '../permissions/apply.js';
 import { checkDeclared, requireEveryThrough, type RequireEvery } from '../permissions/requirements.js';
 import { errorFromThrown } from './errors.js';
 import { checkedResult } from './output.js';
-import type { CoreTool, PreparedTool } from './prepare.js';
+import { isPreparedTool, type CoreTool, type PreparedTool } from './prepare.js';
 import { CallTimeLimit } from './time-limit.js';
 
 /** How a call through the core ended: a result (possibly one marked `isError`), or an error. */
@@ -59,10 +59,17 @@ interface CheckedArguments {
  *    tool left one of its own (a `PermissionDeniedError` carries it as `error.record`).
  *
  * A throw anywhere, of anything, ends the call with that error (`tool "x" threw: "oops"` for a
- * value that is not an `Error`, see `errorFromThrown`). It never rejects.
+ * value that is not an `Error`, see `errorFromThrown`). It never rejects; `prepared` must come
+ * from `prepareTools` (anything else ends with `runToolCall: expected a tool made by
+ * prepareTools`).
  */
 export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
-  const tool = prepared as CoreTool;
+  if (!isPreparedTool(prepared)) return Promise.resolve({ ok: false, error: new TypeError('runToolCall: expected a tool made by prepareTools') });
+  return runPrepared(prepared as CoreTool, raw, ctx, observer);
+}
+
+/** `runToolCall` for a tool known to come from `prepareTool` (its own `call`). Internal to the call core. */
+export function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
   const limit = tool.timeoutMs === undefined ? undefined : new CallTimeLimit(tool.name, tool.timeoutMs);
   const real = runSteps(tool, raw, ctx, observer, limit);
   const settled = observer?.settled;
@@ -81,7 +88,7 @@ export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallConte
 
 async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer: CallObserver | undefined, limit: CallTimeLimit | undefined): Promise<CallEnd> {
   try {
-    const args = tool.entry === undefined ? checkHandBuilt(tool, raw) : await checkCompiled(tool, raw);
+    const args: CheckedArguments = tool.entry === undefined ? checkHandBuilt(tool, raw) : { value: await tool.entry.parse(raw), plain: plainOf(raw) };
     let result: ToolResult;
     let record: ToolRecord | undefined;
     if (tool.policy === undefined) {
@@ -89,7 +96,10 @@ async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer
         ? checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit))
         : await runOnce(tool, args, ctx, requireEveryThrough(ctx), observer, limit);
     } else {
-      const ran = await runUnderPolicy(tool.policy, tool.name, ctx, (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit));
+      // Under a time limit the policy sees the limited signal: once a run timed out, the call is
+      // over, and a permission its late run still asks for is never put to the user.
+      const policyCtx = limit === undefined ? ctx : limit.contextFor(ctx);
+      const ran = await runUnderPolicy(tool.policy, tool.name, policyCtx, (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit));
       result = ran.value;
       record = ran.record;
     }
@@ -127,24 +137,35 @@ function execute(tool: CoreTool, value: unknown, ctx: CallContext, observer: Cal
     }
   }
   const entry = tool.entry;
-  const callCtx = limit === undefined ? ctx : limit.contextFor(ctx);
-  const work = (): Promise<ToolOutput> => (entry === undefined ? Promise.resolve(tool.tool.execute(value, callCtx)) : entry.run(value as object, callCtx));
-  return limit === undefined ? work() : limit.run(work);
+  if (limit === undefined) return entry === undefined ? Promise.resolve(tool.tool.execute(value, ctx)) : entry.run(value as object, ctx);
+  const callCtx = limit.contextFor(ctx);
+  return limit.run(() => (entry === undefined ? Promise.resolve(tool.tool.execute(value, callCtx)) : entry.run(value as object, callCtx)));
 }
 
 /** Step 1 for a hand-built tool: the outer shape, then its `parameters` when it has them. */
 function checkHandBuilt(tool: CoreTool, raw: unknown): CheckedArguments {
-  const shape = argumentsObject(raw);
-  if (shape.problem !== undefined) throw new InvalidArgumentsError([shape.problem]);
+  let args: Record<string, unknown>;
+  if (isJsonObject(raw)) {
+    args = raw;
+  } else {
+    const shape = argumentsObject(raw);
+    if (shape.problem !== undefined) throw new InvalidArgumentsError([shape.problem]);
+    args = shape.value as Record<string, unknown>;
+  }
   const validate = tool.validateArguments;
-  if (validate !== undefined && !validate(shape.value)) throw new InvalidArgumentsError(problemsOf(validate.errors));
-  return { plain: shape.value as Record<string, unknown>, value: shape.value };
+  if (validate !== undefined && !validate(args)) throw new InvalidArgumentsError(problemsOf(validate.errors));
+  return { plain: args, value: args };
 }
 
 /** Step 1 for a compiled tool: its own pipeline, once. */
 async function checkCompiled(tool: CoreTool, raw: unknown): Promise<CheckedArguments> {
   const value = await tool.entry!.parse(raw);
-  return { plain: argumentsObject(raw).value as Record<string, unknown>, value };
+  return { plain: plainOf(raw), value };
+}
+
+/** The plain JSON of arguments a compiled tool's pipeline accepted (`undefined` and `""` read as `{}`). */
+function plainOf(raw: unknown): Record<string, unknown> {
+  return (raw === undefined || raw === '' ? {} : raw) as Record<string, unknown>;
 }
 
 /**

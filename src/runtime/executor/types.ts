@@ -21,7 +21,7 @@ export interface OutcomeBase {
   readonly id: string;
   /** The tool's name (the name asked for, when it named no known tool). */
   readonly tool: string;
-  /** True when the tool's `execute` was invoked; false when the call completed before (cancelled, refused, replayed, unknown tool). */
+  /** True when the tool's own `execute` was invoked; false when the call completed before (cancelled, refused by `onStart`, replayed, unknown tool, or ended by the call core before `execute`: invalid arguments, a permission denied, an interceptor's refusal). */
   readonly started: boolean;
   /** When `execute` was invoked; absent when it never was. */
   readonly startedAt?: number;

@@ -19,7 +19,7 @@ function describeDenial(denial: PermissionDenial): string {
  * `<capabilities> on "<subject>"` plus `: <reason>` when one was given, joined by `; `, e.g.
  * `permission denied: write on "/etc/passwd": system files are read-only`.
  *
- * `record` is set by the permission wrapper when the error leaves the call: the same record a
+ * `record` is set by the call core (under a policy) when the error leaves the call: the same record a
  * successful call carries (see `PERMISSIONS_RECORD_NS`), so a host can keep denials too.
  */
 export class PermissionDeniedError extends ToolwrightError {
@@ -45,7 +45,7 @@ export interface PermissionQuestion {
 
 /**
  * The signal a permission check throws when nothing has decided yet. It is never a tool's
- * result: the permission wrapper catches it (even when the tool swallowed it, since the check
+ * result: the call core catches it (even when the tool swallowed it, since the check
  * is remembered), asks the user and runs the tool again from the start. A tool must not catch
  * it as an ordinary failure, and must finish its checks before any side effect.
  */
@@ -54,7 +54,7 @@ export class PermissionNeeded extends ToolwrightError {
   readonly question: PermissionQuestion;
 
   constructor(question: PermissionQuestion) {
-    super('permission-needed', `permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the permission wrapper asks the user and runs the tool again; this never reaches the model)`);
+    super('permission-needed', `permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the call core asks the user and runs the tool again; this never reaches the model)`);
     this.question = Object.freeze({ ...question, capabilities: Object.freeze([...question.capabilities]) });
   }
 }

@@ -5,7 +5,7 @@ import { DecisionStore, type PermissionAnswer, type PermissionDecision, type Per
 import { PermissionDeniedError, PermissionNeeded, type PermissionDenial, type PermissionQuestion } from './errors.js';
 import type { PermissionPolicy } from './policy.js';
 
-/** The namespace of the record the permission wrapper leaves on a call's result. */
+/** The namespace of the record the call core leaves on a call's result under a policy. */
 export const PERMISSIONS_RECORD_NS = 'toolwright:permissions';
 
 /** One answered question of a call, in the call's record. */

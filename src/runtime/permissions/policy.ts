@@ -44,10 +44,10 @@ export const DEFAULT_MAX_PERMISSION_QUESTIONS = 16;
  * 2. the decisions remembered from "allow always" / "deny always" answers, per tool, subject
  *    and capability, kept apart per owner (`decisionScope`: per principal, else per session, by
  *    default; in memory, for the life of the policy or the session);
- * 3. the current call's "once" answers (kept by the permission wrapper, never here);
- * 4. otherwise nothing has decided, and the wrapper asks the user.
+ * 3. the current call's "once" answers (kept by the call core for one call, never here);
+ * 4. otherwise nothing has decided, and the call core asks the user.
  * Rules come first on every check, so a rule added later supersedes an earlier approval. The
- * policy never runs a tool; `applyPolicy` puts it in front of tools.
+ * policy never runs a tool; give it to a host (`policy` option), whose call core asks it.
  *
  * Partial grants: every capability of a request is decided on its own, so rules and remembered
  * answers may allow some and deny others (a rule allowing `read` on `/docs/**`, a deny rule for
