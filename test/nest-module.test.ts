@@ -35,7 +35,7 @@ import {
   type NestToolCall,
   type ToolwrightModuleOptions,
 } from '../src/nest/index.js';
-import { connect, type Connected } from './support/server-harness.js';
+import { connect, until, type Connected } from './support/server-harness.js';
 
 const TIMEOUT = { timeout: 30_000 };
 const SERVING: ToolwrightModuleOptions = { name: 'nest-test', version: '1.0.0', transport: 'none' };
@@ -153,6 +153,49 @@ test('a request-scoped tool gets a fresh instance per call, with the call as its
     const texts = (await Promise.all([first, second])).map((result) => (result.content as { text: string }[])[0]!.text).sort();
     assert.deepEqual(texts, ['instance 1 for which on memory', 'instance 2 for which on memory']);
     assert.equal(made, 2);
+  } finally {
+    await close();
+  }
+});
+
+test('a transient tool, and a static tool depending on a request-scoped service, are made afresh for every call', TIMEOUT, async () => {
+  let transients = 0;
+  let services = 0;
+  @Injectable()
+  class Dependency {
+    readonly name = 'dependency';
+  }
+  @Injectable({ scope: Scope.TRANSIENT })
+  @Tool({ name: 'transient', description: 'A transient tool' })
+  class TransientTool {
+    private readonly id = ++transients;
+    constructor(private readonly dependency: Dependency) {}
+    execute(): string {
+      return `transient ${this.id} with ${this.dependency.name}`;
+    }
+  }
+  @Injectable({ scope: Scope.REQUEST })
+  class PerCallService {
+    readonly id = ++services;
+  }
+  @Injectable()
+  @Tool({ name: 'bubbled', description: 'Static, but its dependency is request-scoped' })
+  class BubbledTool {
+    constructor(private readonly service: PerCallService) {}
+    execute(): string {
+      return `service ${this.service.id}`;
+    }
+  }
+  @Module({ providers: [Dependency, TransientTool, PerCallService, BubbledTool] })
+  class AppModule {}
+
+  const { client, close } = await started(AppModule);
+  try {
+    const madeAtStart = transients;
+    assert.deepEqual(await client.callTool({ name: 'transient', arguments: {} }), text(`transient ${madeAtStart + 1} with dependency`));
+    assert.deepEqual(await client.callTool({ name: 'transient', arguments: {} }), text(`transient ${madeAtStart + 2} with dependency`));
+    assert.deepEqual(await client.callTool({ name: 'bubbled', arguments: {} }), text('service 1'));
+    assert.deepEqual(await client.callTool({ name: 'bubbled', arguments: {} }), text('service 2'));
   } finally {
     await close();
   }
@@ -437,5 +480,76 @@ test('the permission policy and output limits are providers, and shutdown closes
     assert.deepEqual(await bare.client.callTool({ name: 'peek', arguments: {} }), text('permission denied: no permission policy is configured to grant read on "/etc/hosts"', true));
   } finally {
     await bare.close();
+  }
+});
+
+test('shutdown refuses new calls, lets the call in flight finish, then closes the tools', TIMEOUT, async () => {
+  const events: string[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  @Injectable()
+  @Tool({ name: 'slow', description: 'Waits to be released' })
+  class SlowTool {
+    async execute(): Promise<string> {
+      started();
+      await released;
+      events.push('slow finished');
+      return 'done';
+    }
+    close(): void {
+      events.push('tool closed');
+    }
+  }
+  @Module({ providers: [SlowTool] })
+  class AppModule {}
+  @Module({ imports: [AppModule, ToolwrightModule.forRoot({ ...SERVING, shutdownTimeoutMs: 30_000 })] })
+  class TestRoot {}
+  const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
+  const { client, close } = await connect(app.get(ToolwrightServer).createMcpServer('memory'));
+  try {
+    const inFlight = client.callTool({ name: 'slow', arguments: {} });
+    await running;
+    const closing = app.close().then(() => events.push('app closed'));
+    await until(() => app.get(ToolwrightServer).shuttingDown, 4000);
+    assert.deepEqual(await client.callTool({ name: 'slow', arguments: {} }), text('the server is shutting down; call again later', true));
+    assert.deepEqual(events, []);
+    release();
+    assert.deepEqual(await inFlight, text('done'));
+    await closing;
+    assert.deepEqual(events, ['slow finished', 'tool closed', 'app closed']);
+  } finally {
+    release();
+    await close();
+  }
+});
+
+test('invalid arguments reach exception filters as a BadRequestException, as ValidationPipe reports them', TIMEOUT, async () => {
+  @Catch(BadRequestException)
+  class BadRequestFilter implements ExceptionFilter {
+    catch(error: BadRequestException, host: ArgumentsHost): string {
+      return `please fix: ${error.message} (${toolCallOf(host)!.tool})`;
+    }
+  }
+  class NameArgs {
+    @IsString()
+    name!: string;
+  }
+  @Injectable()
+  @Tool({ name: 'named', description: 'Needs a name', args: NameArgs })
+  @UseFilters(BadRequestFilter)
+  class NamedTool {
+    execute(args: NameArgs): string {
+      return args.name;
+    }
+  }
+  @Module({ providers: [NamedTool] })
+  class AppModule {}
+  const { client, close } = await started(AppModule);
+  try {
+    assert.deepEqual(await client.callTool({ name: 'named', arguments: { name: 7 } }), text('please fix: invalid arguments: /name: must be string (named)'));
+  } finally {
+    await close();
   }
 });

@@ -16,8 +16,8 @@ export interface DiscoveredTool {
   /** Nest's wrapper of the provider. */
   readonly wrapper: InstanceWrapper;
   /**
-   * `true` for a request-scoped or transient provider (or one depending on such a provider):
-   * it has no single instance, so a fresh one is resolved for every call.
+   * `true` for a request-scoped or transient provider (or one depending on a request-scoped
+   * provider): it has no single instance, so a fresh one is resolved for every call.
    */
   readonly perCall: boolean;
   /** The instance Nest built, for a provider that is not `perCall`. */
@@ -41,7 +41,7 @@ export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
     if (cls === undefined) continue;
     const options = getToolOptions(cls)!;
     const moduleName = wrapper.host?.name ?? '(unknown module)';
-    const perCall = !wrapper.isDependencyTreeStatic();
+    const perCall = wrapper.isTransient || !wrapper.isDependencyTreeStatic();
     const instance = perCall ? undefined : (wrapper.instance as unknown);
     if (!perCall && (typeof instance !== 'object' || instance === null)) {
       issues.push({

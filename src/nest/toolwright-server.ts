@@ -49,6 +49,11 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     return this.served;
   }
 
+  /** True once the application began shutting down: new calls are refused from then on. */
+  get shuttingDown(): boolean {
+    return this.closing !== undefined;
+  }
+
   /** The server's identity as sent at `initialize`. */
   get info(): ServerInfo {
     const { name, version, instructions } = this.options;
