@@ -101,20 +101,40 @@ test('tools in several modules are discovered, compiled with the instances Nest 
   }
   @Injectable()
   class NotATool {}
+  @Tool({ name: 'under_token', description: 'Provided under a token of its own' })
+  class TokenTool {
+    execute(): string {
+      return 'found through useClass';
+    }
+  }
+  @Tool({ name: 'as_value', description: 'Provided as a value' })
+  class ValueTool {
+    constructor(private readonly word: string) {}
+    execute(): string {
+      return `found through useValue: ${this.word}`;
+    }
+  }
   @Module({ providers: [Clock, TimeTool] })
   class TimeModule {}
-  @Module({ providers: [Echo, NotATool] })
+  @Module({ imports: [TimeModule], providers: [{ provide: 'TOKEN_TOOL', useClass: TokenTool }] })
+  class NestedModule {}
+  @Module({ providers: [Echo, NotATool, { provide: 'VALUE_TOOL', useValue: new ValueTool('hello') }] })
   class EchoModule {}
-  @Module({ imports: [TimeModule, EchoModule] })
+  @Module({ imports: [NestedModule, EchoModule] })
   class AppModule {}
 
   const { client, app, close } = await started(AppModule);
   try {
-    assert.deepEqual(app.get(ToolwrightServer).tools.map((tool) => tool.name), ['time', 'echo']);
+    // In Nest's module order: NestedModule, then the TimeModule it imports, then EchoModule.
+    assert.deepEqual(app.get(ToolwrightServer).tools.map((tool) => tool.name), ['under_token', 'time', 'echo', 'as_value']);
     assert.deepEqual((await client.listTools()).tools.map((tool) => [tool.name, tool.description, tool.inputSchema]), [
+      ['under_token', 'Provided under a token of its own', { type: 'object', properties: {}, additionalProperties: false }],
       ['time', 'Tell the time', { type: 'object', properties: {}, additionalProperties: false }],
       ['echo', 'Echo the text', { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }],
+      ['as_value', 'Provided as a value', { type: 'object', properties: {}, additionalProperties: false }],
     ]);
+    assert.deepEqual(await client.callTool({ name: 'under_token', arguments: {} }), text('found through useClass'));
+    assert.deepEqual(await client.callTool({ name: 'as_value', arguments: {} }), text('found through useValue: hello'));
     assert.deepEqual(await client.callTool({ name: 'time', arguments: {} }), text('it is 12:00'));
     assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), text('hi (an EchoArgs)'));
     assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 5 } }), text('invalid arguments: /text: must be string', true));
