@@ -23,12 +23,13 @@ import {
   type INestApplicationContext,
 } from '@nestjs/common';
 import { APP_GUARD, NestFactory, REQUEST, Reflector } from '@nestjs/core';
-import { IsString } from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
 import { map, type Observable } from 'rxjs';
 import { ContractError, Tool, createPolicy, type CallContext } from '../src/index.js';
 import {
   ToolwrightModule,
   ToolwrightServer,
+  TOOLWRIGHT_COMPILE_OPTIONS,
   TOOLWRIGHT_OUTPUT_LIMITS,
   TOOLWRIGHT_POLICY,
   toolCallOf,
@@ -572,4 +573,32 @@ test('invalid arguments reach exception filters as a BadRequestException, as Val
   } finally {
     await close();
   }
+});
+
+test('compile options are a provider: maxDepth bounds the arguments of every tool', TIMEOUT, async () => {
+  class ListArgs {
+    @IsOptional() @IsArray() @IsInt({ each: true })
+    list?: number[];
+  }
+  @Injectable()
+  @Tool({ name: 'shallow', description: 'Takes a list', args: ListArgs })
+  class ShallowTool {
+    execute(): string {
+      return 'ok';
+    }
+  }
+  @Module({ providers: [ShallowTool, { provide: TOOLWRIGHT_COMPILE_OPTIONS, useValue: { maxDepth: 1 } }] })
+  class AppModule {}
+  const { client, close } = await started(AppModule);
+  try {
+    assert.deepEqual(await client.callTool({ name: 'shallow', arguments: { list: [1] } }), text('invalid arguments: nested deeper than 1 levels', true));
+    assert.deepEqual(await client.callTool({ name: 'shallow', arguments: {} }), text('ok'));
+  } finally {
+    await close();
+  }
+
+  @Module({ providers: [ShallowTool, { provide: TOOLWRIGHT_COMPILE_OPTIONS, useValue: { maxDepth: 0 } }] })
+  class BadModule {}
+  const error = await startFailure(BadModule);
+  assert.equal(error.message, 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 0');
 });

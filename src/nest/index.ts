@@ -7,6 +7,7 @@ export {
   TOOLWRIGHT_OPTIONS,
   TOOLWRIGHT_POLICY,
   TOOLWRIGHT_OUTPUT_LIMITS,
+  TOOLWRIGHT_COMPILE_OPTIONS,
   DEFAULT_MCP_PATH,
   type ToolwrightModuleOptions,
   type ToolwrightModuleAsyncOptions,

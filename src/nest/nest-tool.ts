@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ContextIdFactory, ModuleRef, type ExternalContextCreator } from '@nestjs/core';
 import type { ContextId } from '@nestjs/core/injector/instance-wrapper.js';
-import { compile } from '../compiler/index.js';
+import { compile, type CompileOptions } from '../compiler/index.js';
 import { markSelfValidating } from '../compiler/validation/ajv.js';
 import { BadRequestException } from '@nestjs/common';
 import { InvalidArgumentsError, type CallContext, type ContractTool, type JsonObject, type ToolFacts, type ToolOutput } from '../contract/index.js';
@@ -18,6 +18,8 @@ export interface NestToolsContext {
   readonly contextCreator: ExternalContextCreator;
   /** The root module's `ModuleRef` (used when a provider's own module has none). */
   readonly moduleRef: ModuleRef;
+  /** Options for `compile` (everything but `resolve`). */
+  readonly compileOptions?: Omit<CompileOptions, 'resolve'>;
 }
 
 /** The instance a per-call tool's compiled pipeline forwards to while one of its calls runs. */
@@ -30,7 +32,7 @@ type EnhancedHandler = (...args: ToolCallArgs) => Promise<unknown>;
 
 /**
  * Turns discovered `@Tool` providers into contract tools served the Nest way. Each is compiled
- * once with `compile` (so its schema, validation, claims and result handling are exactly those
+ * once with `compile` and `context.compileOptions` (so its schema, validation, claims and result handling are exactly those
  * of the plain server): a static provider with the instance Nest built, a request-scoped or
  * transient one with a stand-in whose methods forward to the instance resolved for the call.
  *
@@ -49,7 +51,9 @@ type EnhancedHandler = (...args: ToolCallArgs) => Promise<unknown>;
  * Throws the `ContractError` of `compile` when a class is not a valid tool.
  */
 export function nestTools(discovered: readonly DiscoveredTool[], context: NestToolsContext): ContractTool[] {
-  const compiled = compile(discovered.map((tool) => (tool.perCall ? standInOf(tool.cls) : tool.instance!)));
+  const compileOptions: CompileOptions = { ...(context.compileOptions ?? {}) };
+  if ('resolve' in compileOptions) throw new TypeError('ToolwrightModule: the compile options must not set "resolve": the module makes the instances through Nest');
+  const compiled = compile(discovered.map((tool) => (tool.perCall ? standInOf(tool.cls) : tool.instance!)), compileOptions);
   return discovered.map((tool, index) => servedTool(tool, compiled[index]!, context));
 }
 

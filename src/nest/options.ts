@@ -53,6 +53,13 @@ export const TOOLWRIGHT_POLICY = Symbol.for('toolwright/nest/policy');
  */
 export const TOOLWRIGHT_OUTPUT_LIMITS = Symbol.for('toolwright/nest/output-limits');
 
+/**
+ * Provide compile options (`CompileOptions` without `resolve`, which the module owns: today
+ * `{ maxDepth }`) under this token, in any module, and every discovered tool is compiled with
+ * them. Bad options fail the application's start with `compile`'s `TypeError`.
+ */
+export const TOOLWRIGHT_COMPILE_OPTIONS = Symbol.for('toolwright/nest/compile-options');
+
 /** What may be provided under `TOOLWRIGHT_OUTPUT_LIMITS`. */
 export interface ToolwrightOutputLimits {
   readonly maxOutputChars?: number;

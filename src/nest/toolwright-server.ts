@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import type { CompileOptions } from '../compiler/index.js';
 import type { ContractTool, Session } from '../contract/index.js';
 import { connectStdio, createHttpHandler, DEFAULT_SHUTDOWN_TIMEOUT_MS, createServer, type McpHttpHandler, type ServerInfo, type StdioHandle } from '../mcp/index.js';
 import { applyPolicy, PermissionPolicy } from '../runtime/index.js';
@@ -7,12 +8,13 @@ import { discoverTools } from './discover.js';
 import { CallDrain } from './drain.js';
 import { mountHandler } from './http-mount.js';
 import { nestTools } from './nest-tool.js';
-import { DEFAULT_MCP_PATH, TOOLWRIGHT_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, type ToolwrightModuleOptions, type ToolwrightOutputLimits } from './options.js';
+import { DEFAULT_MCP_PATH, TOOLWRIGHT_COMPILE_OPTIONS, TOOLWRIGHT_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, type ToolwrightModuleOptions, type ToolwrightOutputLimits } from './options.js';
 
 /**
  * The MCP server of a Nest application, made by `ToolwrightModule`. At module init it discovers
  * every `@Tool` provider of the application (see `discoverTools`), builds the served tools (see
- * `nestTools`), applies the `TOOLWRIGHT_POLICY` and `TOOLWRIGHT_OUTPUT_LIMITS` providers when
+ * `nestTools`, compiled with the `TOOLWRIGHT_COMPILE_OPTIONS` provider when there is one), applies
+ * the `TOOLWRIGHT_POLICY` and `TOOLWRIGHT_OUTPUT_LIMITS` providers when
  * the application has them, and with transport `'http'` mounts the streamable HTTP endpoint on
  * the application's HTTP server (see `mountHandler`). With `'stdio'` it starts serving stdin and
  * stdout once the application has bootstrapped. When the application closes (`app.close()`, or a
@@ -70,7 +72,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
 
   onModuleInit(): void {
     const discovered = discoverTools(this.discovery);
-    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef });
+    const compileOptions = this.optional<Omit<CompileOptions, 'resolve'>>(TOOLWRIGHT_COMPILE_OPTIONS);
+    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef, ...(compileOptions === undefined ? {} : { compileOptions }) });
     const policy = this.optional<PermissionPolicy>(TOOLWRIGHT_POLICY);
     if (policy !== undefined) {
       if (!(policy instanceof PermissionPolicy)) throw new TypeError('ToolwrightModule: the TOOLWRIGHT_POLICY provider must be a PermissionPolicy (see createPolicy)');
