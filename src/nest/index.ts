@@ -1,0 +1,18 @@
+// reflect-metadata must be loaded before any decorated class is evaluated.
+import 'reflect-metadata';
+
+export { ToolwrightModule } from './toolwright.module.js';
+export { ToolwrightServer } from './toolwright-server.js';
+export {
+  TOOLWRIGHT_OPTIONS,
+  TOOLWRIGHT_POLICY,
+  TOOLWRIGHT_OUTPUT_LIMITS,
+  TOOLWRIGHT_COMPILE_OPTIONS,
+  DEFAULT_MCP_PATH,
+  type ToolwrightModuleOptions,
+  type ToolwrightModuleAsyncOptions,
+  type ToolwrightTransport,
+  type ToolwrightOutputLimits,
+} from './options.js';
+export { toolCallOf, TOOL_CALL_CONTEXT_TYPE, type NestToolCall, type ToolCallArgs } from './tool-call.js';
+export { StderrLogger } from './stderr-logger.js';
