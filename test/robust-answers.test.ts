@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioChild } from './support/transport-child.js';
@@ -7,6 +7,17 @@ import { POST_HEADERS, openRequest, rawRequest, sseMessages } from './support/tr
 import { connectRobust, ROBUST_WAIT_MS, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
 
 type After = { after(fn: () => Promise<void>): void };
+
+/** One server per transport with the default options, shared by the tests of this file that need nothing else. */
+const sharedPeers = new Map<RobustTransport, Promise<RobustPeer>>();
+after(async () => {
+  for (const shared of sharedPeers.values()) await (await shared).close();
+});
+function sharedPeer(transport: RobustTransport): Promise<RobustPeer> {
+  let shared = sharedPeers.get(transport);
+  if (shared === undefined) sharedPeers.set(transport, (shared = connectRobust(transport)));
+  return shared;
+}
 
 async function peer(t: After, transport: RobustTransport, options: Parameters<typeof connectRobust>[1] = {}): Promise<RobustPeer> {
   const connected = await connectRobust(transport, options);
@@ -20,7 +31,7 @@ const call = (p: RobustPeer, name: string, args: Record<string, unknown> = {}) =
 
 for (const transport of ['stdio', 'http'] as const) {
   test(`robust ${transport}: a result that cannot be serialised is answered isError, saying why; the server serves on`, { timeout: 120_000 }, async (t) => {
-    const p = await peer(t, transport);
+    const p = await sharedPeer(transport);
     assert.deepEqual(await call(p, 'bigint'), failed('the result cannot be sent: it cannot be serialised to JSON (Do not know how to serialize a BigInt)'));
     assert.deepEqual(await call(p, 'cycle'), failed('the result cannot be sent: it cannot be serialised to JSON (Converting circular structure to JSON)'));
     assert.deepEqual(await call(p, 'echo', { text: 'after' }), text('after'));
@@ -28,7 +39,7 @@ for (const transport of ['stdio', 'http'] as const) {
   });
 
   test(`robust ${transport}: 50 MB of text is cut to the default 100,000-character bound`, { timeout: 120_000 }, async (t) => {
-    const p = await peer(t, transport);
+    const p = await sharedPeer(transport);
     const result = await call(p, 'huge', { chars: 50_000_000 });
     assert.deepEqual(result, text(`${'x'.repeat(100_000)}\n…[truncated: showing 100,000 of 50,000,000 characters]`));
     assert.deepEqual(await call(p, 'echo', { text: 'alive' }), text('alive'));
@@ -58,7 +69,7 @@ for (const transport of ['stdio', 'http'] as const) {
   });
 
   test(`robust ${transport}: a floating rejection inside a tool is logged and the process keeps serving`, { timeout: 120_000 }, async (t) => {
-    const p = await peer(t, transport);
+    const p = await sharedPeer(transport);
     assert.deepEqual(await call(p, 'floating'), text('still here'));
     await p.waitForStderr('toolwright: unhandled rejection (a promise nobody awaited, probably in a tool), the server keeps running: floating boom\n');
     assert.deepEqual(await call(p, 'echo', { text: 'next' }), text('next'));

@@ -1,10 +1,21 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectRobust, ROBUST_WAIT_MS, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
 import { StdioChild } from './support/transport-child.js';
 import { POST_HEADERS, initSession, openRequest, rawRequest, sseMessages } from './support/transport-http-probe.js';
 
 type After = { after(fn: () => Promise<void>): void };
+
+/** One server per transport with the default options, shared by the tests of this file that need nothing else. */
+const sharedPeers = new Map<RobustTransport, Promise<RobustPeer>>();
+after(async () => {
+  for (const shared of sharedPeers.values()) await (await shared).close();
+});
+function sharedPeer(transport: RobustTransport): Promise<RobustPeer> {
+  let shared = sharedPeers.get(transport);
+  if (shared === undefined) sharedPeers.set(transport, (shared = connectRobust(transport)));
+  return shared;
+}
 
 async function peer(t: After, transport: RobustTransport, options: Parameters<typeof connectRobust>[1] = {}): Promise<RobustPeer> {
   const connected = await connectRobust(transport, options);
@@ -19,7 +30,7 @@ const call = (p: RobustPeer, name: string, args: Record<string, unknown> = {}, o
 
 for (const transport of ['stdio', 'http'] as const) {
   test(`robust faults ${transport}: a tool that throws non-Errors is answered isError with what it threw`, { timeout: 120_000 }, async (t) => {
-    const p = await peer(t, transport);
+    const p = await sharedPeer(transport);
     // Every host words a thrown non-Error the same way (the call core's errorFromThrown).
     const shown: Record<string, string> = {
       string: 'tool "throw" threw: "a plain string"',
@@ -36,7 +47,7 @@ for (const transport of ['stdio', 'http'] as const) {
   });
 
   test(`robust faults ${transport}: a hanging tool cancelled by the client leaves the server serving`, { timeout: 120_000 }, async (t) => {
-    const p = await peer(t, transport);
+    const p = await sharedPeer(transport);
     const controller = new AbortController();
     const pending = call(p, 'hang', {}, { signal: controller.signal });
     await p.waitForStderr('probe: hang started');
