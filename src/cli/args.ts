@@ -60,7 +60,7 @@ export interface CallCommand {
 /** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
 export interface HelpCommand {
   readonly kind: 'help';
-  readonly topic?: 'serve' | 'list' | 'lint' | 'call';
+  readonly topic?: 'serve' | 'list' | 'lint' | 'call' | 'init';
 }
 
 /** `toolwright --version`: print toolwright's own version. */
@@ -68,14 +68,20 @@ export interface VersionCommand {
   readonly kind: 'version';
 }
 
-export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | HelpCommand | VersionCommand;
+/** `toolwright init [dir]`: write a working tool project into `dir` (default: the current folder). */
+export interface InitCommand {
+  readonly kind: 'init';
+  readonly dir?: string;
+}
+
+export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | InitCommand | HelpCommand | VersionCommand;
 
 /** A mistake on the command line. The CLI prints its message and exits with code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMANDS = ['serve', 'list', 'lint', 'call'] as const;
+const COMMANDS = ['serve', 'list', 'lint', 'call', 'init'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 /** Which flags each command takes, and whether each takes a value. */
@@ -84,6 +90,7 @@ const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'
   list: new Map([['--json', 'switch'], ['--profile', 'value'], ['--lint', 'switch'], ['--help', 'switch']]),
   lint: new Map([['--profile', 'value'], ['--provider', 'value'], ['--json', 'switch'], ['--help', 'switch']]),
   call: new Map([['--json', 'switch'], ['--help', 'switch']]),
+  init: new Map([['--help', 'switch']]),
 };
 
 const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>> = {
@@ -91,6 +98,7 @@ const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly
   list: { min: 1, max: 1, usage: 'toolwright list <module> [--json] [--profile p] [--lint]' },
   lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
   call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
+  init: { min: 0, max: 1, usage: 'toolwright init [dir]' },
 };
 
 /** The text `--help` prints, for the whole command or one subcommand. */
@@ -104,6 +112,7 @@ export function helpText(topic?: HelpCommand['topic']): string {
     `  ${POSITIONALS.list.usage}`,
     `  ${POSITIONALS.lint.usage}`,
     `  ${POSITIONALS.call.usage}`,
+    `  ${POSITIONALS.init.usage}`,
     '  toolwright help [command]        show help (also --help, -h)',
     '  toolwright --version             print the toolwright version',
     '',
@@ -133,6 +142,11 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
     'JSON pointer, [rule id], problem, fix), or with --json the findings as JSON. --provider limits',
     `the rules (${LINT_PROVIDERS.join(', ')}); --profile lints the listing a profile makes.`,
     'Exits 1 when there are findings, 0 when there are none.',
+  ].join('\n'),
+  init: [
+    'Writes a working tool project into dir (default: the current folder): package.json with',
+    '"type": "module" and build/test/start scripts, tsconfig.json, src/greet.ts, src/server.ts and',
+    'test/greet.test.ts. Never overwrites a file. Then install the peers and run npm test.',
   ].join('\n'),
   call: [
     'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
@@ -202,6 +216,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     const what = positionals.length < shape.min ? 'is missing arguments' : `has too many arguments (${JSON.stringify(positionals[shape.max])})`;
     throw new UsageError(`${first} ${what}; usage: ${shape.usage}`);
   }
+  if (first === 'init') return positionals[0] === undefined ? { kind: 'init' } : { kind: 'init', dir: positionals[0] };
   const module = positionals[0]!;
   switch (first) {
     case 'serve': {
