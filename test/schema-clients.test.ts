@@ -85,6 +85,23 @@ describe('LangChain MCP adapters', { timeout: 60_000 }, () => {
   });
 });
 
+describe('LangChain MCP adapters on the exact listing', { timeout: 60_000 }, () => {
+  it('keeps null for optional properties (type lists survive its anyOf simplifier), so the server reads it as left out', async () => {
+    const exact = await serveOverHttp(ISSUES);
+    const client = new Client({ name: 'langchain-exact', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(exact.url)));
+      const tools = await loadMcpTools('issues', client, { throwOnLoadError: true });
+      const create = tools.find((t) => t.name === 'create_issue')!;
+      const output: unknown = await create.invoke({ title: 'Null labels', body: null, labels: null, priority: null, fields: null });
+      check(textOf(output), /"title":"Null labels","url":"https:\/\/issues\.example\/1","state":"open","labels":\[\]/, 'langchain exact create_issue');
+    } finally {
+      await client.close();
+      await exact.stop();
+    }
+  });
+});
+
 describe('Vercel AI SDK MCP client', { timeout: 60_000 }, () => {
   it('converts every tool and calls each with valid and invalid arguments', async () => {
     const client = await createMCPClient({ transport: { type: 'http', url: served.url } });
