@@ -9,7 +9,9 @@
  *   node dist/bench/lint.bench.js        (or `npm run bench`, which runs every bench)
  */
 import 'reflect-metadata';
-import { applySchemaProfile, compile, createCallContext, lintTools } from '../src/index.js';
+import { compile } from '../src/index.js';
+import { applySchemaProfile, lintTools } from '../src/compiler/index.js';
+import { createCallContext } from '../src/runtime/index.js';
 import { tools } from '../samples/issues/tools.js';
 
 const ROUNDS = 15;

@@ -1,7 +1,8 @@
 /**
  * What a permission policy and an interceptor cost per call: a batch of 1,000 no-op calls run
- * plainly (`Promise.all` over `execute`) and through the `Executor`, bare and with every tool
- * wrapped by `applyPolicy` (an allow rule) and `applyInterceptors` (one `before`). The checking
+ * plainly (`Promise.all` over `execute`), through the call core alone (`prepareTools`) and
+ * through the `Executor`, bare and with a `policy` (an allow rule) and `interceptors` (one
+ * `before`). The checking
  * variants use a tool that asks `ctx.requirePermission` once per call, which the allow rule
  * grants. Rounds are interleaved (see `measure` in executor.bench.ts); each line prints its
  * time relative to its baseline.
@@ -10,8 +11,8 @@
  */
 import { createCallContext, type CallContext, type ContractTool } from '../src/contract/index.js';
 import { Executor, type BatchCall } from '../src/runtime/executor/index.js';
-import { applyInterceptors } from '../src/runtime/interceptors/index.js';
-import { applyPolicy, createPolicy } from '../src/runtime/permissions/index.js';
+import { prepareTools } from '../src/runtime/call/index.js';
+import { createPolicy } from '../src/runtime/permissions/index.js';
 import { measure, type BenchVariant } from './executor.bench.js';
 
 const CALLS = 1_000;
@@ -29,10 +30,10 @@ const checking: ContractTool = {
 
 const policy = createPolicy({ implications: { write: ['read'] }, rules: [{ effect: 'allow', tool: '*', subject: '/workspace/**', capabilities: ['write'] }] });
 const hooks = [{ name: 'count', before: () => undefined }];
-const [guardedNoop] = applyPolicy(applyInterceptors([noop], hooks), policy);
-const [guardedChecking] = applyPolicy(applyInterceptors([checking], hooks), policy);
+const guarded = prepareTools([checking], { policy, interceptors: hooks }).get('checking')!;
 
 const executor = new Executor();
+const guardedExecutor = new Executor({ policy, interceptors: hooks });
 const sharedCtx = createCallContext({ call: { id: 'bench', tool: 'noop', args: {} } });
 
 function batchOf(tool: ContractTool): BatchCall[] {
@@ -40,18 +41,18 @@ function batchOf(tool: ContractTool): BatchCall[] {
 }
 
 const plainBatch = batchOf(noop);
-const guardedNoopBatch = batchOf(guardedNoop!);
-const guardedCheckingBatch = batchOf(guardedChecking!);
+const checkingBatch = batchOf(checking);
 
 const plainAll = (calls: readonly BatchCall[]) => Promise.all(calls.map((call) => (call.tool as ContractTool).execute(call.args, sharedCtx)));
+const coreAll = (calls: readonly BatchCall[]) => Promise.all(calls.map((call) => guarded.call(call.args, sharedCtx)));
 
 /** Each variant runs its own batch (the `calls` handed in are ignored), so all stay side by side. */
 const VARIANTS: BenchVariant[] = [
   { label: 'plain Promise.all', run: () => plainAll(plainBatch) },
-  { label: 'plain + policy + interceptor, checking', baseline: 'plain Promise.all', run: () => plainAll(guardedCheckingBatch) },
+  { label: 'plain + policy + interceptor, checking', baseline: 'plain Promise.all', run: () => coreAll(checkingBatch) },
   { label: 'executor', baseline: 'plain Promise.all', run: () => executor.run(plainBatch) },
-  { label: 'executor + policy + interceptor', baseline: 'executor', run: () => executor.run(guardedNoopBatch) },
-  { label: 'executor + policy + interceptor, checking', baseline: 'executor', run: () => executor.run(guardedCheckingBatch) },
+  { label: 'executor + policy + interceptor', baseline: 'executor', run: () => guardedExecutor.run(plainBatch) },
+  { label: 'executor + policy + interceptor, checking', baseline: 'executor', run: () => guardedExecutor.run(checkingBatch) },
 ];
 
 export async function run(): Promise<void> {

@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import { IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { generateSchema } from '../src/compiler/schema/index.js';
-import { compileSchema } from '../src/compiler/validation/ajv.js';
+import { compileSchema } from '../src/compiler/validation/validator.js';
 
 const TIME_BUDGET_MS = 2_000;
 const MAX_ROUNDS = 200;

@@ -16,7 +16,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
-import { Tool, compile, createServer, type ContractTool } from '../src/index.js';
+import { Tool, compile, type ContractTool } from '../src/index.js';
+import { createServer } from '../src/mcp/index.js';
 
 const WARMUP_CALLS = 500;
 const ROUNDS = 8;

@@ -1,4 +1,4 @@
-import { formatDefinitions } from '../src/index.js';
+import { formatDefinitions } from '../src/compiler/index.js';
 import { fileTools } from './files/index.js';
 
 /**

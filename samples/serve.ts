@@ -18,10 +18,12 @@ import { createServer as createNodeServer, type Server as NodeServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHttpHandler, createServer, type ContractTool, type McpHttpHandler } from '../src/index.js';
+import { createHttpHandler, createServer, type McpHttpHandler } from '../src/mcp/index.js';
+import { type CallCoreOptions } from '../src/runtime/index.js';
+import { type ContractTool } from '../src/index.js';
 import { fileTools } from './files/index.js';
 import { sampleBanner } from './serve-banner.js';
-import { guardedShellTools } from './shell/index.js';
+import { guardedShell } from './shell/index.js';
 
 const HOST = '127.0.0.1';
 const DEFAULT_PORT = 3000;
@@ -34,10 +36,10 @@ interface Mounted {
   readonly handler: McpHttpHandler;
 }
 
-function mount(path: string, name: string, about: string, tools: readonly ContractTool[]): Mounted {
+function mount(path: string, name: string, about: string, tools: readonly ContractTool[], options: CallCoreOptions = {}): Mounted {
   const info = { name: `toolwright-sample-${name}`, version: '0.1.0' };
-  createServer(info, tools); // checks the tool set once, up front
-  const handler = createHttpHandler(() => createServer(info, tools, { transport: 'http' }), { path });
+  createServer(info, tools, options); // checks the tool set once, up front
+  const handler = createHttpHandler(() => createServer(info, tools, { ...options, transport: 'http' }), { path });
   return { path, name, about, tools, handler };
 }
 
@@ -64,9 +66,10 @@ async function main(): Promise<void> {
   const wanted = process.env.PORT === undefined || process.env.PORT === '' ? DEFAULT_PORT : Number(process.env.PORT);
   if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535) throw new Error(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
   const { folder: workspace, temporary } = sampleWorkspace(process.argv[2]);
+  const shell = guardedShell();
   const mounts = [
     mount('/files/mcp', 'files', `file tools confined to ${workspace}`, fileTools(workspace)),
-    mount('/shell/mcp', 'shell', 'a simulated shell; writes are asked through elicitation, /etc is read-only', guardedShellTools()),
+    mount('/shell/mcp', 'shell', 'a simulated shell; writes are asked through elicitation, /etc is read-only', shell.tools, shell.options),
   ];
   const byPath = new Map(mounts.map((m) => [m.path, m.handler]));
   const server = createNodeServer((req, res) => {

@@ -2,8 +2,35 @@
 // emitted `__metadata` helper silently does nothing without it. Importing toolwright loads it.
 import 'reflect-metadata';
 
-export * from './contract/index.js';
-export * from './decorators/index.js';
-export * from './compiler/index.js';
-export * from './runtime/index.js';
-export * from './mcp/index.js';
+/*
+ * The package root: what a tool author needs to write, compile and serve a tool. Everything else
+ * sits behind a named subpath: `toolwright/compiler` (schemas, inspection), `toolwright/runtime`
+ * (the executor, permissions, interceptors, output limits, the contract's readers),
+ * `toolwright/mcp` (the MCP edge: servers, transports, wire helpers) and `toolwright/testing`.
+ * A test pins this list (test/exports.test.ts); the README lists every entry point.
+ */
+
+export {
+  Tool, ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Resource, Flow, Replay, Facts, Args, Description, Field, Timeout, Requires, MaxOutput,
+  MapOf, UnionOf,
+  defineTool, defineClaims, defineDescription, defineFacts, defineField, defineMaxOutput, defineRequires, defineTimeout, defineMapOf, defineUnionOf,
+  type ToolOptions, type FieldOptions, type DiscriminatedUnion,
+} from './decorators/index.js';
+export { compile, type CompileOptions } from './compiler/index.js';
+export { serveStdio, type ServeStdioOptions } from './mcp/transports/serve-stdio.js';
+export { serveHttp } from './mcp/transports/serve-http-lazy.js';
+export type { ServeHttpOptions } from './mcp/transports/serve-http.js';
+export type { HttpHandle } from './mcp/transports/http/listen-http.js';
+export type { StdioHandle } from './mcp/transports/stdio/connect-stdio.js';
+export type { ServerInfo } from './mcp/server/index.js';
+export { text, image, audio, embeddedText, embeddedBlob, resourceLink } from './contract/index.js';
+export {
+  ToolwrightError, ContractError, DecoratorError, InvalidArgumentsError, ToolError,
+  type ContractIssue, type ContractIssueCode, type ArgumentProblem,
+} from './contract/index.js';
+export { PermissionDeniedError } from './runtime/index.js';
+export type {
+  ContractTool, CallContext, Call, Session, Json, JsonObject, ToolOutput, ToolResult, ToolRecord, ContentPart, TextPart, ImagePart, AudioPart, ResourcePart, ResourceLinkPart,
+  Annotations, ToolFlow, ToolReplay, ToolFacts, FactCall, Requirement, LogLevel, ProgressUpdate, Elicitation, ElicitAnswer, ElicitAction, SamplingRequest, SamplingResult,
+  PermissionRequest, PermissionSubject, Principal, TransportRequest, StateScope,
+} from './contract/index.js';

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyOutputBounds, boundResult, withOutputBound, createCallContext, type ContractTool, type ToolOutput } from '../src/index.js';
+import { boundResult, createCallContext, prepareTools } from '../src/runtime/index.js';
+import { type ContractTool, type ToolOutput } from '../src/index.js';
+import { throughCore } from './support/core-tools.js';
 
 function returning(output: ToolOutput, claims: Partial<ContractTool> = {}): ContractTool {
   return { name: 'out', description: 'Out', ...claims, async execute() { return output; } };
@@ -14,8 +16,8 @@ test('text within the bound is returned as it is', () => {
 });
 
 test('long text is cut with a visible marker naming the original size', async () => {
-  const [tool] = applyOutputBounds([returning('x'.repeat(52340))], { maxOutputChars: 1000 });
-  const result = await tool!.execute({}, ctx());
+  const tool = throughCore(returning('x'.repeat(52340)), { maxOutputChars: 1000 });
+  const result = await tool.execute({}, ctx());
   assert.deepEqual(result, { content: [{ type: 'text', text: `${'x'.repeat(1000)}\n…[truncated: showing 1,000 of 52,340 characters]` }] });
 });
 
@@ -59,7 +61,7 @@ test('a cut never splits a surrogate pair', () => {
 test('structured content is never cut: too large is an error, within the bound it is kept whole', async () => {
   const big = { items: Array.from({ length: 100 }, (_, i) => `item-${i}`) };
   const size = JSON.stringify(big).length;
-  const tool = withOutputBound(returning({ content: [{ type: 'text', text: JSON.stringify(big) }], structuredContent: big }), { maxOutputChars: 200 });
+  const tool = throughCore(returning({ content: [{ type: 'text', text: JSON.stringify(big) }], structuredContent: big }), { maxOutputChars: 200 });
   await assert.rejects(tool.execute({}, ctx()), { name: 'OutputTooLargeError', message: 'output too large: structured content is 1,001 characters, the limit is 200' });
   assert.equal(size, 1001);
   const small = { n: 1 };
@@ -67,13 +69,11 @@ test('structured content is never cut: too large is an error, within the bound i
   assert.deepEqual(kept, { content: [{ type: 'text', text: 'a long e\n…[truncated: showing 8 of 18 characters]' }], structuredContent: { n: 1 } });
 });
 
-test('the tool\'s own bound wins over the default; without any, the tool is returned itself', async () => {
+test('the tool\'s own bound wins over the default; without any, the result is left as it is', async () => {
   const own = returning('abcdef', { maxOutputChars: 2 });
-  const [bounded] = applyOutputBounds([own], { maxOutputChars: 4 });
-  assert.deepEqual(await bounded!.execute({}, ctx()), { content: [{ type: 'text', text: 'ab\n…[truncated: showing 2 of 6 characters]' }] });
-  assert.equal(bounded!.maxOutputChars, 2);
+  assert.deepEqual(await throughCore(own, { maxOutputChars: 4 }).execute({}, ctx()), { content: [{ type: 'text', text: 'ab\n…[truncated: showing 2 of 6 characters]' }] });
   const free = returning('abcdef');
-  assert.equal(withOutputBound(free), free);
-  assert.throws(() => applyOutputBounds([free], { maxOutputChars: 0 }), { name: 'TypeError', message: 'applyOutputBounds: "maxOutputChars" must be a positive integer, got 0' });
-  assert.throws(() => applyOutputBounds([returning('x', { maxOutputChars: 1.5 })]), { message: 'applyOutputBounds: tool "out" has maxOutputChars 1.5, expected a positive integer' });
+  assert.deepEqual(await throughCore(free).execute({}, ctx()), { content: [{ type: 'text', text: 'abcdef' }] });
+  assert.throws(() => prepareTools([free], { maxOutputChars: 0 }), { name: 'TypeError', message: 'prepareTools: "maxOutputChars" must be a positive integer, got 0' });
+  assert.throws(() => prepareTools([returning('x', { maxOutputChars: 1.5 })]), { message: 'prepareTools: tool "out": maxOutputChars: expected a positive integer, got 1.5' });
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { helpText } from '../src/cli/args.js';
-import { compile, formatDefinitions } from '../src/index.js';
+import { compile } from '../src/index.js';
+import { formatDefinitions } from '../src/compiler/index.js';
 import { CONFORMANCE_SAMPLE, REPO_ROOT, fixture } from './support/cli-paths.js';
 import { jsonParseMessage, runCliCaptured } from './support/cli-io.js';
 
@@ -152,7 +153,7 @@ describe('cli errors', () => {
       out: '',
       err: `toolwright: arguments are not valid JSON: ${jsonParseMessage('{name}')}\nRun "toolwright --help" for usage.\n`,
     });
-    assert.deepEqual(await runCliCaptured(['publish']), { code: 2, out: '', err: 'toolwright: unknown command "publish" (commands: serve, list, lint, call, init, help)\nRun "toolwright --help" for usage.\n' });
+    assert.deepEqual(await runCliCaptured(['publish']), { code: 2, out: '', err: 'toolwright: unknown command "publish" (commands: serve, list, lint, call, proxy, init, help)\nRun "toolwright --help" for usage.\n' });
     assert.deepEqual(await runCliCaptured(['--help']), { code: 0, out: helpText(), err: '' });
     assert.deepEqual(await runCliCaptured(['call', '--help']), { code: 0, out: helpText('call'), err: '' });
   });

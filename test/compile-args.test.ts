@@ -5,7 +5,8 @@ import {
   IsArray, IsDate, IsEnum, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, Validate, ValidateIf, ValidateNested, ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { Args, Description, Field, Tool, compile, defineDescription, defineField, inspectTool, type CallContext } from '../src/index.js';
+import { Args, Description, Field, Tool, compile, defineDescription, defineField, type CallContext } from '../src/index.js';
+import { inspectTool } from '../src/compiler/index.js';
 import { contextFor, invalidMessage, issuesOf } from './support/compile-helpers.js';
 
 test('args from @Tool({ args }) and from @Args() give the same schema and DTO', async () => {
@@ -289,11 +290,13 @@ test('a result class gives the output schema; a returned object becomes structur
   next = instance;
   assert.deepEqual(await tool!.execute({}, contextFor('count')), { content: [{ type: 'text', text: '{"files":1,"root":"/"}' }], structuredContent: { files: 1, root: '/' } });
   next = { files: -1, root: 2 };
-  await assert.rejects(tool!.execute({}, contextFor('count')), { message: 'tool "count": the result does not match its output schema: /files: must be >= 0; /root: must be string' });
+  await assert.rejects(tool!.execute({}, contextFor('count')), { message: 'structured content does not match the output schema: /files: must be >= 0; /root: must be string' });
   next = { content: [{ type: 'text', text: 'own' }], structuredContent: { files: 'x', root: '/' } };
-  await assert.rejects(tool!.execute({}, contextFor('count')), { message: 'tool "count": the result does not match its output schema: /files: must be integer' });
-  next = 'plain text is still fine';
-  assert.equal(await tool!.execute({}, contextFor('count')), 'plain text is still fine');
+  await assert.rejects(tool!.execute({}, contextFor('count')), { message: 'structured content does not match the output schema: /files: must be integer' });
+  next = 'plain text';
+  await assert.rejects(tool!.execute({}, contextFor('count')), { name: 'OutputSchemaMismatchError', code: 'output-schema-mismatch', message: 'structured content does not match the output schema: the tool returned no structured content' });
+  next = { content: [{ type: 'text', text: 'could not count' }], isError: true };
+  assert.deepEqual(await tool!.execute({}, contextFor('count')), next);
 });
 
 test('a numeric range and an enum by name are refused without conversion', async () => {

@@ -1,11 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Args, Barrier, DecoratorError, Description, Destructive, Facts, Field, Flow, Idempotent, OpenWorld, ReadOnly, Replay, Resource, Sequential, Timeout, Tool,
-  compile, defineClaims, defineDescription, defineFacts, defineField, defineTool, isFactual, replayOf, resourceOf,
-  type ContractTool,
-} from '../src/index.js';
-import { addClaims } from '../src/decorators/metadata.js';
+import { Args, Barrier, DecoratorError, Description, Destructive, Facts, Field, Flow, Idempotent, OpenWorld, ReadOnly, Replay, Resource, Sequential, Timeout, Tool, compile, defineClaims, defineDescription, defineFacts, defineField, defineTool, type ContractTool } from '../src/index.js';
+import { isFactual, replayOf, resourceOf } from '../src/runtime/index.js';
+import { addClaims, getClaims } from '../src/decorators/metadata.js';
 import { contextFor } from './support/compile-helpers.js';
 
 /** The contract properties of a compiled tool besides the ones every tool has. */
@@ -167,24 +164,42 @@ test('class decorators refuse anything but a class', () => {
   throwsDecoratorError(member(Tool({ description: 'x' })), '@Tool() decorates a class, but it was applied to member Holder.run');
 });
 
-test('claim decorators check their arguments at once', () => {
-  throwsDecoratorError(() => Resource(''), '@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ""');
-  throwsDecoratorError(() => Resource('shell session'), '@Resource(): the key must be a non-empty string without spaces such as "shell:session", got "shell session"');
-  throwsDecoratorError(() => Flow('sends' as never), '@Flow() takes an options object, got a string');
-  throwsDecoratorError(() => Flow({ leaks: true } as never), '@Flow() has no option "leaks" (known options: readsUntrusted, sends)');
-  throwsDecoratorError(() => Flow({ sends: 'yes' as never }), '@Flow(): "sends" must be a boolean, got a string');
-  throwsDecoratorError(() => Replay('unknown' as never), '@Replay(): expected "safe" or "keyed", got "unknown" (leave it off for "unknown")');
+test('claim decorators check their arguments and name the class they were applied to', () => {
+  class BadTool {}
+  const onClass = (decorator: ClassDecorator) => () => decorator(BadTool);
+  throwsDecoratorError(onClass(Resource('')), '@Resource() on class BadTool: the key must be a non-empty string without spaces such as "shell:session", got ""');
+  throwsDecoratorError(onClass(Resource('shell session')), '@Resource() on class BadTool: the key must be a non-empty string without spaces such as "shell:session", got "shell session"');
+  throwsDecoratorError(onClass(Flow('sends' as never)), '@Flow() on class BadTool: takes an options object, got a string');
+  throwsDecoratorError(onClass(Flow({ leaks: true } as never)), '@Flow() on class BadTool: has no option "leaks" (known options: readsUntrusted, sends)');
+  throwsDecoratorError(onClass(Flow({ sends: 'yes' as never })), '@Flow() on class BadTool: "sends" must be a boolean, got a string');
+  throwsDecoratorError(onClass(Replay('unknown' as never)), '@Replay() on class BadTool: expected "safe" or "keyed", got "unknown" (leave it off for "unknown")');
+  assert.deepEqual(getClaims(BadTool), {});
 });
 
-test('@Tool checks its options at once', () => {
-  throwsDecoratorError(() => Tool(undefined as never), '@Tool() takes an options object, got nothing');
-  throwsDecoratorError(() => Tool({} as never), '@Tool(): "description" is required and must be a string, got nothing');
-  throwsDecoratorError(() => Tool({ description: 5 } as never), '@Tool(): "description" is required and must be a string, got a number');
-  throwsDecoratorError(() => Tool({ description: 'x', name: 'has space' }), '@Tool(): name "has space" is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)');
-  throwsDecoratorError(() => Tool({ description: 'x', name: 7 } as never), '@Tool(): "name" must be a string, got a number');
-  throwsDecoratorError(() => Tool({ description: 'x', args: 'Args' } as never), '@Tool(): "args" must be a class, got a string');
-  throwsDecoratorError(() => Tool({ description: 'x', result: null } as never), '@Tool(): "result" must be a class, got null');
-  throwsDecoratorError(() => Tool({ description: 'x', version: 2 } as never), '@Tool() has no option "version" (known options: name, title, description, args, result)');
+test('a misused decorator fails while the class is being defined, naming the class', () => {
+  throwsDecoratorError(() => {
+    @Tool({ description: 5 } as never)
+    class FooTool {}
+    return FooTool;
+  }, '@Tool() on class FooTool: "description" is required and must be a string, got a number');
+  throwsDecoratorError(() => {
+    @Resource('')
+    class ShellTool {}
+    return ShellTool;
+  }, '@Resource() on class ShellTool: the key must be a non-empty string without spaces such as "shell:session", got ""');
+});
+
+test('@Tool checks its options and names the class', () => {
+  class FooTool {}
+  const on = (options: unknown) => () => Tool(options as never)(FooTool);
+  throwsDecoratorError(on(undefined), '@Tool() on class FooTool: takes an options object, got nothing');
+  throwsDecoratorError(on({}), '@Tool() on class FooTool: "description" is required and must be a string, got nothing');
+  throwsDecoratorError(on({ description: 5 }), '@Tool() on class FooTool: "description" is required and must be a string, got a number');
+  throwsDecoratorError(on({ description: 'x', name: 'has space' }), '@Tool() on class FooTool: name "has space" is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)');
+  throwsDecoratorError(on({ description: 'x', name: 7 }), '@Tool() on class FooTool: "name" must be a string, got a number');
+  throwsDecoratorError(on({ description: 'x', args: 'Args' }), '@Tool() on class FooTool: "args" must be a class, got a string');
+  throwsDecoratorError(on({ description: 'x', result: null }), '@Tool() on class FooTool: "result" must be a class, got null');
+  throwsDecoratorError(on({ description: 'x', version: 2 }), '@Tool() on class FooTool: has no option "version" (known options: name, title, description, args, result)');
 });
 
 test('member decorators refuse the wrong target and bad arguments', () => {
@@ -198,18 +213,18 @@ test('member decorators refuse the wrong target and bad arguments', () => {
   const methodDescriptor = Object.getOwnPropertyDescriptor(proto, 'method')!;
   throwsDecoratorError(() => Facts()(proto, 'field', undefined as never), '@Facts() decorates an instance method, but it was applied to member Target.field');
   throwsDecoratorError(() => (Facts() as unknown as (t: unknown) => void)(Target), '@Facts() decorates an instance method, but it was applied to class Target');
-  throwsDecoratorError(() => Description('')(proto, 'field'), '@Description(): the text must be a non-empty string, got ""');
+  throwsDecoratorError(() => Description('')(proto, 'field'), '@Description() on member Target.field: the text must be a non-empty string, got ""');
   throwsDecoratorError(() => (Description('text') as unknown as (t: object, k: string, d: PropertyDescriptor) => void)(proto, 'method', methodDescriptor), '@Description() decorates an instance property of an arguments class, but it was applied to member Target.method');
-  throwsDecoratorError(() => Field({ bogus: 1 } as never), '@Field() has no option "bogus" (known options: description, title, examples, deprecated, default)');
-  throwsDecoratorError(() => Field({ examples: 'a' as never }), '@Field(): "examples" must be an array of example values, got a string');
-  throwsDecoratorError(() => Field({ deprecated: 'yes' as never }), '@Field(): "deprecated" must be a boolean, got a string');
-  throwsDecoratorError(() => Field({ title: 1 as never }), '@Field(): "title" must be a string, got a number');
+  throwsDecoratorError(() => Field({ bogus: 1 } as never)(proto, 'field'), '@Field() on member Target.field: has no option "bogus" (known options: description, title, examples, deprecated, default)');
+  throwsDecoratorError(() => Field({ examples: 'a' as never })(proto, 'field'), '@Field() on member Target.field: "examples" must be an array of example values, got a string');
+  throwsDecoratorError(() => Field({ deprecated: 'yes' as never })(proto, 'field'), '@Field() on member Target.field: "deprecated" must be a boolean, got a string');
+  throwsDecoratorError(() => Field({ title: 1 as never })(proto, 'field'), '@Field() on member Target.field: "title" must be a string, got a number');
   throwsDecoratorError(() => (Field({ title: 'x' }) as unknown as (t: unknown) => void)(Target), '@Field() decorates an instance property of an arguments class, but it was applied to class Target');
-  throwsDecoratorError(() => Args()(proto, 'method', 0), '@Args() marks the first parameter of execute(), but it was applied to the method() parameter 0');
-  throwsDecoratorError(() => Args()(proto, 'execute', 1), '@Args() marks the first parameter of execute(), but it was applied to the execute() parameter 1');
+  throwsDecoratorError(() => Args()(proto, 'method', 0), '@Args() marks the first parameter of execute(), but it was applied to the Target.method() parameter 0');
+  throwsDecoratorError(() => Args()(proto, 'execute', 1), '@Args() marks the first parameter of execute(), but it was applied to the Target.execute() parameter 1');
   throwsDecoratorError(() => Args()(Target, undefined, 0), '@Args() marks the first parameter of execute(), but it was applied to the constructor of Target');
-  throwsDecoratorError(() => defineDescription(Target, 'field', '  '), '@Description(): the text must be a non-empty string, got "  "');
-  throwsDecoratorError(() => defineField(Target, 'field', { nope: true } as never), '@Field() has no option "nope" (known options: description, title, examples, deprecated, default)');
+  throwsDecoratorError(() => defineDescription(Target, 'field', '  '), '@Description() on member Target.field: the text must be a non-empty string, got "  "');
+  throwsDecoratorError(() => defineField(Target, 'field', { nope: true } as never), '@Field() on member Target.field: has no option "nope" (known options: description, title, examples, deprecated, default)');
 });
 
 test('a second @Facts() method on one class throws at once', () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Tool, compile, inferToolName } from '../src/index.js';
+import { Tool, compile } from '../src/index.js';
+import { inferToolName } from '../src/compiler/index.js';
 import { issuesOf } from './support/compile-helpers.js';
 
 test('inferToolName: snake_case without a trailing Tool, acronyms as one word', () => {

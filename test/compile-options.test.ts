@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compile, inspectTool, Tool } from '../src/index.js';
+import { compile, Tool } from '../src/index.js';
+import { inspectTool } from '../src/compiler/index.js';
 
 function echoTool() {
   @Tool({ description: 'Echoes nothing', args: undefined })

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { factsOf, formatDefinitions, inspectTool, type ContractTool } from '../src/index.js';
+import { factsOf } from '../src/runtime/index.js';
+import { formatDefinitions, inspectTool } from '../src/compiler/index.js';
+import { type ContractTool } from '../src/index.js';
 import { fileTools, globToRegExp } from '../samples/files/index.js';
 import { contextFor, invalidMessage } from './support/compile-helpers.js';
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Facts, Tool, compile, explainTools, formatDefinitions, inspectTool, isFactual, factsOf, resultOf, validatesOwnArguments, wrap,
-  type CallContext, type ContractTool,
-} from '../src/index.js';
+import { Facts, Tool, compile, type CallContext, type ContractTool } from '../src/index.js';
+import { explainTools, formatDefinitions, inspectTool } from '../src/compiler/index.js';
+import { isFactual, factsOf, resultOf, wrap } from '../src/runtime/index.js';
+import { compiledEntryOf } from '../src/compiler/compile/entry.js';
 import { contextFor, invalidMessage, issuesOf } from './support/compile-helpers.js';
 
 const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
@@ -54,7 +54,7 @@ test('compiled tools, their schemas and the array are frozen, and marked self-va
   assert.ok(Object.isFrozen(tools[0]));
   assert.ok(Object.isFrozen(tools[0]!.parameters));
   assert.ok(Object.isFrozen(tools[0]!.parameters!.properties));
-  assert.equal(validatesOwnArguments(tools[0]!), true);
+  assert.notEqual(compiledEntryOf(tools[0]!), undefined, 'compile registered the tool as one that validates its own arguments');
   assert.throws(() => {
     (tools as ContractTool[]).push(tools[0]!);
   }, { name: 'TypeError', message: 'Cannot add property 1, object is not extensible' });
@@ -190,7 +190,7 @@ test('hand-built tools are checked and passed through frozen, never changed', as
   assert.equal(await tools[1]!.execute({}, contextFor('stateful')), '1');
   assert.equal(await tools[1]!.execute({}, contextFor('stateful')), '2');
   assert.equal(original.calls, 2, 'methods run bound to the original, which stays mutable');
-  assert.equal(validatesOwnArguments(tools[0]!), false);
+  assert.equal(compiledEntryOf(tools[0]!), undefined, 'a hand-built tool is validated by the call core');
   const wrapped = wrap(tools[0]!, async () => 'wrapped');
   assert.equal(compile([wrapped])[0], wrapped);
 });

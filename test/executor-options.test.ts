@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPolicy, Executor, type ContractTool } from '../src/index.js';
+import { createPolicy, Executor } from '../src/runtime/index.js';
+import { type ContractTool } from '../src/index.js';
 
 const echo: ContractTool = { name: 'echo', description: 'Echoes', async execute() { return 'ok'; } };
 

@@ -76,9 +76,9 @@ test('thrown errors keep their message and class; other failures get a message n
     { id: 'c2', tool: 'throws_string', started: true, ok: false, error: 'Error: tool "throws_string" threw: "boom"' },
     { id: 'c3', tool: 'throws_object', started: true, ok: false, error: 'Error: tool "throws_object" threw: {"code":7}' },
     { id: 'c4', tool: 'throws_number', started: true, ok: false, error: 'Error: tool "throws_number" threw: 42' },
-    { id: 'c5', tool: 'returns_undefined', started: true, ok: false, error: 'Error: tool "returns_undefined" returned nothing; execute must resolve to a string, an array of content parts or a result with "content"' },
-    { id: 'c6', tool: 'returns_number', started: true, ok: false, error: 'Error: tool "returns_number" returned a number; execute must resolve to a string, an array of content parts or a result with "content"' },
-    { id: 'c7', tool: 'returns_object', started: true, ok: false, error: 'Error: tool "returns_object" returned an object without a "content" array; execute must resolve to a string, an array of content parts or a result with "content"' },
+    { id: 'c5', tool: 'returns_undefined', started: true, ok: false, error: 'InvalidOutputError: tool "returns_undefined" returned an invalid output: expected a string, an array of content parts or a result object, got nothing' },
+    { id: 'c6', tool: 'returns_number', started: true, ok: false, error: 'InvalidOutputError: tool "returns_number" returned an invalid output: expected a string, an array of content parts or a result object, got a number' },
+    { id: 'c7', tool: 'returns_object', started: true, ok: false, error: 'InvalidOutputError: tool "returns_object" returned an invalid output: a result object needs a "content" array' },
     { id: 'c8', tool: 'returns_plain_value', started: true, ok: true, result: { content: [{ type: 'text', text: 'not a promise' }] } },
   ]);
   assert.deepEqual(outcomeResult(outcomes[0]!), { content: [{ type: 'text', text: 'disk full' }], isError: true, details: { free: 0 } });
@@ -221,8 +221,8 @@ test('context overrides cannot replace the call, the signal, progress or updates
   const foreign = new AbortController();
   foreign.abort();
   const sneaky = { call: { id: 'other', tool: 'x', args: 1 }, signal: foreign.signal, update: () => updates.push('override') } as unknown as Record<string, never>;
-  await new Executor({ context: sneaky, onUpdate: (id) => updates.push(`executor:${id}`) }).run([{ id: 'a', tool: probe, args: 2 }]);
-  assert.deepEqual(seen, [{ call: { id: 'a', tool: 'probe', args: 2 }, aborted: false }]);
+  await new Executor({ context: sneaky, onUpdate: (id) => updates.push(`executor:${id}`) }).run([{ id: 'a', tool: probe, args: { n: 2 } }]);
+  assert.deepEqual(seen, [{ call: { id: 'a', tool: 'probe', args: { n: 2 } }, aborted: false }]);
   assert.deepEqual(updates, ['executor:a']);
 });
 

@@ -73,9 +73,9 @@ test('a tool with an invalid timeoutMs completes with an error and never runs', 
   ]);
   assert.equal(runs, 0);
   assert.deepEqual(outcomes.map(plain), [
-    { id: 'a', tool: 'bad_limit', started: false, ok: false, error: 'Error: tool "bad_limit" has an invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0' },
-    { id: 'b', tool: 'bad_limit', started: false, ok: false, error: 'Error: tool "bad_limit" has an invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got NaN' },
-    { id: 'c', tool: 'bad_limit', started: false, ok: false, error: 'Error: tool "bad_limit" has an invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got a string' },
+    { id: 'a', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0' },
+    { id: 'b', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got NaN' },
+    { id: 'c', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got a string' },
   ]);
 });
 
@@ -116,15 +116,16 @@ test('@Timeout(ms) records timeoutMs among the claims; defineTimeout is its plai
 test('@Timeout refuses anything but a whole number of milliseconds from 1 to 2147483647, and non-class targets', () => {
   const expectation = (shown: string) => ({
     name: 'DecoratorError',
-    message: `@Timeout(): the limit must be a whole number of milliseconds from 1 to 2147483647, got ${shown}`,
+    message: `@Timeout() on class Limited: the limit must be a whole number of milliseconds from 1 to 2147483647, got ${shown}`,
   });
-  assert.throws(() => Timeout(0), expectation('0'));
-  assert.throws(() => Timeout(-1), expectation('-1'));
-  assert.throws(() => Timeout(1.5), expectation('1.5'));
-  assert.throws(() => Timeout(2 ** 31), expectation('2147483648'));
-  assert.throws(() => Timeout(Number.POSITIVE_INFINITY), expectation('Infinity'));
-  assert.throws(() => Timeout('100' as unknown as number), expectation('"100"'));
-  assert.throws(() => Timeout(undefined as unknown as number), expectation('undefined'));
+  class Limited {}
+  assert.throws(() => Timeout(0)(Limited), expectation('0'));
+  assert.throws(() => Timeout(-1)(Limited), expectation('-1'));
+  assert.throws(() => Timeout(1.5)(Limited), expectation('1.5'));
+  assert.throws(() => Timeout(2 ** 31)(Limited), expectation('2147483648'));
+  assert.throws(() => Timeout(Number.POSITIVE_INFINITY)(Limited), expectation('Infinity'));
+  assert.throws(() => Timeout('100' as unknown as number)(Limited), expectation('"100"'));
+  assert.throws(() => Timeout(undefined as unknown as number)(Limited), expectation('undefined'));
   class Host {
     method(): void {}
   }

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ContractError, Tool, applySchemaProfile, compile, createCallContext, lintTools, serveHttp, type ContractTool, type ToolOutput } from '../src/index.js';
+import { ContractError, Tool, compile, type ContractTool, type ToolOutput } from '../src/index.js';
+import { applySchemaProfile, lintTools } from '../src/compiler/index.js';
+import { createCallContext } from '../src/runtime/index.js';
+import { serveHttp } from '../src/index.js';
 import { tools as issueTools } from '../samples/issues/tools.js';
 import { invalidMessage } from './support/compile-helpers.js';
 

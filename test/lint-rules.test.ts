@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LINT_RULES, lintSchema, type JsonObject, type LintProvider } from '../src/index.js';
+import { LINT_RULES, lintSchema, type LintProvider } from '../src/compiler/index.js';
+import { type JsonObject } from '../src/index.js';
 
 /** A schema every provider's rules accept. */
 const BASE: JsonObject = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };

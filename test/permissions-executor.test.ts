@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Executor, applyInterceptors, applyOutputBounds, applyPolicy, createPolicy, PermissionDeniedError,
-  type CallContext, type ContractTool, type Interceptor, type PermissionQuestion,
-} from '../src/index.js';
+import { Executor, createPolicy, type Interceptor, type PermissionQuestion } from '../src/runtime/index.js';
+import { PermissionDeniedError, type CallContext, type ContractTool } from '../src/index.js';
 import { plain } from './support/executor-tools.js';
 
 /** A writer on one resource, so calls of a batch run in model order; `effects` counts writes. */
@@ -30,8 +28,7 @@ test('executor: a batch through interceptors, policy and bounds; allow always ho
     ask: (q) => { questions.push(q); return { decision: q.subject === '/tmp/a' ? 'allow_always' : 'deny_once' }; },
   });
   const audit: Interceptor = { name: 'audit', before: (call) => { trace.push(`before ${call.ctx.call.id}`); } };
-  const tools = applyOutputBounds(applyPolicy(applyInterceptors([writer(effects)], [audit]), policy), { maxOutputChars: 8 });
-  const executor = new Executor({ tools });
+  const executor = new Executor({ tools: [writer(effects)], policy, interceptors: [audit], maxOutputChars: 8 });
   const outcomes = await executor.run([
     { id: 'c1', tool: 'write_file', args: { path: '/tmp/a' } },
     { id: 'c2', tool: 'write_file', args: { path: '/etc/passwd' } },
@@ -67,7 +64,8 @@ test('executor: the context\'s elicit asks when the policy has no ask of its own
   const effects: string[] = [];
   const messages: string[] = [];
   const executor = new Executor({
-    tools: applyPolicy([writer(effects)], createPolicy()),
+    tools: [writer(effects)],
+    policy: createPolicy(),
     context: { elicit: async (q) => { messages.push(q.message); return { action: 'accept', content: { decision: 'allow_once' } }; } },
   });
   const outcomes = await executor.run([{ id: 'x', tool: 'write_file', args: { path: '/w' } }]);

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsString, MaxLength } from 'class-validator';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { Requires, Tool, applyPolicy, compile, createPolicy, PERMISSION_FORM, RECORD_META_KEY, type PermissionPolicy } from '../src/index.js';
+import { Requires, Tool, compile } from '../src/index.js';
+import { createPolicy, PERMISSION_FORM, type PermissionPolicy } from '../src/runtime/index.js';
+import { RECORD_META_KEY } from '../src/mcp/index.js';
 import { serve } from './support/server-harness.js';
 
 /** A compiled tool with a declarative requirement; `writes` counts its side effects. */
@@ -30,7 +32,7 @@ function writerTools(writes: string[]) {
 async function servedWriter(policy: PermissionPolicy, answers: ElicitResult[], elicitation = true) {
   const writes: string[] = [];
   const questions: unknown[] = [];
-  const connected = await serve(applyPolicy(writerTools(writes), policy), elicitation ? { capabilities: { elicitation: {} } } : {});
+  const connected = await serve(writerTools(writes), elicitation ? { capabilities: { elicitation: {} } } : {}, { transport: 'memory', policy });
   if (elicitation) {
     connected.client.setRequestHandler(ElicitRequestSchema, async (request) => {
       questions.push(request.params);
@@ -82,7 +84,8 @@ test('served: allow always is remembered for the next call', async () => {
       _meta: recordMeta([], [GRANT_A]),
     });
     assert.deepEqual(served.questions, [{ mode: 'form', message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text', requestedSchema: PERMISSION_FORM }]);
-    assert.deepEqual(policy.remembered(), [{ tool: 'write_file', subject: '/tmp/a', capability: 'write', effect: 'allow' }]);
+    // Remembered for the session that answered (decisionScope defaults to the principal, else the session), never policy-wide.
+    assert.deepEqual(policy.remembered(), []);
     assert.deepEqual(served.writes, ['/tmp/a', '/tmp/a']);
   } finally {
     await served.close();

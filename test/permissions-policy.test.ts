@@ -21,10 +21,10 @@ test('bad options, rules and implications fail with a message naming them', () =
   assert.throws(() => createPolicy({ implications: { write: 'read' as never } }), { name: 'TypeError', message: 'permissions: the implications of "write" must be an array of non-empty capability names' });
   assert.throws(() => createPolicy({ rules: [{ effect: 'maybe' as never }] }), { message: 'permissions: rule 1: "effect" must be "allow" or "deny", got "maybe"' });
   assert.throws(() => createPolicy({ rules: [{ effect: 'allow' }, { effect: 'deny', capabilities: [] }] }), { message: 'permissions: rule 2: "capabilities" must be a non-empty array of capability names (leave it out to cover every capability)' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subjects: '/x' } as never] }), { message: 'permissions: rule 1: unknown key "subjects" (known keys: effect, tool, subject, capabilities, reason)' });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subjects: '/x' } as never] }), { message: 'permissions: rule 1: unknown key "subjects" (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)' });
   assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subject: 7 as never }] }), { message: 'permissions: rule 1: "subject" must be a glob string or a RegExp, got a number' });
   assert.throws(() => createPolicy({ maxQuestions: 0 }), { message: 'permissions: "maxQuestions" must be a positive integer, got 0' });
-  assert.throws(() => createPolicy({ asks: () => undefined } as never), { message: 'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions)' });
+  assert.throws(() => createPolicy({ asks: () => undefined } as never), { message: 'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs)' });
 });
 
 test('globs match whole names; ** crosses slashes, * and ? do not', () => {

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsOptional, IsString } from 'class-validator';
-import { compile, createCallContext, Requires, Tool, type CallContext, type PermissionRequest } from '../src/index.js';
+import { compile, Requires, Tool, type CallContext, type PermissionRequest } from '../src/index.js';
+import { createCallContext } from '../src/runtime/index.js';
+import { throughCore } from './support/core-tools.js';
 
 function listTool() {
   class ListArgs { @IsOptional() @IsString() path?: string; }
@@ -16,15 +18,16 @@ function listTool() {
 }
 
 test('a compiled tool reads "" as {} for its @Requires subjects too, as its own pipeline does', async () => {
-  const tool = listTool();
+  const tool = throughCore(listTool());
   const asked: PermissionRequest[] = [];
   const ctx = createCallContext({
     call: { id: '1', tool: 'list', args: '' },
     requirePermission: async (request) => { asked.push(request); return ['read']; },
   });
-  assert.equal(await tool.execute('', ctx), 'listed /');
-  assert.equal(await tool.execute(undefined, ctx), 'listed /');
-  assert.equal(await tool.execute({ path: '/tmp' }, ctx), 'listed /tmp');
+  const listed = (text: string) => ({ content: [{ type: 'text', text }] });
+  assert.deepEqual(await tool.execute('', ctx), listed('listed /'));
+  assert.deepEqual(await tool.execute(undefined, ctx), listed('listed /'));
+  assert.deepEqual(await tool.execute({ path: '/tmp' }, ctx), listed('listed /tmp'));
   assert.deepEqual(asked, [{ subject: '/', capabilities: ['read'] }, { subject: '/', capabilities: ['read'] }, { subject: '/tmp', capabilities: ['read'] }]);
   await assert.rejects(tool.execute('x', ctx), { name: 'InvalidArgumentsError', message: 'invalid arguments: expected an object, got a string' });
   assert.equal(asked.length, 3);

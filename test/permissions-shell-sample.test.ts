@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Executor, createCallContext, textOf, type CallOutcome, type PermissionQuestion } from '../src/index.js';
-import { guardedShellTools, parseCommandLine, shellPolicy, shellTools, ShellSessions } from '../samples/shell/index.js';
+import { Executor, createCallContext, textOf, type CallOutcome, type PermissionQuestion } from '../src/runtime/index.js';
+import { guardedShell, parseCommandLine, shellPolicy, shellTools, ShellSessions } from '../samples/shell/index.js';
 import { serve } from './support/server-harness.js';
 
 /** What the model reads of an outcome: the text, or the error message. */
@@ -13,7 +13,8 @@ function shown(outcome: CallOutcome): string {
 test('shell sample: a batch in model order, with permissions asked once per path and /etc refused', async () => {
   const questions: string[] = [];
   const policy = shellPolicy({ ask: (q: PermissionQuestion) => { questions.push(`${q.capabilities.join(',')} ${q.subject}`); return { decision: 'allow_always' }; } });
-  const executor = new Executor({ tools: guardedShellTools({ policy }) });
+  const guarded = guardedShell({ policy });
+  const executor = new Executor({ tools: guarded.tools, ...guarded.options });
   const shell = (id: string, command: string) => ({ id, tool: 'shell', args: { command } });
   const outcomes = await executor.run([
     shell('1', 'mkdir -p /tmp/work/logs'),
@@ -58,7 +59,8 @@ test('shell sample: facts name the files a command line reads and writes', async
 });
 
 test('shell sample: output is bounded by the tool\'s @MaxOutput', async () => {
-  const executor = new Executor({ tools: guardedShellTools({ policy: shellPolicy({ ask: () => ({ decision: 'allow_once' }) }) }) });
+  const guarded = guardedShell({ policy: shellPolicy({ ask: () => ({ decision: 'allow_once' }) }) });
+  const executor = new Executor({ tools: guarded.tools, ...guarded.options });
   const outcomes = await executor.run([
     { id: '1', tool: 'write_file', args: { path: '/tmp/big', text: 'y'.repeat(5000) } },
     { id: '2', tool: 'shell', args: { command: 'cat /tmp/big' } },
@@ -67,9 +69,9 @@ test('shell sample: output is bounded by the tool\'s @MaxOutput', async () => {
 });
 
 test('shell sample served: each connection has its own session; writes are asked through elicitation', async () => {
-  const tools = guardedShellTools({ sessions: new ShellSessions() });
-  const first = await serve(tools, { capabilities: { elicitation: {} } });
-  const second = await serve(tools, { capabilities: { elicitation: {} } });
+  const guarded = guardedShell({ sessions: new ShellSessions() });
+  const first = await serve(guarded.tools, { capabilities: { elicitation: {} } }, { transport: 'memory', ...guarded.options });
+  const second = await serve(guarded.tools, { capabilities: { elicitation: {} } }, { transport: 'memory', ...guarded.options });
   const asked: string[] = [];
   first.client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  applyPolicy, createPolicy, textOf, withPolicy, checkRequirements, PERMISSION_FORM, PermissionDeniedError,
-  type ContractTool, type Elicitation, type ElicitAnswer, type PermissionQuestion, type CallContext,
-} from '../src/index.js';
-import { callContext, callTool, imperativeWriter, WRITE_ARGS_SCHEMA } from './support/policy-tools.js';
+import { createPolicy, textOf, PERMISSION_FORM, type PermissionQuestion } from '../src/runtime/index.js';
+import { PermissionDeniedError, type ContractTool, type Elicitation, type ElicitAnswer, type CallContext } from '../src/index.js';
+import { IsString } from 'class-validator';
+import { compile, Requires, Tool } from '../src/index.js';
+import { throughCore } from './support/core-tools.js';
+import { callTool, imperativeWriter, WRITE_ARGS_SCHEMA } from './support/policy-tools.js';
 
 const QUESTION_TEXT = 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the file';
 
@@ -24,7 +25,7 @@ const accept = (decision: string, reason?: string): ElicitAnswer => ({ action: '
 test('allow once: asks through ctx.elicit with the confirmation form, runs again, records, and forgets after the call', async () => {
   const effects: string[] = [];
   const policy = createPolicy();
-  const [tool] = applyPolicy([imperativeWriter(effects)], policy);
+  const [tool] = [throughCore(imperativeWriter(effects), { policy: policy })];
   const user = answering(accept('allow_once'), accept('allow_once'));
   const result = await callTool(tool!, { path: '/tmp/a', text: 'x' }, user.elicit);
   assert.deepEqual(result, {
@@ -58,7 +59,7 @@ test('allow once: asks through ctx.elicit with the confirmation form, runs again
 test('allow always is remembered: the next call is not asked', async () => {
   const effects: string[] = [];
   const policy = createPolicy();
-  const tool = withPolicy(imperativeWriter(effects), policy);
+  const tool = throughCore(imperativeWriter(effects), { policy: policy });
   const user = answering(accept('allow_always'));
   await callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit);
   const second = await callTool(tool, { path: '/tmp/a', text: 'y' }, user.elicit);
@@ -74,7 +75,7 @@ test('allow always is remembered: the next call is not asked', async () => {
 
 test('deny once with a reason: the tool never acts and the error carries the record', async () => {
   const effects: string[] = [];
-  const tool = withPolicy(imperativeWriter(effects), createPolicy());
+  const tool = throughCore(imperativeWriter(effects), { policy: createPolicy() });
   const user = answering(accept('deny_once', '  not today '));
   const error = await callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit).then(() => undefined, (err: unknown) => err);
   assert.ok(error instanceof PermissionDeniedError);
@@ -89,7 +90,7 @@ test('deny once with a reason: the tool never acts and the error carries the rec
 
 test('deny always is remembered with its reason', async () => {
   const policy = createPolicy();
-  const tool = withPolicy(imperativeWriter([]), policy);
+  const tool = throughCore(imperativeWriter([]), { policy: policy });
   const user = answering(accept('deny_always', 'never'));
   await assert.rejects(callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit), { message: 'permission denied: write on "/tmp/a": never' });
   await assert.rejects(callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit), { message: 'permission denied: write on "/tmp/a": never' });
@@ -98,7 +99,7 @@ test('deny always is remembered with its reason', async () => {
 });
 
 test('no answer is deny once: cancel, decline, a bad form, nobody to ask, a failing elicit', async () => {
-  const tool = withPolicy(imperativeWriter([]), createPolicy());
+  const tool = throughCore(imperativeWriter([]), { policy: createPolicy() });
   const args = { path: '/tmp/a', text: 'x' };
   const cases: Array<[((q: Elicitation) => Promise<ElicitAnswer>) | undefined, string]> = [
     [async () => ({ action: 'cancel' }), 'permission denied: write on "/tmp/a": the user did not answer'],
@@ -113,12 +114,12 @@ test('no answer is deny once: cancel, decline, a bad form, nobody to ask, a fail
 test('a host ask callback takes precedence over ctx.elicit', async () => {
   const questions: PermissionQuestion[] = [];
   const policy = createPolicy({ ask: (question) => { questions.push(question); return { decision: 'allow_once' }; } });
-  const tool = withPolicy(imperativeWriter([]), policy);
+  const tool = throughCore(imperativeWriter([]), { policy: policy });
   const user = answering();
   assert.equal(textOf(await callTool(tool, { path: '/tmp/a', text: 'x' }, user.elicit)), 'wrote /tmp/a with write');
   assert.deepEqual(questions, [{ tool: 'write_file', subject: '/tmp/a', capabilities: ['write'], reason: 'save the file' }]);
   assert.deepEqual(user.asked, []);
-  const silent = withPolicy(imperativeWriter([]), createPolicy({ ask: async () => undefined }));
+  const silent = throughCore(imperativeWriter([]), { policy: createPolicy({ ask: async () => undefined }) });
   await assert.rejects(callTool(silent, { path: '/tmp/a', text: 'x' }), { message: 'permission denied: write on "/tmp/a": the user did not answer' });
 });
 
@@ -138,7 +139,7 @@ test('re-runs never repeat a side effect done after the checks', async () => {
     },
   };
   const questions: string[] = [];
-  const tool = withPolicy(copy, createPolicy({ ask: (q) => { questions.push(`${q.capabilities.join(',')} ${q.subject}`); return { decision: 'allow_once' }; } }));
+  const tool = throughCore(copy, { policy: createPolicy({ ask: (q) => { questions.push(`${q.capabilities.join(',')} ${q.subject}`); return { decision: 'allow_once' }; } }) });
   const result = await callTool(tool, { from: '/a', to: '/b' });
   assert.equal(runs, 3);
   assert.equal(effects, 1);
@@ -179,10 +180,10 @@ test('several subjects: the grant is the intersection, never the union', async (
       { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
     ],
   });
-  const both = withPolicy(renameTool(['write', 'read']), policy);
+  const both = throughCore(renameTool(['write', 'read']), { policy: policy });
   assert.equal(textOf(await callTool(both, { from: '/work/a', to: '/docs/b' })), 'read');
   assert.equal(textOf(await callTool(both, { from: '/work/a', to: '/work/b' })), 'write,read');
-  const writeOnly = withPolicy(renameTool(['write']), policy);
+  const writeOnly = throughCore(renameTool(['write']), { policy: policy });
   await assert.rejects(callTool(writeOnly, { from: '/work/a', to: '/docs/b' }), { message: 'permission denied: write on "/docs/b": docs are read-only' });
   await assert.rejects(callTool(writeOnly, { from: '/docs/a', to: '/docs/b' }), { message: 'permission denied: write on "/docs/a": docs are read-only; write on "/docs/b": docs are read-only' });
 });
@@ -190,7 +191,7 @@ test('several subjects: the grant is the intersection, never the union', async (
 test('the question about a labelled subject names the label', async () => {
   const questions: PermissionQuestion[] = [];
   const user = answering(accept('allow_once'), accept('allow_once'));
-  const tool = withPolicy(renameTool(['write']), createPolicy({}));
+  const tool = throughCore(renameTool(['write']), { policy: createPolicy({}) });
   assert.equal(textOf(await callTool(tool, { from: '/x', to: '/y' }, async (q) => { questions.push(q as never); return user.elicit(q); })), 'write');
   assert.deepEqual(questions, user.asked);
   assert.deepEqual(user.asked.map((q) => q.message), [
@@ -209,7 +210,7 @@ test('a partial grant: a rule allows read, the user denies write, the tool gets 
       return (await ctx.requirePermission({ subject: (args as { path: string }).path, capabilities: ['write', 'read'] })).join(',');
     },
   };
-  const result = await callTool(withPolicy(open, policy), { path: '/docs/readme' });
+  const result = await callTool(throughCore(open, { policy: policy }), { path: '/docs/readme' });
   assert.deepEqual(questions, [{ tool: 'open', subject: '/docs/readme', capabilities: ['write'] }]);
   assert.deepEqual(result, { content: [{ type: 'text', text: 'read' }], record: { ns: 'toolwright:permissions', data: {
     decisions: [{ subject: '/docs/readme', capabilities: ['write'], decision: 'deny_once' }],
@@ -225,7 +226,7 @@ test('rules are checked again on every run: a later denial supersedes an earlier
     },
   });
   let effects = 0;
-  const tool = withPolicy({
+  const tool = throughCore({
     name: 'two',
     description: 'Writes two files',
     async execute(_args: unknown, ctx: CallContext) {
@@ -234,7 +235,7 @@ test('rules are checked again on every run: a later denial supersedes an earlier
       effects += 1;
       return 'done';
     },
-  }, policy);
+  }, { policy: policy });
   await assert.rejects(callTool(tool, {}), { message: 'permission denied: write on "/a": revoked' });
   assert.equal(effects, 0);
 });
@@ -242,21 +243,21 @@ test('rules are checked again on every run: a later denial supersedes an earlier
 test('the number of questions in one call is bounded', async () => {
   let asked = 0;
   const policy = createPolicy({ maxQuestions: 3, ask: () => { asked += 1; return { decision: 'allow_once' }; } });
-  const tool = withPolicy({
+  const tool = throughCore({
     name: 'many',
     description: 'Asks a lot',
     async execute(_args: unknown, ctx: CallContext) {
       for (let i = 0; i < 20; i += 1) await ctx.requirePermission({ subject: `/f${i}`, capabilities: ['read'] });
       return 'done';
     },
-  }, policy);
+  }, { policy: policy });
   await assert.rejects(callTool(tool, {}), { name: 'TooManyPermissionQuestionsError', message: 'tool "many" needed more than 3 permission questions in one call' });
   assert.equal(asked, 3);
 });
 
 test('a tool that swallows the permission signal is still asked and run again', async () => {
   let runs = 0;
-  const tool = withPolicy({
+  const tool = throughCore({
     name: 'sloppy',
     description: 'Catches everything',
     async execute(_args: unknown, ctx: CallContext) {
@@ -268,7 +269,7 @@ test('a tool that swallows the permission signal is still asked and run again', 
       }
       return 'granted';
     },
-  }, createPolicy({ ask: () => ({ decision: 'allow_once' }) }));
+  }, { policy: createPolicy({ ask: () => ({ decision: 'allow_once' }) }) });
   assert.deepEqual((await callTool(tool, {}) as { content: unknown }).content, [{ type: 'text', text: 'granted' }]);
   assert.equal(runs, 2);
 });
@@ -287,10 +288,10 @@ test('declarative requirements are checked before execute, on schema-checked arg
     },
   };
   const policy = createPolicy({ rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }], ask: (q) => { questions.push(q); return { decision: 'allow_once' }; } });
-  const tool = withPolicy(writer, policy);
+  const tool = throughCore(writer, { policy: policy });
   await assert.rejects(callTool(tool, { path: '/etc/passwd', text: 'x' }), { name: 'PermissionDeniedError', message: 'permission denied: write on "/etc/passwd": system files' });
   await assert.rejects(callTool(tool, { text: 'x' }), { name: 'InvalidArgumentsError', message: 'invalid arguments: /: must have required property "path"' });
-  await assert.rejects(callTool(tool, 'text'), { name: 'InvalidArgumentsError', message: 'invalid arguments: /: must be object' });
+  await assert.rejects(callTool(tool, 'text'), { name: 'InvalidArgumentsError', message: 'invalid arguments: expected an object, got a string' });
   assert.deepEqual(effects, []);
   assert.deepEqual(questions, []);
   const result = await callTool(tool, { path: '/tmp/x', text: 'x' });
@@ -308,12 +309,12 @@ test('declarative requirements need every capability, on every subject', async (
     { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
     { effect: 'deny', subject: '/docs/**', reason: 'read-only' },
   ] });
-  const move = withPolicy({
+  const move = throughCore({
     name: 'move',
     description: 'Moves',
     requires: [{ capabilities: ['read', 'write'], subject: (a: { from: string; to: string }) => [a.from, a.to] }],
     async execute() { return 'moved'; },
-  }, policy);
+  }, { policy: policy });
   await assert.rejects(callTool(move, { from: '/work/a', to: '/docs/b' }), { message: 'permission denied: write on "/docs/b": read-only' });
   assert.deepEqual(await callTool(move, { from: '/work/a', to: '/work/b' }), { content: [{ type: 'text', text: 'moved' }], record: { ns: 'toolwright:permissions', data: {
     decisions: [],
@@ -324,33 +325,27 @@ test('declarative requirements need every capability, on every subject', async (
 test('a subject that cannot be told is an argument error and nothing runs', async () => {
   const base = { name: 'odd', description: 'Odd', async execute() { return 'ran'; } };
   const policy = createPolicy({ rules: [{ effect: 'allow' }] });
-  const throwing = withPolicy({ ...base, requires: [{ capabilities: ['x'], subject: () => { throw new Error('no path given'); } }] }, policy);
+  const throwing = throughCore({ ...base, requires: [{ capabilities: ['x'], subject: () => { throw new Error('no path given'); } }] }, { policy: policy });
   await assert.rejects(callTool(throwing, {}), { name: 'InvalidArgumentsError', message: 'invalid arguments: cannot tell the permission subject: no path given' });
-  const empty = withPolicy({ ...base, requires: [{ capabilities: ['x'], subject: (a: { p?: string }) => a.p as string }] }, policy);
+  const empty = throughCore({ ...base, requires: [{ capabilities: ['x'], subject: (a: { p?: string }) => a.p as string }] }, { policy: policy });
   await assert.rejects(callTool(empty, {}), { message: 'invalid arguments: cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got undefined' });
 });
 
 test('the tool\'s own record wins over the permission record', async () => {
-  const tool = withPolicy({
+  const tool = throughCore({
     name: 'own',
     description: 'Has a record',
     async execute(_args: unknown, ctx: CallContext) {
       await ctx.requirePermission({ subject: '/a', capabilities: ['read'] });
       return { content: [{ type: 'text', text: 'ok' }], record: { ns: 'me:mine', data: 1 } };
     },
-  }, createPolicy({ rules: [{ effect: 'allow' }] }));
+  }, { policy: createPolicy({ rules: [{ effect: 'allow' }] }) });
   assert.deepEqual(await callTool(tool, {}), { content: [{ type: 'text', text: 'ok' }], record: { ns: 'me:mine', data: 1 } });
 });
 
-test('a tool that checks nothing gets no record, and its properties are forwarded', async () => {
-  const facts = () => ({ calls: null });
-  const inner: ContractTool = { name: 'plain', description: 'Plain', resource: 'shell:session', facts, async execute() { return 'hi'; } };
-  const tool = withPolicy(inner, createPolicy());
-  assert.equal(await callTool(tool, {}), 'hi');
-  const { execute, ...forwarded } = tool;
-  assert.deepEqual(forwarded, { name: 'plain', description: 'Plain', resource: 'shell:session', facts });
-  assert.equal(tool.facts, facts);
-  assert.notEqual(execute, inner.execute);
+test('a tool that checks nothing gets no record', async () => {
+  const inner: ContractTool = { name: 'plain', description: 'Plain', resource: 'shell:session', async execute() { return 'hi'; } };
+  assert.deepEqual(await callTool(throughCore(inner, { policy: createPolicy() }), {}), { content: [{ type: 'text', text: 'hi' }] });
 });
 
 test('without a policy, a permission check and a declared requirement are refused', async () => {
@@ -360,42 +355,45 @@ test('without a policy, a permission check and a declared requirement are refuse
     message: 'permission denied: no permission policy is configured to grant write on "/tmp/a"',
   });
   const declared: ContractTool = { name: 'd', description: 'D', requires: [{ capabilities: ['write'], subject: (a: { path: string }) => a.path }], async execute() { return 'x'; } };
-  await assert.rejects(checkRequirements(declared, { path: '/p' }, callContext('d', {})), { message: 'permission denied: no permission policy is configured to grant write on "/p"' });
+  await assert.rejects(callTool(throughCore(declared), { path: '/p' }), { name: 'NoPermissionPolicyError', message: 'permission denied: no permission policy is configured to grant write on "/p"' });
   assert.deepEqual(effects, []);
 });
 
 test('a malformed permission request is the tool\'s error', async () => {
-  const tool = withPolicy({ name: 'bad', description: 'Bad', async execute(_a: unknown, ctx: CallContext) { await ctx.requirePermission({ subject: '', capabilities: ['x'] }); return 'x'; } }, createPolicy());
+  const tool = throughCore({ name: 'bad', description: 'Bad', async execute(_a: unknown, ctx: CallContext) { await ctx.requirePermission({ subject: '', capabilities: ['x'] }); return 'x'; } }, { policy: createPolicy() });
   await assert.rejects(callTool(tool, {}), { name: 'TypeError', message: 'requirePermission: "subject" must be a non-empty string' });
 });
 
 test('a call cancelled while asking stops without running again', async () => {
   const controller = new AbortController();
   let runs = 0;
-  const tool = withPolicy({
+  const tool = throughCore({
     name: 'c', description: 'C',
     async execute(_a: unknown, ctx: CallContext) { runs += 1; await ctx.requirePermission({ subject: '/a', capabilities: ['x'] }); return 'x'; },
-  }, createPolicy({ ask: () => { controller.abort(new Error('call cancelled by the client')); return { decision: 'allow_once' }; } }));
-  const { createCallContext } = await import('../src/index.js');
+  }, { policy: createPolicy({ ask: () => { controller.abort(new Error('call cancelled by the client')); return { decision: 'allow_once' }; } }) });
+  const { createCallContext } = await import('../src/runtime/index.js');
   await assert.rejects(tool.execute({}, createCallContext({ call: { id: '1', tool: 'c', args: {} }, signal: controller.signal })), { message: 'call cancelled by the client' });
   assert.equal(runs, 1);
 });
 
-test('a requirement checked by the wrapper and again by the tool itself is asked once and recorded once', async () => {
+test('a compiled tool\'s @Requires is checked once, by the call core: asked once, recorded once', async () => {
   let asked = 0;
-  const selfChecking: ContractTool = {
-    name: 'self',
-    description: 'Checks its own requirements too, as a compiled tool may',
-    requires: [{ capabilities: ['write'], subject: (a: { path: string }) => a.path }],
-    async execute(args: unknown, ctx: CallContext) {
-      assert.deepEqual(await checkRequirements(selfChecking, args, ctx), [['write']]);
+  let runs = 0;
+  class PathArgs { @IsString() path!: string; }
+  @Tool({ name: 'self', description: 'Declares a requirement', args: PathArgs })
+  @Requires({ capabilities: ['write'], subject: (a: PathArgs) => a.path })
+  class SelfTool {
+    async execute() {
+      runs += 1;
       return 'ok';
-    },
-  };
-  const tool = withPolicy(selfChecking, createPolicy({ ask: () => { asked += 1; return { decision: 'allow_once' }; } }));
+    }
+  }
+  const [compiled] = compile([SelfTool]);
+  const tool = throughCore(compiled!, { policy: createPolicy({ ask: () => { asked += 1; return { decision: 'allow_once' }; } }) });
   assert.deepEqual(await callTool(tool, { path: '/p' }), { content: [{ type: 'text', text: 'ok' }], record: { ns: 'toolwright:permissions', data: {
     decisions: [{ subject: '/p', capabilities: ['write'], decision: 'allow_once' }],
     grants: [{ subjects: ['/p'], capabilities: ['write'], granted: ['write'] }],
   } } });
   assert.equal(asked, 1);
+  assert.equal(runs, 1);
 });

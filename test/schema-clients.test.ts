@@ -10,7 +10,8 @@ import { generateText, type ToolSet } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { lintSchema, type JsonObject, type LintProvider } from '../src/index.js';
+import type { JsonObject } from '../src/index.js';
+import { lintSchema, type LintProvider } from '../src/compiler/index.js';
 import { OUT_DIR } from './support/cli-paths.js';
 import { serveOverHttp, type ServedOverHttp } from './support/http-serve.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import '../src/index.js';
 import { Equals, IsEnum, IsIn, IsNotIn, IsOptional, IsString } from 'class-validator';
 import { cleanSchema, objectSchema, valueSchema } from './support/schema-helpers.js';
-import { compileSchema } from '../src/compiler/validation/ajv.js';
+import { compileSchema } from '../src/compiler/validation/validator.js';
 
 enum Direction { Up = 'up', Down = 'down' }
 enum Level { Low = 1, High = 2 }

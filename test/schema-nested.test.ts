@@ -4,7 +4,7 @@ import '../src/index.js';
 import { IsArray, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { cleanSchema, generated, objectSchema } from './support/schema-helpers.js';
-import { compileSchema } from '../src/compiler/validation/ajv.js';
+import { compileSchema } from '../src/compiler/validation/validator.js';
 
 test('a nested DTO is inlined, through @ValidateNested + @Type or design:type alone', () => {
   class Point {

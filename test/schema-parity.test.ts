@@ -8,7 +8,7 @@ import {
 } from 'class-validator';
 import { plainToInstance, Type } from 'class-transformer';
 import { generated } from './support/schema-helpers.js';
-import { compileSchema } from '../src/compiler/validation/ajv.js';
+import { compileSchema } from '../src/compiler/validation/validator.js';
 
 /**
  * The schema (plus class-validator for the residual constraints, as the pipeline runs it)

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../src/index.js';
 import { Equals, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
-import { DecoratorError, MapOf, UnionOf, compile, createArgumentsPipeline } from '../src/index.js';
+import { DecoratorError, MapOf, UnionOf, compile } from '../src/index.js';
+import { createArgumentsPipeline } from '../src/compiler/index.js';
 import { cleanSchema, generated, objectSchema } from './support/schema-helpers.js';
 import { invalidMessage } from './support/compile-helpers.js';
 
@@ -138,7 +139,7 @@ test('a compiled tool gets the union and map instances in execute', async () => 
     shape: { anyOf: [objectSchema({ kind: { type: 'string', const: 'circle' }, radius: { type: 'integer' } })] },
     weights: { type: 'object', additionalProperties: { type: 'number' } },
   }));
-  const { createCallContext } = await import('../src/index.js');
+  const { createCallContext } = await import('../src/runtime/index.js');
   await tool!.execute({ shape: { kind: 'circle', radius: 1 }, weights: { a: 0.5 } }, createCallContext({ call: { id: '1', tool: 'draw', args: {} } }));
   assert.deepEqual(seen, [true, { a: 0.5 }]);
 });

@@ -85,11 +85,11 @@ test('a thrown error is an error result with its message only; ToolError details
   assert.equal(JSON.stringify(result).includes('token-123'), false);
 });
 
-test('a non-Error throw becomes its String form, and a synchronous throw is caught too', async () => {
-  assert.deepEqual(await callRaw([tool('raw', async () => { throw 42; })], 'raw'), { content: [{ type: 'text', text: '42' }], isError: true });
+test('a non-Error throw is named with the tool, as on every host, and a synchronous throw is caught too', async () => {
+  assert.deepEqual(await callRaw([tool('raw', async () => { throw 42; })], 'raw'), { content: [{ type: 'text', text: 'tool "raw" threw: 42' }], isError: true });
   const sync = tool('sync', (() => { throw new TypeError('not async'); }) as unknown as ContractTool['execute']);
   assert.deepEqual(await callRaw([sync], 'sync'), { content: [{ type: 'text', text: 'not async' }], isError: true });
-  assert.deepEqual(await callRaw([tool('unshowable', async () => { throw Object.create(null); })], 'unshowable'), { content: [{ type: 'text', text: 'tool failed with a value that cannot be shown' }], isError: true });
+  assert.deepEqual(await callRaw([tool('unshowable', async () => { throw Object.create(null); })], 'unshowable'), { content: [{ type: 'text', text: 'tool "unshowable" threw: {}' }], isError: true });
 });
 
 test('an output that is not a ToolOutput is an error result', async () => {

@@ -196,10 +196,11 @@ test('each connection has its own session object, the same for every call on it'
   }
 });
 
-test('completion/complete answers no values', async () => {
+test('completion/complete is not advertised, and is "Method not found" (a tools-only server has nothing to complete)', async () => {
   const { client, close } = await serve([tool('x', async () => 'x')]);
   try {
-    assert.deepEqual(await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'a' } }), { completion: { values: [] } });
+    assert.equal(client.getServerCapabilities()?.completions, undefined);
+    await assert.rejects(client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'a' } }), { code: -32601, message: 'MCP error -32601: Method not found' });
   } finally {
     await close();
   }

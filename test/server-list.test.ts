@@ -72,7 +72,7 @@ test('tools/list serves the definitions byte for byte, and initialize advertises
   ];
   const { client, wire, close } = await serve(tools);
   try {
-    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {}, completions: {}, experimental: { [FACTS_CAPABILITY]: {} } });
+    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {}, experimental: { [FACTS_CAPABILITY]: {} } });
     assert.deepEqual(client.getServerVersion(), { name: 'server-test', version: '0.0.1' });
     await client.request({ method: 'tools/list' }, ListToolsResultSchema);
     const listed = responsesOf(wire).at(-1) as { result: unknown };

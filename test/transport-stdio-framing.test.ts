@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { LineSplitter } from '../src/mcp/transports/stdio/line-splitter.js';
-import { connectStdio, parseLine } from '../src/mcp/transports/index.js';
+import { connectStdio } from '../src/mcp/transports/index.js';
+import { parseLine } from '../src/mcp/transports/stdio/parse-line.js';
 import { makeTestServer } from './support/transport-test-server.js';
 
 test('LineSplitter joins lines across chunks, strips CR and decodes bad UTF-8 to U+FFFD', () => {

@@ -1,10 +1,11 @@
 /**
  * The benchmark's second toolwright side: the same `echo` tool as a hand-built contract tool (a
- * plain object validating its arguments with the shared Ajv, no DTO class), served over stdio by
+ * plain object validating its arguments with the default validator, no DTO class), served over stdio by
  * toolwright. Next to toolwright-echo-server.ts it separates the cost of the MCP edge from the
  * cost of the decorated-class layer (DTO instance building).
  */
-import { compileSchema, InvalidArgumentsError, problemsOf, serveStdio, type ContractTool, type JsonObject } from '../../src/index.js';
+import { compileSchema, problemsOf } from '../../src/compiler/index.js';
+import { InvalidArgumentsError, serveStdio, type ContractTool, type JsonObject } from '../../src/index.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();

@@ -1,4 +1,5 @@
-import { compileSchema, InvalidArgumentsError, problemsOf, type ContractTool, type JsonObject } from '../../src/index.js';
+import { compileSchema, problemsOf } from '../../src/compiler/index.js';
+import { InvalidArgumentsError, type ContractTool, type JsonObject } from '../../src/index.js';
 
 /**
  * The inputSchema of the conformance scenario json-schema-2020-12, exactly as it must be listed:

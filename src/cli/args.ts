@@ -5,9 +5,8 @@
  */
 
 import { kindOf } from '../util/describe.js';
-import { isJsonObject } from '../contract/json.js';
-import { LINT_PROVIDERS, type LintProvider } from '../compiler/lint/types.js';
-import { SCHEMA_PROFILES, type SchemaProfile } from '../compiler/profile/options.js';
+import { isJsonObject, ToolwrightError } from '../contract/index.js';
+import { LINT_PROVIDERS, SCHEMA_PROFILES, type LintProvider, type SchemaProfile } from '../compiler/index.js';
 
 /** Where `serve --http` listens. Port `0` asks the system for a free port. */
 export interface HttpAddress {
@@ -57,10 +56,25 @@ export interface CallCommand {
   readonly json: boolean;
 }
 
+/**
+ * `toolwright proxy [NAME=]<upstream>... [--config file.json]`: aggregates upstream MCP servers
+ * (a URL, or a stdio command line split at spaces) into one server, over stdio or `--http`.
+ */
+export interface ProxyCommand {
+  readonly kind: 'proxy';
+  /** The upstreams given as words: `NAME=` names the server and prefixes its tools with `NAME.`. */
+  readonly upstreams: readonly string[];
+  readonly config?: string;
+  readonly http?: HttpAddress;
+  readonly stateless: boolean;
+  readonly name?: string;
+  readonly version?: string;
+}
+
 /** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
 export interface HelpCommand {
   readonly kind: 'help';
-  readonly topic?: 'serve' | 'list' | 'lint' | 'call' | 'init';
+  readonly topic?: 'serve' | 'list' | 'lint' | 'call' | 'proxy' | 'init';
 }
 
 /** `toolwright --version`: print toolwright's own version. */
@@ -74,14 +88,17 @@ export interface InitCommand {
   readonly dir?: string;
 }
 
-export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | InitCommand | HelpCommand | VersionCommand;
+export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | ProxyCommand | InitCommand | HelpCommand | VersionCommand;
 
 /** A mistake on the command line. The CLI prints its message and exits with code 2. */
-export class UsageError extends Error {
+export class UsageError extends ToolwrightError {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('cli-usage', message);
+  }
 }
 
-const COMMANDS = ['serve', 'list', 'lint', 'call', 'init'] as const;
+const COMMANDS = ['serve', 'list', 'lint', 'call', 'proxy', 'init'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 /** Which flags each command takes, and whether each takes a value. */
@@ -90,6 +107,7 @@ const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'
   list: new Map([['--json', 'switch'], ['--profile', 'value'], ['--lint', 'switch'], ['--help', 'switch']]),
   lint: new Map([['--profile', 'value'], ['--provider', 'value'], ['--json', 'switch'], ['--help', 'switch']]),
   call: new Map([['--json', 'switch'], ['--help', 'switch']]),
+  proxy: new Map([['--config', 'value'], ['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--help', 'switch']]),
   init: new Map([['--help', 'switch']]),
 };
 
@@ -98,6 +116,7 @@ const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly
   list: { min: 1, max: 1, usage: 'toolwright list <module> [--json] [--profile p] [--lint]' },
   lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
   call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
+  proxy: { min: 0, max: Number.POSITIVE_INFINITY, usage: "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]" },
   init: { min: 0, max: 1, usage: 'toolwright init [dir]' },
 };
 
@@ -112,6 +131,7 @@ export function helpText(topic?: HelpCommand['topic']): string {
     `  ${POSITIONALS.list.usage}`,
     `  ${POSITIONALS.lint.usage}`,
     `  ${POSITIONALS.call.usage}`,
+    `  ${POSITIONALS.proxy.usage}`,
     `  ${POSITIONALS.init.usage}`,
     '  toolwright help [command]        show help (also --help, -h)',
     '  toolwright --version             print the toolwright version',
@@ -152,6 +172,14 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
     'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
     'the result, or with --json the raw CallToolResult. The arguments are one JSON object',
     '(default {}). Exits 1 when the result is an error.',
+  ].join('\n'),
+  proxy: [
+    'Aggregates MCP servers into one server (stdio by default, or streamable HTTP with --http).',
+    'Each upstream is a URL or a stdio command line in one word (split at spaces); NAME=',
+    'before it names the server and puts NAME. before its tool names. --config reads a JSON file:',
+    '{"servers": [{"name", "command", "args", "env", "cwd", "url", "headers", "prefix"}...],',
+    '"maxLLMChars", "maxOutputChars", "policy": {"rules": [...]}}. Tools keep their upstream',
+    'definitions; two servers listing one name without prefixes is an error.',
   ].join('\n'),
 };
 
@@ -215,6 +243,22 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (positionals.length < shape.min || positionals.length > shape.max) {
     const what = positionals.length < shape.min ? 'is missing arguments' : `has too many arguments (${JSON.stringify(positionals[shape.max])})`;
     throw new UsageError(`${first} ${what}; usage: ${shape.usage}`);
+  }
+  if (first === 'proxy') {
+    const http = flags.get('--http');
+    const stateless = flags.has('--stateless');
+    if (stateless && http === undefined) throw new UsageError('--stateless only applies to --http');
+    const config = nonEmpty('--config', flags.get('--config'));
+    if (positionals.length === 0 && config === undefined) throw new UsageError(`proxy needs at least one upstream or --config; usage: ${shape.usage}`);
+    return {
+      kind: 'proxy',
+      upstreams: positionals,
+      ...optional('config', config),
+      ...(http === undefined ? {} : { http: parseHttpAddress(http) }),
+      stateless,
+      ...optional('name', nonEmpty('--name', flags.get('--name'))),
+      ...optional('version', nonEmpty('--version', flags.get('--version'))),
+    };
   }
   if (first === 'init') return positionals[0] === undefined ? { kind: 'init' } : { kind: 'init', dir: positionals[0] };
   const module = positionals[0]!;

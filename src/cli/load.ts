@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ContractError, type ContractTool } from '../contract/index.js';
+import { ContractError, ToolwrightError, type ContractTool } from '../contract/index.js';
 import { kindOf, messageOf } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile, type SchemaProfile } from '../compiler/index.js';
@@ -10,10 +10,10 @@ import { compile, type SchemaProfile } from '../compiler/index.js';
  * A failure the CLI reports as one line on stderr (`toolwright: <message>`), without a stack,
  * exiting with `exitCode` (2 unless stated).
  */
-export class CliError extends Error {
+export class CliError extends ToolwrightError {
   override readonly name = 'CliError';
   constructor(message: string, readonly exitCode: number = 2) {
-    super(message);
+    super('cli-failed', message);
   }
 }
 

@@ -2,6 +2,7 @@
 // The `toolwright` command (package.json `bin`). reflect-metadata is loaded first, before any
 // module with decorated classes is imported; see run.ts for the commands and exit codes.
 import 'reflect-metadata';
+import { keepServingOnFloatingRejections } from '../mcp/transports/process-guard.js';
 import { runCli } from './run.js';
 import type { CliIo } from './io.js';
 
@@ -16,6 +17,8 @@ const io: CliIo = {
     }),
 };
 
+// The CLI owns its process: a rejection a loaded tool leaves unhandled is logged, never fatal.
+keepServingOnFloatingRejections();
 runCli(process.argv.slice(2), io).then((code) => {
   process.exitCode = code;
 });

@@ -32,6 +32,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await (await import('./commands/call.js')).callCommand(command, io);
       case 'serve':
         return await (await import('./commands/serve.js')).serveCommand(command, io);
+      case 'proxy':
+        return await (await import('./commands/proxy.js')).proxyCommand(command, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

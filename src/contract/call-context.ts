@@ -1,4 +1,5 @@
-import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, ProgressUpdate, SamplingRequest, SamplingResult, Session } from './context.js';
+import { ToolwrightError } from './errors.js';
+import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, Principal, ProgressUpdate, SamplingRequest, SamplingResult, Session, TransportRequest } from './context.js';
 import type { Json } from './json.js';
 import type { ToolOutput } from './result.js';
 
@@ -7,6 +8,8 @@ export interface CallContextInit {
   readonly call: Call;
   readonly signal?: AbortSignal;
   readonly session?: Session;
+  readonly principal?: Principal;
+  readonly request?: TransportRequest;
   readonly progress?: (update: ProgressUpdate | string) => void;
   readonly log?: (level: LogLevel, data: Json, logger?: string) => void;
   readonly elicit?: (question: Elicitation) => Promise<ElicitAnswer>;
@@ -16,18 +19,18 @@ export interface CallContextInit {
 }
 
 /** Raised by `ctx.sample` when the host has no client model to ask. */
-export class SamplingUnavailableError extends Error {
+export class SamplingUnavailableError extends ToolwrightError {
   override readonly name = 'SamplingUnavailableError';
   constructor() {
-    super('sampling is not available: this call has no client that offers sampling');
+    super('sampling-unavailable', 'sampling is not available: this call has no client that offers sampling');
   }
 }
 
 /** Raised by `ctx.requirePermission` when the host applies no permission policy. */
-export class NoPermissionPolicyError extends Error {
+export class NoPermissionPolicyError extends ToolwrightError {
   override readonly name = 'NoPermissionPolicyError';
   constructor(request: PermissionRequest) {
-    super(`permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`);
+    super('no-permission-policy', `permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`);
   }
 }
 
@@ -45,7 +48,7 @@ const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> 
 
 /**
  * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
- * session, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
+ * session, no principal, no transport request, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
  * sampling rejected with `SamplingUnavailableError`, permission requests rejected with
  * `NoPermissionPolicyError` (nothing decided means deny). The result is frozen.
  */
@@ -54,6 +57,31 @@ export function createCallContext(init: CallContextInit): CallContext {
     call: init.call,
     signal: init.signal ?? NEVER_ABORTED,
     session: init.session,
+    principal: init.principal,
+    request: init.request,
+    progress: init.progress ?? ignore,
+    log: init.log ?? ignore,
+    elicit: init.elicit ?? nobodyToAsk,
+    sample: init.sample ?? noSampling,
+    requirePermission: init.requirePermission ?? noPolicy,
+    update: init.update ?? ignore,
+  });
+}
+
+/**
+ * `createCallContext` with a `signal` read from `signalOf()` each time it is read (so a host can
+ * make the signal only when a tool looks at it, as the executor does); `init.signal` is ignored.
+ * Internal to the hosts.
+ */
+export function createLazySignalContext(init: CallContextInit, signalOf: () => AbortSignal): CallContext {
+  return Object.freeze({
+    call: init.call,
+    get signal(): AbortSignal {
+      return signalOf();
+    },
+    session: init.session,
+    principal: init.principal,
+    request: init.request,
     progress: init.progress ?? ignore,
     log: init.log ?? ignore,
     elicit: init.elicit ?? nobodyToAsk,

@@ -75,6 +75,31 @@ export interface Session {
   readonly transport: 'stdio' | 'http' | 'memory' | 'other';
 }
 
+/**
+ * Who a call is made for, as the host's authentication established it (an HTTP host with OAuth,
+ * a NestJS guard). toolwright itself never sets one: `ctx.principal` is `undefined` unless the
+ * host that runs the call fills it.
+ */
+export interface Principal {
+  /** A stable id: a user id, a client id, a token's subject. */
+  readonly id: string;
+  /** What the authentication granted (OAuth scopes, roles), when it says. */
+  readonly scopes?: readonly string[];
+  /** Everything else it established (token claims and the like). */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The transport request a call arrived in, when the host has one to offer (an HTTP request).
+ * `ctx.request` is `undefined` unless the host that runs the call fills it.
+ */
+export interface TransportRequest {
+  /** The request's headers, by lower-case name. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The host's own request object (a Node `IncomingMessage`, a Fetch `Request`), for what the headers do not say. */
+  readonly raw?: unknown;
+}
+
 /** One labelled subject of a multi-subject permission request (a rename's source and target). */
 export interface PermissionSubject {
   readonly label: string;
@@ -106,6 +131,10 @@ export interface CallContext {
   readonly call: Call;
   /** The session the call arrived on, or `undefined` outside MCP. */
   readonly session: Session | undefined;
+  /** Who the call is made for, when the host authenticated it; `undefined` otherwise. */
+  readonly principal: Principal | undefined;
+  /** The transport request the call arrived in, when the host offers it; `undefined` otherwise. */
+  readonly request: TransportRequest | undefined;
   /** Sends a progress update (best effort; dropped when the caller asked for none). */
   progress(update: ProgressUpdate | string): void;
   /** Sends a log message to the client (best effort; filtered by the client's level). */

@@ -1,4 +1,22 @@
 /**
+ * The base class of every error toolwright throws or returns across its API. `code` is a stable
+ * kebab-case string that names the kind of problem and never changes meaning: branch on it, never
+ * on the message, which is written for people (and models) and may be reworded.
+ *
+ * Misuse of an option or a decorator is a `TypeError` or `RangeError` instead (a programming
+ * mistake, not a run-time outcome); those carry a `code` too (`DecoratorError`: `invalid-decorator`).
+ */
+export class ToolwrightError extends Error {
+  override readonly name: string = 'ToolwrightError';
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+/**
  * Stable codes for the problems `compile` finds. Each code names one kind of mistake and never
  * changes meaning; messages may be reworded, codes may not.
  */
@@ -32,23 +50,28 @@ export interface ContractIssue {
  * lists each issue on its own line; `issues` holds them with their codes, and `code` is the code
  * of the first issue (handy when there is only one).
  */
-export class ContractError extends Error {
+export class ContractError extends ToolwrightError {
   override readonly name = 'ContractError';
-  readonly code: ContractIssueCode;
+  declare readonly code: ContractIssueCode;
   readonly issues: readonly ContractIssue[];
 
   constructor(issues: readonly ContractIssue[]) {
     if (issues.length === 0) throw new TypeError('ContractError needs at least one issue');
     const lines = issues.map((issue) => `  - [${issue.code}] ${issue.message}`);
-    super(`toolwright: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the tool contract:\n${lines.join('\n')}`);
-    this.code = issues[0]!.code;
+    super(issues[0]!.code, `toolwright: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the tool contract:\n${lines.join('\n')}`);
     this.issues = Object.freeze([...issues]);
   }
 }
 
-/** Thrown at decoration time when a decorator is misused (wrong target or bad argument). */
+/**
+ * Thrown at decoration time when a decorator is misused (wrong target or bad argument). Its
+ * message names the decorator and the class (and member) it was applied to, e.g.
+ * `@Tool() on class FooTool: "description" is required and must be a string, got nothing`.
+ * A `TypeError` (a programming mistake), with `code` `invalid-decorator`.
+ */
 export class DecoratorError extends TypeError {
   override readonly name = 'DecoratorError';
+  readonly code = 'invalid-decorator';
 }
 
 /** One argument problem, at a JSON pointer into the arguments (`""` is the whole object). */
@@ -62,27 +85,75 @@ export interface ArgumentProblem {
  * is `invalid arguments: ` followed by every problem as `<pointer>: <message>`, joined by `; `,
  * so a model can read and fix them all at once.
  */
-export class InvalidArgumentsError extends Error {
+export class InvalidArgumentsError extends ToolwrightError {
   override readonly name = 'InvalidArgumentsError';
   readonly problems: readonly ArgumentProblem[];
 
   constructor(problems: readonly ArgumentProblem[]) {
     const listed = problems.map((p) => (p.pointer === '' ? p.message : `${p.pointer}: ${p.message}`));
-    super(`invalid arguments: ${listed.join('; ')}`);
+    super('invalid-arguments', `invalid arguments: ${listed.join('; ')}`);
     this.problems = Object.freeze([...problems]);
   }
 }
 
 /**
- * A failure a tool reports on purpose, with optional `details` for the host. Any thrown error
- * becomes an error result; this class only adds the details.
+ * A failure a tool reports on purpose, with optional `details` for the host and an optional
+ * `code` of the tool's own (`tool-error` when none is given). Any thrown error becomes an error
+ * result; this class only adds the details and the code.
  */
-export class ToolError extends Error {
+export class ToolError extends ToolwrightError {
   override readonly name = 'ToolError';
   readonly details?: unknown;
 
-  constructor(message: string, options: { details?: unknown; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(message: string, options: { details?: unknown; cause?: unknown; code?: string } = {}) {
+    super(options.code ?? 'tool-error', message, options);
     if (options.details !== undefined) this.details = options.details;
+  }
+}
+
+/** A call named a tool the host does not serve. Message: `unknown tool "<name>"`. Code `unknown-tool`. */
+export class UnknownToolError extends ToolwrightError {
+  override readonly name = 'UnknownToolError';
+  readonly tool: string;
+  constructor(tool: string) {
+    super('unknown-tool', `unknown tool ${JSON.stringify(tool)}`);
+    this.tool = tool;
+  }
+}
+
+/**
+ * A tool's output broke the contract: it is not a tool output at all (`tool "x" returned an
+ * invalid output: a result object needs a "content" array`), or (the subclass
+ * `OutputSchemaMismatchError`) its structured content misses the tool's output schema. Every
+ * host fails the call with it, the same way. Code `invalid-output`.
+ */
+export class InvalidOutputError extends ToolwrightError {
+  override readonly name: string = 'InvalidOutputError';
+  constructor(message: string, options?: { code?: string }) {
+    super(options?.code ?? 'invalid-output', message);
+  }
+}
+
+/**
+ * A tool's structured result does not match its output schema (or is missing). Message:
+ * `structured content does not match the output schema: <problems>`. Code
+ * `output-schema-mismatch`; an `InvalidOutputError` too.
+ */
+export class OutputSchemaMismatchError extends InvalidOutputError {
+  override readonly name = 'OutputSchemaMismatchError';
+  constructor(message: string) {
+    super(message, { code: 'output-schema-mismatch' });
+  }
+}
+
+/**
+ * A transport failed: a connection closed, a peer could not be reached, a message could not be
+ * written. The message names what failed (and, for a consumed tool, the server and the tool).
+ * Code `transport-failed`.
+ */
+export class TransportError extends ToolwrightError {
+  override readonly name = 'TransportError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('transport-failed', message, options);
   }
 }

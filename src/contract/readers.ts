@@ -1,7 +1,7 @@
 import type { CallContext } from './context.js';
 import { asError, kindOf } from '../util/describe.js';
 import type { JsonObject } from './json.js';
-import type { Annotations, ToolFacts, ToolReplay, ContractTool } from './tool.js';
+import type { ToolFacts, ToolReplay, ContractTool } from './tool.js';
 
 /**
  * Readers apply the contract's defaults, so a host asks once and never learns how a tool was
@@ -25,11 +25,6 @@ export function isBarrier(tool: ContractTool): boolean {
 export function resourceOf(tool: ContractTool): string {
   if (isSequential(tool) || isBarrier(tool)) return '';
   return typeof tool.resource === 'string' ? tool.resource : '';
-}
-
-/** The tool's annotations, or `undefined` when it states none (which is not "all false"). */
-export function annotationsOf(tool: ContractTool): Annotations | undefined {
-  return tool.annotations;
 }
 
 /** True when the tool claims to be read-only. */

@@ -71,8 +71,11 @@ export interface ContractTool {
   /** JSON Schema (2020-12) of `structuredContent`, when the tool returns structured results. */
   readonly outputSchema?: JsonObject;
   /**
-   * Runs one call with the raw JSON arguments. It validates them itself (a compiled tool rejects
-   * with `InvalidArgumentsError`); a rejection is an error result, never a crash of the host.
+   * Runs one call. Every host runs it through the call core, which first validates the raw JSON
+   * arguments against `parameters` (a tool `compile` made does it with its own pipeline, once),
+   * so a hand-built tool gets arguments its schema accepts (`undefined` and `""` read as `{}`). A
+   * compiled tool called directly, with no host, validates them itself and rejects with
+   * `InvalidArgumentsError`. A rejection is an error result, never a crash of the host.
    */
   execute(args: unknown, ctx: CallContext): Promise<ToolOutput>;
   readonly annotations?: Annotations;
@@ -87,11 +90,11 @@ export interface ContractTool {
   readonly replay?: ToolReplay | ((args: JsonObject, ctx: CallContext) => ToolReplay | Promise<ToolReplay>);
   /** The facts claim; its presence is the claim. It never acts. */
   facts?(args: JsonObject, ctx: CallContext): ToolFacts | Promise<ToolFacts>;
-  /** Per-call time limit in milliseconds; the host aborts the call's signal when it passes. */
+  /** Time limit of each run of `execute`, in milliseconds; the host aborts the call's signal and stops waiting when it passes. */
   readonly timeoutMs?: number;
   /** Upper bound on the characters of output the model sees. */
   readonly maxOutputChars?: number;
-  /** Declarative permission requirements, checked before `execute`. */
+  /** Declarative permission requirements, checked by every host's call core before interceptors and `execute` (not by `execute` itself). */
   readonly requires?: readonly Requirement[];
   /** Releases what the tool holds. The host calls it; the executor never does. */
   close?(): Promise<void>;

@@ -2,8 +2,6 @@ import type { CallContext } from './context.js';
 import type { ToolOutput } from './result.js';
 import type { ContractTool } from './tool.js';
 
-const WRAPPED = Symbol.for('toolwright/wrapped');
-
 /** The `execute` of a wrapper: it gets the inner tool's `execute` to call (or not). */
 export type WrappedExecute = (args: unknown, ctx: CallContext, inner: ContractTool) => Promise<ToolOutput>;
 
@@ -15,7 +13,7 @@ export type WrappedExecute = (args: unknown, ctx: CallContext, inner: ContractTo
 export function wrap(tool: ContractTool, execute: WrappedExecute): ContractTool {
   const wrapper: Record<string | symbol, unknown> = {};
   for (const key of Reflect.ownKeys(tool)) {
-    if (key === 'execute' || key === WRAPPED) continue;
+    if (key === 'execute') continue;
     wrapper[key] = (tool as unknown as Record<string | symbol, unknown>)[key];
   }
   // Methods defined on a prototype (class-based hand-built tools) are forwarded bound to the tool.
@@ -26,11 +24,5 @@ export function wrap(tool: ContractTool, execute: WrappedExecute): ContractTool 
     wrapper.replay = tool.replay.bind(tool);
   }
   wrapper.execute = (args: unknown, ctx: CallContext) => execute(args, ctx, tool);
-  Object.defineProperty(wrapper, WRAPPED, { value: tool, enumerable: false });
   return Object.freeze(wrapper) as unknown as ContractTool;
-}
-
-/** The tool a wrapper wraps, or `undefined` when `tool` is not a wrapper made by `wrap`. */
-export function unwrap(tool: ContractTool): ContractTool | undefined {
-  return (tool as unknown as Record<symbol, ContractTool | undefined>)[WRAPPED];
 }

@@ -1,10 +1,17 @@
 import { DecoratorError, type Annotations, type ToolFlow as FlowClaim, type ToolReplay as ReplayClaim } from '../contract/index.js';
-import { classTarget, optionalBoolean, plainOptions } from './guards.js';
+import { checkOnApply, classTarget, optionalBoolean, plainOptions } from './guards.js';
 import { addClaims, type ToolClaims } from './metadata.js';
 
 function claimDecorator(name: string, patch: ToolClaims): ClassDecorator {
+  return checkedClaimDecorator(name, () => patch);
+}
+
+/** A claim decorator whose argument is checked at once and reported, naming the class, when applied. */
+function checkedClaimDecorator(name: string, check: () => ToolClaims): ClassDecorator {
+  const checked = checkOnApply(name, check);
   return (...args: unknown[]) => {
-    addClaims(classTarget(name, args), patch);
+    const cls = classTarget(name, args);
+    addClaims(cls, checked(args));
   };
 }
 
@@ -52,13 +59,16 @@ const RESOURCE_PATTERN = /^\S+$/;
 
 /**
  * Puts the tool on a resource (`"<kind>:<id>"`, e.g. `"shell:session"`): calls of tools that
- * share a resource run one after another, in order. Throws for an empty key or one with spaces.
+ * share a resource run one after another, in order. Throws a `DecoratorError` naming the class
+ * for an empty key or one with spaces.
  */
 export function Resource(key: string): ClassDecorator {
-  if (typeof key !== 'string' || !RESOURCE_PATTERN.test(key)) {
-    throw new DecoratorError(`@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`);
-  }
-  return claimDecorator('@Resource()', { resource: key });
+  return checkedClaimDecorator('@Resource()', () => {
+    if (typeof key !== 'string' || !RESOURCE_PATTERN.test(key)) {
+      throw new DecoratorError(`@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`);
+    }
+    return { resource: key };
+  });
 }
 
 /**
@@ -66,10 +76,12 @@ export function Resource(key: string): ClassDecorator {
  * sends data out. Either forces MCP's `openWorldHint: true`.
  */
 export function Flow(flow: FlowClaim): ClassDecorator {
-  const given = plainOptions('@Flow()', flow, ['readsUntrusted', 'sends']);
-  optionalBoolean('@Flow()', 'readsUntrusted', given.readsUntrusted);
-  optionalBoolean('@Flow()', 'sends', given.sends);
-  return claimDecorator('@Flow()', { flow: Object.freeze({ ...(given as FlowClaim) }) });
+  return checkedClaimDecorator('@Flow()', () => {
+    const given = plainOptions('@Flow()', flow, ['readsUntrusted', 'sends']);
+    optionalBoolean('@Flow()', 'readsUntrusted', given.readsUntrusted);
+    optionalBoolean('@Flow()', 'sends', given.sends);
+    return { flow: Object.freeze({ ...(given as FlowClaim) }) };
+  });
 }
 
 /**
@@ -78,10 +90,12 @@ export function Flow(flow: FlowClaim): ClassDecorator {
  * `unknown`: never re-run.
  */
 export function Replay(replay: Exclude<ReplayClaim, 'unknown'>): ClassDecorator {
-  if (replay !== 'safe' && replay !== 'keyed') {
-    throw new DecoratorError(`@Replay(): expected "safe" or "keyed", got ${JSON.stringify(replay)} (leave it off for "unknown")`);
-  }
-  return claimDecorator('@Replay()', { replay });
+  return checkedClaimDecorator('@Replay()', () => {
+    if (replay !== 'safe' && replay !== 'keyed') {
+      throw new DecoratorError(`@Replay(): expected "safe" or "keyed", got ${JSON.stringify(replay)} (leave it off for "unknown")`);
+    }
+    return { replay };
+  });
 }
 
 /** Plain-function twins of the claim decorators, for building tools without decorator syntax. */

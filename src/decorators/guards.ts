@@ -1,8 +1,8 @@
 import { DecoratorError, isJsonObject } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 
-/** Describes a decorator target in an error message ("method Foo.bar", "class Foo", ...). */
-function describeTarget(args: readonly unknown[]): string {
+/** Describes a decorator target in an error message ("member Foo.bar", "class Foo", ...). */
+export function describeTarget(args: readonly unknown[]): string {
   const [target, key] = args;
   const owner = typeof target === 'function' ? target.name : (target as { constructor?: { name?: string } } | undefined)?.constructor?.name ?? typeof target;
   if (key === undefined) return typeof target === 'function' ? `class ${owner || '(anonymous)'}` : String(typeof target);
@@ -55,4 +55,27 @@ export function optionalBoolean(decorator: string, name: string, value: unknown)
 /** Throws unless `value` is a string or undefined. */
 export function optionalString(decorator: string, name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'string') throw new DecoratorError(`${decorator}: "${name}" must be a string, got ${kindOf(value)}`);
+}
+
+/**
+ * Runs a decorator factory's argument checks at once and returns a function that, when the
+ * decorator is applied, either returns the checked value or throws the problem found, now naming
+ * where the decorator was applied: `@Tool(): "description" is required ...` becomes
+ * `@Tool() on class FooTool: "description" is required ...`. A decorator factory is applied as
+ * soon as the class is defined, so a mistake still fails while the class is being defined; the
+ * error only waits long enough to name the class. Errors that are not a `DecoratorError` are
+ * thrown at once, unchanged.
+ */
+export function checkOnApply<T>(decorator: string, check: () => T): (args: readonly unknown[]) => T {
+  let checked: T;
+  try {
+    checked = check();
+  } catch (err) {
+    if (!(err instanceof DecoratorError)) throw err;
+    const rest = err.message.startsWith(`${decorator}: `) ? err.message.slice(decorator.length + 2) : err.message.startsWith(`${decorator} `) ? err.message.slice(decorator.length + 1) : err.message;
+    return (args) => {
+      throw new DecoratorError(`${decorator} on ${describeTarget(args)}: ${rest}`);
+    };
+  }
+  return () => checked;
 }

@@ -1,7 +1,7 @@
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { isPositiveInteger } from '../util/limits.js';
-import { classTarget, plainOptions } from './guards.js';
+import { checkOnApply, classTarget, plainOptions } from './guards.js';
 import { addClaims } from './metadata.js';
 
 function checkChars(options: unknown): number {
@@ -14,15 +14,16 @@ function checkChars(options: unknown): number {
 }
 
 /**
- * Bounds the characters of text the model sees from this tool (`maxOutputChars`): the output
- * bounds wrapper (`applyOutputBounds`) cuts longer text with a visible marker, and it wins over
- * the wrapper's default. Throws a `DecoratorError` at once for a `chars` that is not a positive
- * integer or a target that is not a class.
+ * Bounds the characters of text the model sees from this tool (`maxOutputChars`): every host's
+ * call core cuts longer text with a visible marker, and it wins over the host's
+ * `maxOutputChars` option. Throws a `DecoratorError` naming the class, as the class is defined, for
+ * a `chars` that is not a positive integer or a target that is not a class.
  */
 export function MaxOutput(options: { readonly chars: number }): ClassDecorator {
-  const chars = checkChars(options);
+  const chars = checkOnApply('@MaxOutput()', () => checkChars(options));
   return (...args: unknown[]) => {
-    addClaims(classTarget('@MaxOutput()', args), { maxOutputChars: chars });
+    const cls = classTarget('@MaxOutput()', args);
+    addClaims(cls, { maxOutputChars: chars(args) });
   };
 }
 

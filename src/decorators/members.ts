@@ -1,6 +1,6 @@
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
-import { methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
+import { checkOnApply, methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
 import { addFieldOptions, getFactsMethod, setArgsClass, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
 
 /**
@@ -38,7 +38,7 @@ export function Args(dto?: Function): ParameterDecorator {
   }
   return (target: object, key: string | symbol | undefined, index: number) => {
     if (typeof target !== 'object' || key !== 'execute' || index !== 0) {
-      const where = typeof target === 'function' ? `constructor of ${target.name}` : `${String(key)}() parameter ${index}`;
+      const where = typeof target === 'function' ? `constructor of ${target.name}` : `${(target as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'}.${String(key)}() parameter ${index}`;
       throw new DecoratorError(`@Args() marks the first parameter of execute(), but it was applied to the ${where}`);
     }
     const cls = (target as { constructor: Function }).constructor;
@@ -49,12 +49,15 @@ export function Args(dto?: Function): ParameterDecorator {
 
 /** Describes a property of an arguments or result class; the text becomes its schema `description`. */
 export function Description(text: string): PropertyDecorator {
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw new DecoratorError(`@Description(): the text must be a non-empty string, got ${JSON.stringify(text)}`);
-  }
+  const checked = checkOnApply('@Description()', () => {
+    if (typeof text !== 'string' || text.trim() === '') {
+      throw new DecoratorError(`@Description(): the text must be a non-empty string, got ${JSON.stringify(text)}`);
+    }
+    return text;
+  });
   return (...args: unknown[]) => {
     const { cls, property } = propertyTarget('@Description()', args);
-    addFieldOptions(cls, property, { description: text });
+    addFieldOptions(cls, property, { description: checked(args) });
   };
 }
 
@@ -66,17 +69,19 @@ const FIELD_KEYS = ['description', 'title', 'examples', 'deprecated', 'default']
  * Each lands in the property's schema under the same JSON Schema keyword.
  */
 export function Field(options: FieldOptions): PropertyDecorator {
-  const given = plainOptions('@Field()', options, FIELD_KEYS);
-  optionalString('@Field()', 'description', given.description);
-  optionalString('@Field()', 'title', given.title);
-  optionalBoolean('@Field()', 'deprecated', given.deprecated);
-  if (given.examples !== undefined && !Array.isArray(given.examples)) {
-    throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`);
-  }
-  const frozen = Object.freeze({ ...(given as FieldOptions) });
+  const checked = checkOnApply('@Field()', () => {
+    const given = plainOptions('@Field()', options, FIELD_KEYS);
+    optionalString('@Field()', 'description', given.description);
+    optionalString('@Field()', 'title', given.title);
+    optionalBoolean('@Field()', 'deprecated', given.deprecated);
+    if (given.examples !== undefined && !Array.isArray(given.examples)) {
+      throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`);
+    }
+    return Object.freeze({ ...(given as FieldOptions) });
+  });
   return (...args: unknown[]) => {
     const { cls, property } = propertyTarget('@Field()', args);
-    addFieldOptions(cls, property, frozen);
+    addFieldOptions(cls, property, checked(args));
   };
 }
 

@@ -1,6 +1,6 @@
 import { DecoratorError, type Requirement } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
-import { classTarget, optionalString, plainOptions } from './guards.js';
+import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims } from './metadata.js';
 
 const REQUIRES_KEYS = ['capabilities', 'subject', 'label', 'reason'] as const;
@@ -24,24 +24,26 @@ function checkRequirement(options: unknown): Requirement {
  * `subject(args)` picks out of the arguments (a string or an array of strings, e.g.
  * `(a) => a.path` or `(a) => [a.from, a.to]`); several subjects get the intersection of their
  * grants. `label` names what the subject is ("destination file") and `reason` says why, both
- * shown to the user. The compiled tool checks every requirement before `execute` through
- * `ctx.requirePermission`, so the call fails with `permission denied: ...` unless each
- * capability is granted: a permission policy (`applyPolicy`) asks or decides, and without one
- * nothing is granted. Several `@Requires` stack and are checked top to bottom. Throws a `DecoratorError` at once for
- * bad options or a target that is not a class.
+ * shown to the user. Every host's call core checks every requirement once, after validating the
+ * arguments and before interceptors and `execute`, so the call fails with `permission denied:
+ * ...` unless each capability is granted: the host's `policy` option asks or decides, and without
+ * one the context's `requirePermission` does (nothing is granted by default). Several `@Requires` stack and are checked top to bottom. Throws a
+ * `DecoratorError` naming the class, as the class is defined, for bad options or a target that
+ * is not a class.
  */
 export function Requires(options: Requirement): ClassDecorator {
-  const requirement = checkRequirement(options);
+  const requirement = checkOnApply('@Requires()', () => checkRequirement(options));
   return (...args: unknown[]) => {
     const cls = classTarget('@Requires()', args);
+    const checked = requirement(args);
     // Legacy class decorators apply bottom-up: prepend, so the list reads in source order.
-    addClaims(cls, { requires: Object.freeze([requirement, ...(getClaims(cls).requires ?? [])]) });
+    addClaims(cls, { requires: Object.freeze([checked, ...(getClaims(cls).requires ?? [])]) });
   };
 }
 
 /** The plain-function twin of `@Requires()`: appends one requirement to the tool class `cls`. */
 export function defineRequires(cls: Function, options: Requirement): void {
-  const requirement = checkRequirement(options);
   const target = classTarget('defineRequires()', [cls]);
+  const requirement = checkOnApply('@Requires()', () => checkRequirement(options))([target]);
   addClaims(target, { requires: Object.freeze([...(getClaims(target).requires ?? []), requirement]) });
 }

@@ -1,6 +1,6 @@
 import { DecoratorError } from '../contract/index.js';
 import { MAX_TIMEOUT_MS } from '../util/limits.js';
-import { classTarget } from './guards.js';
+import { checkOnApply, classTarget } from './guards.js';
 import { addClaims } from './metadata.js';
 
 function checkMs(decorator: string, ms: unknown): number {
@@ -14,12 +14,14 @@ function checkMs(decorator: string, ms: unknown): number {
  * Gives every call of the tool a time limit in milliseconds (the contract's `timeoutMs`). When
  * it passes, the host aborts the call's signal and completes the call with a timeout error,
  * whether or not the tool stops. It wins over a host's default limit. Throws a `DecoratorError`
- * at once for anything but a whole number from 1 to 2147483647, or on a non-class target.
+ * naming the class, as the class is defined, for anything but a whole number from 1 to
+ * 2147483647, or on a non-class target.
  */
 export function Timeout(ms: number): ClassDecorator {
-  const checked = checkMs('@Timeout()', ms);
+  const checked = checkOnApply('@Timeout()', () => checkMs('@Timeout()', ms));
   return (...args: unknown[]) => {
-    addClaims(classTarget('@Timeout()', args), { timeoutMs: checked });
+    const cls = classTarget('@Timeout()', args);
+    addClaims(cls, { timeoutMs: checked(args) });
   };
 }
 

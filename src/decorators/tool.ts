@@ -1,6 +1,6 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
-import { classTarget, optionalString, plainOptions } from './guards.js';
+import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
 import { setToolOptions, type ToolOptions } from './metadata.js';
 
 const TOOL_OPTION_KEYS = ['name', 'title', 'description', 'args', 'result'] as const;
@@ -27,12 +27,14 @@ function checkToolOptions(options: unknown): ToolOptions {
  * Marks a class as a tool. The class must have an `execute(args, ctx)` method (checked by
  * `compile`). `description` is required; `name` defaults to the class name in snake_case
  * without a trailing `Tool`; `args` defaults to `execute`'s first parameter type.
- * Throws a `DecoratorError` at once for a non-class target or a bad option.
+ * Throws a `DecoratorError` as the class is defined for a non-class target or a bad option,
+ * naming the class (`@Tool() on class FooTool: "description" is required ...`).
  */
 export function Tool(options: ToolOptions): ClassDecorator {
-  const checked = checkToolOptions(options);
+  const checked = checkOnApply('@Tool()', () => checkToolOptions(options));
   return (...args: unknown[]) => {
-    setToolOptions(classTarget('@Tool()', args), checked);
+    const cls = classTarget('@Tool()', args);
+    setToolOptions(cls, checked(args));
   };
 }
 

@@ -1,7 +1,8 @@
 // Run by test/schema-runners.test.ts under runners that emit no decorator metadata (tsx, which
 // compiles with esbuild): compiles the issue tracker sample from its TypeScript source, calls
 // three tools, and prints one JSON line with what it saw. Not a test file itself.
-import { compile, createCallContext } from 'toolwright';
+import { compile } from 'toolwright';
+import { createCallContext } from 'toolwright/runtime';
 import { tools } from '../../samples/issues/tools.js';
 
 const designTypes = typeof (Reflect as unknown as { getMetadata?: unknown }).getMetadata === 'function'

@@ -2,7 +2,8 @@
 // The issue tracker sample compiles and its tools answer; the greet sample's bare @Args() is
 // reported with the runner and the fix.
 import { describe, expect, it } from 'vitest';
-import { Args, Tool, compile, createCallContext } from 'toolwright';
+import { Args, Tool, compile } from 'toolwright';
+import { createCallContext } from 'toolwright/runtime';
 import { IsString } from 'class-validator';
 import { tools } from '../../samples/issues/tools.js';
 import { GreetTool } from '../../samples/greet/greet.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ContractError, InvalidArgumentsError, createCallContext, type CallContext, type ContractIssue } from '../../src/index.js';
+import { ContractError, InvalidArgumentsError, type CallContext, type ContractIssue } from '../../src/index.js';
+import { createCallContext } from '../../src/runtime/index.js';
 
 /** A fresh call context for a call of `tool` with `args`, with every host default. */
 export function contextFor(tool: string, args: unknown = {}): CallContext {

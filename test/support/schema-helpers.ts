@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/index.js';
 import { generateSchema, type GeneratedSchema, type GenerateSchemaOptions } from '../../src/compiler/schema/index.js';
-import { compileSchema } from '../../src/compiler/validation/ajv.js';
+import { compileSchema } from '../../src/compiler/validation/validator.js';
 
 /**
  * Generates the schema of `dto` and compiles it with the shared Ajv, so every schema a test

@@ -1,6 +1,7 @@
 // A stdio MCP server of compiled, decorated toolwright tools for the bad-input tests, run as a
 // child process with `process.execPath` (see transport-child.ts). It serves with `serveStdio`
-// and its defaults (4 MiB line limit) unless MAX_LINE_BYTES is set. Probe events go to stderr
+// and its defaults (4 MiB line limit) unless MAX_LINE_BYTES is set, except that the default
+// output bound is off (`maxOutputChars: Infinity`): the echo of a 1 MiB argument comes back whole. Probe events go to stderr
 // as `probe: <event>` lines.
 //
 // Tools:
@@ -91,7 +92,7 @@ class Boom {
 
 const maxLineBytes = process.env['MAX_LINE_BYTES'] === undefined ? undefined : Number(process.env['MAX_LINE_BYTES']);
 
-serveStdio({ name: 'badinput-fixture', version: '1.0.0' }, compile([Echo, Slow, Sum, Boom]), maxLineBytes === undefined ? {} : { maxLineBytes }).then(
+serveStdio({ name: 'badinput-fixture', version: '1.0.0' }, compile([Echo, Slow, Sum, Boom]), { maxOutputChars: Infinity, ...(maxLineBytes === undefined ? {} : { maxLineBytes }) }).then(
   () => probe('ready'),
   (error: unknown) => {
     process.stderr.write(`fixture failed: ${String(error)}\n`);

@@ -118,7 +118,7 @@ export class StdioChild {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 
-  private waitFor<T>(what: string, check: () => T | undefined): Promise<T> {
+  waitFor<T>(what: string, check: () => T | undefined): Promise<T> {
     return new Promise((resolve, reject) => {
       const attempt = (): void => {
         const value = check();

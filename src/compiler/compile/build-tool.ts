@@ -1,41 +1,74 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
-import { getClaims, type ToolOptions } from '../../decorators/index.js';
-import { checkRequirementsOn } from '../../runtime/permissions/requirements.js';
-import { markSelfValidating } from '../validation/ajv.js';
-import { argumentsObject, type ArgumentsPipeline } from '../validation/index.js';
+import { getClaims, type Class, type ToolOptions } from '../../decorators/index.js';
+import { kindOf, messageOf } from '../../util/describe.js';
+import type { ArgumentsPipeline } from '../validation/index.js';
+import { checkOutputSchema } from '../validation/output-check.js';
+import type { CompiledSchema } from '../validation/validator.js';
+import { resultOf } from '../../contract/index.js';
 import { IDENTITY_KEYS, METHOD_KEYS } from './contract-keys.js';
+import { registerCompiledEntry } from './entry.js';
 import { outputOf } from './output.js';
 
 /** Properties of a compiled tool that `compile` sets itself and a claim can never override. */
 const OWN_KEYS: ReadonlySet<string> = new Set([...IDENTITY_KEYS, ...METHOD_KEYS]);
 
+/** Makes a tool class's instance for one call (see `CompileOptions.resolveForCall`). */
+export type ResolveForCall = (cls: Class, ctx: CallContext) => object | Promise<object>;
+
 /** Everything a compiled tool is made of. */
 export interface BuildParts {
   readonly cls: Function;
-  readonly instance: object;
+  readonly className: string;
+  /** The instance made once at compile time, or `undefined` when `resolveForCall` makes one per call. */
+  readonly instance: object | undefined;
+  readonly resolveForCall: ResolveForCall | undefined;
   readonly name: string;
   readonly toolOptions: ToolOptions;
   readonly parameters: JsonObject;
   readonly outputSchema: JsonObject | undefined;
   readonly pipeline: ArgumentsPipeline;
-  readonly validateResult: ValidateFunction | undefined;
+  readonly validateResult: CompiledSchema | undefined;
   readonly factsMethod: string | symbol | undefined;
 }
 
+type Methods = Record<string | symbol, (...args: unknown[]) => unknown>;
+
 /**
- * Assembles the frozen, self-validating contract tool of a class: name, title, description,
- * schemas, and every recorded claim except the keys `compile` sets itself (`OWN_KEYS`), copied
- * as recorded. Its `execute(raw, ctx)` runs, in order: the arguments pipeline (rejecting with
- * `InvalidArgumentsError`); the `@Requires` checks through `ctx.requirePermission` (so a tool
- * with requirements never runs unchecked: without a policy nothing is granted); the instance's
- * `execute(dto, ctx)`; and `outputOf`. `facts(raw, ctx)` (only when a method is marked
- * `@Facts()`) runs the same pipeline, then that method with the DTO. `close()` (only when the
- * instance has one) calls the instance's. Errors thrown by the instance propagate unchanged.
+ * The instance of one call: the compile-time instance, or `resolveForCall(cls, ctx)`'s answer.
+ * A resolver that fails rejects with `class <Name>: resolveForCall() failed: <why>` (the
+ * resolver's error as `cause`); an answer that is not an object with an `execute` method rejects
+ * with a `TypeError` naming what came back.
+ */
+async function instanceFor(parts: BuildParts, ctx: CallContext): Promise<Methods> {
+  if (parts.instance !== undefined) return parts.instance as Methods;
+  let made: unknown;
+  try {
+    made = await parts.resolveForCall!(parts.cls as Class, ctx);
+  } catch (err) {
+    throw new Error(`class ${parts.className}: resolveForCall() failed: ${messageOf(err)}`, { cause: err });
+  }
+  if (typeof made !== 'object' || made === null || typeof (made as { execute?: unknown }).execute !== 'function') {
+    throw new TypeError(`class ${parts.className}: resolveForCall() returned ${kindOf(made)} without an execute() method; return an instance of ${parts.className}`);
+  }
+  return made as Methods;
+}
+
+/**
+ * Assembles the frozen contract tool of a class: name, title, description, schemas, and every
+ * recorded claim except the keys `compile` sets itself (`OWN_KEYS`), copied as recorded.
+ *
+ * Hosts run it through the call core, which uses its registered entry (see `CompiledEntry`):
+ * validation, then the tool's `@Requires` (checked by the core, once), interceptors, then the
+ * class. Its own `execute(raw, ctx)`, for a caller with no host, runs the arguments pipeline
+ * (rejecting with `InvalidArgumentsError`), the class's `execute(dto, ctx)`, `outputOf`, and the
+ * output-schema check (see `checkOutputSchema`); it never checks `@Requires` (no policy is there
+ * to ask: run the tool through a host or `toolwright/testing` for that). `facts(raw, ctx)` (only
+ * when a method is marked `@Facts()`) runs the same pipeline, then that method with the DTO.
+ * `close()` (only when the compile-time instance has one) calls the instance's. Errors thrown by
+ * the instance propagate unchanged.
  */
 export function buildTool(parts: BuildParts): ContractTool {
-  const { instance, name, pipeline, validateResult } = parts;
-  const methods = instance as Record<string | symbol, (...args: unknown[]) => unknown>;
+  const { name, pipeline, validateResult } = parts;
   const tool: Record<string, unknown> = { name };
   if (parts.toolOptions.title !== undefined) tool.title = parts.toolOptions.title;
   tool.description = parts.toolOptions.description;
@@ -44,26 +77,31 @@ export function buildTool(parts: BuildParts): ContractTool {
   for (const [key, value] of Object.entries(getClaims(parts.cls))) {
     if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
   }
-  const checksRequirements = Array.isArray(tool.requires) && tool.requires.length > 0;
+  const rules = { toolName: name, structured: validateResult !== undefined };
+  const runWith = async (instance: Methods, args: object, ctx: CallContext): Promise<ToolOutput> => outputOf(await instance.execute!.call(instance, args, ctx), rules);
+  const fixed = parts.instance as Methods | undefined;
+  const run = (args: object, ctx: CallContext): Promise<ToolOutput> =>
+    fixed !== undefined ? runWith(fixed, args, ctx) : instanceFor(parts, ctx).then((instance) => runWith(instance, args, ctx));
   tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
-    const args = await pipeline.parse(raw);
-    // The pipeline accepted `raw`: the requirements read it as plain JSON without validating it again.
-    if (checksRequirements) await checkRequirementsOn(tool as unknown as ContractTool, argumentsObject(raw).value as Record<string, unknown>, ctx);
-    const output = await methods.execute!.call(instance, args, ctx);
-    return outputOf(output, { toolName: name, validateResult });
+    const output = await run(await pipeline.parse(raw), ctx);
+    if (validateResult !== undefined) checkOutputSchema(validateResult, resultOf(output));
+    return output;
   };
   const factsMethod = parts.factsMethod;
   if (factsMethod !== undefined) {
     tool.facts = async (raw: JsonObject, ctx: CallContext): Promise<ToolFacts> => {
       const args = await pipeline.parse(raw);
-      return (await methods[factsMethod]!.call(instance, args, ctx)) as ToolFacts;
+      const instance = await instanceFor(parts, ctx);
+      return (await instance[factsMethod]!.call(instance, args, ctx)) as ToolFacts;
     };
   }
-  if (typeof methods.close === 'function') {
+  const methods = parts.instance as Methods | undefined;
+  if (typeof methods?.close === 'function') {
     tool.close = async (): Promise<void> => {
-      await methods.close!.call(instance);
+      await methods.close!.call(methods);
     };
   }
-  return Object.freeze(markSelfValidating(tool as unknown as ContractTool));
+  const frozen = Object.freeze(tool) as unknown as ContractTool;
+  registerCompiledEntry(frozen, { parse: (raw) => pipeline.parse(raw), run, validateOutput: validateResult });
+  return frozen;
 }
-

@@ -1,17 +1,17 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ContractError, isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
 import { kindOf, messageOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
+import { checkValidatorOption, type CompiledSchema, type SchemaValidator } from '../validation/validator.js';
 import { argsClassOf } from './args-class.js';
 import { lintTools, type LintProvider } from '../lint/index.js';
 import { applySchemaProfile, type SchemaProfile } from '../profile/index.js';
 import { checkProfile, checkRecursionDepth } from '../profile/options.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
 import { deepFrozen, recordInfo } from './info.js';
-import { buildTool } from './build-tool.js';
+import { buildTool, type ResolveForCall } from './build-tool.js';
 import { instanceOf } from './instance.js';
 import { inferToolName } from './name.js';
 
@@ -25,6 +25,17 @@ export interface CompileOptions {
    * `resolve-failed`.
    */
   readonly resolve?: (cls: Class) => object;
+  /**
+   * Makes the instance of a tool class for each call instead of once: called with the class and
+   * the call's context (its session, principal and transport request), right before the class's
+   * `execute` or facts method runs, after the arguments were validated and the requirements
+   * checked. It may resolve asynchronously (a DI container's request-scoped providers). A
+   * rejection, or an answer without an `execute` method, fails that call. With it, no instance is
+   * made at compile time, and the tool has no `close`. Not together with `resolve`.
+   */
+  readonly resolveForCall?: ResolveForCall;
+  /** What compiles the tools' schemas (default: the default validator; see `SchemaValidator`). */
+  readonly validator?: SchemaValidator;
   /** The deepest nesting of arguments every compiled tool accepts, the arguments object being level 1. Default 64. */
   readonly maxDepth?: number;
   /**
@@ -68,11 +79,12 @@ interface Entry {
  * `missing-description`, `missing-execute`, `invalid-args-class`, `reflect-metadata-missing`,
  * the generator's `unknown-property-type` and `array-item-type`, `invalid-schema`,
  * `resolve-failed` and `duplicate-name`. It reads only the classes it is given (there is no
- * global registry) and compiles each validator once, with the shared Ajv.
+ * global registry) and compiles each validator once, with `options.validator`.
  *
  * A compiled tool's `execute(raw, ctx)` runs the arguments pipeline (see
- * `createArgumentsPipeline`), then its `@Requires` checks (see `checkRequirements`), then the
- * class's `execute(dto, ctx)`, then `outputOf` (see `buildTool`). Errors the class throws
+ * `createArgumentsPipeline`), then the class's `execute(dto, ctx)`, then `outputOf` and the
+ * output-schema check (see `buildTool`); a host's call core runs the same steps with the tool's
+ * `@Requires`, policy and interceptors in between (see `runToolCall`). Errors the class throws
  * propagate unchanged. Its `facts(args, ctx)` (with `@Facts()`) validates the
  * arguments the same way and calls the facts method with the DTO. Its `close()` (when the
  * instance has one) calls the instance's. Every claim the decorators recorded (`getClaims`) is
@@ -106,6 +118,13 @@ function checkOptions(options: CompileOptions): void {
   if (options.resolve !== undefined && typeof options.resolve !== 'function') {
     throw new TypeError(`compile(): "resolve" must be a function (cls) => instance, got ${kindOf(options.resolve)}`);
   }
+  if (options.resolveForCall !== undefined && typeof options.resolveForCall !== 'function') {
+    throw new TypeError(`compile(): "resolveForCall" must be a function (cls, ctx) => instance, got ${kindOf(options.resolveForCall)}`);
+  }
+  if (options.resolve !== undefined && options.resolveForCall !== undefined) {
+    throw new TypeError('compile(): give "resolve" (one instance per class) or "resolveForCall" (one per call), not both');
+  }
+  checkValidatorOption(options.validator, 'compile()');
   if (options.schemaProfile !== undefined) checkProfile('compile()', options.schemaProfile);
   if (options.recursionDepth !== undefined) checkRecursionDepth('compile()', options.recursionDepth);
   if (options.lint !== undefined && typeof options.lint !== 'boolean' && !Array.isArray(options.lint)) {
@@ -121,7 +140,7 @@ function compileOne(source: unknown, index: number, options: CompileOptions, iss
   if (isJsonObject(source)) {
     const cls = (source as { constructor?: unknown }).constructor;
     if (typeof cls === 'function' && getToolOptions(cls) !== undefined) return compileClass(cls, source, options, issues);
-    if (looksHandBuilt(source)) return compileHandBuilt(source, index, issues);
+    if (looksHandBuilt(source)) return compileHandBuilt(source, index, options, issues);
     if (typeof cls === 'function') {
       issues.push(missingDecorator(cls));
       return { name: undefined, source: `class ${cls.name}`, tool: undefined };
@@ -131,11 +150,11 @@ function compileOne(source: unknown, index: number, options: CompileOptions, iss
   return { name: undefined, source: `item ${index}`, tool: undefined };
 }
 
-function compileHandBuilt(source: object, index: number, issues: ContractIssue[]): Entry {
+function compileHandBuilt(source: object, index: number, options: CompileOptions, issues: ContractIssue[]): Entry {
   const given = (source as { name?: unknown }).name;
   const name = typeof given === 'string' && TOOL_NAME_PATTERN.test(given) ? given : undefined;
   const label = name === undefined ? `the contract tool at item ${index}` : `contract tool "${name}"`;
-  const found = handBuiltIssues(source, label);
+  const found = handBuiltIssues(source, label, options.validator);
   issues.push(...found);
   return { name, source: label, tool: found.length === 0 ? frozenHandBuilt(source as ContractTool) : undefined };
 }
@@ -193,26 +212,27 @@ function compileClass(cls: Function, given: object | undefined, options: Compile
   const outputSchema = resultSchema === undefined ? undefined : deepFrozen(resultSchema.schema);
   const residual = argsSchema?.residual ?? [];
   let pipeline: ArgumentsPipeline;
-  let validateResult: ValidateFunction | undefined;
+  let validateResult: CompiledSchema | undefined;
   try {
-    pipeline = createArgumentsPipeline({ schema: parameters, dto, residual, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH });
+    pipeline = createArgumentsPipeline({ schema: parameters, dto, residual, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, validator: options.validator });
   } catch (err) {
     issues.push({ code: 'invalid-schema', className, message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${messageOf(err)}` });
     return { name, source, tool: undefined };
   }
   try {
-    validateResult = outputSchema === undefined ? undefined : compileSchema(outputSchema);
+    validateResult = outputSchema === undefined ? undefined : compileSchema(outputSchema, options.validator);
   } catch (err) {
     issues.push({ code: 'invalid-schema', className, message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}` });
     return { name, source, tool: undefined };
   }
-  const instance = given ?? instanceOf(cls, className, options, issues);
-  if (instance === undefined) return { name, source, tool: undefined };
-  if (typeof (instance as { execute?: unknown }).execute !== 'function') {
+  const perCall = given === undefined ? options.resolveForCall : undefined;
+  const instance = given ?? (perCall === undefined ? instanceOf(cls, className, options, issues) : undefined);
+  if (instance === undefined && perCall === undefined) return { name, source, tool: undefined };
+  if (instance !== undefined && typeof (instance as { execute?: unknown }).execute !== 'function') {
     issues.push({ code: 'missing-execute', className, member: 'execute', message: `class ${className}: the instance resolve() returned has no execute() method: return an instance of ${className}` });
     return { name, source, tool: undefined };
   }
-  const tool = buildTool({ cls, instance, name, toolOptions, parameters, outputSchema, pipeline, validateResult, factsMethod });
+  const tool = buildTool({ cls, className, instance, resolveForCall: perCall, name, toolOptions, parameters, outputSchema, pipeline, validateResult, factsMethod });
   recordInfo(tool, {
     className,
     argsClass: dto?.name,

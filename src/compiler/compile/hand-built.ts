@@ -1,6 +1,6 @@
 import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { compileSchema } from '../validation/index.js';
+import { compileSchema, type SchemaValidator } from '../validation/validator.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
 
 
@@ -17,10 +17,10 @@ export function looksHandBuilt(value: object): boolean {
  * Checks a hand-built contract tool: a valid name (`invalid-name`), a non-blank description
  * (`missing-description`), an `execute` function (`missing-execute`), and `parameters` and
  * `outputSchema`, when given, that compile as JSON Schema 2020-12 (`invalid-schema`). The
- * schemas are compiled only to check them: a hand-built tool validates its own arguments, or
- * the host does.
+ * schemas are compiled only to check them here; the hosts' call core validates a hand-built
+ * tool's arguments and structured content against them.
  */
-export function handBuiltIssues(tool: object, label: string): ContractIssue[] {
+export function handBuiltIssues(tool: object, label: string, validator?: SchemaValidator): ContractIssue[] {
   const issues: ContractIssue[] = [];
   const given = tool as Partial<Record<(typeof CONTRACT_KEYS)[number], unknown>>;
   const className = '';
@@ -40,7 +40,7 @@ export function handBuiltIssues(tool: object, label: string): ContractIssue[] {
     if (!isJsonObject(schema)) problem = 'it is not a JSON Schema object';
     else {
       try {
-        compileSchema(schema);
+        compileSchema(schema, validator);
       } catch (err) {
         problem = messageOf(err);
       }

@@ -1,7 +1,7 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { Class } from '../../decorators/index.js';
 import { kindOf, messageOf } from '../../util/describe.js';
-import { isThenable } from '../../contract/shapes.js';
+import { isThenable } from '../../contract/internal.js';
 
 /**
  * Makes the instance of a tool class with `resolve` (default `new cls()`), or records a

@@ -1,6 +1,8 @@
 import { InvalidArgumentsError, isJsonObject, type CallContext, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
-import { compileSchema, markSelfValidating, problemsOf, validatesOwnArguments } from '../validation/ajv.js';
+import { problemsOf } from '../validation/ajv.js';
+import { compileSchema } from '../validation/validator.js';
+import { compiledEntryOf, registerCompiledEntry, type CompiledEntry } from '../compile/entry.js';
 import { compiledInfoOf, deepFrozen, recordInfo } from '../compile/info.js';
 import { checkProfile, checkRecursionDepth, DEFAULT_RECURSION_DEPTH, profileRules, type SchemaProfile } from './options.js';
 import { entriesToMaps, profileSchema, type EntriesPlan } from './portable.js';
@@ -36,18 +38,33 @@ export function applySchemaProfile(tools: readonly ContractTool[], profile: Sche
 
 /**
  * The function a profiled tool applies to raw arguments: map entries back into objects, and,
- * for a tool that does not validate its own arguments (a hand-built one, which a host would
- * otherwise validate against the listed, looser schema), validation against the exact schema.
+ * for a tool `compile` did not make (a hand-built one, which a host would otherwise validate
+ * against the listed, looser schema), validation against the exact schema.
  */
 function adapterOf(tool: ContractTool, entries: EntriesPlan | undefined): (args: unknown) => unknown {
   const toMaps = entries === undefined ? (args: unknown) => args : (args: unknown) => entriesToMaps(args, entries);
-  if (validatesOwnArguments(tool) || !isJsonObject(tool.parameters)) return toMaps;
+  if (compiledEntryOf(tool) !== undefined || !isJsonObject(tool.parameters)) return toMaps;
   const validate = compileSchema(tool.parameters);
   return (args) => {
     const adapted = toMaps(args ?? {});
     if (!validate(adapted)) throw new InvalidArgumentsError(problemsOf(validate.errors));
     return adapted;
   };
+}
+
+/**
+ * How the call core runs a profiled tool: it adapts the raw arguments (see `adapterOf`), then
+ * runs the tool as the core would have run the original: a compiled tool through its own entry
+ * (its exact schema, its DTO), a hand-built one through its `execute`. Registering it tells the
+ * core the profiled tool validates its own arguments, against the exact schema, never the
+ * listed one.
+ */
+function entryOf(tool: ContractTool, adapt: (args: unknown) => unknown): CompiledEntry {
+  const inner = compiledEntryOf(tool);
+  if (inner !== undefined) {
+    return { parse: async (raw) => inner.parse(adapt(raw)), run: (args, ctx) => inner.run(args, ctx), validateOutput: inner.validateOutput };
+  }
+  return { parse: async (raw) => adapt(raw) as object, run: async (args, ctx) => tool.execute(args, ctx), validateOutput: undefined };
 }
 
 function profiledTool(tool: ContractTool, parameters: JsonObject, entries: EntriesPlan | undefined): ContractTool {
@@ -65,7 +82,8 @@ function profiledTool(tool: ContractTool, parameters: JsonObject, entries: Entri
     copy.requires = Object.freeze(tool.requires.map((requirement) => Object.freeze({ ...requirement, subject: (args: unknown) => requirement.subject(adapt(args)) })));
   }
   if (typeof tool.close === 'function') copy.close = () => tool.close!();
-  const result = markSelfValidating(copy as unknown as ContractTool);
+  const result = copy as unknown as ContractTool;
+  registerCompiledEntry(result, entryOf(tool, adapt));
   const info = compiledInfoOf(tool);
   if (info !== undefined) recordInfo(result, info);
   return Object.freeze(result);

@@ -1,34 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import type { ArgumentProblem, ContractTool } from '../../contract/index.js';
-
-// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
-
-let shared: Ajv2020 | undefined;
-
-/**
- * The one Ajv (JSON Schema 2020-12) instance toolwright compiles every schema with, with
- * ajv-formats and `allErrors` (a model gets every problem at once). Creating an instance costs
- * 15 to 28 ms (it compiles the meta-schema), so it is made once, on first use. Schemas are
- * compiled with `compileSchema`, never added by id, so two tools' schemas never collide.
- * It never coerces types, never removes properties and never fills in defaults.
- */
-export function sharedAjv(): Ajv2020 {
-  if (shared === undefined) {
-    shared = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true });
-    addFormats(shared);
-  }
-  return shared;
-}
-
-/**
- * Compiles `schema` with the shared instance. Throws the ajv error (with its message) when the
- * schema is not valid JSON Schema; callers report it with the tool's name.
- */
-export function compileSchema(schema: object): ValidateFunction {
-  return sharedAjv().compile(schema);
-}
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { ArgumentProblem } from '../../contract/index.js';
 
 /**
  * Turns ajv errors into argument problems with JSON pointers and short messages a model reads:
@@ -159,20 +130,4 @@ function problemOf(error: ErrorObject): ArgumentProblem {
     default:
       return { pointer, message: error.message ?? `fails ${error.keyword}` };
   }
-}
-
-const SELF_VALIDATING = Symbol.for('toolwright/self-validating');
-
-/**
- * Marks a tool whose `execute` validates its own arguments (every tool `compile` makes), so the
- * MCP edge and the executor do not validate them a second time. Returns the same object.
- */
-export function markSelfValidating<T extends ContractTool>(tool: T): T {
-  Object.defineProperty(tool, SELF_VALIDATING, { value: true, enumerable: false });
-  return tool;
-}
-
-/** True when `tool` validates its own arguments (see `markSelfValidating`). */
-export function validatesOwnArguments(tool: ContractTool): boolean {
-  return (tool as unknown as Record<symbol, unknown>)[SELF_VALIDATING] === true;
 }

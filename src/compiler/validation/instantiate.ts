@@ -3,7 +3,7 @@ import { getShapes, type ShapeOptions, type ValueTypeRef } from '../../decorator
 import { generateSchema } from '../schema/generate.js';
 import { classTransformerStorage, designTypeOf, type TypeStorage } from '../schema/sources.js';
 import { isDtoClass } from '../schema/type-resolution.js';
-import { compileSchema } from './ajv.js';
+import { compileSchema } from './validator.js';
 
 /** Builds a tool's arguments DTO from a plain object that ajv has already accepted. */
 export type Instantiate = (plain: object) => object;

@@ -1,8 +1,8 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidArgumentsError, type ArgumentProblem, type JsonObject } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { compileSchema, problemsOf } from './ajv.js';
+import { problemsOf } from './ajv.js';
+import { compileSchema, type CompiledSchema, type SchemaValidator } from './validator.js';
 import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
 import { instantiatorOf, type Instantiate } from './instantiate.js';
@@ -19,6 +19,8 @@ export interface ArgumentsPipelineOptions {
   readonly residual?: readonly ResidualConstraint[];
   /** The deepest nesting accepted, the arguments object being level 1. Default 64. */
   readonly maxDepth?: number;
+  /** What compiles the schema (default: the default validator, see `SchemaValidator`). */
+  readonly validator?: SchemaValidator;
 }
 
 /** Turns raw JSON arguments into the validated value a tool's `execute` receives. */
@@ -37,8 +39,8 @@ export interface ArgumentsPipeline {
 }
 
 /**
- * Builds the pipeline a compiled tool runs on every call, compiling the schema once with the
- * shared Ajv (an invalid schema throws ajv's error here, at compile time). Per call it:
+ * Builds the pipeline a compiled tool runs on every call, compiling the schema once with
+ * `options.validator` (an invalid schema throws ajv's error here, at compile time). Per call it:
  *
  * 1. reads `undefined` and `""` as `{}`, and refuses any non-object (`expected an object, got null`);
  * 2. refuses arguments nested deeper than `maxDepth` with an iterative walk, before anything
@@ -58,7 +60,7 @@ export interface ArgumentsPipeline {
 export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!isPositiveInteger(maxDepth)) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
-  const validator: ValidateFunction = compileSchema(options.schema);
+  const validator: CompiledSchema = compileSchema(options.schema, options.validator);
   const nullPlan: NullPlan | undefined = nullPlanOf(options.schema);
   const residual: ResidualCheck | undefined = options.dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
   const instantiate: Instantiate | undefined = options.dto === undefined ? undefined : instantiatorOf(options.dto);

@@ -9,22 +9,29 @@ import { answerFacts } from './facts.js';
 import { LOG_LEVELS, isLogLevel } from './logging.js';
 import { invalidParams } from './protocol-error.js';
 import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
-import { prepareTools, type ServedTool } from './served-tools.js';
+import { servedToolsOf, type ServedTool } from './served-tools.js';
+import type { CallCoreOptions } from '../../runtime/call/index.js';
+import { configureScheduling, type SchedulingOption } from './scheduling.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 
-/** Options for `createServer` and `addTools`. */
-export interface ServerOptions {
+/**
+ * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
+ * `interceptors`, `timeoutMs`, `maxOutputChars`, `validator`; see `CallCoreOptions`), and the
+ * transport kind.
+ */
+export interface ServerOptions extends CallCoreOptions {
   /**
    * The kind of transport the server will be connected to, reported as `session.transport` to
    * every call (`'stdio'`, `'http'`, `'memory'`); default `'other'`. The transports set it.
    */
   readonly transport?: Session['transport'];
   /**
-   * A bound on the characters of each call's final result for tools that state no
-   * `maxOutputChars` (`@MaxOutput`) of their own; a tool's own bound is applied whether or not
-   * this is set (see `withOutputBound`). A positive integer; default none.
+   * How the server schedules the calls it receives by their tools' `sequential`, `barrier` and
+   * `resource` claims (see `SchedulingOptions`; default: on, per session, 16 calls at once), or
+   * `false` to switch enforcement off for a host that schedules calls itself (the claims are
+   * still listed in `_meta`).
    */
-  readonly maxOutputChars?: number;
+  readonly scheduling?: SchedulingOption;
 }
 
 /**
@@ -44,7 +51,7 @@ type ServerLike = Pick<Server, 'setRequestHandler' | 'registerCapabilities' | 'g
  * (`tools`, `logging`, `experimental[FACTS_CAPABILITY]`), merged into the server's own. Once
  * connected, capabilities cannot change: the server must then already have `tools` (else this
  * throws), and without `logging` no log messages are sent and `logging/setLevel` is left alone.
- * Throws, naming the tool, on a duplicate name or a bad schema (see `prepareTools`), and when
+ * Throws, naming the tool, on a duplicate name or a bad schema, and on bad options (see `prepareTools`), and when
  * called twice on one server (pass every tool in one call). Handlers the server had for these
  * methods are replaced. The SDK's own `logging/setLevel` handler is among them, so the SDK's
  * `server.sendLoggingMessage` no longer filters by the client's level; tools log with `ctx.log`,
@@ -55,7 +62,7 @@ export function addTools(server: Server, tools: readonly ContractTool[], options
   if (typeof target !== 'object' || target === null || typeof target.setRequestHandler !== 'function' || typeof target.getCapabilities !== 'function' || typeof target.registerCapabilities !== 'function') {
     throw new TypeError('addTools: expected a low-level Server from @modelcontextprotocol/sdk/server/index.js (for an McpServer, pass mcpServer.server)');
   }
-  serveTools(server, prepareTools(tools, 'addTools', options), options);
+  serveTools(server, servedToolsOf(tools, 'addTools', options), options);
 }
 
 /** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
@@ -68,8 +75,9 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
     throw new Error('addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }');
   }
   const logging = target.getCapabilities().logging !== undefined;
-  const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, session: undefined, logLevels: new Map() };
+  const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, validator: options.validator, session: undefined, logLevels: new Map() };
   attachState(server, state);
+  configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
   target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
   // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and

@@ -48,7 +48,7 @@ export function mcpCallContextOf(server: ContextServer, state: ServerState, extr
     progress: progress?.progress,
     update: progress?.update,
     log,
-    elicit: elicitorOf(server, extra, signal),
+    elicit: elicitorOf(server, extra, signal, state.validator),
     sample: samplerOf(server, extra, signal),
   });
   return { ctx, finish: () => { open = false; } };

@@ -1,15 +1,16 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
+import { isJsonObject, type CallContext, type Call } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
-import { problemsText } from '../../compiler/validation/ajv.js';
+import type { CallEnd } from '../../runtime/call/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { RECORD_META_KEY } from './constants.js';
-import { contentOf, outputProblemOf } from './content.js';
+import { contentOf } from './content.js';
 import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
-import { timeLimitOf } from './time-limit.js';
-import { argumentsErrorOf, type ServedTool } from './served-tools.js';
+import type { ServedTool } from './served-tools.js';
+import { runInTurn } from './scheduling.js';
+import { CallTimeoutError } from '../../runtime/index.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 
@@ -19,60 +20,85 @@ export function errorResult(text: string): CallToolResult {
 }
 
 /**
- * Answers one `tools/call`. An unknown tool is a protocol error (`-32602`, `Unknown tool:
- * <name>`), as are a missing name or non-object arguments; missing arguments are `{}`. Every
- * other failure is an `isError` result whose one text block is the failure's message (see
- * `errorTextOf`): arguments that fail a hand-built tool's schema (`invalid arguments: /text:
- * must be string`), a throw or rejection of `execute` (a `ToolError`'s details never cross), an
- * output that is not a `ToolOutput`, and structured content that misses the output schema
- * (`structured content does not match the output schema: ...`). A record becomes
- * `_meta[RECORD_META_KEY]` (see `wireRecordOf`) and never fails the call. A tool with
- * `timeoutMs` is answered `tool "<name>" timed out after <ms> ms` when the time passes (its
- * signal aborts; its late result is dropped), as the executor does. When the request is cancelled
- * the SDK sends no response at all, whatever this returns.
+ * The MCP result of a call's end, exactly as every toolwright host sends it: a failure is
+ * `isError` with its message as the one text block (see `errorTextOf`; a `ToolError`'s details
+ * never cross); a result gives its content and structured content (see `contentOf`), `isError`
+ * when the tool marked it so, and its record as `_meta[RECORD_META_KEY]` (see `wireRecordOf`; a
+ * record that cannot be made never fails the call).
+ */
+export function mcpResultOf(end: CallEnd): CallToolResult {
+  if (!end.ok) return errorResult(errorTextOf(end.error));
+  const result = end.result;
+  const answer: CallToolResult = { ...contentOf(result) };
+  if (result.isError === true) answer.isError = true;
+  if (result.record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(result.record) };
+  return answer;
+}
+
+/**
+ * Checks the params of a `tools/call` and finds its tool. An unknown tool is a protocol error
+ * (`-32602`, `Unknown tool: <name>`), as are a missing name or non-object arguments (a
+ * transport-level refusal: MCP's `arguments` is an object); missing arguments are `{}`.
+ */
+export function toolCallOf(tools: ReadonlyMap<string, ServedTool>, params: unknown): { readonly served: ServedTool; readonly args: Record<string, unknown> } {
+  const given = (isJsonObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
+  if (typeof given.name !== 'string') throw invalidParams(`tools/call: params.name must be a string, got ${kindOf(given.name)}`);
+  const served = tools.get(given.name);
+  if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
+  const args = given.arguments ?? {};
+  if (!isJsonObject(args)) throw invalidParams(`tools/call: params.arguments must be an object, got ${kindOf(args)}`);
+  return { served, args };
+}
+
+/**
+ * Answers one `tools/call`: the params are checked (see `toolCallOf`), then the call core runs
+ * the call (see `runToolCall`: validation, permissions, interceptors, time limit, `execute`,
+ * output check, bounds, records) with the request's context, and its end becomes the MCP result
+ * (see `mcpResultOf`). When the request is cancelled the SDK sends no response at all, whatever
+ * this returns.
+ *
+ * The core's run waits for its turn first, by the tool's scheduling claims (see `runInTurn`):
+ * while it waits, a cancel withdraws it and the tool's time limit counts from when the request
+ * was received (a call that waits past it ends `tool "<name>" timed out after <ms> ms` and never
+ * starts); once it starts, each run of `execute` gets its limit as on every host.
  */
 export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
-  const given = (isJsonObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
-  if (typeof given.name !== 'string') throw invalidParams(`tools/call: params.name must be a string, got ${kindOf(given.name)}`);
-  const served = state.tools.get(given.name);
-  if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
-  const args = given.arguments ?? {};
-  if (!isJsonObject(args)) throw invalidParams(`tools/call: params.arguments must be an object, got ${kindOf(args)}`);
-  const invalid = argumentsErrorOf(served, args);
-  if (invalid !== undefined) return errorResult(invalid);
-  const limit = timeLimitOf(extra.signal, served.tool.name, served.tool.timeoutMs);
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
-  let output: unknown;
+  const { served, args } = toolCallOf(state.tools, params);
+  const call: Call = { id: String(extra.requestId), tool: served.prepared.name, args };
+  const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
+  const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
   try {
-    output = await limit.race(Promise.resolve(served.tool.execute(args, ctx)));
+    // The client is answered with the call's end as the core gives it (a timeout at once), but
+    // the turn is held until the tool's own run really settles, so a tool that outlives its time
+    // limit keeps its resource until it stops.
+    const end = await new Promise<CallEnd>((answer, withdrawn) => {
+      runInTurn(state, served.prepared.tool, extra, waiting.signal, ctx as CallContext, () => {
+        waiting.clear();
+        return new Promise<void>((release) => {
+          void served.prepared.call(args, ctx as CallContext, { settled: () => release() }).then(answer);
+        });
+      }).catch(withdrawn);
+    });
+    return mcpResultOf(end);
   } catch (err) {
-    return errorResult(errorTextOf(limit.expired() ?? err));
+    return errorResult(errorTextOf(err));
   } finally {
-    limit.clear();
+    waiting.clear();
     finish();
   }
-  const expired = limit.expired();
-  if (expired !== undefined) return errorResult(expired.message);
-  return resultFor(served, output);
 }
 
-/** Turns what `execute` returned into the MCP result, checking shape and structured content. */
-function resultFor(served: ServedTool, output: unknown): CallToolResult {
-  const problem = outputProblemOf(output);
-  if (problem !== undefined) return errorResult(`tool ${JSON.stringify(served.tool.name)} returned an invalid output: ${problem}`);
-  const result = resultOf(output as ToolOutput);
-  const isError = result.isError === true;
-  const validate = served.validateOutput;
-  if (validate !== undefined && !isError) {
-    if (result.structuredContent === undefined) return errorResult('structured content does not match the output schema: the tool returned no structured content');
-    if (!validate(result.structuredContent)) {
-      return errorResult(`structured content does not match the output schema: ${problemsText(validate.errors)}`);
-    }
-  }
-  const answer: CallToolResult = { ...contentOf(result) };
-  if (isError) answer.isError = true;
-  if (result.record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(result.record) };
-  return answer;
+/**
+ * The signal that withdraws a call still waiting for its turn: the request's own (a cancel, a
+ * closed connection), or the call's time limit counted from now, the moment the request was
+ * received, when it has one (its reason is the `CallTimeoutError`). `clear` stops the timer once
+ * the call starts.
+ */
+function waitLimitOf(request: AbortSignal, tool: string, timeoutMs: number | undefined): { readonly signal: AbortSignal; clear(): void } {
+  if (timeoutMs === undefined) return { signal: request, clear() {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
+  return { signal: AbortSignal.any([request, controller.signal]), clear: () => clearTimeout(timer) };
 }

@@ -2,8 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
-import { CompleteRequest } from './request-schemas.js';
-import { prepareTools, type ServedTool } from './served-tools.js';
+import { servedToolsOf, type ServedTool } from './served-tools.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -16,20 +15,21 @@ export interface ServerInfo {
 
 /**
  * Builds an SDK low-level `Server` (one per connection) serving `tools`. It advertises `tools`
- * (`listChanged: false`: the set is fixed), `logging`, `completions` (answered with no values,
- * since a tools-only server has nothing to complete) and `experimental[FACTS_CAPABILITY] = {}`,
- * and answers `tools/list`, `tools/call`, `execution/facts`, `logging/setLevel`,
- * `completion/complete` and `ping`. Connect it to one transport with `server.connect(t)`;
+ * (`listChanged: false`: the set is fixed), `logging` and `experimental[FACTS_CAPABILITY] = {}`,
+ * and answers `tools/list`, `tools/call`, `execution/facts`, `logging/setLevel` and `ping`. It
+ * does not advertise `completions`: MCP completes prompt and resource-template arguments, and a
+ * tools-only server has neither, so `completion/complete` is "Method not found". Connect it to one transport with `server.connect(t)`;
  * closing the transport aborts every call in flight (the SDK aborts each request's signal).
- * Throws, naming the tool, on a duplicate name, an invalid name or a schema that cannot be used
+ * Every call runs through the call core with `options` (see `runToolCall`). Throws, naming the
+ * tool, on a duplicate name, an invalid name or a schema that cannot be used, and on bad options
  * (see `prepareTools`).
  */
 export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
-  return serverFor(info, prepareTools(tools, 'createServer', options), options);
+  return serverFor(info, servedToolsOf(tools, 'createServer', options), options);
 }
 
 /**
- * `createServer` for tools already checked and prepared with `prepareTools`, so a transport that
+ * `createServer` for tools already checked and prepared with `servedToolsOf`, so a transport that
  * builds a server per session or per request prepares (checks, bounds, compiles) the tool set
  * once. Internal: not exported from the server index.
  */
@@ -37,10 +37,9 @@ export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, Served
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {
-    capabilities: { tools: { listChanged: false }, logging: {}, completions: {}, experimental: { [FACTS_CAPABILITY]: {} } },
+    capabilities: { tools: { listChanged: false }, logging: {}, experimental: { [FACTS_CAPABILITY]: {} } },
     ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
   });
   serveTools(server, prepared, options);
-  server.setRequestHandler(CompleteRequest, () => ({ completion: { values: [] } }));
   return server;
 }

@@ -1,6 +1,7 @@
 import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { claimsReplay, isBarrier, isFactual, isReadOnly, isSequential, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { TOOL_META_KEY } from './constants.js';
+import { listedDefinitionOf } from './listed-definition.js';
 
 /** The arguments schema listed for a tool that takes none. */
 export const LISTED_EMPTY_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonObject;
@@ -73,9 +74,13 @@ export function toolMetaOf(tool: ContractTool): ToolMeta | undefined {
  * `inputSchema` verbatim (JSON Schema 2020-12 with `$schema` and `$defs` kept; a tool without
  * parameters gets `{"type":"object","properties":{}}`), `outputSchema` verbatim when the tool
  * has one, `annotations` (see `annotationsFor`) and `_meta[TOOL_META_KEY]` (see `toolMetaOf`).
- * It never copies or checks the schemas; `createServer` checks them once.
+ * It never copies or checks the schemas; `createServer` checks them once. A tool consumed from
+ * another server (see `withListedDefinition`) is listed with that server's definition as it was
+ * given, under the tool's own name.
  */
 export function definitionOf(tool: ContractTool): McpTool {
+  const listed = listedDefinitionOf(tool);
+  if (listed !== undefined) return listed.name === tool.name ? listed : ({ ...listed, name: tool.name } as McpTool);
   const definition: Record<string, unknown> = { name: tool.name };
   if (typeof tool.title === 'string' && tool.title !== '') definition.title = tool.title;
   definition.description = typeof tool.description === 'string' ? tool.description : '';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { sharedAjv } from '../../compiler/validation/index.js';
-import { problemsText } from '../../compiler/validation/ajv.js';
+import { problemsText } from '../../compiler/internal.js';
+import { compileSchema, type CompiledSchema, type SchemaValidator } from '../../compiler/index.js';
 import type { HandlerExtra } from './extra.js';
 
 /** The client's elicitation capability as the SDK keeps it after `initialize`. */
@@ -32,13 +31,13 @@ export function offersMode(capability: ElicitationCapability, mode: 'form' | 'ur
  * (`{mode:"url", message, url, elicitationId}`, a fresh random id); any other in form mode
  * (`{mode:"form", message, requestedSchema}`, the schema or `{"type":"object","properties":{}}`,
  * a confirmation). A mode the client does not offer is answered `{action:"cancel"}` without
- * asking. An accepted form answer is validated against the requested schema with the shared
- * Ajv. Rejects (never resolves "no") when: the question has no string `message`; its `schema`
+ * asking. An accepted form answer is validated against the requested schema with `validator`
+ * (the server's; default: the default validator). Rejects (never resolves "no") when: the question has no string `message`; its `schema`
  * is not an object or cannot be compiled (`elicitation: the requested schema cannot be
  * compiled: ...`); asking fails; or the answer does not match (`elicitation answer does not
  * match the requested schema: /age: must be integer`). Cancelling the call cancels the question.
  */
-export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra, signal: AbortSignal): (question: Elicitation) => Promise<ElicitAnswer> {
+export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra, signal: AbortSignal, validator?: SchemaValidator): (question: Elicitation) => Promise<ElicitAnswer> {
   return async (question) => {
     if (typeof question !== 'object' || question === null || typeof question.message !== 'string') {
       throw new TypeError('elicitation: the question needs a "message" string');
@@ -54,7 +53,7 @@ export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra
     if (question.schema !== undefined && !isJsonObject(question.schema)) throw new TypeError('elicitation: "schema" must be a JSON object schema');
     if (!offersMode(capability, 'form')) return { action: 'cancel' };
     const requestedSchema: JsonObject = question.schema ?? { type: 'object', properties: {} };
-    const validate = formValidatorOf(requestedSchema);
+    const validate = formValidatorOf(requestedSchema, validator);
     const params = { mode: 'form', message: question.message, requestedSchema };
     const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
     const content = answer.content as JsonObject | undefined;
@@ -65,27 +64,17 @@ export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra
   };
 }
 
-const formValidators = new WeakMap<object, ValidateFunction>();
-
 /**
- * The validator of a form schema, compiled once per schema object with the shared Ajv and kept
- * only as long as the schema object lives: it is taken out of Ajv's own cache at once (which
- * holds schemas for ever), since questions are often built per call.
+ * The validator of a form schema: compiled once per schema object, and kept only as long as the
+ * schema object lives (see `compileSchema`: it never stays in the validator's own cache), since
+ * questions are often built per call.
  */
-function formValidatorOf(schema: JsonObject): ValidateFunction {
-  const known = formValidators.get(schema);
-  if (known !== undefined) return known;
-  const ajv = sharedAjv();
-  let validate: ValidateFunction;
+function formValidatorOf(schema: JsonObject, validator: SchemaValidator | undefined): CompiledSchema {
   try {
-    validate = ajv.compile(schema);
+    return compileSchema(schema, validator);
   } catch (err) {
     throw new Error(`elicitation: the requested schema cannot be compiled: ${messageOf(err)}`);
-  } finally {
-    ajv.removeSchema(schema);
   }
-  formValidators.set(schema, validate);
-  return validate;
 }
 
 function answerOf(action: ElicitAnswer['action'], content: JsonObject | undefined): ElicitAnswer {

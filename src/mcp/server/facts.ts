@@ -3,7 +3,7 @@ import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { FACTS_METHOD } from './constants.js';
 import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
-import { argumentsErrorOf } from './served-tools.js';
+import { handBuiltArgumentsProblem } from '../../runtime/internal.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 
@@ -59,13 +59,13 @@ async function answerOne(server: ContextServer, state: ServerState, question: Fa
   if (served === undefined) return { error: `unknown tool ${JSON.stringify(question.name)}`, replay: 'unknown' };
   const args = question.arguments ?? {};
   if (!isJsonObject(args)) return { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' };
-  const invalid = argumentsErrorOf(served, args);
+  const invalid = handBuiltArgumentsProblem(served.prepared, args);
   if (invalid !== undefined) return { error: invalid, replay: 'unknown' };
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.tool.name, args });
+  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.prepared.name, args });
   try {
-    const replay = (await replayOf(served.tool, args, ctx)) === 'safe' ? 'safe' : 'unknown';
-    if (!isFactual(served.tool)) return { replay };
-    const answer = await factsOf(served.tool, args, ctx);
+    const replay = (await replayOf(served.prepared.tool, args, ctx)) === 'safe' ? 'safe' : 'unknown';
+    if (!isFactual(served.prepared.tool)) return { replay };
+    const answer = await factsOf(served.prepared.tool, args, ctx);
     if (!answer.claimed) return { replay };
     if ('error' in answer) return { error: errorTextOf(answer.error), replay };
     return { facts: wireFactsOf(answer.facts), replay };

@@ -7,3 +7,4 @@ export { wireRecordOf, type WireRecord } from './record.js';
 export { sessionFrom, sessionId } from './session.js';
 export type { FactsWireAnswer } from './facts.js';
 export { formSchemaOf } from './form-schema.js';
+export { DEFAULT_MAX_CONCURRENT_CALLS, type SchedulingOptions, type SchedulingOption } from './scheduling.js';

@@ -21,5 +21,3 @@ export const FactsRequest = z.object({ method: z.literal(FACTS_METHOD), params: 
 /** `logging/setLevel`. */
 export const SetLevelRequest = z.object({ method: z.literal('logging/setLevel'), params: z.unknown().optional() });
 
-/** `completion/complete`. */
-export const CompleteRequest = z.object({ method: z.literal('completion/complete'), params: z.unknown().optional() });

@@ -1,81 +1,27 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { InvalidArgumentsError, TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
-import { isPositiveInteger } from '../../util/limits.js';
-import { isContractTool } from '../../contract/shapes.js';
-import { compileSchema, problemsOf, validatesOwnArguments } from '../../compiler/validation/index.js';
-import { checkTimeout } from '../../runtime/executor/timeout-limit.js';
-import { withOutputBound } from '../../runtime/output-limits/index.js';
+import type { ContractTool } from '../../contract/index.js';
+import { prepareTools, type CallCoreOptions, type PreparedTool } from '../../runtime/call/index.js';
 import { definitionOf } from './definition.js';
+import { checkSchedulingOption, rememberToolList } from './scheduling.js';
 
-/** A tool ready to serve: its listed definition and its validators, compiled once. */
+/** A tool ready to serve: prepared for the call core, with its listed definition. */
 export interface ServedTool {
-  readonly tool: ContractTool;
+  readonly prepared: PreparedTool;
   readonly definition: McpTool;
-  /** Validates arguments for a tool that does not validate its own; `undefined` otherwise. */
-  readonly validateArguments: ValidateFunction | undefined;
-  /** Validates `structuredContent` when the tool has an output schema. */
-  readonly validateOutput: ValidateFunction | undefined;
 }
 
 /**
- * Checks `tools` and prepares each for serving, in order. Throws an `Error` whose message starts
- * with `where` and names the tool when: an entry is not an object with a string `name` and an
- * `execute` function; a name breaks MCP's rule (1 to 128 of `A-Za-z0-9_-.`); a name is listed
- * twice; `timeoutMs` is not a positive number of milliseconds; `parameters` or `outputSchema` is
- * not an object schema (`"type": "object"` at the root, which MCP requires); or a schema cannot be compiled (`<where>: tool "x": schema: <ajv
- * message>`). Arguments validators are compiled only for tools that do not validate their own
- * (hand-built tools); compiled tools check theirs inside `execute`. Each tool is served bounded
- * by its own `maxOutputChars` or `options.maxOutputChars` (see `withOutputBound`); a bound that is
- * not a positive integer throws.
+ * Prepares `tools` for serving, in order: `prepareTools` (the one composition point of every
+ * host; it throws, naming the tool, for an invalid set or bad options), then each tool's MCP
+ * definition (see `definitionOf`). A malformed `scheduling` option throws too (see
+ * `checkSchedulingOption`).
  */
-export function prepareTools(tools: readonly ContractTool[], where: string, options: { readonly maxOutputChars?: number } = {}): Map<string, ServedTool> {
-  if (options.maxOutputChars !== undefined && !isPositiveInteger(options.maxOutputChars)) {
-    throw new TypeError(`${where}: "maxOutputChars" must be a positive integer, got ${String(options.maxOutputChars)}`);
-  }
-  if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools, got ${kindOf(tools)}`);
+export function servedToolsOf(tools: readonly ContractTool[], where: string, options: CallCoreOptions & { readonly scheduling?: unknown } = {}): Map<string, ServedTool> {
+  checkSchedulingOption(options.scheduling, where);
   const served = new Map<string, ServedTool>();
-  tools.forEach((tool, index) => {
-    if (!isContractTool(tool)) {
-      throw new TypeError(`${where}: tools[${index}] is not a contract tool (it needs a string "name" and an "execute" function)`);
-    }
-    const label = `${where}: tool ${JSON.stringify(tool.name)}`;
-    if (!TOOL_NAME_PATTERN.test(tool.name)) throw new Error(`${label}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`);
-    if (served.has(tool.name)) throw new Error(`${label} is listed twice; tool names must be unique`);
-    const validateArguments = checkSchema(tool.parameters, `${label}: schema`, !validatesOwnArguments(tool));
-    const timeoutProblem = checkTimeout(tool.timeoutMs);
-    if (timeoutProblem !== undefined) throw new Error(`${label}: timeoutMs: ${timeoutProblem}`);
-    const validateOutput = checkSchema(tool.outputSchema, `${label}: output schema`, true);
-    let bounded: ContractTool;
-    try {
-      bounded = withOutputBound(tool, { maxOutputChars: options.maxOutputChars });
-    } catch (err) {
-      throw new Error(`${label}: ${messageOf(err)}`);
-    }
-    served.set(tool.name, Object.freeze({ tool: bounded, definition: definitionOf(tool), validateArguments, validateOutput }));
-  });
-  return served;
-}
-
-/**
- * The `invalid arguments: ...` text (every problem, see `InvalidArgumentsError`) when `args`
- * fail the schema of a tool that does not validate its own arguments; `undefined` when they
- * pass, or when the tool validates them itself inside `execute` and `facts`.
- */
-export function argumentsErrorOf(served: ServedTool, args: JsonObject): string | undefined {
-  const validate = served.validateArguments;
-  if (validate === undefined || validate(args)) return undefined;
-  return new InvalidArgumentsError(problemsOf(validate.errors)).message;
-}
-
-function checkSchema(schema: JsonObject | undefined, label: string, compile: boolean): ValidateFunction | undefined {
-  if (schema === undefined) return undefined;
-  if (!isJsonObject(schema) || schema.type !== 'object') throw new Error(`${label}: must be a JSON Schema object with "type": "object" at its root`);
-  if (!compile) return undefined;
-  try {
-    return compileSchema(schema);
-  } catch (err) {
-    throw new Error(`${label}: ${messageOf(err)}`);
+  for (const [name, prepared] of prepareTools(tools, options, where)) {
+    served.set(name, Object.freeze({ prepared, definition: definitionOf(prepared.tool) }));
   }
+  rememberToolList(served, tools);
+  return served;
 }

@@ -1,4 +1,5 @@
 import type { LogLevel, Session } from '../../contract/index.js';
+import type { SchemaValidator } from '../../compiler/index.js';
 import type { ServedTool } from './served-tools.js';
 
 /**
@@ -10,6 +11,8 @@ export interface ServerState {
   readonly transport: Session['transport'];
   /** Whether the server has the logging capability (without it, `ctx.log` sends nothing). */
   readonly logging: boolean;
+  /** What elicitation forms are validated with (`undefined`: the default validator). */
+  readonly validator: SchemaValidator | undefined;
   /** Made on the first request, with the transport's session id as it is then. */
   session: Session | undefined;
   /** The minimum level each session set with `logging/setLevel`, keyed by session id (`""` for none). */

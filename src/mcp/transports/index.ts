@@ -2,12 +2,9 @@ export type { ServerFactory } from './server-factory.js';
 export { JsonRpcCode, jsonRpcError, type JsonRpcErrorBody } from './jsonrpc-error.js';
 export {
   HardenedStdioTransport,
-  SHUTTING_DOWN_MESSAGE,
   type HardenedStdioTransportOptions,
   type StdioCloseReason,
 } from './stdio/stdio-transport.js';
-export { parseLine, PARSE_ERROR_MESSAGE, INVALID_REQUEST_MESSAGE, BATCH_REJECTED_MESSAGE, type ParsedLine } from './stdio/parse-line.js';
-export { guardStdout } from './stdio/stdout-guard.js';
 export {
   connectStdio,
   DEFAULT_MAX_LINE_BYTES,
@@ -17,13 +14,17 @@ export {
 } from './stdio/connect-stdio.js';
 export {
   createHttpHandler,
-  newSessionId,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_MAX_SESSIONS,
+  tooManySessionsMessage,
   type HttpHandlerOptions,
   type McpHttpHandler,
   type SessionCloseReason,
 } from './http/http-handler.js';
 export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-http.js';
 export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';
-export { serveStdio, serveHttp, type ServeStdioOptions, type ServeHttpOptions } from './serve.js';
+export { serveStdio, type ServeStdioOptions } from './serve-stdio.js';
+export { serveHttp, type ServeHttpOptions } from './serve-http.js';
+export { DEFAULT_MAX_MESSAGE_BYTES } from './outgoing.js';
+export { keepServingOnFloatingRejections, FLOATING_REJECTION_PREFIX } from './process-guard.js';

@@ -1,5 +1,6 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../../contract/index.js';
+import { kindOf } from '../../util/describe.js';
 
 /**
  * Cheap checks of JSON-RPC message shapes for the transports' hot paths. The SDK's own checks
@@ -52,4 +53,29 @@ function isRequestId(id: unknown): boolean {
 
 function plainParams(params: unknown): boolean {
   return params === undefined || (isJsonObject(params) && !('_meta' in params));
+}
+
+/**
+ * For a value shaped like a response (a string or integer `id`, a `result` or an `error`, no
+ * `method`) that is not a valid one (a `result` that is not an object, an `error` without a
+ * numeric `code` and a string `message`), the error response that stands in for it: `-32600
+ * Invalid response from the client: <why>` with the same id. The transports hand it to the
+ * server in place of the bad reply, so the request waiting for that id fails at once (instead
+ * of waiting for its timeout) and nothing is sent back to the peer: a response is never
+ * answered. `undefined` for anything else (which the transports answer as usual).
+ */
+export function standInForBadResponse(value: unknown): JSONRPCMessage | undefined {
+  if (!isJsonObject(value) || 'method' in value || !isRequestId(value.id)) return undefined;
+  let why: string;
+  if ('result' in value) {
+    if (isJsonObject(value.result)) return undefined;
+    why = `"result" must be an object, got ${kindOf(value.result)}`;
+  } else if ('error' in value) {
+    const error = value.error;
+    if (isJsonObject(error) && Number.isInteger(error.code) && typeof error.message === 'string') return undefined;
+    why = '"error" must be an object with an integer "code" and a string "message"';
+  } else {
+    return undefined;
+  }
+  return { jsonrpc: '2.0', id: value.id as string | number, error: { code: -32600, message: `Invalid response from the client: ${why}` } } as JSONRPCMessage;
 }

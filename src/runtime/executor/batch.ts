@@ -1,6 +1,5 @@
-import { asError } from '../../util/describe.js';
 import { CallCancelledError } from './errors.js';
-import type { BatchPlan } from './plan.js';
+import { Scheduler, type CallClaims, type Ticket } from '../scheduler/index.js';
 import type { LazyAbort } from './lazy-abort.js';
 import { runCall, type CallEnvironment, type PreparedCall } from './run-call.js';
 import type { CallOutcome, OnComplete } from './types.js';
@@ -11,11 +10,6 @@ export interface BatchSettings {
   readonly signal: AbortSignal | undefined;
   readonly onComplete: OnComplete | undefined;
   readonly environment: Omit<CallEnvironment, 'batchSignal' | 'running'>;
-}
-
-interface ChainCursor {
-  readonly calls: readonly number[];
-  next: number;
 }
 
 function cancelledBeforeStart(prepared: PreparedCall): CallOutcome {
@@ -32,15 +26,16 @@ function cancelledBeforeStart(prepared: PreparedCall): CallOutcome {
 }
 
 /**
- * Runs the calls of one batch as `plan` says and resolves their outcomes in model order. Stages
- * run one after another; in a stage, a free slot goes to the chain that has waited longest, and a
- * chain's next call is queued only when its previous call completed. When the batch's signal
- * aborts, every call not yet handed a slot completes at once with `CallCancelledError`, every
- * running call's signal is aborted, and the promise resolves once the running calls completed.
- * It never rejects; `onComplete` sees each outcome once, in completion order (a throw from it is
- * ignored).
+ * Runs the calls of one batch through one online `Scheduler` (the same scheduler the MCP server
+ * feeds calls as they arrive), fed the whole batch at once in model order with each call's
+ * claims (see `batchClaims`), and resolves their outcomes in model order. At most `maxParallel`
+ * calls run at once; a freed slot goes to the earliest waiting call the rules allow. When the
+ * batch's signal aborts, every call not yet started completes at once with `CallCancelledError`,
+ * every running call's signal is aborted, and the promise resolves once the running calls
+ * completed. It never rejects; `onComplete` sees each outcome once, in completion order (a throw
+ * from it is ignored).
  */
-export function runBatch(prepared: readonly PreparedCall[], plan: BatchPlan, settings: BatchSettings): Promise<CallOutcome[]> {
+export function runBatch(prepared: readonly PreparedCall[], claims: readonly CallClaims[], settings: BatchSettings): Promise<CallOutcome[]> {
   const total = prepared.length;
   if (total === 0) return Promise.resolve([]);
   const { maxParallel, signal, onComplete } = settings;
@@ -50,13 +45,8 @@ export function runBatch(prepared: readonly PreparedCall[], plan: BatchPlan, set
   return new Promise<CallOutcome[]>((resolve) => {
     const outcomes: CallOutcome[] = new Array(total);
     const launched = new Uint8Array(total);
+    const scheduler = new Scheduler({ maxConcurrent: maxParallel });
     let remaining = total;
-    let stageIndex = -1;
-    let stageRemaining = 0;
-    let queue: ChainCursor[] = [];
-    let queueHead = 0;
-    let active = 0;
-    let cancelled = false;
 
     const complete = (index: number, outcome: CallOutcome): void => {
       if (outcomes[index] !== undefined) return;
@@ -75,51 +65,16 @@ export function runBatch(prepared: readonly PreparedCall[], plan: BatchPlan, set
       }
     };
 
-    const launch = (chain: ChainCursor): void => {
-      const index = chain.calls[chain.next]!;
-      chain.next += 1;
+    const launch = (index: number, ticket: () => Ticket): void => {
       launched[index] = 1;
-      active += 1;
-      runCall(prepared[index]!, environment)
-        .catch((thrown: unknown): CallOutcome => ({
-          id: prepared[index]!.call.id,
-          tool: prepared[index]!.name,
-          started: false,
-          endedAt: performance.now(),
-          ok: false,
-          error: asError(thrown),
-        }))
-        .then((outcome) => {
-          active -= 1;
-          stageRemaining -= 1;
-          complete(index, outcome);
-          if (chain.next < chain.calls.length) queue.push(chain);
-          pump();
-        });
-    };
-
-    const pump = (): void => {
-      if (cancelled) return;
-      while (active < maxParallel && queueHead < queue.length) {
-        launch(queue[queueHead]!);
-        queueHead += 1;
-      }
-      if (stageRemaining === 0 && active === 0) nextStage();
-    };
-
-    const nextStage = (): void => {
-      stageIndex += 1;
-      const stage = plan.stages[stageIndex];
-      if (stage === undefined) return;
-      queue = stage.map((calls) => ({ calls, next: 0 }));
-      queueHead = 0;
-      stageRemaining = stage.reduce((sum, calls) => sum + calls.length, 0);
-      pump();
+      void runCall(prepared[index]!, environment).then((outcome) => {
+        complete(index, outcome);
+        ticket().release();
+      });
     };
 
     function cancel(): void {
-      if (cancelled) return;
-      cancelled = true;
+      scheduler.cancelWaiting();
       const reason: unknown = signal?.reason;
       for (const controller of running) controller.abort(reason);
       for (let index = 0; index < total; index += 1) {
@@ -132,6 +87,9 @@ export function runBatch(prepared: readonly PreparedCall[], plan: BatchPlan, set
       return;
     }
     signal?.addEventListener('abort', cancel, { once: true });
-    nextStage();
+    const tickets: Ticket[] = new Array(total);
+    for (let index = 0; index < total; index += 1) {
+      tickets[index] = scheduler.submit({ claims: claims[index]!, label: prepared[index]!.name, start: () => launch(index, () => tickets[index]!) });
+    }
   });
 }

@@ -1,14 +1,14 @@
 import { createCallContext, replayOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { isContractTool } from '../../contract/shapes.js';
-import { withOutputBound } from '../output-limits/index.js';
+import { isContractTool } from '../../contract/internal.js';
+import { coreSettingsOf, type CoreSettings } from '../call/options.js';
+import { prepareTool, type PreparedTool } from '../call/prepare.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
-import { planBatch, type BatchPlan } from './plan.js';
+import { batchClaims, planBatch, type BatchPlan } from './plan.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import { contractCallOf, type PreparedCall } from './run-call.js';
-import { checkTimeout } from './timeout-limit.js';
 import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
 
 const DEFAULT_MAX_PARALLEL = 8;
@@ -37,15 +37,10 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
 
 function checkOptions(options: ExecutorOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError(`Executor: options must be an object, got ${kindOf(options)}`);
-  const { maxParallel, timeoutMs, serial, onStart, replayStore, maxOutputChars } = options;
-  if (maxOutputChars !== undefined && !isPositiveInteger(maxOutputChars)) {
-    throw new TypeError(`Executor: "maxOutputChars" must be a positive integer, got ${String(maxOutputChars)}`);
-  }
+  const { maxParallel, serial, onStart, replayStore } = options;
   if (maxParallel !== undefined && !isPositiveInteger(maxParallel)) {
     throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
   }
-  const timeoutProblem = checkTimeout(timeoutMs);
-  if (timeoutProblem !== undefined) throw new TypeError(`Executor: "timeoutMs" ${timeoutProblem}`);
   if (serial !== undefined && typeof serial !== 'boolean') throw new TypeError(`Executor: "serial" must be a boolean, got ${kindOf(serial)}`);
   if (onStart !== undefined && typeof onStart !== 'function') throw new TypeError(`Executor: "onStart" must be a function, got ${kindOf(onStart)}`);
   if (replayStore !== undefined && replayStore !== null && (typeof replayStore.begin !== 'function' || typeof replayStore.complete !== 'function')) {
@@ -63,21 +58,27 @@ function checkOptions(options: ExecutorOptions): void {
  *   a resource run one after another in model order; the rest run concurrently.
  * - At most `maxParallel` calls of a batch run at once. Separate `run`s share nothing but options.
  *
+ * Each batch is fed, whole and in model order, to one online `Scheduler` (the one the MCP server
+ * feeds calls as they arrive); the serial rule above is the executor's alone (see `batchClaims`).
+ *
  * Every call completes exactly once. A call starts when its tool's `execute` is invoked;
  * waiting for a slot or a chain turn is not started. The executor never re-runs a call on its
- * own (see `retryAmbiguous`), never checks permissions (wrap tools, or refuse in `onStart`), and
- * never calls a tool's `close`.
+ * own (see `retryAmbiguous`) and never calls a tool's `close`. Each call runs through the call
+ * core (see `runToolCall`), with the executor's `policy`, `interceptors`, `timeoutMs`,
+ * `maxOutputChars` and `validator`: the same steps, in the same order, as on every other host.
  */
 export class Executor {
   private readonly maxParallel: number;
   private readonly serial: boolean;
   private readonly registry: ReadonlyMap<string, ContractTool>;
   private readonly replayStore: ReplayStore | null;
-  /** Each tool as it runs here: bounded by its own `maxOutputChars` or the executor's default. */
-  private readonly boundedTools = new WeakMap<ContractTool, ContractTool>();
+  private readonly core: CoreSettings;
+  /** Each tool prepared for the call core with this executor's settings (or why it could not be), once per tool. */
+  private readonly preparedTools = new WeakMap<ContractTool, PreparedTool | Error>();
 
   constructor(private readonly options: ExecutorOptions = {}) {
     checkOptions(options);
+    this.core = coreSettingsOf(options, 'Executor');
     this.maxParallel = options.maxParallel ?? DEFAULT_MAX_PARALLEL;
     this.serial = options.serial === true;
     this.registry = toolRegistry(options.tools);
@@ -111,13 +112,12 @@ export class Executor {
     const prepared = this.prepare(calls);
     const signal = runOptions.signal;
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidBatchError('"signal" must be an AbortSignal');
-    const plan = planBatch(prepared.map((p) => p.tool), { serial: this.serial });
-    return runBatch(prepared, plan, {
+    const claims = batchClaims(prepared.map((p) => p.tool), { serial: this.serial });
+    return runBatch(prepared, claims, {
       maxParallel: this.maxParallel,
       signal,
       onComplete: runOptions.onComplete ?? this.options.onComplete,
       environment: {
-        timeoutMs: this.options.timeoutMs,
         onStart: this.options.onStart,
         onUpdate: runOptions.onUpdate ?? this.options.onUpdate,
         onProgress: runOptions.onProgress ?? this.options.onProgress,
@@ -167,14 +167,19 @@ export class Executor {
     return outcome!;
   }
 
-  /** `tool` with its output bound applied (see `ExecutorOptions.maxOutputChars`), made once per tool. */
-  private bounded(tool: ContractTool): ContractTool {
-    let bounded = this.boundedTools.get(tool);
-    if (bounded === undefined) {
-      bounded = withOutputBound(tool, { maxOutputChars: this.options.maxOutputChars });
-      this.boundedTools.set(tool, bounded);
+  /** The call {tool}, prepared for the call core once per tool; a tool that cannot be prepared fails each of its calls. */
+  private preparedCall(index: number, call: BatchCall, tool: ContractTool | undefined, name: string): PreparedCall {
+    if (tool === undefined) return { index, call, tool, name };
+    let prepared = this.preparedTools.get(tool);
+    if (prepared === undefined) {
+      try {
+        prepared = prepareTool(tool, this.core, 'Executor');
+      } catch (err) {
+        prepared = err instanceof Error ? err : new Error(String(err));
+      }
+      this.preparedTools.set(tool, prepared);
     }
-    return bounded;
+    return prepared instanceof Error ? { index, call, tool, name, problem: prepared } : { index, call, tool, name, prepared };
   }
 
   /** Checks a batch and looks up its tools; throws `InvalidBatchError` naming the first problem. */
@@ -192,9 +197,9 @@ export class Executor {
       if (key !== undefined && (typeof key !== 'string' || key === '')) throw new InvalidBatchError(`call ${JSON.stringify(id)}: "idempotencyKey" must be a non-empty string when given`);
       if (typeof tool === 'string') {
         const registered = this.registry.get(tool);
-        return { index, call: call as BatchCall, tool: registered === undefined ? undefined : this.bounded(registered), name: tool };
+        return this.preparedCall(index, call as BatchCall, registered, tool);
       }
-      if (isContractTool(tool)) return { index, call: call as BatchCall, tool: this.bounded(tool), name: tool.name };
+      if (isContractTool(tool)) return this.preparedCall(index, call as BatchCall, tool, tool.name);
       throw new InvalidBatchError(`call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${kindOf(tool)}`);
     });
   }

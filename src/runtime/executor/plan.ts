@@ -1,7 +1,9 @@
 import { isBarrier, isSequential, resourceOf, type ContractTool } from '../../contract/index.js';
+import { schedulingClaimsOf, type CallClaims } from '../scheduler/index.js';
 
 /**
- * How a batch will run, as indices into its calls. `stages` run one after another; inside a
+ * How a batch will run, as indices into its calls: a view of what the scheduler does with the
+ * batch's claims (`batchClaims`), for hosts that show or check a plan; running never reads it. `stages` run one after another; inside a
  * stage the chains run concurrently (up to `maxParallel` calls at once) and the calls of one
  * chain run one after another, in model order.
  *
@@ -56,4 +58,20 @@ export function planBatch(tools: readonly (ContractTool | undefined)[], options:
   });
   closeStage();
   return { serial: false, stages };
+}
+
+const SERIAL_CLAIMS: CallClaims = Object.freeze({ exclusive: true, resource: '', kind: 'sequential' });
+
+/**
+ * The claims each call of a batch is fed to the scheduler with, in model order. The batch rule
+ * lives here and only here: a serial batch (the executor's `serial` option, or any sequential
+ * tool that is not a barrier in the batch) makes every call exclusive, so the calls run one at a
+ * time in model order and resources are ignored. Otherwise each call claims what its tool claims
+ * (`schedulingClaimsOf`: a barrier is exclusive, a resource key is held, an unknown tool claims nothing).
+ * The online server never applies the serial rule: it cannot know what arrives after a call, so
+ * there a sequential tool only runs alone.
+ */
+export function batchClaims(tools: readonly (ContractTool | undefined)[], options: { readonly serial?: boolean } = {}): CallClaims[] {
+  const serial = options.serial === true || tools.some((tool) => tool !== undefined && isSequential(tool) && !isBarrier(tool));
+  return tools.map((tool) => (serial ? SERIAL_CLAIMS : schedulingClaimsOf(tool)));
 }

@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { createCallContext, replayOf, resultOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
-import { kindOf } from '../../util/describe.js';
-import { isThenable, isToolOutput } from '../../contract/shapes.js';
-import { CallCancelledError, CallTimeoutError, IdempotencyConflictError, errorFromThrown } from './errors.js';
+import { replayOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import { createLazySignalContext } from '../../contract/internal.js';
+import { isThenable } from '../../contract/internal.js';
+import type { CallObserver, PreparedTool } from '../call/index.js';
+import { CallCancelledError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
 import { LazyAbort } from './lazy-abort.js';
-import { checkTimeout } from './timeout-limit.js';
 import type { BatchCall, CallOutcome, ContextSource, OnProgress, OnStart, OnUpdate } from './types.js';
 
-/** A call of a batch after its tool was looked up (`tool` is undefined when the name is unknown). */
+/**
+ * A call of a batch after its tool was looked up (`tool` is undefined when the name is unknown)
+ * and prepared for the call core (`prepared`, or the `problem` that kept it from being prepared).
+ */
 export interface PreparedCall {
   readonly index: number;
   readonly call: BatchCall;
   readonly tool: ContractTool | undefined;
   readonly name: string;
+  readonly prepared?: PreparedTool;
+  readonly problem?: Error;
 }
 
 /** What running one call needs from its executor and batch. */
 export interface CallEnvironment {
-  readonly timeoutMs: number | undefined;
   readonly onStart: OnStart | undefined;
   readonly onUpdate: OnUpdate | undefined;
   readonly onProgress: OnProgress | undefined;
@@ -40,76 +44,13 @@ function mayBeKeyed(tool: ContractTool): boolean {
   return tool.replay === 'keyed' || typeof tool.replay === 'function';
 }
 
-/** What came back instead of a tool output (never an array or a string: both are outputs). */
-function describeOutput(value: unknown): string {
-  return typeof value === 'object' && value !== null ? 'an object without a "content" array' : kindOf(value);
-}
-
-/**
- * Turns what `execute` resolved to into an outcome: a string, an array (of content parts) or an
- * object with a `content` array is a result; anything else is an error naming what came back.
- */
-function outcomeOfOutput(name: string, output: unknown): ReplayOutcome {
-  if (isToolOutput(output)) {
-    return { ok: true, result: resultOf(output) };
-  }
-  return { ok: false, error: new Error(`tool "${name}" returned ${describeOutput(output)}; execute must resolve to a string, an array of content parts or a result with "content"`) };
-}
-
-/**
- * Invokes `execute` and settles with its outcome; it never rejects. A synchronous throw, a
- * rejection and a value that is no tool output all become failed outcomes.
- */
-function invoke(tool: ContractTool, name: string, args: unknown, ctx: CallContext): Promise<ReplayOutcome> {
-  try {
-    return Promise.resolve(tool.execute(args, ctx)).then(
-      (output) => outcomeOfOutput(name, output),
-      (thrown: unknown) => ({ ok: false, error: errorFromThrown(name, thrown) }),
-    );
-  } catch (thrown) {
-    return Promise.resolve({ ok: false, error: errorFromThrown(name, thrown) });
-  }
-}
-
-/**
- * Waits for `settled`, or for `limitMs` to pass: then the call's signal is aborted with a
- * `CallTimeoutError` and that error is the outcome; what the tool settles with later is left to
- * `settled`'s other readers.
- */
-function withTimeout(settled: Promise<ReplayOutcome>, limitMs: number | undefined, name: string, controller: LazyAbort): Promise<ReplayOutcome> {
-  if (limitMs === undefined) return settled;
-  return new Promise<ReplayOutcome>((resolve) => {
-    const timer = setTimeout(() => {
-      const error = new CallTimeoutError(name, limitMs);
-      controller.abort(error);
-      resolve({ ok: false, error });
-    }, limitMs);
-    void settled.then((outcome) => {
-      clearTimeout(timer);
-      resolve(outcome);
-    });
-  });
-}
-
-/**
- * The context `built` with its `signal` read from `controller` on demand: every other member is
- * copied as it is (so members the contract adds later come along), and the result is frozen.
- */
-function withLazySignal(built: CallContext, controller: LazyAbort): CallContext {
-  return Object.freeze({
-    ...built,
-    get signal(): AbortSignal {
-      return controller.signal;
-    },
-  });
-}
-
 /**
  * Runs one call that got its slot and its chain turn, and resolves its outcome; it never
- * rejects. In order: an unknown tool or a cancelled batch completes at once; the context is
- * built (host overrides first, the executor's `call`, `signal`, `progress` and `update` last);
- * `onStart` may refuse; a `keyed` call goes through the replay store; then `execute` runs under
- * the time limit. Updates and progress reach the consumers only until the outcome is decided.
+ * rejects. In order: an unknown tool, a tool that could not be prepared or a cancelled batch
+ * completes at once; the context is built (host overrides first, the executor's `call`,
+ * `signal`, `progress` and `update` last); `onStart` may refuse; a `keyed` call goes through the
+ * replay store; then the call core runs the call (see `runToolCall`: validation, permissions,
+ * interceptors, time limit, `execute`, output check and bounds). Updates and progress reach the consumers only until the outcome is decided.
  */
 export async function runCall(prepared: PreparedCall, env: CallEnvironment): Promise<CallOutcome> {
   const { call, tool, name } = prepared;
@@ -131,12 +72,17 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
     return done as unknown as CallOutcome;
   };
   const fail = (error: Error): CallOutcome => finish({ ok: false, error });
+  const markStarted = (): void => {
+    if (started) return;
+    started = true;
+    startedAt = performance.now();
+  };
+  const observer: CallObserver = { started: markStarted };
 
   if (tool === undefined) return fail(new Error(`unknown tool ${JSON.stringify(name)}`));
+  if (prepared.prepared === undefined) return fail(prepared.problem ?? new Error(`tool ${JSON.stringify(name)} could not be prepared`));
+  const core = prepared.prepared;
   if (env.batchSignal?.aborted === true) return fail(new CallCancelledError());
-  const limit = tool.timeoutMs === undefined ? env.timeoutMs : tool.timeoutMs;
-  const limitProblem = checkTimeout(limit);
-  if (limitProblem !== undefined) return fail(new Error(`tool "${name}" has an invalid timeoutMs: ${limitProblem}`));
 
   if (key === undefined && mayBeKeyed(tool)) key = randomUUID();
   const contractCall = contractCallOf(call, name, key);
@@ -146,7 +92,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   try {
     const overrides = typeof env.context === 'function' ? env.context(contractCall, tool) : env.context;
     const { onUpdate, onProgress } = env;
-    const built = createCallContext({
+    ctx = createLazySignalContext({
       ...overrides,
       call: contractCall,
       update: onUpdate === undefined ? undefined : (output: ToolOutput) => {
@@ -165,8 +111,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
           // A consumer's failure never fails the call.
         }
       },
-    });
-    ctx = withLazySignal(built, controller);
+    }, () => controller.signal);
   } catch (thrown) {
     return fail(errorFromThrown(name, thrown));
   }
@@ -207,20 +152,19 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
       if (begun.status !== 'new') {
         return fail(new Error(`the replay store answered ${JSON.stringify((begun as { status?: unknown }).status) ?? 'nothing'} for idempotency key ${JSON.stringify(key)}; expected "new", "done", "running" or "different-arguments"`));
       }
-      started = true;
-      startedAt = performance.now();
-      const settled = invoke(tool, name, call.args, ctx);
       const storedKey = key;
-      void settled
-        .then((outcome) => store.complete(storedKey, outcome))
-        .catch(() => {
-          // A store that cannot record leaves the key running; the call's own outcome stands.
-        });
-      return finish(await withTimeout(settled, limit, name, controller));
+      return finish(await core.call(call.args, ctx, {
+        started: markStarted,
+        settled: (outcome) => {
+          void Promise.resolve()
+            .then(() => store.complete(storedKey, outcome as ReplayOutcome))
+            .catch(() => {
+              // A store that cannot record leaves the key running; the call's own outcome stands.
+            });
+        },
+      }));
     }
-    started = true;
-    startedAt = performance.now();
-    return finish(await withTimeout(invoke(tool, name, call.args, ctx), limit, name, controller));
+    return finish(await core.call(call.args, ctx, observer));
   } finally {
     env.running.delete(controller);
   }

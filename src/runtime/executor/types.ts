@@ -1,4 +1,5 @@
 import type { Call, CallContext, CallContextInit, ContractTool, ProgressUpdate, ToolOutput, ToolResult } from '../../contract/index.js';
+import type { CallCoreOptions } from '../call/options.js';
 import type { ReplayStore } from './replay-store.js';
 
 /**
@@ -20,7 +21,7 @@ export interface OutcomeBase {
   readonly id: string;
   /** The tool's name (the name asked for, when it named no known tool). */
   readonly tool: string;
-  /** True when the tool's `execute` was invoked; false when the call completed before (cancelled, refused, replayed, unknown tool). */
+  /** True when the tool's own `execute` was invoked; false when the call completed before (cancelled, refused by `onStart`, replayed, unknown tool, or ended by the call core before `execute`: invalid arguments, a permission denied, an interceptor's refusal). */
   readonly started: boolean;
   /** When `execute` was invoked; absent when it never was. */
   readonly startedAt?: number;
@@ -58,9 +59,9 @@ export type ContextOverrides = Omit<CallContextInit, 'call' | 'signal' | 'progre
 export type ContextSource = ContextOverrides | ((call: Call, tool: ContractTool) => ContextOverrides);
 
 /**
- * Called synchronously after a call got its slot and its chain turn, right before `execute`.
- * A throw completes the call with that error and the tool never runs (the durable-dispatch and
- * policy hook). It must not return a promise: asynchronous checks belong in a tool wrapper.
+ * Called synchronously after a call got its slot and its chain turn, before the call core runs
+ * it. A throw completes the call with that error and the tool never runs (the durable-dispatch
+ * hook). It must not return a promise: asynchronous checks belong in an interceptor.
  */
 export type OnStart = (call: Call, ctx: CallContext, tool: ContractTool) => void;
 
@@ -83,20 +84,15 @@ export interface RunOptions {
   readonly context?: ContextSource;
 }
 
-/** How an `Executor` runs batches. Every member is optional. */
-export interface ExecutorOptions extends Omit<RunOptions, 'signal'> {
+/**
+ * How an `Executor` runs batches. Every member is optional; the call-core members (`policy`,
+ * `interceptors`, `timeoutMs`, `maxOutputChars`, `validator`) are those of every host.
+ */
+export interface ExecutorOptions extends Omit<RunOptions, 'signal'>, CallCoreOptions {
   /** At most this many calls of one batch run at once (a positive integer; default 8). */
   readonly maxParallel?: number;
   /** Runs every batch one call at a time, in model order. */
   readonly serial?: boolean;
-  /** A time limit for calls whose tool states no `timeoutMs` (milliseconds; default none). */
-  readonly timeoutMs?: number;
-  /**
-   * A bound on the characters of each final result for tools that state no `maxOutputChars`
-   * (`@MaxOutput`) of their own; a tool's own bound is applied whether or not this is set (see
-   * `withOutputBound`). A positive integer; default none.
-   */
-  readonly maxOutputChars?: number;
   readonly onStart?: OnStart;
   /** Tools that calls may name instead of passing the tool itself (a `Map` by name, or a list). */
   readonly tools?: ReadonlyMap<string, ContractTool> | Iterable<ContractTool>;

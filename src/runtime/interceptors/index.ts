@@ -1,3 +1,2 @@
 export { CallRefusedError, RewriteUnavailableError, InterceptorError } from './errors.js';
 export type { Interceptor, InterceptedCall, BeforeAnswer } from './types.js';
-export { withInterceptors, applyInterceptors } from './interceptors.js';

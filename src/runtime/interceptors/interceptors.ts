@@ -1,6 +1,6 @@
-import { factsOf, isJsonObject, resultOf, wrap, type CallContext, type ContractTool, type FactsAnswer, type ToolOutput } from '../../contract/index.js';
+import { factsOf, isJsonObject, resultOf, type CallContext, type ContractTool, type FactsAnswer, type ToolOutput } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
-import { isToolOutput } from '../../contract/shapes.js';
+import { isToolOutput } from '../../contract/internal.js';
 import { CallRefusedError, InterceptorError, RewriteUnavailableError } from './errors.js';
 import type { BeforeAnswer, InterceptedCall, Interceptor } from './types.js';
 
@@ -8,15 +8,20 @@ function label(interceptor: Interceptor, index: number): string {
   return interceptor.name === undefined || interceptor.name === '' ? `interceptor ${index + 1}` : `interceptor ${JSON.stringify(interceptor.name)}`;
 }
 
-function checkInterceptors(interceptors: readonly Interceptor[]): readonly Interceptor[] {
-  if (!Array.isArray(interceptors)) throw new TypeError('applyInterceptors: "interceptors" must be an array');
+/**
+ * Checks an `interceptors` option and returns a frozen copy. Throws a `TypeError` beginning with
+ * `where` for a value that is not an array, or an interceptor that is not an object with
+ * `before` and/or `after` functions (and a string `name`, when it has one).
+ */
+export function checkInterceptors(interceptors: readonly Interceptor[], where: string): readonly Interceptor[] {
+  if (!Array.isArray(interceptors)) throw new TypeError(`${where}: "interceptors" must be an array`);
   interceptors.forEach((interceptor, index) => {
-    const where = `applyInterceptors: interceptor ${index + 1}`;
-    if (typeof interceptor !== 'object' || interceptor === null) throw new TypeError(`${where} must be an object with before() and/or after()`);
-    if (interceptor.before !== undefined && typeof interceptor.before !== 'function') throw new TypeError(`${where}: "before" must be a function`);
-    if (interceptor.after !== undefined && typeof interceptor.after !== 'function') throw new TypeError(`${where}: "after" must be a function`);
-    if (interceptor.before === undefined && interceptor.after === undefined) throw new TypeError(`${where} has neither before() nor after()`);
-    if (interceptor.name !== undefined && typeof interceptor.name !== 'string') throw new TypeError(`${where}: "name" must be a string`);
+    const at = `${where}: interceptor ${index + 1}`;
+    if (typeof interceptor !== 'object' || interceptor === null) throw new TypeError(`${at} must be an object with before() and/or after()`);
+    if (interceptor.before !== undefined && typeof interceptor.before !== 'function') throw new TypeError(`${at}: "before" must be a function`);
+    if (interceptor.after !== undefined && typeof interceptor.after !== 'function') throw new TypeError(`${at}: "after" must be a function`);
+    if (interceptor.before === undefined && interceptor.after === undefined) throw new TypeError(`${at} has neither before() nor after()`);
+    if (interceptor.name !== undefined && typeof interceptor.name !== 'string') throw new TypeError(`${at}: "name" must be a string`);
   });
   return Object.freeze([...interceptors]);
 }
@@ -68,12 +73,25 @@ async function applyBefore(interceptor: Interceptor, index: number, call: Interc
   throw new InterceptorError(`${label(interceptor, index)}: before() must answer nothing, { action: 'continue' }, { action: 'refuse', reason } or { action: 'rewrite' }, got ${JSON.stringify(answer)}`);
 }
 
-async function runIntercepted(interceptors: readonly Interceptor[], args: unknown, ctx: CallContext, inner: ContractTool): Promise<ToolOutput> {
-  const call = new Intercepted(inner, args, ctx);
+/**
+ * Runs the interceptors step of one call (see `Interceptor` for the order): every `before` in
+ * order (a refusal or a throw ends the call before the tool runs), then `proceed` with the
+ * arguments to run with and whether they are the tool's rewrite, then every `after` in reverse
+ * order. `args` are the model's (validated) arguments; `proceed` runs the rest of the call
+ * (validating a rewrite, the time limit and `execute`).
+ */
+export async function runIntercepted(
+  interceptors: readonly Interceptor[],
+  tool: ContractTool,
+  args: unknown,
+  ctx: CallContext,
+  proceed: (args: unknown, rewritten: boolean) => Promise<ToolOutput>,
+): Promise<ToolOutput> {
+  const call = new Intercepted(tool, args, ctx);
   for (let i = 0; i < interceptors.length; i += 1) {
     if (interceptors[i]!.before !== undefined) await applyBefore(interceptors[i]!, i, call);
   }
-  let output = await inner.execute(call.args, ctx);
+  let output = await proceed(call.args, call.rewritten);
   for (let i = interceptors.length - 1; i >= 0; i -= 1) {
     const interceptor = interceptors[i]!;
     if (interceptor.after === undefined) continue;
@@ -83,25 +101,4 @@ async function runIntercepted(interceptors: readonly Interceptor[], args: unknow
     output = replaced;
   }
   return output;
-}
-
-/**
- * Puts interceptors around one tool (see `Interceptor` for the order). The wrapper forwards every
- * property of the tool (see `wrap`). With no interceptors the tool itself is returned. Throws a
- * `TypeError` at once for an interceptor that is not an object with `before` and/or `after`.
- */
-export function withInterceptors(tool: ContractTool, interceptors: readonly Interceptor[]): ContractTool {
-  const checked = checkInterceptors(interceptors);
-  if (checked.length === 0) return tool;
-  return wrap(tool, (args, ctx, inner) => runIntercepted(checked, args, ctx, inner));
-}
-
-/**
- * Puts the same interceptors around every tool, in the same order, for any host (in process,
- * the executor, the MCP server). Under a permission policy, apply interceptors first
- * (`applyPolicy(applyInterceptors(tools, hooks), policy)`) so they run again with each re-run.
- */
-export function applyInterceptors(tools: Iterable<ContractTool>, interceptors: readonly Interceptor[]): ContractTool[] {
-  const checked = checkInterceptors(interceptors);
-  return [...tools].map((tool) => withInterceptors(tool, checked));
 }

@@ -1,16 +1,16 @@
-import type { ContentPart, ToolResult } from '../../contract/index.js';
+import { ToolwrightError, type ContentPart, type ToolResult } from '../../contract/index.js';
 
 /**
  * The structured content of a result is larger than the bound. Message:
  * `output too large: structured content is 52,340 characters, the limit is 1,000`.
  */
-export class OutputTooLargeError extends Error {
+export class OutputTooLargeError extends ToolwrightError {
   override readonly name = 'OutputTooLargeError';
   readonly size: number;
   readonly limit: number;
 
   constructor(size: number, limit: number) {
-    super(`output too large: structured content is ${formatCount(size)} characters, the limit is ${formatCount(limit)}`);
+    super('output-too-large', `output too large: structured content is ${formatCount(size)} characters, the limit is ${formatCount(limit)}`);
     this.size = size;
     this.limit = limit;
   }
@@ -28,8 +28,10 @@ export function truncationMarker(shown: number, total: number): string {
 
 /** The counted text of a part: text parts and embedded text resources; `undefined` for the rest. */
 function countedText(part: ContentPart): string | undefined {
-  if (part.type === 'text') return part.text;
-  if (part.type === 'resource' && 'text' in part.resource) return part.resource.text;
+  // Read defensively: a malformed part (checked by the host afterwards) must not crash the bound.
+  if (typeof part !== 'object' || part === null) return undefined;
+  if (part.type === 'text') return typeof part.text === 'string' ? part.text : undefined;
+  if (part.type === 'resource' && typeof part.resource === 'object' && part.resource !== null && 'text' in part.resource && typeof part.resource.text === 'string') return part.resource.text;
   return undefined;
 }
 
@@ -62,12 +64,14 @@ function cut(value: string, count: number): string {
  *   is longer than `maxChars`, this throws `OutputTooLargeError`, and the call becomes an
  *   error result. Structured content within the bound is kept whole, and only the text beside
  *   it is bounded.
+ *   Structured content that cannot be serialised at all (a `BigInt`, a cycle) is not measured
+ *   here: the host refuses it with its own message (over MCP: `the result cannot be sent: ...`).
  * Every other member of the result (`isError`, `record`, `details`, ...) is kept.
  */
 export function boundResult(result: ToolResult, maxChars: number): ToolResult {
   if (result.structuredContent !== undefined) {
-    const size = JSON.stringify(result.structuredContent).length;
-    if (size > maxChars) throw new OutputTooLargeError(size, maxChars);
+    const size = jsonLengthOf(result.structuredContent);
+    if (size !== undefined && size > maxChars) throw new OutputTooLargeError(size, maxChars);
   }
   let total = 0;
   for (const part of result.content) total += countedText(part)?.length ?? 0;
@@ -92,4 +96,13 @@ export function boundResult(result: ToolResult, maxChars: number): ToolResult {
     }
   }
   return { ...result, content };
+}
+
+/** The length of `value`'s JSON, or `undefined` when it has none (`JSON.stringify` throws). */
+function jsonLengthOf(value: unknown): number | undefined {
+  try {
+    return JSON.stringify(value)?.length;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,9 @@
-import type { CallContext, ElicitAnswer, Elicitation, JsonObject } from '../../contract/index.js';
+import type { CallContext, ElicitAnswer, Elicitation, JsonObject, Session } from '../../contract/index.js';
 import { deepFreeze } from '../../util/freeze.js';
+import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { closureOf, type Implications } from './capabilities.js';
 import type { PermissionQuestion } from './errors.js';
+import type { DecisionOwner } from './owner.js';
 
 /** The user's four answers: allow or deny, for this call only or from now on. */
 export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny_once' | 'deny_always';
@@ -131,6 +133,14 @@ export function questionElicitation(question: PermissionQuestion): Elicitation {
 export const NO_ANSWER_REASON = 'the user did not answer';
 /** The reason recorded when asking failed. */
 export const ASK_FAILED_REASON = 'the user could not be asked';
+/** The reason recorded when no answer came within the policy's `askTimeoutMs`. */
+export const ASK_TIMED_OUT_REASON = 'the user did not answer in time';
+
+/**
+ * Default time one permission question may wait for its answer (60 s, the MCP SDK's own request
+ * timeout, which bounds an elicitation over MCP anyway); then the question counts as deny once.
+ */
+export const DEFAULT_ASK_TIMEOUT_MS = 60_000;
 
 /** True when `value` is a well-formed `PermissionAnswer`. */
 function isAnswer(value: unknown): value is PermissionAnswer {
@@ -158,16 +168,74 @@ export function answerOfElicitation(reply: ElicitAnswer): PermissionAnswer {
 /**
  * Asks one question: through the host's `ask` when given, otherwise through `ctx.elicit`.
  * Never rejects: a failure to ask is deny once (`the user could not be asked`), no answer is
- * deny once (`the user did not answer`).
+ * deny once (`the user did not answer`), and so is an answer that has not come within
+ * `timeoutMs` (default `DEFAULT_ASK_TIMEOUT_MS`; reason `the user did not answer in time`; a
+ * late answer is ignored). `Infinity` waits for ever.
  */
-export async function askQuestion(question: PermissionQuestion, ctx: CallContext, ask: AskPermission | undefined): Promise<PermissionAnswer> {
-  try {
+export async function askQuestion(question: PermissionQuestion, ctx: CallContext, ask: AskPermission | undefined, timeoutMs: number = DEFAULT_ASK_TIMEOUT_MS): Promise<PermissionAnswer> {
+  const asking = (async (): Promise<PermissionAnswer> => {
     if (ask !== undefined) {
       const given = await ask(question, ctx);
       return isAnswer(given) ? answer(given.decision, given.reason) : { decision: 'deny_once', reason: NO_ANSWER_REASON };
     }
     return answerOfElicitation(await ctx.elicit(questionElicitation(question)));
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<PermissionAnswer>((resolve) => {
+    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve({ decision: 'deny_once', reason: ASK_TIMED_OUT_REASON }), Math.min(timeoutMs, MAX_TIMEOUT_MS));
+  });
+  try {
+    return await Promise.race([asking, timedOut]);
   } catch {
     return { decision: 'deny_once', reason: ASK_FAILED_REASON };
+  } finally {
+    clearTimeout(timer);
+    asking.catch(() => undefined);
+  }
+}
+
+/**
+ * The remembered ("always") decisions of one policy, kept apart per owner (see
+ * `DecisionOwner`): one store for the whole server, one per principal id, one per session
+ * object (in a `WeakMap`, so a session's decisions go when the session goes). A decision
+ * remembered for one owner never answers a check made for another. The `none` owner has no
+ * store: nothing is kept for it.
+ */
+export class ScopedDecisions {
+  private readonly server = new DecisionStore();
+  private readonly principals = new Map<string, DecisionStore>();
+  private sessions = new WeakMap<Session, DecisionStore>();
+
+  /** The store of `owner`; made on first use when `create` is true, else `undefined` until then. */
+  storeOf(owner: DecisionOwner, create: boolean): DecisionStore | undefined {
+    switch (owner.kind) {
+      case 'server':
+        return this.server;
+      case 'none':
+        return undefined;
+      case 'principal': {
+        let store = this.principals.get(owner.id);
+        if (store === undefined && create) this.principals.set(owner.id, (store = new DecisionStore()));
+        return store;
+      }
+      case 'session': {
+        let store = this.sessions.get(owner.session);
+        if (store === undefined && create) this.sessions.set(owner.session, (store = new DecisionStore()));
+        return store;
+      }
+    }
+  }
+
+  /** Forgets what `owner` remembered, or everything (every owner) when `owner` is not given. */
+  clear(owner?: DecisionOwner): void {
+    if (owner === undefined) {
+      this.server.clear();
+      this.principals.clear();
+      this.sessions = new WeakMap();
+      return;
+    }
+    if (owner.kind === 'principal') this.principals.delete(owner.id);
+    else if (owner.kind === 'session') this.sessions.delete(owner.session);
+    else this.storeOf(owner, false)?.clear();
   }
 }

@@ -1,4 +1,4 @@
-import type { ToolRecord } from '../../contract/index.js';
+import { ToolwrightError, type ToolRecord } from '../../contract/index.js';
 
 /** One subject's refused capabilities, with the reason given for the refusal, if any. */
 export interface PermissionDenial {
@@ -19,16 +19,16 @@ function describeDenial(denial: PermissionDenial): string {
  * `<capabilities> on "<subject>"` plus `: <reason>` when one was given, joined by `; `, e.g.
  * `permission denied: write on "/etc/passwd": system files are read-only`.
  *
- * `record` is set by the permission wrapper when the error leaves the call: the same record a
+ * `record` is set by the call core (under a policy) when the error leaves the call: the same record a
  * successful call carries (see `PERMISSIONS_RECORD_NS`), so a host can keep denials too.
  */
-export class PermissionDeniedError extends Error {
+export class PermissionDeniedError extends ToolwrightError {
   override readonly name = 'PermissionDeniedError';
   readonly denials: readonly PermissionDenial[];
   record?: ToolRecord;
 
   constructor(denials: readonly PermissionDenial[]) {
-    super(`permission denied: ${denials.map(describeDenial).join('; ')}`);
+    super('permission-denied', `permission denied: ${denials.map(describeDenial).join('; ')}`);
     this.denials = Object.freeze(denials.map((d) => Object.freeze({ ...d, capabilities: Object.freeze([...d.capabilities]) })));
   }
 }
@@ -45,16 +45,16 @@ export interface PermissionQuestion {
 
 /**
  * The signal a permission check throws when nothing has decided yet. It is never a tool's
- * result: the permission wrapper catches it (even when the tool swallowed it, since the check
+ * result: the call core catches it (even when the tool swallowed it, since the check
  * is remembered), asks the user and runs the tool again from the start. A tool must not catch
  * it as an ordinary failure, and must finish its checks before any side effect.
  */
-export class PermissionNeeded extends Error {
+export class PermissionNeeded extends ToolwrightError {
   override readonly name = 'PermissionNeeded';
   readonly question: PermissionQuestion;
 
   constructor(question: PermissionQuestion) {
-    super(`permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the permission wrapper asks the user and runs the tool again; this never reaches the model)`);
+    super('permission-needed', `permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the call core asks the user and runs the tool again; this never reaches the model)`);
     this.question = Object.freeze({ ...question, capabilities: Object.freeze([...question.capabilities]) });
   }
 }
@@ -63,12 +63,12 @@ export class PermissionNeeded extends Error {
  * A call kept asking: after `limit` questions in one call, a further missing permission fails
  * the call with `tool "<name>" needed more than <limit> permission questions in one call`.
  */
-export class TooManyPermissionQuestionsError extends Error {
+export class TooManyPermissionQuestionsError extends ToolwrightError {
   override readonly name = 'TooManyPermissionQuestionsError';
   readonly limit: number;
 
   constructor(tool: string, limit: number) {
-    super(`tool ${JSON.stringify(tool)} needed more than ${limit} permission questions in one call`);
+    super('too-many-permission-questions', `tool ${JSON.stringify(tool)} needed more than ${limit} permission questions in one call`);
     this.limit = limit;
   }
 }

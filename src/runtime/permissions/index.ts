@@ -1,5 +1,5 @@
 export { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
-export { globToRegExp, type NamePattern } from './patterns.js';
+export { globToRegExp, normalisedPathSubject, type NamePattern } from './patterns.js';
 export type { PermissionRule } from './rules.js';
 export { PermissionDeniedError, PermissionNeeded, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
 export {
@@ -8,6 +8,9 @@ export {
   PERMISSION_FORM,
   NO_ANSWER_REASON,
   ASK_FAILED_REASON,
+  ASK_TIMED_OUT_REASON,
+  DEFAULT_ASK_TIMEOUT_MS,
+  ScopedDecisions,
   questionText,
   questionElicitation,
   answerOfElicitation,
@@ -20,5 +23,4 @@ export {
 } from './decisions.js';
 export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type PermissionPolicyOptions } from './policy.js';
 export { PERMISSIONS_RECORD_NS, type PermissionDecisionEntry, type PermissionGrantEntry, type PermissionRecordData } from './invocation.js';
-export { checkRequirements } from './requirements.js';
-export { withPolicy, applyPolicy } from './apply.js';
+export { decisionOwnerOf, principalIdOf, type DecisionOwner } from './owner.js';

@@ -1,10 +1,11 @@
-import type { PermissionRequest, PermissionSubject, ToolRecord } from '../../contract/index.js';
+import type { CallContext, PermissionRequest, PermissionSubject, ToolRecord } from '../../contract/index.js';
+import type { DecisionOwner } from './owner.js';
 import { isCapabilityName } from './capabilities.js';
 import { DecisionStore, type PermissionAnswer, type PermissionDecision, type PermissionVerdict } from './decisions.js';
 import { PermissionDeniedError, PermissionNeeded, type PermissionDenial, type PermissionQuestion } from './errors.js';
 import type { PermissionPolicy } from './policy.js';
 
-/** The namespace of the record the permission wrapper leaves on a call's result. */
+/** The namespace of the record the call core leaves on a call's result under a policy. */
 export const PERMISSIONS_RECORD_NS = 'toolwright:permissions';
 
 /** One answered question of a call, in the call's record. */
@@ -75,7 +76,6 @@ export class PermissionRun {
   /** The first missing permission of this run; once set, every later check throws it again. */
   pending: PermissionNeeded | undefined;
   readonly grants: PermissionGrantEntry[] = [];
-  private readonly seen = new Set<string>();
 
   constructor(private readonly invocation: PermissionInvocation) {}
 
@@ -92,11 +92,8 @@ export class PermissionRun {
     return this.check(request, 'every');
   }
 
-  /** Records a completed check once: the same check made twice in a run (say, by a wrapper and by the tool) is listed once. */
+  /** Records a completed check, as made (the call core checks `@Requires` once, so nothing is listed twice for it). */
   private noteGrant(entry: PermissionGrantEntry): void {
-    const key = JSON.stringify([entry.subjects, entry.capabilities, entry.granted]);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
     this.grants.push(Object.freeze({ subjects: Object.freeze([...entry.subjects]), capabilities: Object.freeze([...entry.capabilities]), granted: Object.freeze([...entry.granted]) }));
   }
 
@@ -110,7 +107,7 @@ export class PermissionRun {
       const byCapability = new Map<string, PermissionVerdict>();
       const undecided: string[] = [];
       for (const capability of capabilities) {
-        const verdict = policy.check(tool, target.subject, capability, once);
+        const verdict = policy.check(tool, target.subject, capability, once, this.invocation.owner);
         if (verdict === undefined) undecided.push(capability);
         else byCapability.set(capability, verdict);
       }
@@ -162,15 +159,23 @@ function denialsOf(targets: readonly Target[], capabilities: readonly string[], 
 export class PermissionInvocation {
   readonly once = new DecisionStore();
   readonly decisions: PermissionDecisionEntry[] = [];
+  /** Whom this call's "always" answers belong to (see `PermissionPolicy.ownerOf`). */
+  readonly owner: DecisionOwner;
 
-  constructor(readonly policy: PermissionPolicy, readonly tool: string) {}
+  constructor(readonly policy: PermissionPolicy, readonly tool: string, ctx?: CallContext) {
+    this.owner = policy.ownerOf(ctx);
+  }
 
   /** Starts a run; the answers given so far apply to it. */
   newRun(): PermissionRun {
     return new PermissionRun(this);
   }
 
-  /** Applies an answer: "always" goes to the policy's memory, "once" to this call only. */
+  /**
+   * Applies an answer: "always" goes to the policy's memory for this call's owner, "once" to
+   * this call only; with no owner to remember for (a stateless request), "always" is kept as
+   * "once" (the record still shows the answer given).
+   */
   apply(question: PermissionQuestion, answer: PermissionAnswer): void {
     this.decisions.push(Object.freeze({
       subject: question.subject,
@@ -180,8 +185,8 @@ export class PermissionInvocation {
       ...(answer.reason === undefined ? {} : { reason: answer.reason }),
     }));
     const effect = answer.decision === 'allow_once' || answer.decision === 'allow_always' ? 'allow' : 'deny';
-    if (answer.decision === 'allow_always' || answer.decision === 'deny_always') {
-      this.policy.remember(this.tool, question.subject, question.capabilities, effect, answer.reason);
+    if ((answer.decision === 'allow_always' || answer.decision === 'deny_always') && this.owner.kind !== 'none') {
+      this.policy.remember(this.tool, question.subject, question.capabilities, effect, answer.reason, this.owner);
     } else {
       this.once.set(this.tool, question.subject, question.capabilities, effect, answer.reason);
     }

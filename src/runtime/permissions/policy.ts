@@ -1,7 +1,9 @@
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
-import { DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
+import { isStateScope, STATE_SCOPES, type CallContext, type StateScope } from '../../contract/index.js';
+import { decisionOwnerOf, SERVER_OWNER, type DecisionOwner } from './owner.js';
+import { DEFAULT_ASK_TIMEOUT_MS, ScopedDecisions, type DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
 
 /** How a `PermissionPolicy` decides. Every member is optional. */
@@ -14,9 +16,24 @@ export interface PermissionPolicyOptions {
   readonly ask?: AskPermission;
   /** How many questions one call may need before it fails (a positive integer; default 16). */
   readonly maxQuestions?: number;
+  /**
+   * Whose "always" answers are: `'principal'` (the default: the call's authenticated principal
+   * when it has one, else its session), `'session'` (the connection that answered) or
+   * `'server'` (everyone served by this policy). A stateless HTTP request without a principal
+   * has nobody to remember for: its "always" counts as "once". Calls with no session (in
+   * process) use the policy-wide memory. See `decisionOwnerOf`.
+   */
+  readonly decisionScope?: StateScope;
+  /**
+   * How long one question may wait for its answer before it counts as deny once (`the user did
+   * not answer in time`), in milliseconds: a positive number or `Infinity`. Default
+   * `DEFAULT_ASK_TIMEOUT_MS` (60 s, which is also the MCP SDK's own request timeout for an
+   * elicitation; a longer wait needs a client that answers sooner or a host `ask`).
+   */
+  readonly askTimeoutMs?: number;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['implications', 'rules', 'ask', 'maxQuestions']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['implications', 'rules', 'ask', 'maxQuestions', 'decisionScope', 'askTimeoutMs']);
 
 /** The default bound on permission questions (and so on re-runs) in one call. */
 export const DEFAULT_MAX_PERMISSION_QUESTIONS = 16;
@@ -25,11 +42,12 @@ export const DEFAULT_MAX_PERMISSION_QUESTIONS = 16;
  * Decides which capabilities a tool gets on a subject. For each capability, in this order:
  * 1. the ordered rules (first match wins; see `PermissionRule`);
  * 2. the decisions remembered from "allow always" / "deny always" answers, per tool, subject
- *    and capability (in memory, for the life of the policy);
- * 3. the current call's "once" answers (kept by the permission wrapper, never here);
- * 4. otherwise nothing has decided, and the wrapper asks the user.
+ *    and capability, kept apart per owner (`decisionScope`: per principal, else per session, by
+ *    default; in memory, for the life of the policy or the session);
+ * 3. the current call's "once" answers (kept by the call core for one call, never here);
+ * 4. otherwise nothing has decided, and the call core asks the user.
  * Rules come first on every check, so a rule added later supersedes an earlier approval. The
- * policy never runs a tool; `applyPolicy` puts it in front of tools.
+ * policy never runs a tool; give it to a host (`policy` option), whose call core asks it.
  *
  * Partial grants: every capability of a request is decided on its own, so rules and remembered
  * answers may allow some and deny others (a rule allowing `read` on `/docs/**`, a deny rule for
@@ -43,19 +61,29 @@ export class PermissionPolicy {
   readonly implications: Implications;
   readonly ask: AskPermission | undefined;
   readonly maxQuestions: number;
+  /** Whose "always" answers are (`undefined`: the principal, else the session; see the option). */
+  readonly decisionScope: StateScope | undefined;
+  readonly askTimeoutMs: number;
   private compiled: CompiledRule[];
-  private readonly memory = new DecisionStore();
+  private readonly memory = new ScopedDecisions();
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
     if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
     for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) throw new TypeError(`permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions)`);
+      if (!OPTION_KEYS.has(key)) throw new TypeError(`permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs)`);
     }
     if (options.ask !== undefined && typeof options.ask !== 'function') throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
     const max = options.maxQuestions ?? DEFAULT_MAX_PERMISSION_QUESTIONS;
     if (!isPositiveInteger(max)) throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
     if (options.rules !== undefined && !Array.isArray(options.rules)) throw new TypeError('permissions: "rules" must be an array of rules');
+    if (options.decisionScope !== undefined && !isStateScope(options.decisionScope)) {
+      throw new TypeError(`permissions: "decisionScope" must be one of ${STATE_SCOPES.map((s) => JSON.stringify(s)).join(', ')}, got ${JSON.stringify(options.decisionScope)}`);
+    }
+    const askTimeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
+    if (typeof askTimeoutMs !== 'number' || !(askTimeoutMs > 0)) throw new TypeError(`permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got ${String(askTimeoutMs)}`);
+    this.decisionScope = options.decisionScope;
+    this.askTimeoutMs = askTimeoutMs;
     this.implications = implicationsOf(options.implications);
     this.ask = options.ask;
     this.maxQuestions = max;
@@ -78,36 +106,48 @@ export class PermissionPolicy {
     return closureOf(this.implications, grants);
   }
 
+  /** Whom an "always" answer given on `ctx` belongs to under this policy's `decisionScope` (see `decisionOwnerOf`). */
+  ownerOf(ctx: CallContext | undefined): DecisionOwner {
+    return decisionOwnerOf(ctx, this.decisionScope);
+  }
+
   /**
-   * Decides one capability from the rules, then the remembered decisions, then `once` (one
-   * call's answers). `undefined` means nothing has decided: ask.
+   * Decides one capability from the rules, then the decisions remembered for `owner` (default:
+   * the policy-wide memory), then `once` (one call's answers). `undefined` means nothing has
+   * decided: ask.
    */
-  check(tool: string, subject: string, capability: string, once?: DecisionStore): PermissionVerdict | undefined {
+  check(tool: string, subject: string, capability: string, once?: DecisionStore, owner: DecisionOwner = SERVER_OWNER): PermissionVerdict | undefined {
     for (const compiled of this.compiled) {
       if (compiled.tool(tool) && compiled.subject(subject) && compiled.covers(capability)) {
         const { effect, reason } = compiled.rule;
         return reason === undefined ? { effect, source: 'rule' } : { effect, source: 'rule', reason };
       }
     }
-    const remembered = this.memory.lookup(tool, subject, capability, this.implications);
+    const remembered = this.memory.storeOf(owner, false)?.lookup(tool, subject, capability, this.implications);
     if (remembered !== undefined) return verdictOf(remembered, 'remembered');
     const given = once?.lookup(tool, subject, capability, this.implications);
     return given === undefined ? undefined : verdictOf(given, 'once');
   }
 
-  /** Remembers an "always" decision for each capability on `subject` for `tool`. */
-  remember(tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string): void {
-    this.memory.set(tool, subject, capabilities, effect, reason);
+  /**
+   * Remembers an "always" decision for each capability on `subject` for `tool`, for `owner`
+   * (default: the policy-wide memory). Nothing is kept for the `none` owner.
+   */
+  remember(tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string, owner: DecisionOwner = SERVER_OWNER): void {
+    this.memory.storeOf(owner, true)?.set(tool, subject, capabilities, effect, reason);
   }
 
-  /** Every remembered decision, in the order remembered. */
-  remembered(): StoredDecision[] {
-    return this.memory.list();
+  /**
+   * The decisions remembered for the owner of `ctx` (see `ownerOf`), in the order remembered;
+   * without `ctx`, the policy-wide memory (what in-process calls and the `'server'` scope use).
+   */
+  remembered(ctx?: CallContext): StoredDecision[] {
+    return this.memory.storeOf(ctx === undefined ? SERVER_OWNER : this.ownerOf(ctx), false)?.list() ?? [];
   }
 
-  /** Forgets every remembered decision (rules stay). */
-  forget(): void {
-    this.memory.clear();
+  /** Forgets the decisions remembered for the owner of `ctx`, or every remembered decision of every owner without it (rules stay). */
+  forget(ctx?: CallContext): void {
+    this.memory.clear(ctx === undefined ? undefined : this.ownerOf(ctx));
   }
 }
 

@@ -1,41 +1,6 @@
-import { InvalidArgumentsError, isJsonObject, type CallContext, type ContractTool, type PermissionRequest, type Requirement } from '../../contract/index.js';
+import { InvalidArgumentsError, type CallContext, type PermissionRequest, type Requirement } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { argumentsObject, compileSchema, problemsOf } from '../../compiler/validation/index.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { PermissionDeniedError } from './errors.js';
-
-const validators = new WeakMap<object, ValidateFunction>();
-
-function validatorOf(tool: ContractTool, schema: object): ValidateFunction {
-  let validate = validators.get(schema);
-  if (validate === undefined) {
-    try {
-      validate = compileSchema(schema);
-    } catch (err) {
-      throw new Error(`tool ${JSON.stringify(tool.name)}: its parameters schema does not compile: ${messageOf(err)}`);
-    }
-    validators.set(schema, validate);
-  }
-  return validate;
-}
-
-/**
- * The arguments a declarative requirement's `subject` sees: the raw arguments (`undefined` and
- * `""` read as `{}`, as a compiled tool reads them), checked against the tool's `parameters`
- * schema with the shared Ajv first, so `subject` only ever sees arguments the tool itself would
- * accept. They are plain JSON, not the DTO instance (`(a) => a.path` reads the same either way).
- * Throws `InvalidArgumentsError` with the schema's problems, or `invalid arguments: /: must be
- * object` for a non-object when the tool has no schema.
- */
-export function argumentsForRequirements(tool: ContractTool, raw: unknown): Record<string, unknown> {
-  const args = argumentsObject(raw).value ?? raw;
-  if (tool.parameters !== undefined) {
-    const validate = validatorOf(tool, tool.parameters);
-    if (!validate(args)) throw new InvalidArgumentsError(problemsOf(validate.errors));
-  }
-  if (!isJsonObject(args)) throw new InvalidArgumentsError([{ pointer: '/', message: 'must be object' }]);
-  return args;
-}
 
 /**
  * The subjects of one requirement for `args`: `subject(args)` as a non-empty list of non-empty
@@ -74,33 +39,31 @@ export function requestOf(requirement: Requirement, subjects: readonly string[])
   };
 }
 
-/**
- * Checks a tool's declarative requirements (`@Requires`) through `ctx.requirePermission`, in
- * order, before the tool runs; every capability of each requirement must be granted on every
- * subject. For a tool's own `execute` or a host that does not use `applyPolicy`: without a policy
- * `ctx.requirePermission` rejects, so nothing runs unchecked. A partial grant fails with
- * `PermissionDeniedError` naming the capabilities missing on the first subject; arguments the
- * tool's schema refuses fail first with `InvalidArgumentsError` (see `argumentsForRequirements`).
- * Resolves the grants, one list per requirement.
- */
-export async function checkRequirements(tool: ContractTool, raw: unknown, ctx: CallContext): Promise<ReadonlyArray<readonly string[]>> {
-  if ((tool.requires ?? []).length === 0) return [];
-  return checkRequirementsOn(tool, argumentsForRequirements(tool, raw), ctx);
-}
+/** Asks for every capability of a request and resolves them all, or rejects (`PermissionDeniedError` on a partial grant). */
+export type RequireEvery = (request: PermissionRequest) => Promise<readonly string[]>;
 
 /**
- * `checkRequirements` for arguments already accepted by the tool's own validation (a compiled
- * tool's pipeline), so they are not validated a second time. Internal to the runtime.
+ * The declarative check through a host's own `ctx.requirePermission` (no policy in the core):
+ * resolves the grant when it holds every capability asked, and rejects with
+ * `PermissionDeniedError` naming the capabilities missing on the first subject otherwise.
+ * Without any permission source, `ctx.requirePermission` rejects (`NoPermissionPolicyError`),
+ * so nothing runs unchecked.
  */
-export async function checkRequirementsOn(tool: ContractTool, args: Record<string, unknown>, ctx: CallContext): Promise<ReadonlyArray<readonly string[]>> {
-  const requirements = tool.requires ?? [];
-  const grants: Array<readonly string[]> = [];
-  for (const requirement of requirements) {
-    const request = requestOf(requirement, subjectsOf(requirement, args));
+export function requireEveryThrough(ctx: CallContext): RequireEvery {
+  return async (request) => {
     const granted = await ctx.requirePermission(request);
     const missing = request.capabilities.filter((c) => !granted.includes(c));
     if (missing.length > 0) throw new PermissionDeniedError([{ subject: request.subject, capabilities: missing }]);
-    grants.push(granted);
-  }
-  return grants;
+    return granted;
+  };
+}
+
+/**
+ * Checks a tool's declarative requirements (`@Requires`) on validated arguments, in order, with
+ * `requireEvery`: every capability of each requirement on every subject. The call core calls it
+ * once per run of a call, before interceptors and `execute`; a subject that cannot be told fails
+ * with `InvalidArgumentsError` (see `subjectsOf`).
+ */
+export async function checkDeclared(requirements: readonly Requirement[], args: Record<string, unknown>, requireEvery: RequireEvery): Promise<void> {
+  for (const requirement of requirements) await requireEvery(requestOf(requirement, subjectsOf(requirement, args)));
 }

@@ -1,5 +1,5 @@
 import { closureOf, isCapabilityName, type Implications } from './capabilities.js';
-import { matcherOf, type NameMatcher, type NamePattern } from './patterns.js';
+import { matcherOf, pathMatcherOf, type NameMatcher, type NamePattern } from './patterns.js';
 
 /**
  * One ordered permission rule. Rules are checked before anything remembered or asked, one
@@ -18,6 +18,19 @@ export interface PermissionRule {
   readonly effect: 'allow' | 'deny';
   readonly tool?: NamePattern;
   readonly subject?: NamePattern;
+  /**
+   * In place of `subject`: an absolute path glob (`/etc/**`) matched against the subject as a
+   * normalised path (see `normalisedPathSubject`), so `/srv/../etc/passwd` and `//etc/passwd`
+   * cannot step around it; a subject that is not an absolute path never matches a path rule.
+   */
+  readonly path?: string;
+  /**
+   * Whether a `path` rule tells upper from lower case. Default: a `deny` rule ignores case (on a
+   * case-insensitive file system, the macOS and Windows default, `/ETC/passwd` is
+   * `/etc/passwd`, so a deny must not be stepped around by case), an `allow` rule respects it
+   * (so it never grants more than it names on a case-sensitive one). Only with `path`.
+   */
+  readonly caseSensitive?: boolean;
   readonly capabilities?: readonly string[];
   readonly reason?: string;
 }
@@ -31,7 +44,7 @@ export interface CompiledRule {
   covers(capability: string): boolean;
 }
 
-const RULE_KEYS: ReadonlySet<string> = new Set(['effect', 'tool', 'subject', 'capabilities', 'reason']);
+const RULE_KEYS: ReadonlySet<string> = new Set(['effect', 'tool', 'subject', 'path', 'caseSensitive', 'capabilities', 'reason']);
 
 /**
  * Checks a rule and compiles it. Throws a `TypeError` beginning `permissions: rule <n>:` for a
@@ -41,7 +54,7 @@ export function compileRule(rule: PermissionRule, index: number, implications: I
   const where = `permissions: rule ${index + 1}`;
   if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw new TypeError(`${where}: must be an object like { effect: 'allow', capabilities: ['read'] }`);
   for (const key of Object.keys(rule)) {
-    if (!RULE_KEYS.has(key)) throw new TypeError(`${where}: unknown key ${JSON.stringify(key)} (known keys: effect, tool, subject, capabilities, reason)`);
+    if (!RULE_KEYS.has(key)) throw new TypeError(`${where}: unknown key ${JSON.stringify(key)} (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)`);
   }
   if (rule.effect !== 'allow' && rule.effect !== 'deny') throw new TypeError(`${where}: "effect" must be "allow" or "deny", got ${JSON.stringify(rule.effect)}`);
   if (rule.reason !== undefined && typeof rule.reason !== 'string') throw new TypeError(`${where}: "reason" must be a string`);
@@ -50,7 +63,13 @@ export function compileRule(rule: PermissionRule, index: number, implications: I
     throw new TypeError(`${where}: "capabilities" must be a non-empty array of capability names (leave it out to cover every capability)`);
   }
   const tool = matcherOf(rule.tool, `${where}: "tool"`);
-  const subject = matcherOf(rule.subject, `${where}: "subject"`);
+  if (rule.path !== undefined && rule.subject !== undefined) throw new TypeError(`${where}: give "subject" or "path", not both`);
+  if (rule.caseSensitive !== undefined && (typeof rule.caseSensitive !== 'boolean' || rule.path === undefined)) {
+    throw new TypeError(`${where}: "caseSensitive" must be a boolean, and only goes with "path"`);
+  }
+  const subject = rule.path === undefined
+    ? matcherOf(rule.subject, `${where}: "subject"`)
+    : pathMatcherOf(rule.path, `${where}: "path"`, rule.caseSensitive ?? rule.effect === 'allow');
   const frozen = Object.freeze({ ...rule, ...(caps === undefined ? {} : { capabilities: Object.freeze([...caps]) }) });
   let covers: (capability: string) => boolean;
   if (caps === undefined) {

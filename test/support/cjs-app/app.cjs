@@ -3,6 +3,7 @@
 // and calls it through the MCP path. It prints one JSON line for the test to read.
 'use strict';
 const tw = require('toolwright');
+const { createServer } = require('toolwright/mcp');
 const { IsString } = require('class-validator');
 
 class ShoutArgs {}
@@ -21,7 +22,7 @@ const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
 
 async function main() {
   const [tool] = tw.compile([ShoutTool]);
-  const server = tw.createServer({ name: 'cjs', version: '1.0.0' }, [tool]);
+  const server = createServer({ name: 'cjs', version: '1.0.0' }, [tool]);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'cjs-client', version: '1.0.0' });

@@ -8,12 +8,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { asError } from '../../../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
-import { toJsonRpcMessage } from '../jsonrpc-shape.js';
+import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
 import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
 import { sendJsonError } from './json-response.js';
+import { maxMessageBytesOf } from '../outgoing.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
 
@@ -21,6 +22,12 @@ import { TrackedHttpTransport } from './tracked-transport.js';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default time a session may stay without any open HTTP request before it is closed (30 min). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/**
+ * Default largest number of sessions open at once (1,000; an idle session costs about 40 KB).
+ * A new session past it is refused with 503 (see `HttpHandlerOptions.maxSessions`).
+ */
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 /** Why a session ended. */
 export type SessionCloseReason = 'deleted' | 'idle' | 'closed';
@@ -42,6 +49,19 @@ export interface HttpHandlerOptions {
   readonly maxBodyBytes?: number;
   /** A session with no open HTTP request for this long is closed (its calls aborted). Default 30 min; `Infinity` = never. */
   readonly sessionIdleMs?: number;
+  /**
+   * The most sessions open at once (a positive integer, or `Infinity` for no cap). Default
+   * `DEFAULT_MAX_SESSIONS` (1,000). An `initialize` that would open one more is answered 503
+   * `-32000 Service Unavailable: too many open sessions (<n>); end one with DELETE or retry later`
+   * with `Retry-After: 1`, and no session is made. Ignored when stateless.
+   */
+  readonly maxSessions?: number;
+  /**
+   * The largest message sent, in bytes (a positive integer or `Infinity`). Default
+   * `DEFAULT_MAX_MESSAGE_BYTES` (8 MiB). A response over it (or one that cannot be serialised at
+   * all) is replaced by an `isError` result saying why (see `serialiseOutgoing`).
+   */
+  readonly maxMessageBytes?: number;
   /** Called when a session is created (after its `initialize` was accepted). */
   readonly onSessionOpened?: (sessionId: string) => void;
   /** Called once when a session ends: `deleted` by the client, `idle` expiry, or `closed` by the server. */
@@ -60,6 +80,11 @@ export interface McpHttpHandler {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+
+/** The refusal of a session past `maxSessions`. */
+export function tooManySessionsMessage(maxSessions: number): string {
+  return `Service Unavailable: too many open sessions (${maxSessions}); end one with DELETE or retry later`;
+}
 
 /** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
 export function newSessionId(): string {
@@ -107,15 +132,24 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   if (!(sessionIdleMs > 0)) {
     throw new RangeError(`sessionIdleMs must be a positive number of milliseconds, got ${String(sessionIdleMs)}`);
   }
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!(isPositiveInteger(maxSessions) || maxSessions === Infinity)) {
+    throw new RangeError(`maxSessions must be a positive integer or Infinity, got ${String(maxSessions)}`);
+  }
   const stateless = options.stateless ?? false;
   const allowedMethods = stateless ? ['POST'] : ['GET', 'POST', 'DELETE'];
   const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
+  const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+  const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
   const sessions = new Map<string, HttpSession>();
+  /** Sessions being created (their `initialize` not yet answered): they count against the cap. */
+  let opening = 0;
   const statelessServers = new Set<Server>();
   let closing = false;
 
   const sessionContext: SessionContext = {
     sessionIdleMs,
+    transportOptions,
     register: (session) => {
       sessions.set(session.id, session);
       options.onSessionOpened?.(session.id);
@@ -179,7 +213,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (typeof sessionId === 'string' && sessionId !== '') {
       const session = sessions.get(sessionId);
       if (session === undefined) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
-      return session.handle(req, res, body);
+      return session.handle(req, res, withBadResponsesReplaced(body));
     }
     if (method !== 'POST' || !isInitializeBody(body)) {
       if (method === 'POST' && !isJsonRpcBody(body)) {
@@ -187,14 +221,23 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
       return sendJsonError(res, 400, JsonRpcCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
     }
-    const session = await HttpSession.create(factory, sessionContext);
-    await session.handle(req, res, body);
+    if (sessions.size + opening >= maxSessions) {
+      return sendJsonError(res, 503, JsonRpcCode.ServerError, tooManySessionsMessage(maxSessions), { 'Retry-After': '1' });
+    }
+    opening++;
+    let session: HttpSession;
+    try {
+      session = await HttpSession.create(factory, sessionContext);
+      await session.handle(req, res, body);
+    } finally {
+      opening--;
+    }
     if (!session.registered) await session.server.close();
   };
 
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();
-    const transport = new TrackedHttpTransport({ sessionIdGenerator: undefined });
+    const transport = new TrackedHttpTransport({ ...transportOptions, sessionIdGenerator: undefined });
     statelessServers.add(server);
     // Closing the per-request server when its response ends (or the client hangs up) aborts
     // whatever is still running for it.
@@ -235,6 +278,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
 /** What an `HttpSession` needs from its handler. */
 interface SessionContext {
   readonly sessionIdleMs: number;
+  readonly transportOptions: { readonly maxMessageBytes: number; readonly log: (message: string) => void };
   register(session: HttpSession): void;
   unregister(session: HttpSession, reason: SessionCloseReason): void;
 }
@@ -246,6 +290,8 @@ class HttpSession {
   private openRequests = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closeReason: SessionCloseReason | undefined;
+  /** Set once the transport closed: nothing may re-arm the idle timer or touch the calls after. */
+  private over = false;
   private readonly calls: InFlightCalls;
 
   private constructor(
@@ -260,6 +306,7 @@ class HttpSession {
     const server = factory();
     let session!: HttpSession;
     const transport = new TrackedHttpTransport({
+      ...context.transportOptions,
       sessionIdGenerator: newSessionId,
       onsessioninitialized: (id) => {
         session.id = id;
@@ -285,8 +332,11 @@ class HttpSession {
     const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
     const group: PostGroup = this.calls.open(requestIdsOf(messages));
     res.on('close', () => {
-      if (!res.writableFinished) this.calls.hungUp(group);
       this.openRequests--;
+      // After DELETE (or any close) the session is over: a timer armed now would keep its
+      // server and transport alive for sessionIdleMs (the leak of issue 7).
+      if (this.over) return;
+      if (!res.writableFinished) this.calls.hungUp(group);
       if (this.openRequests === 0) this.armIdleTimer();
     });
     await this.transport.handleRequest(req, res, body);
@@ -300,13 +350,16 @@ class HttpSession {
 
   private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
+    if (this.over) return;
     if (!Number.isFinite(this.context.sessionIdleMs)) return;
     this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS));
     this.idleTimer.unref();
   }
 
   private ended(): void {
+    this.over = true;
     clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     if (this.registered) this.context.unregister(this, this.closeReason ?? 'closed');
   }
 }
@@ -326,6 +379,16 @@ function pathOf(url: string | undefined): string {
 
 function isInitializeBody(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+/**
+ * The body with every malformed response in it replaced by its stand-in error response (see
+ * `standInForBadResponse`): the request it answers fails at once and the client gets 202, not
+ * a 400 for a reply. Anything else is left as it is.
+ */
+function withBadResponsesReplaced(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map((message) => standInForBadResponse(message) ?? message);
+  return standInForBadResponse(body) ?? body;
 }
 
 function isJsonRpcBody(body: unknown): boolean {

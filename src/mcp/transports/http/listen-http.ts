@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { ServerFactory } from '../server-factory.js';
 import { createHttpHandler, type HttpHandlerOptions } from './http-handler.js';
 
+/**
+ * How long `listenHttp` keeps an idle keep-alive connection open (65 s, longer than any common
+ * client's own idle timeout, so the client always closes an idle connection first).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Options of `listenHttp` and `serveHttp`: the handler's, plus where to listen. */
 export interface HttpOptions extends HttpHandlerOptions {
   /** The interface to bind. Default `127.0.0.1` (loopback only, as the MCP spec advises for local servers). */
@@ -42,6 +48,11 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
   const path = options.path ?? '/mcp';
   const handler = createHttpHandler(factory, { ...options, path });
   const server = createNodeServer(handler);
+  // Idle keep-alive connections are closed by the client first (undici and browsers give up
+  // after 4-5 s): a server that closes first races the client's next request on that socket,
+  // which then fails with ECONNRESET ("other side closed"), as seen under load.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -18,6 +18,13 @@ export interface StdioOptions {
   readonly stdout?: Writable;
   /** The longest request line, in bytes. A longer line is answered and closes the server. Default 4 MiB. */
   readonly maxLineBytes?: number;
+  /**
+   * The largest message written, in bytes (a positive integer or `Infinity`). Default
+   * `DEFAULT_MAX_MESSAGE_BYTES` (8 MiB, under the 10 MiB the SDK's stdio reader accepts). A
+   * response over it (or one that cannot be serialised) is replaced by an `isError` result saying
+   * why (see `serialiseOutgoing`).
+   */
+  readonly maxMessageBytes?: number;
   /** How long a graceful shutdown (signal or `close()`) waits for in-flight calls. Default 5000 ms. */
   readonly shutdownTimeoutMs?: number;
   /**
@@ -77,6 +84,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     stdin,
     stdout,
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     log,
   });
   const server = factory();

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, jsonRpcError, type JsonRpcErrorBody } from '../jsonrpc-error.js';
-import { toJsonRpcMessage } from '../jsonrpc-shape.js';
+import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 
 /** What one stdin line turned out to be. */
 export type ParsedLine =
@@ -21,7 +21,9 @@ export const INVALID_REQUEST_MESSAGE = 'Invalid Request: not a JSON-RPC 2.0 mess
  * id `null`; JSON that is not a JSON-RPC message (`{"foo":1}`, `"jsonrpc":"1.0"`, an id that is
  * `null` or an object, a batch array) is answered `-32600 Invalid Request`, carrying the line's
  * `id` when that id is a string or a number and `null` otherwise. A blank line is ignored (no
- * answer), as line-based peers use it harmlessly. Nothing here throws.
+ * answer), as line-based peers use it harmlessly. A malformed response (a reply whose `result`
+ * is not an object, say) is never answered: it becomes the error response of
+ * `standInForBadResponse`, so the request it replies to fails at once. Nothing here throws.
  */
 export function parseLine(line: string): ParsedLine {
   if (line.trim() === '') return { kind: 'blank' };
@@ -36,6 +38,8 @@ export function parseLine(line: string): ParsedLine {
   }
   const message = toJsonRpcMessage(value);
   if (message === undefined) {
+    const standIn = standInForBadResponse(value);
+    if (standIn !== undefined) return { kind: 'message', message: standIn };
     return { kind: 'invalid', answer: jsonRpcError(JsonRpcCode.InvalidRequest, INVALID_REQUEST_MESSAGE, usableId(value)) };
   }
   return { kind: 'message', message };

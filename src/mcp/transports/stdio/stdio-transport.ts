@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
 import { messageKind } from '../jsonrpc-shape.js';
+import { maxMessageBytesOf, serialiseOutgoing } from '../outgoing.js';
 import { LineSplitter } from './line-splitter.js';
 import { parseLine } from './parse-line.js';
 
@@ -19,6 +20,8 @@ export interface HardenedStdioTransportOptions {
   readonly maxLineBytes: number;
   /** Receives one-line diagnostics about abnormal ends (never protocol traffic). */
   readonly log: (message: string) => void;
+  /** The largest message written, in bytes (see `serialiseOutgoing`); default `DEFAULT_MAX_MESSAGE_BYTES`. */
+  readonly maxMessageBytes?: number;
 }
 
 /** The message a request gets while the transport is draining for shutdown. */
@@ -35,6 +38,8 @@ export const SHUTTING_DOWN_MESSAGE = 'Server is shutting down';
  *   signals of its in-flight calls at once instead of finishing them for nobody.
  * - A stdout write error (EPIPE: the client closed its end) never crashes the process: the
  *   transport closes (reason `stdout-broken`) and later sends reject with `stdio output is closed`.
+ * - Every request is answered once: a response that cannot be serialised or is over
+ *   `maxMessageBytes` is replaced by one that says why (see `serialiseOutgoing`).
  * - Writes honour back-pressure (a send resolves once the stream accepted or drained the line).
  * - It counts in-flight requests (received, neither answered nor cancelled), so a shutdown can
  *   drain them: after `beginDrain()` new requests are answered `-32000 Server is shutting down`,
@@ -59,6 +64,7 @@ export class HardenedStdioTransport implements Transport {
   private readonly splitter: LineSplitter;
   private readonly maxLineBytes: number;
   private readonly log: (message: string) => void;
+  private readonly maxMessageBytes: number;
   private readonly inFlight = new Map<string, number>();
   private readonly idleWaiters = new Set<() => void>();
   private readonly drainWaiters = new Set<() => void>();
@@ -73,6 +79,7 @@ export class HardenedStdioTransport implements Transport {
     this.splitter = new LineSplitter(options.maxLineBytes);
     this.maxLineBytes = options.maxLineBytes;
     this.log = options.log;
+    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
     const write = options.stdout.write as (chunk: string) => boolean;
     this.rawWrite = (chunk) => write.call(options.stdout, chunk);
   }
@@ -96,12 +103,24 @@ export class HardenedStdioTransport implements Transport {
     this.stdin.resume();
   }
 
+  /**
+   * Writes one message as a line. A message that cannot be serialised or is over
+   * `maxMessageBytes` is handled by `serialiseOutgoing`: a response is replaced (an `isError`
+   * tool result or a `-32603` error saying why, logged), so the request is still answered once;
+   * a request or notification is not written and the send rejects with the reason.
+   */
   async send(message: JSONRPCMessage): Promise<void> {
+    const outgoing = serialiseOutgoing(message, this.maxMessageBytes);
+    if (outgoing.kind === 'drop') {
+      this.log(outgoing.why);
+      throw new Error(outgoing.why);
+    }
     if (messageKind(message) === 'response') {
       const id = (message as { id?: RequestId }).id;
       if (id !== undefined) this.untrack(id);
+      if (outgoing.replaced !== undefined) this.log(`request ${JSON.stringify(id)}: ${outgoing.replaced}`);
     }
-    await this.writeLine(JSON.stringify(message));
+    await this.writeLine(outgoing.json);
   }
 
   async close(): Promise<void> {

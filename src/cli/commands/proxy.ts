@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { isJsonObject } from '../../contract/json.js';
+import { messageOf } from '../../util/describe.js';
+import { createProxy, type Proxy, type ProxyOptions, type ProxyUpstream } from '../../mcp/index.js';
+import type { ProxyCommand } from '../args.js';
+import type { CliIo } from '../io.js';
+import { CliError } from '../load.js';
+
+/**
+ * Reads one upstream word: `NAME=TARGET` names the server NAME and prefixes its tools `NAME.`;
+ * a TARGET starting `http://` or `https://` is a URL, anything else a stdio command line split
+ * at runs of spaces (use --config for arguments that hold spaces).
+ */
+export function upstreamOfWord(word: string): ProxyUpstream {
+  const named = /^([A-Za-z0-9_-]+)=(.+)$/s.exec(word);
+  const target = named === null ? word : named[2]!;
+  const naming = named === null ? {} : { name: named[1]!, prefix: `${named[1]!}.` };
+  if (/^https?:\/\//.test(target)) return { ...naming, url: target };
+  const [command, ...args] = target.trim().split(/\s+/);
+  if (command === undefined || command === '') throw new CliError(`proxy: the upstream ${JSON.stringify(word)} has no command`);
+  return { ...naming, command, args };
+}
+
+/** Reads `--config`: an array of upstreams, or `{servers, maxLLMChars?, maxOutputChars?, policy?}`. */
+async function readConfig(path: string, cwd: string): Promise<{ servers: unknown[]; options: ProxyOptions }> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (err) {
+    throw new CliError(`proxy: cannot read the config ${JSON.stringify(path)}: ${messageOf(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`proxy: the config ${JSON.stringify(path)} is not valid JSON: ${messageOf(err)}`);
+  }
+  if (Array.isArray(value)) return { servers: value, options: {} };
+  if (!isJsonObject(value) || !Array.isArray(value.servers)) throw new CliError(`proxy: the config ${JSON.stringify(path)} must be an array of servers or an object with a "servers" array`);
+  const options: { maxLLMChars?: number; maxOutputChars?: number; policy?: ProxyOptions['policy'] } = {};
+  for (const key of Object.keys(value)) {
+    if (!['servers', 'maxLLMChars', 'maxOutputChars', 'policy'].includes(key)) throw new CliError(`proxy: the config has an unknown key ${JSON.stringify(key)} (known keys: servers, maxLLMChars, maxOutputChars, policy)`);
+  }
+  if (value.maxLLMChars !== undefined) {
+    if (typeof value.maxLLMChars !== 'number') throw new CliError('proxy: "maxLLMChars" must be a number');
+    options.maxLLMChars = value.maxLLMChars;
+  }
+  if (value.maxOutputChars !== undefined) {
+    if (typeof value.maxOutputChars !== 'number') throw new CliError('proxy: "maxOutputChars" must be a number');
+    options.maxOutputChars = value.maxOutputChars;
+  }
+  if (value.policy !== undefined) {
+    if (!isJsonObject(value.policy)) throw new CliError('proxy: "policy" must be an object like {"rules": [...]}');
+    options.policy = value.policy as ProxyOptions['policy'];
+  }
+  return { servers: value.servers, options };
+}
+
+/**
+ * `toolwright proxy`: connects every upstream (from the words and `--config`), then serves the
+ * aggregate as server `--name` (default `toolwright-proxy`) version `--version` (default
+ * `0.0.0`): over stdio (resolves once stdin closes) or with `--http` at a URL printed on stderr
+ * (resolves after Ctrl-C or SIGTERM). A startup failure (an upstream that cannot be reached, a
+ * name two servers share) is a `CliError` with exit code 2. Upstreams' stderr is passed through.
+ */
+export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<number> {
+  const fromConfig = command.config === undefined ? { servers: [], options: {} } : await readConfig(command.config, io.cwd);
+  const upstreams = [...(fromConfig.servers as ProxyUpstream[]), ...command.upstreams.map(upstreamOfWord)];
+  const info = { name: command.name ?? 'toolwright-proxy', version: command.version ?? '0.0.0' };
+  let proxy: Proxy;
+  try {
+    proxy = await createProxy(upstreams, { ...fromConfig.options, info, onError: (err) => io.err(`toolwright: ${err.message}\n`) });
+  } catch (err) {
+    throw new CliError(messageOf(err));
+  }
+  const count = `${proxy.tools.length} tool${proxy.tools.length === 1 ? '' : 's'} of ${upstreams.length} server${upstreams.length === 1 ? '' : 's'}`;
+  try {
+    if (command.http === undefined) {
+      const handle = await proxy.serveStdio();
+      io.err(`toolwright: proxying ${count} over stdio\n`);
+      await handle.closed;
+      return 0;
+    }
+    const { host, port } = command.http;
+    let server: Awaited<ReturnType<Proxy['serveHttp']>>;
+    try {
+      server = await proxy.serveHttp({ host, port, stateless: command.stateless });
+    } catch (error) {
+      throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
+    }
+    io.err(`toolwright: proxying ${count} at ${server.url}; Ctrl-C stops\n`);
+    await io.stopRequested();
+    await server.close();
+    return 0;
+  } finally {
+    await proxy.close();
+  }
+}

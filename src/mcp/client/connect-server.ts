@@ -1,0 +1,223 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ContractTool } from '../../contract/index.js';
+import { messageOf } from '../../util/describe.js';
+import { onToolListChanged, type McpClientLike } from './client-like.js';
+import { serverNameOf, toolsOf } from './connect-tools.js';
+import type { ConsumeOptions } from './options.js';
+import { Upstream } from './upstream.js';
+
+/** A server to spawn and talk to over stdio. */
+export interface StdioTarget {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** The child's environment (default: the SDK's safe subset of this process's). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** What happens to the child's stderr (default `inherit`). */
+  readonly stderr?: 'inherit' | 'ignore' | 'pipe';
+}
+
+/** A server to reach over streamable HTTP. */
+export interface UrlTarget {
+  readonly url: string | URL;
+  /** Extra headers sent with every request (an `Authorization` header, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Where `connectServer` finds a server. */
+export type ServerTarget = StdioTarget | UrlTarget;
+
+/** Options of `connectServer`: the consume options plus how to connect. */
+export interface ConnectServerOptions extends ConsumeOptions {
+  /** Who the client says it is at `initialize`; default `{name: 'toolwright', version: '0'}`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Called with the new tools after every refresh (after a `list_changed`, or `refresh()`). */
+  readonly onToolsChanged?: (tools: readonly ContractTool[]) => void;
+  /** Called when a refresh that `list_changed` started fails (the old tools stay). */
+  readonly onRefreshError?: (error: Error) => void;
+  /**
+   * Which SDK line's client connects: `1` (default), the `Client` of `@modelcontextprotocol/sdk`,
+   * which speaks the 2025 era; or `2`, the `Client` of `@modelcontextprotocol/client` (an optional
+   * peer dependency), which negotiates the 2026-07-28 era when the server offers it and answers
+   * `input_required` with the same elicitation.
+   */
+  readonly sdk?: 1 | 2;
+}
+
+/** A server connection `connectServer` owns. */
+export interface ServerConnection {
+  /** The server's name in errors. */
+  readonly server: string;
+  /** The tools of the latest listing. */
+  readonly tools: readonly ContractTool[];
+  /** Lists the tools again (reconnecting when the connection died) and returns them. */
+  refresh(): Promise<readonly ContractTool[]>;
+  /** Closes the connection (a stdio child is ended); later calls fail. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The members of either SDK line's `Client` that `connectServer` uses to own a connection. */
+interface OwnedClient {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+}
+
+interface Live {
+  client: OwnedClient;
+  closed: boolean;
+}
+
+const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
+
+/** A fresh, unconnected client of the chosen SDK line and the transport to connect it with. */
+async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }, sdk: 1 | 2): Promise<{ client: OwnedClient; transport: unknown }> {
+  if (sdk === 1) return { client: new Client(info, { capabilities: CLIENT_CAPABILITIES }) as unknown as OwnedClient, transport: transportOf(target) };
+  let v2: typeof import('@modelcontextprotocol/client');
+  try {
+    v2 = await import('@modelcontextprotocol/client');
+  } catch (err) {
+    throw new Error(`connectServer: sdk 2 needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`);
+  }
+  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' } }) as unknown as OwnedClient;
+  if ('url' in target) {
+    const url = target.url instanceof URL ? target.url : new URL(target.url);
+    return { client, transport: new v2.StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } }) };
+  }
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+  return { client, transport: new StdioClientTransport(stdioParams(target)) };
+}
+
+/**
+ * Connects to one server, spawning `{command, args}` over stdio or opening `{url}` over
+ * streamable HTTP, lists its tools (see `connectTools` for what they are and do) and owns the
+ * connection. The client offers elicitation (form and URL), so the server may ask; questions go
+ * where `Upstream` says. When the server sends `notifications/tools/list_changed`, the tools are
+ * listed again and `onToolsChanged` is told. When the connection dies (a stdio child exits, an
+ * HTTP session ends), calls in flight fail with `mcp server "<server>": tool "<tool>": <reason>`
+ * and the next call, facts question or refresh connects again. Throws, naming the server, when
+ * the first connection or listing fails.
+ */
+export async function connectServer(target: ServerTarget, options: ConnectServerOptions = {}): Promise<ServerConnection> {
+  const label = labelOf(target);
+  let live: Live | undefined;
+  let closing = false;
+  let server = options.server ?? label;
+  let tools: readonly ContractTool[] = [];
+  let refreshing: Promise<readonly ContractTool[]> | undefined;
+
+  const attempt = async (): Promise<Live> => {
+    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, options.sdk ?? 1);
+    const state: Live = { client, closed: false };
+    client.onclose = () => {
+      state.closed = true;
+    };
+    try {
+      await client.connect(transport);
+    } catch (err) {
+      await client.close().catch(() => {});
+      throw err;
+    }
+    onToolListChanged(client as unknown as McpClientLike, () => {
+      refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
+    });
+    return state;
+  };
+  // A first connection is tried once; a reconnection twice (an HTTP client may first reuse a
+  // pooled socket the restarted server has closed).
+  const open = async (): Promise<Live> => {
+    const tries = live === undefined ? 1 : 2;
+    for (let tried = 1; ; tried += 1) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (tried >= tries) throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
+      }
+    }
+  };
+  const current = async (): Promise<McpClientLike> => {
+    if (closing) throw new Error(`mcp server ${JSON.stringify(server)}: the connection is closed`);
+    if (live === undefined || live.closed) live = await open();
+    return live.client as unknown as McpClientLike;
+  };
+  const first = await current();
+  if (options.server === undefined) server = serverNameOf(first, options);
+  const upstream = new Upstream(server, current, options.elicit, (err) => {
+    // A failure that did not come from a live server's JSON-RPC answer (a closed connection, an
+    // HTTP session the server no longer knows, a refused socket) drops the connection, so the
+    // next call connects again.
+    if (live === undefined || answeredByLiveServer(err)) return;
+    const dead = live;
+    dead.closed = true;
+    dead.client.close().catch(() => {});
+  });
+  const refresh = (): Promise<readonly ContractTool[]> => {
+    refreshing ??= (async () => {
+      try {
+        const client = await upstream.client();
+        tools = Object.freeze(await toolsOf(upstream, client, { ...options, server }));
+        options.onToolsChanged?.(tools);
+        return tools;
+      } finally {
+        refreshing = undefined;
+      }
+    })();
+    return refreshing;
+  };
+  try {
+    await refresh();
+  } catch (err) {
+    await live?.client.close().catch(() => {});
+    throw err;
+  }
+  return {
+    server,
+    get tools() {
+      return tools;
+    },
+    refresh,
+    async close() {
+      closing = true;
+      const was = live;
+      live = undefined;
+      await was?.client.close().catch(() => {});
+    },
+  };
+}
+
+/**
+ * True when `err` is a JSON-RPC error a live connection produced: a code from -32768 to -32001
+ * (the standard errors, server errors, the SDK's request timeout), so the connection is kept.
+ * Anything else drops it: the SDK's connection-closed -32000, an HTTP status (a session the server
+ * no longer knows answers 404), an error without a code (a refused socket).
+ */
+function answeredByLiveServer(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'number' && code >= -32768 && code <= -32001;
+}
+
+function labelOf(target: ServerTarget): string {
+  if ('url' in target) return String(target.url);
+  return [target.command, ...(target.args ?? [])].join(' ');
+}
+
+function transportOf(target: ServerTarget): StdioClientTransport | StreamableHTTPClientTransport {
+  if ('url' in target) {
+    const url = target.url instanceof URL ? target.url : new URL(target.url);
+    return new StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } });
+  }
+  return new StdioClientTransport(stdioParams(target));
+}
+
+function stdioParams(target: StdioTarget): { command: string; args: string[]; env?: Record<string, string>; cwd?: string; stderr: 'inherit' | 'ignore' | 'pipe' } {
+  if (typeof target.command !== 'string' || target.command === '') throw new TypeError('connectServer: "command" must be a non-empty string');
+  return {
+    command: target.command,
+    args: [...(target.args ?? [])],
+    ...(target.env === undefined ? {} : { env: { ...target.env } }),
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    stderr: target.stderr ?? 'inherit',
+  };
+}

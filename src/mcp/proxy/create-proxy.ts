@@ -1,0 +1,171 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ContractTool } from '../../contract/index.js';
+import type { PermissionPolicy } from '../../runtime/index.js';
+import { connectServer, type ConsumerPolicyOptions, type ServerConnection } from '../client/index.js';
+import { serverFor } from '../server/create-server.js';
+import type { ServerInfo } from '../server/index.js';
+import { ListToolsRequest } from '../server/request-schemas.js';
+import { servedToolsOf, type ServedTool } from '../server/served-tools.js';
+import { connectStdio, listenHttp, type HttpHandle, type HttpOptions, type StdioHandle, type StdioOptions } from '../transports/index.js';
+import { checkUpstream, upstreamName, type ProxyUpstream } from './upstream-config.js';
+
+/** How a proxy treats what passes through it. */
+export interface ProxyOptions {
+  /** Who the proxy says it is at `initialize`; default `{name: 'toolwright-proxy', version: '0.0.0'}`. */
+  readonly info?: ServerInfo;
+  /**
+   * The host's permission policy, applied on the way through (see `ConsumeOptions.policy`). Left
+   * out, nothing is checked and every tool is forwarded as it is (each states its permission in
+   * `requires` for whoever checks it next).
+   */
+  readonly policy?: PermissionPolicy | ConsumerPolicyOptions;
+  /**
+   * The seed's bound on the model-facing text of each result, in code points (see
+   * `projectResult`); the proxy then serves that one text part (structured content kept).
+   */
+  readonly maxLLMChars?: number;
+  /**
+   * The served bound of `createServer` (UTF-16 units, with toolwright's truncation marker),
+   * applied after `maxLLMChars`: with both, the text is first projected and cut to `maxLLMChars`
+   * code points, then cut again only if it is still longer than `maxOutputChars` UTF-16 units
+   * (text outside the Basic Multilingual Plane counts two units per code point).
+   */
+  readonly maxOutputChars?: number;
+  /**
+   * Honours upstreams' `_meta` claims where they advertise the facts capability (default `true`):
+   * the proxy then answers `execution/facts` for their tools by asking them, one request per
+   * upstream and batch, so no claim is lost on the way through. `false` answers every facts
+   * question as a tool without claims.
+   */
+  readonly trustClaims?: boolean;
+  /** What happens to stdio upstreams' stderr (default `inherit`). */
+  readonly stderr?: 'inherit' | 'ignore' | 'pipe';
+  /** Told when an upstream's `list_changed` refresh fails or makes names collide (the old tools stay). */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A running proxy: its upstream connections and the merged tools it serves. */
+export interface Proxy {
+  /** The merged tools, in upstream order then each server's order. */
+  readonly tools: readonly ContractTool[];
+  readonly connections: readonly ServerConnection[];
+  /** Builds a fresh SDK `Server` for one downstream connection (a `ServerFactory`). */
+  createServer(): Server;
+  /** Serves the proxy over stdio (see `connectStdio`). */
+  serveStdio(options?: StdioOptions): Promise<StdioHandle>;
+  /** Serves the proxy over streamable HTTP (see `listenHttp`). */
+  serveHttp(options?: HttpOptions): Promise<HttpHandle>;
+  /** Closes every upstream connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to every upstream (stdio commands and URLs) and aggregates their tools into one
+ * server. Each tool is served with its upstream definition unchanged but for its prefixed
+ * name; calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
+ * server and tool; a dead upstream is connected again on the next call); an upstream's
+ * `list_changed` refreshes its tools and is forwarded to every connected client. Throws, after
+ * closing what it opened, when an upstream cannot be connected or listed, and when two servers
+ * list the same name: `proxy: tool "echo" is listed by both "a" and "b"; give one of them a
+ * prefix`.
+ */
+export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
+  if (!Array.isArray(upstreams) || upstreams.length === 0) throw new TypeError('proxy: give at least one upstream server');
+  const checked = upstreams.map(checkUpstream);
+  const info = options.info ?? { name: 'toolwright-proxy', version: '0.0.0' };
+  const serverOptions = options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars };
+  const live = new Set<Server>();
+  const connections: ServerConnection[] = [];
+  const served = new Map<string, ServedTool>();
+  let merged: readonly ContractTool[] = [];
+
+  const rebuild = (): void => {
+    const next = mergeTools(checked, connections);
+    const prepared = servedToolsOf(next, 'proxy', serverOptions);
+    served.clear();
+    for (const [name, tool] of prepared) served.set(name, tool);
+    merged = next;
+  };
+  const changed = (): void => {
+    if (connections.length < checked.length) return;
+    try {
+      rebuild();
+    } catch (err) {
+      options.onError?.(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    for (const server of live) {
+      if (server.transport === undefined) continue;
+      server.sendToolListChanged().catch(() => {});
+    }
+  };
+  try {
+    for (const upstream of checked) {
+      const policy = options.policy === undefined ? false : options.policy;
+      connections.push(
+        await connectServer(upstream.url !== undefined ? { url: upstream.url, ...(upstream.headers ? { headers: upstream.headers } : {}) } : {
+          command: upstream.command!,
+          ...(upstream.args ? { args: upstream.args } : {}),
+          ...(upstream.env ? { env: upstream.env } : {}),
+          ...(upstream.cwd ? { cwd: upstream.cwd } : {}),
+          stderr: options.stderr ?? 'inherit',
+        }, {
+          server: upstreamName(upstream),
+          policy,
+          trustClaims: options.trustClaims ?? true,
+          ...(upstream.prefix === undefined ? {} : { prefix: upstream.prefix }),
+          ...(upstream.permission === undefined ? {} : { permission: upstream.permission }),
+          ...(upstream.trustServerAnnotations === undefined ? {} : { trustServerAnnotations: upstream.trustServerAnnotations }),
+          ...(options.maxLLMChars === undefined ? {} : { maxLLMChars: options.maxLLMChars }),
+          onToolsChanged: changed,
+          onRefreshError: (err) => options.onError?.(err),
+        }),
+      );
+    }
+    rebuild();
+  } catch (err) {
+    await Promise.all(connections.map((c) => c.close()));
+    throw err;
+  }
+
+  const serverOf = (transport: 'stdio' | 'http' | 'other'): Server => {
+    const server = serverFor(info, served, { ...serverOptions, transport });
+    server.registerCapabilities({ tools: { listChanged: true } });
+    server.setRequestHandler(ListToolsRequest, () => ({ tools: [...served.values()].map((tool) => tool.definition) }));
+    live.add(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      live.delete(server);
+      previous?.();
+    };
+    return server;
+  };
+  return {
+    get tools() {
+      return merged;
+    },
+    connections,
+    createServer: () => serverOf('other'),
+    serveStdio: (stdio = {}) => connectStdio(() => serverOf('stdio'), stdio),
+    serveHttp: (http = {}) => listenHttp(() => serverOf('http'), http),
+    close: async () => {
+      await Promise.all(connections.map((c) => c.close()));
+    },
+  };
+}
+
+/** Every connection's tools in order; throws on a name two servers share. */
+function mergeTools(upstreams: readonly ProxyUpstream[], connections: readonly ServerConnection[]): ContractTool[] {
+  const owner = new Map<string, string>();
+  const tools: ContractTool[] = [];
+  connections.forEach((connection, index) => {
+    const name = upstreamName(upstreams[index]!);
+    for (const tool of connection.tools) {
+      const first = owner.get(tool.name);
+      if (first !== undefined) throw new Error(`proxy: tool ${JSON.stringify(tool.name)} is listed by both ${JSON.stringify(first)} and ${JSON.stringify(name)}; give one of them a prefix`);
+      owner.set(tool.name, name);
+      tools.push(tool);
+    }
+  });
+  return tools;
+}

@@ -1,0 +1,25 @@
+import type { ContractTool } from '../../contract/index.js';
+import type { ServerInfo, ServerOptions } from '../server/index.js';
+import { serverFor } from '../server/create-server.js';
+import { servedToolsOf } from '../server/served-tools.js';
+import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
+import { keepServingOnFloatingRejections } from './process-guard.js';
+import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
+
+/** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
+export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+/**
+ * Serves contract tools over streamable HTTP: `listenHttp` with a fresh
+ * `createServer(info, tools)` per session (per request when `stateless`), whose calls see
+ * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
+ * session or request), so an invalid set rejects here (naming the tool) rather than failing the
+ * first request. A rejection a tool leaves unhandled is logged and the process keeps serving
+ * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). Resolves once listening.
+ */
+export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
+  keepServingOnFloatingRejections();
+  const serverOptions = { ...options, transport: 'http' as const };
+  const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
+  return listenHttp(() => serverFor(info, prepared, serverOptions), options);
+}

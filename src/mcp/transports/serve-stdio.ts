@@ -1,0 +1,25 @@
+import type { ContractTool } from '../../contract/index.js';
+import type { ServerInfo, ServerOptions } from '../server/index.js';
+import { serverFor } from '../server/create-server.js';
+import { servedToolsOf } from '../server/served-tools.js';
+import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
+import { keepServingOnFloatingRejections } from './process-guard.js';
+import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
+
+/** Options of `serveStdio`: the stdio transport's and the server's (the transport kind is set here). */
+export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+/**
+ * Serves contract tools over stdio: `connectStdio` with one `createServer(info, tools)` whose
+ * calls see `session.transport === 'stdio'`. Rejects, naming the tool, when the tool set is
+ * invalid (see `createServer`). Tools must not write to stdout: log with `ctx.log` (to the
+ * client) or to stderr; while serving the process's own stdout, stray `console.log` output is
+ * rerouted to stderr (`guardStdout`). A rejection a tool leaves unhandled is logged and the
+ * process keeps serving (`keepServingOnFloatingRejections`). Resolves to the running server's handle.
+ */
+export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
+  keepServingOnFloatingRejections(options.log);
+  const serverOptions = { ...options, transport: 'stdio' as const };
+  const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
+  return connectStdio(() => serverFor(info, prepared, serverOptions), options);
+}

@@ -1,0 +1,71 @@
+import { kindOf } from '../../util/describe.js';
+import { isPositiveInteger } from '../../util/limits.js';
+import { type SchemaValidator } from '../../compiler/index.js';
+import { checkValidatorOption } from '../../compiler/internal.js';
+import { checkInterceptors } from '../interceptors/interceptors.js';
+import type { Interceptor } from '../interceptors/types.js';
+import { PermissionPolicy } from '../permissions/policy.js';
+import { checkTimeout } from './time-limit.js';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../output-limits/defaults.js';
+
+/**
+ * What every host runs its calls with; the same options on `Executor`, `createServer`,
+ * `serveStdio`, `serveHttp` and `prepareTools`. Every member is optional.
+ */
+export interface CallCoreOptions {
+  /** Decides `@Requires` and `ctx.requirePermission` (see `PermissionPolicy`); without one, the host's own `requirePermission` decides (nothing is granted by default). */
+  readonly policy?: PermissionPolicy;
+  /** Run around every call, in this order (see `Interceptor`). */
+  readonly interceptors?: readonly Interceptor[];
+  /**
+   * A bound on the characters of each final result for tools that state no `maxOutputChars`
+   * (`@MaxOutput`) of their own: a positive integer, default `DEFAULT_MAX_OUTPUT_CHARS`
+   * (100,000), so one tool returning megabytes cannot flood a client or its model. `Infinity`
+   * switches the default off (a tool's own bound still applies; the transports'
+   * `maxMessageBytes` still turns a message too big to send into an `isError` result).
+   */
+  readonly maxOutputChars?: number;
+  /**
+   * A time limit for each run of `execute` for tools that state no `timeoutMs` (`@Timeout`) of
+   * their own (milliseconds). Default none: a tool with no limit that never settles holds its
+   * call until the client cancels it or the connection closes.
+   */
+  readonly timeoutMs?: number;
+  /** What compiles hand-built tools' argument schemas and every output schema (default: the default validator; see `SchemaValidator`). */
+  readonly validator?: SchemaValidator;
+}
+
+/** `CallCoreOptions` after checking, with the defaults applied. */
+export interface CoreSettings {
+  readonly policy: PermissionPolicy | undefined;
+  readonly interceptors: readonly Interceptor[];
+  readonly maxOutputChars: number | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly validator: SchemaValidator | undefined;
+}
+
+/**
+ * Checks the call-core members of a host's options and returns them as settings. Throws a
+ * `TypeError` beginning with `where` naming the bad option: `"policy" must be a PermissionPolicy
+ * (made with createPolicy)`, a bad interceptor (see `checkInterceptors`), `"maxOutputChars" must
+ * be a positive integer or Infinity, got 0`, `"timeoutMs" expected a positive number of milliseconds ...`,
+ * or a `validator` without a `compile` function.
+ */
+export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
+  const { policy, interceptors, maxOutputChars, timeoutMs, validator } = options;
+  if (policy !== undefined && !(policy instanceof PermissionPolicy)) {
+    throw new TypeError(`${where}: "policy" must be a PermissionPolicy (made with createPolicy), got ${kindOf(policy)}`);
+  }
+  if (maxOutputChars !== undefined && maxOutputChars !== Infinity && !isPositiveInteger(maxOutputChars)) {
+    throw new TypeError(`${where}: "maxOutputChars" must be a positive integer or Infinity, got ${String(maxOutputChars)}`);
+  }
+  const timeoutProblem = checkTimeout(timeoutMs);
+  if (timeoutProblem !== undefined) throw new TypeError(`${where}: "timeoutMs" ${timeoutProblem}`);
+  return Object.freeze({
+    policy,
+    interceptors: interceptors === undefined ? Object.freeze([]) : checkInterceptors(interceptors, where),
+    maxOutputChars: maxOutputChars === undefined ? DEFAULT_MAX_OUTPUT_CHARS : maxOutputChars === Infinity ? undefined : maxOutputChars,
+    timeoutMs,
+    validator: checkValidatorOption(validator, where),
+  });
+}

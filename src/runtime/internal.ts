@@ -1,0 +1,7 @@
+/*
+ * The runtime's face to the MCP edge: helpers the edge uses that are not public API (the
+ * package's `exports` map has no path to this file).
+ */
+export { handBuiltArgumentsProblem } from './call/run.js';
+export { runUnderPolicy } from './permissions/apply.js';
+export { checkDeclared } from './permissions/requirements.js';

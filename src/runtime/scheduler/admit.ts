@@ -1,0 +1,74 @@
+import type { CallClaims } from './claims.js';
+import type { Scheduler, Ticket } from './scheduler.js';
+
+/** How `admit` submits a call and what it tells its caller. */
+export interface AdmitOptions {
+  readonly claims: CallClaims;
+  /** Names the call in `waitingFor` texts (usually the tool's name). */
+  readonly label: string;
+  /**
+   * Withdraws the call while it waits: the promise rejects with the signal's reason and the call
+   * never starts. A signal that aborted before `admit` never queues the call (see `admit`).
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Called once, synchronously inside `admit`, when the call cannot start at once, with its
+   * ticket (read `ticket.waitingFor()` to say why). Not called for a call that starts at once.
+   */
+  readonly onWait?: (ticket: Ticket) => void;
+}
+
+/**
+ * Submits one call to `scheduler` and resolves with its ticket once the call may start (the
+ * ticket is then `running`, and the caller must `release` it when the call completed, whatever
+ * happened). Rejects with `signal.reason` when the signal aborts while the call still waits: the
+ * call is withdrawn and never starts. A call whose signal had aborted before is never queued: it
+ * starts when the rules let it start at once (so its work sees the aborted signal and ends
+ * itself, exactly as it would with no scheduler), else it is withdrawn at once and the promise
+ * rejects with the signal's reason (`onWait` is then not called). A throw from `onWait` is
+ * ignored: it never changes the call's place.
+ */
+export function admit(scheduler: Scheduler, options: AdmitOptions): Promise<Ticket> {
+  return Promise.resolve(enter(scheduler, options));
+}
+
+/**
+ * `admit` without a promise for the common case: returns the running ticket itself when the call
+ * starts at once, else a promise that behaves as `admit`'s. For hosts that count microtasks.
+ */
+export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Promise<Ticket> {
+  const { claims, label, signal, onWait } = options;
+  let settle: ((ticket: Ticket) => void) | undefined;
+  let startedAtOnce = false;
+  const ticket = scheduler.submit({
+    claims,
+    label,
+    start: () => {
+      if (settle === undefined) startedAtOnce = true;
+      else settle(ticket);
+    },
+  });
+  if (startedAtOnce) return ticket;
+  return new Promise<Ticket>((resolve, reject) => {
+    const onAbort = (): void => {
+      if (ticket.cancel()) reject(signal!.reason);
+    };
+    settle = (started) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(started);
+    };
+    if (signal?.aborted === true) {
+      ticket.cancel();
+      reject(signal.reason);
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (onWait !== undefined) {
+      try {
+        onWait(ticket);
+      } catch {
+        // A reporter's failure never changes the call's place.
+      }
+    }
+  });
+}

@@ -1,0 +1,72 @@
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
+import { kindOf } from '../util/describe.js';
+import { compile, type CompileOptions } from '../compiler/compile/index.js';
+import type { CallCoreOptions } from '../runtime/call/index.js';
+import { mcpResultOf, toolCallOf } from '../mcp/server/call.js';
+import { servedToolsOf } from '../mcp/server/served-tools.js';
+
+/**
+ * Options of `testTools`: how the classes are compiled (`resolve`, `resolveForCall`, `maxDepth`),
+ * the call-core options every host takes (`policy`, `interceptors`, `timeoutMs`,
+ * `maxOutputChars`, `validator`), and what every call's context offers (`context`).
+ */
+export interface TestToolsOptions extends Omit<CompileOptions, 'validator'>, CallCoreOptions {
+  /** Members of every call's context (`principal`, `request`, `elicit`, `requirePermission`, `log`, ...); a call's own `context` wins. */
+  readonly context?: TestCallContext;
+}
+
+/** What a test may put in a call's context: everything a host offers except the call itself. */
+export type TestCallContext = Omit<CallContextInit, 'call'>;
+
+/** Options of one `callTool`. */
+export interface TestCallOptions {
+  /** Members of this call's context, over the tester's `context`. */
+  readonly context?: TestCallContext;
+}
+
+/** Calls tools in process, through the call core, with the exact MCP results a server sends. */
+export interface ToolTester {
+  /** The tools as `tools/list` lists them (the exact MCP definitions), in order. */
+  listTools(): McpTool[];
+  /**
+   * Calls the tool named `name` with `args` (raw JSON, as a client sends them; missing is `{}`)
+   * and resolves the exact `CallToolResult` a toolwright server sends for it: the same call core
+   * (validation, permissions, interceptors, time limit, output check, bounds, records) and the
+   * same result mapping. Rejects as a server answers with a protocol error: an unknown tool
+   * (`Unknown tool: <name>`) or arguments that are not an object, each with `code` -32602.
+   */
+  callTool(name: string, args?: unknown, options?: TestCallOptions): Promise<CallToolResult>;
+}
+
+/**
+ * Makes a `ToolTester` for `sources`: tool classes, instances of tool classes and contract tools,
+ * compiled with `compile` (so every `ContractError` shows here, too) and prepared with
+ * `prepareTools`, exactly as `createServer` prepares them. No transport and no client are set up.
+ * Every call's context has `session` `{ id: "", transport: "memory" }` (one object per tester),
+ * a call id `test-<n>`, and the host defaults for what `context` leaves out (elicitation answers
+ * `cancel`, sampling and permission requests are refused). Throws what `compile` and
+ * `prepareTools` throw for bad tools or options.
+ */
+export function testTools(sources: readonly unknown[], options: TestToolsOptions = {}): ToolTester {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`testTools: options must be an object, got ${kindOf(options)}`);
+  const { resolve, resolveForCall, maxDepth, validator, context: shared } = options;
+  const compileOptions: CompileOptions = {
+    ...(resolve === undefined ? {} : { resolve }),
+    ...(resolveForCall === undefined ? {} : { resolveForCall }),
+    ...(maxDepth === undefined ? {} : { maxDepth }),
+    ...(validator === undefined ? {} : { validator }),
+  };
+  const served = servedToolsOf(compile(sources, compileOptions), 'testTools', options);
+  const session: Session = Object.freeze({ id: '', transport: 'memory' });
+  let calls = 0;
+  return Object.freeze({
+    listTools: () => [...served.values()].map((tool) => tool.definition),
+    async callTool(name: string, args?: unknown, callOptions: TestCallOptions = {}): Promise<CallToolResult> {
+      const { served: tool, args: checked } = toolCallOf(served, { name, arguments: args });
+      calls += 1;
+      const ctx = createCallContext({ session, ...shared, ...callOptions.context, call: { id: `test-${calls}`, tool: name, args: checked } });
+      return mcpResultOf(await tool.prepared.call(checked, ctx));
+    },
+  });
+}

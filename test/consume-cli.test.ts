@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parseArgs, UsageError } from '../src/cli/args.js';
+import { upstreamOfWord } from '../src/cli/commands/proxy.js';
+import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
+import { runProcess } from './support/run-process.js';
+
+const PLAIN_SERVER = join(OUT_DIR, 'test', 'support', 'consume-plain-server.js');
+
+test('proxy arguments: upstream words, --config, --http', () => {
+  assert.deepEqual(parseArgs(['proxy', 'a=node s.js a', 'http://127.0.0.1:9/mcp', '--http', '0']), {
+    kind: 'proxy',
+    upstreams: ['a=node s.js a', 'http://127.0.0.1:9/mcp'],
+    http: { host: '127.0.0.1', port: 0 },
+    stateless: false,
+  });
+  assert.deepEqual(parseArgs(['proxy', '--config', 'p.json', '--name', 'gate']), { kind: 'proxy', upstreams: [], config: 'p.json', stateless: false, name: 'gate' });
+  assert.throws(() => parseArgs(['proxy']), new UsageError("proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]"));
+  assert.throws(() => parseArgs(['proxy', 'x', '--stateless']), new UsageError('--stateless only applies to --http'));
+  assert.deepEqual(upstreamOfWord('files=node  server.js --root /tmp'), { name: 'files', prefix: 'files.', command: 'node', args: ['server.js', '--root', '/tmp'] });
+  assert.deepEqual(upstreamOfWord('https://example.test/mcp'), { url: 'https://example.test/mcp' });
+  assert.deepEqual(upstreamOfWord('web=http://127.0.0.1:3000/mcp'), { name: 'web', prefix: 'web.', url: 'http://127.0.0.1:3000/mcp' });
+});
+
+test('toolwright proxy refuses two servers listing one name without prefixes, naming both', { timeout: 60_000 }, async () => {
+  const a = `${process.execPath} ${PLAIN_SERVER} a`;
+  const b = `${process.execPath} ${PLAIN_SERVER} b`;
+  const outcome = await runProcess(process.execPath, [CLI_PATH, 'proxy', a, b], { timeoutMs: 30_000 });
+  assert.deepEqual({ code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr }, {
+    code: 2,
+    stdout: '',
+    stderr: `toolwright: proxy: tool "echo" is listed by both ${JSON.stringify(a)} and ${JSON.stringify(b)}; give one of them a prefix\n`,
+  });
+});
+
+test('toolwright proxy --http serves upstreams from words and a JSON config, prefixed', { timeout: 60_000 }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolwright-proxy-'));
+  const config = join(dir, 'proxy.json');
+  await writeFile(config, JSON.stringify({ servers: [{ name: 'c', prefix: 'c_', command: process.execPath, args: [PLAIN_SERVER, 'c'] }], maxLLMChars: 4 }));
+  const child = spawn(process.execPath, [CLI_PATH, 'proxy', `a=${process.execPath} ${PLAIN_SERVER} a`, '--config', config, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    for (let i = 0; i < 3000 && !/http:\/\/\S+\/mcp/.test(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = /(http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
+    assert.equal(stderr, `toolwright: proxying 8 tools of 2 servers at ${url}; Ctrl-C stops\n`);
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['c_echo', 'c_crash', 'c_add_tool', 'c_ask', 'a.echo', 'a.crash', 'a.add_tool', 'a.ask']);
+      assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'hi' } }), { content: [{ type: 'text', text: 'a...' }] });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('toolwright proxy over stdio', { timeout: 60_000 }, async () => {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'cli-stdio-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'proxy', `a=${process.execPath} ${PLAIN_SERVER} a`, '--name', 'gate'], stderr: 'ignore' }));
+  try {
+    assert.deepEqual(client.getServerVersion(), { name: 'gate', version: '0.0.0' });
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['a.echo', 'a.crash', 'a.add_tool', 'a.ask']);
+    assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'over stdio' } }), { content: [{ type: 'text', text: 'a: over stdio' }] });
+  } finally {
+    await client.close();
+  }
+});

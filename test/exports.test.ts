@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { REPO_ROOT } from './support/cli-paths.js';
+import { runProcess } from './support/run-process.js';
+
+/** The package root's runtime exports, pinned: adding or dropping one is a decision, made here. */
+const ROOT_EXPORTS = [
+  'Args', 'Barrier', 'ContractError', 'DecoratorError', 'Description', 'Destructive', 'Facts', 'Field', 'Flow', 'Idempotent', 'InvalidArgumentsError', 'MapOf', 'MaxOutput',
+  'OpenWorld', 'PermissionDeniedError', 'ReadOnly', 'Replay', 'Requires', 'Resource', 'Sequential', 'Timeout', 'Tool', 'ToolError', 'ToolwrightError', 'UnionOf', 'audio', 'compile',
+  'defineClaims', 'defineDescription', 'defineFacts', 'defineField', 'defineMapOf', 'defineMaxOutput', 'defineRequires', 'defineTimeout', 'defineTool', 'defineUnionOf', 'embeddedBlob', 'embeddedText',
+  'image', 'resourceLink', 'serveHttp', 'serveStdio', 'text',
+];
+
+/** Runs `code` as an ES module in a child Node process at the repository root and returns its stdout. */
+async function runModule(code: string): Promise<string> {
+  const outcome = await runProcess(process.execPath, ['--input-type=module', '-e', code], { timeoutMs: 30_000, cwd: REPO_ROOT });
+  assert.equal(outcome.stderr, '');
+  assert.equal(outcome.code, 0);
+  return outcome.stdout;
+}
+
+test('the package root exports exactly what a tool author needs', async () => {
+  const stdout = await runModule("const m = await import('toolwright'); console.log(JSON.stringify(Object.keys(m).sort()));");
+  assert.deepEqual(JSON.parse(stdout), ROOT_EXPORTS);
+});
+
+test('each subpath loads by name and holds its layer: toolwright/compiler, /runtime, /mcp', async () => {
+  const stdout = await runModule(`
+    const compiler = await import('toolwright/compiler');
+    const runtime = await import('toolwright/runtime');
+    const mcp = await import('toolwright/mcp');
+    console.log(JSON.stringify({
+      compiler: ['compile', 'generateSchema', 'inspectTool', 'formatDefinitions'].map((n) => typeof compiler[n]),
+      runtime: ['Executor', 'createPolicy', 'prepareTools', 'runToolCall', 'isSequential', 'createCallContext'].map((n) => typeof runtime[n]),
+      mcp: ['createServer', 'serveStdio', 'serveHttp', 'createHttpHandler', 'connectStdio', 'definitionOf'].map((n) => typeof mcp[n]),
+      internals: ['sharedAjv', 'parseLine', 'guardStdout', 'newSessionId', 'unwrap', 'annotationsOf', 'compiledEntryOf', 'handBuiltArgumentsProblem', 'createLazySignalContext'].filter((n) => n in compiler || n in runtime || n in mcp),
+    }));`);
+  assert.deepEqual(JSON.parse(stdout), {
+    compiler: ['function', 'function', 'function', 'function'],
+    runtime: ['function', 'function', 'function', 'function', 'function', 'function'],
+    mcp: ['function', 'function', 'function', 'function', 'function', 'function'],
+    internals: [],
+  });
+});
+
+test('importing the root loads no HTTP transport; calling serveHttp loads it', async () => {
+  const stdout = await runModule(`
+    import { register } from 'node:module';
+    const seen = [];
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (url) => seen.push(url));
+    port1.unref();
+    register('data:text/javascript,' + encodeURIComponent(\`
+      let port;
+      export function initialize(data) { port = data.port; }
+      export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r; }
+    \`), { data: { port: port2 }, transferList: [port2] });
+    const tw = await import('toolwright');
+    await new Promise((r) => setTimeout(r, 50));
+    const http = (list) => list.filter((u) => /\\/http\\/|streamableHttp|node:http$/.test(u)).length;
+    const before = http(seen);
+    const handle = await tw.serveHttp({ name: 'x', version: '1.0.0' }, [], { port: 0 });
+    await handle.close();
+    await new Promise((r) => setTimeout(r, 50));
+    console.log(JSON.stringify({ before, after: http(seen) > 0 }));
+  `);
+  assert.deepEqual(JSON.parse(stdout), { before: 0, after: true });
+});
