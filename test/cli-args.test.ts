@@ -58,7 +58,7 @@ describe('cli parseArgs', () => {
   });
 
   it('names every mistake exactly', () => {
-    assert.equal(usageError(['run', 'x.js']), 'unknown command "run" (commands: serve, list, lint, call, proxy, help)');
+    assert.equal(usageError(['run', 'x.js']), 'unknown command "run" (commands: serve, list, lint, call, proxy, init, help)');
     assert.equal(usageError(['serve']), 'serve is missing arguments; usage: toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]');
     assert.equal(usageError(['list', 'a.js', 'b.js']), 'list has too many arguments ("b.js"); usage: toolwright list <module> [--json] [--profile p] [--lint]');
     assert.equal(usageError(['call', 'm.js']), "call is missing arguments; usage: toolwright call <module> <tool> ['<json arguments>'] [--json]");
@@ -68,7 +68,7 @@ describe('cli parseArgs', () => {
     assert.equal(usageError(['serve', 'm.js', '--name', ' ']), '--name needs a non-empty value');
     assert.equal(usageError(['serve', 'm.js', '--name', 'a', '--name', 'b']), '--name is given twice');
     assert.equal(usageError(['list', 'm.js', '--json=yes']), '--json takes no value');
-    assert.equal(usageError(['help', 'nope']), 'help takes one command name (serve, list, lint, call, proxy), got "nope"');
+    assert.equal(usageError(['help', 'nope']), 'help takes one command name (serve, list, lint, call, proxy, init), got "nope"');
     assert.equal(usageError(['--version', 'x']), '--version takes nothing after it, got "x"');
     assert.equal(usageError(['call', 'm.js', 'echo', '{text}']), `arguments are not valid JSON: ${jsonParseMessage('{text}')}`);
     assert.equal(usageError(['call', 'm.js', 'echo', '[1]']), 'arguments must be a JSON object, got an array');
@@ -112,6 +112,7 @@ describe('cli helpText', () => {
       '  toolwright lint <module> [--profile p] [--provider a,b] [--json]',
       "  toolwright call <module> <tool> ['<json arguments>'] [--json]",
       "  toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]",
+      '  toolwright init [dir]',
       '  toolwright help [command]        show help (also --help, -h)',
       '  toolwright --version             print the toolwright version',
       '',

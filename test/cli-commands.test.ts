@@ -153,7 +153,7 @@ describe('cli errors', () => {
       out: '',
       err: `toolwright: arguments are not valid JSON: ${jsonParseMessage('{name}')}\nRun "toolwright --help" for usage.\n`,
     });
-    assert.deepEqual(await runCliCaptured(['publish']), { code: 2, out: '', err: 'toolwright: unknown command "publish" (commands: serve, list, lint, call, proxy, help)\nRun "toolwright --help" for usage.\n' });
+    assert.deepEqual(await runCliCaptured(['publish']), { code: 2, out: '', err: 'toolwright: unknown command "publish" (commands: serve, list, lint, call, proxy, init, help)\nRun "toolwright --help" for usage.\n' });
     assert.deepEqual(await runCliCaptured(['--help']), { code: 0, out: helpText(), err: '' });
     assert.deepEqual(await runCliCaptured(['call', '--help']), { code: 0, out: helpText('call'), err: '' });
   });

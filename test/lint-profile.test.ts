@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsInt, IsString, Max, Min } from 'class-validator';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContractError, Tool, compile, type ContractTool, type ToolOutput } from '../src/index.js';
 import { applySchemaProfile, lintTools } from '../src/compiler/index.js';
 import { createCallContext } from '../src/runtime/index.js';
+import { serveHttp } from '../src/index.js';
 import { tools as issueTools } from '../samples/issues/tools.js';
 import { invalidMessage } from './support/compile-helpers.js';
 
@@ -182,4 +185,18 @@ test('bad profile options are refused with the known values', () => {
   assert.throws(() => compile([Hello], { schemaProfile: 'openai' as never }), { name: 'TypeError', message: 'compile(): "schemaProfile" must be one of exact, portable, openai-strict, gemini, anthropic-strict, got "openai"' });
   assert.throws(() => compile([Hello], { recursionDepth: 0 }), { name: 'TypeError', message: 'compile(): "recursionDepth" must be a whole number from 1 to 16, got 0' });
   assert.equal(applySchemaProfile(compile([Hello]), 'exact').length, 1);
+});
+
+test('serveHttp({ schemaProfile }) lists the profile and answers calls in its shape', { timeout: 30_000 }, async () => {
+  const server = await serveHttp({ name: 'issues', version: '1.0.0' }, exact, { host: '127.0.0.1', port: 0, schemaProfile: 'portable', recursionDepth: 2 });
+  const client = new Client({ name: 'profile-test', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.inputSchema), portable.map((tool) => tool.parameters));
+    assert.deepEqual(await client.callTool({ name: 'link_issues', arguments: { issue: 5, links: [{ key: 'x', value: { relation: 'relates', issue: 6 } }] } }), { content: [{ type: 'text', text: 'x: #5 relates #6' }] });
+  } finally {
+    await client.close();
+    await server.close();
+  }
 });

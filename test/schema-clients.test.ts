@@ -6,6 +6,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { loadMcpTools } from '@langchain/mcp-adapters';
 import { createMCPClient } from '@ai-sdk/mcp';
 import { MCPServerStreamableHttp, RunContext, getAllMcpTools, setTracingDisabled } from '@openai/agents';
+import { generateText, type ToolSet } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import type { JsonObject } from '../src/index.js';
+import { lintSchema, type LintProvider } from '../src/compiler/index.js';
 import { OUT_DIR } from './support/cli-paths.js';
 import { serveOverHttp, type ServedOverHttp } from './support/http-serve.js';
 
@@ -80,6 +86,23 @@ describe('LangChain MCP adapters', { timeout: 60_000 }, () => {
   });
 });
 
+describe('LangChain MCP adapters on the exact listing', { timeout: 60_000 }, () => {
+  it('keeps null for optional properties (type lists survive its anyOf simplifier), so the server reads it as left out', async () => {
+    const exact = await serveOverHttp(ISSUES);
+    const client = new Client({ name: 'langchain-exact', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(exact.url)));
+      const tools = await loadMcpTools('issues', client, { throwOnLoadError: true });
+      const create = tools.find((t) => t.name === 'create_issue')!;
+      const output: unknown = await create.invoke({ title: 'Null labels', body: null, labels: null, priority: null, fields: null });
+      check(textOf(output), /"title":"Null labels","url":"https:\/\/issues\.example\/1","state":"open","labels":\[\]/, 'langchain exact create_issue');
+    } finally {
+      await client.close();
+      await exact.stop();
+    }
+  });
+});
+
 describe('Vercel AI SDK MCP client', { timeout: 60_000 }, () => {
   it('converts every tool and calls each with valid and invalid arguments', async () => {
     const client = await createMCPClient({ transport: { type: 'http', url: served.url } });
@@ -97,6 +120,53 @@ describe('Vercel AI SDK MCP client', { timeout: 60_000 }, () => {
   });
 });
 
+/**
+ * A fetch that records the request body a provider would send and then fails, so the AI SDK's
+ * provider converts the tools for real without any request leaving the process.
+ */
+function capturingFetch(bodies: unknown[]): typeof fetch {
+  return async (_url, init) => {
+    bodies.push(JSON.parse(String(init?.body)));
+    throw new Error('captured');
+  };
+}
+
+/** Asks `model` for a completion with `tools` and returns the request body its provider built. */
+async function requestBody(model: Parameters<typeof generateText>[0]['model'], tools: ToolSet, bodies: unknown[]): Promise<Record<string, unknown>> {
+  await assert.rejects(generateText({ model, tools, prompt: 'hi', maxRetries: 0 }));
+  return bodies.pop() as Record<string, unknown>;
+}
+
+describe('Vercel AI SDK provider conversions', { timeout: 60_000 }, () => {
+  it('OpenAI, Google and Anthropic providers convert every tool to a schema their rules accept', async () => {
+    const client = await createMCPClient({ transport: { type: 'http', url: served.url } });
+    try {
+      const tools = (await client.tools()) as ToolSet;
+      const bodies: unknown[] = [];
+      const lintAll = (provider: LintProvider, schemas: [string, JsonObject][]): string[] =>
+        schemas.flatMap(([tool, schema]) => lintSchema(schema, { tool, role: 'input' }, { providers: [provider] }).map((f) => `${f.tool} ${f.rule} ${f.pointer}`));
+
+      const openai = await requestBody(createOpenAI({ apiKey: 'test', fetch: capturingFetch(bodies) })('gpt-4.1'), tools, bodies);
+      const openaiTools = openai.tools as { name: string; parameters: JsonObject }[];
+      assert.equal(openaiTools.length, 6);
+      assert.deepEqual(lintAll('openai-strict', openaiTools.map((t) => [t.name, t.parameters])), []);
+
+      const google = await requestBody(createGoogleGenerativeAI({ apiKey: 'test', fetch: capturingFetch(bodies) })('gemini-2.5-flash'), tools, bodies);
+      const declarations = (google.tools as { functionDeclarations: { name: string; parameters: JsonObject }[] }[])[0]!.functionDeclarations;
+      assert.equal(declarations.length, 6);
+      assert.deepEqual(lintAll('gemini', declarations.map((d) => [d.name, d.parameters])), []);
+
+      const anthropic = await requestBody(createAnthropic({ apiKey: 'test', fetch: capturingFetch(bodies) })('claude-sonnet-4-5'), tools, bodies);
+      const anthropicTools = anthropic.tools as { name: string; input_schema: JsonObject }[];
+      assert.equal(anthropicTools.length, 6);
+      assert.deepEqual(lintAll('anthropic', anthropicTools.map((t) => [t.name, t.input_schema])), []);
+      assert.deepEqual(lintAll('anthropic-strict', anthropicTools.map((t) => [t.name, t.input_schema])), []);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('OpenAI Agents JS', { timeout: 60_000 }, () => {
   it('converts every tool to a strict function tool and calls each with valid and invalid arguments', async () => {
     setTracingDisabled(true);
@@ -105,6 +175,9 @@ describe('OpenAI Agents JS', { timeout: 60_000 }, () => {
     try {
       const tools = await getAllMcpTools({ mcpServers: [server], convertSchemasToStrict: true, runContext: new RunContext(), agent: undefined as never });
       assert.deepEqual(tools.map((t) => [t.name, (t as { strict?: boolean }).strict]).sort(), [['add_comment', true], ['create_issue', true], ['link_issues', true], ['plan_tasks', true], ['schedule_issue', true], ['search_issues', true]]);
+      for (const tool of tools) {
+        assert.deepEqual(lintSchema((tool as unknown as { parameters: JsonObject }).parameters, { tool: tool.name, role: 'input' }, { providers: ['openai-strict'] }), [], tool.name);
+      }
       for (const call of CALLS) {
         const tool = tools.find((t) => t.name === call.tool) as unknown as { invoke(ctx: RunContext, input: string): Promise<unknown> };
         const output = await tool.invoke(new RunContext(), JSON.stringify(call.args));

@@ -27,11 +27,12 @@ describe('esbuild-based runners', { timeout: 180_000 }, () => {
     });
   });
 
-  it('tsx: a bare @Args() gets a message naming the runner and the exact fix', async () => {
+  it('tsx: the greet sample (@Args(GreetArgs)) compiles; a bare @Args() gets a message naming the runner and the exact fix', async () => {
     const run = await runProcess(node, ['--import', 'tsx', join(RUNNERS, 'greet-check.ts')], { cwd: REPO_ROOT, timeoutMs: 120_000 });
     assert.equal(run.stdout, [
+      'greet: greet',
       'toolwright: 1 problem in the tool contract:',
-      '  - [invalid-args-class] class GreetTool: execute() has @Args(), but no design:paramtypes was recorded, so its class is unknown: the runner compiled this file without decorator metadata (tsx, vitest 3 and esbuild bundles use esbuild, which never emits it; with tsc, emitDecoratorMetadata is off). Name the class: @Args(GreetArgs) or @Tool({ args: GreetArgs })',
+      '  - [invalid-args-class] class EchoTool: execute() has @Args(), but no design:paramtypes was recorded, so its class is unknown: the runner compiled this file without decorator metadata (tsx, vitest 3 and esbuild bundles use esbuild, which never emits it; with tsc, emitDecoratorMetadata is off). Name the class: @Args(EchoArgs) or @Tool({ args: EchoArgs })',
       '',
     ].join('\n'));
   });

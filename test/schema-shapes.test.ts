@@ -172,3 +172,13 @@ test('@MapOf and @UnionOf refuse bad arguments at once, naming the decorator', (
   assert.equal(thrown(() => UnionOf({ discriminator: 'kind', cases: { a: String } })), '@UnionOf(): case "a" must be a class (a discriminated union holds objects), got String');
   assert.equal(thrown(() => UnionOf({ discriminator: 'kind', cases: { a: class {} }, extra: 1 } as never)), '@UnionOf() has no option "extra" (known options: discriminator, cases)');
 });
+
+test('a property known only to @UnionOf, @MapOf or @Description keeps its declared place', () => {
+  class Args {
+    @UnionOf([Number, String]) issue!: number | string;
+    @IsString() body!: string;
+    @MapOf(String) tags!: Record<string, string>;
+    @IsInt() count!: number;
+  }
+  assert.deepEqual(Object.keys(cleanSchema(Args).properties as object), ['issue', 'body', 'tags', 'count']);
+});

@@ -12,7 +12,7 @@ class GreetArgs {
 @Tool({ description: 'Greet someone, politely' })
 @ReadOnly()
 export class GreetTool {                                      // tool name: "greet"
-  async execute(@Args() args: GreetArgs, ctx: CallContext) {  // args: a validated GreetArgs
+  async execute(@Args(GreetArgs) args: GreetArgs, ctx: CallContext) {  // a validated GreetArgs
     ctx.log('info', `greeting ${args.name}`);
     return Array(args.times).fill(`Hello, ${args.name}!`).join(' ');
   }

@@ -74,7 +74,7 @@ export interface ProxyCommand {
 /** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
 export interface HelpCommand {
   readonly kind: 'help';
-  readonly topic?: 'serve' | 'list' | 'lint' | 'call' | 'proxy';
+  readonly topic?: 'serve' | 'list' | 'lint' | 'call' | 'proxy' | 'init';
 }
 
 /** `toolwright --version`: print toolwright's own version. */
@@ -82,7 +82,13 @@ export interface VersionCommand {
   readonly kind: 'version';
 }
 
-export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | ProxyCommand | HelpCommand | VersionCommand;
+/** `toolwright init [dir]`: write a working tool project into `dir` (default: the current folder). */
+export interface InitCommand {
+  readonly kind: 'init';
+  readonly dir?: string;
+}
+
+export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | ProxyCommand | InitCommand | HelpCommand | VersionCommand;
 
 /** A mistake on the command line. The CLI prints its message and exits with code 2. */
 export class UsageError extends ToolwrightError {
@@ -92,7 +98,7 @@ export class UsageError extends ToolwrightError {
   }
 }
 
-const COMMANDS = ['serve', 'list', 'lint', 'call', 'proxy'] as const;
+const COMMANDS = ['serve', 'list', 'lint', 'call', 'proxy', 'init'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 /** Which flags each command takes, and whether each takes a value. */
@@ -102,6 +108,7 @@ const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'
   lint: new Map([['--profile', 'value'], ['--provider', 'value'], ['--json', 'switch'], ['--help', 'switch']]),
   call: new Map([['--json', 'switch'], ['--help', 'switch']]),
   proxy: new Map([['--config', 'value'], ['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--help', 'switch']]),
+  init: new Map([['--help', 'switch']]),
 };
 
 const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>> = {
@@ -110,6 +117,7 @@ const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly
   lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
   call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
   proxy: { min: 0, max: Number.POSITIVE_INFINITY, usage: "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]" },
+  init: { min: 0, max: 1, usage: 'toolwright init [dir]' },
 };
 
 /** The text `--help` prints, for the whole command or one subcommand. */
@@ -124,6 +132,7 @@ export function helpText(topic?: HelpCommand['topic']): string {
     `  ${POSITIONALS.lint.usage}`,
     `  ${POSITIONALS.call.usage}`,
     `  ${POSITIONALS.proxy.usage}`,
+    `  ${POSITIONALS.init.usage}`,
     '  toolwright help [command]        show help (also --help, -h)',
     '  toolwright --version             print the toolwright version',
     '',
@@ -153,6 +162,11 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
     'JSON pointer, [rule id], problem, fix), or with --json the findings as JSON. --provider limits',
     `the rules (${LINT_PROVIDERS.join(', ')}); --profile lints the listing a profile makes.`,
     'Exits 1 when there are findings, 0 when there are none.',
+  ].join('\n'),
+  init: [
+    'Writes a working tool project into dir (default: the current folder): package.json with',
+    '"type": "module" and build/test/start scripts, tsconfig.json, src/greet.ts, src/server.ts and',
+    'test/greet.test.ts. Never overwrites a file. Then install the peers and run npm test.',
   ].join('\n'),
   call: [
     'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
@@ -246,6 +260,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       ...optional('version', nonEmpty('--version', flags.get('--version'))),
     };
   }
+  if (first === 'init') return positionals[0] === undefined ? { kind: 'init' } : { kind: 'init', dir: positionals[0] };
   const module = positionals[0]!;
   switch (first) {
     case 'serve': {

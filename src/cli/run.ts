@@ -26,6 +26,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await (await import('./commands/list.js')).listCommand(command, io);
       case 'lint':
         return await (await import('./commands/lint.js')).lintCommand(command, io);
+      case 'init':
+        return await (await import('./commands/init.js')).initCommand(command, io);
       case 'call':
         return await (await import('./commands/call.js')).callCommand(command, io);
       case 'serve':

@@ -5,7 +5,7 @@ import { compile, type CompileOptions } from '../compiler/index.js';
 import { BadRequestException } from '@nestjs/common';
 import { InvalidArgumentsError, type CallContext, type ContractTool, type JsonObject, type ToolFacts, type ToolOutput } from '../contract/index.js';
 import { getFactsMethod } from '../decorators/index.js';
-import { contextWith } from '../runtime/permissions/context.js';
+import { contextWith } from '../runtime/internal.js';
 import { messageOf } from '../util/describe.js';
 import type { DiscoveredTool } from './discover.js';
 import { mappedFailure, settled } from './exceptions.js';

@@ -5,3 +5,4 @@
 export { handBuiltArgumentsProblem } from './call/run.js';
 export { runUnderPolicy } from './permissions/apply.js';
 export { checkDeclared } from './permissions/requirements.js';
+export { contextWith } from './permissions/context.js';

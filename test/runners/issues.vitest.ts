@@ -2,10 +2,22 @@
 // The issue tracker sample compiles and its tools answer; the greet sample's bare @Args() is
 // reported with the runner and the fix.
 import { describe, expect, it } from 'vitest';
-import { compile } from 'toolwright';
+import { Args, Tool, compile } from 'toolwright';
 import { createCallContext } from 'toolwright/runtime';
+import { IsString } from 'class-validator';
 import { tools } from '../../samples/issues/tools.js';
 import { GreetTool } from '../../samples/greet/greet.js';
+
+class EchoArgs {
+  @IsString() text!: string;
+}
+
+@Tool({ description: 'Echo the text' })
+class EchoTool {
+  execute(@Args() args: EchoArgs) {
+    return args.text;
+  }
+}
 
 const ctx = (tool: string) => createCallContext({ call: { id: '1', tool, args: {} } });
 
@@ -18,7 +30,8 @@ describe('toolwright under vitest 3', () => {
     await expect(schedule.execute({ issue: 4, target: { kind: 'sprint', sprint: 0 } }, ctx('schedule_issue'))).rejects.toThrow('invalid arguments: /target/sprint: must be >= 1');
   });
 
-  it('names the runner and the fix for a bare @Args()', () => {
-    expect(() => compile([GreetTool])).toThrow('Name the class: @Args(GreetArgs) or @Tool({ args: GreetArgs })');
+  it('compiles the greet sample (@Args(GreetArgs)) and names the runner and the fix for a bare @Args()', () => {
+    expect(compile([GreetTool]).map((tool) => tool.name)).toEqual(['greet']);
+    expect(() => compile([EchoTool])).toThrow('Name the class: @Args(EchoArgs) or @Tool({ args: EchoArgs })');
   });
 });

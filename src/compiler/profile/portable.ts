@@ -251,7 +251,10 @@ export function entriesToMaps(value: unknown, plan: EntriesPlan): unknown {
   const source = current as Record<string, unknown>;
   const set = (key: string, next: unknown): void => {
     if (next === source[key]) return;
-    copy ??= Object.assign(Object.create(null) as Record<string, unknown>, source);
+    if (copy === undefined) {
+      copy = {};
+      for (const name of Object.keys(source)) setDataKey(copy, name, source[name]);
+    }
     setDataKey(copy, key, next);
   };
   if (plan.values !== undefined) {
@@ -259,8 +262,5 @@ export function entriesToMaps(value: unknown, plan: EntriesPlan): unknown {
   } else {
     for (const [name, child] of plan.properties) if (Object.prototype.hasOwnProperty.call(source, name)) set(name, entriesToMaps(source[name], child));
   }
-  if (copy === undefined) return current;
-  const plain: Record<string, unknown> = {};
-  for (const key of Object.keys(copy)) setDataKey(plain, key, copy[key]);
-  return plain;
+  return copy ?? current;
 }

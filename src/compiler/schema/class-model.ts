@@ -55,6 +55,18 @@ function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], 
 }
 
 /** Adds the DTO classes `rules` holds (nested, as items, map values or union members) to `into`, once each. */
+/**
+ * The names in declaration order when a no-argument instance has every one of them as an own
+ * field (ES2022 class fields define them in declaration order, base classes first), so a
+ * property known only to `@Field`/`@MapOf`/`@UnionOf` keeps its place among the class-validator
+ * ones. Otherwise (a constructor that throws, fields set up by hand) the order is kept.
+ */
+function declarationOrder(names: string[], initialValues: ReadonlyMap<string, unknown>): string[] {
+  const declared = [...initialValues.keys()];
+  if (!names.every((name) => initialValues.has(name))) return names;
+  return [...names].sort((a, b) => declared.indexOf(a) - declared.indexOf(b));
+}
+
 function collectReferences(rules: ValueRules, into: Function[], depth = 0): void {
   if (depth > 16) return;
   for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
@@ -85,7 +97,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const issues: ContractIssue[] = [];
   const properties: PropertyModel[] = [];
   const references: Function[] = [];
-  const names = propertyOrder(cls, metadatas, [...fields.keys(), ...shapes.keys()]);
+  const names = declarationOrder(propertyOrder(cls, metadatas, [...fields.keys(), ...shapes.keys()]), initialValues);
   for (const name of names) {
     const property = buildPropertyModel({
       cls,
