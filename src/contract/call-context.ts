@@ -1,4 +1,4 @@
-import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, ProgressUpdate, SamplingRequest, SamplingResult, Session } from './context.js';
+import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, Principal, ProgressUpdate, SamplingRequest, SamplingResult, Session } from './context.js';
 import type { Json } from './json.js';
 import type { ToolOutput } from './result.js';
 
@@ -7,6 +7,7 @@ export interface CallContextInit {
   readonly call: Call;
   readonly signal?: AbortSignal;
   readonly session?: Session;
+  readonly principal?: Principal;
   readonly progress?: (update: ProgressUpdate | string) => void;
   readonly log?: (level: LogLevel, data: Json, logger?: string) => void;
   readonly elicit?: (question: Elicitation) => Promise<ElicitAnswer>;
@@ -45,7 +46,7 @@ const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> 
 
 /**
  * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
- * session, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
+ * session and no principal, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
  * sampling rejected with `SamplingUnavailableError`, permission requests rejected with
  * `NoPermissionPolicyError` (nothing decided means deny). The result is frozen.
  */
@@ -54,6 +55,7 @@ export function createCallContext(init: CallContextInit): CallContext {
     call: init.call,
     signal: init.signal ?? NEVER_ABORTED,
     session: init.session,
+    ...(init.principal !== undefined ? { principal: init.principal } : {}),
     progress: init.progress ?? ignore,
     log: init.log ?? ignore,
     elicit: init.elicit ?? nobodyToAsk,

@@ -75,6 +75,27 @@ export interface Session {
   readonly transport: 'stdio' | 'http' | 'memory' | 'other';
 }
 
+/**
+ * Who is calling, as an authorization server vouched for it: the verified access token of an
+ * HTTP request (see the MCP edge's `auth` option). Absent on stdio (a local process trusts its
+ * parent), in process, and on HTTP served without `auth`. Key per-user state on `issuer` and
+ * `subject` together, never on the token.
+ */
+export interface Principal {
+  /** Who the token speaks for: its `sub` claim, or the client id when it names no user (client credentials). */
+  readonly subject: string;
+  /** The OAuth client the token was issued to. */
+  readonly clientId: string;
+  /** The scopes granted, in the token's order. */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch; absent when the token says nothing. */
+  readonly expiresAt?: number;
+  /** The authorization server that issued the token (`iss`), when known. */
+  readonly issuer?: string;
+  /** Every claim of the token (a JWT's payload, or an introspection answer), frozen. */
+  readonly claims: JsonObject;
+}
+
 /** One labelled subject of a multi-subject permission request (a rename's source and target). */
 export interface PermissionSubject {
   readonly label: string;
@@ -106,6 +127,8 @@ export interface CallContext {
   readonly call: Call;
   /** The session the call arrived on, or `undefined` outside MCP. */
   readonly session: Session | undefined;
+  /** Who is calling, when the host verified it (HTTP with `auth`); absent otherwise. */
+  readonly principal?: Principal;
   /** Sends a progress update (best effort; dropped when the caller asked for none). */
   progress(update: ProgressUpdate | string): void;
   /** Sends a log message to the client (best effort; filtered by the client's level). */

@@ -3,6 +3,7 @@ export { ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Reso
 export { Timeout, defineTimeout } from './timeout.js';
 export { Requires, defineRequires } from './requires.js';
 export { MaxOutput, defineMaxOutput } from './max-output.js';
+export { Scopes, defineScopes } from './scopes.js';
 export { Facts, Args, Description, Field, defineFacts, defineDescription, defineField } from './members.js';
 export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getFieldOptions } from './metadata.js';
 export type { Class, ToolOptions, FieldOptions, ToolClaims } from './metadata.js';

@@ -45,6 +45,7 @@ export interface ToolClaims {
   readonly timeoutMs?: number;
   readonly maxOutputChars?: number;
   readonly requires?: readonly Requirement[];
+  readonly scopes?: readonly string[];
 }
 
 export const TOOL_KEY = Symbol.for('toolwright/tool');

@@ -1,2 +1,3 @@
 export * from './server/index.js';
 export * from './transports/index.js';
+export * from './auth/index.js';

@@ -11,6 +11,7 @@ import { invalidParams } from './protocol-error.js';
 import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
 import { prepareTools, type ServedTool } from './served-tools.js';
 import { attachState, stateOf, type ServerState } from './state.js';
+import { callableDefinitions } from '../auth/tool-scopes.js';
 
 /** Options for `createServer` and `addTools`. */
 export interface ServerOptions {
@@ -25,6 +26,12 @@ export interface ServerOptions {
    * this is set (see `withOutputBound`). A positive integer; default none.
    */
   readonly maxOutputChars?: number;
+  /**
+   * When `true`, `tools/list` leaves out the tools whose `scopes` the caller's token lacks (only
+   * where there is a principal: HTTP served with `auth`). Default `false`: every tool is listed,
+   * and a call without the scopes is refused.
+   */
+  readonly hideForbiddenTools?: boolean;
 }
 
 /**
@@ -71,7 +78,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, session: undefined, logLevels: new Map() };
   attachState(server, state);
   const definitions = [...prepared.values()].map((served) => served.definition);
-  target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
+  target.setRequestHandler(ListToolsRequest, (_request, extra) => ({ tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, extra.authInfo) : definitions }) as ServerResult);
   // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and
   // result again and answers malformed params with a zod dump: answerToolCall checks the params
   // itself (-32602 with a readable message) and only ever returns results outputProblemOf approved.

@@ -12,6 +12,8 @@ import { timeLimitOf } from './time-limit.js';
 import { argumentsErrorOf, type ServedTool } from './served-tools.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
+import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';
+import { principalOf } from '../auth/principal.js';
 
 /** The result MCP sends for a failed call: `isError` with the failure's text, nothing else. */
 export function errorResult(text: string): CallToolResult {
@@ -22,7 +24,8 @@ export function errorResult(text: string): CallToolResult {
  * Answers one `tools/call`. An unknown tool is a protocol error (`-32602`, `Unknown tool:
  * <name>`), as are a missing name or non-object arguments; missing arguments are `{}`. Every
  * other failure is an `isError` result whose one text block is the failure's message (see
- * `errorTextOf`): arguments that fail a hand-built tool's schema (`invalid arguments: /text:
+ * `errorTextOf`): a principal without the tool's `scopes` (`insufficient_scope: tool "x" needs
+ * the scope a`, before anything else runs; the HTTP edge with `auth` answers 403 earlier), arguments that fail a hand-built tool's schema (`invalid arguments: /text:
  * must be string`), a throw or rejection of `execute` (a `ToolError`'s details never cross), an
  * output that is not a `ToolOutput`, and structured content that misses the output schema
  * (`structured content does not match the output schema: ...`). A record becomes
@@ -40,6 +43,8 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
   const args = given.arguments ?? {};
   if (!isJsonObject(args)) throw invalidParams(`tools/call: params.arguments must be an object, got ${kindOf(args)}`);
+  const missing = missingScopes(served.tool.scopes, principalOf(extra.authInfo));
+  if (missing.length > 0) return errorResult(insufficientScopeText(served.tool.name, missing));
   const invalid = argumentsErrorOf(served, args);
   if (invalid !== undefined) return errorResult(invalid);
   const limit = timeLimitOf(extra.signal, served.tool.name, served.tool.timeoutMs);

@@ -2,6 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { prepareTools } from '../server/served-tools.js';
+import { toolScopesOf } from '../auth/tool-scopes.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
@@ -29,10 +30,12 @@ export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[
  * `createServer(info, tools)` per session (per request when `stateless`), whose calls see
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
- * first request. Resolves once listening.
+ * first request. With `auth`, each tool's `scopes` are checked at the HTTP level (see
+ * `createAuthGate`). Resolves once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = prepareTools(tools, 'createServer', serverOptions);
-  return listenHttp(() => serverFor(info, prepared, serverOptions), options);
+  const auth = options.auth === undefined ? undefined : { toolScopes: toolScopesOf(prepared.values()), ...options.auth };
+  return listenHttp(() => serverFor(info, prepared, serverOptions), { ...options, ...(auth !== undefined ? { auth } : {}) });
 }
