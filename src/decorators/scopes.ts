@@ -5,6 +5,11 @@ import { addClaims, getClaims } from './metadata.js';
 /** An RFC 6749 scope token: printable ASCII without space, `"` or `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
+/** Whether `value` is an RFC 6749 scope token (a non-empty string of printable ASCII without space, `"` or `\`). */
+export function isScopeToken(value: unknown): value is string {
+  return typeof value === 'string' && SCOPE_TOKEN.test(value);
+}
+
 /**
  * Checks scope names for `decorator` and returns them frozen, without duplicates, in the order
  * given. Throws a `DecoratorError` naming the decorator when none is given or one is not an
@@ -13,7 +18,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 export function checkScopes(decorator: string, scopes: readonly unknown[]): readonly string[] {
   if (scopes.length === 0) throw new DecoratorError(`${decorator}: name at least one scope, such as ${decorator.replace('()', "('issues:write')")}`);
   for (const scope of scopes) {
-    if (typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)) {
+    if (!isScopeToken(scope)) {
       throw new DecoratorError(`${decorator}: a scope must be a non-empty string of printable ASCII without spaces, quotes or backslashes (RFC 6749), got ${JSON.stringify(scope) ?? typeof scope}`);
     }
   }

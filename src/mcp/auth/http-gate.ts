@@ -1,19 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  bearerAuthChallengeResponse,
-  buildOAuthProtectedResourceMetadata,
-  getOAuthProtectedResourceMetadataUrl,
-  OAuthError,
-  OAuthErrorCode,
-  verifyBearerToken,
-  type AuthInfo,
-  type OAuthMetadata,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, OAuthMetadata } from '@modelcontextprotocol/server';
 import type { Principal } from '../../contract/index.js';
 import type { AuthOptions } from './options.js';
 import { PRINCIPAL_EXTRA_KEY, principalKey, principalOf, principalOfToken } from './principal.js';
 import { sendOAuthError, sendWebResponse } from './send-response.js';
 import { missingScopes } from './tool-scopes.js';
+import { TokenRejectedError, type VerifiedToken } from './verified-token.js';
+
+type Sdk = typeof import('@modelcontextprotocol/server');
+let sdkLoading: Promise<Sdk> | undefined;
+/** The SDK's auth helpers, loaded on the first request of a server with `auth` (never without). */
+const sdk = (): Promise<Sdk> => (sdkLoading ??= import('@modelcontextprotocol/server'));
 
 /** The protected resource metadata path (RFC 9728), without the resource's path suffix. */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -70,19 +67,17 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
     ...(options.resourceName !== undefined ? { resourceName: options.resourceName } : {}),
     dangerouslyAllowInsecureIssuerUrl: options.allowInsecureIssuer === true,
   });
-  try {
-    buildOAuthProtectedResourceMetadata(metadataOptions(new URL('https://resource.invalid/')));
-  } catch (error) {
-    throw new TypeError(`auth.issuer ${JSON.stringify(options.issuer)}: ${(error as Error).message} (set allowInsecureIssuer only for tests)`);
-  }
+  const issuerProblem = issuerProblemOf(options.issuer, options.allowInsecureIssuer === true);
+  if (issuerProblem !== undefined) throw new TypeError(`auth.issuer ${JSON.stringify(options.issuer)}: ${issuerProblem} (set allowInsecureIssuer only for tests)`);
   const resourceOf = typeof options.resource === 'function' ? options.resource : () => options.resource as string;
   const sessionOwners = new WeakMap<object, string>();
 
   /** What depends on the resource URL, rebuilt only when it changes. */
   let resolved: { href: string; url: URL; metadataUrl: string; metadataPaths: readonly string[]; metadata: object } | undefined;
-  const resolve = () => {
+  const resolve = async () => {
     const href = resourceOf();
     if (resolved?.href === href) return resolved;
+    const { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } = await sdk();
     const url = new URL(href);
     const metadataUrl = getOAuthProtectedResourceMetadataUrl(url);
     const metadata = { ...buildOAuthProtectedResourceMetadata(metadataOptions(url)), bearer_methods_supported: ['header'] };
@@ -92,11 +87,17 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
 
   const verifier = {
     verifyAccessToken: async (token: string): Promise<AuthInfo> => {
-      const verified = await options.verifier(token);
+      const { OAuthError, OAuthErrorCode } = await sdk();
+      let verified: VerifiedToken;
+      try {
+        verified = await options.verifier(token);
+      } catch (error) {
+        throw error instanceof TokenRejectedError ? new OAuthError(OAuthErrorCode.InvalidToken, error.message) : error;
+      }
       if (verified.issuer !== undefined && verified.issuer !== options.issuer) {
         throw new OAuthError(OAuthErrorCode.InvalidToken, `Token was not issued by ${options.issuer}`);
       }
-      const resource = resolve().url;
+      const resource = (await resolve()).url;
       const forUs = verified.audience.some((audience) => sameResource(audience, resource.href));
       return {
         token,
@@ -109,18 +110,18 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
     },
   };
 
-  const challenge = (error: string | undefined, description: string | undefined, scopes: readonly string[]): string => {
+  const challenge = (metadataUrl: string, error: string | undefined, description: string | undefined, scopes: readonly string[]): string => {
     const parts: string[] = [];
     if (error !== undefined) parts.push(`error="${quoted(error)}"`);
     if (description !== undefined) parts.push(`error_description="${quoted(description)}"`);
     if (scopes.length > 0) parts.push(`scope="${quoted(scopes.join(' '))}"`);
-    parts.push(`resource_metadata="${quoted(resolve().metadataUrl)}"`);
+    parts.push(`resource_metadata="${quoted(metadataUrl)}"`);
     return `Bearer ${parts.join(', ')}`;
   };
 
   return {
     async admit(req, res) {
-      const { metadataPaths, metadataUrl, metadata } = resolve();
+      const { url: resource, metadataPaths, metadataUrl, metadata } = await resolve();
       const url = new URL(req.url ?? '/', 'http://resource.invalid');
       if (metadataPaths.includes(url.pathname.replace(/(.)\/$/, '$1'))) {
         serveMetadata(req, res, metadata);
@@ -128,16 +129,17 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
       }
       if (url.searchParams.has('access_token')) {
         const description = 'Access tokens are not accepted in the query string; send Authorization: Bearer <token>';
-        sendOAuthError(res, 400, 'invalid_request', description, challenge('invalid_request', description, requiredScopes));
+        sendOAuthError(res, 400, 'invalid_request', description, challenge(metadataUrl, 'invalid_request', description, requiredScopes));
         return true;
       }
       const header = req.headers.authorization;
       if (header === undefined || !/^bearer(\s|$)/i.test(header)) {
-        sendOAuthError(res, 401, 'unauthorized', 'Authorization required: send an access token as Authorization: Bearer <token>', challenge(undefined, undefined, requiredScopes));
+        sendOAuthError(res, 401, 'unauthorized', 'Authorization required: send an access token as Authorization: Bearer <token>', challenge(metadataUrl, undefined, undefined, requiredScopes));
         return true;
       }
+      const { verifyBearerToken, bearerAuthChallengeResponse, OAuthError } = await sdk();
       try {
-        const authInfo = await verifyBearerToken(header, { verifier, requiredScopes, expectedResource: resolve().url, resourceMetadataUrl: metadataUrl });
+        const authInfo = await verifyBearerToken(header, { verifier, requiredScopes, expectedResource: resource, resourceMetadataUrl: metadataUrl });
         (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
         return false;
       } catch (error) {
@@ -156,7 +158,8 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
         if (missing.length === 0) continue;
         const description = `Insufficient scope: tool ${JSON.stringify(name)} needs ${missing.join(' ')}`;
         const scopes = [...new Set([...requiredScopes, ...(needed ?? [])])];
-        sendOAuthError(res, 403, 'insufficient_scope', description, challenge('insufficient_scope', description, scopes));
+        // admit() resolved the resource for this request already.
+        sendOAuthError(res, 403, 'insufficient_scope', description, challenge(resolved!.metadataUrl, 'insufficient_scope', description, scopes));
         return true;
       }
       return false;
@@ -218,6 +221,23 @@ function defaultScopesSupported(required: readonly string[], toolScopes: Readonl
   const all = new Set(required);
   for (const scopes of toolScopes?.values() ?? []) for (const scope of scopes) all.add(scope);
   return [...all];
+}
+
+/**
+ * Why an issuer URL is refused, as the SDK's `buildOAuthProtectedResourceMetadata` would say
+ * (checked here at once, before the SDK is loaded on the first request), or `undefined`.
+ */
+function issuerProblemOf(issuer: string, allowInsecure: boolean): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1' && !allowInsecure) return 'Issuer URL must be HTTPS';
+  if (url.hash !== '') return `Issuer URL must not have a fragment: ${url.href}`;
+  if (url.search !== '') return `Issuer URL must not have a query string: ${url.href}`;
+  return undefined;
 }
 
 /** Compares resource identifiers as the SDK does: ignoring a fragment and one trailing slash. */

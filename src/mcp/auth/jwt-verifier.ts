@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import type { JsonObject } from '../../contract/index.js';
 import { discoverAuthorizationServer } from './discovery.js';
 import { invalidToken, verifiedTokenOfClaims, type TokenVerifier } from './verified-token.js';
@@ -32,30 +32,34 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('jwtVerifier: issuer must be the authorization server\'s issuer URL');
   const now = options.now ?? Date.now;
   let keys: JWTVerifyGetKey | undefined;
-  const keySet = async (): Promise<JWTVerifyGetKey> => {
+  const keySet = async (jose: Jose): Promise<JWTVerifyGetKey> => {
     if (keys !== undefined) return keys;
     const jwksUri = options.jwksUri ?? (await discoverAuthorizationServer(options.issuer)).jwks_uri;
     if (typeof jwksUri !== 'string') throw new Error(`jwtVerifier: the metadata of ${options.issuer} names no jwks_uri; pass jwksUri`);
-    keys = createRemoteJWKSet(new URL(jwksUri));
+    keys = jose.createRemoteJWKSet(new URL(jwksUri));
     return keys;
   };
   return async (token: string) => {
-    const getKey = await keySet();
+    // jose is loaded on first use, so a server without auth never pays for it.
+    const jose = await import('jose');
+    const getKey = await keySet(jose);
     try {
-      const { payload } = await jwtVerify(token, getKey, {
+      const { payload } = await jose.jwtVerify(token, getKey, {
         algorithms: [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)],
         clockTolerance: options.clockToleranceSec ?? 0,
         currentDate: new Date(now()),
       });
       return verifiedTokenOfClaims(payload as JsonObject);
     } catch (error) {
-      throw refusalOf(error);
+      throw refusalOf(jose.errors, error);
     }
   };
 }
 
+type Jose = typeof import('jose');
+
 /** Maps jose's errors to `invalid_token` refusals; anything else (a network failure) passes unchanged. */
-function refusalOf(error: unknown): unknown {
+function refusalOf(joseErrors: Jose['errors'], error: unknown): unknown {
   if (error instanceof joseErrors.JWTExpired) return invalidToken('Token has expired');
   if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'nbf') return invalidToken('Token is not valid yet');
   if (error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JWKSNoMatchingKey) return invalidToken('Token signature is invalid');

@@ -1,4 +1,5 @@
 import type { ContractTool, Principal } from '../../contract/index.js';
+import { isScopeToken } from '../../decorators/scopes.js';
 import { principalOf, type AuthInfoLike } from './principal.js';
 
 /**
@@ -25,10 +26,21 @@ export function insufficientScopeText(toolName: string, missing: readonly string
   return `insufficient_scope: tool ${JSON.stringify(toolName)} needs the scope${missing.length === 1 ? '' : 's'} ${missing.join(' ')}`;
 }
 
-/** The scopes of every tool that states some, by name (the gate's `toolScopes`). */
+/**
+ * The scopes of every tool that states some, by name (the gate's `toolScopes`). Throws a
+ * `TypeError` naming the tool when its `scopes` is not an array of RFC 6749 scope tokens (a
+ * hand-built tool; `@Scopes` checks its own).
+ */
 export function toolScopesOf(served: Iterable<{ readonly tool: Pick<ContractTool, 'name' | 'scopes'> }>): ReadonlyMap<string, readonly string[]> {
   const scopes = new Map<string, readonly string[]>();
-  for (const { tool } of served) if (tool.scopes !== undefined && tool.scopes.length > 0) scopes.set(tool.name, tool.scopes);
+  for (const { tool } of served) {
+    const given: unknown = tool.scopes;
+    if (given === undefined) continue;
+    if (!Array.isArray(given) || !given.every(isScopeToken)) {
+      throw new TypeError(`serveHttp: tool ${JSON.stringify(tool.name)}: scopes must be an array of scope names without spaces, quotes or backslashes (RFC 6749), got ${JSON.stringify(given) ?? typeof given}`);
+    }
+    if (given.length > 0) scopes.set(tool.name, Object.freeze([...given]));
+  }
   return scopes;
 }
 

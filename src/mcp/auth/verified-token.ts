@@ -1,4 +1,3 @@
-import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import type { JsonObject } from '../../contract/index.js';
 
 /**
@@ -33,9 +32,15 @@ export interface VerifiedToken {
  */
 export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
 
+/** A token verifier's refusal of a token: the request is answered `401 invalid_token` with the message as description. */
+export class TokenRejectedError extends Error {
+  override readonly name = 'TokenRejectedError';
+  readonly code = 'invalid_token';
+}
+
 /** The rejection a `TokenVerifier` uses for a token it refuses: `401 invalid_token` with `description`. */
-export function invalidToken(description: string): Error {
-  return new OAuthError(OAuthErrorCode.InvalidToken, description);
+export function invalidToken(description: string): TokenRejectedError {
+  return new TokenRejectedError(description);
 }
 
 /** The scopes of a `scope` claim (space-separated, RFC 8693/9068) or an `scp` array, in order. */
