@@ -12,6 +12,7 @@ import {
   inspectTool,
   missingScopes,
   mayCall,
+  principalKey,
   Scopes,
   serveHttp,
   Tool,
@@ -76,6 +77,15 @@ test('scopes: missingScopes and mayCall; no principal means nothing is checked',
   assert.equal(mayCall({ scopes: ['a'] }, principal(['a', 'z'])), true);
   assert.equal(mayCall({ scopes: ['a'] }, principal([])), false);
   assert.equal(mayCall({}, principal([])), true);
+});
+
+test('principalKey: issuer and subject identify a principal; client, scopes and claims do not', () => {
+  assert.equal(principalKey({ issuer: 'https://as.example', subject: 'alice' }), '["https://as.example","alice"]');
+  assert.equal(principalKey({ subject: 'alice' }), '["","alice"]');
+  const one: Principal = { ...principal(['a']), clientId: 'one' };
+  const two: Principal = { ...principal([]), clientId: 'two', claims: { x: 1 } };
+  assert.equal(principalKey(one), principalKey(two));
+  assert.notEqual(principalKey({ issuer: 'https://a.example', subject: 'alice' }), principalKey({ issuer: 'https://b.example', subject: 'alice' }));
 });
 
 test('scopes: serveHttp with auth refuses a hand-built tool whose scopes are not scope tokens, naming it', async () => {

@@ -4,6 +4,8 @@ import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   createHttpHandler,
@@ -16,7 +18,7 @@ import {
   type VerifiedToken,
 } from '../src/index.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
-import { startProvider, type TestProvider } from './support/auth-provider.js';
+import { APP_REDIRECT_URI, startProvider, type TestProvider } from './support/auth-provider.js';
 import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';
 
 let provider: TestProvider;
@@ -154,4 +156,53 @@ test('auth: bad auth options fail at once, naming the option', () => {
     message: 'auth.issuer "http://as.example": Issuer URL must be HTTPS (set allowInsecureIssuer only for tests)',
   });
   assert.doesNotThrow(() => createHttpHandler(factory, { auth: { verifier, issuer: 'http://as.example', resource: 'https://x/mcp', allowInsecureIssuer: true } }));
+});
+
+/** An SDK OAuth client provider for the public client `app` whose "browser" is `provider.signIn` as `login`. */
+class SignInAsUser implements OAuthClientProvider {
+  authorizationCode: string | undefined;
+  private saved: OAuthTokens | undefined;
+  private verifier = '';
+  constructor(private readonly login: string) {}
+  get redirectUrl() {
+    return APP_REDIRECT_URI;
+  }
+  get clientMetadata() {
+    return { redirect_uris: [APP_REDIRECT_URI], client_name: 'auth-test-app', grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation(): OAuthClientInformationMixed {
+    return { client_id: provider.appClientId };
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    const back = await provider.signIn(url, this.login);
+    this.authorizationCode = back.searchParams.get('code') ?? undefined;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+test('auth: authorization code with PKCE: the SDK client signs a user in through the provider and calls as that user', { timeout: 30_000 }, async (t) => {
+  const handle = await serveHttp(INFO, AUTH_TOOLS, { auth: { verifier: jwtVerifier({ issuer: provider.issuer }), issuer: provider.issuer, requiredScopes: ['mcp'] } });
+  t.after(() => handle.close());
+  const user = new SignInAsUser('dana');
+  const first = new Client({ name: 'pkce-client', version: '1.0.0' });
+  const firstTransport = new StreamableHTTPClientTransport(new URL(handle.url), { authProvider: user });
+  await assert.rejects(first.connect(firstTransport), UnauthorizedError);
+  assert.equal(typeof user.authorizationCode, 'string');
+  await firstTransport.finishAuth(user.authorizationCode!);
+  const client = new Client({ name: 'pkce-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), { authProvider: user }));
+  t.after(() => client.close());
+  const who = JSON.parse(textOf(await client.callTool({ name: 'whoami', arguments: {} })));
+  assert.deepEqual([who.subject, who.clientId, who.scopes, who.issuer, who.claims.aud], ['dana', 'app', ['mcp'], provider.issuer, handle.url]);
 });

@@ -6,3 +6,4 @@ export * from './call-context.js';
 export * from './tool.js';
 export * from './readers.js';
 export * from './wrap.js';
+export * from './principal-key.js';

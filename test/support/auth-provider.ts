@@ -20,10 +20,21 @@ export interface TestProvider {
   readonly introspectionEndpoint: string;
   /** Clients `alice` and `bob` (different subjects), `opaque` (its tokens are opaque, for introspection) and `rs` (the resource server, for introspection). */
   readonly clients: Readonly<Record<'alice' | 'bob' | 'opaque' | 'rs', TestClient>>;
+  /** The public client `app` (authorization code with PKCE, no secret), redirecting to `APP_REDIRECT_URI`. */
+  readonly appClientId: string;
+  /**
+   * Plays the user in a browser: follows the authorization URL through the provider's own login
+   * and consent pages (its development interactions, any password), as `login`, and resolves the
+   * redirect URI it ends at (carrying `code` and `state`). At most 12 steps.
+   */
+  signIn(authorizationUrl: URL, login: string): Promise<URL>;
   /** A token for `resource` with `scope`, through a real client-credentials grant. */
   token(client: TestClient, options: { resource: string; scope: string }): Promise<string>;
   close(): Promise<void>;
 }
+
+/** Where the public client `app` is redirected after sign-in (nothing listens there: `signIn` stops at it). */
+export const APP_REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
 /** Signing keys for a provider: one ES256 key pair, as a private JWKS. */
 export async function signingKeys(): Promise<{ keys: JWK[] }> {
@@ -48,20 +59,33 @@ export async function startProvider(jwks?: { keys: JWK[] }): Promise<TestProvide
   });
   const clients = { alice: client('alice'), bob: client('bob'), opaque: client('opaque'), rs: client('rs') };
   const provider = new Provider(issuer, {
-    clients: Object.values(clients).map((c) => ({
-      client_id: c.clientId,
-      client_secret: c.clientSecret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      id_token_signed_response_alg: 'ES256',
-      scope: PROVIDER_SCOPES.join(' '),
-    })),
+    clients: [
+      ...Object.values(clients).map((c) => ({
+        client_id: c.clientId,
+        client_secret: c.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        id_token_signed_response_alg: 'ES256',
+        scope: PROVIDER_SCOPES.join(' '),
+      })),
+      {
+        client_id: 'app',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: [APP_REDIRECT_URI],
+        id_token_signed_response_alg: 'ES256',
+        scope: PROVIDER_SCOPES.join(' '),
+      },
+    ],
+    cookies: { keys: ['auth-test-cookie-key'] },
+    pkce: { required: () => true },
     jwks: jwks ?? (await signingKeys()),
     scopes: PROVIDER_SCOPES,
     ttl: { ClientCredentials: 600 },
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       // Any authenticated client may introspect (the resource server `rs` does).
       introspection: { enabled: true, allowedPolicy: () => true },
@@ -93,6 +117,35 @@ export async function startProvider(jwks?: { keys: JWK[] }): Promise<TestProvide
     tokenEndpoint: `${issuer}/token`,
     introspectionEndpoint: `${issuer}/token/introspection`,
     clients,
+    appClientId: 'app',
+    async signIn(authorizationUrl, login) {
+      const cookies = new Map<string, string>();
+      const step = async (url: string, init: RequestInit = {}): Promise<Response> => {
+        const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+        for (const line of response.headers.getSetCookie()) {
+          const [pair] = line.split(';');
+          const at = pair!.indexOf('=');
+          cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+        }
+        return response;
+      };
+      let next = authorizationUrl.href;
+      for (let steps = 0; steps < 12; steps++) {
+        if (next.startsWith(APP_REDIRECT_URI)) return new URL(next);
+        let response: Response;
+        if (/\/interaction\/[^/]+$/.test(new URL(next).pathname)) {
+          const page = await (await step(next)).text();
+          const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1] ?? 'consent';
+          response = await step(next, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ prompt, login, password: 'any' }).toString() });
+        } else {
+          response = await step(next);
+        }
+        const location = response.headers.get('location');
+        if (location === null) throw new Error(`sign-in stopped at ${next}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+        next = new URL(location, issuer).href;
+      }
+      throw new Error('sign-in did not reach the redirect URI in 12 steps');
+    },
     async token(c, { resource, scope }) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, OAuthMetadata } from '@modelcontextprotocol/server';
-import type { Principal } from '../../contract/index.js';
+import { principalKey, type Principal } from '../../contract/index.js';
 import type { AuthOptions } from './options.js';
-import { PRINCIPAL_EXTRA_KEY, principalKey, principalOf, principalOfToken } from './principal.js';
+import { PRINCIPAL_EXTRA_KEY, principalOf, principalOfToken } from './principal.js';
+import { defaultScopesSupported, issuerProblemOf, PROTECTED_RESOURCE_METADATA_PATH, serveMetadata } from './metadata.js';
 import { sendOAuthError, sendWebResponse } from './send-response.js';
 import { missingScopes } from './tool-scopes.js';
 import { TokenRejectedError, type VerifiedToken } from './verified-token.js';
@@ -11,9 +12,6 @@ type Sdk = typeof import('@modelcontextprotocol/server');
 let sdkLoading: Promise<Sdk> | undefined;
 /** The SDK's auth helpers, loaded on the first request of a server with `auth` (never without). */
 const sdk = (): Promise<Sdk> => (sdkLoading ??= import('@modelcontextprotocol/server'));
-
-/** The protected resource metadata path (RFC 9728), without the resource's path suffix. */
-export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 /** What the HTTP handler asks of its auth gate. */
 export interface AuthGate {
@@ -196,48 +194,6 @@ function calledToolsOf(body: unknown): string[] {
     if (typeof name === 'string') names.push(name);
   }
   return names;
-}
-
-function serveMetadata(req: IncomingMessage, res: ServerResponse, metadata: object): void {
-  const method = req.method ?? 'GET';
-  if (method === 'OPTIONS') {
-    res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS' });
-    res.end();
-    return;
-  }
-  if (method !== 'GET' && method !== 'HEAD') {
-    const body = JSON.stringify({ error: 'method_not_allowed', error_description: `The method ${method} is not allowed for this endpoint` });
-    res.writeHead(405, { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
-    return;
-  }
-  const body = JSON.stringify(metadata);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
-  res.end(method === 'HEAD' ? undefined : body);
-}
-
-/** The default `scopes_supported`: the required scopes, then every tool's, without duplicates. */
-function defaultScopesSupported(required: readonly string[], toolScopes: ReadonlyMap<string, readonly string[]> | undefined): string[] {
-  const all = new Set(required);
-  for (const scopes of toolScopes?.values() ?? []) for (const scope of scopes) all.add(scope);
-  return [...all];
-}
-
-/**
- * Why an issuer URL is refused, as the SDK's `buildOAuthProtectedResourceMetadata` would say
- * (checked here at once, before the SDK is loaded on the first request), or `undefined`.
- */
-function issuerProblemOf(issuer: string, allowInsecure: boolean): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(issuer);
-  } catch {
-    return 'not a URL';
-  }
-  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1' && !allowInsecure) return 'Issuer URL must be HTTPS';
-  if (url.hash !== '') return `Issuer URL must not have a fragment: ${url.href}`;
-  if (url.search !== '') return `Issuer URL must not have a query string: ${url.href}`;
-  return undefined;
 }
 
 /** Compares resource identifiers as the SDK does: ignoring a fragment and one trailing slash. */

@@ -52,11 +52,3 @@ export function principalOf(authInfo: AuthInfoLike | undefined): Principal | und
     claims: extra,
   });
 }
-
-/**
- * The identity a session is bound to: issuer and subject. Two tokens of one user (a refreshed
- * token, another client of the same user) share it; tokens of two users never do.
- */
-export function principalKey(principal: Principal): string {
-  return JSON.stringify([principal.issuer ?? '', principal.subject]);
-}
