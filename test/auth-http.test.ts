@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt } from 'jose';
-import { jwtVerifier, serveHttp, type AuthOptions, type HttpHandle, type ServeHttpOptions } from '../src/index.js';
+import { applyInterceptors, Executor, jwtVerifier, serveHttp, type AuthOptions, type HttpHandle, type Principal, type ServeHttpOptions } from '../src/index.js';
+import { whoamiTool } from './support/auth-tools.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { signingKeys, startProvider, type TestProvider } from './support/auth-provider.js';
 import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages, type RawResponse } from './support/transport-http-probe.js';
@@ -211,4 +212,22 @@ test('auth: hideForbiddenTools leaves out of tools/list the tools the token lack
   assert.deepEqual((await reader.client.listTools()).tools.map((tool) => tool.name), ['whoami']);
   const writer = await connect(t, hiding.url, await aliceToken('mcp issues:write', hiding.url));
   assert.deepEqual((await writer.client.listTools()).tools.map((tool) => tool.name), ['whoami', 'create_issue']);
+});
+
+test('auth: interceptors see ctx.principal (a guard that lets only alice through); in process, the executor hands a principal given as context', { timeout: 20_000 }, async (t) => {
+  const onlyAlice = applyInterceptors(AUTH_TOOLS, [
+    { name: 'only-alice', before: ({ ctx }) => (ctx.principal?.subject === 'alice' ? undefined : { action: 'refuse', reason: `not for ${ctx.principal?.subject ?? 'nobody'}` }) },
+  ]);
+  const guarded = await serveHttp(INFO, onlyAlice, { auth: { verifier: jwtVerifier({ issuer: provider.issuer }), issuer: provider.issuer } });
+  t.after(() => guarded.close());
+  const alice = await connect(t, guarded.url, await provider.token(provider.clients.alice, { resource: guarded.url, scope: 'mcp' }));
+  const bob = await connect(t, guarded.url, await provider.token(provider.clients.bob, { resource: guarded.url, scope: 'mcp' }));
+  const aliceSees = await alice.client.callTool({ name: 'whoami', arguments: {} });
+  assert.equal(JSON.parse((aliceSees.content as Array<{ text: string }>)[0]!.text).subject, 'alice');
+  const refused = await bob.client.callTool({ name: 'whoami', arguments: {} });
+  assert.deepEqual(refused, { content: [{ type: 'text', text: 'call refused by "only-alice": not for bob' }], isError: true });
+
+  const principal: Principal = { subject: 'svc', clientId: 'batch', scopes: [], claims: {} };
+  const [outcome] = await new Executor({ context: { principal } }).run([{ id: 'p', tool: whoamiTool, args: {} }]);
+  assert.deepEqual(outcome!.ok && outcome!.result, { content: [{ type: 'text', text: JSON.stringify(principal) }] });
 });
