@@ -53,6 +53,23 @@ test('scopes: defineScopes and defineClaims.scopes are the plain-function twins'
   assert.deepEqual(compile([ReadIssue])[0]!.scopes, ['issues:read', 'admin']);
 });
 
+test('scopes: the @Tool option `scopes` is the same claim, and adds up with @Scopes', () => {
+  @Tool({ name: 'close_issue', description: 'Close an issue', args: TitleArgs, scopes: ['issues:write'] })
+  @Scopes('issues:admin')
+  class CloseIssue {
+    execute(args: TitleArgs) {
+      return `closed ${args.title}`;
+    }
+  }
+  assert.deepEqual(compile([CloseIssue])[0]!.scopes, ['issues:admin', 'issues:write']);
+  assert.throws(() => Tool({ description: 'x', scopes: [] }), new DecoratorError("@Tool() \"scopes\": name at least one scope, such as scopes: ['issues:write']"));
+  assert.throws(() => Tool({ description: 'x', scopes: 'issues:write' as never }), new DecoratorError('@Tool(): "scopes" must be an array of scope names such as [\'issues:write\'], got a string'));
+  assert.throws(
+    () => Tool({ description: 'x', scopes: ['a b'] }),
+    new DecoratorError('@Tool() "scopes": a scope must be a non-empty string of printable ASCII without spaces, quotes or backslashes (RFC 6749), got "a b"'),
+  );
+});
+
 test('scopes: @Scopes refuses no scope, a scope that is not an RFC 6749 token, and a non-class target', () => {
   assert.throws(() => Scopes(), new DecoratorError("@Scopes(): name at least one scope, such as @Scopes('issues:write')"));
   for (const [bad, shown] of [['issues write', '"issues write"'], ['', '""'], ['say"hi', '"say\\"hi"'], [5, '5']] as const) {

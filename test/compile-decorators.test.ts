@@ -184,7 +184,7 @@ test('@Tool checks its options at once', () => {
   throwsDecoratorError(() => Tool({ description: 'x', name: 7 } as never), '@Tool(): "name" must be a string, got a number');
   throwsDecoratorError(() => Tool({ description: 'x', args: 'Args' } as never), '@Tool(): "args" must be a class, got a string');
   throwsDecoratorError(() => Tool({ description: 'x', result: null } as never), '@Tool(): "result" must be a class, got null');
-  throwsDecoratorError(() => Tool({ description: 'x', version: 2 } as never), '@Tool() has no option "version" (known options: name, title, description, args, result)');
+  throwsDecoratorError(() => Tool({ description: 'x', version: 2 } as never), '@Tool() has no option "version" (known options: name, title, description, args, result, scopes)');
 });
 
 test('member decorators refuse the wrong target and bad arguments', () => {
