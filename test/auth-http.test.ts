@@ -70,6 +70,10 @@ test('auth: the protected resource metadata is served at the path-suffixed and t
     assert.equal(res.headers['access-control-allow-origin'], '*');
     assert.deepEqual(JSON.parse(res.text), expected);
   }
+  const head = await rawRequest(server.port, { method: 'HEAD', path: '/.well-known/oauth-protected-resource/mcp' });
+  assert.deepEqual([head.status, head.text, head.headers['content-length']], [200, '', String(JSON.stringify(expected).length)]);
+  const preflight = await rawRequest(server.port, { method: 'OPTIONS', path: '/.well-known/oauth-protected-resource' });
+  assert.deepEqual([preflight.status, preflight.headers['access-control-allow-methods']], [204, 'GET, HEAD, OPTIONS']);
   const wrongMethod = await rawRequest(server.port, { method: 'POST', path: '/.well-known/oauth-protected-resource/mcp', body: '{}' });
   assert.equal(wrongMethod.status, 405);
   assert.equal(wrongMethod.headers.allow, 'GET, HEAD, OPTIONS');

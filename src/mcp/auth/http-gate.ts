@@ -68,6 +68,9 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
   const issuerProblem = issuerProblemOf(options.issuer, options.allowInsecureIssuer === true);
   if (issuerProblem !== undefined) throw new TypeError(`auth.issuer ${JSON.stringify(options.issuer)}: ${issuerProblem} (set allowInsecureIssuer only for tests)`);
   const resourceOf = typeof options.resource === 'function' ? options.resource : () => options.resource as string;
+  // Start loading the SDK's helpers now, so the first request does not wait for them; a failure
+  // to load shows on that request (500, reported to onError).
+  sdk().catch(() => {});
   const sessionOwners = new WeakMap<object, string>();
 
   /** What depends on the resource URL, rebuilt only when it changes. */
