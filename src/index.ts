@@ -12,8 +12,8 @@ import 'reflect-metadata';
 
 export {
   Tool, ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Resource, Flow, Replay, Facts, Args, Description, Field, Timeout, Requires, MaxOutput,
-  MapOf, UnionOf,
-  defineTool, defineClaims, defineDescription, defineFacts, defineField, defineMaxOutput, defineRequires, defineTimeout, defineMapOf, defineUnionOf,
+  MapOf, UnionOf, Scopes,
+  defineTool, defineClaims, defineDescription, defineFacts, defineField, defineMaxOutput, defineRequires, defineTimeout, defineMapOf, defineUnionOf, defineScopes,
   type ToolOptions, type FieldOptions, type DiscriminatedUnion,
 } from './decorators/index.js';
 export { compile, type CompileOptions } from './compiler/index.js';

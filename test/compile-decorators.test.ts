@@ -199,7 +199,7 @@ test('@Tool checks its options and names the class', () => {
   throwsDecoratorError(on({ description: 'x', name: 7 }), '@Tool() on class FooTool: "name" must be a string, got a number');
   throwsDecoratorError(on({ description: 'x', args: 'Args' }), '@Tool() on class FooTool: "args" must be a class, got a string');
   throwsDecoratorError(on({ description: 'x', result: null }), '@Tool() on class FooTool: "result" must be a class, got null');
-  throwsDecoratorError(on({ description: 'x', version: 2 }), '@Tool() on class FooTool: has no option "version" (known options: name, title, description, args, result)');
+  throwsDecoratorError(on({ description: 'x', version: 2 }), '@Tool() on class FooTool: has no option "version" (known options: name, title, description, args, result, scopes)');
 });
 
 test('member decorators refuse the wrong target and bad arguments', () => {

@@ -7,7 +7,7 @@ import { type Class } from '../src/compiler/index.js';
 import { makeTool, plain } from './support/executor-tools.js';
 import { throughCore } from './support/core-tools.js';
 
-const PRINCIPAL: Principal = { id: 'user-7', scopes: ['files:write'], claims: { tenant: 'acme' } };
+const PRINCIPAL: Principal = { subject: 'user-7', clientId: 'app', scopes: ['files:write'], claims: { tenant: 'acme' } };
 const REQUEST: TransportRequest = { headers: { authorization: 'Bearer t', 'x-trace': ['a', 'b'] }, raw: { kind: 'raw request' } };
 
 test('a call context has room for the principal and the transport request, undefined by default', () => {
@@ -53,7 +53,7 @@ function perCallTool(made: string[], log: string[]) {
     }
   }
   const resolveForCall = async (cls: Class, ctx: CallContext) => {
-    const owner = ctx.principal?.id ?? 'anonymous';
+    const owner = ctx.principal?.subject ?? 'anonymous';
     log.push(`resolve ${owner}`);
     await new Promise((resolve) => setImmediate(resolve));
     made.push(owner);

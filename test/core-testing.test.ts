@@ -16,7 +16,7 @@ function greetClass() {
   @Requires({ capabilities: ['greet'], subject: (a: GreetArgs) => a.name })
   class Greet {
     execute(args: GreetArgs, ctx: CallContext) {
-      return `${'hello '.repeat(args.times ?? 1)}${args.name}${ctx.principal === undefined ? '' : ` from ${ctx.principal.id}`}`;
+      return `${'hello '.repeat(args.times ?? 1)}${args.name}${ctx.principal === undefined ? '' : ` from ${ctx.principal.subject}`}`;
     }
   }
   return Greet;
@@ -64,9 +64,9 @@ test('a compiled class and a hand-built tool are called by name with raw JSON: t
 });
 
 test('the context of a call: the tester\'s own and each call\'s, over the host defaults', async () => {
-  const tools = local.testTools([greetClass()], { context: { principal: { id: 'tester' }, requirePermission: async () => ['greet'] } });
+  const tools = local.testTools([greetClass()], { context: { principal: { subject: 'tester', clientId: 'app', scopes: [], claims: {} }, requirePermission: async () => ['greet'] } });
   assert.deepEqual(await tools.callTool('greet', { name: 'Ada' }), { content: [{ type: 'text', text: 'hello Ada from tester' }] });
-  assert.deepEqual(await tools.callTool('greet', { name: 'Ada' }, { context: { principal: { id: 'other' } } }), { content: [{ type: 'text', text: 'hello Ada from other' }] });
+  assert.deepEqual(await tools.callTool('greet', { name: 'Ada' }, { context: { principal: { subject: 'other', clientId: 'app', scopes: [], claims: {} } } }), { content: [{ type: 'text', text: 'hello Ada from other' }] });
   const unguarded = local.testTools([greetClass()]);
   assert.deepEqual(await unguarded.callTool('greet', { name: 'Ada' }), {
     content: [{ type: 'text', text: 'permission denied: no permission policy is configured to grant greet on "Ada"' }],

@@ -6,8 +6,8 @@ import { runProcess } from './support/run-process.js';
 /** The package root's runtime exports, pinned: adding or dropping one is a decision, made here. */
 const ROOT_EXPORTS = [
   'Args', 'Barrier', 'ContractError', 'DecoratorError', 'Description', 'Destructive', 'Facts', 'Field', 'Flow', 'Idempotent', 'InvalidArgumentsError', 'MapOf', 'MaxOutput',
-  'OpenWorld', 'PermissionDeniedError', 'ReadOnly', 'Replay', 'Requires', 'Resource', 'Sequential', 'Timeout', 'Tool', 'ToolError', 'ToolwrightError', 'UnionOf', 'audio', 'compile',
-  'defineClaims', 'defineDescription', 'defineFacts', 'defineField', 'defineMapOf', 'defineMaxOutput', 'defineRequires', 'defineTimeout', 'defineTool', 'defineUnionOf', 'embeddedBlob', 'embeddedText',
+  'OpenWorld', 'PermissionDeniedError', 'ReadOnly', 'Replay', 'Requires', 'Resource', 'Scopes', 'Sequential', 'Timeout', 'Tool', 'ToolError', 'ToolwrightError', 'UnionOf', 'audio', 'compile',
+  'defineClaims', 'defineDescription', 'defineFacts', 'defineField', 'defineMapOf', 'defineMaxOutput', 'defineRequires', 'defineScopes', 'defineTimeout', 'defineTool', 'defineUnionOf', 'embeddedBlob', 'embeddedText',
   'image', 'resourceLink', 'serveHttp', 'serveStdio', 'text',
 ];
 

@@ -76,17 +76,24 @@ export interface Session {
 }
 
 /**
- * Who a call is made for, as the host's authentication established it (an HTTP host with OAuth,
- * a NestJS guard). toolwright itself never sets one: `ctx.principal` is `undefined` unless the
- * host that runs the call fills it.
+ * Who is calling, as an authorization server vouched for it: the verified access token of an
+ * HTTP request (see the MCP edge's `auth` option). Absent on stdio (a local process trusts its
+ * parent), in process, and on HTTP served without `auth`. Key per-user state on `issuer` and
+ * `subject` together, never on the token.
  */
 export interface Principal {
-  /** A stable id: a user id, a client id, a token's subject. */
-  readonly id: string;
-  /** What the authentication granted (OAuth scopes, roles), when it says. */
-  readonly scopes?: readonly string[];
-  /** Everything else it established (token claims and the like). */
-  readonly claims?: Readonly<Record<string, unknown>>;
+  /** Who the token speaks for: its `sub` claim, or the client id when it names no user (client credentials). */
+  readonly subject: string;
+  /** The OAuth client the token was issued to. */
+  readonly clientId: string;
+  /** The scopes granted, in the token's order. */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch; absent when the token says nothing. */
+  readonly expiresAt?: number;
+  /** The authorization server that issued the token (`iss`), when known. */
+  readonly issuer?: string;
+  /** Every claim of the token (a JWT's payload, or an introspection answer), frozen. */
+  readonly claims: JsonObject;
 }
 
 /**
@@ -131,7 +138,7 @@ export interface CallContext {
   readonly call: Call;
   /** The session the call arrived on, or `undefined` outside MCP. */
   readonly session: Session | undefined;
-  /** Who the call is made for, when the host authenticated it; `undefined` otherwise. */
+  /** Who is calling, when the host verified it (HTTP with `auth`); `undefined` otherwise. */
   readonly principal: Principal | undefined;
   /** The transport request the call arrived in, when the host offers it; `undefined` otherwise. */
   readonly request: TransportRequest | undefined;

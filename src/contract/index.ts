@@ -7,3 +7,4 @@ export * from './tool.js';
 export * from './readers.js';
 export * from './wrap.js';
 export * from './scope.js';
+export * from './principal-key.js';

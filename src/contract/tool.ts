@@ -96,6 +96,12 @@ export interface ContractTool {
   readonly maxOutputChars?: number;
   /** Declarative permission requirements, checked by every host's call core before interceptors and `execute` (not by `execute` itself). */
   readonly requires?: readonly Requirement[];
+  /**
+   * The OAuth scopes a caller's token must hold to call the tool (all of them), checked by an
+   * HTTP edge served with `auth` before `execute` runs. Hosts with no principal (stdio, in
+   * process) do not check them. Each is an RFC 6749 scope token: no spaces, quotes or backslashes.
+   */
+  readonly scopes?: readonly string[];
   /** Releases what the tool holds. The host calls it; the executor never does. */
   close?(): Promise<void>;
 }

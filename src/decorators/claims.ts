@@ -1,6 +1,7 @@
 import { DecoratorError, type Annotations, type ToolFlow as FlowClaim, type ToolReplay as ReplayClaim } from '../contract/index.js';
 import { checkOnApply, classTarget, optionalBoolean, plainOptions } from './guards.js';
 import { addClaims, type ToolClaims } from './metadata.js';
+import { Scopes } from './scopes.js';
 
 function claimDecorator(name: string, patch: ToolClaims): ClassDecorator {
   return checkedClaimDecorator(name, () => patch);
@@ -109,4 +110,5 @@ export const defineClaims = {
   resource: (cls: Function, key: string) => Resource(key)(cls),
   flow: (cls: Function, flow: FlowClaim) => Flow(flow)(cls),
   replay: (cls: Function, replay: Exclude<ReplayClaim, 'unknown'>) => Replay(replay)(cls),
+  scopes: (cls: Function, ...scopes: string[]) => Scopes(...scopes)(cls),
 } as const;

@@ -3,6 +3,7 @@ export { ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Reso
 export { Timeout, defineTimeout } from './timeout.js';
 export { Requires, defineRequires } from './requires.js';
 export { MaxOutput, defineMaxOutput } from './max-output.js';
+export { Scopes, defineScopes } from './scopes.js';
 export { Facts, Args, Description, Field, defineFacts, defineDescription, defineField } from './members.js';
 export { MapOf, UnionOf, defineMapOf, defineUnionOf, type DiscriminatedUnion } from './shapes.js';
 export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getArgsClass, getFieldOptions, getShapes } from './metadata.js';

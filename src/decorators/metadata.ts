@@ -22,6 +22,8 @@ export interface ToolOptions {
   readonly args?: Class;
   /** The result DTO class: its schema becomes the output schema. */
   readonly result?: Class;
+  /** The OAuth scopes a caller's token must hold to call the tool; the same as `@Scopes(...)`. */
+  readonly scopes?: readonly string[];
 }
 
 /** The options of `@Field` (and what `@Description` records). */
@@ -45,6 +47,7 @@ export interface ToolClaims {
   readonly timeoutMs?: number;
   readonly maxOutputChars?: number;
   readonly requires?: readonly Requirement[];
+  readonly scopes?: readonly string[];
 }
 
 export const TOOL_KEY = Symbol.for('toolwright/tool');

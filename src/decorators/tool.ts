@@ -1,9 +1,10 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
-import { setToolOptions, type ToolOptions } from './metadata.js';
+import { addClaims, getClaims, setToolOptions, type ToolOptions } from './metadata.js';
+import { checkScopes } from './scopes.js';
 
-const TOOL_OPTION_KEYS = ['name', 'title', 'description', 'args', 'result'] as const;
+const TOOL_OPTION_KEYS = ['name', 'title', 'description', 'args', 'result', 'scopes'] as const;
 
 function checkToolOptions(options: unknown): ToolOptions {
   const given = plainOptions('@Tool()', options, TOOL_OPTION_KEYS);
@@ -20,13 +21,18 @@ function checkToolOptions(options: unknown): ToolOptions {
       throw new DecoratorError(`@Tool(): "${key}" must be a class, got ${kindOf(given[key])}`);
     }
   }
+  if (given.scopes !== undefined) {
+    if (!Array.isArray(given.scopes)) throw new DecoratorError(`@Tool(): "scopes" must be an array of scope names such as ['issues:write'], got ${kindOf(given.scopes)}`);
+    return { ...(given as unknown as ToolOptions), scopes: checkScopes('@Tool() "scopes"', given.scopes, "scopes: ['issues:write']") };
+  }
   return given as unknown as ToolOptions;
 }
 
 /**
  * Marks a class as a tool. The class must have an `execute(args, ctx)` method (checked by
  * `compile`). `description` is required; `name` defaults to the class name in snake_case
- * without a trailing `Tool`; `args` defaults to `execute`'s first parameter type.
+ * without a trailing `Tool`; `args` defaults to `execute`'s first parameter type; `scopes` is the
+ * same as `@Scopes(...)` (the scopes a caller's token must hold).
  * Throws a `DecoratorError` as the class is defined for a non-class target or a bad option,
  * naming the class (`@Tool() on class FooTool: "description" is required ...`).
  */
@@ -34,7 +40,10 @@ export function Tool(options: ToolOptions): ClassDecorator {
   const checked = checkOnApply('@Tool()', () => checkToolOptions(options));
   return (...args: unknown[]) => {
     const cls = classTarget('@Tool()', args);
-    setToolOptions(cls, checked(args));
+    const given = checked(args);
+    setToolOptions(cls, given);
+    // `scopes` is the one option that is a claim: it adds up with @Scopes, in either order.
+    if (given.scopes !== undefined) addClaims(cls, { scopes: Object.freeze([...new Set([...(getClaims(cls).scopes ?? []), ...given.scopes])]) });
   };
 }
 

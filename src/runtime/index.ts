@@ -11,6 +11,6 @@ export * from './scheduler/index.js';
 export * from './call/index.js';
 export {
   isSequential, isBarrier, resourceOf, isReadOnly, isFactual, claimsReplay, replayOf, factsOf, type FactsAnswer,
-  createCallContext, type CallContextInit, type StateScope, STATE_SCOPES, isStateScope, wrap, type WrappedExecute, resultOf, textOf, TOOL_NAME_PATTERN, isJsonObject,
+  createCallContext, type CallContextInit, type StateScope, STATE_SCOPES, isStateScope, principalKey, wrap, type WrappedExecute, resultOf, textOf, TOOL_NAME_PATTERN, isJsonObject,
   SamplingUnavailableError, NoPermissionPolicyError, UnknownToolError, InvalidOutputError, OutputSchemaMismatchError, TransportError,
 } from '../contract/index.js';

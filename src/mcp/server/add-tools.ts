@@ -13,6 +13,7 @@ import { servedToolsOf, type ServedTool } from './served-tools.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
 import { configureScheduling, type SchedulingOption } from './scheduling.js';
 import { attachState, stateOf, type ServerState } from './state.js';
+import { callableDefinitions } from '../auth/tool-scopes.js';
 
 /**
  * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
@@ -32,6 +33,12 @@ export interface ServerOptions extends CallCoreOptions {
    * still listed in `_meta`).
    */
   readonly scheduling?: SchedulingOption;
+  /**
+   * When `true`, `tools/list` leaves out the tools whose `scopes` the caller's token lacks (only
+   * where there is a principal: HTTP served with `auth`). Default `false`: every tool is listed,
+   * and a call without the scopes is refused.
+   */
+  readonly hideForbiddenTools?: boolean;
 }
 
 /**
@@ -79,7 +86,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   attachState(server, state);
   configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
-  target.setRequestHandler(ListToolsRequest, () => ({ tools: definitions }) as ServerResult);
+  target.setRequestHandler(ListToolsRequest, (_request, extra) => ({ tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, extra.authInfo) : definitions }) as ServerResult);
   // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and
   // result again and answers malformed params with a zod dump: answerToolCall checks the params
   // itself (-32602 with a readable message) and only ever returns results outputProblemOf approved.

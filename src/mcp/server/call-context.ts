@@ -1,4 +1,5 @@
 import { createCallContext, type Call, type CallContext, type Json, type LogLevel } from '../../contract/index.js';
+import { principalOf } from '../auth/principal.js';
 import { elicitorOf, type ClientCapabilitiesSource } from './elicit.js';
 import type { HandlerExtra } from './extra.js';
 import { LOG_LEVELS, isLogLevel, passesLevel } from './logging.js';
@@ -20,7 +21,8 @@ export interface McpCallContext {
  * Builds the `CallContext` of one served request (a tool call or a facts question) with
  * `createCallContext`: `signal` is the request's signal (it fires on `notifications/cancelled`
  * and when the connection closes) or the one given; `session` is the connection's one session
- * object; progress goes out only when the request has a progress token (see
+ * object; `principal` is the verified token's principal when the transport authenticated the
+ * request (`extra.authInfo`, see the HTTP edge's `auth`); progress goes out only when the request has a progress token (see
  * `progressSenderOf`); `log` sends `notifications/message {level, logger?, data}` when the
  * server has the logging capability and the level passes the session's `logging/setLevel`
  * (everything passes until the client sets one), and throws a `TypeError` for an unknown level;
@@ -45,6 +47,7 @@ export function mcpCallContextOf(server: ContextServer, state: ServerState, extr
     call,
     signal,
     session,
+    principal: principalOf(extra.authInfo),
     progress: progress?.progress,
     update: progress?.update,
     log,

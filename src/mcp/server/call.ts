@@ -13,6 +13,8 @@ import { runInTurn } from './scheduling.js';
 import { CallTimeoutError } from '../../runtime/index.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
+import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';
+import { principalOf } from '../auth/principal.js';
 
 /** The result MCP sends for a failed call: `isError` with the failure's text, nothing else. */
 export function errorResult(text: string): CallToolResult {
@@ -54,7 +56,9 @@ export function toolCallOf(tools: ReadonlyMap<string, ServedTool>, params: unkno
  * Answers one `tools/call`: the params are checked (see `toolCallOf`), then the call core runs
  * the call (see `runToolCall`: validation, permissions, interceptors, time limit, `execute`,
  * output check, bounds, records) with the request's context, and its end becomes the MCP result
- * (see `mcpResultOf`). When the request is cancelled the SDK sends no response at all, whatever
+ * (see `mcpResultOf`). A principal without the tool's `scopes` is refused first
+ * (`insufficient_scope: tool "x" needs the scope a`; the HTTP edge with `auth` answers 403
+ * earlier). When the request is cancelled the SDK sends no response at all, whatever
  * this returns.
  *
  * The core's run waits for its turn first, by the tool's scheduling claims (see `runInTurn`):
@@ -66,6 +70,8 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
   const { served, args } = toolCallOf(state.tools, params);
+  const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
+  if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
   const call: Call = { id: String(extra.requestId), tool: served.prepared.name, args };
   const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
   const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);

@@ -2,6 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
+import { toolScopesOf } from '../auth/tool-scopes.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
@@ -15,11 +16,14 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. A rejection a tool leaves unhandled is logged and the process keeps serving
- * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). Resolves once listening.
+ * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). With
+ * `auth`, each tool's `scopes` are checked at the HTTP level (see `createAuthGate`). Resolves
+ * once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   keepServingOnFloatingRejections();
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
-  return listenHttp(() => serverFor(info, prepared, serverOptions), options);
+  const auth = options.auth === undefined ? undefined : { toolScopes: toolScopesOf([...prepared.values()].map((served) => ({ tool: served.prepared.tool }))), ...options.auth };
+  return listenHttp(() => serverFor(info, prepared, serverOptions), { ...options, ...(auth !== undefined ? { auth } : {}) });
 }

@@ -1,4 +1,4 @@
-import type { CallContext, Session, StateScope } from '../../contract/index.js';
+import { principalKey, type CallContext, type Session, type StateScope } from '../../contract/index.js';
 
 /**
  * Who a remembered ("always") permission decision belongs to:
@@ -24,11 +24,8 @@ const NO_OWNER: DecisionOwner = Object.freeze({ kind: 'none' });
  * auth layer set one, given as a non-empty string or as an object with a non-empty string `id`.
  */
 export function principalIdOf(ctx: CallContext | undefined): string | undefined {
-  const principal = (ctx as { readonly principal?: unknown } | undefined)?.principal;
-  if (typeof principal === 'string') return principal === '' ? undefined : principal;
-  if (typeof principal !== 'object' || principal === null) return undefined;
-  const id = (principal as { readonly id?: unknown }).id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
+  const principal = ctx?.principal;
+  return principal === undefined ? undefined : principalKey(principal);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { asError } from '../../../util/describe.js';
+import { createAuthGate, type AuthOptions } from '../../auth/index.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
@@ -66,6 +67,8 @@ export interface HttpHandlerOptions {
   readonly onSessionOpened?: (sessionId: string) => void;
   /** Called once when a session ends: `deleted` by the client, `idle` expiry, or `closed` by the server. */
   readonly onSessionClosed?: (sessionId: string, reason: SessionCloseReason) => void;
+  /** Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token (see `createAuthGate`). Default none. */
+  readonly auth?: AuthOptions;
   /** Receives unexpected failures (a throwing factory, a crash while handling). Default: one stderr line. */
   readonly onError?: (error: Error) => void;
 }
@@ -98,7 +101,11 @@ export function newSessionId(): string {
  * `StreamableHTTPServerTransport` doing the protocol work. Every error it answers is a JSON-RPC
  * error body, never HTML or a stack. In order:
  *
- * 1. `Host` and `Origin` are checked (`createHostOriginGuard`) -> 403.
+ * 1. `Host` and `Origin` are checked (`createHostOriginGuard`) -> 403. With `auth`, the auth gate
+ *    then serves the protected resource metadata and refuses requests without a valid token
+ *    (401/403/400, OAuth JSON bodies; see `createAuthGate`); after the body is read, a
+ *    `tools/call` the token lacks the tool's scopes for -> 403 `insufficient_scope`; and a
+ *    session is bound to the principal that created it (another principal's request -> 404).
  * 2. With `path` set, another path -> 404 `Not Found: the MCP endpoint is <path>`.
  * 3. A method other than GET, POST, DELETE (stateless: POST only) -> 405 `Method not allowed.`.
  * 4. POST: `Accept` must list `application/json` and `text/event-stream` -> 406; `Content-Type`
@@ -141,6 +148,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
   const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
   const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
+  const auth = options.auth === undefined ? undefined : createAuthGate(options.auth, onError);
   const sessions = new Map<string, HttpSession>();
   /** Sessions being created (their `initialize` not yet answered): they count against the cap. */
   let opening = 0;
@@ -165,6 +173,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (closing) return sendJsonError(res, 503, JsonRpcCode.ServerError, 'Service Unavailable: the server is shutting down');
     const refusal = guard(req.headers.host, req.headers.origin);
     if (refusal !== undefined) return sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
+    if (auth !== undefined && (await auth.admit(req, res))) return;
     if (options.path !== undefined && pathOf(req.url) !== options.path) {
       return sendJsonError(res, 404, JsonRpcCode.ServerError, `Not Found: the MCP endpoint is ${options.path}`);
     }
@@ -207,12 +216,14 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
     }
 
+    if (auth?.refusesCalls(req, res, body) === true) return;
     if (stateless) return serveStateless(req, res, body);
 
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId === 'string' && sessionId !== '') {
       const session = sessions.get(sessionId);
-      if (session === undefined) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
+      // A session of another principal is answered as an unknown one: nothing tells it exists.
+      if (session === undefined || auth?.refusesSession(session, req) === true) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
       return session.handle(req, res, withBadResponsesReplaced(body));
     }
     if (method !== 'POST' || !isInitializeBody(body)) {
@@ -228,6 +239,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     let session: HttpSession;
     try {
       session = await HttpSession.create(factory, sessionContext);
+      auth?.bindSession(session, req);
       await session.handle(req, res, body);
     } finally {
       opening--;

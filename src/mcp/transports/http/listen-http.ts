@@ -46,7 +46,10 @@ export interface HttpHandle {
 export async function listenHttp(factory: ServerFactory, options: HttpOptions = {}): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const handler = createHttpHandler(factory, { ...options, path });
+  let url = '';
+  // With auth and no resource given, tokens must be issued for the URL this listens on.
+  const auth = options.auth === undefined || options.auth.resource !== undefined ? options.auth : { ...options.auth, resource: () => url };
+  const handler = createHttpHandler(factory, { ...options, path, ...(auth !== undefined ? { auth } : {}) });
   const server = createNodeServer(handler);
   // Idle keep-alive connections are closed by the client first (undici and browsers give up
   // after 4-5 s): a server that closes first races the client's next request on that socket,
@@ -61,9 +64,10 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
     });
   });
   const port = (server.address() as AddressInfo).port;
+  url = `http://${urlHost(host)}:${port}${path}`;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost(host)}:${port}${path}`,
+    url,
     port,
     server,
     get sessionCount() {

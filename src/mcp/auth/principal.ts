@@ -1,0 +1,54 @@
+import { isJsonObject, type JsonObject, type Principal } from '../../contract/index.js';
+import { deepFreeze } from '../../util/freeze.js';
+import type { VerifiedToken } from './verified-token.js';
+
+/**
+ * The SDK's `AuthInfo` shape (identical in `@modelcontextprotocol/sdk` 1.x and
+ * `@modelcontextprotocol/server` 2.x), as far as toolwright reads it: what a transport hands
+ * request handlers as `authInfo`.
+ */
+export interface AuthInfoLike {
+  readonly token: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  readonly expiresAt?: number;
+  readonly resource?: URL;
+  readonly extra?: Record<string, unknown>;
+}
+
+/** Where the HTTP edge keeps the principal it built on the `AuthInfo` it hands the transport. */
+export const PRINCIPAL_EXTRA_KEY = 'toolwright/principal';
+
+/** The frozen principal of a verified token (`subject` falls back to the client id). */
+export function principalOfToken(token: VerifiedToken): Principal {
+  return deepFreeze({
+    subject: token.subject ?? token.clientId,
+    clientId: token.clientId,
+    scopes: [...token.scopes],
+    ...(token.expiresAt !== undefined ? { expiresAt: token.expiresAt } : {}),
+    ...(token.issuer !== undefined ? { issuer: token.issuer } : {}),
+    claims: structuredClone(token.claims),
+  });
+}
+
+/**
+ * The principal of a request's `AuthInfo`: the one toolwright's HTTP edge built, or, for an
+ * `AuthInfo` another middleware made (the SDK's `requireBearerAuth` in front of
+ * `createHttpHandler`), one built from it (`subject` from `extra.sub`, else the client id;
+ * `claims` from `extra`). `undefined` when there is none (stdio, HTTP without auth).
+ */
+export function principalOf(authInfo: AuthInfoLike | undefined): Principal | undefined {
+  if (authInfo === undefined) return undefined;
+  const built = authInfo.extra?.[PRINCIPAL_EXTRA_KEY];
+  if (built !== undefined) return built as Principal;
+  const extra: JsonObject = isJsonObject(authInfo.extra) ? (authInfo.extra as JsonObject) : {};
+  return principalOfToken({
+    ...(typeof extra.sub === 'string' ? { subject: extra.sub } : {}),
+    clientId: authInfo.clientId,
+    scopes: authInfo.scopes,
+    expiresAt: authInfo.expiresAt,
+    audience: authInfo.resource === undefined ? [] : [authInfo.resource.href],
+    ...(typeof extra.iss === 'string' ? { issuer: extra.iss } : {}),
+    claims: extra,
+  });
+}
