@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { problemsText } from '../../compiler/validation/ajv.js';

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
 import { isJsonObject, resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 

@@ -1,8 +1,7 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
-import { CompleteRequest } from './request-schemas.js';
 import { prepareTools, type ServedTool } from './served-tools.js';
 
 /** Who the server says it is at `initialize`. */
@@ -37,10 +36,14 @@ export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, Served
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {
+    // A 2025-era client that hands the server an input_required result never gets one from
+    // toolwright (its runs push elicitation/create instead), so the SDK's legacy shim, which
+    // would re-enter a handler from the start, stays off.
+    inputRequired: { legacyShim: false },
     capabilities: { tools: { listChanged: false }, logging: {}, completions: {}, experimental: { [FACTS_CAPABILITY]: {} } },
     ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
   });
   serveTools(server, prepared, options);
-  server.setRequestHandler(CompleteRequest, () => ({ completion: { values: [] } }));
+  server.setRequestHandler('completion/complete', () => ({ completion: { values: [] } }));
   return server;
 }

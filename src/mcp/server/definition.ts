@@ -1,4 +1,4 @@
-import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { claimsReplay, isBarrier, isFactual, isReadOnly, isSequential, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { TOOL_META_KEY } from './constants.js';
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
@@ -10,9 +9,10 @@ import type { HandlerExtra } from './extra.js';
 /** The client's elicitation capability as the SDK keeps it after `initialize`. */
 type ElicitationCapability = { form?: unknown; url?: unknown } | undefined;
 
-/** The minimal client view an elicitor needs: the capabilities it offered at `initialize`. */
-export interface ClientCapabilitiesSource {
-  getClientCapabilities(): { elicitation?: unknown; sampling?: unknown } | undefined;
+/** An `elicitation/create` result as the SDK hands it over (already checked against its schema). */
+interface ElicitResultShape {
+  readonly action: ElicitAnswer['action'];
+  readonly content?: unknown;
 }
 
 /**
@@ -38,17 +38,17 @@ export function offersMode(capability: ElicitationCapability, mode: 'form' | 'ur
  * compiled: ...`); asking fails; or the answer does not match (`elicitation answer does not
  * match the requested schema: /age: must be integer`). Cancelling the call cancels the question.
  */
-export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra, signal: AbortSignal): (question: Elicitation) => Promise<ElicitAnswer> {
+export function elicitorOf(extra: HandlerExtra, signal: AbortSignal): (question: Elicitation) => Promise<ElicitAnswer> {
   return async (question) => {
     if (typeof question !== 'object' || question === null || typeof question.message !== 'string') {
       throw new TypeError('elicitation: the question needs a "message" string');
     }
-    const capability = client.getClientCapabilities()?.elicitation as ElicitationCapability;
+    const capability = extra.clientCapabilities()?.elicitation as ElicitationCapability;
     if (question.url !== undefined) {
       if (typeof question.url !== 'string') throw new TypeError('elicitation: "url" must be a string');
       if (!offersMode(capability, 'url')) return { action: 'cancel' };
       const params = { mode: 'url', message: question.message, url: question.url, elicitationId: randomUUID() };
-      const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
+      const answer = (await extra.sendRequest({ method: 'elicitation/create', params }, { signal })) as ElicitResultShape;
       return answerOf(answer.action, answer.content as JsonObject | undefined);
     }
     if (question.schema !== undefined && !isJsonObject(question.schema)) throw new TypeError('elicitation: "schema" must be a JSON object schema');
@@ -56,7 +56,7 @@ export function elicitorOf(client: ClientCapabilitiesSource, extra: HandlerExtra
     const requestedSchema: JsonObject = question.schema ?? { type: 'object', properties: {} };
     const validate = formValidatorOf(requestedSchema);
     const params = { mode: 'form', message: question.message, requestedSchema };
-    const answer = await extra.sendRequest({ method: 'elicitation/create', params } as never, ElicitResultSchema, { signal });
+    const answer = (await extra.sendRequest({ method: 'elicitation/create', params }, { signal })) as ElicitResultShape;
     const content = answer.content as JsonObject | undefined;
     if (answer.action === 'accept' && !validate(content ?? {})) {
       throw new Error(`elicitation answer does not match the requested schema: ${problemsText(validate.errors)}`);

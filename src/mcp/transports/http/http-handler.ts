@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
+  classifyInboundRequest,
+  createMcpHandler,
   isInitializeRequest,
+  isJsonContentType,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Server,
+} from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import { toJsonRpcMessage } from '../jsonrpc-shape.js';
@@ -16,6 +18,7 @@ import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
 import { sendJsonError } from './json-response.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
+import { sendWebResponse, toWebRequest } from './web-bridge.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -173,6 +176,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
     }
 
+    if (method === 'POST' && isModernBody(req, body)) return serveModern(req, res, body);
     if (stateless) return serveStateless(req, res, body);
 
     const sessionId = req.headers[SESSION_HEADER];
@@ -192,6 +196,19 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (!session.registered) await session.server.close();
   };
 
+  // The 2026-07-28 era: one server per request, no session; the SDK's handler checks the
+  // request's envelope, protocol-version headers and declared capabilities, and answers
+  // server/discover. A client hanging up aborts the request's signal, which closes its server.
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined });
+  const serveModern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const response = await modern.fetch(toWebRequest(req, controller.signal), { parsedBody: body });
+    await sendWebResponse(response, res);
+  };
+
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();
     const transport = new TrackedHttpTransport({ sessionIdGenerator: undefined });
@@ -209,7 +226,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       await server.close();
       return;
     }
-    await transport.handleRequest(req, res, body);
+    await sendWebResponse(await transport.handleRequest(toWebRequest(req), { parsedBody: body }), res);
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
@@ -224,6 +241,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     closing = true;
     const open = [...sessions.values()];
     await Promise.all([
+      modern.close(),
       ...open.map((session) => session.close('closed')),
       ...[...statelessServers].map((server) => server.close().catch(() => undefined)),
     ]);
@@ -289,8 +307,9 @@ class HttpSession {
       this.openRequests--;
       if (this.openRequests === 0) this.armIdleTimer();
     });
-    await this.transport.handleRequest(req, res, body);
+    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body });
     for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
+    await sendWebResponse(response, res);
   }
 
   async close(reason: SessionCloseReason): Promise<void> {
@@ -322,6 +341,44 @@ function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
   return query === -1 ? raw : raw.slice(0, query);
+}
+
+/**
+ * True when a POST is for the 2026-07-28 era: the SDK's `classifyInboundRequest` routes it
+ * modern (it carries the per-request `_meta` envelope claim), or refuses it while it claims that
+ * era (a modern `MCP-Protocol-Version` header or an envelope claim), so that the SDK's modern
+ * handler answers the revision's own errors. Everything else is served as a 2025-era request
+ * (which answers bad JSON-RPC as it always did).
+ */
+function isModernBody(req: IncomingMessage, body: unknown): boolean {
+  const header = (name: string): string | undefined => {
+    const value = req.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const protocolVersionHeader = header('mcp-protocol-version');
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader,
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    body,
+  });
+  if (outcome.kind === 'modern') return true;
+  if (outcome.kind === 'legacy') return false;
+  return (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body);
+}
+
+/** The first protocol revision of the modern era. */
+const MODERN_REVISION = '2026-07-28';
+
+/** True when a body (or a message of a batch) names a protocol version in its `_meta` envelope. */
+function claimsModernEnvelope(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
+    const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+    return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+  });
 }
 
 function isInitializeBody(body: unknown): boolean {

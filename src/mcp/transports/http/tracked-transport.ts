@@ -1,17 +1,21 @@
-import { StreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type RequestId,
+  type TransportSendOptions,
+  type WebStandardStreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/server';
 import { messageKind } from '../jsonrpc-shape.js';
 
 /**
- * The SDK's `StreamableHTTPServerTransport`, reporting every response it has written (after the
- * write, whether or not it succeeded) to `onResponseSent`, so `InFlightCalls` knows which
- * requests of a POST are still open.
+ * The SDK's `WebStandardStreamableHTTPServerTransport`, reporting every response it has written
+ * (after the write, whether or not it succeeded) to `onResponseSent`, so `InFlightCalls` knows
+ * which requests of a POST are still open.
  */
-export class TrackedHttpTransport extends StreamableHTTPServerTransport {
+export class TrackedHttpTransport extends WebStandardStreamableHTTPServerTransport {
   onResponseSent?: (id: RequestId) => void;
 
-  constructor(options: StreamableHTTPServerTransportOptions) {
+  constructor(options: WebStandardStreamableHTTPServerTransportOptions) {
     super(options);
   }
 

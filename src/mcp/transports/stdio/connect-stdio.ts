@@ -1,4 +1,5 @@
 import process from 'node:process';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { Readable, Writable } from 'node:stream';
 import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import type { ServerFactory } from '../server-factory.js';
@@ -54,12 +55,14 @@ export interface StdioHandle {
 }
 
 /**
- * Serves one MCP server over newline-delimited JSON-RPC on stdin/stdout with
- * `HardenedStdioTransport`, and resolves once it is connected. stdout carries protocol messages
- * only; diagnostics go to `log` (stderr). stdin EOF, a broken stdout (EPIPE) or an oversize line
- * close the server at once, which aborts the signals of in-flight calls; with `exitProcess` the
- * process then exits. SIGINT/SIGTERM (with `handleSignals`) drain in-flight calls for up to
- * `shutdownTimeoutMs`, close, and exit. The factory is called exactly once.
+ * Serves MCP over newline-delimited JSON-RPC on stdin/stdout with `HardenedStdioTransport`, and
+ * resolves once it is listening. The SDK's `serveStdio` picks the protocol era from the client's
+ * first message (a 2025 `initialize`, or a 2026-07-28 request carrying the `_meta` envelope) and
+ * connects one server from `factory` for that era. stdout carries protocol messages only;
+ * diagnostics go to `log` (stderr). stdin EOF, a broken stdout (EPIPE) or an oversize line close
+ * the server at once, which aborts the signals of in-flight calls; with `exitProcess` the process
+ * then exits. SIGINT/SIGTERM (with `handleSignals`) drain in-flight calls for up to
+ * `shutdownTimeoutMs`, close, and exit.
  */
 export async function connectStdio(factory: ServerFactory, options: StdioOptions = {}): Promise<StdioHandle> {
   const stdin = options.stdin ?? process.stdin;
@@ -78,8 +81,12 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     stdout,
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     log,
+    onClosed: () => {
+      if (transport.closeReason !== 'closed') exitWanted = true;
+      // Let the server's own close handling (which aborts in-flight signals) run first.
+      setImmediate(finish);
+    },
   });
-  const server = factory();
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -92,7 +99,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     exitWanted = true;
     if (shutdown !== undefined) {
       log(`${signal} received again; closing now`);
-      void server.close();
+      void served?.close();
       return;
     }
     void gracefulClose(signal);
@@ -108,13 +115,6 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     removeGuard();
     resolveClosed();
     if (exitProcess && exitWanted) exitSoon(stdout);
-  };
-
-  // Set before connect: the SDK keeps it and calls it before aborting in-flight calls.
-  transport.onclose = () => {
-    if (transport.closeReason !== 'closed') exitWanted = true;
-    // Let the server's own close handling (which aborts in-flight signals) run first.
-    setImmediate(finish);
   };
 
   const gracefulClose = (trigger: string): Promise<void> => {
@@ -134,13 +134,14 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
       } else if (trigger !== 'close()') {
         log(`${trigger}: closing`);
       }
-      await server.close();
+      await served?.close();
       await closed;
     })();
     return shutdown;
   };
 
-  await server.connect(transport);
+  let served: { close(): Promise<void> } | undefined;
+  served = serveSdkStdio(factory, { transport, onerror: () => undefined });
   // A client that dies closes stderr too: a diagnostic written to it must not crash the process.
   if (ownStdio && process.stderr.listenerCount('error') === 0) process.stderr.on('error', () => undefined);
   if (options.guardStdout ?? stdout === process.stdout) removeGuard = guardStdout(stdout, process.stderr);

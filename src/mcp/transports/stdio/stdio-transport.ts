@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
 import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
 import { messageKind } from '../jsonrpc-shape.js';
 import { LineSplitter } from './line-splitter.js';
@@ -19,6 +19,11 @@ export interface HardenedStdioTransportOptions {
   readonly maxLineBytes: number;
   /** Receives one-line diagnostics about abnormal ends (never protocol traffic). */
   readonly log: (message: string) => void;
+  /**
+   * Called once when the transport closes, after `onclose` (which whoever connects the transport
+   * owns and replaces), with `closeReason` already set.
+   */
+  readonly onClosed?: () => void;
 }
 
 /** The message a request gets while the transport is draining for shutdown. */
@@ -59,6 +64,7 @@ export class HardenedStdioTransport implements Transport {
   private readonly splitter: LineSplitter;
   private readonly maxLineBytes: number;
   private readonly log: (message: string) => void;
+  private readonly onClosed: (() => void) | undefined;
   private readonly inFlight = new Map<string, number>();
   private readonly idleWaiters = new Set<() => void>();
   private readonly drainWaiters = new Set<() => void>();
@@ -73,6 +79,7 @@ export class HardenedStdioTransport implements Transport {
     this.splitter = new LineSplitter(options.maxLineBytes);
     this.maxLineBytes = options.maxLineBytes;
     this.log = options.log;
+    this.onClosed = options.onClosed;
     const write = options.stdout.write as (chunk: string) => boolean;
     this.rawWrite = (chunk) => write.call(options.stdout, chunk);
   }
@@ -248,6 +255,10 @@ export class HardenedStdioTransport implements Transport {
     this.stdin.on('error', () => undefined);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.releaseIdleWaiters();
-    this.onclose?.();
+    try {
+      this.onclose?.();
+    } finally {
+      this.onClosed?.();
+    }
   }
 }
