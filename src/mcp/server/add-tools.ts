@@ -9,6 +9,9 @@ import { answerFacts } from './facts.js';
 import { LOG_LEVELS, isLogLevel } from './logging.js';
 import { invalidParams, ProtocolError } from './protocol-error.js';
 import { prepareTools, type ServedTool } from './served-tools.js';
+import { answerModernToolCall } from './input-rounds/modern-call.js';
+import type { InputRoundOptions } from './input-rounds/options.js';
+import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 
 /** Options for `createServer` and `addTools`. */
@@ -24,6 +27,16 @@ export interface ServerOptions {
    * this is set (see `withOutputBound`). A positive integer; default none.
    */
   readonly maxOutputChars?: number;
+  /**
+   * Bounds of the 2026-07-28 era's input rounds: how many requests one call may take, how long a
+   * parked call waits, the node id in front of its `requestState` (see `InputRoundOptions`).
+   */
+  readonly inputRounds?: InputRoundOptions;
+  /**
+   * Receives one-line warnings about the tool set (a schema in a dialect no validator knows is
+   * served unvalidated). Default: a stderr line prefixed `toolwright: `.
+   */
+  readonly log?: (message: string) => void;
 }
 
 /**
@@ -32,11 +45,12 @@ export interface ServerOptions {
  */
 type ServerLike = Pick<Server, 'setRequestHandler' | 'removeRequestHandler' | 'registerCapabilities' | 'getClientCapabilities' | 'getCapabilities'> & {
   readonly transport?: unknown;
+  onclose?: () => void;
   fallbackRequestHandler?: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
 };
 
 /** A method toolwright answers itself, past the SDK's request and result parsing. */
-type OwnHandler = (params: unknown, extra: HandlerExtra) => Promise<Record<string, unknown>> | Record<string, unknown>;
+type OwnHandler = (params: unknown, extra: HandlerExtra, ctx: ServerContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /**
  * Serves `tools` on an SDK low-level `Server` (`@modelcontextprotocol/server`) the caller already
@@ -65,7 +79,7 @@ export function addTools(server: Server, tools: readonly ContractTool[], options
 }
 
 /** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
-export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions): void {
+export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions, runs: ParkedRuns = new ParkedRuns(options.inputRounds)): void {
   const target = server as unknown as ServerLike;
   if (stateOf(server) !== undefined) throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
   if (target.transport === undefined) {
@@ -79,7 +93,23 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   const definitions = [...prepared.values()].map((served) => served.definition);
   target.setRequestHandler('tools/list', () => ({ tools: definitions }) as never);
   const own = new Map<string, OwnHandler>();
-  own.set('tools/call', (params, extra) => answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>);
+  const execute = (params: unknown) => (extra: HandlerExtra) => answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
+  // On stateless HTTP every 2026-era request has a server of its own: a parked call belongs to no
+  // connection there. Elsewhere (stdio, in memory) the server is the connection, and its close
+  // stops the calls parked for it.
+  const connection = state.transport === 'http' ? undefined : (server as object);
+  if (connection !== undefined) {
+    const previousOnClose = target.onclose;
+    target.onclose = () => {
+      runs.endConnection(connection);
+      previousOnClose?.();
+    };
+  }
+  own.set('tools/call', (params, extra, ctx) => {
+    if (extra.era === 'legacy') return execute(params)(extra);
+    const binding: RunBinding = { connection, principal: principalOf(ctx) };
+    return answerModernToolCall(runs, binding, params, extra, ctx, execute(params));
+  });
   own.set(FACTS_METHOD, (params, extra) => answerFacts(target, state, params, extra) as unknown as Promise<Record<string, unknown>>);
   if (logging) {
     own.set('logging/setLevel', (params, extra) => {
@@ -93,11 +123,17 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
-    if (handler !== undefined) return handler(request.params, handlerExtraOf(target, ctx));
+    if (handler !== undefined) return handler(request.params, handlerExtraOf(target, ctx), ctx);
     if (previous !== undefined) return previous(request, ctx);
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
   };
 }
+/** The principal a request was authenticated as (its token's client id), when there is one. */
+function principalOf(ctx: ServerContext): string | undefined {
+  const clientId = ctx.http?.authInfo?.clientId;
+  return typeof clientId === 'string' && clientId !== '' ? clientId : undefined;
+}
+
 /**
  * How an unknown `logging/setLevel` level is named in the error: a primitive as JSON (`"loud"`,
  * `5`, `null` when missing), an array or object only by its kind, since a client's value can be

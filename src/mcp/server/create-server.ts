@@ -3,6 +3,7 @@ import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
 import { prepareTools, type ServedTool } from './served-tools.js';
+import { ParkedRuns } from './input-rounds/parked-runs.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -30,9 +31,11 @@ export function createServer(info: ServerInfo, tools: readonly ContractTool[], o
 /**
  * `createServer` for tools already checked and prepared with `prepareTools`, so a transport that
  * builds a server per session or per request prepares (checks, bounds, compiles) the tool set
- * once. Internal: not exported from the server index.
+ * once. `runs` holds the calls parked in the 2026-07-28 era; share one between the servers of
+ * one endpoint (an HTTP endpoint builds a server per request). Internal: not exported from the
+ * server index.
  */
-export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions = {}): Server {
+export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions = {}, runs: ParkedRuns = new ParkedRuns(options.inputRounds)): Server {
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {
@@ -43,7 +46,7 @@ export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, Served
     capabilities: { tools: { listChanged: false }, logging: {}, completions: {}, experimental: { [FACTS_CAPABILITY]: {} } },
     ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
   });
-  serveTools(server, prepared, options);
+  serveTools(server, prepared, options, runs);
   server.setRequestHandler('completion/complete', () => ({ completion: { values: [] } }));
   return server;
 }

@@ -27,14 +27,17 @@ export function offersMode(capability: ElicitationCapability, mode: 'form' | 'ur
 }
 
 /**
- * Makes `ctx.elicit` for one call: asks the user through `elicitation/create` on the call's own
- * request stream, and resolves the answer. A question with a `url` is sent in URL mode
- * (`{mode:"url", message, url, elicitationId}`, a fresh random id); any other in form mode
- * (`{mode:"form", message, requestedSchema}`, the schema or `{"type":"object","properties":{}}`,
- * a confirmation). A mode the client does not offer is answered `{action:"cancel"}` without
- * asking. An accepted form answer is validated against the requested schema with the shared
- * Ajv. Rejects (never resolves "no") when: the question has no string `message`; its `schema`
- * is not an object or cannot be compiled (`elicitation: the requested schema cannot be
+ * Makes `ctx.elicit` for one call: asks the user through an `elicitation/create` request and
+ * resolves the answer. In the 2025 era the request is pushed on the call's own request stream;
+ * in the 2026-07-28 era `extra.sendRequest` puts it into the call's input round (see
+ * `ParkedRun`), and the client's retry carries the answer. A question with a `url` is asked in
+ * URL mode (`{mode:"url", message, url}`, plus a fresh random `elicitationId` in the 2025 era
+ * only: the 2026-07-28 revision dropped it); any other in form mode (`{mode:"form", message,
+ * requestedSchema}`, the schema or `{"type":"object","properties":{}}`, a confirmation). A mode
+ * the client's capabilities for this request do not offer is answered `{action:"cancel"}`
+ * without asking. An accepted form answer is validated against the requested schema with the
+ * shared Ajv. Rejects (never resolves "no") when: the question has no string `message`; its
+ * `schema` is not an object or cannot be compiled (`elicitation: the requested schema cannot be
  * compiled: ...`); asking fails; or the answer does not match (`elicitation answer does not
  * match the requested schema: /age: must be integer`). Cancelling the call cancels the question.
  */
@@ -47,7 +50,9 @@ export function elicitorOf(extra: HandlerExtra, signal: AbortSignal): (question:
     if (question.url !== undefined) {
       if (typeof question.url !== 'string') throw new TypeError('elicitation: "url" must be a string');
       if (!offersMode(capability, 'url')) return { action: 'cancel' };
-      const params = { mode: 'url', message: question.message, url: question.url, elicitationId: randomUUID() };
+      // The 2026-07-28 revision dropped the elicitationId (its URL elicitations are in-band).
+      const params: Record<string, unknown> = { mode: 'url', message: question.message, url: question.url };
+      if (extra.era === 'legacy') params.elicitationId = randomUUID();
       const answer = (await extra.sendRequest({ method: 'elicitation/create', params }, { signal })) as ElicitResultShape;
       return answerOf(answer.action, answer.content as JsonObject | undefined);
     }

@@ -2,6 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { prepareTools } from '../server/served-tools.js';
+import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 
@@ -21,7 +22,8 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
 export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
   const serverOptions = { ...options, transport: 'stdio' as const };
   const prepared = prepareTools(tools, 'createServer', serverOptions);
-  return connectStdio(() => serverFor(info, prepared, serverOptions), options);
+  const runs = new ParkedRuns(options.inputRounds);
+  return connectStdio(() => serverFor(info, prepared, serverOptions, runs), options);
 }
 
 /**
@@ -29,10 +31,30 @@ export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[
  * `createServer(info, tools)` per session (per request when `stateless`), whose calls see
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
- * first request. Resolves once listening.
+ * first request. Calls parked in the 2026-07-28 era (see `InputRoundOptions`) are shared by the
+ * endpoint's per-request servers and stopped by `close()`. Resolves once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = prepareTools(tools, 'createServer', serverOptions);
-  return listenHttp(() => serverFor(info, prepared, serverOptions), options);
+  const runs = new ParkedRuns(options.inputRounds);
+  const handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), options);
+  return {
+    get url() {
+      return handle.url;
+    },
+    get port() {
+      return handle.port;
+    },
+    get server() {
+      return handle.server;
+    },
+    get sessionCount() {
+      return handle.sessionCount;
+    },
+    close: () => {
+      runs.closeAll();
+      return handle.close();
+    },
+  };
 }
