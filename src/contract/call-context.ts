@@ -13,6 +13,7 @@ export interface CallContextInit {
   readonly sample?: (request: SamplingRequest) => Promise<SamplingResult>;
   readonly requirePermission?: (request: PermissionRequest) => Promise<readonly string[]>;
   readonly update?: (output: ToolOutput) => void;
+  readonly writeRecord?: (ns: string, data: unknown) => void;
 }
 
 /** Raised by `ctx.sample` when the host has no client model to ask. */
@@ -47,7 +48,8 @@ const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> 
  * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
  * session, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
  * sampling rejected with `SamplingUnavailableError`, permission requests rejected with
- * `NoPermissionPolicyError` (nothing decided means deny). The result is frozen.
+ * `NoPermissionPolicyError` (nothing decided means deny), records written with `writeRecord`
+ * dropped. The result is frozen.
  */
 export function createCallContext(init: CallContextInit): CallContext {
   return Object.freeze({
@@ -60,5 +62,6 @@ export function createCallContext(init: CallContextInit): CallContext {
     sample: init.sample ?? noSampling,
     requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
+    writeRecord: init.writeRecord ?? ignore,
   });
 }

@@ -121,4 +121,11 @@ export interface CallContext {
   requirePermission(request: PermissionRequest): Promise<readonly string[]>;
   /** Sends an intermediate result to the consumer (executor `onUpdate`, MCP progress). */
   update(output: ToolOutput): void;
+  /**
+   * Writes the call's record while it runs (the last write wins; a record the tool returns, or
+   * one carried by the error it throws, wins over every write). `data` is JSON data, or a string
+   * of raw JSON text that crosses the wire byte for byte (so large integers survive). Hosts that
+   * keep no records ignore it.
+   */
+  writeRecord(ns: string, data: unknown): void;
 }

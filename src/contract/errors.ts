@@ -1,3 +1,5 @@
+import type { ToolRecord } from './result.js';
+
 /**
  * Stable codes for the problems `compile` finds. Each code names one kind of mistake and never
  * changes meaning; messages may be reworded, codes may not.
@@ -79,9 +81,12 @@ export class InvalidArgumentsError extends Error {
 export class ToolError extends Error {
   override readonly name = 'ToolError';
   readonly details?: unknown;
+  /** A record of the failed call, served under the record key as a successful call's would be. */
+  readonly record?: ToolRecord;
 
-  constructor(message: string, options: { details?: unknown; cause?: unknown } = {}) {
+  constructor(message: string, options: { details?: unknown; cause?: unknown; record?: ToolRecord } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     if (options.details !== undefined) this.details = options.details;
+    if (options.record !== undefined) this.record = options.record;
   }
 }

@@ -1,4 +1,5 @@
-import { createCallContext, type Call, type CallContext, type Json, type LogLevel } from '../../contract/index.js';
+import { createCallContext, type Call, type CallContext, type Json, type LogLevel, type ToolRecord } from '../../contract/index.js';
+import { RawJsonData } from './record.js';
 import { elicitorOf } from './elicit.js';
 import type { HandlerExtra } from './extra.js';
 import { LOG_LEVELS, isLogLevel, passesLevel } from './logging.js';
@@ -16,6 +17,8 @@ export type ContextServer = object;
 /** A call's context and the switch that ends it. */
 export interface McpCallContext {
   readonly ctx: CallContext;
+  /** The record the call last wrote with `ctx.writeRecord`, if any. */
+  written(): ToolRecord | undefined;
   /** Marks the call answered: later progress and log messages are dropped. */
   finish(): void;
 }
@@ -30,10 +33,12 @@ export interface McpCallContext {
  * session's `logging/setLevel` (everything passes until the client sets one), in the 2026-07-28
  * era the request's own `_meta` log level (nothing is sent when the request names none); it
  * throws a `TypeError` for an unknown level;
- * `elicit` and `sample` ask the client (see `elicitorOf`, `samplerOf`). Messages go out on the
- * request's own stream, best effort, and stop once `finish()` is called.
+ * `elicit` and `sample` ask the client (see `elicitorOf`, `samplerOf`), unless `canAsk` is
+ * false (then elicitation answers `cancel` and sampling rejects, as with nobody to ask); `writeRecord` keeps the
+ * last record written (a string as raw JSON text), read with `written()`. Messages go out on
+ * the request's own stream, best effort, and stop once `finish()` is called.
  */
-export function mcpCallContextOf(_server: ContextServer, state: ServerState, extra: HandlerExtra, call: Call, signal: AbortSignal = extra.signal): McpCallContext {
+export function mcpCallContextOf(_server: ContextServer, state: ServerState, extra: HandlerExtra, call: Call, signal: AbortSignal = extra.signal, canAsk = true): McpCallContext {
   let open = true;
   const isOpen = (): boolean => open;
   const session = sessionOfState(state, extra.sessionId);
@@ -49,15 +54,19 @@ export function mcpCallContextOf(_server: ContextServer, state: ServerState, ext
     params.data = data;
     void extra.sendNotification({ method: 'notifications/message', params });
   };
+  let written: ToolRecord | undefined;
+  const writeRecord = (ns: string, data: unknown): void => {
+    written = Object.freeze({ ns, data: typeof data === 'string' ? new RawJsonData(data) : data });
+  };
   const ctx = createCallContext({
+    writeRecord,
     call,
     signal,
     session,
     progress: progress?.progress,
     update: progress?.update,
     log,
-    elicit: elicitorOf(extra, signal),
-    sample: samplerOf(extra, signal),
+    ...(canAsk ? { elicit: elicitorOf(extra, signal), sample: samplerOf(extra, signal) } : {}),
   });
-  return { ctx, finish: () => { open = false; } };
+  return { ctx, written: () => written, finish: () => { open = false; } };
 }

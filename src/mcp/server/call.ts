@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isJsonObject, resultOf, type ToolOutput } from '../../contract/index.js';
+import { isJsonObject, resultOf, type ToolOutput, type ToolRecord } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { problemsText } from '../../compiler/validation/ajv.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
@@ -26,7 +26,9 @@ export function errorResult(text: string): CallToolResult {
  * must be string`), a throw or rejection of `execute` (a `ToolError`'s details never cross), an
  * output that is not a `ToolOutput`, and structured content that misses the output schema
  * (`structured content does not match the output schema: ...`). A record becomes
- * `_meta[RECORD_META_KEY]` (see `wireRecordOf`) and never fails the call. A tool with
+ * `_meta[RECORD_META_KEY]` (see `wireRecordOf`) and never fails the call: the one the tool
+ * returned, else the last one it wrote with `ctx.writeRecord`; on a failure, the one the thrown
+ * error carries (a `ToolError`'s, a permission denial's), else the last one written. A tool with
  * `timeoutMs` is answered `tool "<name>" timed out after <ms> ms` when the time passes (its
  * signal aborts; its late result is dropped), as the executor does. When the request is cancelled
  * the SDK sends no response at all, whatever this returns.
@@ -43,23 +45,32 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   const invalid = argumentsErrorOf(served, args);
   if (invalid !== undefined) return errorResult(invalid);
   const limit = timeLimitOf(extra.signal, served.tool.name, served.tool.timeoutMs);
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
+  const { ctx, finish, written } = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: served.tool.name, args }, limit.signal);
   let output: unknown;
   try {
     output = await limit.race(Promise.resolve(served.tool.execute(args, ctx)));
   } catch (err) {
-    return errorResult(errorTextOf(limit.expired() ?? err));
+    const failure = errorResult(errorTextOf(limit.expired() ?? err));
+    const record = recordOfError(err) ?? written();
+    if (record !== undefined) failure._meta = { [RECORD_META_KEY]: wireRecordOf(record) };
+    return failure;
   } finally {
     limit.clear();
     finish();
   }
   const expired = limit.expired();
   if (expired !== undefined) return errorResult(expired.message);
-  return resultFor(served, output);
+  return resultFor(served, output, written());
+}
+
+/** The record a thrown error carries (a `ToolError`'s, a permission denial's), if any. */
+function recordOfError(err: unknown): ToolRecord | undefined {
+  const record = typeof err === 'object' && err !== null ? (err as { record?: unknown }).record : undefined;
+  return typeof record === 'object' && record !== null ? (record as ToolRecord) : undefined;
 }
 
 /** Turns what `execute` returned into the MCP result, checking shape and structured content. */
-function resultFor(served: ServedTool, output: unknown): CallToolResult {
+function resultFor(served: ServedTool, output: unknown, written: ToolRecord | undefined): CallToolResult {
   const problem = outputProblemOf(output);
   if (problem !== undefined) return errorResult(`tool ${JSON.stringify(served.tool.name)} returned an invalid output: ${problem}`);
   const result = resultOf(output as ToolOutput);
@@ -73,6 +84,7 @@ function resultFor(served: ServedTool, output: unknown): CallToolResult {
   }
   const answer: CallToolResult = { ...contentOf(result) };
   if (isError) answer.isError = true;
-  if (result.record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(result.record) };
+  const record = result.record ?? written;
+  if (record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(record) };
   return answer;
 }
