@@ -76,6 +76,14 @@ const tools: ContractTool[] = [
     },
   },
   {
+    name: 'keyed',
+    description: 'Asks with a key of its own',
+    async execute(_args, ctx) {
+      const answer = await ctx.elicit({ key: 'user_name', message: 'Name?', schema: FORM });
+      return `keyed ${answer.action} ${JSON.stringify(answer.content ?? null)}`;
+    },
+  },
+  {
     name: 'sample',
     description: 'Samples the client model',
     async execute(_args, ctx) {
@@ -226,6 +234,19 @@ test('mrtr: the end of a stdio session stops the calls parked for it', { timeout
   await served.closed;
   await until(() => seen.aborted.includes('guarded: the call was stopped while it waited for input: the session ended'), 2000);
   assert.equal(runs.size, 0);
+});
+
+test('mrtr: a question names its own key; answers sent up front answer it without a round', { timeout: 20_000 }, async () => {
+  const first = withoutServerInfo(resultOf(await modernPost(handle.url, call(1, 'keyed'), envelope(ELICIT_CAPS))));
+  assert.deepEqual(first.inputRequests, { user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: FORM } } });
+  const upfront = await modernPost(handle.url, call(2, 'keyed', { inputResponses: { user_name: { action: 'accept', content: { name: 'Bo' } }, extra_key: { action: 'decline' } } }), envelope(ELICIT_CAPS));
+  assert.deepEqual(withoutServerInfo(resultOf(upfront)), { content: [{ type: 'text', text: 'keyed accept {"name":"Bo"}' }], resultType: 'complete' });
+});
+
+test('mrtr: a requestState of a form no toolwright process mints is -32602, not a stale result', { timeout: 20_000 }, async () => {
+  const first = resultOf(await modernPost(handle.url, call(1, 'greet'), envelope(ELICIT_CAPS)));
+  const tampered = await modernPost(handle.url, call(2, 'greet', { requestState: `${String(first.requestState)}-TAMPERED`, inputResponses: {} }), envelope(ELICIT_CAPS));
+  assert.deepEqual(tampered.messages, [{ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } } }]);
 });
 
 test('mrtr: bad input-round options are refused, naming the option', () => {

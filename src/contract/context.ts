@@ -34,6 +34,11 @@ export interface Elicitation {
   readonly message: string;
   readonly schema?: JsonObject;
   readonly url?: string;
+  /**
+   * The name this question gets among the input requests of a 2026-07-28 `input_required` answer
+   * (default `elicit_<n>`); ignored where questions are pushed. 1 to 64 of `A-Za-z0-9_-`.
+   */
+  readonly key?: string;
 }
 
 /** `accept` carries the answer; `decline` is an explicit no; `cancel` is dismissed or nobody asked. */
@@ -55,6 +60,11 @@ export interface SamplingRequest {
   readonly modelPreferences?: JsonObject;
   readonly includeContext?: 'none' | 'thisServer' | 'allServers';
   readonly metadata?: JsonObject;
+  /**
+   * The name this request gets among the input requests of a 2026-07-28 `input_required` answer
+   * (default `sample_<n>`); ignored where requests are pushed. 1 to 64 of `A-Za-z0-9_-`.
+   */
+  readonly key?: string;
 }
 
 /** The client model's answer to a `SamplingRequest`. */

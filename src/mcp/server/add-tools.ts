@@ -120,6 +120,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
     });
   }
   for (const method of own.keys()) target.removeRequestHandler(method);
+  ownMethods.set(server, [...own.keys()]);
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
@@ -133,6 +134,23 @@ function principalOf(ctx: ServerContext): string | undefined {
   const clientId = ctx.http?.authInfo?.clientId;
   return typeof clientId === 'string' && clientId !== '' ? clientId : undefined;
 }
+
+/**
+ * The request methods `server` answers: the ones registered with the SDK (read from the SDK
+ * `Protocol`'s handler map, which is private: `undefined` when it cannot be read, for instance
+ * on another SDK version) plus the ones toolwright answers through the fallback handler. The
+ * HTTP handler uses it to answer an unknown 2026-07-28 method with HTTP 404, as the revision
+ * asks (the SDK answers a handled method's errors with 200).
+ */
+export function answeredMethodsOf(server: object): ReadonlySet<string> | undefined {
+  const registered = (server as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(registered instanceof Map)) return undefined;
+  const methods = new Set<string>([...registered.keys()].filter((key): key is string => typeof key === 'string'));
+  for (const method of ownMethods.get(server) ?? []) methods.add(method);
+  return methods;
+}
+
+const ownMethods = new WeakMap<object, readonly string[]>();
 
 /**
  * How an unknown `logging/setLevel` level is named in the error: a primitive as JSON (`"loud"`,

@@ -14,6 +14,8 @@ export type ProtocolEra = 'legacy' | 'modern';
 export interface OutboundRequest {
   readonly method: string;
   readonly params?: Record<string, unknown>;
+  /** The key the request should get in a 2026-07-28 input round (the tool's choice), if any. */
+  readonly key?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { SamplingUnavailableError, type SamplingRequest, type SamplingResult } from '../../contract/index.js';
+import { keyOf } from './elicit.js';
 import type { HandlerExtra } from './extra.js';
 
 const REQUEST_FIELDS = ['messages', 'maxTokens', 'systemPrompt', 'temperature', 'stopSequences', 'modelPreferences', 'includeContext', 'metadata'] as const;
@@ -21,7 +22,7 @@ export function samplerOf(extra: HandlerExtra, signal: AbortSignal): (request: S
     if (typeof request !== 'object' || request === null) throw new TypeError('sampling: the request must be an object with "messages" and "maxTokens"');
     const params: Record<string, unknown> = {};
     for (const field of REQUEST_FIELDS) if (request[field] !== undefined) params[field] = request[field];
-    const answer = (await extra.sendRequest({ method: 'sampling/createMessage', params }, { signal })) as { role: SamplingResult['role']; content: unknown; model: string; stopReason?: unknown };
+    const answer = (await extra.sendRequest({ method: 'sampling/createMessage', params, ...keyOf(request.key) }, { signal })) as { role: SamplingResult['role']; content: unknown; model: string; stopReason?: unknown };
     const result: { role: SamplingResult['role']; content: SamplingResult['content']; model: string; stopReason?: string } = {
       role: answer.role,
       content: answer.content as SamplingResult['content'],

@@ -5,6 +5,9 @@
  */
 export const STALE_STATE_TEXT = 'the call these answers belong to is no longer waiting for them; call the tool again';
 
+/** The `-32602` message for a `requestState` of a form no toolwright process mints. */
+export const INVALID_STATE_TEXT = 'Invalid or expired requestState';
+
 /**
  * Rejects a question (`ctx.elicit`, `ctx.sample`, a permission question) asked while the last
  * request a call may take is waiting: the client would not retry again. Its message reads

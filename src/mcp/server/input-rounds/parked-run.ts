@@ -33,7 +33,7 @@ interface Waiting {
  * asks (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead
  * of being pushed to the client (that era has no server-to-client requests). Questions asked in
  * the same turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling, one
- * sequence per call). When a round closes while a request waits, the call is parked and the
+ * sequence per call, unless the question names its own `key`). When a round closes while a request waits, the call is parked and the
  * request is answered `input_required` with the round's requests and a fresh `requestState`;
  * the client's retry resumes it (`resume`), each answer resolving its question (an elicitation
  * with no answer is `cancel`; a sampling request with no answer fails). The call's own result,
@@ -56,6 +56,7 @@ export class ParkedRun implements Parkable {
   private waiting: Waiting | undefined;
   private outcome: RoundOutcome | undefined;
   private lastCapabilities: ClientCapabilities | undefined;
+  private readonly preset = new Map<string, unknown>();
 
   constructor(
     readonly tool: string,
@@ -82,9 +83,12 @@ export class ParkedRun implements Parkable {
 
   /**
    * Starts the call with `execute` (given the call's own `HandlerExtra`) and answers the request
-   * `first` with its first outcome.
+   * `first` with its first outcome. `answers` are input responses the first request already
+   * carried: a question whose key is among them is answered at once, without a round (a client
+   * may answer up front; keys it sends that no question has are ignored).
    */
-  start(first: HandlerExtra, execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>): Promise<RoundOutcome> {
+  start(first: HandlerExtra, execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>, answers: Readonly<Record<string, unknown>> = {}): Promise<RoundOutcome> {
+    for (const [key, answer] of Object.entries(answers)) if (answer !== undefined) this.preset.set(key, answer);
     const outcome = this.wait(first);
     execute(this.extra).then(
       (result) => this.finish({ kind: 'result', result }),
@@ -158,7 +162,14 @@ export class ParkedRun implements Parkable {
     const message = typeof request.params?.message === 'string' ? request.params.message : request.method;
     if (this.requests >= this.runs.options.maxRequests) return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
     const isSampling = request.method === 'sampling/createMessage';
-    const key = `${isSampling ? 'sample' : 'elicit'}_${++this.sequence}`;
+    const sequenced = `${isSampling ? 'sample' : 'elicit'}_${++this.sequence}`;
+    // A key the tool chose is used unless another question of the round already has it.
+    const key = request.key !== undefined && !this.round.some((q) => q.key === request.key) ? request.key : sequenced;
+    if (this.preset.has(key)) {
+      const answer = this.preset.get(key);
+      this.preset.delete(key);
+      return Promise.resolve(answer);
+    }
     if (isSampling && this.capabilities()?.sampling === undefined) {
       const error = new ProtocolError(
         ProtocolErrorCode.MissingRequiredClientCapability,

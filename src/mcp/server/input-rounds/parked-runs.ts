@@ -40,6 +40,14 @@ export class ParkedRuns {
     this.options = resolveInputRoundOptions(options);
   }
 
+  /**
+   * True when `state` has the form of a state some toolwright process minted (any node id, then
+   * 32 hex digits); a state of any other form was not made here or was tampered with.
+   */
+  static isWellFormed(state: string): boolean {
+    return /^(?:[A-Za-z0-9_-]{1,64}\.)?[0-9a-f]{32}$/.test(state);
+  }
+
   /** How many calls are parked. */
   get size(): number {
     return this.entries.size;

@@ -12,6 +12,7 @@ import { asError } from '../../../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
+import { answeredMethodsOf } from '../../server/add-tools.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
 import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
@@ -200,7 +201,17 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   // request's envelope, protocol-version headers and declared capabilities, and answers
   // server/discover. A client hanging up aborts the request's signal, which closes its server.
   const modern = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined });
+  // The methods the factory's servers answer, read once from a server that is never connected.
+  let answered: ReadonlySet<string> | undefined | null = null;
   const serveModern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    if (answered === null) answered = answeredMethodsOf(factory());
+    const unknown = unknownRequestOf(body, answered);
+    if (unknown !== undefined) {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: unknown.id, error: { code: -32601, message: 'Method not found' } });
+      res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
     const controller = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) controller.abort();
@@ -366,6 +377,21 @@ function isModernBody(req: IncomingMessage, body: unknown): boolean {
   if (outcome.kind === 'modern') return true;
   if (outcome.kind === 'legacy') return false;
   return (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body);
+}
+
+/**
+ * The request of a 2026-07-28 body whose method the server does not answer (the revision answers
+ * it with HTTP 404 and `-32601`), or `undefined`. Notifications, responses and
+ * `subscriptions/listen` and `server/discover` (served by the SDK for every 2026-07-28 server)
+ * never count; nor does anything
+ * when the answered methods are not known.
+ */
+function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefined): { id: RequestId } | undefined {
+  if (answered === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  if (method === 'subscriptions/listen' || method === 'server/discover' || answered.has(method)) return undefined;
+  return { id };
 }
 
 /** The first protocol revision of the modern era. */
