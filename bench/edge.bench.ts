@@ -49,7 +49,7 @@ interface Running {
 /** Builds toolwright as it was before issue 9 into `.bench-baseline/`, once; `undefined` when it cannot. */
 function baselineScript(): string | undefined {
   const dir = join(root, '.bench-baseline');
-  const script = join(dir, 'dist', 'bench', 'support', 'toolwright-echo-server.js');
+  const script = join(dir, 'dist', 'echo.js');
   if (existsSync(script)) return script;
   try {
     mkdirSync(dir, { recursive: true });
@@ -57,7 +57,18 @@ function baselineScript(): string | undefined {
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '.', outDir: 'dist' }, include: ['src', 'samples', 'bench/support'] }));
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { stdio: 'ignore' });
-    return existsSync(script) ? script : undefined;
+    // Its own stdio echo server, and an HTTP one (the old bench servers had no HTTP mode).
+    writeFileSync(script, [
+      "if (process.argv[2] !== 'http') await import('./bench/support/toolwright-echo-server.js');",
+      'else {',
+      "  const { compile, serveHttp } = await import('./src/index.js');",
+      "  const { Echo } = await import('./samples/conformance/echo-tool.js');",
+      "  process.on('SIGUSR2', () => { const { user, system } = process.cpuUsage(); process.stderr.write(`cpu ${user} ${system}\\n`); });",
+      "  const handle = await serveHttp({ name: 'toolwright-before', version: '1.0.0' }, compile([Echo]));",
+      "  process.stderr.write(`url ${handle.url}\\n`);",
+      '}',
+    ].join('\n'));
+    return script;
   } catch {
     return undefined;
   }

@@ -84,6 +84,14 @@ const tools: ContractTool[] = [
     },
   },
   {
+    name: 'rooted',
+    description: 'Lists the client roots',
+    async execute(_args, ctx) {
+      const roots = await ctx.roots();
+      return `roots ${JSON.stringify(roots)}`;
+    },
+  },
+  {
     name: 'sample',
     description: 'Samples the client model',
     async execute(_args, ctx) {
@@ -206,6 +214,19 @@ test('mrtr: sampling rides the round trip; without the sampling capability the r
       message: "Cannot request input 'sample_1' (sampling/createMessage): the request's client capabilities do not declare the required capability",
       data: { requiredCapabilities: { sampling: {} } },
     },
+  }]);
+});
+
+test('mrtr: roots ride the round trip as roots_<n>; without the roots capability the request gets -32021', { timeout: 20_000 }, async () => {
+  const first = withoutServerInfo(resultOf(await modernPost(handle.url, call(1, 'rooted'), envelope({ roots: {} }))));
+  assert.deepEqual(first.inputRequests, { roots_1: { method: 'roots/list', params: {} } });
+  const retry = await modernPost(handle.url, call(2, 'rooted', { requestState: first.requestState, inputResponses: { roots_1: { roots: [{ uri: 'file:///work', name: 'work', extra: 1 }] } } }), envelope({ roots: {} }));
+  assert.deepEqual(withoutServerInfo(resultOf(retry)), { content: [{ type: 'text', text: 'roots [{"uri":"file:///work","name":"work"}]' }], resultType: 'complete' });
+  const refused = await modernPost(handle.url, call(3, 'rooted'), envelope({}));
+  assert.deepEqual(refused.messages, [{
+    jsonrpc: '2.0',
+    id: 3,
+    error: { code: -32021, message: "Cannot request input 'roots_1' (roots/list): the request's client capabilities do not declare the required capability", data: { requiredCapabilities: { roots: {} } } },
   }]);
 });
 

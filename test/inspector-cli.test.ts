@@ -34,6 +34,9 @@ const SAMPLE_TOOLS = [
   'test_missing_capability',
   'test_streaming_elicitation',
   'test_logging_tool',
+  'test_custom_headers',
+  'test_input_required_result_list_roots',
+  'test_input_required_result_multiple_inputs',
 ];
 
 function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {

@@ -23,6 +23,9 @@ import {
   TestLoggingTool,
   TestMissingCapability,
   TestStreamingElicitation,
+  testCustomHeaders,
+  TestInputRequiredListRoots,
+  TestInputRequiredMultipleInputs,
 } from './input-round-tools.js';
 
 export { TestAudioContent, TestEmbeddedResource, TestImageContent, TestMultipleContentTypes, TestSimpleText } from './content-tools.js';
@@ -57,4 +60,7 @@ export const tools = [
   TestMissingCapability,
   TestStreamingElicitation,
   TestLoggingTool,
+  testCustomHeaders,
+  TestInputRequiredListRoots,
+  TestInputRequiredMultipleInputs,
 ] as const;

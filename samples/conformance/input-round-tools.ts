@@ -1,4 +1,4 @@
-import { Tool, type CallContext } from '../../src/index.js';
+import { Tool, type CallContext, type ContractTool } from '../../src/index.js';
 
 /**
  * The conformance suite's 2026-07-28 tools (@modelcontextprotocol/conformance 0.2.0-alpha.11,
@@ -93,5 +93,47 @@ export class TestLoggingTool {
     ctx.log('warning', 'second');
     ctx.log('error', 'third');
     return 'logged';
+  }
+}
+
+/**
+ * `test_custom_headers` (scenario http-custom-header-server-validation, SEP-2243): its `region`
+ * parameter is marked `x-mcp-header`, so a 2026-07-28 client mirrors it in an `Mcp-Param-Region`
+ * header, which toolwright's HTTP edge checks against the body. A hand-built tool: a DTO class
+ * has no decorator for the mark.
+ */
+export const testCustomHeaders: ContractTool = Object.freeze({
+  name: 'test_custom_headers',
+  description: 'Echoes a region that the client also sends as the Mcp-Param-Region header.',
+  parameters: {
+    type: 'object',
+    properties: {
+      region: { type: 'string', 'x-mcp-header': 'Region', description: 'The region, mirrored in the Mcp-Param-Region header' },
+    },
+    required: ['region'],
+    additionalProperties: false,
+  },
+  async execute(args: unknown): Promise<string> {
+    return `region: ${String((args as { region?: unknown }).region)}`;
+  },
+});
+
+@Tool({ name: 'test_input_required_result_list_roots', description: 'Asks the client for its roots (input request "client_roots") and lists them.', args: undefined })
+export class TestInputRequiredListRoots {
+  async execute(_args: unknown, ctx: CallContext): Promise<string> {
+    const roots = await ctx.roots({ key: 'client_roots' });
+    return `roots: ${roots.map((root) => root.uri).join(', ')}`;
+  }
+}
+
+@Tool({ name: 'test_input_required_result_multiple_inputs', description: 'Asks the user, the client model and the client\'s roots in one round.', args: undefined })
+export class TestInputRequiredMultipleInputs {
+  async execute(_args: unknown, ctx: CallContext): Promise<string> {
+    const [user, model, roots] = await Promise.all([
+      ctx.elicit({ key: 'user_name', message: 'What is your name?', schema: NAME_FORM }),
+      ctx.sample({ key: 'greeting', messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }),
+      ctx.roots({ key: 'client_roots' }),
+    ]);
+    return `name: ${String(user.content?.name ?? user.action)}; greeting: ${sampledText(model.content)}; roots: ${roots.length}`;
   }
 }

@@ -1,4 +1,4 @@
-import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, ProgressUpdate, SamplingRequest, SamplingResult, Session } from './context.js';
+import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, ProgressUpdate, Root, SamplingRequest, SamplingResult, Session } from './context.js';
 import type { Json } from './json.js';
 import type { ToolOutput } from './result.js';
 
@@ -11,6 +11,7 @@ export interface CallContextInit {
   readonly log?: (level: LogLevel, data: Json, logger?: string) => void;
   readonly elicit?: (question: Elicitation) => Promise<ElicitAnswer>;
   readonly sample?: (request: SamplingRequest) => Promise<SamplingResult>;
+  readonly roots?: (options?: { readonly key?: string }) => Promise<readonly Root[]>;
   readonly requirePermission?: (request: PermissionRequest) => Promise<readonly string[]>;
   readonly update?: (output: ToolOutput) => void;
   readonly writeRecord?: (ns: string, data: unknown) => void;
@@ -21,6 +22,14 @@ export class SamplingUnavailableError extends Error {
   override readonly name = 'SamplingUnavailableError';
   constructor() {
     super('sampling is not available: this call has no client that offers sampling');
+  }
+}
+
+/** Raised by `ctx.roots` when the host has no client that shares roots. */
+export class RootsUnavailableError extends Error {
+  override readonly name = 'RootsUnavailableError';
+  constructor() {
+    super('roots are not available: this call has no client that offers roots');
   }
 }
 
@@ -40,6 +49,9 @@ const nobodyToAsk = async (): Promise<ElicitAnswer> => ({ action: 'cancel' });
 const noSampling = async (): Promise<SamplingResult> => {
   throw new SamplingUnavailableError();
 };
+const noRoots = async (): Promise<readonly Root[]> => {
+  throw new RootsUnavailableError();
+};
 const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> => {
   throw new NoPermissionPolicyError(request);
 };
@@ -47,7 +59,8 @@ const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> 
 /**
  * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
  * session, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
- * sampling rejected with `SamplingUnavailableError`, permission requests rejected with
+ * sampling rejected with `SamplingUnavailableError`, roots rejected with
+ * `RootsUnavailableError`, permission requests rejected with
  * `NoPermissionPolicyError` (nothing decided means deny), records written with `writeRecord`
  * dropped. The result is frozen.
  */
@@ -60,6 +73,7 @@ export function createCallContext(init: CallContextInit): CallContext {
     log: init.log ?? ignore,
     elicit: init.elicit ?? nobodyToAsk,
     sample: init.sample ?? noSampling,
+    roots: init.roots ?? noRoots,
     requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
     writeRecord: init.writeRecord ?? ignore,

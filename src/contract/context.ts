@@ -67,6 +67,12 @@ export interface SamplingRequest {
   readonly key?: string;
 }
 
+/** A root the client shares (a directory or file the user opened), as MCP's `roots/list` lists it. */
+export interface Root {
+  readonly uri: string;
+  readonly name?: string;
+}
+
 /** The client model's answer to a `SamplingRequest`. */
 export interface SamplingResult {
   readonly role: 'user' | 'assistant';
@@ -124,6 +130,12 @@ export interface CallContext {
   elicit(question: Elicitation): Promise<ElicitAnswer>;
   /** Asks the client's model; rejects when the client offers no sampling. */
   sample(request: SamplingRequest): Promise<SamplingResult>;
+  /**
+   * Asks the client for its roots (MCP `roots/list`); rejects with `RootsUnavailableError` when
+   * nobody can be asked. `key` names the request in a 2026-07-28 input round (default
+   * `roots_<n>`).
+   */
+  roots(options?: { readonly key?: string }): Promise<readonly Root[]>;
   /**
    * Asks for capabilities on a subject and resolves the capabilities granted (possibly fewer
    * than asked). Rejects with a permission error on denial; with no policy, nothing is granted.

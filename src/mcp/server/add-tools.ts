@@ -1,6 +1,6 @@
 import type { JSONRPCRequest, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
+import { isJsonObject, type ContractTool, type JsonObject, type Session } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { handlerExtraOf, type HandlerExtra } from './extra.js';
 import { answerToolCall } from './call.js';
@@ -151,6 +151,12 @@ export function answeredMethodsOf(server: object): ReadonlySet<string> | undefin
 }
 
 const ownMethods = new WeakMap<object, readonly string[]>();
+
+/** The input schema `server` lists for the tool `name` (toolwright's tools only), else `undefined`. */
+export function listedInputSchemaOf(server: object, name: string): JsonObject | undefined {
+  const schema = stateOf(server)?.tools.get(name)?.definition.inputSchema;
+  return isJsonObject(schema) ? (schema as JsonObject) : undefined;
+}
 
 /**
  * How an unknown `logging/setLevel` level is named in the error: a primitive as JSON (`"loud"`,

@@ -5,6 +5,7 @@ import type { HandlerExtra } from './extra.js';
 import { LOG_LEVELS, isLogLevel, passesLevel } from './logging.js';
 import { progressSenderOf } from './progress.js';
 import { samplerOf } from './sample.js';
+import { rootsListerOf } from './roots.js';
 import { sessionOfState, type ServerState } from './state.js';
 
 /**
@@ -33,8 +34,9 @@ export interface McpCallContext {
  * session's `logging/setLevel` (everything passes until the client sets one), in the 2026-07-28
  * era the request's own `_meta` log level (nothing is sent when the request names none); it
  * throws a `TypeError` for an unknown level;
- * `elicit` and `sample` ask the client (see `elicitorOf`, `samplerOf`), unless `canAsk` is
- * false (then elicitation answers `cancel` and sampling rejects, as with nobody to ask); `writeRecord` keeps the
+ * `elicit`, `sample` and `roots` ask the client (see `elicitorOf`, `samplerOf`,
+ * `rootsListerOf`), unless `canAsk` is false (then elicitation answers `cancel` and sampling and
+ * roots reject, as with nobody to ask); `writeRecord` keeps the
  * last record written (a string as raw JSON text), read with `written()`. Messages go out on
  * the request's own stream, best effort, and stop once `finish()` is called.
  */
@@ -66,7 +68,7 @@ export function mcpCallContextOf(_server: ContextServer, state: ServerState, ext
     progress: progress?.progress,
     update: progress?.update,
     log,
-    ...(canAsk ? { elicit: elicitorOf(extra, signal), sample: samplerOf(extra, signal) } : {}),
+    ...(canAsk ? { elicit: elicitorOf(extra, signal), sample: samplerOf(extra, signal), roots: rootsListerOf(extra, signal) } : {}),
   });
   return { ctx, written: () => written, finish: () => { open = false; } };
 }

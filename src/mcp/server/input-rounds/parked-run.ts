@@ -12,6 +12,12 @@ export type RoundOutcome =
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'input'; readonly result: Record<string, unknown> };
 
+/** The client capability an input request needs, by method (elicitation modes are checked by the elicitor). */
+const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
+  ['sampling/createMessage', 'sampling'],
+  ['roots/list', 'roots'],
+]);
+
 /** One question the call asked: the request sent to the client and how to hand back its answer. */
 interface Question {
   readonly key: string;
@@ -32,17 +38,17 @@ interface Waiting {
  * the way the Go seed parks runs: the tool runs with a signal of its own, and every question it
  * asks (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead
  * of being pushed to the client (that era has no server-to-client requests). Questions asked in
- * the same turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling, one
- * sequence per call, unless the question names its own `key`). When a round closes while a request waits, the call is parked and the
- * request is answered `input_required` with the round's requests and a fresh `requestState`;
+ * the same turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling,
+ * `roots_<n>` for roots, one sequence per call, unless the question names its own `key`). When a
+ * round closes while a request waits, the call is parked and the request is answered `input_required` with the round's requests and a fresh `requestState`;
  * the client's retry resumes it (`resume`), each answer resolving its question (an elicitation
- * with no answer is `cancel`; a sampling request with no answer fails). The call's own result,
+ * with no answer is `cancel`; a sampling or roots request with no answer fails). The call's own result,
  * or its protocol error, answers the request that is waiting when it finishes. The call never
  * runs twice: a question waits in place.
  *
  * The request that is waiting relays the call's progress and log messages (dropped while the
  * call is parked) and decides what the client offers; cancelling it (a hang-up, a
- * `notifications/cancelled`) stops the call. A sampling request the waiting request's
+ * `notifications/cancelled`) stops the call. A sampling or roots request the waiting request's
  * capabilities do not offer fails that request with `-32021` and stops the call.
  */
 export class ParkedRun implements Parkable {
@@ -161,8 +167,8 @@ export class ParkedRun implements Parkable {
     if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
     const message = typeof request.params?.message === 'string' ? request.params.message : request.method;
     if (this.requests >= this.runs.options.maxRequests) return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
-    const isSampling = request.method === 'sampling/createMessage';
-    const sequenced = `${isSampling ? 'sample' : 'elicit'}_${++this.sequence}`;
+    const prefix = request.method === 'sampling/createMessage' ? 'sample' : request.method === 'roots/list' ? 'roots' : 'elicit';
+    const sequenced = `${prefix}_${++this.sequence}`;
     // A key the tool chose is used unless another question of the round already has it.
     const key = request.key !== undefined && !this.round.some((q) => q.key === request.key) ? request.key : sequenced;
     if (this.preset.has(key)) {
@@ -170,14 +176,15 @@ export class ParkedRun implements Parkable {
       this.preset.delete(key);
       return Promise.resolve(answer);
     }
-    if (isSampling && this.capabilities()?.sampling === undefined) {
+    const capability = REQUIRED_CAPABILITY.get(request.method);
+    if (capability !== undefined && (this.capabilities() as Record<string, unknown> | undefined)?.[capability] === undefined) {
       const error = new ProtocolError(
         ProtocolErrorCode.MissingRequiredClientCapability,
-        `Cannot request input '${key}' (sampling/createMessage): the request's client capabilities do not declare the required capability`,
-        { requiredCapabilities: { sampling: {} } },
+        `Cannot request input '${key}' (${request.method}): the request's client capabilities do not declare the required capability`,
+        { requiredCapabilities: { [capability]: {} } },
       );
       this.answer({ kind: 'error', error });
-      this.stop(new InputRoundStoppedError('the client does not offer sampling'));
+      this.stop(new InputRoundStoppedError(`the client does not offer ${capability}`));
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {

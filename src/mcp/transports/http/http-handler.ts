@@ -1,21 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  classifyInboundRequest,
-  createMcpHandler,
-  isInitializeRequest,
-  isJsonContentType,
-  type RequestId,
-  type Server,
-} from '@modelcontextprotocol/server';
+import { isInitializeRequest, isJsonContentType, type RequestId, type Server } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import { toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
-import { answeredMethodsOf } from '../../server/add-tools.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
 import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import { createModernLeg, isModernBody } from './modern-leg.js';
 import { sendJsonError } from './json-response.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
@@ -177,7 +170,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
     }
 
-    if (method === 'POST' && isModernBody(req, body)) return serveModern(req, res, body);
+    if (method === 'POST' && isModernBody(req, body)) return modern.serve(req, res, body);
     if (stateless) return serveStateless(req, res, body);
 
     const sessionId = req.headers[SESSION_HEADER];
@@ -197,28 +190,8 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (!session.registered) await session.server.close();
   };
 
-  // The 2026-07-28 era: one server per request, no session; the SDK's handler checks the
-  // request's envelope, protocol-version headers and declared capabilities, and answers
-  // server/discover. A client hanging up aborts the request's signal, which closes its server.
-  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined });
-  // The methods the factory's servers answer, read once from a server that is never connected.
-  let answered: ReadonlySet<string> | undefined | null = null;
-  const serveModern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    if (answered === null) answered = answeredMethodsOf(factory());
-    const unknown = unknownRequestOf(body, answered);
-    if (unknown !== undefined) {
-      const text = JSON.stringify({ jsonrpc: '2.0', id: unknown.id, error: { code: -32601, message: 'Method not found' } });
-      res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
-      return;
-    }
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const response = await modern.fetch(toWebRequest(req, controller.signal), { parsedBody: body });
-    await sendWebResponse(response, res);
-  };
+  // The 2026-07-28 era: one server per request, no session (see createModernLeg).
+  const modern = createModernLeg(factory);
 
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();
@@ -352,59 +325,6 @@ function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
   return query === -1 ? raw : raw.slice(0, query);
-}
-
-/**
- * True when a POST is for the 2026-07-28 era: the SDK's `classifyInboundRequest` routes it
- * modern (it carries the per-request `_meta` envelope claim), or refuses it while it claims that
- * era (a modern `MCP-Protocol-Version` header or an envelope claim), so that the SDK's modern
- * handler answers the revision's own errors. Everything else is served as a 2025-era request
- * (which answers bad JSON-RPC as it always did).
- */
-function isModernBody(req: IncomingMessage, body: unknown): boolean {
-  const header = (name: string): string | undefined => {
-    const value = req.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const protocolVersionHeader = header('mcp-protocol-version');
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader,
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
-    body,
-  });
-  if (outcome.kind === 'modern') return true;
-  if (outcome.kind === 'legacy') return false;
-  return (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body);
-}
-
-/**
- * The request of a 2026-07-28 body whose method the server does not answer (the revision answers
- * it with HTTP 404 and `-32601`), or `undefined`. Notifications, responses and
- * `subscriptions/listen` and `server/discover` (served by the SDK for every 2026-07-28 server)
- * never count; nor does anything
- * when the answered methods are not known.
- */
-function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefined): { id: RequestId } | undefined {
-  if (answered === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { method, id } = body as { method?: unknown; id?: unknown };
-  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
-  if (method === 'subscriptions/listen' || method === 'server/discover' || answered.has(method)) return undefined;
-  return { id };
-}
-
-/** The first protocol revision of the modern era. */
-const MODERN_REVISION = '2026-07-28';
-
-/** True when a body (or a message of a batch) names a protocol version in its `_meta` envelope. */
-function claimsModernEnvelope(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
-    const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-    return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
-  });
 }
 
 function isInitializeBody(body: unknown): boolean {
