@@ -1,8 +1,8 @@
 import process from 'node:process';
-import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { Readable, Writable } from 'node:stream';
 import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import type { ServerFactory } from '../server-factory.js';
+import { serveByEra, type StdioServing } from './era-gate.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
 import { guardStdout } from './stdout-guard.js';
 
@@ -56,9 +56,10 @@ export interface StdioHandle {
 
 /**
  * Serves MCP over newline-delimited JSON-RPC on stdin/stdout with `HardenedStdioTransport`, and
- * resolves once it is listening. The SDK's `serveStdio` picks the protocol era from the client's
- * first message (a 2025 `initialize`, or a 2026-07-28 request carrying the `_meta` envelope) and
- * connects one server from `factory` for that era. stdout carries protocol messages only;
+ * resolves once it is listening. The client's first message picks the protocol era (see
+ * `serveByEra`): 2025-era traffic gets one server from `factory` connected straight to the
+ * transport; a 2026-07-28 request (carrying the `_meta` envelope) goes through the SDK's
+ * `serveStdio`, which pins that era. stdout carries protocol messages only;
  * diagnostics go to `log` (stderr). stdin EOF, a broken stdout (EPIPE) or an oversize line close
  * the server at once, which aborts the signals of in-flight calls; with `exitProcess` the process
  * then exits. SIGINT/SIGTERM (with `handleSignals`) drain in-flight calls for up to
@@ -140,8 +141,8 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     return shutdown;
   };
 
-  let served: { close(): Promise<void> } | undefined;
-  served = serveSdkStdio(factory, { transport, onerror: () => undefined });
+  let served: StdioServing | undefined;
+  served = await serveByEra(factory, transport);
   // A client that dies closes stderr too: a diagnostic written to it must not crash the process.
   if (ownStdio && process.stderr.listenerCount('error') === 0) process.stderr.on('error', () => undefined);
   if (options.guardStdout ?? stdout === process.stdout) removeGuard = guardStdout(stdout, process.stderr);

@@ -72,6 +72,7 @@ export class HardenedStdioTransport implements Transport {
   private closed = false;
   private draining = false;
   private outputBroken = false;
+  private held: JSONRPCMessage[] | undefined;
 
   constructor(options: HardenedStdioTransportOptions) {
     this.stdin = options.stdin;
@@ -91,8 +92,9 @@ export class HardenedStdioTransport implements Transport {
     return count;
   }
 
+  /** Starts reading. Starting again is a no-op (the stdio era gate starts it before a server connects). */
   async start(): Promise<void> {
-    if (this.started) throw new Error('HardenedStdioTransport already started');
+    if (this.started) return;
     this.started = true;
     this.stdin.on('data', this.onData);
     this.stdin.on('end', this.onEnd);
@@ -161,10 +163,30 @@ export class HardenedStdioTransport implements Transport {
       const requestId = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') this.untrack(requestId);
     }
+    if (this.held !== undefined) this.held.push(message);
+    else this.deliver(message);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Holds delivery: messages read from now on are kept, in order, until `release()`. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Delivers the messages held since `hold()`, in order, and delivers as they come again. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const message of held) {
+      if (this.closed) return;
+      this.deliver(message);
     }
   }
 
