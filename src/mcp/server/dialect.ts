@@ -1,5 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import Ajv04 from 'ajv-draft-04';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { JsonObject } from '../../contract/index.js';
 import { compileSchema } from '../../compiler/validation/index.js';
@@ -30,6 +30,9 @@ export function dialectOf(schema: JsonObject): SchemaDialect | undefined {
 type AjvLike = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
 
 const addFormats = addFormatsImport as unknown as (ajv: object) => void;
+// The draft-07 and draft-04 validators are loaded on first use (about 150 ms of module loading
+// that a tool set without such schemas never pays).
+const load = createRequire(import.meta.url);
 let draft07: AjvLike | undefined;
 let draft04: AjvLike | undefined;
 
@@ -38,13 +41,16 @@ const OPTIONS = { allErrors: true, strict: false, coerceTypes: false, useDefault
 function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
   if (dialect === 'draft-07') {
     if (draft07 === undefined) {
-      draft07 = new Ajv(OPTIONS) as unknown as AjvLike;
+      const { Ajv } = load('ajv') as { Ajv: new (options: object) => AjvLike };
+      draft07 = new Ajv(OPTIONS);
       addFormats(draft07);
     }
     return draft07;
   }
   if (draft04 === undefined) {
-    draft04 = new (Ajv04 as unknown as new (options: object) => AjvLike)(OPTIONS);
+    const loaded = load('ajv-draft-04') as { default?: new (options: object) => AjvLike } & (new (options: object) => AjvLike);
+    const Ajv04 = loaded.default ?? loaded;
+    draft04 = new Ajv04(OPTIONS);
     addFormats(draft04);
   }
   return draft04;
