@@ -42,7 +42,7 @@ test('the executor applies a tool\'s own bound and its default, once per tool', 
     { content: [{ type: 'text', text: 'xx\n…[truncated: showing 2 of 10 characters]' }] },
     { content: [{ type: 'text', text: 'xxxx\n…[truncated: showing 4 of 10 characters]' }] },
   ]);
-  assert.throws(() => new Executor({ maxOutputChars: 1.5 }), { message: 'Executor: "maxOutputChars" must be a positive integer, got 1.5' });
+  assert.throws(() => new Executor({ maxOutputChars: 1.5 }), { message: 'Executor: "maxOutputChars" must be a positive integer or Infinity, got 1.5' });
 });
 
 test('a result is bounded once, by the host it runs on: no second marker appears', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isJsonObject } from '../../contract/json.js';
+import { isJsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
 import { createProxy, type Proxy, type ProxyOptions, type ProxyUpstream } from '../../mcp/index.js';
 import type { ProxyCommand } from '../args.js';

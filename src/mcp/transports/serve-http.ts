@@ -2,6 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
+import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
@@ -15,11 +16,32 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. A rejection a tool leaves unhandled is logged and the process keeps serving
- * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). Resolves once listening.
+ * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). Calls parked
+ * in the 2026-07-28 era (see `InputRoundOptions`) are shared by the endpoint's per-request servers
+ * and stopped by `close()`. Resolves once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   keepServingOnFloatingRejections();
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
-  return listenHttp(() => serverFor(info, prepared, serverOptions), options);
+  const runs = new ParkedRuns(options.inputRounds);
+  const handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), options);
+  return {
+    get url() {
+      return handle.url;
+    },
+    get port() {
+      return handle.port;
+    },
+    get server() {
+      return handle.server;
+    },
+    get sessionCount() {
+      return handle.sessionCount;
+    },
+    close: () => {
+      runs.closeAll();
+      return handle.close();
+    },
+  };
 }

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import {
-  isInitializeRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJsonContentType, type RequestId, type Server } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
@@ -13,10 +8,12 @@ import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
 import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import { createModernLeg, isModernBody } from './modern-leg.js';
 import { sendJsonError } from './json-response.js';
 import { maxMessageBytesOf } from '../outgoing.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
+import { sendWebResponse, toWebRequest } from './web-bridge.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -207,6 +204,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
     }
 
+    if (method === 'POST' && isModernBody(req, body)) return modern.serve(req, res, body);
     if (stateless) return serveStateless(req, res, body);
 
     const sessionId = req.headers[SESSION_HEADER];
@@ -235,6 +233,9 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (!session.registered) await session.server.close();
   };
 
+  // The 2026-07-28 era: one server per request, no session (see createModernLeg).
+  const modern = createModernLeg(factory);
+
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();
     const transport = new TrackedHttpTransport({ ...transportOptions, sessionIdGenerator: undefined });
@@ -252,7 +253,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       await server.close();
       return;
     }
-    await transport.handleRequest(req, res, body);
+    await sendWebResponse(await transport.handleRequest(toWebRequest(req), { parsedBody: body }), res);
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
@@ -267,6 +268,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     closing = true;
     const open = [...sessions.values()];
     await Promise.all([
+      modern.close(),
       ...open.map((session) => session.close('closed')),
       ...[...statelessServers].map((server) => server.close().catch(() => undefined)),
     ]);
@@ -339,8 +341,9 @@ class HttpSession {
       if (!res.writableFinished) this.calls.hungUp(group);
       if (this.openRequests === 0) this.armIdleTimer();
     });
-    await this.transport.handleRequest(req, res, body);
+    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body });
     for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
+    await sendWebResponse(response, res);
   }
 
   async close(reason: SessionCloseReason): Promise<void> {
