@@ -11,8 +11,7 @@
  *   node dist/bench/scheduling.bench.js
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryTransport, type Server } from '@modelcontextprotocol/server';
 import { createServer } from '../src/mcp/index.js';
 import { type ContractTool } from '../src/index.js';
 import { NO_CLAIMS, Scheduler, admit } from '../src/runtime/scheduler/index.js';

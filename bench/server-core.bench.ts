@@ -13,7 +13,6 @@ import 'reflect-metadata';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
 import { Tool, compile, type ContractTool } from '../src/index.js';
@@ -23,7 +22,12 @@ const WARMUP_CALLS = 500;
 const ROUNDS = 8;
 const CALLS_PER_ROUND = 500;
 
-async function clientFor(server: Server): Promise<Client> {
+/** A server of either SDK line: connected to one end of an in-memory pair. */
+interface Connectable {
+  connect(transport: InMemoryTransport): Promise<void>;
+}
+
+async function clientFor(server: Connectable): Promise<Client> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'server-core-bench', version: '1.0.0' });
@@ -50,7 +54,7 @@ function compiled(): readonly ContractTool[] {
   return compile([Echo]);
 }
 
-function sdkServer(): Server {
+function sdkServer(): Connectable {
   const server = new McpServer({ name: 'sdk', version: '1.0.0' });
   server.registerTool('echo', { description: 'Echoes text', inputSchema: { text: z.string(), count: z.number().int().min(1).max(5).optional() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
   return server.server;

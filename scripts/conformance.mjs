@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// Holds toolwright to the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16).
+// Holds toolwright to the MCP conformance suite: @modelcontextprotocol/conformance 0.1.16 for the
+// 2025 revisions, or with `--spec-version 2026-07-28` the 0.2.0-alpha.11 suite (installed under
+// the npm alias mcp-conformance-2026) for the 2026-07-28 revision.
 //
-//   node scripts/conformance.mjs [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]
+//   node scripts/conformance.mjs [--spec-version 2026-07-28] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]
 //
 // It starts the conformance sample server with the toolwright CLI over streamable HTTP on
 // 127.0.0.1 and a free port (`toolwright serve DIR/samples/conformance/index.js --http
 // 127.0.0.1:0`, DIR defaults to `dist`, so build first), waits for the URL the CLI prints, runs
 // `conformance server --url URL --suite all --expected-failures
-// scripts/conformance-expected-failures.yml` through the Node 20 compat hook, stops the server
+// scripts/conformance-expected-failures.yml` (2026-07-28: `--spec-version 2026-07-28` and
+// scripts/conformance-expected-failures-2026.yml) through the Node 20 compat hook, stops the server
 // (by its PID) and exits with the suite's exit code: 0 when every scenario passes except the
 // listed expected failures (a listed scenario that starts passing also fails the run). Extra
 // arguments after `--` go to the conformance CLI (e.g. `-- --scenario tools-call-error` runs
@@ -22,7 +25,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_START_TIMEOUT_MS = 15_000;
 
 function parseOptions(argv) {
-  const options = { dist: 'dist', timeoutSeconds: 300, extra: [] };
+  const options = { dist: 'dist', timeoutSeconds: 300, extra: [], specVersion: undefined };
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') {
@@ -30,9 +33,10 @@ function parseOptions(argv) {
       break;
     }
     if (word === '--dist' && argv[i + 1] !== undefined) options.dist = argv[++i];
+    else if (word === '--spec-version' && argv[i + 1] === '2026-07-28') options.specVersion = argv[++i];
     else if (word === '--timeout' && /^\d+$/.test(argv[i + 1] ?? '')) options.timeoutSeconds = Number(argv[++i]);
     else {
-      process.stderr.write(`conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`);
+      process.stderr.write(`conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--spec-version 2026-07-28] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`);
       process.exit(2);
     }
   }
@@ -70,13 +74,16 @@ function startServer(dist) {
   return { server, url };
 }
 
-function runSuite(url, extra) {
-  const conformance = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+function runSuite(url, extra, specVersion) {
+  const modern = specVersion === '2026-07-28';
+  const conformance = join(root, modern ? 'node_modules/mcp-conformance-2026/dist/index.js' : 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const selection = extra.includes('--scenario') || extra.includes('--suite') ? [] : ['--suite', 'all'];
+  const expected = join(root, modern ? 'scripts/conformance-expected-failures-2026.yml' : 'scripts/conformance-expected-failures.yml');
   const args = [
     '--import', join(root, 'scripts/node20-compat.mjs'),
     conformance, 'server', '--url', url, ...selection,
-    '--expected-failures', join(root, 'scripts/conformance-expected-failures.yml'),
+    ...(modern ? ['--spec-version', specVersion] : []),
+    '--expected-failures', expected,
     ...extra,
   ];
   return spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -95,7 +102,7 @@ async function main() {
   try {
     const url = await urlPromise;
     process.stdout.write(`conformance: toolwright sample server at ${url} (pid ${server.pid})\n`);
-    suite = runSuite(url, options.extra);
+    suite = runSuite(url, options.extra, options.specVersion);
     const code = await new Promise((resolveCode) => suite.on('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 1 : 0))));
     process.stdout.write(`conformance: suite exited with code ${code}\n`);
     process.exitCode = code;

@@ -74,6 +74,6 @@ test('the tool\'s own bound wins over the default; without any, the result is le
   assert.deepEqual(await throughCore(own, { maxOutputChars: 4 }).execute({}, ctx()), { content: [{ type: 'text', text: 'ab\n…[truncated: showing 2 of 6 characters]' }] });
   const free = returning('abcdef');
   assert.deepEqual(await throughCore(free).execute({}, ctx()), { content: [{ type: 'text', text: 'abcdef' }] });
-  assert.throws(() => prepareTools([free], { maxOutputChars: 0 }), { name: 'TypeError', message: 'prepareTools: "maxOutputChars" must be a positive integer, got 0' });
+  assert.throws(() => prepareTools([free], { maxOutputChars: 0 }), { name: 'TypeError', message: 'prepareTools: "maxOutputChars" must be a positive integer or Infinity, got 0' });
   assert.throws(() => prepareTools([returning('x', { maxOutputChars: 1.5 })]), { message: 'prepareTools: tool "out": maxOutputChars: expected a positive integer, got 1.5' });
 });

@@ -45,19 +45,23 @@ describe('toolwright bin', () => {
         'test_simple_text', 'test_image_content', 'test_audio_content', 'test_embedded_resource', 'test_multiple_content_types',
         'test_tool_with_logging', 'test_tool_with_progress', 'test_error_handling', 'test_sampling', 'test_elicitation',
         'test_elicitation_sep1034_defaults', 'test_elicitation_sep1330_enums', 'json_schema_2020_12_tool', 'echo',
+        'test_input_required_result_elicitation', 'test_input_required_result_sampling', 'test_input_required_result_request_state',
+        'test_input_required_result_multi_round', 'test_input_required_result_tampered_state', 'test_input_required_result_capabilities',
+        'test_missing_capability', 'test_streaming_elicitation', 'test_logging_tool', 'test_custom_headers',
+        'test_input_required_result_list_roots', 'test_input_required_result_multiple_inputs',
       ]);
       assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), { content: [{ type: 'text', text: 'hi' }] });
     } finally {
       await client.close();
     }
-    assert.equal(stderr, 'toolwright: serving 14 tools of conf 9.9.9 over stdio\n');
+    assert.equal(stderr, 'toolwright: serving 26 tools of conf 9.9.9 over stdio\n');
   });
 
   it('serves stateless HTTP with --stateless and stops with exit 0 on SIGTERM', async () => {
     const served = await serveOverHttp(CONFORMANCE_SAMPLE, ['--stateless']);
     try {
       assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      assert.equal(served.stderr(), `toolwright: serving 14 tools of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`);
+      assert.equal(served.stderr(), `toolwright: serving 26 tools of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`);
       const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
       assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'x', count: 2 } }), { content: [{ type: 'text', text: 'x x' }] });

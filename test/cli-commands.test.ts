@@ -25,6 +25,7 @@ describe('cli list', () => {
         name: 'fail',
         description: 'Always fails.',
         inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+        _meta: { 'io.github.christopherdavenport.agenttool/tool': { replay: true } },
       },
       {
         name: 'greet',
@@ -36,7 +37,7 @@ describe('cli list', () => {
           additionalProperties: false,
         },
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-        _meta: { 'io.github.christopherdavenport.agenttool/tool': { readOnly: true } },
+        _meta: { 'io.github.christopherdavenport.agenttool/tool': { replay: true, readOnly: true } },
       },
     ]);
   });

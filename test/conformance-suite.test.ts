@@ -4,9 +4,10 @@ import { basename, join } from 'node:path';
 import { OUT_DIR, REPO_ROOT } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
 
-// The MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, `--suite all`) against
-// the conformance sample served by `toolwright serve --http`, through scripts/conformance.mjs
-// with the expected-failures baseline. It takes a few seconds to tens of seconds.
+// The MCP conformance suite against the conformance sample served by `toolwright serve --http`,
+// through scripts/conformance.mjs with the expected-failures baselines: 0.1.16 (`--suite all`,
+// the 2025 revisions) and 0.2.0-alpha.11 (`--spec-version 2026-07-28`). Each takes a few seconds
+// to tens of seconds.
 
 /** The suite's summary for toolwright's sample server, line for line. */
 const EXPECTED_SUMMARY = [
@@ -47,6 +48,53 @@ const EXPECTED_SUMMARY = [
   'Total: 32 passed, 12 failed',
 ];
 
+/** The 2026-07-28 suite's summary (0.2.0-alpha.11, `--spec-version 2026-07-28`), line for line. */
+const EXPECTED_SUMMARY_2026 = [
+  '=== SUMMARY ===',
+  '✓ server-stateless: 28 passed, 0 failed',
+  '✗ completion-complete: 1 passed, 1 failed',
+  '✓ tools-list: 3 passed, 0 failed',
+  '✓ tools-call-simple-text: 2 passed, 0 failed',
+  '✓ tools-call-image: 2 passed, 0 failed',
+  '✓ tools-call-audio: 2 passed, 0 failed',
+  '✓ tools-call-embedded-resource: 2 passed, 0 failed',
+  '✓ tools-call-mixed-content: 2 passed, 0 failed',
+  '✓ tools-call-error: 2 passed, 0 failed',
+  '✓ tools-call-with-progress: 2 passed, 0 failed',
+  '✓ json-schema-2020-12: 8 passed, 0 failed',
+  '✓ server-sse-multiple-streams: 1 passed, 0 failed',
+  '✗ resources-list: 1 passed, 1 failed',
+  '✗ resources-read-text: 1 passed, 1 failed',
+  '✗ resources-read-binary: 1 passed, 1 failed',
+  '✗ resources-templates-read: 1 passed, 1 failed',
+  '✓ sep-2164-resource-not-found: 2 passed, 0 failed',
+  '✗ prompts-list: 1 passed, 1 failed',
+  '✗ prompts-get-simple: 1 passed, 1 failed',
+  '✗ prompts-get-with-args: 1 passed, 1 failed',
+  '✗ prompts-get-embedded-resource: 1 passed, 1 failed',
+  '✗ prompts-get-with-image: 1 passed, 1 failed',
+  '✓ dns-rebinding-protection: 2 passed, 0 failed',
+  '✗ caching: 4 passed, 3 failed',
+  '✓ http-header-validation: 14 passed, 0 failed',
+  '✓ http-custom-header-server-validation: 10 passed, 0 failed',
+  '✓ input-required-result-basic-elicitation: 3 passed, 0 failed',
+  '✓ input-required-result-basic-sampling: 3 passed, 0 failed',
+  '✓ input-required-result-basic-list-roots: 3 passed, 0 failed',
+  '✓ input-required-result-request-state: 3 passed, 0 failed',
+  '✓ input-required-result-multiple-input-requests: 3 passed, 0 failed',
+  '✓ input-required-result-multi-round: 4 passed, 0 failed',
+  '✓ input-required-result-missing-input-response: 2 passed, 0 failed',
+  '✗ input-required-result-non-tool-request: 1 passed, 1 failed',
+  '✓ input-required-result-result-type: 2 passed, 0 failed',
+  '✓ input-required-result-unsupported-methods: 2 passed, 0 failed',
+  '✓ input-required-result-tampered-state: 2 passed, 0 failed',
+  '✓ input-required-result-capability-check: 2 passed, 0 failed',
+  '✓ input-required-result-ignore-extra-params: 2 passed, 0 failed',
+  '✓ input-required-result-validate-input: 3 passed, 0 failed',
+  '',
+  'Total: 131 passed, 14 failed',
+];
+
 /** Drops ANSI colour codes, which the suite prints around its baseline verdict. */
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
@@ -62,6 +110,21 @@ describe('conformance suite', () => {
     const start = out.indexOf('=== SUMMARY ===');
     assert.ok(start >= 0, `no summary in:\n${out}`);
     assert.deepEqual(out.slice(start).split('\n').slice(0, EXPECTED_SUMMARY.length), EXPECTED_SUMMARY);
+    assert.ok(out.includes('\nBaseline check passed: all failures are expected.\n'), out);
+    assert.ok(out.endsWith('conformance: suite exited with code 0\n'), out);
+  });
+
+  it('passes every tools, elicitation, input-required, transport and stateless scenario of the 2026-07-28 revision (exit 0)', async () => {
+    const outcome = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'conformance.mjs'), '--spec-version', '2026-07-28', '--dist', basename(OUT_DIR), '--timeout', '250'], {
+      timeoutMs: 280_000,
+      cwd: REPO_ROOT,
+    });
+    const out = plain(outcome.stdout);
+    assert.equal(outcome.timedOut, false, `the run timed out:\n${out}\n${outcome.stderr}`);
+    assert.equal(outcome.code, 0, `exit ${outcome.code}:\n${out}\n${outcome.stderr}`);
+    const start = out.indexOf('=== SUMMARY ===');
+    assert.ok(start >= 0, `no summary in:\n${out}`);
+    assert.deepEqual(out.slice(start).split('\n').slice(0, EXPECTED_SUMMARY_2026.length), EXPECTED_SUMMARY_2026);
     assert.ok(out.includes('\nBaseline check passed: all failures are expected.\n'), out);
     assert.ok(out.endsWith('conformance: suite exited with code 0\n'), out);
   });

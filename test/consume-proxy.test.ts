@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as z from 'zod/v4';
-import { FACTS_METHOD } from '../src/mcp/server/index.js';
+import { FACTS_METHOD, RECORD_META_KEY } from '../src/mcp/server/index.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createProxy, type Proxy } from '../src/mcp/proxy/index.js';
 import type { HttpHandle } from '../src/mcp/transports/index.js';
@@ -88,9 +88,11 @@ test('a proxy applies the host policy and bounds on the way through when configu
   entry.clients.push(client);
   const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
   assert.deepEqual(echoed.content, [{ type: 'text', text: 'a: ...' }]);
+  // The denial's permissions record crosses with the failure, as a success's would.
   assert.deepEqual(await client.callTool({ name: 'add_tool', arguments: {} }), {
     content: [{ type: 'text', text: 'permission denied: unclassified on "add_tool": permission denied by default' }],
     isError: true,
+    _meta: { [RECORD_META_KEY]: { ns: 'toolwright:permissions', data: JSON.stringify({ decisions: [], grants: [{ subjects: ['add_tool'], capabilities: ['unclassified'], granted: [] }] }) } },
   });
 });
 

@@ -190,9 +190,9 @@ test('an explicit execution mode wins; the listed definition is kept frozen', as
   assert.deepEqual(definition, {
     name: 'change',
     description: 'Changes things',
-    inputSchema: { type: 'object', properties: {} },
+    inputSchema: { type: 'object', properties: {}, required: [] },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    _meta: { 'io.github.christopherdavenport.agenttool/tool': { resource: 'db:main' } },
+    _meta: { 'io.github.christopherdavenport.agenttool/tool': { resource: 'db:main', replay: true } },
   });
   assert.equal(Object.isFrozen(definition.annotations), true);
 });

@@ -25,6 +25,18 @@ const SAMPLE_TOOLS = [
   'test_elicitation_sep1330_enums',
   'json_schema_2020_12_tool',
   'echo',
+  'test_input_required_result_elicitation',
+  'test_input_required_result_sampling',
+  'test_input_required_result_request_state',
+  'test_input_required_result_multi_round',
+  'test_input_required_result_tampered_state',
+  'test_input_required_result_capabilities',
+  'test_missing_capability',
+  'test_streaming_elicitation',
+  'test_logging_tool',
+  'test_custom_headers',
+  'test_input_required_result_list_roots',
+  'test_input_required_result_multiple_inputs',
 ];
 
 function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {

@@ -50,8 +50,8 @@ test('executor: a batch through interceptors, policy and bounds; allow always ho
   ]);
   assert.deepEqual(questions.map((q) => q.subject), ['/tmp/a', '/tmp/b']);
   assert.deepEqual(effects, ['/tmp/a', '/tmp/a']);
-  // The interceptor runs again with each re-run (it sits inside the policy).
-  assert.deepEqual(trace, ['before c1', 'before c1', 'before c2', 'before c3', 'before c4', 'before c4']);
+  // The interceptor (inside the policy) runs once per call: a question waits in place.
+  assert.deepEqual(trace, ['before c1', 'before c2', 'before c3', 'before c4']);
   const denied = outcomes[3]!;
   assert.ok(!denied.ok && denied.error instanceof PermissionDeniedError);
   assert.deepEqual(denied.error.record, { ns: 'toolwright:permissions', data: {

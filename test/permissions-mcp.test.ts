@@ -99,9 +99,10 @@ test('served: deny, decline and no answer are error results and nothing is writt
     { action: 'cancel' },
   ]);
   try {
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": not there' }], isError: true });
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a"' }], isError: true });
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }], isError: true });
+    // A denial's record crosses on the failure as a success's would.
+    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": not there' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'not there' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
+    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a"' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
+    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'the user did not answer' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
     assert.deepEqual(served.writes, []);
   } finally {
     await served.close();
@@ -112,7 +113,7 @@ test('served: a client without elicitation is never asked; rules still allow', a
   const policy = createPolicy({ rules: [{ effect: 'allow', tool: 'write_*', subject: '/tmp/ok/**', capabilities: ['write'] }] });
   const served = await servedWriter(policy, [], false);
   try {
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }], isError: true });
+    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'the user did not answer' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
     assert.deepEqual(await served.call('/tmp/ok/x'), {
       content: [{ type: 'text', text: 'wrote 5 characters to /tmp/ok/x' }],
       _meta: recordMeta([], [{ subjects: ['/tmp/ok/x'], capabilities: ['write'], granted: ['write'] }]),

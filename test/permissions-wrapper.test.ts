@@ -123,14 +123,16 @@ test('a host ask callback takes precedence over ctx.elicit', async () => {
   await assert.rejects(callTool(silent, { path: '/tmp/a', text: 'x' }), { message: 'permission denied: write on "/tmp/a": the user did not answer' });
 });
 
-test('re-runs never repeat a side effect done after the checks', async () => {
+test('a check waits in place for the answer: the tool runs once, and a side effect before a check is done once', async () => {
   let runs = 0;
   let effects = 0;
+  let before = 0;
   const copy: ContractTool = {
     name: 'copy',
     description: 'Copies a file',
     async execute(args: unknown, ctx: CallContext) {
       runs += 1;
+      before += 1;
       const { from, to } = args as { from: string; to: string };
       await ctx.requirePermission({ subject: from, capabilities: ['read'] });
       await ctx.requirePermission({ subject: to, capabilities: ['write'] });
@@ -141,7 +143,8 @@ test('re-runs never repeat a side effect done after the checks', async () => {
   const questions: string[] = [];
   const tool = throughCore(copy, { policy: createPolicy({ ask: (q) => { questions.push(`${q.capabilities.join(',')} ${q.subject}`); return { decision: 'allow_once' }; } }) });
   const result = await callTool(tool, { from: '/a', to: '/b' });
-  assert.equal(runs, 3);
+  assert.equal(runs, 1);
+  assert.equal(before, 1);
   assert.equal(effects, 1);
   assert.deepEqual(questions, ['read /a', 'write /b']);
   assert.deepEqual(result, {
@@ -218,7 +221,7 @@ test('a partial grant: a rule allows read, the user denies write, the tool gets 
   } } });
 });
 
-test('rules are checked again on every run: a later denial supersedes an earlier approval', async () => {
+test('rules are checked again on every check: a later denial supersedes an earlier approval', async () => {
   const policy = createPolicy({
     ask: (q) => {
       if (q.subject === '/b') policy.addRule({ effect: 'deny', subject: '/a', reason: 'revoked' }, { first: true });
@@ -232,6 +235,8 @@ test('rules are checked again on every run: a later denial supersedes an earlier
     async execute(_args: unknown, ctx: CallContext) {
       await ctx.requirePermission({ subject: '/a', capabilities: ['write'] });
       await ctx.requirePermission({ subject: '/b', capabilities: ['write'] });
+      // The once-answer for /a is still there, but the rule added since comes first.
+      await ctx.requirePermission({ subject: '/a', capabilities: ['write'] });
       effects += 1;
       return 'done';
     },
@@ -255,7 +260,7 @@ test('the number of questions in one call is bounded', async () => {
   assert.equal(asked, 3);
 });
 
-test('a tool that swallows the permission signal is still asked and run again', async () => {
+test('a tool that catches everything around a check still gets the answer: the check waits, the tool runs once', async () => {
   let runs = 0;
   const tool = throughCore({
     name: 'sloppy',
@@ -271,7 +276,7 @@ test('a tool that swallows the permission signal is still asked and run again', 
     },
   }, { policy: createPolicy({ ask: () => ({ decision: 'allow_once' }) }) });
   assert.deepEqual((await callTool(tool, {}) as { content: unknown }).content, [{ type: 'text', text: 'granted' }]);
-  assert.equal(runs, 2);
+  assert.equal(runs, 1);
 });
 
 test('declarative requirements are checked before execute, on schema-checked arguments', async () => {

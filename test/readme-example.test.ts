@@ -41,7 +41,7 @@ test('the README example serves over stdio: listed, called, and bad arguments ex
         additionalProperties: false,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: { 'io.github.christopherdavenport.agenttool/tool': { readOnly: true } },
+      _meta: { 'io.github.christopherdavenport.agenttool/tool': { replay: true, readOnly: true } },
     }]);
     assert.deepEqual(await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 2 } }), {
       content: [{ type: 'text', text: 'Hello, Ada! Hello, Ada!' }],

@@ -83,7 +83,8 @@ for (const transport of ['stdio', 'http'] as const) {
       asked.push(request.params.message);
       return new Promise(() => undefined);
     });
-    assert.deepEqual(await call(p, 'write', { path: '/tmp/a' }), failed('permission denied: write on "/tmp/a": the user did not answer in time'));
+    // A denial's permissions record crosses on the failure (pinned by the permission suites).
+    assert.deepEqual(stripMeta(await call(p, 'write', { path: '/tmp/a' })), failed('permission denied: write on "/tmp/a": the user did not answer in time'));
     assert.deepEqual(asked, ['Allow the tool "write" to use write on "/tmp/a"?']);
   });
 }
@@ -97,7 +98,8 @@ test('robust stdio: a permission reply that is not an object denies at once, and
   const callId = child.send('tools/call', { name: 'write', arguments: { path: '/tmp/a' } });
   const question = await child.waitFor('the elicitation request', () => child.lines.map((l) => JSON.parse(l) as { method?: string; id?: number }).find((m) => m.method === 'elicitation/create'));
   child.writeLine(JSON.stringify({ jsonrpc: '2.0', id: question.id, result: 'yes' }));
-  assert.deepEqual(await child.response(callId), {
+  const response = (await child.response(callId)) as { result: Record<string, unknown> };
+  assert.deepEqual({ ...response, result: stripMeta(response.result) }, {
     result: { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user could not be asked' }], isError: true },
     jsonrpc: '2.0',
     id: callId,
@@ -112,11 +114,11 @@ for (const transport of ['stdio', 'http'] as const) {
       policy: { rules: [{ effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' }, { effect: 'allow', path: '/tmp/**' }] },
     });
     for (const path of ['/etc/passwd', '/srv/../etc/passwd', '//etc/passwd', '/etc/./passwd', '/ETC/passwd', '/tmp/../etc/passwd', '/../etc/passwd']) {
-      assert.deepEqual(await call(p, 'write', { path }), failed(`permission denied: write on ${JSON.stringify(path)}: system files are read-only`), path);
+      assert.deepEqual(stripMeta(await call(p, 'write', { path })), failed(`permission denied: write on ${JSON.stringify(path)}: system files are read-only`), path);
     }
     assert.deepEqual(stripMeta(await call(p, 'write', { path: '/tmp//a' })), text('wrote /tmp//a'));
     // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so nothing allows it and nobody can be asked.
-    assert.deepEqual(await call(p, 'write', { path: '/TMP/a' }), failed('permission denied: write on "/TMP/a": the user did not answer'));
+    assert.deepEqual(stripMeta(await call(p, 'write', { path: '/TMP/a' })), failed('permission denied: write on "/TMP/a": the user did not answer'));
   });
 }
 
@@ -131,7 +133,7 @@ test('robust: the floating-rejection handler is installed by serveStdio and serv
   const script = (body: string) => `import * as mcp from ${JSON.stringify(entry)};\n${body}\nprocess.stdout.write(String(process.listenerCount('unhandledRejection')));\nprocess.exit(0);`;
   const run = async (body: string) => (await runProcess(process.execPath, ['--input-type=module', '-e', script(body)], { timeoutMs: 30_000 })).stdout;
   assert.equal(await run(`mcp.createHttpHandler(() => mcp.createServer({ name: 'x', version: '1' }, []));`), '0');
-  assert.equal(await run(`const { Server } = await import('@modelcontextprotocol/sdk/server/index.js'); mcp.addTools(new Server({ name: 'x', version: '1' }, { capabilities: {} }), []);`), '0');
+  assert.equal(await run(`const { Server } = await import('@modelcontextprotocol/server'); mcp.addTools(new Server({ name: 'x', version: '1' }, { capabilities: {} }), []);`), '0');
   assert.equal(await run(`await mcp.serveHttp({ name: 'x', version: '1' }, []);`), '1');
   assert.equal(await run(`process.on('unhandledRejection', () => {}); await mcp.serveHttp({ name: 'x', version: '1' }, []);`), '1', 'an application listener of its own is kept, none added');
 });
@@ -172,5 +174,5 @@ test('robust http: a permission reply that is not an object gets 202, denies at 
   const reply = await rawRequest(port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: question.id, result: 'yes' }) });
   assert.deepEqual([reply.status, reply.text], [202, '']);
   const answer = await seenOnStream((m) => m.id === 2);
-  assert.deepEqual(answer, { result: { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user could not be asked' }], isError: true }, jsonrpc: '2.0', id: 2 });
+  assert.deepEqual({ ...answer, result: stripMeta(answer.result) }, { result: { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user could not be asked' }], isError: true }, jsonrpc: '2.0', id: 2 });
 });

@@ -324,9 +324,9 @@ test('HTTP: scheduling false switches enforcement off, so calls on one resource 
   // The claims are still listed, for a host that schedules by them itself.
   const listed = (await client.listTools()).tools.filter((tool) => ['meet_a', 'barrier', 'seq'].includes(tool.name)).map((tool) => [tool.name, tool._meta]);
   assert.deepEqual(listed, [
-    ['barrier', { [TOOL_META_KEY]: { sequential: true, barrier: true } }],
-    ['seq', { [TOOL_META_KEY]: { sequential: true } }],
-    ['meet_a', { [TOOL_META_KEY]: { resource: 'shell:a' } }],
+    ['barrier', { [TOOL_META_KEY]: { sequential: true, barrier: true, replay: true } }],
+    ['seq', { [TOOL_META_KEY]: { sequential: true, replay: true } }],
+    ['meet_a', { [TOOL_META_KEY]: { resource: 'shell:a', replay: true } }],
   ]);
 });
 

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport, McpServer, Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../src/contract/index.js';
 import { FACTS_CAPABILITY, addTools } from '../src/mcp/server/index.js';
 import { connect, notificationsOf } from './support/server-harness.js';
@@ -52,7 +50,7 @@ test('addTools refuses a second call on one server and anything that is not a Se
   addTools(server, [tool('one')]);
   assert.throws(() => addTools(server, [tool('two')]), { message: 'addTools: this server already serves toolwright tools; pass every tool in one call' });
   assert.throws(() => addTools({} as Server, [tool('one')]), {
-    message: 'addTools: expected a low-level Server from @modelcontextprotocol/sdk/server/index.js (for an McpServer, pass mcpServer.server)',
+    message: 'addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)',
   });
   assert.throws(() => addTools(new Server({ name: 'x', version: '1' }), [tool('dup'), tool('dup')]), { message: 'addTools: tool "dup" is listed twice; tool names must be unique' });
 });

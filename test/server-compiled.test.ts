@@ -41,7 +41,7 @@ test('a compiled decorated tool is listed, called, validated once and asked for 
       description: 'Read a text file',
       inputSchema: tools[0]!.parameters,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: { [TOOL_META_KEY]: { facts: true, readOnly: true } },
+      _meta: { [TOOL_META_KEY]: { facts: true, replay: true, readOnly: true } },
     });
     assert.deepEqual(listed!.inputSchema.required, ['path']);
 

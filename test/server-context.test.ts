@@ -209,7 +209,7 @@ test('completion/complete is not advertised, and is "Method not found" (a tools-
 test('the session id is the transport session id, for logs and for the session log level', async () => {
   const seen: string[] = [];
   const tagged = tool('tagged', async (_args, ctx) => { seen.push(sessionId(ctx), sessionFrom(ctx)!.transport); ctx.log('info', 'hidden'); ctx.log('error', 'shown'); return 'ok'; });
-  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/server');
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   serverTransport.sessionId = 'session-abc';

@@ -9,8 +9,8 @@ function tool(name: string, extra: Partial<ContractTool> = {}): ContractTool {
   return { name, description: `the ${name} tool`, execute: async () => 'ok', ...extra };
 }
 
-test('a tool that states nothing is listed with the empty-object schema, no annotations and no _meta', () => {
-  assert.deepEqual(definitionOf(tool('plain')), { name: 'plain', description: 'the plain tool', inputSchema: { type: 'object', properties: {} } });
+test('a tool that states nothing is listed with the empty-object schema (as the Go seed lists it), no annotations, and only replay under _meta', () => {
+  assert.deepEqual(definitionOf(tool('plain')), { name: 'plain', description: 'the plain tool', inputSchema: { type: 'object', properties: {}, required: [] }, _meta: { [TOOL_META_KEY]: { replay: true } } });
 });
 
 test('parameters and an output schema are listed verbatim, $schema and $defs kept', () => {
@@ -24,7 +24,7 @@ test('parameters and an output schema are listed verbatim, $schema and $defs kep
   };
   const outputSchema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
   const definition = definitionOf(tool('schemas', { title: 'Schemas', parameters, outputSchema }));
-  assert.equal(JSON.stringify(definition), JSON.stringify({ name: 'schemas', title: 'Schemas', description: 'the schemas tool', inputSchema: parameters, outputSchema }));
+  assert.equal(JSON.stringify(definition), JSON.stringify({ name: 'schemas', title: 'Schemas', description: 'the schemas tool', inputSchema: parameters, outputSchema, _meta: { [TOOL_META_KEY]: { replay: true } } }));
 });
 
 test('stated annotations list every hint, missing ones false, title only when given', () => {
@@ -38,13 +38,13 @@ test('stated annotations list every hint, missing ones false, title only when gi
 test('a flow that reads untrusted content or sends forces openWorldHint, creating a lone block when none was stated', () => {
   assert.deepEqual(definitionOf(tool('reader', { annotations: { readOnly: true }, flow: { readsUntrusted: true } })).annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true });
   assert.deepEqual(definitionOf(tool('sender', { flow: { sends: true } })), {
-    name: 'sender', description: 'the sender tool', inputSchema: { type: 'object', properties: {} },
-    annotations: { openWorldHint: true }, _meta: { [TOOL_META_KEY]: { flow: { sends: true } } },
+    name: 'sender', description: 'the sender tool', inputSchema: { type: 'object', properties: {}, required: [] },
+    annotations: { openWorldHint: true }, _meta: { [TOOL_META_KEY]: { replay: true, flow: { sends: true } } },
   });
-  assert.deepEqual(definitionOf(tool('quiet', { flow: { readsUntrusted: false, sends: false } })), { name: 'quiet', description: 'the quiet tool', inputSchema: { type: 'object', properties: {} } });
+  assert.deepEqual(definitionOf(tool('quiet', { flow: { readsUntrusted: false, sends: false } })), { name: 'quiet', description: 'the quiet tool', inputSchema: { type: 'object', properties: {}, required: [] }, _meta: { [TOOL_META_KEY]: { replay: true } } });
 });
 
-test('claims are listed under the tool _meta key in wire order, false fields omitted', () => {
+test('claims are listed under the tool _meta key in wire order, false fields omitted, replay on every served tool', () => {
   const everything = tool('everything', {
     annotations: { readOnly: true },
     replay: 'safe',
@@ -52,15 +52,16 @@ test('claims are listed under the tool _meta key in wire order, false fields omi
     flow: { readsUntrusted: true, sends: true },
   });
   assert.equal(JSON.stringify(definitionOf(everything)._meta), JSON.stringify({ [TOOL_META_KEY]: { facts: true, replay: true, readOnly: true, flow: { readsUntrusted: true, sends: true } } }));
-  assert.equal(JSON.stringify(definitionOf(tool('chained', { resource: 'shell:session' }))._meta), `{"${TOOL_META_KEY}":{"resource":"shell:session"}}`);
-  assert.equal(JSON.stringify(definitionOf(tool('alone', { sequential: true, resource: 'shell:session' }))._meta), `{"${TOOL_META_KEY}":{"sequential":true}}`);
-  assert.equal(JSON.stringify(definitionOf(tool('split', { barrier: true, resource: 'x:y' }))._meta), `{"${TOOL_META_KEY}":{"sequential":true,"barrier":true}}`);
+  assert.equal(JSON.stringify(definitionOf(tool('chained', { resource: 'shell:session' }))._meta), `{"${TOOL_META_KEY}":{"replay":true,"resource":"shell:session"}}`);
+  assert.equal(JSON.stringify(definitionOf(tool('alone', { sequential: true, resource: 'shell:session' }))._meta), `{"${TOOL_META_KEY}":{"replay":true,"sequential":true}}`);
+  assert.equal(JSON.stringify(definitionOf(tool('split', { barrier: true, resource: 'x:y' }))._meta), `{"${TOOL_META_KEY}":{"replay":true,"sequential":true,"barrier":true}}`);
   assert.equal(JSON.stringify(definitionOf(tool('keyed', { replay: () => 'keyed' }))._meta), `{"${TOOL_META_KEY}":{"replay":true}}`);
   assert.deepEqual(definitionOf(tool('none', { resource: '', annotations: { readOnly: false } })), {
     name: 'none',
     description: 'the none tool',
-    inputSchema: { type: 'object', properties: {} },
+    inputSchema: { type: 'object', properties: {}, required: [] },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    _meta: { [TOOL_META_KEY]: { replay: true } },
   });
 });
 
@@ -78,16 +79,16 @@ test('tools/list serves the definitions byte for byte, and initialize advertises
     const listed = responsesOf(wire).at(-1) as { result: unknown };
     assert.equal(JSON.stringify(listed.result), JSON.stringify({
       tools: [
-        { name: 'a_plain', description: 'the a_plain tool', inputSchema: { type: 'object', properties: {} } },
+        { name: 'a_plain', description: 'the a_plain tool', inputSchema: { type: 'object', properties: {}, required: [] }, _meta: { [TOOL_META_KEY]: { replay: true } } },
         {
-          name: 'b_claims', description: 'the b_claims tool', inputSchema: { type: 'object', properties: {} },
+          name: 'b_claims', title: 'B', description: 'the b_claims tool', inputSchema: { type: 'object', properties: {}, required: [] },
           annotations: { title: 'B', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-          _meta: { [TOOL_META_KEY]: { facts: true, readOnly: true, sequential: true, barrier: true } },
+          _meta: { [TOOL_META_KEY]: { facts: true, replay: true, readOnly: true, sequential: true, barrier: true } },
         },
         {
-          name: 'c_flow', description: 'the c_flow tool', inputSchema: { type: 'object', properties: {} },
+          name: 'c_flow', description: 'the c_flow tool', inputSchema: { type: 'object', properties: {}, required: [] },
           annotations: { openWorldHint: true },
-          _meta: { [TOOL_META_KEY]: { resource: 'repo:main', flow: { readsUntrusted: true } } },
+          _meta: { [TOOL_META_KEY]: { replay: true, resource: 'repo:main', flow: { readsUntrusted: true } } },
         },
       ],
     }));

@@ -151,9 +151,10 @@ const ROWS: readonly Row[] = [
     answers: [answered('finished', 'done')],
   },
   {
-    row: 'cancelling request id 0 (ignored by the SDK: the call runs on and is answered)',
+    // SDK 1.x ignored a cancellation of id 0 (a falsy id); 2.x cancels it like any other id.
+    row: 'cancelling request id 0 (cancelled like any other id: no answer)',
     send: [call(0, 'slow', { ms: 200 }), cancel(0)],
-    answers: [answered(0, 'slept 200 ms')],
+    answers: [],
   },
 ];
 
@@ -206,7 +207,7 @@ test('stdio bad input: after every row the server is alive, prints no stack, and
   assertAnswers({ row: 'final ping', answers: [] }, await exchange(child, { row: 'final ping', answers: [] }, index++));
   child.child.stdin.end();
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
-  // No stack, and the call with id 0 and the first of two calls sharing an id ran to the end.
+  // No stack; the first of two calls sharing an id ran to the end; the call with id 0 was cancelled.
   assert.equal(child.stderr, [
     'probe: ready',
     'probe: slow started 300',
@@ -216,6 +217,7 @@ test('stdio bad input: after every row the server is alive, prints no stack, and
     'probe: slow started 30000',
     'probe: slow aborted 30000',
     'probe: slow started 200',
+    'probe: slow aborted 200',
   ].map((line) => `${line}\n`).join(''));
 });
 

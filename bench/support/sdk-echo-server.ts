@@ -1,7 +1,13 @@
 /**
- * The benchmark's baseline: the same `echo` tool as toolwright-echo-server.ts, written by hand
- * on the SDK's `McpServer.registerTool` with a zod schema, served over stdio.
+ * The benchmark's SDK 1.x baseline: the same `echo` tool as toolwright-echo-server.ts, written
+ * by hand on `@modelcontextprotocol/sdk` 1.x's `McpServer.registerTool` with a zod schema, served
+ * over stdio; with the argument `http`, over streamable HTTP on 127.0.0.1 (a session per
+ * client, plain `node:http`), printing `url <url>` on stderr.
  */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -9,8 +15,8 @@ import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();
 
+function echoServer(): McpServer {
 const server = new McpServer({ name: 'sdk-echo', version: '1.0.0' });
-
 server.registerTool(
   'echo',
   {
@@ -26,7 +32,34 @@ server.registerTool(
   }),
 );
 
-server.connect(new StdioServerTransport()).catch((error: unknown) => {
-  process.stderr.write(`sdk-echo: ${String(error)}\n`);
-  process.exit(1);
-});
+return server;
+}
+
+if (process.argv[2] === 'http') {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      const serve = async (): Promise<void> => {
+        if (transport === undefined) {
+          const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, fresh) });
+          transport = fresh;
+          await echoServer().connect(fresh);
+        }
+        await transport.handleRequest(req, res, body);
+      };
+      serve().catch(() => res.destroy());
+    });
+  });
+  http.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+} else {
+  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
+    process.stderr.write(`sdk-echo: ${String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,6 +1,6 @@
 /**
- * The tool set the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) expects of
- * a server, written with toolwright: decorated classes with class-validator DTOs, plus one
+ * The tool set the MCP conformance suite expects of a server (@modelcontextprotocol/conformance
+ * 0.1.16, and 0.2.0-alpha.11 with `--spec-version 2026-07-28`), written with toolwright: decorated classes with class-validator DTOs, plus one
  * hand-built contract tool. Serve it with
  *
  *   toolwright serve dist/samples/conformance/index.js --http 3000
@@ -13,12 +13,27 @@ import { TestElicitation, TestErrorHandling, TestSampling, TestToolWithLogging, 
 import { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './elicitation-tools.js';
 import { Echo } from './echo-tool.js';
 import { jsonSchema2020Tool } from './json-schema-tool.js';
+import {
+  TestInputRequiredCapabilities,
+  TestInputRequiredElicitation,
+  TestInputRequiredMultiRound,
+  TestInputRequiredRequestState,
+  TestInputRequiredSampling,
+  TestInputRequiredTamperedState,
+  TestLoggingTool,
+  TestMissingCapability,
+  TestStreamingElicitation,
+  testCustomHeaders,
+  TestInputRequiredListRoots,
+  TestInputRequiredMultipleInputs,
+} from './input-round-tools.js';
 
 export { TestAudioContent, TestEmbeddedResource, TestImageContent, TestMultipleContentTypes, TestSimpleText } from './content-tools.js';
 export { TestElicitation, TestErrorHandling, TestSampling, TestToolWithLogging, TestToolWithProgress } from './context-tools.js';
 export { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './elicitation-tools.js';
 export { Echo } from './echo-tool.js';
 export { jsonSchema2020Tool } from './json-schema-tool.js';
+export * from './input-round-tools.js';
 
 /** Every tool of the set, in listing order: classes for `compile`, and the hand-built tool. */
 export const tools = [
@@ -36,4 +51,16 @@ export const tools = [
   TestElicitationSep1330Enums,
   jsonSchema2020Tool,
   Echo,
+  TestInputRequiredElicitation,
+  TestInputRequiredSampling,
+  TestInputRequiredRequestState,
+  TestInputRequiredMultiRound,
+  TestInputRequiredTamperedState,
+  TestInputRequiredCapabilities,
+  TestMissingCapability,
+  TestStreamingElicitation,
+  TestLoggingTool,
+  testCustomHeaders,
+  TestInputRequiredListRoots,
+  TestInputRequiredMultipleInputs,
 ] as const;

@@ -3,13 +3,16 @@ import { InvalidArgumentsError, type ContractTool, type JsonObject } from '../..
 
 /**
  * The inputSchema of the conformance scenario json-schema-2020-12, exactly as it must be listed:
- * `$schema` 2020-12, a `$defs` entry used through `$ref`, and `additionalProperties: false`.
+ * `$schema` 2020-12, a `$defs` entry (with an `$anchor`) used through `$ref`, composition
+ * (`allOf`/`anyOf`) and conditional (`if`/`then`/`else`) keywords, and
+ * `additionalProperties: false` (the 0.2.0-alpha.11 suite checks all of them; 0.1.16 the first).
  */
 const SCHEMA: JsonObject = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   $defs: {
     address: {
+      $anchor: 'addressDef',
       type: 'object',
       properties: {
         street: { type: 'string' },
@@ -20,7 +23,14 @@ const SCHEMA: JsonObject = {
   properties: {
     name: { type: 'string' },
     address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
   },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
   additionalProperties: false,
 };
 

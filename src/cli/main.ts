@@ -2,7 +2,7 @@
 // The `toolwright` command (package.json `bin`). reflect-metadata is loaded first, before any
 // module with decorated classes is imported; see run.ts for the commands and exit codes.
 import 'reflect-metadata';
-import { keepServingOnFloatingRejections } from '../mcp/index.js';
+import { keepServingOnFloatingRejections } from '../mcp/internal.js';
 import { runCli } from './run.js';
 import type { CliIo } from './io.js';
 

@@ -8,3 +8,4 @@ export { problemsText } from './validation/ajv.js';
 export { checkValidatorOption } from './validation/validator.js';
 export { checkOutputSchema } from './validation/output-check.js';
 export { compiledEntryOf, registerCompiledEntry, type CompiledEntry } from './compile/entry.js';
+export { compileInDialect, dialectOf, type SchemaDialect } from './validation/dialect.js';

@@ -1,7 +1,8 @@
 import { ToolwrightError } from './errors.js';
-import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, Principal, ProgressUpdate, SamplingRequest, SamplingResult, Session, TransportRequest } from './context.js';
+import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, Principal, ProgressUpdate, Root, SamplingRequest, SamplingResult, Session, TransportRequest } from './context.js';
 import type { Json } from './json.js';
-import type { ToolOutput } from './result.js';
+import { RawJsonData } from './raw-json.js';
+import type { ToolOutput, ToolRecord } from './result.js';
 
 /** The parts of a `CallContext` a host supplies; everything left out gets its documented default. */
 export interface CallContextInit {
@@ -14,8 +15,10 @@ export interface CallContextInit {
   readonly log?: (level: LogLevel, data: Json, logger?: string) => void;
   readonly elicit?: (question: Elicitation) => Promise<ElicitAnswer>;
   readonly sample?: (request: SamplingRequest) => Promise<SamplingResult>;
+  readonly roots?: (options?: { readonly key?: string }) => Promise<readonly Root[]>;
   readonly requirePermission?: (request: PermissionRequest) => Promise<readonly string[]>;
   readonly update?: (output: ToolOutput) => void;
+  readonly writeRecord?: (ns: string, data: unknown) => void;
 }
 
 /** Raised by `ctx.sample` when the host has no client model to ask. */
@@ -23,6 +26,14 @@ export class SamplingUnavailableError extends ToolwrightError {
   override readonly name = 'SamplingUnavailableError';
   constructor() {
     super('sampling-unavailable', 'sampling is not available: this call has no client that offers sampling');
+  }
+}
+
+/** Raised by `ctx.roots` when the host has no client that shares roots. */
+export class RootsUnavailableError extends ToolwrightError {
+  override readonly name = 'RootsUnavailableError';
+  constructor() {
+    super('roots-unavailable', 'roots are not available: this call has no client that offers roots');
   }
 }
 
@@ -42,15 +53,48 @@ const nobodyToAsk = async (): Promise<ElicitAnswer> => ({ action: 'cancel' });
 const noSampling = async (): Promise<SamplingResult> => {
   throw new SamplingUnavailableError();
 };
+const noRoots = async (): Promise<readonly Root[]> => {
+  throw new RootsUnavailableError();
+};
 const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> => {
   throw new NoPermissionPolicyError(request);
 };
 
+/** The last record written through each context's `writeRecord` (keyed by that function, which copies of a context share). */
+const writtenRecords = new WeakMap<object, { last: ToolRecord | undefined }>();
+
+/**
+ * A context's `writeRecord`: keeps the last record written (a string `data` as `RawJsonData`, raw
+ * JSON text that crosses byte for byte) for `writtenRecordOf`, then tells the host's own
+ * `forward`, when it has one.
+ */
+function recorderOf(forward: ((ns: string, data: unknown) => void) | undefined): (ns: string, data: unknown) => void {
+  const slot: { last: ToolRecord | undefined } = { last: undefined };
+  const write = (ns: string, data: unknown): void => {
+    slot.last = Object.freeze({ ns, data: typeof data === 'string' ? new RawJsonData(data) : data });
+    forward?.(ns, data);
+  };
+  writtenRecords.set(write, slot);
+  return write;
+}
+
+/**
+ * The last record the tool wrote with `ctx.writeRecord` on a context made by `createCallContext`
+ * (or a copy of one), else `undefined`. Internal to the hosts (the call core reads it).
+ */
+export function writtenRecordOf(ctx: CallContext): ToolRecord | undefined {
+  const write = (ctx as { writeRecord?: unknown }).writeRecord;
+  return typeof write === 'function' ? writtenRecords.get(write)?.last : undefined;
+}
+
 /**
  * Builds a `CallContext` from what a host offers. Defaults: a signal that never fires, no
- * session, no principal, no transport request, progress, logs and updates dropped, elicitation answered `cancel` (nobody to ask),
- * sampling rejected with `SamplingUnavailableError`, permission requests rejected with
- * `NoPermissionPolicyError` (nothing decided means deny). The result is frozen.
+ * session, no principal, no transport request, progress, logs and updates dropped, elicitation
+ * answered `cancel` (nobody to ask), sampling rejected with `SamplingUnavailableError`, roots
+ * rejected with `RootsUnavailableError`, permission requests rejected with
+ * `NoPermissionPolicyError` (nothing decided means deny). `writeRecord` always keeps the last
+ * record written for the call core (see `writtenRecordOf`), then calls the host's, when given.
+ * The result is frozen.
  */
 export function createCallContext(init: CallContextInit): CallContext {
   return Object.freeze({
@@ -63,8 +107,10 @@ export function createCallContext(init: CallContextInit): CallContext {
     log: init.log ?? ignore,
     elicit: init.elicit ?? nobodyToAsk,
     sample: init.sample ?? noSampling,
+    roots: init.roots ?? noRoots,
     requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
+    writeRecord: recorderOf(init.writeRecord),
   });
 }
 
@@ -86,7 +132,9 @@ export function createLazySignalContext(init: CallContextInit, signalOf: () => A
     log: init.log ?? ignore,
     elicit: init.elicit ?? nobodyToAsk,
     sample: init.sample ?? noSampling,
+    roots: init.roots ?? noRoots,
     requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
+    writeRecord: recorderOf(init.writeRecord),
   });
 }

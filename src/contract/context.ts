@@ -34,6 +34,11 @@ export interface Elicitation {
   readonly message: string;
   readonly schema?: JsonObject;
   readonly url?: string;
+  /**
+   * The name this question gets among the input requests of a 2026-07-28 `input_required` answer
+   * (default `elicit_<n>`); ignored where questions are pushed. 1 to 64 of `A-Za-z0-9_-`.
+   */
+  readonly key?: string;
 }
 
 /** `accept` carries the answer; `decline` is an explicit no; `cancel` is dismissed or nobody asked. */
@@ -55,6 +60,17 @@ export interface SamplingRequest {
   readonly modelPreferences?: JsonObject;
   readonly includeContext?: 'none' | 'thisServer' | 'allServers';
   readonly metadata?: JsonObject;
+  /**
+   * The name this request gets among the input requests of a 2026-07-28 `input_required` answer
+   * (default `sample_<n>`); ignored where requests are pushed. 1 to 64 of `A-Za-z0-9_-`.
+   */
+  readonly key?: string;
+}
+
+/** A root the client shares (a directory or file the user opened), as MCP's `roots/list` lists it. */
+export interface Root {
+  readonly uri: string;
+  readonly name?: string;
 }
 
 /** The client model's answer to a `SamplingRequest`. */
@@ -151,10 +167,23 @@ export interface CallContext {
   /** Asks the client's model; rejects when the client offers no sampling. */
   sample(request: SamplingRequest): Promise<SamplingResult>;
   /**
+   * Asks the client for its roots (MCP `roots/list`); rejects with `RootsUnavailableError` when
+   * nobody can be asked. `key` names the request in a 2026-07-28 input round (default
+   * `roots_<n>`).
+   */
+  roots(options?: { readonly key?: string }): Promise<readonly Root[]>;
+  /**
    * Asks for capabilities on a subject and resolves the capabilities granted (possibly fewer
    * than asked). Rejects with a permission error on denial; with no policy, nothing is granted.
    */
   requirePermission(request: PermissionRequest): Promise<readonly string[]>;
   /** Sends an intermediate result to the consumer (executor `onUpdate`, MCP progress). */
   update(output: ToolOutput): void;
+  /**
+   * Writes the call's record while it runs (the last write wins; a record the tool returns, or
+   * one carried by the error it throws, wins over every write). `data` is JSON data, or a string
+   * of raw JSON text that crosses the wire byte for byte (so large integers survive). Hosts that
+   * keep no records ignore it.
+   */
+  writeRecord(ns: string, data: unknown): void;
 }

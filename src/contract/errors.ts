@@ -1,3 +1,5 @@
+import type { ToolRecord } from './result.js';
+
 /**
  * The base class of every error toolwright throws or returns across its API. `code` is a stable
  * kebab-case string that names the kind of problem and never changes meaning: branch on it, never
@@ -104,10 +106,13 @@ export class InvalidArgumentsError extends ToolwrightError {
 export class ToolError extends ToolwrightError {
   override readonly name = 'ToolError';
   readonly details?: unknown;
+  /** A record of the failed call, served under the record key as a successful call's would be. */
+  readonly record?: ToolRecord;
 
-  constructor(message: string, options: { details?: unknown; cause?: unknown; code?: string } = {}) {
+  constructor(message: string, options: { details?: unknown; cause?: unknown; code?: string; record?: ToolRecord } = {}) {
     super(options.code ?? 'tool-error', message, options);
     if (options.details !== undefined) this.details = options.details;
+    if (options.record !== undefined) this.record = options.record;
   }
 }
 

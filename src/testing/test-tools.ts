@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
 import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { compile, type CompileOptions } from '../compiler/compile/index.js';

@@ -1,11 +1,9 @@
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
 import { createServer, type ServerOptions } from '../../src/mcp/server/index.js';
 import type { ContractTool } from '../../src/contract/index.js';
 
-/** A real SDK client connected in memory to a server, with every message the server sent. */
+/** A real SDK 1.x client (the 2025-11-25 era) connected in memory to a 2.x server, with every message the server sent. */
 export interface Connected {
   readonly client: Client;
   readonly server: Server;

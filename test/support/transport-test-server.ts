@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 
 /** Receives probe events from the test server's tools (`slow started`, `slow aborted`, ...). */
 export type Probe = (event: string) => void;
@@ -13,7 +12,7 @@ export interface ExtraTool {
 const objectSchema = { type: 'object' as const, properties: {} };
 
 /**
- * A real SDK low-level `Server` for transport tests (no toolwright server layer involved):
+ * A real SDK 2.x low-level `Server` for transport tests (no toolwright server layer involved):
  * `echo {text}` answers its text; `whoami` answers the session id the SDK handed the call (or
  * `(none)`); `slow` reports `slow started`, then waits until its signal aborts, reports
  * `slow aborted` and rejects; `noisy` writes `noise from a tool` with `console.log` and answers
@@ -21,14 +20,14 @@ const objectSchema = { type: 'object' as const, properties: {} };
  */
 export function makeTestServer(probe: Probe = () => undefined, extra: readonly ExtraTool[] = []): Server {
   const server = new Server({ name: 'transport-test', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  server.setRequestHandler('tools/list', async () => ({
     tools: ['echo', 'whoami', 'slow', 'noisy', ...extra.map((t) => t.name)].map((name) => ({
       name,
       description: `test tool ${name}`,
       inputSchema: objectSchema,
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const args = request.params.arguments ?? {};
     const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
     switch (request.params.name) {
@@ -46,14 +45,14 @@ export function makeTestServer(probe: Probe = () => undefined, extra: readonly E
             probe('slow aborted');
             reject(new Error('aborted'));
           };
-          if (ctx.signal.aborted) onAbort();
-          else ctx.signal.addEventListener('abort', onAbort, { once: true });
+          if (ctx.mcpReq.signal.aborted) onAbort();
+          else ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
         });
         return text('unreachable');
       default: {
         const tool = extra.find((t) => t.name === request.params.name);
         if (tool === undefined) return { content: [{ type: 'text', text: `no tool ${request.params.name}` }], isError: true };
-        return text(await tool.run(ctx.signal));
+        return text(await tool.run(ctx.mcpReq.signal));
       }
     }
   });

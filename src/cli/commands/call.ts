@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/server';
 import { messageOf } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { createServer } from '../../mcp/index.js';
@@ -12,7 +11,8 @@ import { toolwrightVersion } from '../version.js';
 
 /**
  * `toolwright call <module> <tool> [json] [--json]`: runs one call through the real MCP path: the
- * module's tools on a toolwright server (`createServer`), an SDK `Client` connected to it over an
+ * module's tools on a toolwright server (`createServer`), an SDK 2.x `Client`
+ * (`@modelcontextprotocol/client`, an optional peer dependency the command needs) connected to it over an
  * in-memory transport pair, one `tools/call` with a progress token. Log messages (level `debug`
  * and up) and progress updates go to stderr as they arrive. The result goes to stdout: its text
  * (see `showResult`), or with `--json` the raw `CallToolResult` as JSON. An error result prints
@@ -28,7 +28,7 @@ export async function callCommand(command: CallCommand, io: CliIo): Promise<numb
   const server = createServer({ name: defaultName, version: '0.0.0' }, tools, { transport: 'memory' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'toolwright-cli', version: toolwrightVersion() });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     io.err(`[${level}${logger === undefined ? '' : ` ${logger}`}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
   });
@@ -37,7 +37,7 @@ export async function callCommand(command: CallCommand, io: CliIo): Promise<numb
     await server.connect(serverSide);
     await client.connect(clientSide);
     await client.setLoggingLevel('debug');
-    result = await client.request({ method: 'tools/call', params: { name: command.tool, arguments: command.args } }, CallToolResultSchema, {
+    result = await client.callTool({ name: command.tool, arguments: command.args }, {
       onprogress: (progress) => {
         const total = progress.total === undefined ? '' : `/${progress.total}`;
         io.err(`[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`);

@@ -1,10 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
 import { connectServer, type ConsumerPolicyOptions, type ServerConnection } from '../client/index.js';
 import { serverFor } from '../server/create-server.js';
 import type { ServerInfo } from '../server/index.js';
-import { ListToolsRequest } from '../server/request-schemas.js';
 import { servedToolsOf, type ServedTool } from '../server/served-tools.js';
 import { connectStdio, listenHttp, type HttpHandle, type HttpOptions, type StdioHandle, type StdioOptions } from '../transports/index.js';
 import { checkUpstream, upstreamName, type ProxyUpstream } from './upstream-config.js';
@@ -131,7 +130,7 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
   const serverOf = (transport: 'stdio' | 'http' | 'other'): Server => {
     const server = serverFor(info, served, { ...serverOptions, transport });
     server.registerCapabilities({ tools: { listChanged: true } });
-    server.setRequestHandler(ListToolsRequest, () => ({ tools: [...served.values()].map((tool) => tool.definition) }));
+    server.setRequestHandler('tools/list', () => ({ tools: [...served.values()].map((tool) => tool.definition) }) as never);
     live.add(server);
     const previous = server.onclose;
     server.onclose = () => {

@@ -1,17 +1,19 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities, ServerResult } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonObject, type ContractTool, type Session } from '../../contract/index.js';
+import type { JSONRPCRequest, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { isJsonObject, type ContractTool, type JsonObject, type Session } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
-import type { HandlerExtra } from './extra.js';
+import { handlerExtraOf, type HandlerExtra } from './extra.js';
 import { answerToolCall } from './call.js';
-import { FACTS_CAPABILITY } from './constants.js';
+import { FACTS_CAPABILITY, FACTS_METHOD } from './constants.js';
 import { answerFacts } from './facts.js';
 import { LOG_LEVELS, isLogLevel } from './logging.js';
-import { invalidParams } from './protocol-error.js';
-import { CallToolRequest, FactsRequest, ListToolsRequest, SetLevelRequest } from './request-schemas.js';
+import { invalidParams, ProtocolError } from './protocol-error.js';
 import { servedToolsOf, type ServedTool } from './served-tools.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
 import { configureScheduling, type SchedulingOption } from './scheduling.js';
+import { answerModernToolCall } from './input-rounds/modern-call.js';
+import type { InputRoundOptions } from './input-rounds/options.js';
+import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 import { callableDefinitions } from '../auth/tool-scopes.js';
 
@@ -39,45 +41,60 @@ export interface ServerOptions extends CallCoreOptions {
    * and a call without the scopes is refused.
    */
   readonly hideForbiddenTools?: boolean;
+  /**
+   * Bounds of the 2026-07-28 era's input rounds: how many requests one call may take, how long a
+   * parked call waits, the node id in front of its `requestState` (see `InputRoundOptions`).
+   */
+  readonly inputRounds?: InputRoundOptions;
 }
 
 /**
  * The SDK `Server` members `addTools` relies on, checked by shape, never with `instanceof` (a
- * CommonJS app may load the SDK twice). `getCapabilities` is public at run time but typed
- * private, so it is read through this view.
+ * CommonJS app may load the SDK twice).
  */
-type ServerLike = Pick<Server, 'setRequestHandler' | 'registerCapabilities' | 'getClientCapabilities'> & {
+type ServerLike = Pick<Server, 'setRequestHandler' | 'removeRequestHandler' | 'registerCapabilities' | 'getClientCapabilities' | 'getCapabilities'> & {
   readonly transport?: unknown;
-  getCapabilities(): ServerCapabilities;
+  onclose?: () => void;
+  fallbackRequestHandler?: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
 };
 
+/** A method toolwright answers itself, past the SDK's request and result parsing. */
+type OwnHandler = (params: unknown, extra: HandlerExtra, ctx: ServerContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
 /**
- * Serves `tools` on an SDK low-level `Server` the caller already has: registers `tools/list`,
- * `tools/call`, `execution/facts` and `logging/setLevel` (which then drives `ctx.log`'s
- * filtering). Before the server is connected it also registers the capabilities it needs
- * (`tools`, `logging`, `experimental[FACTS_CAPABILITY]`), merged into the server's own. Once
- * connected, capabilities cannot change: the server must then already have `tools` (else this
- * throws), and without `logging` no log messages are sent and `logging/setLevel` is left alone.
- * Throws, naming the tool, on a duplicate name or a bad schema, and on bad options (see `prepareTools`), and when
- * called twice on one server (pass every tool in one call). Handlers the server had for these
- * methods are replaced. The SDK's own `logging/setLevel` handler is among them, so the SDK's
- * `server.sendLoggingMessage` no longer filters by the client's level; tools log with `ctx.log`,
- * which does, and sends on the call's own stream (which HTTP needs).
+/**
+ * Serves `tools` on an SDK low-level `Server` (`@modelcontextprotocol/server`) the caller already
+ * has: answers `tools/list`, `tools/call`, `execution/facts` and `logging/setLevel` (which then
+ * drives `ctx.log`'s filtering in the 2025 era). Before the server is connected it also registers
+ * the capabilities it needs (`tools`, `logging`, `experimental[FACTS_CAPABILITY]`), merged into
+ * the server's own. Once connected, capabilities cannot change: the server must then already
+ * have `tools` (else this throws), and without `logging` no log messages are sent and
+ * `logging/setLevel` is left alone. Throws, naming the tool, on a duplicate name or a bad schema,
+ * and on bad options (see `prepareTools`), and when called twice on one server (pass every tool
+ * in one call).
+ *
+ * `tools/call`, `execution/facts` and `logging/setLevel` are answered through the server's
+ * `fallbackRequestHandler`, with the SDK's own handlers for them removed: the SDK parses every
+ * request and result of a registered spec method with zod (a malformed `tools/call` would get a
+ * zod dump, a result would be parsed twice), while toolwright checks params itself (`-32602` with
+ * a readable message) and returns only results it checked. A fallback handler the server already
+ * had keeps answering every other method. The SDK's `server.sendLoggingMessage` no longer filters
+ * by the client's level; tools log with `ctx.log`, which does, on the call's own stream.
  */
 export function addTools(server: Server, tools: readonly ContractTool[], options: ServerOptions = {}): void {
   const target = server as unknown as ServerLike;
-  if (typeof target !== 'object' || target === null || typeof target.setRequestHandler !== 'function' || typeof target.getCapabilities !== 'function' || typeof target.registerCapabilities !== 'function') {
-    throw new TypeError('addTools: expected a low-level Server from @modelcontextprotocol/sdk/server/index.js (for an McpServer, pass mcpServer.server)');
+  if (typeof target !== 'object' || target === null || typeof target.setRequestHandler !== 'function' || typeof target.getCapabilities !== 'function' || typeof target.registerCapabilities !== 'function' || typeof target.removeRequestHandler !== 'function') {
+    throw new TypeError('addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)');
   }
   serveTools(server, servedToolsOf(tools, 'addTools', options), options);
 }
 
 /** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
-export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions): void {
+export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions, runs: ParkedRuns = new ParkedRuns(options.inputRounds)): void {
   const target = server as unknown as ServerLike;
   if (stateOf(server) !== undefined) throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
   if (target.transport === undefined) {
-    target.registerCapabilities({ tools: {}, logging: {}, experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} } });
+    target.registerCapabilities({ tools: {}, logging: {}, experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} } } as ServerCapabilities);
   } else if (target.getCapabilities().tools === undefined) {
     throw new Error('addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }');
   }
@@ -86,34 +103,71 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
   attachState(server, state);
   configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
-  target.setRequestHandler(ListToolsRequest, (_request, extra) => ({ tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, extra.authInfo) : definitions }) as ServerResult);
-  // Registered past the SDK Server's own tools/call wrapper, which zod-parses every request and
-  // result again and answers malformed params with a zod dump: answerToolCall checks the params
-  // itself (-32602 with a readable message) and only ever returns results outputProblemOf approved.
-  baseSetRequestHandler(target)(CallToolRequest, (request: { params?: unknown }, extra: HandlerExtra) => answerToolCall(target, state, request.params, extra));
-  target.setRequestHandler(FactsRequest, (request, extra) => answerFacts(target, state, request.params, extra) as unknown as Promise<ServerResult>);
+  target.setRequestHandler('tools/list', (_request: unknown, ctx: unknown) => ({ tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, authInfoOf(ctx)) : definitions }) as never);
+  const own = new Map<string, OwnHandler>();
+  const execute = (params: unknown) => (extra: HandlerExtra) => answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
+  // On stateless HTTP every 2026-era request has a server of its own: a parked call belongs to no
+  // connection there. Elsewhere (stdio, in memory) the server is the connection, and its close
+  // stops the calls parked for it.
+  const connection = state.transport === 'http' ? undefined : (server as object);
+  if (connection !== undefined) {
+    const previousOnClose = target.onclose;
+    target.onclose = () => {
+      runs.endConnection(connection);
+      previousOnClose?.();
+    };
+  }
+  own.set('tools/call', (params, extra, ctx) => {
+    if (extra.era === 'legacy') return execute(params)(extra);
+    const binding: RunBinding = { connection, principal: principalOf(ctx) };
+    return answerModernToolCall(runs, binding, params, extra, ctx, execute(params));
+  });
+  own.set(FACTS_METHOD, (params, extra) => answerFacts(target, state, params, extra) as unknown as Promise<Record<string, unknown>>);
   if (logging) {
-    target.setRequestHandler(SetLevelRequest, (request, extra) => {
-      const level = isJsonObject(request.params) ? request.params.level : undefined;
+    own.set('logging/setLevel', (params, extra) => {
+      const level = isJsonObject(params) ? params.level : undefined;
       if (!isLogLevel(level)) throw invalidParams(`logging/setLevel: unknown level ${shownLevel(level)}; use one of ${LOG_LEVELS.join(', ')}`);
       state.logLevels.set(extra.sessionId ?? '', level);
       return {};
     });
   }
+  for (const method of own.keys()) target.removeRequestHandler(method);
+  ownMethods.set(server, [...own.keys()]);
+  const previous = target.fallbackRequestHandler;
+  target.fallbackRequestHandler = async (request, ctx) => {
+    const handler = own.get(request.method);
+    if (handler !== undefined) return handler(request.params, handlerExtraOf(target, ctx), ctx);
+    if (previous !== undefined) return previous(request, ctx);
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+  };
+}
+/** The principal a request was authenticated as (its token's client id), when there is one. */
+function principalOf(ctx: ServerContext): string | undefined {
+  const clientId = ctx.http?.authInfo?.clientId;
+  return typeof clientId === 'string' && clientId !== '' ? clientId : undefined;
 }
 
 /**
- * The request-handler registration of the SDK's `Protocol` base class (the deepest
- * `setRequestHandler` on the server's prototype chain, so a subclass or a second copy of the SDK
- * is found the same way), bound to `server`.
+ * The request methods `server` answers: the ones registered with the SDK (read from the SDK
+ * `Protocol`'s handler map, which is private: `undefined` when it cannot be read, for instance
+ * on another SDK version) plus the ones toolwright answers through the fallback handler. The
+ * HTTP handler uses it to answer an unknown 2026-07-28 method with HTTP 404, as the revision
+ * asks (the SDK answers a handled method's errors with 200).
  */
-function baseSetRequestHandler(server: ServerLike): (schema: typeof CallToolRequest, handler: (request: { params?: unknown }, extra: HandlerExtra) => Promise<unknown>) => void {
-  let found: unknown = undefined;
-  for (let proto: object | null = Object.getPrototypeOf(server); proto !== null; proto = Object.getPrototypeOf(proto)) {
-    if (Object.prototype.hasOwnProperty.call(proto, 'setRequestHandler')) found = (proto as { setRequestHandler: unknown }).setRequestHandler;
-  }
-  if (typeof found !== 'function') throw new TypeError('addTools: the server has no setRequestHandler on its prototype chain');
-  return (found as Function).bind(server) as ReturnType<typeof baseSetRequestHandler>;
+export function answeredMethodsOf(server: object): ReadonlySet<string> | undefined {
+  const registered = (server as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(registered instanceof Map)) return undefined;
+  const methods = new Set<string>([...registered.keys()].filter((key): key is string => typeof key === 'string'));
+  for (const method of ownMethods.get(server) ?? []) methods.add(method);
+  return methods;
+}
+
+const ownMethods = new WeakMap<object, readonly string[]>();
+
+/** The input schema `server` lists for the tool `name` (toolwright's tools only), else `undefined`. */
+export function listedInputSchemaOf(server: object, name: string): JsonObject | undefined {
+  const schema = stateOf(server)?.tools.get(name)?.definition.inputSchema;
+  return isJsonObject(schema) ? (schema as JsonObject) : undefined;
 }
 
 /**
@@ -124,4 +178,10 @@ function baseSetRequestHandler(server: ServerLike): (schema: typeof CallToolRequ
  */
 function shownLevel(level: unknown): string {
   return typeof level === 'object' && level !== null ? kindOf(level) : JSON.stringify(level ?? null);
+}
+
+/** The verified token's info of a request, where the transport put it (`ctx.http.authInfo` in SDK 2.x, `authInfo` before). */
+function authInfoOf(ctx: unknown): Parameters<typeof callableDefinitions>[1] {
+  const given = ctx as { readonly http?: { readonly authInfo?: unknown }; readonly authInfo?: unknown } | undefined;
+  return (given?.http?.authInfo ?? given?.authInfo) as Parameters<typeof callableDefinitions>[1];
 }

@@ -1,18 +1,26 @@
-import { createCallContext, type Call, type CallContext, type Json, type LogLevel } from '../../contract/index.js';
+import { createCallContext, type Call, type CallContext, type Json, type LogLevel, type ToolRecord } from '../../contract/index.js';
+import { writtenRecordOf } from '../../contract/internal.js';
+import { elicitorOf } from './elicit.js';
 import { principalOf } from '../auth/principal.js';
-import { elicitorOf, type ClientCapabilitiesSource } from './elicit.js';
 import type { HandlerExtra } from './extra.js';
 import { LOG_LEVELS, isLogLevel, passesLevel } from './logging.js';
 import { progressSenderOf } from './progress.js';
 import { samplerOf } from './sample.js';
+import { rootsListerOf } from './roots.js';
 import { sessionOfState, type ServerState } from './state.js';
 
-/** The part of the SDK `Server` a call context uses: the client's capabilities. */
-export type ContextServer = ClientCapabilitiesSource;
+/**
+ * The server a call is served on. The context reads everything it needs (the client's
+ * capabilities, the era, the streams) from the request's `HandlerExtra`; the server is passed
+ * along for hosts that key state on it.
+ */
+export type ContextServer = object;
 
 /** A call's context and the switch that ends it. */
 export interface McpCallContext {
   readonly ctx: CallContext;
+  /** The record the call last wrote with `ctx.writeRecord`, if any. */
+  written(): ToolRecord | undefined;
   /** Marks the call answered: later progress and log messages are dropped. */
   finish(): void;
 }
@@ -24,12 +32,18 @@ export interface McpCallContext {
  * object; `principal` is the verified token's principal when the transport authenticated the
  * request (`extra.authInfo`, see the HTTP edge's `auth`); progress goes out only when the request has a progress token (see
  * `progressSenderOf`); `log` sends `notifications/message {level, logger?, data}` when the
- * server has the logging capability and the level passes the session's `logging/setLevel`
- * (everything passes until the client sets one), and throws a `TypeError` for an unknown level;
- * `elicit` and `sample` ask the client (see `elicitorOf`, `samplerOf`). Messages go out on the
- * request's own stream, best effort, and stop once `finish()` is called.
+ * server has the logging capability and the level passes the client's: in the 2025 era the
+ * session's `logging/setLevel` (everything passes until the client sets one), in the 2026-07-28
+ * era the request's own `_meta` log level (nothing is sent when the request names none); it
+ * throws a `TypeError` for an unknown level;
+ * `elicit`, `sample` and `roots` ask the client (see `elicitorOf`, `samplerOf`,
+ * `rootsListerOf`), unless `canAsk` is false (then elicitation answers `cancel` and sampling and
+ * roots reject, as with nobody to ask); `writeRecord` keeps the
+ * last record written (a string as raw JSON text; the call core puts it on the result), read
+ * with `written()`. Messages go out on
+ * the request's own stream, best effort, and stop once `finish()` is called.
  */
-export function mcpCallContextOf(server: ContextServer, state: ServerState, extra: HandlerExtra, call: Call, signal: AbortSignal = extra.signal): McpCallContext {
+export function mcpCallContextOf(_server: ContextServer, state: ServerState, extra: HandlerExtra, call: Call, signal: AbortSignal = extra.signal, canAsk = true): McpCallContext {
   let open = true;
   const isOpen = (): boolean => open;
   const session = sessionOfState(state, extra.sessionId);
@@ -37,11 +51,13 @@ export function mcpCallContextOf(server: ContextServer, state: ServerState, extr
   const log = (level: LogLevel, data: Json, logger?: string): void => {
     if (!isLogLevel(level)) throw new TypeError(`ctx.log: unknown level ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`);
     if (!open || !state.logging) return;
-    if (!passesLevel(level, state.logLevels.get(session.id))) return;
+    if (extra.era === 'modern') {
+      if (extra.requestLogLevel === undefined || !passesLevel(level, extra.requestLogLevel)) return;
+    } else if (!passesLevel(level, state.logLevels.get(session.id))) return;
     const params: Record<string, unknown> = { level };
     if (typeof logger === 'string') params.logger = logger;
     params.data = data;
-    extra.sendNotification({ method: 'notifications/message', params } as never).catch(() => {});
+    void extra.sendNotification({ method: 'notifications/message', params });
   };
   const ctx = createCallContext({
     call,
@@ -51,8 +67,7 @@ export function mcpCallContextOf(server: ContextServer, state: ServerState, extr
     progress: progress?.progress,
     update: progress?.update,
     log,
-    elicit: elicitorOf(server, extra, signal, state.validator),
-    sample: samplerOf(server, extra, signal),
+    ...(canAsk ? { elicit: elicitorOf(extra, signal, state.validator), sample: samplerOf(extra, signal), roots: rootsListerOf(extra, signal) } : {}),
   });
-  return { ctx, finish: () => { open = false; } };
+  return { ctx, written: () => writtenRecordOf(ctx), finish: () => { open = false; } };
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isJsonObject, type CallContext, type Call } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import type { CallEnd } from '../../runtime/call/index.js';
@@ -24,12 +24,18 @@ export function errorResult(text: string): CallToolResult {
 /**
  * The MCP result of a call's end, exactly as every toolwright host sends it: a failure is
  * `isError` with its message as the one text block (see `errorTextOf`; a `ToolError`'s details
- * never cross); a result gives its content and structured content (see `contentOf`), `isError`
- * when the tool marked it so, and its record as `_meta[RECORD_META_KEY]` (see `wireRecordOf`; a
- * record that cannot be made never fails the call).
+ * never cross) and the failed call's record, when it has one (see `CallEnd`); a result gives its
+ * content and structured content (see `contentOf`), `isError` when the tool marked it so, and its
+ * record (returned, else the permissions record, else the last one written with
+ * `ctx.writeRecord`) as `_meta[RECORD_META_KEY]` (see `wireRecordOf`; a record that cannot be
+ * made never fails the call).
  */
 export function mcpResultOf(end: CallEnd): CallToolResult {
-  if (!end.ok) return errorResult(errorTextOf(end.error));
+  if (!end.ok) {
+    const failure = errorResult(errorTextOf(end.error));
+    if (end.record !== undefined) failure._meta = { [RECORD_META_KEY]: wireRecordOf(end.record) };
+    return failure;
+  }
   const result = end.result;
   const answer: CallToolResult = { ...contentOf(result) };
   if (result.isError === true) answer.isError = true;

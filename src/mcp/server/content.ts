@@ -1,5 +1,6 @@
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
+import { isJsonObject, resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
+import { kindOf } from '../../util/describe.js';
 
 /** What `contentOf` makes of a tool's output: MCP content and, when given, structured content. */
 export interface McpContent {

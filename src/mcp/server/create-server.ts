@@ -1,8 +1,9 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
 import { servedToolsOf, type ServedTool } from './served-tools.js';
+import { ParkedRuns } from './input-rounds/parked-runs.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -31,15 +32,21 @@ export function createServer(info: ServerInfo, tools: readonly ContractTool[], o
 /**
  * `createServer` for tools already checked and prepared with `servedToolsOf`, so a transport that
  * builds a server per session or per request prepares (checks, bounds, compiles) the tool set
- * once. Internal: not exported from the server index.
+ * once. `runs` holds the calls parked in the 2026-07-28 era; share one between the servers of
+ * one endpoint (an HTTP endpoint builds a server per request). Internal: not exported from the
+ * server index.
  */
-export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions = {}): Server {
+export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions = {}, runs: ParkedRuns = new ParkedRuns(options.inputRounds)): Server {
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {
+    // A 2025-era client that hands the server an input_required result never gets one from
+    // toolwright (its runs push elicitation/create instead), so the SDK's legacy shim, which
+    // would re-enter a handler from the start, stays off.
+    inputRequired: { legacyShim: false },
     capabilities: { tools: { listChanged: false }, logging: {}, experimental: { [FACTS_CAPABILITY]: {} } },
     ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
   });
-  serveTools(server, prepared, options);
+  serveTools(server, prepared, options, runs);
   return server;
 }

@@ -1,10 +1,10 @@
-import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { claimsReplay, isBarrier, isFactual, isReadOnly, isSequential, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
+import { isBarrier, isFactual, isReadOnly, isSequential, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { TOOL_META_KEY } from './constants.js';
 import { listedDefinitionOf } from './listed-definition.js';
 
-/** The arguments schema listed for a tool that takes none. */
-export const LISTED_EMPTY_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonObject;
+/** The arguments schema listed for a tool that takes none (as the Go seed lists it). */
+export const LISTED_EMPTY_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}), required: Object.freeze([]) }) as unknown as JsonObject;
 
 /** The claims a listed tool carries under `_meta[TOOL_META_KEY]`; false and empty fields are left out. */
 export interface ToolMeta {
@@ -47,16 +47,18 @@ export function annotationsFor(tool: ContractTool): ToolAnnotations | undefined 
 
 /**
  * The tool's claims as listed under `_meta[TOOL_META_KEY]`, in the order facts, replay,
- * readOnly, sequential, barrier, resource, flow. A barrier is also listed `sequential: true` (a
- * client that predates barriers is then stricter, never looser); `resource` is `resourceOf`
- * (none when sequential or a barrier). `flow` is `{"readsUntrusted":true,"sends":true}` with the
- * false fields dropped (its shape is an open question of the contract). Returns `undefined` when
- * the tool claims nothing, so the key is left out altogether.
+ * readOnly, sequential, barrier, resource, flow. `replay` is always `true`: it says the server
+ * answers replay for the tool (toolwright's server answers `execution/facts` for every tool it
+ * serves, with the tool's replay class, `unknown` included), as the Go seed marks every tool it
+ * serves. A barrier is also listed `sequential: true` (a client that predates barriers is then
+ * stricter, never looser); `resource` is `resourceOf` (none when sequential or a barrier).
+ * `flow` is `{"readsUntrusted":true,"sends":true}` with the false fields dropped (its shape is an
+ * open question of the contract). False and empty fields are left out.
  */
-export function toolMetaOf(tool: ContractTool): ToolMeta | undefined {
+export function toolMetaOf(tool: ContractTool): ToolMeta {
   const meta: ToolMeta = {};
   if (isFactual(tool)) meta.facts = true;
-  if (claimsReplay(tool)) meta.replay = true;
+  meta.replay = true;
   if (isReadOnly(tool)) meta.readOnly = true;
   if (isSequential(tool) || isBarrier(tool)) meta.sequential = true;
   if (isBarrier(tool)) meta.barrier = true;
@@ -66,15 +68,16 @@ export function toolMetaOf(tool: ContractTool): ToolMeta | undefined {
   if (tool.flow?.readsUntrusted === true) flow.readsUntrusted = true;
   if (tool.flow?.sends === true) flow.sends = true;
   if (flow.readsUntrusted || flow.sends) meta.flow = flow;
-  return Object.keys(meta).length === 0 ? undefined : meta;
+  return meta;
 }
 
 /**
- * The MCP definition `tools/list` serves for a tool: `name`, `title` (when set), `description`,
- * `inputSchema` verbatim (JSON Schema 2020-12 with `$schema` and `$defs` kept; a tool without
- * parameters gets `{"type":"object","properties":{}}`), `outputSchema` verbatim when the tool
- * has one, `annotations` (see `annotationsFor`) and `_meta[TOOL_META_KEY]` (see `toolMetaOf`).
- * It never copies or checks the schemas; `createServer` checks them once. A tool consumed from
+ * The MCP definition `tools/list` serves for a tool: `name`, `title` (the tool's, else its
+ * annotations' title, when either is set), `description`, `inputSchema` verbatim (JSON Schema
+ * with `$schema` and `$defs` kept; a tool without parameters gets
+ * `{"type":"object","properties":{},"required":[]}`), `outputSchema` verbatim when the tool has
+ * one, `annotations` (see `annotationsFor`) and `_meta[TOOL_META_KEY]` (see `toolMetaOf`). It
+ * never copies or checks the schemas; `createServer` checks them once. A tool consumed from
  * another server (see `withListedDefinition`) is listed with that server's definition as it was
  * given, under the tool's own name.
  */
@@ -82,13 +85,13 @@ export function definitionOf(tool: ContractTool): McpTool {
   const listed = listedDefinitionOf(tool);
   if (listed !== undefined) return listed.name === tool.name ? listed : ({ ...listed, name: tool.name } as McpTool);
   const definition: Record<string, unknown> = { name: tool.name };
-  if (typeof tool.title === 'string' && tool.title !== '') definition.title = tool.title;
+  const title = typeof tool.title === 'string' && tool.title !== '' ? tool.title : tool.annotations?.title;
+  if (typeof title === 'string' && title !== '') definition.title = title;
   definition.description = typeof tool.description === 'string' ? tool.description : '';
   definition.inputSchema = tool.parameters ?? LISTED_EMPTY_SCHEMA;
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
   const annotations = annotationsFor(tool);
   if (annotations !== undefined) definition.annotations = annotations;
-  const meta = toolMetaOf(tool);
-  if (meta !== undefined) definition._meta = { [TOOL_META_KEY]: meta };
+  definition._meta = { [TOOL_META_KEY]: toolMetaOf(tool) };
   return definition as McpTool;
 }

@@ -1,5 +1,88 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfoLike } from '../auth/principal.js';
+import type { ClientCapabilities, RequestId, ServerContext } from '@modelcontextprotocol/server';
+import type { LogLevel } from '../../contract/index.js';
+import { isLogLevel } from './logging.js';
 
-/** What the SDK hands a request handler: the request's signal, session id, `_meta` and send helpers. */
-export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** The `_meta` envelope key of a 2026-07-28 request that carries the client's capabilities. */
+export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/** The `_meta` envelope key of a 2026-07-28 request that carries the log level the client wants for it. */
+export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+
+/** The protocol era a request was served in: `legacy` (2025-11-25 and older), `modern` (2026-07-28). */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** A request the server sends to the client while it serves one of the client's requests. */
+export interface OutboundRequest {
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+  /** The key the request should get in a 2026-07-28 input round (the tool's choice), if any. */
+  readonly key?: string;
+}
+
+/**
+ * What toolwright's handlers know of the request they serve, independent of the SDK line: its
+ * id, signal, session, `_meta`, era, the client's capabilities for it, and how to send a
+ * notification or a request on its own stream. Built from the SDK's `ServerContext` by
+ * `handlerExtraOf`; the MRTR layer builds its own for a parked run.
+ */
+export interface HandlerExtra {
+  readonly requestId: RequestId;
+  /** Fires on `notifications/cancelled`, a hang-up, or when the connection closes. */
+  readonly signal: AbortSignal;
+  /** The transport's session id (streamable HTTP with sessions), else `undefined`. */
+  readonly sessionId: string | undefined;
+  /** The request's `params._meta` (its `progressToken`, ...). */
+  readonly _meta: Readonly<Record<string, unknown>> | undefined;
+  /** What the HTTP layer's authentication said of the request (its `clientId` names the principal), else `undefined`. */
+  /** The verified token's info, when the HTTP edge authenticated the request (see `principalOf`). */
+  readonly authInfo: AuthInfoLike | undefined;
+  readonly era: ProtocolEra;
+  /**
+   * The client's capabilities for this request: in the 2026-07-28 era the ones in the request's
+   * own `_meta` envelope (never inferred from an earlier request), before it the ones the client
+   * declared at `initialize`. `undefined` when there are none.
+   */
+  clientCapabilities(): ClientCapabilities | undefined;
+  /**
+   * The least severe level the client wants logged for this request in the 2026-07-28 era
+   * (`_meta["io.modelcontextprotocol/logLevel"]`; `undefined` = no logging for this request).
+   * Unused before that era, where `logging/setLevel` sets a level per session.
+   */
+  readonly requestLogLevel: LogLevel | undefined;
+  /** Sends a notification related to this request, best effort (never rejects). */
+  sendNotification(notification: OutboundRequest): Promise<void>;
+  /**
+   * Sends a request to the client related to this request and resolves its result (checked by
+   * the SDK against the method's result schema). Only in the 2025 era: the 2026-07-28 era has no
+   * server-to-client requests (the SDK rejects them).
+   */
+  sendRequest(request: OutboundRequest, options: { readonly signal: AbortSignal }): Promise<unknown>;
+}
+
+/** The part of the SDK `Server` `handlerExtraOf` reads: the capabilities declared at `initialize`. */
+export interface ClientCapabilitiesHolder {
+  getClientCapabilities(): ClientCapabilities | undefined;
+}
+
+/**
+ * Builds the `HandlerExtra` of one request from the SDK's `ServerContext`. The era is `modern`
+ * when the request carries the 2026-07-28 `_meta` envelope (the SDK requires and validates it in
+ * that era, and strips it from `_meta`), else `legacy`.
+ */
+export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerContext): HandlerExtra {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  const era: ProtocolEra = envelope === undefined ? 'legacy' : 'modern';
+  const level = envelope?.[LOG_LEVEL_KEY];
+  return {
+    requestId: ctx.mcpReq.id,
+    signal: ctx.mcpReq.signal,
+    sessionId: ctx.sessionId,
+    _meta: ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined,
+    authInfo: ctx.http?.authInfo as AuthInfoLike | undefined,
+    era,
+    clientCapabilities: () => (era === 'modern' ? (envelope?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined) : server.getClientCapabilities()),
+    requestLogLevel: isLogLevel(level) ? level : undefined,
+    sendNotification: (notification) => ctx.mcpReq.notify(notification as never).catch(() => {}),
+    sendRequest: (request, options) => ctx.mcpReq.send(request as never, { signal: options.signal }),
+  };
+}

@@ -38,6 +38,13 @@ export type FactsWireAnswer =
  * never runs `execute`; claims are asked concurrently, each with a context carrying the
  * session and the request's signal (call id `<request id>/<index>`). Malformed params are a
  * `-32602` error naming the problem.
+ *
+ * Decided, the same in both protocol eras: facts are answered only for arguments that pass the
+ * tool's schema (the Go seed does not validate; toolwright does, since claims made about
+ * arguments the tool would refuse describe a call that can never run), and a claim cannot ask
+ * anyone (as the Go seed's facts context has no elicitor): `ctx.elicit` answers `cancel` and
+ * `ctx.sample` rejects with `SamplingUnavailableError`. A facts request is not one of the
+ * 2026-07-28 methods that may answer `input_required`, so asking could not work there anyway.
  */
 export async function answerFacts(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<{ results: FactsWireAnswer[] }> {
   const questions = questionsOf(params);
@@ -61,7 +68,7 @@ async function answerOne(server: ContextServer, state: ServerState, question: Fa
   if (!isJsonObject(args)) return { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' };
   const invalid = handBuiltArgumentsProblem(served.prepared, args);
   if (invalid !== undefined) return { error: invalid, replay: 'unknown' };
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.prepared.name, args });
+  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.prepared.name, args }, extra.signal, false);
   try {
     const replay = (await replayOf(served.prepared.tool, args, ctx)) === 'safe' ? 'safe' : 'unknown';
     if (!isFactual(served.prepared.tool)) return { replay };

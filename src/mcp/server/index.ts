@@ -8,3 +8,6 @@ export { sessionFrom, sessionId } from './session.js';
 export type { FactsWireAnswer } from './facts.js';
 export { formSchemaOf } from './form-schema.js';
 export { DEFAULT_MAX_CONCURRENT_CALLS, type SchedulingOptions, type SchedulingOption } from './scheduling.js';
+export type { InputRoundOptions } from './input-rounds/options.js';
+export { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_ABANDON_AFTER_MS } from './input-rounds/options.js';
+export { STALE_STATE_TEXT, InputRoundLimitError, InputRoundStoppedError } from './input-rounds/errors.js';

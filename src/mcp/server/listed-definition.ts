@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 
 const LISTED_DEFINITION = Symbol.for('toolwright/mcp/listed-definition');
@@ -10,7 +10,7 @@ const LISTED_DEFINITION = Symbol.for('toolwright/mcp/listed-definition');
  * toolwright's added. The definition is frozen (deeply) and kept under a symbol, which `wrap`
  * forwards like any other property. Returns the same tool object.
  */
-export function withListedDefinition<T extends ContractTool>(tool: T, definition: McpTool): T {
+export function withListedDefinition<T extends ContractTool>(tool: T, definition: object): T {
   Object.defineProperty(tool, LISTED_DEFINITION, { value: definition, enumerable: true });
   return tool;
 }

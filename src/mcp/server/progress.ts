@@ -26,7 +26,7 @@ export function progressSenderOf(extra: HandlerExtra, isOpen: () => boolean): Pr
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined && total > 0) params.total = total;
     if (message !== undefined && message !== '') params.message = message;
-    extra.sendNotification({ method: 'notifications/progress', params } as never).catch(() => {});
+    void extra.sendNotification({ method: 'notifications/progress', params });
   };
   return {
     progress(update) {

@@ -1,4 +1,7 @@
 import type { ToolRecord } from '../../contract/index.js';
+import { RawJsonData } from '../../contract/internal.js';
+
+export { RawJsonData };
 
 /** A record as it crosses the wire: its namespace and its data as a JSON string (exact bytes). */
 export interface WireRecord {
@@ -8,8 +11,9 @@ export interface WireRecord {
 
 /**
  * What a result's `_meta[RECORD_META_KEY]` holds for a tool's record: `{"ns": ns, "data":
- * JSON.stringify(data)}`, or, when the record cannot be made, the error text in its place (a
- * string): `record: the namespace is empty`, `record: a record must be an object with "ns" and "data"`, `record: the data has no JSON form` (undefined, a
+ * JSON.stringify(data)}` (raw JSON text written with `ctx.writeRecord` as given), or, when the
+ * record cannot be made, the error text in its place (a
+ * string): `record: the namespace is empty`, `record: the data is not valid JSON: <reason>`, `record: a record must be an object with "ns" and "data"`, `record: the data has no JSON form` (undefined, a
  * function or a symbol) or `record: the data cannot be serialised to JSON: <reason>`. It never
  * throws: a record that cannot be made never fails the call.
  */
@@ -17,6 +21,14 @@ export function wireRecordOf(record: ToolRecord): WireRecord | string {
   if (typeof record !== 'object' || record === null) return 'record: a record must be an object with "ns" and "data"';
   const ns = (record as { ns?: unknown }).ns;
   if (typeof ns !== 'string' || ns === '') return 'record: the namespace is empty';
+  if (record.data instanceof RawJsonData) {
+    try {
+      JSON.parse(record.data.text);
+    } catch (err) {
+      return `record: the data is not valid JSON: ${err instanceof Error ? err.message : safeString(err)}`;
+    }
+    return { ns, data: record.data.text };
+  }
   let data: string | undefined;
   try {
     data = JSON.stringify(record.data);

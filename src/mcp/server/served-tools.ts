@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import { prepareTools, type CallCoreOptions, type PreparedTool } from '../../runtime/call/index.js';
 import { definitionOf } from './definition.js';

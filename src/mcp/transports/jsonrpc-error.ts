@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 
 /** A JSON-RPC 2.0 error response, as the transports write it (the `id` is `null` when unknown). */
 export interface JsonRpcErrorBody {

@@ -1,10 +1,10 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 
 /**
  * Cheap checks of JSON-RPC message shapes for the transports' hot paths. The SDK's own checks
- * (`isJSONRPCRequest`, `JSONRPCMessageSchema.safeParse`, ...) run a zod parse each, several per
+ * (`isJSONRPCRequest`, `parseJSONRPCMessage`, ...) run a zod parse each, several per
  * message; these read a few keys instead. They never accept what the SDK's schema refuses:
  * anything the quick check is not sure of goes to the SDK's schema.
  */
@@ -28,7 +28,7 @@ const RESULT_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'result']);
 
 /**
  * Returns `value` as a JSON-RPC message when it is one, else `undefined`, with exactly the
- * verdict of the SDK's `JSONRPCMessageSchema`. The common shapes (a request or notification
+ * verdict of the SDK's `parseJSONRPCMessage`. The common shapes (a request or notification
  * whose params carry no `_meta`, a result without `_meta`) are recognised by reading their keys;
  * every other value is handed to the SDK's schema, whose parsed copy is returned.
  */
@@ -43,8 +43,11 @@ export function toJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
       return value as unknown as JSONRPCMessage;
     }
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  try {
+    return parseJSONRPCMessage(value);
+  } catch {
+    return undefined;
+  }
 }
 
 function isRequestId(id: unknown): boolean {

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';

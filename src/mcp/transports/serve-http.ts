@@ -3,6 +3,7 @@ import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
 import { toolScopesOf } from '../auth/tool-scopes.js';
+import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
@@ -17,13 +18,33 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. A rejection a tool leaves unhandled is logged and the process keeps serving
  * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). With
- * `auth`, each tool's `scopes` are checked at the HTTP level (see `createAuthGate`). Resolves
- * once listening.
+ * `auth`, each tool's `scopes` are checked at the HTTP level (see `createAuthGate`). Calls
+ * parked in the 2026-07-28 era (see `InputRoundOptions`) are shared by the endpoint's
+ * per-request servers and stopped by `close()`. Resolves once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   keepServingOnFloatingRejections();
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
   const auth = options.auth === undefined ? undefined : { toolScopes: toolScopesOf([...prepared.values()].map((served) => ({ tool: served.prepared.tool }))), ...options.auth };
-  return listenHttp(() => serverFor(info, prepared, serverOptions), { ...options, ...(auth !== undefined ? { auth } : {}) });
+  const runs = new ParkedRuns(options.inputRounds);
+  const handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), { ...options, ...(auth !== undefined ? { auth } : {}) });
+  return {
+    get url() {
+      return handle.url;
+    },
+    get port() {
+      return handle.port;
+    },
+    get server() {
+      return handle.server;
+    },
+    get sessionCount() {
+      return handle.sessionCount;
+    },
+    close: () => {
+      runs.closeAll();
+      return handle.close();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
+import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
@@ -21,5 +22,6 @@ export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[
   keepServingOnFloatingRejections(options.log);
   const serverOptions = { ...options, transport: 'stdio' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
-  return connectStdio(() => serverFor(info, prepared, serverOptions), options);
+  const runs = new ParkedRuns(options.inputRounds);
+  return connectStdio(() => serverFor(info, prepared, serverOptions, runs), options);
 }

@@ -33,6 +33,11 @@ export interface CallCoreOptions {
   readonly timeoutMs?: number;
   /** What compiles hand-built tools' argument schemas and every output schema (default: the default validator; see `SchemaValidator`). */
   readonly validator?: SchemaValidator;
+  /**
+   * Receives one-line warnings about the tool set (a schema in a JSON Schema dialect no validator
+   * here knows is served unvalidated). Default: a stderr line prefixed `toolwright: `.
+   */
+  readonly log?: (message: string) => void;
 }
 
 /** `CallCoreOptions` after checking, with the defaults applied. */
@@ -42,6 +47,7 @@ export interface CoreSettings {
   readonly maxOutputChars: number | undefined;
   readonly timeoutMs: number | undefined;
   readonly validator: SchemaValidator | undefined;
+  readonly log: (message: string) => void;
 }
 
 /**
@@ -52,7 +58,8 @@ export interface CoreSettings {
  * or a `validator` without a `compile` function.
  */
 export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
-  const { policy, interceptors, maxOutputChars, timeoutMs, validator } = options;
+  const { policy, interceptors, maxOutputChars, timeoutMs, validator, log } = options;
+  if (log !== undefined && typeof log !== 'function') throw new TypeError(`${where}: "log" must be a function, got ${kindOf(log)}`);
   if (policy !== undefined && !(policy instanceof PermissionPolicy)) {
     throw new TypeError(`${where}: "policy" must be a PermissionPolicy (made with createPolicy), got ${kindOf(policy)}`);
   }
@@ -67,5 +74,10 @@ export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSet
     maxOutputChars: maxOutputChars === undefined ? DEFAULT_MAX_OUTPUT_CHARS : maxOutputChars === Infinity ? undefined : maxOutputChars,
     timeoutMs,
     validator: checkValidatorOption(validator, where),
+    log: log ?? warnOnStderr,
   });
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`toolwright: ${message}\n`);
 }

@@ -2,8 +2,8 @@ import { TOOL_NAME_PATTERN, isJsonObject, type CallContext, type ContractTool, t
 import { isContractTool } from '../../contract/internal.js';
 import { kindOf, messageOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { compiledEntryOf, type CompiledEntry } from '../../compiler/internal.js';
-import { compileSchema, type CompiledSchema, type SchemaValidator } from '../../compiler/index.js';
+import { compileInDialect, compiledEntryOf, type CompiledEntry } from '../../compiler/internal.js';
+import type { CompiledSchema } from '../../compiler/index.js';
 import type { Interceptor } from '../interceptors/types.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { isRemoteTool } from './remote.js';
@@ -63,9 +63,9 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
   const entry = compiledEntryOf(tool);
   // A remote tool's server validates its arguments and results (see `markRemoteTool`).
   const local = !isRemoteTool(tool);
-  const validateArguments = schemaOf(tool.parameters, `${label}: schema`, entry === undefined && local, settings.validator);
-  const validateOutput = entry?.validateOutput ?? schemaOf(tool.outputSchema, `${label}: output schema`, local, settings.validator);
-  if (entry !== undefined) schemaOf(tool.outputSchema, `${label}: output schema`, false, undefined);
+  const validateArguments = schemaOf(tool.parameters, `${label}: schema`, entry === undefined && local, settings);
+  const validateOutput = entry?.validateOutput ?? schemaOf(tool.outputSchema, `${label}: output schema`, local, settings);
+  if (entry !== undefined) schemaOf(tool.outputSchema, `${label}: output schema`, false, settings);
   const prepared: CoreTool = {
     name: tool.name,
     tool,
@@ -114,14 +114,24 @@ export function prepareTools(tools: readonly ContractTool[], options: CallCoreOp
   return prepared;
 }
 
-/** Checks a tool's schema and compiles it when `compile` is set; `undefined` when there is none. */
-function schemaOf(schema: JsonObject | undefined, label: string, compile: boolean, validator: SchemaValidator | undefined): CompiledSchema | undefined {
+/**
+ * Checks a tool's schema and compiles it when `compile` is set; `undefined` when there is none.
+ * Schemas are validated in the dialect they declare (2020-12 by default, with the host's
+ * `validator`; draft-07 and draft-04 each with a validator of its own; see `compileInDialect`).
+ * A schema in a dialect no validator knows is served unvalidated, never refused, and the host's
+ * `log` is told `<label> declares the dialect "<uri>", which no validator here knows; it is
+ * served unvalidated`.
+ */
+function schemaOf(schema: JsonObject | undefined, label: string, compile: boolean, settings: Pick<CoreSettings, 'validator' | 'log'>): CompiledSchema | undefined {
   if (schema === undefined) return undefined;
   if (!isJsonObject(schema) || schema.type !== 'object') throw new Error(`${label}: must be a JSON Schema object with "type": "object" at its root`);
   if (!compile) return undefined;
+  let validate: CompiledSchema | undefined;
   try {
-    return compileSchema(schema, validator);
+    validate = compileInDialect(schema, settings.validator);
   } catch (err) {
     throw new Error(`${label}: ${messageOf(err)}`);
   }
+  if (validate === undefined) settings.log(`${label} declares the dialect ${JSON.stringify(schema.$schema)}, which no validator here knows; it is served unvalidated`);
+  return validate;
 }

@@ -1,6 +1,7 @@
 import { InvalidArgumentsError, isJsonObject, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { problemsOf } from '../../compiler/index.js';
 import { checkOutputSchema } from '../../compiler/internal.js';
+import { writtenRecordOf } from '../../contract/internal.js';
 import { argumentsObject } from '../../compiler/index.js';
 import { runIntercepted } from '../interceptors/interceptors.js';
 import { boundResult } from '../output-limits/truncate.js';
@@ -11,12 +12,18 @@ import { checkedResult } from './output.js';
 import { isPreparedTool, type CoreTool, type PreparedTool } from './prepare.js';
 import { CallTimeLimit } from './time-limit.js';
 
-/** How a call through the core ended: a result (possibly one marked `isError`), or an error. */
-export type CallEnd = { readonly ok: true; readonly result: ToolResult } | { readonly ok: false; readonly error: Error };
+/**
+ * How a call through the core ended: a result (possibly one marked `isError`), or an error with
+ * the call's record, when it has one (the record the thrown error carries, a `ToolError`'s or a
+ * permission denial's, else the last one the tool wrote with `ctx.writeRecord`).
+ */
+export type CallEnd =
+  | { readonly ok: true; readonly result: ToolResult }
+  | { readonly ok: false; readonly error: Error; readonly record?: ToolRecord };
 
 /** What a host may learn of a call while the core runs it. A throw from either is ignored. */
 export interface CallObserver {
-  /** Called right before each run of the tool's own `execute` (a permission question runs it again). */
+  /** Called right before the tool's own `execute` runs (once per call; a rewrite by an interceptor runs it in its place). */
   started?(): void;
   /**
    * Called once with the call's own end, as if there were no time limit: when the limit ended
@@ -42,12 +49,13 @@ interface CheckedArguments {
  *    A compiled tool's own pipeline does this (once; the DTO is built here); a hand-built tool's
  *    arguments are checked against its `parameters`.
  * 2. **Permissions**: the tool's `@Requires` on those arguments, through the policy when the host
- *    has one (a question re-runs steps 2 to 5 from here; see `runUnderPolicy`), else through the
- *    context's own `requirePermission`. Checked once per run, here only.
+ *    has one (a question waits in place for its answer; nothing is run again; see
+ *    `runUnderPolicy`), else through the context's own `requirePermission`. Checked once, here only.
  * 3. **Interceptors**: every `before`, in order (they may refuse, or choose the tool's rewrite,
  *    whose arguments are validated and whose requirements are checked as in steps 1 and 2).
- * 4. **Time limit**: the tool's `timeoutMs`, else the host's, around each run of `execute`; when
- *    it passes, `ctx.signal` aborts and the call ends at once with `CallTimeoutError`.
+ * 4. **Time limit**: the tool's `timeoutMs`, else the host's, around `execute` (a permission
+ *    question the tool waits for inside `execute` counts, as it waits in place); when it passes,
+ *    `ctx.signal` aborts and the call ends at once with `CallTimeoutError`.
  * 5. **Execute**: the tool's `execute` (a compiled class's, with its DTO); then every
  *    interceptor's `after`, in reverse order. What came back must be a tool output
  *    (`InvalidOutputError`, `tool "x" returned an invalid output: ...`).
@@ -55,8 +63,11 @@ interface CheckedArguments {
  *    unless its result is `isError` (`InvalidOutputError`, see `checkOutputSchema`).
  * 7. **Output bounds**: the tool's `maxOutputChars`, else the host's (see `boundResult`;
  *    structured content over the bound is `OutputTooLargeError`).
- * 8. **Records**: the policy's `toolwright:permissions` record is put on the result unless the
- *    tool left one of its own (a `PermissionDeniedError` carries it as `error.record`).
+ * 8. **Records**: the record the tool returned wins; else the policy's `toolwright:permissions`
+ *    record; else the last record the tool wrote with `ctx.writeRecord(ns, data)` on the host's
+ *    context (see `writtenRecordOf`; a string `data` is raw JSON text that crosses byte for byte). A failed call
+ *    keeps its record too (`CallEnd.record`): the one the thrown error carries (a `ToolError`'s
+ *    `record`, a `PermissionDeniedError`'s permissions record), else the last one written.
  *
  * A throw anywhere, of anything, ends the call with that error (`tool "x" threw: "oops"` for a
  * value that is not an `Error`, see `errorFromThrown`). It never rejects; `prepared` must come
@@ -105,11 +116,20 @@ async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer
     }
     if (tool.validateOutput !== undefined) checkOutputSchema(tool.validateOutput, result);
     if (tool.maxOutputChars !== undefined) result = boundResult(result, tool.maxOutputChars);
+    record ??= writtenRecordOf(ctx);
     if (record !== undefined && result.record === undefined) result = { ...result, record };
     return { ok: true, result };
   } catch (thrown) {
-    return { ok: false, error: errorFromThrown(tool.name, thrown) };
+    const record = recordOfError(thrown) ?? writtenRecordOf(ctx);
+    const error = errorFromThrown(tool.name, thrown);
+    return record === undefined ? { ok: false, error } : { ok: false, error, record };
   }
+}
+
+/** The record a thrown error carries (a `ToolError`'s, a permission denial's), if any. */
+function recordOfError(thrown: unknown): ToolRecord | undefined {
+  const record = typeof thrown === 'object' && thrown !== null ? (thrown as { record?: unknown }).record : undefined;
+  return typeof record === 'object' && record !== null ? (record as ToolRecord) : undefined;
 }
 
 /** Steps 2 to 5 of one run (see `runToolCall`). */

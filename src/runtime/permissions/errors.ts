@@ -44,10 +44,8 @@ export interface PermissionQuestion {
 }
 
 /**
- * The signal a permission check throws when nothing has decided yet. It is never a tool's
- * result: the call core catches it (even when the tool swallowed it, since the check
- * is remembered), asks the user and runs the tool again from the start. A tool must not catch
- * it as an ordinary failure, and must finish its checks before any side effect.
+ * @deprecated Permission checks now wait in place for the user's answer; nothing throws this
+ * any more. Kept so code that names it still compiles; it will be removed.
  */
 export class PermissionNeeded extends ToolwrightError {
   override readonly name = 'PermissionNeeded';

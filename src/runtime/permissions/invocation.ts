@@ -1,8 +1,9 @@
 import type { CallContext, PermissionRequest, PermissionSubject, ToolRecord } from '../../contract/index.js';
 import type { DecisionOwner } from './owner.js';
+import { throwIfAborted } from './context.js';
 import { isCapabilityName } from './capabilities.js';
-import { DecisionStore, type PermissionAnswer, type PermissionDecision, type PermissionVerdict } from './decisions.js';
-import { PermissionDeniedError, PermissionNeeded, type PermissionDenial, type PermissionQuestion } from './errors.js';
+import { askQuestion, DecisionStore, type PermissionAnswer, type PermissionDecision, type PermissionVerdict } from './decisions.js';
+import { PermissionDeniedError, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
 import type { PermissionPolicy } from './policy.js';
 
 /** The namespace of the record the call core leaves on a call's result under a policy. */
@@ -69,21 +70,23 @@ export function targetsOf(request: PermissionRequest): Target[] {
 }
 
 /**
- * One run of a tool under a policy: the checks it made and the first permission it is missing.
- * `require` is what the run's `ctx.requirePermission` is.
+ * The one run of a tool under a policy: the checks it made. `require` is what the run's
+ * `ctx.requirePermission` is. A check that finds something undecided asks the user right there
+ * and waits in place for the answer (pushed as an elicitation in the 2025 era, a parked call
+ * answered through `input_required` in the 2026-07-28 era), then checks again: the tool is never
+ * re-run, so nothing it did before the check is repeated.
  */
 export class PermissionRun {
-  /** The first missing permission of this run; once set, every later check throws it again. */
-  pending: PermissionNeeded | undefined;
   readonly grants: PermissionGrantEntry[] = [];
 
-  constructor(private readonly invocation: PermissionInvocation) {}
+  constructor(private readonly invocation: PermissionInvocation, private readonly ctx: CallContext) {}
 
   /**
    * The imperative check: resolves the capabilities granted on every subject (the
    * intersection), in the order asked, possibly fewer than asked. Rejects with
-   * `PermissionDeniedError` when none is granted, and with `PermissionNeeded` when something is
-   * undecided.
+   * `PermissionDeniedError` when none is granted, with `TooManyPermissionQuestionsError` when the
+   * call already asked `maxQuestions` questions, and with the call's abort reason when it is
+   * cancelled while a question waits.
    */
   readonly require = async (request: PermissionRequest): Promise<readonly string[]> => this.check(request, 'some');
 
@@ -97,10 +100,8 @@ export class PermissionRun {
     this.grants.push(Object.freeze({ subjects: Object.freeze([...entry.subjects]), capabilities: Object.freeze([...entry.capabilities]), granted: Object.freeze([...entry.granted]) }));
   }
 
-  private check(request: PermissionRequest, need: Need): readonly string[] {
-    if (this.pending !== undefined) throw this.pending;
-    const targets = targetsOf(request);
-    const capabilities = unique(request.capabilities);
+  /** The first undecided question of a check, or the verdicts of every subject when all is decided. */
+  private decide(targets: readonly Target[], capabilities: readonly string[], reason: string | undefined): PermissionQuestion | Map<string, Map<string, PermissionVerdict>> {
     const { policy, tool, once } = this.invocation;
     const verdicts = new Map<string, Map<string, PermissionVerdict>>();
     for (const target of targets) {
@@ -112,26 +113,43 @@ export class PermissionRun {
         else byCapability.set(capability, verdict);
       }
       if (undecided.length > 0) {
-        const question: PermissionQuestion = {
+        return {
           tool,
           subject: target.subject,
           ...(target.label === undefined ? {} : { label: target.label }),
           capabilities: undecided,
-          ...(request.reason === undefined ? {} : { reason: request.reason }),
+          ...(reason === undefined ? {} : { reason }),
         };
-        this.pending = new PermissionNeeded(question);
-        throw this.pending;
       }
       verdicts.set(target.subject, byCapability);
     }
-    // Every capability is decided on every subject. The grant is the intersection: a capability
-    // allowed on one subject never authorises another.
-    const granted = capabilities.filter((capability) => targets.every((t) => verdicts.get(t.subject)!.get(capability)!.effect === 'allow'));
-    this.noteGrant({ subjects: targets.map((t) => t.subject), capabilities, granted });
-    if (granted.length === 0 || (need === 'every' && granted.length < capabilities.length)) {
-      throw new PermissionDeniedError(denialsOf(targets, capabilities, verdicts));
+    return verdicts;
+  }
+
+  private async check(request: PermissionRequest, need: Need): Promise<readonly string[]> {
+    const targets = targetsOf(request);
+    const capabilities = unique(request.capabilities);
+    const { policy, tool } = this.invocation;
+    // Each pass either decides everything or asks one question; maxQuestions bounds the passes.
+    for (;;) {
+      const decided = this.decide(targets, capabilities, request.reason);
+      if (!(decided instanceof Map)) {
+        if (this.invocation.decisions.length >= policy.maxQuestions) throw new TooManyPermissionQuestionsError(tool, policy.maxQuestions);
+        throwIfAborted(this.ctx.signal);
+        const answer = await askQuestion(decided, this.ctx, policy.ask, policy.askTimeoutMs);
+        throwIfAborted(this.ctx.signal);
+        this.invocation.apply(decided, answer);
+        continue;
+      }
+      // Every capability is decided on every subject. The grant is the intersection: a capability
+      // allowed on one subject never authorises another.
+      const granted = capabilities.filter((capability) => targets.every((t) => decided.get(t.subject)!.get(capability)!.effect === 'allow'));
+      this.noteGrant({ subjects: targets.map((t) => t.subject), capabilities, granted });
+      if (granted.length === 0 || (need === 'every' && granted.length < capabilities.length)) {
+        throw new PermissionDeniedError(denialsOf(targets, capabilities, decided));
+      }
+      return Object.freeze(granted);
     }
-    return Object.freeze(granted);
   }
 }
 
@@ -153,8 +171,8 @@ function denialsOf(targets: readonly Target[], capabilities: readonly string[], 
 }
 
 /**
- * One call of a tool under a policy, across its runs: the "once" answers (valid for this call
- * only) and every answered question.
+ * One call of a tool under a policy: the "once" answers (valid for this call only) and every
+ * answered question.
  */
 export class PermissionInvocation {
   readonly once = new DecisionStore();
@@ -166,9 +184,9 @@ export class PermissionInvocation {
     this.owner = policy.ownerOf(ctx);
   }
 
-  /** Starts a run; the answers given so far apply to it. */
-  newRun(): PermissionRun {
-    return new PermissionRun(this);
+  /** Starts the call's run, asking its questions through `ctx` (its `elicit`, or the policy's `ask`). */
+  newRun(ctx: CallContext): PermissionRun {
+    return new PermissionRun(this, ctx);
   }
 
   /**

@@ -35,7 +35,7 @@ export interface PermissionPolicyOptions {
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['implications', 'rules', 'ask', 'maxQuestions', 'decisionScope', 'askTimeoutMs']);
 
-/** The default bound on permission questions (and so on re-runs) in one call. */
+/** The default bound on permission questions in one call. */
 export const DEFAULT_MAX_PERMISSION_QUESTIONS = 16;
 
 /**

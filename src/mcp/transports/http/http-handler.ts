@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import {
-  isInitializeRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJsonContentType, type RequestId, type Server } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { createAuthGate, type AuthOptions } from '../../auth/index.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
@@ -14,10 +9,12 @@ import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
 import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import { createModernLeg, isModernBody } from './modern-leg.js';
 import { sendJsonError } from './json-response.js';
 import { maxMessageBytesOf } from '../outgoing.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
+import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -217,6 +214,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     }
 
     if (auth?.refusesCalls(req, res, body) === true) return;
+    if (method === 'POST' && isModernBody(req, body)) return modern.serve(req, res, body);
     if (stateless) return serveStateless(req, res, body);
 
     const sessionId = req.headers[SESSION_HEADER];
@@ -247,6 +245,9 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (!session.registered) await session.server.close();
   };
 
+  // The 2026-07-28 era: one server per request, no session (see createModernLeg).
+  const modern = createModernLeg(factory);
+
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();
     const transport = new TrackedHttpTransport({ ...transportOptions, sessionIdGenerator: undefined });
@@ -264,7 +265,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       await server.close();
       return;
     }
-    await transport.handleRequest(req, res, body);
+    await sendWebResponse(await transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) }), res);
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
@@ -279,6 +280,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     closing = true;
     const open = [...sessions.values()];
     await Promise.all([
+      modern.close(),
       ...open.map((session) => session.close('closed')),
       ...[...statelessServers].map((server) => server.close().catch(() => undefined)),
     ]);
@@ -351,8 +353,9 @@ class HttpSession {
       if (!res.writableFinished) this.calls.hungUp(group);
       if (this.openRequests === 0) this.armIdleTimer();
     });
-    await this.transport.handleRequest(req, res, body);
+    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) });
     for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
+    await sendWebResponse(response, res);
   }
 
   async close(reason: SessionCloseReason): Promise<void> {

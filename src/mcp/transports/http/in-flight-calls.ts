@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/server';
 import { requestIdKey } from '../jsonrpc-error.js';
 import type { TrackedHttpTransport } from './tracked-transport.js';
 

@@ -1,11 +1,15 @@
-import { StreamableHTTPServerTransport, type StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type RequestId,
+  type TransportSendOptions,
+  type WebStandardStreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/server';
 import { messageKind } from '../jsonrpc-shape.js';
 import { maxMessageBytesOf, serialiseOutgoing } from '../outgoing.js';
 
 /** Options of `TrackedHttpTransport`: the SDK's, plus the largest message it sends. */
-export interface TrackedHttpTransportOptions extends StreamableHTTPServerTransportOptions {
+export interface TrackedHttpTransportOptions extends WebStandardStreamableHTTPServerTransportOptions {
   /** The largest message sent, in bytes (see `serialiseOutgoing`); default `DEFAULT_MAX_MESSAGE_BYTES`. */
   readonly maxMessageBytes?: number;
   /** Receives one line when a response had to be replaced or a message dropped. */
@@ -13,14 +17,14 @@ export interface TrackedHttpTransportOptions extends StreamableHTTPServerTranspo
 }
 
 /**
- * The SDK's `StreamableHTTPServerTransport`, reporting every response it has written (after the
- * write, whether or not it succeeded) to `onResponseSent`, so `InFlightCalls` knows which
- * requests of a POST are still open. Every request is answered once: a response that cannot be
- * serialised (a `BigInt`, a cycle) or is over `maxMessageBytes` is replaced by one that says
- * why, and a request or notification that cannot be sent is not sent (the send rejects with the
- * reason); see `serialiseOutgoing`.
+ * The SDK's `WebStandardStreamableHTTPServerTransport`, reporting every response it has written
+ * (after the write, whether or not it succeeded) to `onResponseSent`, so `InFlightCalls` knows
+ * which requests of a POST are still open. Every request is answered once: a response that
+ * cannot be serialised (a `BigInt`, a cycle) or is over `maxMessageBytes` is replaced by one that
+ * says why, and a request or notification that cannot be sent is not sent (the send rejects with
+ * the reason); see `serialiseOutgoing`.
  */
-export class TrackedHttpTransport extends StreamableHTTPServerTransport {
+export class TrackedHttpTransport extends WebStandardStreamableHTTPServerTransport {
   onResponseSent?: (id: RequestId) => void;
   private readonly maxMessageBytes: number;
   private readonly log: (message: string) => void;

@@ -2,6 +2,7 @@ import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import type { ServerFactory } from '../server-factory.js';
+import { serveByEra, type StdioServing } from './era-gate.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
 import { guardStdout } from './stdout-guard.js';
 
@@ -61,12 +62,15 @@ export interface StdioHandle {
 }
 
 /**
- * Serves one MCP server over newline-delimited JSON-RPC on stdin/stdout with
- * `HardenedStdioTransport`, and resolves once it is connected. stdout carries protocol messages
- * only; diagnostics go to `log` (stderr). stdin EOF, a broken stdout (EPIPE) or an oversize line
- * close the server at once, which aborts the signals of in-flight calls; with `exitProcess` the
- * process then exits. SIGINT/SIGTERM (with `handleSignals`) drain in-flight calls for up to
- * `shutdownTimeoutMs`, close, and exit. The factory is called exactly once.
+ * Serves MCP over newline-delimited JSON-RPC on stdin/stdout with `HardenedStdioTransport`, and
+ * resolves once it is listening. The client's first message picks the protocol era (see
+ * `serveByEra`): 2025-era traffic gets one server from `factory` connected straight to the
+ * transport; a 2026-07-28 request (carrying the `_meta` envelope) goes through the SDK's
+ * `serveStdio`, which pins that era. stdout carries protocol messages only;
+ * diagnostics go to `log` (stderr). stdin EOF, a broken stdout (EPIPE) or an oversize line close
+ * the server at once, which aborts the signals of in-flight calls; with `exitProcess` the process
+ * then exits. SIGINT/SIGTERM (with `handleSignals`) drain in-flight calls for up to
+ * `shutdownTimeoutMs`, close, and exit.
  */
 export async function connectStdio(factory: ServerFactory, options: StdioOptions = {}): Promise<StdioHandle> {
   const stdin = options.stdin ?? process.stdin;
@@ -86,8 +90,12 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     log,
+    onClosed: () => {
+      if (transport.closeReason !== 'closed') exitWanted = true;
+      // Let the server's own close handling (which aborts in-flight signals) run first.
+      setImmediate(finish);
+    },
   });
-  const server = factory();
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -100,7 +108,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     exitWanted = true;
     if (shutdown !== undefined) {
       log(`${signal} received again; closing now`);
-      void server.close();
+      void served?.close();
       return;
     }
     void gracefulClose(signal);
@@ -116,13 +124,6 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
     removeGuard();
     resolveClosed();
     if (exitProcess && exitWanted) exitSoon(stdout);
-  };
-
-  // Set before connect: the SDK keeps it and calls it before aborting in-flight calls.
-  transport.onclose = () => {
-    if (transport.closeReason !== 'closed') exitWanted = true;
-    // Let the server's own close handling (which aborts in-flight signals) run first.
-    setImmediate(finish);
   };
 
   const gracefulClose = (trigger: string): Promise<void> => {
@@ -142,13 +143,14 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
       } else if (trigger !== 'close()') {
         log(`${trigger}: closing`);
       }
-      await server.close();
+      await served?.close();
       await closed;
     })();
     return shutdown;
   };
 
-  await server.connect(transport);
+  let served: StdioServing | undefined;
+  served = await serveByEra(factory, transport);
   // A client that dies closes stderr too: a diagnostic written to it must not crash the process.
   if (ownStdio && process.stderr.listenerCount('error') === 0) process.stderr.on('error', () => undefined);
   if (options.guardStdout ?? stdout === process.stdout) removeGuard = guardStdout(stdout, process.stderr);

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { JsonRpcCode, jsonRpcError, type JsonRpcErrorBody } from '../jsonrpc-error.js';
 import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
 import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
 import { messageKind } from '../jsonrpc-shape.js';
 import { maxMessageBytesOf, serialiseOutgoing } from '../outgoing.js';
@@ -22,6 +22,11 @@ export interface HardenedStdioTransportOptions {
   readonly log: (message: string) => void;
   /** The largest message written, in bytes (see `serialiseOutgoing`); default `DEFAULT_MAX_MESSAGE_BYTES`. */
   readonly maxMessageBytes?: number;
+  /**
+   * Called once when the transport closes, after `onclose` (which whoever connects the transport
+   * owns and replaces), with `closeReason` already set.
+   */
+  readonly onClosed?: () => void;
 }
 
 /** The message a request gets while the transport is draining for shutdown. */
@@ -65,6 +70,7 @@ export class HardenedStdioTransport implements Transport {
   private readonly maxLineBytes: number;
   private readonly log: (message: string) => void;
   private readonly maxMessageBytes: number;
+  private readonly onClosed: (() => void) | undefined;
   private readonly inFlight = new Map<string, number>();
   private readonly idleWaiters = new Set<() => void>();
   private readonly drainWaiters = new Set<() => void>();
@@ -72,6 +78,7 @@ export class HardenedStdioTransport implements Transport {
   private closed = false;
   private draining = false;
   private outputBroken = false;
+  private held: JSONRPCMessage[] | undefined;
 
   constructor(options: HardenedStdioTransportOptions) {
     this.stdin = options.stdin;
@@ -80,6 +87,7 @@ export class HardenedStdioTransport implements Transport {
     this.maxLineBytes = options.maxLineBytes;
     this.log = options.log;
     this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+    this.onClosed = options.onClosed;
     const write = options.stdout.write as (chunk: string) => boolean;
     this.rawWrite = (chunk) => write.call(options.stdout, chunk);
   }
@@ -91,8 +99,9 @@ export class HardenedStdioTransport implements Transport {
     return count;
   }
 
+  /** Starts reading. Starting again is a no-op (the stdio era gate starts it before a server connects). */
   async start(): Promise<void> {
-    if (this.started) throw new Error('HardenedStdioTransport already started');
+    if (this.started) return;
     this.started = true;
     this.stdin.on('data', this.onData);
     this.stdin.on('end', this.onEnd);
@@ -173,10 +182,30 @@ export class HardenedStdioTransport implements Transport {
       const requestId = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') this.untrack(requestId);
     }
+    if (this.held !== undefined) this.held.push(message);
+    else this.deliver(message);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Holds delivery: messages read from now on are kept, in order, until `release()`. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Delivers the messages held since `hold()`, in order, and delivers as they come again. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const message of held) {
+      if (this.closed) return;
+      this.deliver(message);
     }
   }
 
@@ -267,6 +296,10 @@ export class HardenedStdioTransport implements Transport {
     this.stdin.on('error', () => undefined);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.releaseIdleWaiters();
-    this.onclose?.();
+    try {
+      this.onclose?.();
+    } finally {
+      this.onClosed?.();
+    }
   }
 }

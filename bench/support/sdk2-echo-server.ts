@@ -1,0 +1,52 @@
+/**
+ * The benchmark's SDK 2.x baseline: the same `echo` tool written by hand on
+ * `@modelcontextprotocol/server`'s `McpServer.registerTool` with a zod schema. `node
+ * sdk2-echo-server.js` serves stdio; with the argument `http` it serves streamable HTTP on
+ * 127.0.0.1 (the SDK's `createMcpHandler`, whose 2025-era leg is stateless, behind a plain
+ * `node:http` bridge) and prints `url <url>` on stderr.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
+import { sendWebResponse, toWebRequest } from '../../src/mcp/transports/http/web-bridge.js';
+import { reportCpuOnSignal } from './cpu-report.js';
+
+reportCpuOnSignal();
+
+function echoServer(): McpServer {
+  const server = new McpServer({ name: 'sdk2-echo', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes the text back, repeated count times (1 to 5).',
+      inputSchema: z.object({
+        text: z.string().max(10_000).describe('The text to echo back'),
+        count: z.number().int().min(1).max(5).optional().describe('How many times to repeat it (default 1)'),
+      }),
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    },
+    async ({ text, count }) => ({ content: [{ type: 'text', text: Array.from({ length: count ?? 1 }, () => text).join(' ') }] }),
+  );
+  return server;
+}
+
+if (process.argv[2] === 'http') {
+  const handler = createMcpHandler(() => echoServer());
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const parsedBody = text === '' ? undefined : (JSON.parse(text) as unknown);
+      handler.fetch(toWebRequest(req), parsedBody === undefined ? {} : { parsedBody }).then((response) => sendWebResponse(response, res), () => res.destroy());
+    });
+  });
+  http.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+} else {
+  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
+    process.stderr.write(`sdk2-echo: ${String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,73 @@
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { JsonObject } from '../../contract/index.js';
+import { compileSchema, type CompiledSchema, type SchemaValidator } from './validator.js';
+
+/** The JSON Schema dialects the call core validates hand-built and consumed tools' schemas in. */
+export type SchemaDialect = '2020-12' | 'draft-07' | 'draft-04';
+
+const DIALECTS: ReadonlyMap<string, SchemaDialect> = new Map([
+  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['https://json-schema.org/draft/2020-12/schema#', '2020-12'],
+  ['http://json-schema.org/draft-07/schema', 'draft-07'],
+  ['http://json-schema.org/draft-07/schema#', 'draft-07'],
+  ['http://json-schema.org/draft-04/schema', 'draft-04'],
+  ['http://json-schema.org/draft-04/schema#', 'draft-04'],
+]);
+
+/**
+ * The dialect a schema declares with `$schema`: 2020-12 when it declares none (MCP's default),
+ * draft-07 or draft-04 (with or without the trailing `#`), or `undefined` for any other
+ * declaration (a dialect no validator here knows).
+ */
+export function dialectOf(schema: JsonObject): SchemaDialect | undefined {
+  const declared = schema.$schema;
+  if (declared === undefined) return '2020-12';
+  return typeof declared === 'string' ? DIALECTS.get(declared) : undefined;
+}
+
+type AjvLike = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
+
+const addFormats = addFormatsImport as unknown as (ajv: object) => void;
+// The draft-07 and draft-04 validators are loaded on first use (about 150 ms of module loading
+// that a tool set without such schemas never pays).
+const load = createRequire(import.meta.url);
+let draft07: AjvLike | undefined;
+let draft04: AjvLike | undefined;
+
+const OPTIONS = { allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
+
+function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
+  if (dialect === 'draft-07') {
+    if (draft07 === undefined) {
+      const { Ajv } = load('ajv') as { Ajv: new (options: object) => AjvLike };
+      draft07 = new Ajv(OPTIONS);
+      addFormats(draft07);
+    }
+    return draft07;
+  }
+  if (draft04 === undefined) {
+    const loaded = load('ajv-draft-04') as { default?: new (options: object) => AjvLike } & (new (options: object) => AjvLike);
+    const Ajv04 = loaded.default ?? loaded;
+    draft04 = new Ajv04(OPTIONS);
+    addFormats(draft04);
+  }
+  return draft04;
+}
+
+/**
+ * Compiles a hand-built or consumed tool's schema in the dialect it declares: 2020-12 with
+ * `validator` (default: the default validator; see `compileSchema`), draft-07 and draft-04 each with a validator of its own (the `$schema`
+ * declaration itself is left to the choice of validator, so `draft-07/schema` without `#` is
+ * accepted too). Returns `undefined` for a dialect no validator here knows: the caller serves
+ * the tool unvalidated and says so. Throws the validator's error when the schema is not valid in
+ * its dialect.
+ */
+export function compileInDialect(schema: JsonObject, validator?: SchemaValidator): CompiledSchema | undefined {
+  const dialect = dialectOf(schema);
+  if (dialect === undefined) return undefined;
+  if (dialect === '2020-12') return compileSchema(schema, validator);
+  const { $schema: _declared, ...rest } = schema;
+  return validatorFor(dialect).compile(rest);
+}

@@ -1,0 +1,219 @@
+import type { ClientCapabilities, RequestId } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { LogLevel } from '../../../contract/index.js';
+import type { HandlerExtra, OutboundRequest } from '../extra.js';
+import { ProtocolError } from '../protocol-error.js';
+import { InputRoundLimitError, InputRoundStoppedError } from './errors.js';
+import type { Parkable, ParkedRuns, RunBinding } from './parked-runs.js';
+
+/** What one `tools/call` request of a parked call is answered with. */
+export type RoundOutcome =
+  | { readonly kind: 'result'; readonly result: Record<string, unknown> }
+  | { readonly kind: 'error'; readonly error: unknown }
+  | { readonly kind: 'input'; readonly result: Record<string, unknown> };
+
+/** The client capability an input request needs, by method (elicitation modes are checked by the elicitor). */
+const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
+  ['sampling/createMessage', 'sampling'],
+  ['roots/list', 'roots'],
+]);
+
+/** One question the call asked: the request sent to the client and how to hand back its answer. */
+interface Question {
+  readonly key: string;
+  readonly request: OutboundRequest;
+  resolve(answer: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** The request waiting for the call's next outcome. */
+interface Waiting {
+  readonly extra: HandlerExtra;
+  readonly settle: (outcome: RoundOutcome) => void;
+  readonly unlink: () => void;
+}
+
+/**
+ * One `tools/call` served in the 2026-07-28 era, run detached from the request that started it,
+ * the way the Go seed parks runs: the tool runs with a signal of its own, and every question it
+ * asks (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead
+ * of being pushed to the client (that era has no server-to-client requests). Questions asked in
+ * the same turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling,
+ * `roots_<n>` for roots, one sequence per call, unless the question names its own `key`). When a
+ * round closes while a request waits, the call is parked and the request is answered `input_required` with the round's requests and a fresh `requestState`;
+ * the client's retry resumes it (`resume`), each answer resolving its question (an elicitation
+ * with no answer is `cancel`; a sampling or roots request with no answer fails). The call's own result,
+ * or its protocol error, answers the request that is waiting when it finishes. The call never
+ * runs twice: a question waits in place.
+ *
+ * The request that is waiting relays the call's progress and log messages (dropped while the
+ * call is parked) and decides what the client offers; cancelling it (a hang-up, a
+ * `notifications/cancelled`) stops the call. A sampling or roots request the waiting request's
+ * capabilities do not offer fails that request with `-32021` and stops the call.
+ */
+export class ParkedRun implements Parkable {
+  private readonly controller = new AbortController();
+  private readonly extra: HandlerExtra;
+  private requests = 0;
+  private sequence = 0;
+  private round: Question[] = [];
+  private asked: Question[] = [];
+  private roundScheduled = false;
+  private waiting: Waiting | undefined;
+  private outcome: RoundOutcome | undefined;
+  private lastCapabilities: ClientCapabilities | undefined;
+  private readonly preset = new Map<string, unknown>();
+
+  constructor(
+    readonly tool: string,
+    private readonly runs: ParkedRuns,
+    private readonly binding: RunBinding,
+    first: HandlerExtra,
+  ) {
+    this.lastCapabilities = first.clientCapabilities();
+    const run = this;
+    this.extra = {
+      requestId: first.requestId as RequestId,
+      signal: this.controller.signal,
+      sessionId: first.sessionId,
+      _meta: first._meta,
+      authInfo: first.authInfo,
+      era: 'modern',
+      clientCapabilities: () => run.capabilities(),
+      get requestLogLevel(): LogLevel | undefined {
+        return run.waiting?.extra.requestLogLevel;
+      },
+      sendNotification: (notification) => run.waiting?.extra.sendNotification(notification) ?? Promise.resolve(),
+      sendRequest: (request, options) => run.ask(request, options.signal),
+    };
+  }
+
+  /**
+   * Starts the call with `execute` (given the call's own `HandlerExtra`) and answers the request
+   * `first` with its first outcome. `answers` are input responses the first request already
+   * carried: a question whose key is among them is answered at once, without a round (a client
+   * may answer up front; keys it sends that no question has are ignored).
+   */
+  start(first: HandlerExtra, execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>, answers: Readonly<Record<string, unknown>> = {}): Promise<RoundOutcome> {
+    for (const [key, answer] of Object.entries(answers)) if (answer !== undefined) this.preset.set(key, answer);
+    const outcome = this.wait(first);
+    execute(this.extra).then(
+      (result) => this.finish({ kind: 'result', result }),
+      (error: unknown) => this.finish({ kind: 'error', error }),
+    );
+    return outcome;
+  }
+
+  /**
+   * Resumes the call with the retry `extra`: each question of the last round gets its answer
+   * from `responses` (by key), then the retry waits for the next outcome.
+   */
+  resume(extra: HandlerExtra, responses: Readonly<Record<string, unknown>>): Promise<RoundOutcome> {
+    const outcome = this.wait(extra);
+    const asked = this.asked;
+    this.asked = [];
+    for (const question of asked) {
+      const answer = Object.hasOwn(responses, question.key) ? responses[question.key] : undefined;
+      if (answer !== undefined) question.resolve(answer);
+      else if (question.request.method === 'elicitation/create') question.resolve({ action: 'cancel' });
+      else question.reject(new Error(`the client sent no answer to ${question.request.method} (${question.key})`));
+    }
+    return outcome;
+  }
+
+  /** Stops the call: its signal aborts with `reason`; open questions reject with it. */
+  stop(reason: Error): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+    for (const question of [...this.asked, ...this.round]) question.reject(reason);
+    this.asked = [];
+    this.round = [];
+  }
+
+  private capabilities(): ClientCapabilities | undefined {
+    if (this.waiting !== undefined) this.lastCapabilities = this.waiting.extra.clientCapabilities();
+    return this.lastCapabilities;
+  }
+
+  private wait(extra: HandlerExtra): Promise<RoundOutcome> {
+    this.requests += 1;
+    if (this.outcome !== undefined) return Promise.resolve(this.outcome);
+    return new Promise<RoundOutcome>((settle) => {
+      const onAbort = (): void => {
+        this.runs.forget(this);
+        this.stop(new InputRoundStoppedError('the client cancelled the request'));
+      };
+      extra.signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting = { extra, settle, unlink: () => extra.signal.removeEventListener('abort', onAbort) };
+      this.lastCapabilities = extra.clientCapabilities();
+      if (extra.signal.aborted) onAbort();
+      else if (this.round.length > 0) this.scheduleRound();
+    });
+  }
+
+  private answer(outcome: RoundOutcome): void {
+    const waiting = this.waiting;
+    if (waiting === undefined) return;
+    this.waiting = undefined;
+    waiting.unlink();
+    waiting.settle(outcome);
+  }
+
+  private finish(outcome: RoundOutcome): void {
+    this.outcome = outcome;
+    this.runs.forget(this);
+    this.answer(outcome);
+  }
+
+  private ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
+    if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
+    const message = typeof request.params?.message === 'string' ? request.params.message : request.method;
+    if (this.requests >= this.runs.options.maxRequests) return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
+    const prefix = request.method === 'sampling/createMessage' ? 'sample' : request.method === 'roots/list' ? 'roots' : 'elicit';
+    const sequenced = `${prefix}_${++this.sequence}`;
+    // A key the tool chose is used unless another question of the round already has it.
+    const key = request.key !== undefined && !this.round.some((q) => q.key === request.key) ? request.key : sequenced;
+    if (this.preset.has(key)) {
+      const answer = this.preset.get(key);
+      this.preset.delete(key);
+      return Promise.resolve(answer);
+    }
+    const capability = REQUIRED_CAPABILITY.get(request.method);
+    if (capability !== undefined && (this.capabilities() as Record<string, unknown> | undefined)?.[capability] === undefined) {
+      const error = new ProtocolError(
+        ProtocolErrorCode.MissingRequiredClientCapability,
+        `Cannot request input '${key}' (${request.method}): the request's client capabilities do not declare the required capability`,
+        { requiredCapabilities: { [capability]: {} } },
+      );
+      this.answer({ kind: 'error', error });
+      this.stop(new InputRoundStoppedError(`the client does not offer ${capability}`));
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      const question: Question = { key, request, resolve, reject };
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      this.round.push(question);
+      this.scheduleRound();
+    });
+  }
+
+  private scheduleRound(): void {
+    if (this.roundScheduled) return;
+    this.roundScheduled = true;
+    // Questions asked in the same turn (Promise.all over several ctx.elicit calls) join one round.
+    setImmediate(() => {
+      this.roundScheduled = false;
+      this.closeRound();
+    });
+  }
+
+  private closeRound(): void {
+    if (this.waiting === undefined || this.round.length === 0 || this.outcome !== undefined) return;
+    const round = this.round;
+    this.round = [];
+    this.asked.push(...round);
+    const inputRequests: Record<string, unknown> = {};
+    for (const question of round) inputRequests[question.key] = { method: question.request.method, params: question.request.params ?? {} };
+    const requestState = this.runs.park(this, this.binding);
+    this.answer({ kind: 'input', result: { resultType: 'input_required', inputRequests, requestState } });
+  }
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { InputRoundStoppedError } from './errors.js';
+import { resolveInputRoundOptions, type InputRoundOptions, type ResolvedInputRoundOptions } from './options.js';
+
+/** Whom a parked call belongs to: the connection it arrived on (none on stateless HTTP) and its principal. */
+export interface RunBinding {
+  /** The connection object (a stdio or in-memory server); `undefined` for stateless HTTP. */
+  readonly connection: object | undefined;
+  /** The authenticated principal, when there is one. */
+  readonly principal: string | undefined;
+}
+
+/** What the store needs of a parked call. */
+export interface Parkable {
+  /** The tool the call runs (a retry must name the same tool). */
+  readonly tool: string;
+  /** Stops the call (its signal aborts with `reason`). */
+  stop(reason: Error): void;
+}
+
+interface Entry {
+  readonly run: Parkable;
+  readonly binding: RunBinding;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * The calls of one served tool set that wait for a client's answers (2026-07-28 input rounds),
+ * keyed by the `requestState` minted when each was parked: 16 random bytes in hex, prefixed
+ * `<nodeId>.` when a node id is configured. A state answers once (`take` removes it), only for
+ * the same connection and principal and the same tool; a call not taken back within
+ * `abandonAfterMs` is stopped and forgotten. Parked calls live in this process only.
+ */
+export class ParkedRuns {
+  readonly options: ResolvedInputRoundOptions;
+  private readonly entries = new Map<string, Entry>();
+
+  /** Throws a `TypeError` naming a bad option (see `resolveInputRoundOptions`). */
+  constructor(options: InputRoundOptions = {}) {
+    this.options = resolveInputRoundOptions(options);
+  }
+
+  /**
+   * True when `state` has the form of a state some toolwright process minted (any node id, then
+   * 32 hex digits); a state of any other form was not made here or was tampered with.
+   */
+  static isWellFormed(state: string): boolean {
+    return /^(?:[A-Za-z0-9_-]{1,64}\.)?[0-9a-f]{32}$/.test(state);
+  }
+
+  /** How many calls are parked. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Parks `run` and returns its fresh `requestState`. */
+  park(run: Parkable, binding: RunBinding): string {
+    const hex = randomBytes(16).toString('hex');
+    const state = this.options.nodeId === undefined ? hex : `${this.options.nodeId}.${hex}`;
+    const timer = setTimeout(() => {
+      if (this.entries.get(state)?.run !== run) return;
+      this.entries.delete(state);
+      run.stop(new InputRoundStoppedError(`no answer came within ${this.options.abandonAfterMs} ms`));
+    }, this.options.abandonAfterMs);
+    timer.unref();
+    this.entries.set(state, { run, binding, timer });
+    return state;
+  }
+
+  /**
+   * Takes back the call parked under `state`, or `undefined` when there is none, or it is bound
+   * to another connection or principal, or it runs another tool (the entry then stays for its
+   * rightful owner).
+   */
+  take(state: string, binding: RunBinding, tool: string): Parkable | undefined {
+    const entry = this.entries.get(state);
+    if (entry === undefined) return undefined;
+    if (entry.binding.connection !== binding.connection || entry.binding.principal !== binding.principal || entry.run.tool !== tool) return undefined;
+    this.entries.delete(state);
+    clearTimeout(entry.timer);
+    return entry.run;
+  }
+
+  /** Forgets `run` wherever it is parked (it finished or was stopped by other means). */
+  forget(run: Parkable): void {
+    for (const [state, entry] of this.entries) {
+      if (entry.run !== run) continue;
+      clearTimeout(entry.timer);
+      this.entries.delete(state);
+    }
+  }
+
+  /** Stops every call parked for `connection` (its session ended). */
+  endConnection(connection: object): void {
+    for (const [state, entry] of [...this.entries]) {
+      if (entry.binding.connection !== connection) continue;
+      clearTimeout(entry.timer);
+      this.entries.delete(state);
+      entry.run.stop(new InputRoundStoppedError('the session ended'));
+    }
+  }
+
+  /** Stops every parked call (the server is shutting down). */
+  closeAll(): void {
+    for (const [state, entry] of [...this.entries]) {
+      clearTimeout(entry.timer);
+      this.entries.delete(state);
+      entry.run.stop(new InputRoundStoppedError('the server is shutting down'));
+    }
+  }
+}

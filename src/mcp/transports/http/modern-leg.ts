@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyInboundRequest, createMcpHandler, type RequestId, type Server } from '@modelcontextprotocol/server';
+import { answeredMethodsOf, listedInputSchemaOf } from '../../server/add-tools.js';
+import type { ServerFactory } from '../server-factory.js';
+import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
+import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+
+/** The 2026-07-28 side of the HTTP handler. */
+export interface ModernLeg {
+  /** Serves one 2026-07-28 POST whose body is already parsed (see `createModernLeg`). */
+  serve(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  /** Stops the SDK handler and the servers of requests still in flight. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves 2026-07-28 requests for `createHttpHandler` (after its Host/Origin, method, media type
+ * and body checks): the SDK's per-request handler (`createMcpHandler(factory, { legacy:
+ * 'reject' })`) builds one server per request with no session, checks the request's `_meta`
+ * envelope, protocol-version headers and declared capabilities, and answers `server/discover`.
+ * Before it, toolwright answers what the SDK cannot from a handled method: a method the servers
+ * do not answer is HTTP 404 `-32601` (the SDK's own handlers answer errors with 200), and a
+ * `tools/call` whose `Mcp-Param-*` headers disagree with its arguments is HTTP 400 `-32020` (see
+ * `paramHeaderProblem`). A client hanging up aborts the request's signal, which closes its
+ * server and so aborts the call. The methods and tool schemas are read once from a server built
+ * by `factory` and never connected.
+ */
+export function createModernLeg(factory: ServerFactory): ModernLeg {
+  const handler = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined });
+  let probe: Server | undefined;
+  let answered: ReadonlySet<string> | undefined | null = null;
+  return {
+    async serve(req, res, body) {
+      probe ??= factory();
+      if (answered === null) answered = answeredMethodsOf(probe);
+      const unknown = unknownRequestOf(body, answered);
+      if (unknown !== undefined) return sendRequestError(res, 404, unknown.id, -32601, 'Method not found');
+      const call = toolCallOf(body);
+      if (call !== undefined) {
+        const problem = paramHeaderProblem(paramHeadersOf(listedInputSchemaOf(probe, call.name)), call.arguments, req.headers);
+        if (problem !== undefined) return sendRequestError(res, 400, call.id, -32020, `Bad Request: the request headers and body disagree: ${problem}`);
+      }
+      const controller = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const response = await handler.fetch(toWebRequest(req, controller.signal), { parsedBody: body, ...authOf(req) });
+      await sendWebResponse(response, res);
+    },
+    close: () => handler.close(),
+  };
+}
+
+/**
+ * True when a POST is for the 2026-07-28 era: the SDK's `classifyInboundRequest` routes it
+ * modern (it carries the per-request `_meta` envelope claim), or refuses it while it claims that
+ * era (a modern `MCP-Protocol-Version` header or an envelope claim), so that the SDK's modern
+ * handler answers the revision's own errors. Everything else is served as a 2025-era request
+ * (which answers bad JSON-RPC as it always did).
+ */
+export function isModernBody(req: IncomingMessage, body: unknown): boolean {
+  const header = (name: string): string | undefined => {
+    const value = req.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const protocolVersionHeader = header('mcp-protocol-version');
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader,
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    body,
+  });
+  if (outcome.kind === 'modern') return true;
+  if (outcome.kind === 'legacy') return false;
+  return (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body);
+}
+
+/**
+ * The request of a 2026-07-28 body whose method the server does not answer (the revision answers
+ * it with HTTP 404 and `-32601`), or `undefined`. Notifications, responses and
+ * `subscriptions/listen` and `server/discover` (served by the SDK for every 2026-07-28 server)
+ * never count; nor does anything
+ * when the answered methods are not known.
+ */
+function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefined): { id: RequestId } | undefined {
+  if (answered === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  if (method === 'subscriptions/listen' || method === 'server/discover' || answered.has(method)) return undefined;
+  return { id };
+}
+
+/** The `tools/call` request of a body (its id, tool name and arguments), or `undefined`. */
+function toolCallOf(body: unknown): { id: RequestId; name: string; arguments: unknown } | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
+  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number') || typeof params !== 'object' || params === null) return undefined;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  return typeof name === 'string' ? { id, name, arguments: args } : undefined;
+}
+
+/** Answers one request with a JSON-RPC error carrying its id, with `status`. */
+function sendRequestError(res: ServerResponse, status: number, id: RequestId, code: number, message: string): void {
+  const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The first protocol revision of the modern era. */
+const MODERN_REVISION = '2026-07-28';
+
+/** True when a body (or a message of a batch) names a protocol version in its `_meta` envelope. */
+function claimsModernEnvelope(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
+    const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+    return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+  });
+}
+
