@@ -90,7 +90,7 @@ test('resolveForCall failures fail the call, naming the class; misuse of the opt
   assert.throws(() => compile([NoteTool], { resolveForCall: 'x' as never }), { name: 'TypeError', message: 'compile(): "resolveForCall" must be a function (cls, ctx) => instance, got a string' });
 });
 
-test('a tool consumed from another server is the documented exception: its schemas are never compiled or checked here', async () => {
+test('a tool consumed from another server is the documented exception: its schemas are never compiled or checked here (a local tool with the same draft-07 schemas is checked in that dialect)', async () => {
   const { markRemoteTool } = await import('../src/runtime/call/remote.js');
   const { Executor: HostExecutor } = await import('../src/runtime/index.js');
   const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
@@ -112,7 +112,7 @@ test('a tool consumed from another server is the documented exception: its schem
   assert.deepEqual(outcomes.map(plain), [
     { id: 'a', tool: 'remote_count', started: true, ok: true, result: { content: [{ type: 'text', text: 'forwarded' }] } },
     { id: 'b', tool: 'remote_count', started: false, ok: false, error: 'InvalidArgumentsError: invalid arguments: expected an object, got a string' },
-    { id: 'c', tool: 'local_count', started: false, ok: false, error: 'Error: Executor: tool "local_count": schema: no schema with key or ref "http://json-schema.org/draft-07/schema#"' },
+    { id: 'c', tool: 'local_count', started: true, ok: false, error: 'OutputSchemaMismatchError: structured content does not match the output schema: the tool returned no structured content' },
   ]);
-  assert.deepEqual(seen, [{ n: 'not a number' }]);
+  assert.deepEqual(seen, [{ n: 'not a number' }, { n: 1 }]);
 });

@@ -26,7 +26,7 @@ function tracingValidator(trace: string[]): SchemaValidator {
   };
 }
 
-test('a call runs its steps in the documented order, on one run and on a re-run after a question', async () => {
+test('a call runs its steps in the documented order; a question waits in place (the tool is not run again)', async () => {
   const trace: string[] = [];
   const tool: ContractTool = {
     name: 'ordered',
@@ -53,7 +53,6 @@ test('a call runs its steps in the documented order, on one run and on a re-run 
     'validate arguments',
     'requirements',
     'ask',
-    'requirements',
     'before',
     'execute (signal aborted: false)',
     'after',

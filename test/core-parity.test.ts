@@ -215,8 +215,9 @@ const BEHAVIOURS: readonly Behaviour[] = [
   { name: 'oversize structured content fails', tool: 'big_structured', args: {}, expected: failed('output too large: structured content is 72 characters, the limit is 40') },
   { name: 'a record', tool: 'note', args: {}, expected: { content: [{ type: 'text', text: 'noted' }], record: { ns: 'parity:note', data: { kept: true } } } },
   { name: 'a permission asked and allowed', tool: 'write', args: { path: '/ok' }, expected: { content: [{ type: 'text', text: 'wrote /ok' }], record: PERMISSION_RECORD } },
-  { name: 'a permission asked and denied', tool: 'write', args: { path: '/no' }, expected: failed('permission denied: write on "/no": not this one') },
-  { name: 'a permission denied by a rule', tool: 'write', args: { path: '/etc/passwd' }, expected: failed('permission denied: write on "/etc/passwd": system files') },
+  // A denial carries its permission record on every host, as a success does.
+  { name: 'a permission asked and denied', tool: 'write', args: { path: '/no' }, expected: { ...failed('permission denied: write on "/no": not this one'), record: { ns: 'toolwright:permissions', data: { decisions: [{ subject: '/no', capabilities: ['write'], decision: 'deny_once', reason: 'not this one' }], grants: [{ subjects: ['/no'], capabilities: ['write'], granted: [] }] } } } },
+  { name: 'a permission denied by a rule', tool: 'write', args: { path: '/etc/passwd' }, expected: { ...failed('permission denied: write on "/etc/passwd": system files'), record: { ns: 'toolwright:permissions', data: { decisions: [], grants: [{ subjects: ['/etc/passwd'], capabilities: ['write'], granted: [] }] } } } },
   { name: 'an interceptor refusal', tool: 'echo', args: { text: 'forbidden' }, expected: failed('call refused by "guard": forbidden word') },
 ];
 

@@ -48,6 +48,7 @@ test('a compiled class and a hand-built tool are called by name with raw JSON: t
     description: 'Adds two numbers',
     inputSchema: handBuilt.parameters,
     outputSchema: handBuilt.outputSchema,
+    _meta: { 'io.github.christopherdavenport.agenttool/tool': { replay: true } },
   });
   assert.deepEqual(await tools.callTool('greet', { name: 'Ada', times: 2 }), {
     content: [{ type: 'text', text: 'hello hello Ada' }],

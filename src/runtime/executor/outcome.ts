@@ -4,15 +4,19 @@ import type { CallOutcome } from './types.js';
 
 /**
  * The result to show the model for an outcome: the tool's result as it is, or for a failure one
- * text part holding the error's message, `isError: true`, and the `details` of a `ToolError`.
+ * text part holding the error's message, `isError: true`, the `details` of a `ToolError`, and
+ * the failure's record when it carries one (as every MCP host sends it).
  * Stacks never appear.
  */
 export function outcomeResult(outcome: CallOutcome): ToolResult {
   if (outcome.ok) return outcome.result;
   const details = outcome.error instanceof ToolError ? outcome.error.details : undefined;
-  return details === undefined
-    ? { content: [text(outcome.error.message)], isError: true }
-    : { content: [text(outcome.error.message)], isError: true, details };
+  return {
+    content: [text(outcome.error.message)],
+    isError: true,
+    ...(details === undefined ? {} : { details }),
+    ...(outcome.record === undefined ? {} : { record: outcome.record }),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { replayOf, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import { UnknownToolError, replayOf, type ToolRecord, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
 import { createLazySignalContext } from '../../contract/internal.js';
 import { isThenable } from '../../contract/internal.js';
 import type { CallObserver, PreparedTool } from '../call/index.js';
@@ -68,7 +68,11 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
     if (replayed) done.replayed = true;
     done.ok = outcome.ok;
     if (outcome.ok) done.result = outcome.result;
-    else done.error = outcome.error;
+    else {
+      done.error = outcome.error;
+      const record = (outcome as { readonly record?: ToolRecord }).record;
+      if (record !== undefined) done.record = record;
+    }
     return done as unknown as CallOutcome;
   };
   const fail = (error: Error): CallOutcome => finish({ ok: false, error });
@@ -79,7 +83,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   };
   const observer: CallObserver = { started: markStarted };
 
-  if (tool === undefined) return fail(new Error(`unknown tool ${JSON.stringify(name)}`));
+  if (tool === undefined) return fail(new UnknownToolError(name));
   if (prepared.prepared === undefined) return fail(prepared.problem ?? new Error(`tool ${JSON.stringify(name)} could not be prepared`));
   const core = prepared.prepared;
   if (env.batchSignal?.aborted === true) return fail(new CallCancelledError());

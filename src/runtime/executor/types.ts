@@ -1,4 +1,4 @@
-import type { Call, CallContext, CallContextInit, ContractTool, ProgressUpdate, ToolOutput, ToolResult } from '../../contract/index.js';
+import type { Call, CallContext, CallContextInit, ContractTool, ProgressUpdate, ToolOutput, ToolRecord, ToolResult } from '../../contract/index.js';
 import type { CallCoreOptions } from '../call/options.js';
 import type { ReplayStore } from './replay-store.js';
 
@@ -43,6 +43,8 @@ export interface CallSucceeded extends OutcomeBase {
 export interface CallFailed extends OutcomeBase {
   readonly ok: false;
   readonly error: Error;
+  /** The call's record, when the failure carries one (a permission denial's, a `ToolError`'s, the last one the tool wrote). */
+  readonly record?: ToolRecord;
 }
 
 /** How one call completed. Every call of a batch completes exactly once. */
