@@ -226,7 +226,7 @@ test('retryAmbiguous re-runs safe tools, re-runs keyed tools only with the first
     { id: 'c2', tool: 'charge', started: false, ok: false, error: 'UnknownOutcomeError: the outcome of call c2 (tool "charge") is unknown and the tool cannot be safely re-run' },
     { id: 'u1', tool: 'launch', started: false, ok: false, error: 'UnknownOutcomeError: the outcome of call u1 (tool "launch") is unknown and the tool cannot be safely re-run' },
     { id: 'o1', tool: 'odd', started: false, ok: false, error: 'UnknownOutcomeError: the outcome of call o1 (tool "odd") is unknown and the tool cannot be safely re-run' },
-    { id: 'x1', tool: 'nowhere', started: false, ok: false, error: 'Error: unknown tool "nowhere"' },
+    { id: 'x1', tool: 'nowhere', started: false, ok: false, error: 'UnknownToolError: unknown tool "nowhere"' },
   ]);
   assert.ok((outcomes[3] as { error: Error }).error instanceof UnknownOutcomeError);
 });

@@ -96,7 +96,7 @@ test('a tool named but not registered completes with "unknown tool"; registered 
   ]);
   assert.deepEqual(outcomes.map(plain), [
     { id: '1', tool: 'hello', started: true, ok: true, result: { content: [{ type: 'text', text: 'hi' }] } },
-    { id: '2', tool: 'missing', started: false, ok: false, error: 'Error: unknown tool "missing"' },
+    { id: '2', tool: 'missing', started: false, ok: false, error: 'UnknownToolError: unknown tool "missing"' },
   ]);
 });
 

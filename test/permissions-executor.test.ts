@@ -41,12 +41,12 @@ test('executor: a batch through interceptors, policy and bounds; allow always ho
       content: [{ type: 'text', text: 'wrote /t\n…[truncated: showing 8 of 12 characters]' }],
       record: { ns: 'toolwright:permissions', data: { decisions: [{ subject: '/tmp/a', capabilities: ['write'], decision: 'allow_always' }], grants: [grantA] } },
     } },
-    { id: 'c2', tool: 'write_file', started: true, ok: false, error: 'PermissionDeniedError: permission denied: write on "/etc/passwd": system files' },
+    { id: 'c2', tool: 'write_file', started: true, ok: false, error: 'PermissionDeniedError: permission denied: write on "/etc/passwd": system files', record: { ns: 'toolwright:permissions', data: { decisions: [], grants: [{ subjects: ['/etc/passwd'], capabilities: ['write'], granted: [] }] } } },
     { id: 'c3', tool: 'write_file', started: true, ok: true, result: {
       content: [{ type: 'text', text: 'wrote /t\n…[truncated: showing 8 of 12 characters]' }],
       record: { ns: 'toolwright:permissions', data: { decisions: [], grants: [grantA] } },
     } },
-    { id: 'c4', tool: 'write_file', started: true, ok: false, error: 'PermissionDeniedError: permission denied: write on "/tmp/b"' },
+    { id: 'c4', tool: 'write_file', started: true, ok: false, error: 'PermissionDeniedError: permission denied: write on "/tmp/b"', record: { ns: 'toolwright:permissions', data: { decisions: [{ subject: '/tmp/b', capabilities: ['write'], decision: 'deny_once' }], grants: [{ subjects: ['/tmp/b'], capabilities: ['write'], granted: [] }] } } },
   ]);
   assert.deepEqual(questions.map((q) => q.subject), ['/tmp/a', '/tmp/b']);
   assert.deepEqual(effects, ['/tmp/a', '/tmp/a']);
