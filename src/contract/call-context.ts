@@ -97,21 +97,9 @@ export function writtenRecordOf(ctx: CallContext): ToolRecord | undefined {
  * The result is frozen.
  */
 export function createCallContext(init: CallContextInit): CallContext {
-  return Object.freeze({
-    call: init.call,
-    signal: init.signal ?? NEVER_ABORTED,
-    session: init.session,
-    principal: init.principal,
-    request: init.request,
-    progress: init.progress ?? ignore,
-    log: init.log ?? ignore,
-    elicit: init.elicit ?? nobodyToAsk,
-    sample: init.sample ?? noSampling,
-    roots: init.roots ?? noRoots,
-    requirePermission: init.requirePermission ?? noPolicy,
-    update: init.update ?? ignore,
-    writeRecord: recorderOf(init.writeRecord),
-  });
+  const context = membersOf(init) as Record<string, unknown>;
+  context.signal = init.signal ?? NEVER_ABORTED;
+  return Object.freeze(context) as unknown as CallContext;
 }
 
 /**
@@ -120,11 +108,15 @@ export function createCallContext(init: CallContextInit): CallContext {
  * Internal to the hosts.
  */
 export function createLazySignalContext(init: CallContextInit, signalOf: () => AbortSignal): CallContext {
-  return Object.freeze({
+  const context = membersOf(init);
+  Object.defineProperty(context, 'signal', { get: signalOf, enumerable: true });
+  return Object.freeze(context) as unknown as CallContext;
+}
+
+/** Every member of a call context but `signal`, with the defaults `createCallContext` documents. */
+function membersOf(init: CallContextInit): Omit<CallContext, 'signal'> {
+  return {
     call: init.call,
-    get signal(): AbortSignal {
-      return signalOf();
-    },
     session: init.session,
     principal: init.principal,
     request: init.request,
@@ -136,5 +128,5 @@ export function createLazySignalContext(init: CallContextInit, signalOf: () => A
     requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
     writeRecord: recorderOf(init.writeRecord),
-  });
+  };
 }
