@@ -361,3 +361,17 @@ test('a malformed scheduling option is refused when the server is made', () => {
   assert.throws(() => createServer(info, [], { scheduling: true as unknown as false }), { name: 'TypeError', message: 'createServer: "scheduling" must be false or an object with "scope" and "maxConcurrent", got a boolean' });
   return assert.rejects(serveHttp(info, [], { scheduling: { scope: 7 as unknown as 'server' } }), { name: 'TypeError', message: 'createServer: "scheduling.scope" must be "session", "principal" or "server", got a number' });
 });
+
+test('HTTP, 2026-07-28 era (the v2 client pinned to it; stateless requests share the server scope): a burst never overlaps where a claim forbids it', TIMEOUT, async () => {
+  const { Client: V2Client, StreamableHTTPClientTransport: V2HttpTransport } = await import('@modelcontextprotocol/client');
+  const modern = new V2Client({ name: 'sched-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await modern.connect(new V2HttpTransport(new URL(http.url)));
+  try {
+    const results = await Promise.all(BURST.map(([tool, id]) => modern.callTool({ name: tool, arguments: { id: `m${id}` } })));
+    const spans = new Map(results.map((result, index) => [BURST[index]![1], spanOf(result as CallToolResult)]));
+    assert.deepEqual([...spans.keys()], BURST.map(([, id]) => id));
+    checkRules(BURST, spans, false);
+  } finally {
+    await modern.close();
+  }
+});
