@@ -17,12 +17,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { requestCpuReport } from './support/cpu-report.js';
 
 const COLD_STARTS = 5;
 const WARMUP_CALLS = 300;
 const ROUNDS = 8;
 const CALLS_PER_ROUND = 200;
-const CPU_REPORT_TIMEOUT_MS = 5_000;
 
 interface Side {
   readonly label: string;
@@ -71,17 +71,7 @@ async function coldStart(side: Side): Promise<void> {
 }
 
 async function cpuOf(side: Side, running: Running): Promise<number> {
-  const pid = running.transport.pid;
-  if (pid === null) throw new Error(`${side.label}: the server process is not running`);
-  const before = running.cpuLines.length;
-  process.kill(pid, 'SIGUSR2');
-  const deadline = Date.now() + CPU_REPORT_TIMEOUT_MS;
-  while (running.cpuLines.length === before) {
-    if (Date.now() > deadline) throw new Error(`${side.label}: no CPU report within ${CPU_REPORT_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  const [, user, system] = running.cpuLines[running.cpuLines.length - 1]!.split(' ');
-  return Number(user) + Number(system);
+  return requestCpuReport(side.label, running.transport.pid, running.cpuLines);
 }
 
 async function round(side: Side, running: Running, calls: number, measure: boolean): Promise<void> {

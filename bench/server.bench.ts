@@ -13,11 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { requestCpuReport } from './support/cpu-report.js';
 
 const WARMUP_CALLS = 300;
 const ROUNDS = 10;
 const CALLS_PER_ROUND = 200;
-const CPU_REPORT_TIMEOUT_MS = 5_000;
 
 interface Contender {
   readonly label: string;
@@ -50,17 +50,7 @@ async function start(label: string, script: string): Promise<Contender> {
 
 /** The child's CPU time so far (user + system, µs), read through its SIGUSR2 report. */
 async function cpuOf(contender: Contender): Promise<number> {
-  const pid = contender.transport.pid;
-  if (pid === null) throw new Error(`${contender.label}: the server process is not running`);
-  const before = contender.cpuLines.length;
-  process.kill(pid, 'SIGUSR2');
-  const deadline = Date.now() + CPU_REPORT_TIMEOUT_MS;
-  while (contender.cpuLines.length === before) {
-    if (Date.now() > deadline) throw new Error(`${contender.label}: no CPU report within ${CPU_REPORT_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  const [, user, system] = contender.cpuLines[contender.cpuLines.length - 1]!.split(' ');
-  return Number(user) + Number(system);
+  return requestCpuReport(contender.label, contender.transport.pid, contender.cpuLines);
 }
 
 async function callEcho(contender: Contender, i: number): Promise<void> {

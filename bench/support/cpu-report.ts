@@ -9,3 +9,25 @@ export function reportCpuOnSignal(): void {
     process.stderr.write(`cpu ${user} ${system}\n`);
   });
 }
+
+/** How long `requestCpuReport` waits for a child's report before it fails. */
+const CPU_REPORT_TIMEOUT_MS = 5_000;
+
+/**
+ * Asks the child `pid` (a bench server that called `reportCpuOnSignal`) for its CPU time and
+ * resolves with user + system µs, read from the next `cpu ...` line pushed onto `cpuLines` (the
+ * caller collects them from the child's stderr). Throws, naming `label`, when the child is not
+ * running or sends no report within 5 s.
+ */
+export async function requestCpuReport(label: string, pid: number | null, cpuLines: readonly string[]): Promise<number> {
+  if (pid === null) throw new Error(`${label}: the server process is not running`);
+  const before = cpuLines.length;
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + CPU_REPORT_TIMEOUT_MS;
+  while (cpuLines.length === before) {
+    if (Date.now() > deadline) throw new Error(`${label}: no CPU report within ${CPU_REPORT_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const [, user, system] = cpuLines[cpuLines.length - 1]!.split(' ');
+  return Number(user) + Number(system);
+}
