@@ -242,3 +242,14 @@ test('a second @Facts() method on one class throws at once', () => {
     return Twice;
   }, '@Facts(): Twice already answers facts with first(); a tool has one facts method');
 });
+
+test('@Args(Class) given something that is not a class fails as the class is defined, naming the member', () => {
+  throwsDecoratorError(() => {
+    class ShoutTool {
+      execute(@Args('ShoutArgs' as never) _args: unknown) {
+        return 'x';
+      }
+    }
+    return ShoutTool;
+  }, '@Args() on member ShoutTool.execute: the arguments class must be a class, got a string');
+});

@@ -29,21 +29,26 @@ export function defineFacts(cls: Function, method: string): void {
  * Marks `execute`'s first parameter as the arguments DTO. `@Args(GreetArgs)` names the class,
  * which works on every runner; `@Args()` alone lets `compile` read it from
  * `design:paramtypes`, which only tsc and swc record (esbuild-based runners such as tsx,
- * vitest 3 and esbuild bundles do not). Throws on any other method or position, and when the
- * given class is not a class.
+ * vitest 3 and esbuild bundles do not). Throws on any other method or position, and, naming
+ * the member (`@Args() on member Tool.execute: the arguments class must be a class, got a
+ * string`), when the given class is not a class.
  */
 export function Args(dto?: Function): ParameterDecorator {
-  if (dto !== undefined && (typeof dto !== 'function' || dto.prototype === undefined)) {
-    throw new DecoratorError(`@Args(): the arguments class must be a class, got ${kindOf(dto)}`);
-  }
+  const checked = checkOnApply('@Args()', () => {
+    if (dto !== undefined && (typeof dto !== 'function' || dto.prototype === undefined)) {
+      throw new DecoratorError(`@Args(): the arguments class must be a class, got ${kindOf(dto)}`);
+    }
+    return dto;
+  });
   return (target: object, key: string | symbol | undefined, index: number) => {
     if (typeof target !== 'object' || key !== 'execute' || index !== 0) {
       const where = typeof target === 'function' ? `constructor of ${target.name}` : `${(target as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'}.${String(key)}() parameter ${index}`;
       throw new DecoratorError(`@Args() marks the first parameter of execute(), but it was applied to the ${where}`);
     }
     const cls = (target as { constructor: Function }).constructor;
+    const given = checked([target, key]);
     setArgsParameter(cls, index);
-    if (dto !== undefined) setArgsClass(cls, dto);
+    if (given !== undefined) setArgsClass(cls, given);
   };
 }
 
