@@ -27,13 +27,15 @@ export interface RawAnswer {
 
 /**
  * POSTs one JSON-RPC request `{id, method, params}` (params get `meta` as `_meta`) with the
- * revision's headers, and reads the whole answer. `signal` aborts the request (a hang-up).
+ * revision's headers (plus `extraHeaders`, e.g. `authorization`), and reads the whole answer.
+ * `signal` aborts the request (a hang-up).
  */
 export async function modernPost(
   url: string,
   request: { readonly id: number | string; readonly method: string; readonly params?: Record<string, unknown> },
   meta: Record<string, unknown>,
   signal?: AbortSignal,
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<RawAnswer> {
   const params = { ...(request.params ?? {}), _meta: { ...((request.params?._meta as Record<string, unknown> | undefined) ?? {}), ...meta } };
   const headers: Record<string, string> = {
@@ -43,6 +45,7 @@ export async function modernPost(
     'mcp-method': request.method,
   };
   if (typeof request.params?.name === 'string') headers['mcp-name'] = request.params.name;
+  Object.assign(headers, extraHeaders);
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: request.id, method: request.method, params }), ...(signal === undefined ? {} : { signal }) });
   const type = res.headers.get('content-type');
   const text = await res.text();
