@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { InvalidArgumentsError, ToolError, createCallContext, isJsonObject, resultOf as toolResultOf, text, type CallContext, type ToolOutput, type ContractTool, type ContentPart, type JsonObject, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { registerCompiledEntry } from '../../compiler/internal.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
@@ -179,8 +179,10 @@ async function callUpstream(upstream: Upstream, plan: ConsumedToolPlan, listedNa
   return resultOf(raw, plan.maxLLMChars);
 }
 
+/** True for a request timeout of either SDK line (1.x: -32001; 2.x: `REQUEST_TIMEOUT`). */
 function isTimeout(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === -32001;
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return code === -32001 || code === 'REQUEST_TIMEOUT';
 }
 
 /**
