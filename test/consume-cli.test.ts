@@ -21,7 +21,7 @@ test('proxy arguments: upstream words, --config, --http', () => {
     stateless: false,
   });
   assert.deepEqual(parseArgs(['proxy', '--config', 'p.json', '--name', 'gate']), { kind: 'proxy', upstreams: [], config: 'p.json', stateless: false, name: 'gate' });
-  assert.throws(() => parseArgs(['proxy']), new UsageError("proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]"));
+  assert.throws(() => parseArgs(['proxy']), new UsageError("proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]"));
   assert.throws(() => parseArgs(['proxy', 'x', '--stateless']), new UsageError('--stateless only applies to --http'));
   assert.deepEqual(upstreamOfWord('files=node  server.js --root /tmp'), { name: 'files', prefix: 'files.', command: 'node', args: ['server.js', '--root', '/tmp'] });
   assert.deepEqual(upstreamOfWord('https://example.test/mcp'), { url: 'https://example.test/mcp' });

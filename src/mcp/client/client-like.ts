@@ -75,15 +75,6 @@ function register(client: McpClientLike, kind: 'setNotificationHandler' | 'setRe
   return true;
 }
 
-/**
- * Runs `listener` on every `notifications/tools/list_changed` from the server. Returns false when
- * the client cannot register notification handlers. It replaces a handler the client already had
- * for that notification.
- */
-export function onToolListChanged(client: McpClientLike, listener: () => void): boolean {
-  return register(client, 'setNotificationHandler', 'notifications/tools/list_changed', () => listener());
-}
-
 /** An elicitation request's params as the server sent them. */
 export type ElicitParams = Record<string, unknown>;
 

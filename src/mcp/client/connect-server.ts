@@ -1,6 +1,6 @@
 import type { ContractTool } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { onToolListChanged, type McpClientLike } from './client-like.js';
+import type { McpClientLike } from './client-like.js';
 import { serverNameOf, toolsOf } from './connect-tools.js';
 import type { ConsumeOptions } from './options.js';
 import { Upstream } from './upstream.js';
@@ -59,6 +59,11 @@ export interface ServerConnection {
   readonly server: string;
   /** The tools of the latest listing. */
   readonly tools: readonly ContractTool[];
+  /**
+   * The protocol era of the live connection, as the client negotiated it: `modern` (2026-07-28)
+   * or `legacy` (a 2025-11-25 session); `undefined` while no connection is live.
+   */
+  readonly era: 'modern' | 'legacy' | undefined;
   /** Lists the tools again (reconnecting when the connection died) and returns them. */
   refresh(): Promise<readonly ContractTool[]>;
   /** Closes the connection (a stdio child is ended); later calls fail. Idempotent. */
@@ -80,14 +85,17 @@ interface Live {
 const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
 
 /** A fresh, unconnected 2.x client and the transport to connect it with. */
-async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }): Promise<{ client: OwnedClient; transport: unknown }> {
+async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }, onToolsChanged: () => void): Promise<{ client: OwnedClient; transport: unknown }> {
   let v2: typeof import('@modelcontextprotocol/client');
   try {
     v2 = await import('@modelcontextprotocol/client');
   } catch (err) {
     throw new Error(`connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`);
   }
-  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' } }) as unknown as OwnedClient;
+  // The client's own list-changed wiring: a notification handler in the 2025 era, a
+  // `subscriptions/listen` stream in the 2026-07-28 era (when the server advertises listChanged).
+  const listChanged = { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged() } };
+  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' }, listChanged }) as unknown as OwnedClient;
   if ('url' in target) {
     const url = target.url instanceof URL ? target.url : new URL(target.url);
     const authProvider = authProviderOf(target);
@@ -135,15 +143,18 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
  * the first connection or listing fails.
  */
 export async function connectServer(target: ServerTarget, options: ConnectServerOptions = {}): Promise<ServerConnection> {
+  if ('url' in target) authProviderOf(target);
   const label = labelOf(target);
   let live: Live | undefined;
   let closing = false;
   let server = options.server ?? label;
   let tools: readonly ContractTool[] = [];
   let refreshing: Promise<readonly ContractTool[]> | undefined;
+  // Set once `refresh` exists: a change announced before the first listing is covered by it.
+  let onToolsChanged = (): void => {};
 
   const attempt = async (): Promise<Live> => {
-    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' });
+    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, () => onToolsChanged());
     const state: Live = { client, closed: false };
     client.onclose = () => {
       state.closed = true;
@@ -154,9 +165,6 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
       await client.close().catch(() => {});
       throw err;
     }
-    onToolListChanged(client as unknown as McpClientLike, () => {
-      refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
-    });
     return state;
   };
   // A first connection is tried once; a reconnection twice (an HTTP client may first reuse a
@@ -200,6 +208,9 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
     })();
     return refreshing;
   };
+  onToolsChanged = () => {
+    refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
+  };
   try {
     await refresh();
   } catch (err) {
@@ -210,6 +221,11 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
     server,
     get tools() {
       return tools;
+    },
+    get era() {
+      if (live === undefined || live.closed) return undefined;
+      const era = (live.client as unknown as McpClientLike).getProtocolEra?.();
+      return era === 'modern' || era === 'legacy' ? era : undefined;
     },
     refresh,
     async close() {
