@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { parseArgs, UsageError } from '../src/cli/args.js';
 import { upstreamOfWord } from '../src/cli/commands/proxy.js';
 import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
+import { startProxyCli } from './support/proxy-cli.js';
 
 const PLAIN_SERVER = join(OUT_DIR, 'test', 'support', 'consume-plain-server.js');
 
@@ -43,14 +43,10 @@ test('toolwright proxy --http serves upstreams from words and a JSON config, pre
   const dir = await mkdtemp(join(tmpdir(), 'toolwright-proxy-'));
   const config = join(dir, 'proxy.json');
   await writeFile(config, JSON.stringify({ servers: [{ name: 'c', prefix: 'c_', command: process.execPath, args: [PLAIN_SERVER, 'c'] }], maxLLMChars: 4 }));
-  const child = spawn(process.execPath, [CLI_PATH, 'proxy', `a=${process.execPath} ${PLAIN_SERVER} a`, '--config', config, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const proxy = await startProxyCli([`a=${process.execPath} ${PLAIN_SERVER} a`, '--config', config, '--http', '127.0.0.1:0']);
   try {
-    for (let i = 0; i < 3000 && !/http:\/\/\S+\/mcp/.test(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const url = /(http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
-    assert.equal(stderr, `toolwright: proxying 8 tools of 2 servers at ${url}; Ctrl-C stops\n`);
+    const url = proxy.url;
+    assert.equal(proxy.stderr(), `toolwright: proxying 8 tools of 2 servers at ${url}; Ctrl-C stops\n`);
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
@@ -60,8 +56,7 @@ test('toolwright proxy --http serves upstreams from words and a JSON config, pre
       await client.close();
     }
   } finally {
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await proxy.stop(), 0);
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -6,9 +6,9 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createCallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
+import { createCallContext, type ToolOutput } from '../src/contract/index.js';
 import { connectServer, createProxy, FACTS_METHOD, serveHttp, type HttpHandle, type Proxy, type ServerConnection } from '../src/mcp/index.js';
-import { decorated, FACTS_ANSWERS, FACTS_CALLS } from './support/consume-decorated.js';
+import { decorated, FACTS_ANSWERS, FACTS_CALLS, slowTool } from './support/consume-decorated.js';
 import { OUT_DIR } from './support/cli-paths.js';
 
 // The 2026-07-28 era end to end: a round trip (decorate, serve, consume, serve, consume) over
@@ -153,17 +153,7 @@ test('a proxy with a host elicitor answers upstream questions itself; its client
 
 test('connectServer in the 2026 era: progress becomes updates, cancelling reaches the server, a per-tool timeout names server and tool', { timeout: 60_000 }, async () => {
   const ended: string[] = [];
-  const slow: ContractTool = {
-    name: 'slow',
-    description: 'Reports progress, then waits until cancelled',
-    annotations: { readOnly: true },
-    execute: async (_args, ctx) => {
-      ctx.progress({ progress: 1, total: 2, message: 'half' });
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-      ended.push('aborted');
-      return 'never seen';
-    },
-  };
+  const slow = slowTool(() => ended.push('aborted'));
   const upstream = await served([slow]);
   const connection = await connectServer({ url: upstream.url }, { permission: 'read', timeoutMs: (tool) => (tool.name === 'slow' ? 300 : undefined) });
   cleanups.push(() => connection.close());
@@ -200,4 +190,22 @@ test('through a proxy, a 2026-era upstream\'s changed tool list (announced on it
   assert.equal(changes, 1);
   assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['traced', 'refused', 'confirm', 'add_tool', 'extra']);
   assert.deepEqual((await client.callTool({ name: 'extra', arguments: {} })).content, [{ type: 'text', text: 'extra ran' }]);
+});
+
+test('a proxy tells its 2026-era HTTP clients of an upstream\'s changed tool list on their listen streams', { timeout: 60_000 }, async () => {
+  const own = await createProxy([{ name: 'm', command: process.execPath, args: [META_SERVER] }], { stderr: 'ignore' });
+  cleanups.push(() => own.close());
+  const http = await own.serveHttp(HOST);
+  cleanups.push(() => http.close());
+  const changed: string[][] = [];
+  const client = new ClientV2({ name: 'modern-test', version: '1.0.0' }, {
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => void changed.push((tools ?? []).map((t) => t.name)) } },
+  });
+  await client.connect(new HttpV2(new URL(http.url)));
+  cleanups.push(() => client.close());
+  assert.ok(client.autoOpenedSubscription !== undefined, 'the client listens for changes');
+  assert.deepEqual((await client.callTool({ name: 'add_tool', arguments: {} })).content, [{ type: 'text', text: 'added' }]);
+  for (let i = 0; i < 500 && changed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(changed, [['traced', 'refused', 'confirm', 'add_tool', 'extra']]);
 });

@@ -39,6 +39,8 @@ test('two upstreams listing the same names without prefixes is a startup error n
 test('bad upstream entries are refused with the problem named', async () => {
   await assert.rejects(createProxy([]), { name: 'TypeError', message: 'proxy: give at least one upstream server' });
   await assert.rejects(createProxy([{ command: 'x', url: 'http://127.0.0.1:1/mcp' }]), { name: 'TypeError', message: 'proxy: upstream 1: give exactly one of "command" and "url"' });
+  await assert.rejects(createProxy([{ command: 'x', bearerToken: 't' }]), { name: 'TypeError', message: 'proxy: upstream 1: "bearerToken" only applies to a "url" upstream' });
+  await assert.rejects(createProxy([{ url: 'http://127.0.0.1:1/mcp', bearerToken: '' }]), { name: 'TypeError', message: 'proxy: upstream 1: "bearerToken" must not be empty' });
   await assert.rejects(createProxy([{ command: 'x', port: 3 } as never]), { name: 'TypeError', message: 'proxy: upstream 1: unknown key "port" (known keys: name, command, args, env, cwd, url, headers, bearerToken, prefix, permission, trustServerAnnotations)' });
 });
 

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createCallContext, type ToolOutput } from '../src/contract/index.js';
@@ -9,7 +8,8 @@ import { parseArgs, UsageError } from '../src/cli/args.js';
 import { AUTH_TOOLS } from './support/auth-tools.js';
 import { startProvider, type TestProvider } from './support/auth-provider.js';
 import { INITIALIZE, POST_HEADERS, rawRequest, type RawResponse } from './support/transport-http-probe.js';
-import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
+import { OUT_DIR } from './support/cli-paths.js';
+import { startProxyCli } from './support/proxy-cli.js';
 
 // The proxy's HTTP side as an OAuth resource server, against a real oidc-provider on 127.0.0.1
 // issuing tokens by client credentials. One provider, one plain SDK upstream over stdio and one
@@ -128,13 +128,9 @@ test('toolwright proxy --auth-issuer guards its HTTP side; a config upstream wit
   const dir = await mkdtemp(join(tmpdir(), 'toolwright-proxy-auth-'));
   const config = join(dir, 'proxy.json');
   await writeFile(config, JSON.stringify({ servers: [{ name: 'g', prefix: 'g.', url: upstream.url, bearerToken: await token('mcp', upstream.url) }] }));
-  const child = spawn(process.execPath, [CLI_PATH, 'proxy', '--config', config, '--http', '127.0.0.1:0', '--auth-issuer', provider.issuer, '--auth-scopes', 'mcp'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const proxy = await startProxyCli(['--config', config, '--http', '127.0.0.1:0', '--auth-issuer', provider.issuer, '--auth-scopes', 'mcp']);
   try {
-    for (let i = 0; i < 3000 && !/http:\/\/\S+\/mcp/.test(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const url = /(http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
+    const url = proxy.url;
     const port = Number(new URL(url).port);
     assertRefusal(await post(port, {}), 401, `Bearer scope="mcp", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`, {
       error: 'unauthorized',
@@ -148,8 +144,7 @@ test('toolwright proxy --auth-issuer guards its HTTP side; a config upstream wit
       await client.close();
     }
   } finally {
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await proxy.stop(), 0);
     await rm(dir, { recursive: true, force: true });
     await upstream.close();
   }

@@ -44,3 +44,18 @@ export const FACTS_ANSWERS = {
     { error: 'unknown tool "x"', replay: 'unknown' },
   ],
 };
+
+/** `slow`: reports progress (1 of 2, "half"), then waits until its call is cancelled; `onAbort` is told when it was. */
+export function slowTool(onAbort: () => void = () => {}): ContractTool {
+  return {
+    name: 'slow',
+    description: 'Reports progress, then waits until cancelled',
+    annotations: { readOnly: true },
+    execute: async (_args, ctx) => {
+      ctx.progress({ progress: 1, total: 2, message: 'half' });
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      onAbort();
+      return 'never seen';
+    },
+  };
+}

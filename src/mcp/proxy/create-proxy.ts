@@ -1,9 +1,10 @@
-import type { Server } from '@modelcontextprotocol/server';
+import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
 import { connectServer, type ConsumerPolicyOptions, type HostElicitor, type ServerConnection } from '../client/index.js';
 import { serverFor } from '../server/create-server.js';
 import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
+import { closingFirst } from '../transports/http/closing-first.js';
 import type { ServerInfo } from '../server/index.js';
 import { servedToolsOf, type ServedTool } from '../server/served-tools.js';
 import { connectStdio, listenHttp, type HttpHandle, type HttpOptions, type StdioHandle, type StdioOptions } from '../transports/index.js';
@@ -79,7 +80,9 @@ export interface Proxy {
  * server. Each tool is served with its upstream definition unchanged but for its prefixed
  * name; calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
  * server and tool; a dead upstream is connected again on the next call); an upstream's
- * `list_changed` refreshes its tools and is forwarded to every connected client. Throws, after
+ * `list_changed` refreshes its tools and is forwarded to every connected client (2025-era
+ * sessions and stdio connections by notification, 2026-07-28 HTTP clients on their
+ * `subscriptions/listen` streams). Throws, after
  * closing what it opened, when an upstream cannot be connected or listed, and when two servers
  * list the same name: `proxy: tool "echo" is listed by both "a" and "b"; give one of them a
  * prefix`.
@@ -90,6 +93,8 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
   const info = options.info ?? { name: 'toolwright-proxy', version: '0.0.0' };
   const serverOptions = options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars };
   const live = new Set<Server>();
+  // One bus per HTTP endpoint: its 2026-07-28 clients' listen streams are told of changes there.
+  const changeBuses = new Set<InMemoryServerEventBus>();
   const connections: ServerConnection[] = [];
   const served = new Map<string, ServedTool>();
   let merged: readonly ContractTool[] = [];
@@ -113,6 +118,7 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
       if (server.transport === undefined) continue;
       server.sendToolListChanged().catch(() => {});
     }
+    for (const bus of changeBuses) bus.publish({ kind: 'tools_list_changed' });
   };
   try {
     for (const upstream of checked) {
@@ -165,25 +171,13 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     serveStdio: (stdio = {}) => connectStdio(() => serverOf('stdio'), stdio),
     serveHttp: async (http = {}) => {
       const runs = new ParkedRuns();
-      const handle = await listenHttp(() => serverOf('http', runs), http);
-      return {
-        get url() {
-          return handle.url;
-        },
-        get port() {
-          return handle.port;
-        },
-        get server() {
-          return handle.server;
-        },
-        get sessionCount() {
-          return handle.sessionCount;
-        },
-        close: () => {
-          runs.closeAll();
-          return handle.close();
-        },
-      };
+      const changeEvents = new InMemoryServerEventBus();
+      const handle = await listenHttp(() => serverOf('http', runs), { ...http, changeEvents });
+      changeBuses.add(changeEvents);
+      return closingFirst(handle, () => {
+        changeBuses.delete(changeEvents);
+        runs.closeAll();
+      });
     },
     close: async () => {
       await Promise.all(connections.map((c) => c.close()));
