@@ -12,6 +12,7 @@ import { runProcess } from './support/run-process.js';
 import { startProxyCli } from './support/proxy-cli.js';
 
 const PLAIN_SERVER = join(OUT_DIR, 'test', 'support', 'consume-plain-server.js');
+const META_SERVER = join(OUT_DIR, 'test', 'support', 'consume-meta-server.js');
 
 test('proxy arguments: upstream words, --config, --http', () => {
   assert.deepEqual(parseArgs(['proxy', 'a=node s.js a', 'http://127.0.0.1:9/mcp', '--http', '0']), {
@@ -69,6 +70,33 @@ test('toolwright proxy over stdio', { timeout: 60_000 }, async () => {
     assert.deepEqual(client.getServerVersion(), { name: 'gate', version: '0.0.0' });
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['a.echo', 'a.crash', 'a.add_tool', 'a.ask']);
     assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'over stdio' } }), { content: [{ type: 'text', text: 'a: over stdio' }] });
+  } finally {
+    await client.close();
+  }
+});
+
+test('toolwright proxy over stdio to a 2026-07-28 client: an upstream question comes as input_required, a changed tool list on the listen stream', { timeout: 60_000 }, async () => {
+  const { Client: ClientV2 } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport: StdioV2 } = await import('@modelcontextprotocol/client/stdio');
+  const changed: string[][] = [];
+  const client = new ClientV2({ name: 'cli-modern-test', version: '1.0.0' }, {
+    capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => void changed.push((tools ?? []).map((t) => t.name)) } },
+  });
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  await client.connect(new StdioV2({ command: process.execPath, args: [CLI_PATH, 'proxy', `m=${process.execPath} ${META_SERVER}`], stderr: 'ignore' }));
+  try {
+    assert.equal(client.getProtocolEra(), 'modern');
+    assert.deepEqual((await client.callTool({ name: 'm.confirm', arguments: { greeting: 'hi' } })).content, [{ type: 'text', text: 'hi {"action":"accept","content":{"name":"Ada"}}' }]);
+    assert.deepEqual(asked, ['Name?']);
+    await client.callTool({ name: 'm.add_tool', arguments: {} });
+    for (let i = 0; i < 500 && changed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(changed, [['m.traced', 'm.refused', 'm.confirm', 'm.add_tool', 'm.extra']]);
   } finally {
     await client.close();
   }

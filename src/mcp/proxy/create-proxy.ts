@@ -81,8 +81,8 @@ export interface Proxy {
  * name; calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
  * server and tool; a dead upstream is connected again on the next call); an upstream's
  * `list_changed` refreshes its tools and is forwarded to every connected client (2025-era
- * sessions and stdio connections by notification, 2026-07-28 HTTP clients on their
- * `subscriptions/listen` streams). Throws, after
+ * clients by notification, 2026-07-28 clients on their `subscriptions/listen` streams: over
+ * stdio the SDK routes the server's notification there, over HTTP the endpoint's change bus). Throws, after
  * closing what it opened, when an upstream cannot be connected or listed, and when two servers
  * list the same name: `proxy: tool "echo" is listed by both "a" and "b"; give one of them a
  * prefix`.
