@@ -111,7 +111,7 @@ describe('cli helpText', () => {
       '  toolwright list <module> [--json] [--profile p] [--lint]',
       '  toolwright lint <module> [--profile p] [--provider a,b] [--json]',
       "  toolwright call <module> <tool> ['<json arguments>'] [--json]",
-      "  toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]",
+      "  toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
       '  toolwright init [dir]',
       '  toolwright help [command]        show help (also --help, -h)',
       '  toolwright --version             print the toolwright version',

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +9,10 @@ import { parseArgs, UsageError } from '../src/cli/args.js';
 import { upstreamOfWord } from '../src/cli/commands/proxy.js';
 import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
+import { startProxyCli } from './support/proxy-cli.js';
 
 const PLAIN_SERVER = join(OUT_DIR, 'test', 'support', 'consume-plain-server.js');
+const META_SERVER = join(OUT_DIR, 'test', 'support', 'consume-meta-server.js');
 
 test('proxy arguments: upstream words, --config, --http', () => {
   assert.deepEqual(parseArgs(['proxy', 'a=node s.js a', 'http://127.0.0.1:9/mcp', '--http', '0']), {
@@ -21,7 +22,7 @@ test('proxy arguments: upstream words, --config, --http', () => {
     stateless: false,
   });
   assert.deepEqual(parseArgs(['proxy', '--config', 'p.json', '--name', 'gate']), { kind: 'proxy', upstreams: [], config: 'p.json', stateless: false, name: 'gate' });
-  assert.throws(() => parseArgs(['proxy']), new UsageError("proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]"));
+  assert.throws(() => parseArgs(['proxy']), new UsageError("proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]"));
   assert.throws(() => parseArgs(['proxy', 'x', '--stateless']), new UsageError('--stateless only applies to --http'));
   assert.deepEqual(upstreamOfWord('files=node  server.js --root /tmp'), { name: 'files', prefix: 'files.', command: 'node', args: ['server.js', '--root', '/tmp'] });
   assert.deepEqual(upstreamOfWord('https://example.test/mcp'), { url: 'https://example.test/mcp' });
@@ -43,14 +44,10 @@ test('toolwright proxy --http serves upstreams from words and a JSON config, pre
   const dir = await mkdtemp(join(tmpdir(), 'toolwright-proxy-'));
   const config = join(dir, 'proxy.json');
   await writeFile(config, JSON.stringify({ servers: [{ name: 'c', prefix: 'c_', command: process.execPath, args: [PLAIN_SERVER, 'c'] }], maxLLMChars: 4 }));
-  const child = spawn(process.execPath, [CLI_PATH, 'proxy', `a=${process.execPath} ${PLAIN_SERVER} a`, '--config', config, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const proxy = await startProxyCli([`a=${process.execPath} ${PLAIN_SERVER} a`, '--config', config, '--http', '127.0.0.1:0']);
   try {
-    for (let i = 0; i < 3000 && !/http:\/\/\S+\/mcp/.test(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const url = /(http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
-    assert.equal(stderr, `toolwright: proxying 8 tools of 2 servers at ${url}; Ctrl-C stops\n`);
+    const url = proxy.url;
+    assert.equal(proxy.stderr(), `toolwright: proxying 8 tools of 2 servers at ${url}; Ctrl-C stops\n`);
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
@@ -60,8 +57,7 @@ test('toolwright proxy --http serves upstreams from words and a JSON config, pre
       await client.close();
     }
   } finally {
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await proxy.stop(), 0);
     await rm(dir, { recursive: true, force: true });
   }
 });
@@ -74,6 +70,33 @@ test('toolwright proxy over stdio', { timeout: 60_000 }, async () => {
     assert.deepEqual(client.getServerVersion(), { name: 'gate', version: '0.0.0' });
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['a.echo', 'a.crash', 'a.add_tool', 'a.ask']);
     assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'over stdio' } }), { content: [{ type: 'text', text: 'a: over stdio' }] });
+  } finally {
+    await client.close();
+  }
+});
+
+test('toolwright proxy over stdio to a 2026-07-28 client: an upstream question comes as input_required, a changed tool list on the listen stream', { timeout: 60_000 }, async () => {
+  const { Client: ClientV2 } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport: StdioV2 } = await import('@modelcontextprotocol/client/stdio');
+  const changed: string[][] = [];
+  const client = new ClientV2({ name: 'cli-modern-test', version: '1.0.0' }, {
+    capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => void changed.push((tools ?? []).map((t) => t.name)) } },
+  });
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  await client.connect(new StdioV2({ command: process.execPath, args: [CLI_PATH, 'proxy', `m=${process.execPath} ${META_SERVER}`], stderr: 'ignore' }));
+  try {
+    assert.equal(client.getProtocolEra(), 'modern');
+    assert.deepEqual((await client.callTool({ name: 'm.confirm', arguments: { greeting: 'hi' } })).content, [{ type: 'text', text: 'hi {"action":"accept","content":{"name":"Ada"}}' }]);
+    assert.deepEqual(asked, ['Name?']);
+    await client.callTool({ name: 'm.add_tool', arguments: {} });
+    for (let i = 0; i < 500 && changed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(changed, [['m.traced', 'm.refused', 'm.confirm', 'm.add_tool', 'm.extra']]);
   } finally {
     await client.close();
   }

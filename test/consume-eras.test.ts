@@ -81,9 +81,8 @@ test('the 2.x client against a 2025-era plain SDK server: listing, calls, elicit
   }
 });
 
-test('connectServer with sdk 2 owns a 2026-era connection; the host elicitor answers input_required', { timeout: 60_000 }, async () => {
+test('connectServer owns a 2026-era connection; the host elicitor answers input_required', { timeout: 60_000 }, async () => {
   const connection = await connectServer({ command: process.execPath, args: [MODERN_SERVER], stderr: 'ignore' }, {
-    sdk: 2,
     trustServerAnnotations: true,
     elicit: async (question, about) => ({ action: 'accept', content: { name: `${about.server}/${about.tool} ${question.message}` } }),
   });

@@ -39,7 +39,9 @@ test('two upstreams listing the same names without prefixes is a startup error n
 test('bad upstream entries are refused with the problem named', async () => {
   await assert.rejects(createProxy([]), { name: 'TypeError', message: 'proxy: give at least one upstream server' });
   await assert.rejects(createProxy([{ command: 'x', url: 'http://127.0.0.1:1/mcp' }]), { name: 'TypeError', message: 'proxy: upstream 1: give exactly one of "command" and "url"' });
-  await assert.rejects(createProxy([{ command: 'x', port: 3 } as never]), { name: 'TypeError', message: 'proxy: upstream 1: unknown key "port" (known keys: name, command, args, env, cwd, url, headers, prefix, permission, trustServerAnnotations)' });
+  await assert.rejects(createProxy([{ command: 'x', bearerToken: 't' }]), { name: 'TypeError', message: 'proxy: upstream 1: "bearerToken" only applies to a "url" upstream' });
+  await assert.rejects(createProxy([{ url: 'http://127.0.0.1:1/mcp', bearerToken: '' }]), { name: 'TypeError', message: 'proxy: upstream 1: "bearerToken" must not be empty' });
+  await assert.rejects(createProxy([{ command: 'x', port: 3 } as never]), { name: 'TypeError', message: 'proxy: upstream 1: unknown key "port" (known keys: name, command, args, env, cwd, url, headers, bearerToken, prefix, permission, trustServerAnnotations)' });
 });
 
 test('a proxy over HTTP aggregates prefixed upstreams, forwards calls, reports a crash as a tool error, reconnects, and forwards list_changed', { timeout: 60_000 }, async () => {
@@ -63,7 +65,7 @@ test('a proxy over HTTP aggregates prefixed upstreams, forwards calls, reports a
   assert.deepEqual(await client.callTool({ name: 'a.ask', arguments: {} }), { content: [{ type: 'text', text: '{"action":"accept","content":{"name":"Ada, asked \\"Name?\\""}}' }] });
 
   assert.deepEqual(await client.callTool({ name: 'a.crash', arguments: {} }), {
-    content: [{ type: 'text', text: 'mcp server "a": tool "crash": MCP error -32000: Connection closed' }],
+    content: [{ type: 'text', text: 'mcp server "a": tool "crash": Connection closed' }],
     isError: true,
   });
   assert.deepEqual(await client.callTool({ name: 'a.echo', arguments: { text: 'back' } }), { content: [{ type: 'text', text: 'a: back' }] });

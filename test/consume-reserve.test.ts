@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as z from 'zod/v4';
-import type { ContractTool } from '../src/contract/index.js';
 import { createServer, FACTS_METHOD } from '../src/mcp/server/index.js';
 import { connectTools } from '../src/mcp/client/index.js';
 import { connectCounted, type CountedClient } from './support/consume-servers.js';
+import { decorated, FACTS_CALLS, FACTS_ANSWERS } from './support/consume-decorated.js';
 import { createPolicy } from '../src/runtime/index.js';
 import { OUT_DIR } from './support/cli-paths.js';
 
@@ -22,36 +22,6 @@ async function rawListing(client: Client): Promise<string> {
 async function rawFacts(client: Client, calls: unknown[]): Promise<string> {
   return JSON.stringify(await client.request({ method: FACTS_METHOD, params: { calls } } as never, Raw));
 }
-
-function decorated(): ContractTool[] {
-  return [
-    {
-      name: 'bash',
-      title: 'Shell',
-      description: 'Runs a command',
-      parameters: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false },
-      annotations: { title: 'Shell', destructive: true, openWorld: true },
-      flow: { sends: true },
-      replay: 'safe',
-      resource: 'shell:session',
-      facts: (args) => ({ calls: [{ tool: 'read', args: { path: '.env' }, text: 'read .env' }, { tool: '', args }], rewrite: { command: String(args.command), stamp: 'abc' } }),
-      execute: async () => 'ran',
-    },
-    { name: 'itself', description: 'Claims itself', facts: () => ({ calls: null }), execute: async () => 'x' },
-    { name: 'nothing', description: 'Claims nothing statable', facts: () => ({ calls: [] }), replay: 'keyed', execute: async () => 'x' },
-    { name: 'failing', description: 'Cannot say', facts: () => { throw new Error('cannot read the command'); }, execute: async () => 'x' },
-    { name: 'plain', description: 'No claims', annotations: { readOnly: true }, execute: async () => 'plain' },
-  ];
-}
-
-const FACTS_CALLS = [
-  { name: 'bash', arguments: { command: 'cat .env > out/x' } },
-  { name: 'itself' },
-  { name: 'nothing', arguments: {} },
-  { name: 'failing', arguments: {} },
-  { name: 'plain', arguments: {} },
-  { name: 'x', arguments: {} },
-];
 
 const opened: CountedClient[] = [];
 after(async () => {
@@ -73,16 +43,7 @@ test('round trip: decorate, serve, consume, serve, consume gives identical defin
   const facts = await rawFacts(level1.client, FACTS_CALLS);
   assert.equal(
     facts,
-    JSON.stringify({
-      results: [
-        { facts: { calls: [{ tool: 'read', args: { path: '.env' }, text: 'read .env' }, { tool: '', args: { command: 'cat .env > out/x' } }], rewrite: { command: 'cat .env > out/x', stamp: 'abc' } }, replay: 'safe' },
-        { facts: { calls: null }, replay: 'unknown' },
-        { facts: { calls: [] }, replay: 'unknown' },
-        { error: 'cannot read the command', replay: 'unknown' },
-        { replay: 'unknown' },
-        { error: 'unknown tool "x"', replay: 'unknown' },
-      ],
-    }),
+    JSON.stringify(FACTS_ANSWERS),
   );
   const before = level1.sent.filter((m) => m.method === FACTS_METHOD).length;
   assert.equal(await rawFacts(level2.client, FACTS_CALLS), facts);

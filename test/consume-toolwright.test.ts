@@ -5,6 +5,7 @@ import { Executor } from '../src/runtime/index.js';
 import { createServer, FACTS_METHOD } from '../src/mcp/server/index.js';
 import { connectTools, consumedToolInfo } from '../src/mcp/client/index.js';
 import { connectCounted } from './support/consume-servers.js';
+import { slowTool } from './support/consume-decorated.js';
 
 const ctxFor = (tool: string, args: unknown = {}, extra: Parameters<typeof createCallContext>[0] extends infer I ? Partial<I> : never = {}) =>
   createCallContext({ call: { id: 'c1', tool, args }, ...extra });
@@ -28,16 +29,7 @@ function upstreamTools(): ContractTool[] {
       resource: 'db:main',
       execute: async () => ({ content: [{ type: 'text', text: 'changed' }], record: { ns: 'test:change', data: { n: 1 } } }),
     },
-    {
-      name: 'slow',
-      description: 'Reports progress, then waits until cancelled',
-      annotations: { readOnly: true },
-      execute: async (_args, ctx) => {
-        ctx.progress({ progress: 1, total: 2, message: 'half' });
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-        return 'never seen';
-      },
-    },
+    slowTool(),
     {
       name: 'ask',
       description: 'Asks the user',

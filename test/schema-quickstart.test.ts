@@ -109,7 +109,7 @@ describe('init in process', () => {
         scripts: { test: 'tsc -p . && node --test dist/test/', lint: 'eslint .', build: 'tsc -p .', start: 'tsc -p . && node dist/src/server.js' },
         type: 'module',
       });
-      assert.match(out, /\n {2}npm install toolwright reflect-metadata class-validator class-transformer @modelcontextprotocol\/server @modelcontextprotocol\/client @modelcontextprotocol\/sdk@1 zod\n/);
+      assert.match(out, /\n {2}npm install toolwright reflect-metadata class-validator class-transformer @modelcontextprotocol\/server @modelcontextprotocol\/client\n/);
       const cjs = join(dir, 'cjs');
       mkdirSync(cjs);
       writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));

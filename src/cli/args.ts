@@ -69,6 +69,22 @@ export interface ProxyCommand {
   readonly stateless: boolean;
   readonly name?: string;
   readonly version?: string;
+  /** `--auth-issuer` and friends: the HTTP side requires tokens of this issuer (see `ProxyAuthConfig`). */
+  readonly auth?: ProxyAuthConfig;
+}
+
+/**
+ * The proxy's HTTP side as an OAuth 2.1 resource server, from flags or the config file's `auth`:
+ * tokens are JWTs checked against the issuer's keys (`jwtVerifier`), issued for `resource`
+ * (default: the URL the proxy listens on), with every scope of `requiredScopes`.
+ */
+export interface ProxyAuthConfig {
+  readonly issuer: string;
+  readonly resource?: string;
+  readonly requiredScopes?: readonly string[];
+  /** The issuer's JWKS URL; default: `jwks_uri` from its metadata. */
+  readonly jwksUri?: string;
+  readonly resourceName?: string;
 }
 
 /** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
@@ -107,7 +123,7 @@ const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'
   list: new Map([['--json', 'switch'], ['--profile', 'value'], ['--lint', 'switch'], ['--help', 'switch']]),
   lint: new Map([['--profile', 'value'], ['--provider', 'value'], ['--json', 'switch'], ['--help', 'switch']]),
   call: new Map([['--json', 'switch'], ['--help', 'switch']]),
-  proxy: new Map([['--config', 'value'], ['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--help', 'switch']]),
+  proxy: new Map([['--config', 'value'], ['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--auth-issuer', 'value'], ['--auth-resource', 'value'], ['--auth-scopes', 'value'], ['--help', 'switch']]),
   init: new Map([['--help', 'switch']]),
 };
 
@@ -116,7 +132,7 @@ const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly
   list: { min: 1, max: 1, usage: 'toolwright list <module> [--json] [--profile p] [--lint]' },
   lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
   call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
-  proxy: { min: 0, max: Number.POSITIVE_INFINITY, usage: "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless]" },
+  proxy: { min: 0, max: Number.POSITIVE_INFINITY, usage: "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]" },
   init: { min: 0, max: 1, usage: 'toolwright init [dir]' },
 };
 
@@ -178,8 +194,11 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
     'Each upstream is a URL or a stdio command line in one word (split at spaces); NAME=',
     'before it names the server and puts NAME. before its tool names. --config reads a JSON file:',
     '{"servers": [{"name", "command", "args", "env", "cwd", "url", "headers", "prefix"}...],',
-    '"maxLLMChars", "maxOutputChars", "policy": {"rules": [...]}}. Tools keep their upstream',
-    'definitions; two servers listing one name without prefixes is an error.',
+    '"maxLLMChars", "maxOutputChars", "policy": {"rules": [...]}, "auth": {"issuer", "resource",',
+    '"requiredScopes", "jwksUri", "resourceName"}}. Tools keep their upstream definitions; two',
+    'servers listing one name without prefixes is an error. --auth-issuer (or "auth") makes the',
+    'HTTP side require JWT bearer tokens of that issuer, issued for --auth-resource (default: the',
+    'URL it listens on), with every scope of --auth-scopes.',
   ].join('\n'),
 };
 
@@ -197,6 +216,31 @@ export function parseHttpAddress(text: string): HttpAddress {
   }
   if (host === '') throw new UsageError(`--http expects [host:]port, got an empty host in ${JSON.stringify(text)}`);
   return { host, port: Number(portText) };
+}
+
+/**
+ * Reads the proxy's `--auth-*` flags: none gives `undefined`; `--auth-resource` and
+ * `--auth-scopes` need `--auth-issuer`, and all of them need `--http`. Issuer and resource must
+ * be URLs; the scopes are a comma-separated list of non-empty words.
+ */
+function proxyAuthOf(flags: ReadonlyMap<string, string>, http: boolean): ProxyAuthConfig | undefined {
+  const issuer = nonEmpty('--auth-issuer', flags.get('--auth-issuer'));
+  const resource = nonEmpty('--auth-resource', flags.get('--auth-resource'));
+  const scopes = flags.get('--auth-scopes');
+  if (issuer === undefined) {
+    if (resource !== undefined || scopes !== undefined) throw new UsageError(`${resource !== undefined ? '--auth-resource' : '--auth-scopes'} needs --auth-issuer`);
+    return undefined;
+  }
+  if (!http) throw new UsageError('--auth-issuer only applies to --http (stdio is not authenticated: a local process trusts its parent)');
+  for (const [flag, value] of [['--auth-issuer', issuer], ['--auth-resource', resource]] as const) {
+    if (value !== undefined && !URL.canParse(value)) throw new UsageError(`${flag} expects a URL, got ${JSON.stringify(value)}`);
+  }
+  let requiredScopes: string[] | undefined;
+  if (scopes !== undefined) {
+    requiredScopes = scopes.split(',').map((scope) => scope.trim());
+    if (requiredScopes.some((scope) => scope === '' || /\s/.test(scope))) throw new UsageError(`--auth-scopes expects scopes separated by commas, got ${JSON.stringify(scopes)}`);
+  }
+  return { issuer, ...optional('resource', resource), ...optional('requiredScopes', requiredScopes) };
 }
 
 /**
@@ -250,6 +294,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     if (stateless && http === undefined) throw new UsageError('--stateless only applies to --http');
     const config = nonEmpty('--config', flags.get('--config'));
     if (positionals.length === 0 && config === undefined) throw new UsageError(`proxy needs at least one upstream or --config; usage: ${shape.usage}`);
+    const auth = proxyAuthOf(flags, http !== undefined);
     return {
       kind: 'proxy',
       upstreams: positionals,
@@ -258,6 +303,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       stateless,
       ...optional('name', nonEmpty('--name', flags.get('--name'))),
       ...optional('version', nonEmpty('--version', flags.get('--version'))),
+      ...optional('auth', auth),
     };
   }
   if (first === 'init') return positionals[0] === undefined ? { kind: 'init' } : { kind: 'init', dir: positionals[0] };
@@ -314,8 +360,8 @@ function isCommand(word: string): word is CommandName {
   return (COMMANDS as readonly string[]).includes(word);
 }
 
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function nonEmpty(flag: string, value: string | undefined): string | undefined {

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isJsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { createProxy, type Proxy, type ProxyOptions, type ProxyUpstream } from '../../mcp/index.js';
-import type { ProxyCommand } from '../args.js';
+import { createProxy, jwtVerifier, type AuthOptions, type Proxy, type ProxyOptions, type ProxyUpstream } from '../../mcp/index.js';
+import type { ProxyAuthConfig, ProxyCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { CliError } from '../load.js';
 
@@ -22,8 +22,12 @@ export function upstreamOfWord(word: string): ProxyUpstream {
   return { ...naming, command, args };
 }
 
-/** Reads `--config`: an array of upstreams, or `{servers, maxLLMChars?, maxOutputChars?, policy?}`. */
-async function readConfig(path: string, cwd: string): Promise<{ servers: unknown[]; options: ProxyOptions }> {
+/** The keys a config file's object form may have. */
+const CONFIG_KEYS = ['servers', 'maxLLMChars', 'maxOutputChars', 'policy', 'auth'];
+const AUTH_KEYS = ['issuer', 'resource', 'requiredScopes', 'jwksUri', 'resourceName'];
+
+/** Reads `--config`: an array of upstreams, or `{servers, maxLLMChars?, maxOutputChars?, policy?, auth?}`. */
+async function readConfig(path: string, cwd: string): Promise<{ servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig }> {
   let text: string;
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
@@ -40,7 +44,7 @@ async function readConfig(path: string, cwd: string): Promise<{ servers: unknown
   if (!isJsonObject(value) || !Array.isArray(value.servers)) throw new CliError(`proxy: the config ${JSON.stringify(path)} must be an array of servers or an object with a "servers" array`);
   const options: { maxLLMChars?: number; maxOutputChars?: number; policy?: ProxyOptions['policy'] } = {};
   for (const key of Object.keys(value)) {
-    if (!['servers', 'maxLLMChars', 'maxOutputChars', 'policy'].includes(key)) throw new CliError(`proxy: the config has an unknown key ${JSON.stringify(key)} (known keys: servers, maxLLMChars, maxOutputChars, policy)`);
+    if (!CONFIG_KEYS.includes(key)) throw new CliError(`proxy: the config has an unknown key ${JSON.stringify(key)} (known keys: ${CONFIG_KEYS.join(', ')})`);
   }
   if (value.maxLLMChars !== undefined) {
     if (typeof value.maxLLMChars !== 'number') throw new CliError('proxy: "maxLLMChars" must be a number');
@@ -54,7 +58,39 @@ async function readConfig(path: string, cwd: string): Promise<{ servers: unknown
     if (!isJsonObject(value.policy)) throw new CliError('proxy: "policy" must be an object like {"rules": [...]}');
     options.policy = value.policy as ProxyOptions['policy'];
   }
-  return { servers: value.servers, options };
+  return { servers: value.servers, options, ...(value.auth === undefined ? {} : { auth: authOfConfig(value.auth) }) };
+}
+
+/**
+ * Checks the config's `auth`: an object with a URL `issuer`, optional URL `resource` and
+ * `jwksUri`, a string array `requiredScopes` and a string `resourceName`, nothing else.
+ */
+function authOfConfig(auth: unknown): ProxyAuthConfig {
+  if (!isJsonObject(auth)) throw new CliError('proxy: "auth" must be an object like {"issuer": "https://auth.example.com", "requiredScopes": ["mcp"]}');
+  for (const key of Object.keys(auth)) {
+    if (!AUTH_KEYS.includes(key)) throw new CliError(`proxy: "auth" has an unknown key ${JSON.stringify(key)} (known keys: ${AUTH_KEYS.join(', ')})`);
+  }
+  for (const key of ['issuer', 'resource', 'jwksUri'] as const) {
+    const url = auth[key];
+    if (url === undefined && key !== 'issuer') continue;
+    if (typeof url !== 'string' || !URL.canParse(url)) throw new CliError(`proxy: "auth.${key}" must be a URL, got ${JSON.stringify(url ?? null)}`);
+  }
+  if (auth.requiredScopes !== undefined && (!Array.isArray(auth.requiredScopes) || !auth.requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))) {
+    throw new CliError('proxy: "auth.requiredScopes" must be an array of non-empty strings');
+  }
+  if (auth.resourceName !== undefined && typeof auth.resourceName !== 'string') throw new CliError('proxy: "auth.resourceName" must be a string');
+  return auth as unknown as ProxyAuthConfig;
+}
+
+/** The `auth` option of the proxy's HTTP side: JWTs of the issuer, checked with its JWKS. */
+export function authOptionsOf(config: ProxyAuthConfig): AuthOptions {
+  return {
+    verifier: jwtVerifier({ issuer: config.issuer, ...(config.jwksUri === undefined ? {} : { jwksUri: config.jwksUri }) }),
+    issuer: config.issuer,
+    ...(config.resource === undefined ? {} : { resource: config.resource }),
+    ...(config.requiredScopes === undefined ? {} : { requiredScopes: config.requiredScopes }),
+    ...(config.resourceName === undefined ? {} : { resourceName: config.resourceName }),
+  };
 }
 
 /**
@@ -63,9 +99,14 @@ async function readConfig(path: string, cwd: string): Promise<{ servers: unknown
  * `0.0.0`): over stdio (resolves once stdin closes) or with `--http` at a URL printed on stderr
  * (resolves after Ctrl-C or SIGTERM). A startup failure (an upstream that cannot be reached, a
  * name two servers share) is a `CliError` with exit code 2. Upstreams' stderr is passed through.
+ * With `--auth-issuer` or the config's `auth`, the HTTP side requires bearer tokens (see
+ * `authOptionsOf`).
  */
 export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<number> {
-  const fromConfig = command.config === undefined ? { servers: [], options: {} } : await readConfig(command.config, io.cwd);
+  const fromConfig: { servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig } = command.config === undefined ? { servers: [], options: {} } : await readConfig(command.config, io.cwd);
+  if (fromConfig.auth !== undefined && command.auth !== undefined) throw new CliError('proxy: give auth in the config or as --auth-* flags, not both');
+  const auth = command.auth ?? fromConfig.auth;
+  if (auth !== undefined && command.http === undefined) throw new CliError('proxy: "auth" only applies to --http (stdio is not authenticated: a local process trusts its parent)');
   const upstreams = [...(fromConfig.servers as ProxyUpstream[]), ...command.upstreams.map(upstreamOfWord)];
   const info = { name: command.name ?? 'toolwright-proxy', version: command.version ?? '0.0.0' };
   let proxy: Proxy;
@@ -85,7 +126,7 @@ export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<nu
     const { host, port } = command.http;
     let server: Awaited<ReturnType<Proxy['serveHttp']>>;
     try {
-      server = await proxy.serveHttp({ host, port, stateless: command.stateless });
+      server = await proxy.serveHttp({ host, port, stateless: command.stateless, ...(auth === undefined ? {} : { auth: authOptionsOf(auth) }) });
     } catch (error) {
       throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
     }

@@ -1,6 +1,3 @@
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod/v4';
-
 /** Options an SDK request takes (both SDK lines read these names). */
 export interface ClientRequestOptions {
   signal?: AbortSignal;
@@ -9,12 +6,13 @@ export interface ClientRequestOptions {
 }
 
 /**
- * A connected MCP client, typed by the few members the consumer uses, so both the 2025-era
- * `Client` of `@modelcontextprotocol/sdk` (1.x) and the `Client` of `@modelcontextprotocol/client`
- * (2.x, which also speaks the 2026-07-28 era) fit. Only `listTools` and `callTool` are required.
- * The two lines differ in `callTool` (1.x takes a result schema second, 2.x the options) and in
- * handler registration (1.x by zod schema, 2.x by method name); a 2.x client is told apart by its
- * `getProtocolEra` method.
+ * A connected MCP client, typed by the few members the consumer uses, so both the `Client` of
+ * `@modelcontextprotocol/client` (2.x, which speaks both protocol eras: 2025-11-25 sessions and
+ * the 2026-07-28 era with `input_required`) and the 2025-era `Client` of
+ * `@modelcontextprotocol/sdk` (1.x) fit, without toolwright importing either. Only `listTools`
+ * and `callTool` are required. The two lines differ in `callTool` (2.x takes the options second,
+ * 1.x a result schema) and in handler registration (2.x by method name, 1.x by a schema naming
+ * the method); a 2.x client is told apart by its `getProtocolEra` method.
  */
 export interface McpClientLike {
   listTools(params?: { cursor?: string }, options?: ClientRequestOptions): Promise<{ tools: unknown[]; nextCursor?: string }>;
@@ -39,30 +37,41 @@ export function callToolOn(client: McpClientLike, params: { name: string; argume
   return isV2Client(client) ? call.call(client, params, options) : call.call(client, params, undefined, options);
 }
 
-/** Any JSON-RPC result object; the consumer checks the shape itself. */
-const AnyResult = z.looseObject({});
+/**
+ * A result schema both SDK lines accept that keeps any answer as it came: a Standard Schema
+ * (what 2.x reads) whose `validate` returns the value, and the zod-3-shaped `safeParse` 1.x
+ * falls back to for a schema without zod 4's internals. The consumer checks shapes itself.
+ */
+const ANY_RESULT = {
+  '~standard': { version: 1, vendor: 'toolwright', validate: (value: unknown) => ({ value }) },
+  safeParse: (data: unknown) => ({ success: true, data }),
+};
 
 /**
- * Sends a request of a method the SDKs do not know (`execution/facts`), on either line. Throws
- * a `TypeError` when the client has no `request` method.
+ * The schema a 1.x `Client` takes to register a handler for `method`: it reads the method from
+ * the zod-3 shape `shape.method._def.value` and parses with `safeParse` (which keeps the message;
+ * the 1.x client still validates elicitation requests and answers itself).
+ */
+function v1MethodSchema(method: string): object {
+  return { shape: { method: { _def: { value: method } } }, safeParse: (data: unknown) => ({ success: true, data }) };
+}
+
+/**
+ * Sends a request of a method the SDKs do not know (`execution/facts`), or a known one whose
+ * answer must stay as it crossed the wire, on either line. Throws a `TypeError` when the client
+ * has no `request` method.
  */
 export function requestOn(client: McpClientLike, method: string, params: Record<string, unknown>, options: ClientRequestOptions): Promise<unknown> {
   if (typeof client.request !== 'function') throw new TypeError(`the MCP client has no "request" method, so "${method}" cannot be sent`);
   const request = client.request as unknown as (...args: unknown[]) => Promise<unknown>;
-  return request.call(client, { method, params }, AnyResult, options);
+  return request.call(client, { method, params }, ANY_RESULT, options);
 }
 
-/**
- * Runs `listener` on every `notifications/tools/list_changed` from the server. Returns false when
- * the client cannot register notification handlers. It replaces a handler the client already had
- * for that notification.
- */
-export function onToolListChanged(client: McpClientLike, listener: () => void): boolean {
-  if (typeof client.setNotificationHandler !== 'function') return false;
-  const register = client.setNotificationHandler as unknown as (...args: unknown[]) => void;
-  const handler = (): void => listener();
-  if (isV2Client(client)) register.call(client, 'notifications/tools/list_changed', handler);
-  else register.call(client, ToolListChangedNotificationSchema, handler);
+/** Registers `handler` for `method` on either line (2.x by method name, 1.x by a method schema). */
+function register(client: McpClientLike, kind: 'setNotificationHandler' | 'setRequestHandler', method: string, handler: (message: { params?: unknown }) => unknown): boolean {
+  const set = client[kind];
+  if (typeof set !== 'function') return false;
+  (set as unknown as (...args: unknown[]) => void).call(client, isV2Client(client) ? method : v1MethodSchema(method), handler);
   return true;
 }
 
@@ -76,13 +85,8 @@ export type ElicitParams = Record<string, unknown>;
  * capability (the SDKs refuse the handler then; the server will not ask such a client).
  */
 export function onElicitation(client: McpClientLike, answer: (params: ElicitParams) => Promise<Record<string, unknown>>): boolean {
-  if (typeof client.setRequestHandler !== 'function') return false;
-  const register = client.setRequestHandler as unknown as (...args: unknown[]) => void;
-  const handler = async (request: { params?: unknown }): Promise<Record<string, unknown>> => answer((request?.params ?? {}) as ElicitParams);
   try {
-    if (isV2Client(client)) register.call(client, 'elicitation/create', handler);
-    else register.call(client, ElicitRequestSchema, handler);
-    return true;
+    return register(client, 'setRequestHandler', 'elicitation/create', async (request) => answer((request?.params ?? {}) as ElicitParams));
   } catch {
     return false;
   }

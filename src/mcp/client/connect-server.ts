@@ -1,9 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ContractTool } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { onToolListChanged, type McpClientLike } from './client-like.js';
+import type { McpClientLike } from './client-like.js';
 import { serverNameOf, toolsOf } from './connect-tools.js';
 import type { ConsumeOptions } from './options.js';
 import { Upstream } from './upstream.js';
@@ -19,11 +16,28 @@ export interface StdioTarget {
   readonly stderr?: 'inherit' | 'ignore' | 'pipe';
 }
 
+/**
+ * What proves the consumer's right to call an upstream that requires OAuth (MCP authorization):
+ * an SDK auth provider of `@modelcontextprotocol/client`, handed to its HTTP transport as it is:
+ * an `AuthProvider` (`{ token() }`, asked before every request) or an `OAuthClientProvider`
+ * such as its `ClientCredentialsProvider` (which discovers the authorization server from the
+ * upstream's `401`, obtains a token and refreshes it).
+ */
+export type UpstreamAuthProvider = { token(): Promise<string | undefined>; onUnauthorized?(context: never): Promise<void> } | { readonly clientMetadata: object; tokens(...args: never[]): unknown };
+
 /** A server to reach over streamable HTTP. */
 export interface UrlTarget {
   readonly url: string | URL;
-  /** Extra headers sent with every request (an `Authorization` header, say). */
+  /** Extra headers sent with every request. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A bearer token for an upstream that requires auth, sent as `Authorization: Bearer <token>`
+   * on every request: the token, or a function asked before every request (return a fresh one
+   * when it expires). Give this or `authProvider`, not both.
+   */
+  readonly bearerToken?: string | (() => string | Promise<string>);
+  /** An SDK auth provider (see `UpstreamAuthProvider`). Give this or `bearerToken`, not both. */
+  readonly authProvider?: UpstreamAuthProvider;
 }
 
 /** Where `connectServer` finds a server. */
@@ -37,13 +51,6 @@ export interface ConnectServerOptions extends ConsumeOptions {
   readonly onToolsChanged?: (tools: readonly ContractTool[]) => void;
   /** Called when a refresh that `list_changed` started fails (the old tools stay). */
   readonly onRefreshError?: (error: Error) => void;
-  /**
-   * Which SDK line's client connects: `1` (default), the `Client` of `@modelcontextprotocol/sdk`,
-   * which speaks the 2025 era; or `2`, the `Client` of `@modelcontextprotocol/client` (an optional
-   * peer dependency), which negotiates the 2026-07-28 era when the server offers it and answers
-   * `input_required` with the same elicitation.
-   */
-  readonly sdk?: 1 | 2;
 }
 
 /** A server connection `connectServer` owns. */
@@ -52,13 +59,18 @@ export interface ServerConnection {
   readonly server: string;
   /** The tools of the latest listing. */
   readonly tools: readonly ContractTool[];
+  /**
+   * The protocol era of the live connection, as the client negotiated it: `modern` (2026-07-28)
+   * or `legacy` (a 2025-11-25 session); `undefined` while no connection is live.
+   */
+  readonly era: 'modern' | 'legacy' | undefined;
   /** Lists the tools again (reconnecting when the connection died) and returns them. */
   refresh(): Promise<readonly ContractTool[]>;
   /** Closes the connection (a stdio child is ended); later calls fail. Idempotent. */
   close(): Promise<void>;
 }
 
-/** The members of either SDK line's `Client` that `connectServer` uses to own a connection. */
+/** The members of the 2.x `Client` that `connectServer` uses to own a connection. */
 interface OwnedClient {
   connect(transport: unknown): Promise<void>;
   close(): Promise<void>;
@@ -72,27 +84,57 @@ interface Live {
 
 const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
 
-/** A fresh, unconnected client of the chosen SDK line and the transport to connect it with. */
-async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }, sdk: 1 | 2): Promise<{ client: OwnedClient; transport: unknown }> {
-  if (sdk === 1) return { client: new Client(info, { capabilities: CLIENT_CAPABILITIES }) as unknown as OwnedClient, transport: transportOf(target) };
+/** A fresh, unconnected 2.x client and the transport to connect it with. */
+async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }, onToolsChanged: () => void): Promise<{ client: OwnedClient; transport: unknown }> {
   let v2: typeof import('@modelcontextprotocol/client');
   try {
     v2 = await import('@modelcontextprotocol/client');
   } catch (err) {
-    throw new Error(`connectServer: sdk 2 needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`);
+    throw new Error(`connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`);
   }
-  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' } }) as unknown as OwnedClient;
+  // The client's own list-changed wiring: a notification handler in the 2025 era, a
+  // `subscriptions/listen` stream in the 2026-07-28 era (when the server advertises listChanged).
+  const listChanged = { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged() } };
+  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' }, listChanged }) as unknown as OwnedClient;
   if ('url' in target) {
     const url = target.url instanceof URL ? target.url : new URL(target.url);
-    return { client, transport: new v2.StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } }) };
+    const authProvider = authProviderOf(target);
+    return {
+      client,
+      transport: new v2.StreamableHTTPClientTransport(url, {
+        ...(target.headers === undefined ? {} : { requestInit: { headers: { ...target.headers } } }),
+        ...(authProvider === undefined ? {} : { authProvider: authProvider as never }),
+      }),
+    };
   }
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   return { client, transport: new StdioClientTransport(stdioParams(target)) };
 }
 
+/** The auth provider a URL target asks for: its `authProvider`, or one that gives its `bearerToken`. */
+function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
+  const { bearerToken, authProvider } = target;
+  if (bearerToken !== undefined && authProvider !== undefined) throw new TypeError('connectServer: give "bearerToken" or "authProvider", not both');
+  if (authProvider !== undefined) {
+    if (typeof authProvider !== 'object' || authProvider === null) throw new TypeError('connectServer: "authProvider" must be an SDK AuthProvider or OAuthClientProvider object');
+    return authProvider;
+  }
+  if (bearerToken === undefined) return undefined;
+  if (typeof bearerToken === 'string') {
+    if (bearerToken === '') throw new TypeError('connectServer: "bearerToken" must not be empty');
+    return { token: async () => bearerToken };
+  }
+  if (typeof bearerToken !== 'function') throw new TypeError('connectServer: "bearerToken" must be a string or a function that returns one');
+  return { token: async () => bearerToken() };
+}
+
 /**
- * Connects to one server, spawning `{command, args}` over stdio or opening `{url}` over
- * streamable HTTP, lists its tools (see `connectTools` for what they are and do) and owns the
+ * Connects to one server with a `Client` of `@modelcontextprotocol/client` (2.x, loaded on first
+ * use), spawning `{command, args}` over stdio or opening `{url}` over streamable HTTP (with a
+ * bearer token or an SDK auth provider when the upstream requires auth). The client negotiates
+ * the era: the 2026-07-28 era when the server offers it (stateless requests; the server's
+ * questions come as `input_required` and are answered and retried by the client), else a
+ * 2025-11-25 session (the server pushes `elicitation/create`). It lists its tools (see `connectTools` for what they are and do) and owns the
  * connection. The client offers elicitation (form and URL), so the server may ask; questions go
  * where `Upstream` says. When the server sends `notifications/tools/list_changed`, the tools are
  * listed again and `onToolsChanged` is told. When the connection dies (a stdio child exits, an
@@ -101,15 +143,18 @@ async function clientAndTransport(target: ServerTarget, info: { name: string; ve
  * the first connection or listing fails.
  */
 export async function connectServer(target: ServerTarget, options: ConnectServerOptions = {}): Promise<ServerConnection> {
+  if ('url' in target) authProviderOf(target);
   const label = labelOf(target);
   let live: Live | undefined;
   let closing = false;
   let server = options.server ?? label;
   let tools: readonly ContractTool[] = [];
   let refreshing: Promise<readonly ContractTool[]> | undefined;
+  // Set once `refresh` exists: a change announced before the first listing is covered by it.
+  let onToolsChanged = (): void => {};
 
   const attempt = async (): Promise<Live> => {
-    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, options.sdk ?? 1);
+    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, () => onToolsChanged());
     const state: Live = { client, closed: false };
     client.onclose = () => {
       state.closed = true;
@@ -120,9 +165,6 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
       await client.close().catch(() => {});
       throw err;
     }
-    onToolListChanged(client as unknown as McpClientLike, () => {
-      refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
-    });
     return state;
   };
   // A first connection is tried once; a reconnection twice (an HTTP client may first reuse a
@@ -166,6 +208,9 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
     })();
     return refreshing;
   };
+  onToolsChanged = () => {
+    refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
+  };
   try {
     await refresh();
   } catch (err) {
@@ -177,6 +222,11 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
     get tools() {
       return tools;
     },
+    get era() {
+      if (live === undefined || live.closed) return undefined;
+      const era = (live.client as unknown as McpClientLike).getProtocolEra?.();
+      return era === 'modern' || era === 'legacy' ? era : undefined;
+    },
     refresh,
     async close() {
       closing = true;
@@ -187,28 +237,25 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
   };
 }
 
+/** The 2.x SDK's local error codes that a live connection produces (the connection is kept). */
+const LIVE_SDK_CODES: ReadonlySet<string> = new Set(['REQUEST_TIMEOUT', 'INVALID_RESULT', 'UNSUPPORTED_RESULT_TYPE', 'INPUT_REQUIRED_ROUNDS_EXCEEDED', 'CAPABILITY_NOT_SUPPORTED', 'LIST_PAGINATION_EXCEEDED']);
+
 /**
- * True when `err` is a JSON-RPC error a live connection produced: a code from -32768 to -32001
- * (the standard errors, server errors, the SDK's request timeout), so the connection is kept.
- * Anything else drops it: the SDK's connection-closed -32000, an HTTP status (a session the server
- * no longer knows answers 404), an error without a code (a refused socket).
+ * True when `err` came from a live connection, so the connection is kept: a JSON-RPC error code
+ * from -32768 to -32001 (the standard errors, server errors, 1.x's request timeout), or one of
+ * the 2.x SDK's codes for a timeout or an answer it could not use. Anything else drops it: a
+ * closed connection (`CONNECTION_CLOSED`, 1.x's -32000), a failed send, an HTTP status (a session
+ * the server no longer knows answers 404), an error without a code (a refused socket).
  */
 function answeredByLiveServer(err: unknown): boolean {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (typeof code === 'string') return LIVE_SDK_CODES.has(code);
   return typeof code === 'number' && code >= -32768 && code <= -32001;
 }
 
 function labelOf(target: ServerTarget): string {
   if ('url' in target) return String(target.url);
   return [target.command, ...(target.args ?? [])].join(' ');
-}
-
-function transportOf(target: ServerTarget): StdioClientTransport | StreamableHTTPClientTransport {
-  if ('url' in target) {
-    const url = target.url instanceof URL ? target.url : new URL(target.url);
-    return new StreamableHTTPClientTransport(url, target.headers === undefined ? undefined : { requestInit: { headers: { ...target.headers } } });
-  }
-  return new StdioClientTransport(stdioParams(target));
 }
 
 function stdioParams(target: StdioTarget): { command: string; args: string[]; env?: Record<string, string>; cwd?: string; stderr: 'inherit' | 'ignore' | 'pipe' } {

@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { InvalidArgumentsError, ToolError, createCallContext, isJsonObject, resultOf as toolResultOf, text, type CallContext, type ToolOutput, type ContractTool, type ContentPart, type JsonObject, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { registerCompiledEntry } from '../../compiler/internal.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
@@ -8,6 +8,7 @@ import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { deepFreeze } from '../../util/freeze.js';
 import { RECORD_META_KEY } from '../server/constants.js';
 import { withListedDefinition } from '../server/listed-definition.js';
+import { withForwardedMeta } from '../server/result-meta.js';
 import { projectResult } from './bounded-output.js';
 import { callToolOn } from './client-like.js';
 import type { RemoteFactsAnswer } from './facts-batcher.js';
@@ -179,8 +180,10 @@ async function callUpstream(upstream: Upstream, plan: ConsumedToolPlan, listedNa
   return resultOf(raw, plan.maxLLMChars);
 }
 
+/** True for a request timeout of either SDK line (1.x: -32001; 2.x: `REQUEST_TIMEOUT`). */
 function isTimeout(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === -32001;
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return code === -32001 || code === 'REQUEST_TIMEOUT';
 }
 
 /**
@@ -189,15 +192,17 @@ function isTimeout(err: unknown): boolean {
  * model-facing text of `projectResult`, and `structuredContent` kept. `details` are
  * `{ result, forUser? }`: the whole raw result (its `_meta` included) and, projected, the
  * user-facing text. A record under `RECORD_META_KEY` (`{ns, data}`, data a JSON string) becomes
- * the result's `record`; anything else there is no record. An `isError` result throws a
- * `ToolError` with the server's text (the text parts joined with newlines, or the projected
- * text) and the same details; a missing result throws `mcp tool returned no result`.
+ * the result's `record`; anything else there is no record. The result's whole `_meta` is
+ * attached for serving again (see `withForwardedMeta`), so a toolwright server or proxy sends the
+ * upstream's other `_meta` keys as they came. An `isError` result throws a `ToolError` with the
+ * server's text (the text parts joined with newlines, or the projected text), the same details,
+ * its record and its `_meta`; a missing result throws `mcp tool returned no result`.
  */
 function resultOf(raw: unknown, maxLLMChars: number | undefined): ToolResult {
   if (maxLLMChars !== undefined) {
     const projected = projectResult(raw, maxLLMChars);
     const details = { result: raw, forUser: projected.forUser };
-    if (projected.isError) throw new ToolError(projected.forLLM, { details });
+    if (projected.isError) throw failureOf(raw, projected.forLLM, details);
     return withExtras(raw as JsonObject, { content: [text(projected.forLLM)], details });
   }
   if (!isJsonObject(raw)) throw new ToolError('mcp tool returned no result', { details: { result: raw } });
@@ -205,9 +210,17 @@ function resultOf(raw: unknown, maxLLMChars: number | undefined): ToolResult {
   const details = { result: raw };
   if (raw.isError === true) {
     const texts = content.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => (part as { text: string }).text);
-    throw new ToolError(texts.join('\n'), { details });
+    throw failureOf(raw, texts.join('\n'), details);
   }
   return withExtras(raw, { content, details });
+}
+
+/** The `ToolError` of an upstream `isError` result (or a missing one), with its record and `_meta`. */
+function failureOf(raw: unknown, message: string, details: unknown): ToolError {
+  const meta = isJsonObject(raw) && isJsonObject(raw._meta) ? raw._meta : undefined;
+  const record = recordOf(meta);
+  const error = new ToolError(message, { details, ...(record === undefined ? {} : { record }) });
+  return meta === undefined ? error : withForwardedMeta(error, meta);
 }
 
 function withExtras(raw: JsonObject, result: { content: ContentPart[]; details: unknown }): ToolResult {
@@ -215,7 +228,7 @@ function withExtras(raw: JsonObject, result: { content: ContentPart[]; details: 
   if (isJsonObject(raw.structuredContent)) out.structuredContent = raw.structuredContent;
   const record = recordOf(raw._meta);
   if (record !== undefined) out.record = record;
-  return out;
+  return isJsonObject(raw._meta) ? withForwardedMeta(out, raw._meta) : out;
 }
 
 function recordOf(meta: unknown): ToolRecord | undefined {

@@ -1,8 +1,10 @@
-import type { Server } from '@modelcontextprotocol/server';
+import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
-import { connectServer, type ConsumerPolicyOptions, type ServerConnection } from '../client/index.js';
+import { connectServer, type ConsumerPolicyOptions, type HostElicitor, type ServerConnection } from '../client/index.js';
 import { serverFor } from '../server/create-server.js';
+import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
+import { closingFirst } from '../transports/http/closing-first.js';
 import type { ServerInfo } from '../server/index.js';
 import { servedToolsOf, type ServedTool } from '../server/served-tools.js';
 import { connectStdio, listenHttp, type HttpHandle, type HttpOptions, type StdioHandle, type StdioOptions } from '../transports/index.js';
@@ -37,6 +39,14 @@ export interface ProxyOptions {
    * question as a tool without claims.
    */
   readonly trustClaims?: boolean;
+  /**
+   * Answers every question an upstream asks while one of its tools runs (elicitation: pushed in
+   * the 2025 era, `input_required` in the 2026-07-28 era). Left out, a question goes to the
+   * proxy's own client through the call in flight: pushed as `elicitation/create` to a 2025-era
+   * client, or the proxy's own `input_required` answer to a 2026-07-28 client, which retries
+   * with the answer (see `Upstream`).
+   */
+  readonly elicit?: HostElicitor;
   /** What happens to stdio upstreams' stderr (default `inherit`). */
   readonly stderr?: 'inherit' | 'ignore' | 'pipe';
   /** Told when an upstream's `list_changed` refresh fails or makes names collide (the old tools stay). */
@@ -52,7 +62,14 @@ export interface Proxy {
   createServer(): Server;
   /** Serves the proxy over stdio (see `connectStdio`). */
   serveStdio(options?: StdioOptions): Promise<StdioHandle>;
-  /** Serves the proxy over streamable HTTP (see `listenHttp`). */
+  /**
+   * Serves the proxy over streamable HTTP (see `listenHttp`). With `auth` (the same options as
+   * `serveHttp`'s: a token verifier, the issuer, the resource, the scopes every request needs),
+   * the proxy is an OAuth 2.1 resource server: a request without a valid token is answered
+   * `401` with `WWW-Authenticate: Bearer ...`, one without the required scopes `403
+   * insufficient_scope`, before any upstream is called. Calls parked in the 2026-07-28 era are
+   * shared by the endpoint's per-request servers and stopped by `close()`.
+   */
   serveHttp(options?: HttpOptions): Promise<HttpHandle>;
   /** Closes every upstream connection. */
   close(): Promise<void>;
@@ -63,7 +80,9 @@ export interface Proxy {
  * server. Each tool is served with its upstream definition unchanged but for its prefixed
  * name; calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
  * server and tool; a dead upstream is connected again on the next call); an upstream's
- * `list_changed` refreshes its tools and is forwarded to every connected client. Throws, after
+ * `list_changed` refreshes its tools and is forwarded to every connected client (2025-era
+ * clients by notification, 2026-07-28 clients on their `subscriptions/listen` streams: over
+ * stdio the SDK routes the server's notification there, over HTTP the endpoint's change bus). Throws, after
  * closing what it opened, when an upstream cannot be connected or listed, and when two servers
  * list the same name: `proxy: tool "echo" is listed by both "a" and "b"; give one of them a
  * prefix`.
@@ -74,6 +93,8 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
   const info = options.info ?? { name: 'toolwright-proxy', version: '0.0.0' };
   const serverOptions = options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars };
   const live = new Set<Server>();
+  // One bus per HTTP endpoint: its 2026-07-28 clients' listen streams are told of changes there.
+  const changeBuses = new Set<InMemoryServerEventBus>();
   const connections: ServerConnection[] = [];
   const served = new Map<string, ServedTool>();
   let merged: readonly ContractTool[] = [];
@@ -97,12 +118,13 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
       if (server.transport === undefined) continue;
       server.sendToolListChanged().catch(() => {});
     }
+    for (const bus of changeBuses) bus.publish({ kind: 'tools_list_changed' });
   };
   try {
     for (const upstream of checked) {
       const policy = options.policy === undefined ? false : options.policy;
       connections.push(
-        await connectServer(upstream.url !== undefined ? { url: upstream.url, ...(upstream.headers ? { headers: upstream.headers } : {}) } : {
+        await connectServer(upstream.url !== undefined ? { url: upstream.url, ...(upstream.headers ? { headers: upstream.headers } : {}), ...(upstream.bearerToken ? { bearerToken: upstream.bearerToken } : {}) } : {
           command: upstream.command!,
           ...(upstream.args ? { args: upstream.args } : {}),
           ...(upstream.env ? { env: upstream.env } : {}),
@@ -116,6 +138,7 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
           ...(upstream.permission === undefined ? {} : { permission: upstream.permission }),
           ...(upstream.trustServerAnnotations === undefined ? {} : { trustServerAnnotations: upstream.trustServerAnnotations }),
           ...(options.maxLLMChars === undefined ? {} : { maxLLMChars: options.maxLLMChars }),
+          ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
           onToolsChanged: changed,
           onRefreshError: (err) => options.onError?.(err),
         }),
@@ -127,8 +150,8 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     throw err;
   }
 
-  const serverOf = (transport: 'stdio' | 'http' | 'other'): Server => {
-    const server = serverFor(info, served, { ...serverOptions, transport });
+  const serverOf = (transport: 'stdio' | 'http' | 'other', runs?: ParkedRuns): Server => {
+    const server = serverFor(info, served, { ...serverOptions, transport }, runs);
     server.registerCapabilities({ tools: { listChanged: true } });
     server.setRequestHandler('tools/list', () => ({ tools: [...served.values()].map((tool) => tool.definition) }) as never);
     live.add(server);
@@ -146,7 +169,16 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     connections,
     createServer: () => serverOf('other'),
     serveStdio: (stdio = {}) => connectStdio(() => serverOf('stdio'), stdio),
-    serveHttp: (http = {}) => listenHttp(() => serverOf('http'), http),
+    serveHttp: async (http = {}) => {
+      const runs = new ParkedRuns();
+      const changeEvents = new InMemoryServerEventBus();
+      const handle = await listenHttp(() => serverOf('http', runs), { ...http, changeEvents });
+      changeBuses.add(changeEvents);
+      return closingFirst(handle, () => {
+        changeBuses.delete(changeEvents);
+        runs.closeAll();
+      });
+    },
     close: async () => {
       await Promise.all(connections.map((c) => c.close()));
     },

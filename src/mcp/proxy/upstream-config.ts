@@ -12,6 +12,8 @@ export interface ProxyUpstream {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A bearer token for a URL upstream that requires auth (see `UrlTarget.bearerToken`). */
+  readonly bearerToken?: string;
   /** Put before each of its tools' names (`files.`), so two servers' names cannot collide. */
   readonly prefix?: string;
   /** The host's explicit permission class for every tool of this server (with a policy). */
@@ -20,12 +22,13 @@ export interface ProxyUpstream {
   readonly trustServerAnnotations?: boolean;
 }
 
-const KEYS: ReadonlySet<string> = new Set(['name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'prefix', 'permission', 'trustServerAnnotations']);
+const KEYS: ReadonlySet<string> = new Set(['name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'bearerToken', 'prefix', 'permission', 'trustServerAnnotations']);
 
 /**
  * Checks one upstream entry (from the API or a JSON config file) and returns it. Throws a
  * `TypeError` beginning `proxy: upstream <n>:` for an entry that is not an object, has an
- * unknown key, has both or neither of `command` and `url`, or a member of the wrong type.
+ * unknown key, has both or neither of `command` and `url`, a `bearerToken` without `url`, or a
+ * member of the wrong type.
  */
 export function checkUpstream(entry: unknown, index: number): ProxyUpstream {
   const where = `proxy: upstream ${index + 1}`;
@@ -34,10 +37,12 @@ export function checkUpstream(entry: unknown, index: number): ProxyUpstream {
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand === hasUrl) throw new TypeError(`${where}: give exactly one of "command" and "url"`);
-  for (const key of ['name', 'command', 'cwd', 'url', 'prefix', 'permission'] as const) {
+  for (const key of ['name', 'command', 'cwd', 'url', 'bearerToken', 'prefix', 'permission'] as const) {
     if (entry[key] !== undefined && typeof entry[key] !== 'string') throw new TypeError(`${where}: "${key}" must be a string, got ${kindOf(entry[key])}`);
   }
   if (entry.command === '') throw new TypeError(`${where}: "command" must not be empty`);
+  if (entry.bearerToken !== undefined && !hasUrl) throw new TypeError(`${where}: "bearerToken" only applies to a "url" upstream`);
+  if (entry.bearerToken === '') throw new TypeError(`${where}: "bearerToken" must not be empty`);
   if (entry.args !== undefined && (!Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string'))) throw new TypeError(`${where}: "args" must be an array of strings`);
   for (const key of ['env', 'headers'] as const) {
     const value = entry[key];

@@ -3,11 +3,11 @@ import { isJsonObject, type CallContext, type Call } from '../../contract/index.
 import { kindOf } from '../../util/describe.js';
 import type { CallEnd } from '../../runtime/call/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
-import { RECORD_META_KEY } from './constants.js';
 import { contentOf } from './content.js';
 import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
+import { forwardedMetaOf, resultMetaFor } from './result-meta.js';
 import type { ServedTool } from './served-tools.js';
 import { runInTurn } from './scheduling.js';
 import { CallTimeoutError } from '../../runtime/index.js';
@@ -28,18 +28,21 @@ export function errorResult(text: string): CallToolResult {
  * content and structured content (see `contentOf`), `isError` when the tool marked it so, and its
  * record (returned, else the permissions record, else the last one written with
  * `ctx.writeRecord`) as `_meta[RECORD_META_KEY]` (see `wireRecordOf`; a record that cannot be
- * made never fails the call).
+ * made never fails the call). A consumed tool's result or failure also carries the rest of its
+ * upstream's result `_meta`, as given (see `resultMetaFor`).
  */
 export function mcpResultOf(end: CallEnd): CallToolResult {
   if (!end.ok) {
     const failure = errorResult(errorTextOf(end.error));
-    if (end.record !== undefined) failure._meta = { [RECORD_META_KEY]: wireRecordOf(end.record) };
+    const meta = resultMetaFor(forwardedMetaOf(end.error), end.record === undefined ? undefined : wireRecordOf(end.record));
+    if (meta !== undefined) failure._meta = meta;
     return failure;
   }
   const result = end.result;
   const answer: CallToolResult = { ...contentOf(result) };
   if (result.isError === true) answer.isError = true;
-  if (result.record !== undefined) answer._meta = { [RECORD_META_KEY]: wireRecordOf(result.record) };
+  const meta = resultMetaFor(forwardedMetaOf(result), result.record === undefined ? undefined : wireRecordOf(result.record));
+  if (meta !== undefined) answer._meta = meta;
   return answer;
 }
 

@@ -7,6 +7,7 @@ import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
+import { closingFirst } from './http/closing-first.js';
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
 export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
@@ -29,22 +30,5 @@ export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[]
   const auth = options.auth === undefined ? undefined : { toolScopes: toolScopesOf([...prepared.values()].map((served) => ({ tool: served.prepared.tool }))), ...options.auth };
   const runs = new ParkedRuns(options.inputRounds);
   const handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), { ...options, ...(auth !== undefined ? { auth } : {}) });
-  return {
-    get url() {
-      return handle.url;
-    },
-    get port() {
-      return handle.port;
-    },
-    get server() {
-      return handle.server;
-    },
-    get sessionCount() {
-      return handle.sessionCount;
-    },
-    close: () => {
-      runs.closeAll();
-      return handle.close();
-    },
-  };
+  return closingFirst(handle, () => runs.closeAll());
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest, isJsonContentType, type RequestId, type Server } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isJsonContentType, type RequestId, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { createAuthGate, type AuthOptions } from '../../auth/index.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
@@ -68,6 +68,13 @@ export interface HttpHandlerOptions {
   readonly auth?: AuthOptions;
   /** Receives unexpected failures (a throwing factory, a crash while handling). Default: one stderr line. */
   readonly onError?: (error: Error) => void;
+  /**
+   * Where changes are announced to 2026-07-28 clients' `subscriptions/listen` streams: publish
+   * `{ kind: 'tools_list_changed' }` on it and every open stream that asked for tool changes gets
+   * `notifications/tools/list_changed` (2025-era sessions are told by their server's own
+   * `sendToolListChanged`). Default: a bus of the SDK's own that nothing publishes to.
+   */
+  readonly changeEvents?: ServerEventBus;
 }
 
 /** A `node:http` request listener serving MCP, with a way to close every session it holds. */
@@ -246,7 +253,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   };
 
   // The 2026-07-28 era: one server per request, no session (see createModernLeg).
-  const modern = createModernLeg(factory);
+  const modern = createModernLeg(factory, options.changeEvents);
 
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, createMcpHandler, type RequestId, type Server } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, type RequestId, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { answeredMethodsOf, listedInputSchemaOf } from '../../server/add-tools.js';
 import type { ServerFactory } from '../server-factory.js';
 import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
@@ -23,10 +23,11 @@ export interface ModernLeg {
  * `tools/call` whose `Mcp-Param-*` headers disagree with its arguments is HTTP 400 `-32020` (see
  * `paramHeaderProblem`). A client hanging up aborts the request's signal, which closes its
  * server and so aborts the call. The methods and tool schemas are read once from a server built
- * by `factory` and never connected.
+ * by `factory` and never connected. `subscriptions/listen` streams are served by the SDK and told
+ * of what is published on `changeEvents`.
  */
-export function createModernLeg(factory: ServerFactory): ModernLeg {
-  const handler = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined });
+export function createModernLeg(factory: ServerFactory, changeEvents?: ServerEventBus): ModernLeg {
+  const handler = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined, ...(changeEvents === undefined ? {} : { bus: changeEvents }) });
   let probe: Server | undefined;
   let answered: ReadonlySet<string> | undefined | null = null;
   return {
