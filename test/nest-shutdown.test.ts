@@ -9,6 +9,7 @@ import type { Interceptor } from '../src/runtime/index.js';
 import { SHUT_DOWN_MID_CALL_TEXT, SHUTTING_DOWN_TEXT, ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CALL_OPTIONS } from '../src/nest/index.js';
 import { connectEraClient, type EraClient } from './support/nest-era-clients.js';
 import { until } from './support/server-harness.js';
+import { callWhileInterrupting, NEST_ESM_MAIN, stdioClient } from './support/nest-sample.js';
 
 /**
  * Shutting a Nest HTTP application down while calls are in flight, for a 2025-11-25 session (SDK
@@ -16,7 +17,8 @@ import { until } from './support/server-harness.js';
  * finishes within `shutdownTimeoutMs` is answered even when its answer takes long to leave after
  * its tool settled (the shutdown waits for the answer to be written, not for a fixed grace), a
  * call still running at the deadline is answered with a clear error, and a call arriving during
- * the shutdown is refused; none is left without an answer. About 6 s.
+ * the shutdown is refused; none is left without an answer. Over stdio (the ESM sample as a child
+ * process, SIGTERM), a call still running at the deadline is answered the same way. About 14 s.
  */
 
 const TIMEOUT = { timeout: 60_000 };
@@ -106,3 +108,16 @@ for (const adapter of ['express', 'fastify'] as const) {
     }
   });
 }
+
+test('over stdio, a call still running at the shutdown deadline (the sample\'s 5 s) is answered with a clear error before the process ends', TIMEOUT, async () => {
+  const { client, transport, stderr } = await stdioClient(NEST_ESM_MAIN);
+  try {
+    const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+    const result = await callWhileInterrupting(client, 30_000, () => process.kill(transport.pid!, 'SIGTERM'));
+    assert.deepEqual(result, text(SHUT_DOWN_MID_CALL_TEXT, true));
+    await closed;
+    assert.doesNotMatch(stderr(), /ERROR/);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+});
