@@ -11,6 +11,8 @@ import { ToolwrightModule, toolCallOf, type ToolwrightModuleOptions } from '../s
 import { startProvider, type TestProvider } from './support/auth-provider.js';
 import { connectEraClient, ERA_CLIENT_KINDS } from './support/nest-era-clients.js';
 import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages, type RawResponse } from './support/transport-http-probe.js';
+import { envelope, MODERN, resultOf, withoutServerInfo } from './support/modern-http.js';
+import { STALE_STATE_TEXT } from '../src/mcp/index.js';
 
 /**
  * `ToolwrightModule.forRoot({ auth })`: the Nest application's MCP endpoint as an OAuth 2.1
@@ -70,6 +72,15 @@ class CreateIssueTool {
   }
 }
 
+@Injectable()
+@Tool({ name: 'ask', description: 'Ask the user, then report the answer', args: undefined })
+class AskTool {
+  async execute(_args: object, ctx: CallContext): Promise<string> {
+    const reply = await ctx.elicit({ message: 'Proceed?', schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] } });
+    return `${ctx.principal!.subject} said ${reply.action === 'accept' ? String(reply.content?.answer) : reply.action}`;
+  }
+}
+
 @Controller('health')
 class HealthController {
   @Get()
@@ -78,7 +89,7 @@ class HealthController {
   }
 }
 
-@Module({ providers: [PrincipalGuard, WhoAmITool, CreateIssueTool], controllers: [HealthController] })
+@Module({ providers: [PrincipalGuard, WhoAmITool, CreateIssueTool, AskTool], controllers: [HealthController] })
 class ToolsModule {}
 
 function appModule(options: Partial<ToolwrightModuleOptions>): Function {
@@ -109,6 +120,16 @@ async function listening(adapter: 'express' | 'fastify', root: Function): Promis
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A raw 2026-07-28 `tools/call` with a bearer token; resolves its result (without the server identity). */
+async function modernCall(url: string, token: string, id: number, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { arguments: {}, ...params, _meta: envelope({ elicitation: { form: {} } }) } };
+  const headers = { ...bearer(token), accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': String(params.name) };
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  const messages = res.headers.get('content-type')?.startsWith('text/event-stream') ? sseMessages(text) : [JSON.parse(text) as unknown];
+  return withoutServerInfo(resultOf({ status: res.status, type: res.headers.get('content-type'), messages }));
+}
 const post = (port: number, headers: Record<string, string>, body = INITIALIZE) => rawRequest(port, { headers: { ...POST_HEADERS, ...headers }, body, path: '/mcp' });
 
 function assertRefusal(res: RawResponse, status: number, challenge: string, body: object): void {
@@ -151,7 +172,7 @@ for (const adapter of ['express', 'fastify'] as const) {
           guardSaw.length = 0;
           const client = await connectEraClient(kind, { url: new URL(url), headers: bearer(await token('alice', 'mcp issues:read')) });
           try {
-            assert.deepEqual(await client.listToolNames(), ['whoami', 'create_issue']);
+            assert.deepEqual(await client.listToolNames(), ['whoami', 'create_issue', 'ask']);
             assert.deepEqual(await client.call('whoami'), { content: [{ type: 'text', text: 'alice via alice with mcp issues:read' }] });
             assert.deepEqual(guardSaw, ['alice']);
           } finally {
@@ -185,7 +206,16 @@ for (const adapter of ['express', 'fastify'] as const) {
         assert.equal(refused.status, 404);
         assert.deepEqual(JSON.parse(refused.text), { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
         const again = await post(port, { ...bearer(await token('alice', 'mcp')), ...session }, list);
-        assert.deepEqual((sseMessages(again.text)[0] as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name), ['whoami', 'create_issue']);
+        assert.deepEqual((sseMessages(again.text)[0] as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name), ['whoami', 'create_issue', 'ask']);
+      });
+
+      await t.test('a parked 2026-era call is bound to its principal: another principal\'s retry is stale, its own resumes it', async () => {
+        const alice = await token('alice', 'mcp');
+        const first = await modernCall(url, alice, 1, { name: 'ask' });
+        assert.equal(first.resultType, 'input_required');
+        const retry = { name: 'ask', requestState: first.requestState, inputResponses: { elicit_1: { action: 'accept', content: { answer: 'yes' } } } };
+        assert.deepEqual(await modernCall(url, await token('bob', 'mcp'), 2, retry), { content: [{ type: 'text', text: STALE_STATE_TEXT }], isError: true, resultType: 'complete' });
+        assert.deepEqual(await modernCall(url, alice, 3, retry), { content: [{ type: 'text', text: 'alice said yes' }], resultType: 'complete' });
       });
     } finally {
       await app.close();
@@ -198,7 +228,7 @@ test('auth: hideForbiddenTools leaves out the tools the token lacks scopes for; 
   try {
     const reader = await connectEraClient('sdk 2.x (2026-07-28)', { url: new URL(url), headers: bearer(await provider.token(provider.clients.alice, { resource: url, scope: 'mcp' })) });
     try {
-      assert.deepEqual(await reader.listToolNames(), ['whoami']);
+      assert.deepEqual(await reader.listToolNames(), ['whoami', 'ask']);
     } finally {
       await reader.close();
     }
