@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AbstractHttpAdapter } from '@nestjs/core';
-import { JsonRpcCode, jsonRpcError, type McpHttpHandler } from '../mcp/index.js';
+// The edge's narrower faces, so the module never loads the client and proxy parts of toolwright/mcp.
+import { JsonRpcCode, jsonRpcError, type McpHttpHandler } from '../mcp/transports/index.js';
 import { httpRequestStore } from './tool-call.js';
 
 /** An Express request as far as mounting needs it. */

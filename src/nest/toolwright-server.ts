@@ -3,7 +3,10 @@ import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } 
 import type { Server } from '@modelcontextprotocol/server';
 import type { CompileOptions } from '../compiler/index.js';
 import type { ContractTool, Session } from '../contract/index.js';
-import { connectStdio, createHttpHandler, DEFAULT_SHUTDOWN_TIMEOUT_MS, PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions, type McpHttpHandler, type ServerInfo, type ServerOptions, type StdioHandle } from '../mcp/index.js';
+// The edge's narrower faces, so the module never loads the client and proxy parts of toolwright/mcp.
+import { connectStdio, createHttpHandler, DEFAULT_SHUTDOWN_TIMEOUT_MS, type McpHttpHandler, type StdioHandle } from '../mcp/transports/index.js';
+import type { ServerInfo, ServerOptions } from '../mcp/server/index.js';
+import { PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions } from '../mcp/auth/index.js';
 import { ParkedRuns, servedToolsOf, serverFor, toolScopesOf, type ServedTool } from '../mcp/internal.js';
 import { registerCompiledEntry } from '../compiler/internal.js';
 import { discoverTools } from './discover.js';
