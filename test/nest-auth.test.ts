@@ -239,4 +239,13 @@ test('auth: hideForbiddenTools leaves out the tools the token lacks scopes for; 
     name: 'TypeError',
     message: `ToolwrightModule: "auth" needs transport 'http' (over stdio a local process trusts its parent)`,
   });
+  // The gate checks its options when the application starts, as serveHttp does.
+  @Module({ imports: [ToolsModule, ToolwrightModule.forRoot({ name: 'x', version: '1', transport: 'http', auth: { verifier: jwtVerifier({ issuer: 'http://issuer.example' }), issuer: 'http://issuer.example' } })] })
+  class InsecureIssuer {}
+  const insecure = await NestFactory.create(InsecureIssuer, { logger: false, abortOnError: false });
+  await assert.rejects(insecure.init(), {
+    name: 'TypeError',
+    message: 'auth.issuer "http://issuer.example": Issuer URL must be HTTPS (set allowInsecureIssuer only for tests)',
+  });
+  await insecure.close();
 });
