@@ -45,8 +45,9 @@ export interface ToolwrightModuleOptions {
   readonly hideForbiddenTools?: boolean;
   /**
    * How long the application's shutdown waits for tool calls in flight (default 5000 ms). A call
-   * still running then is answered `the server shut down before the call finished` (an `isError`
-   * result) and its signal is aborted when the transport closes.
+   * still running then is answered `SHUT_DOWN_MID_CALL_TEXT` (`the server shut down before the
+   * call finished; it may or may not have taken effect`, an `isError` result), and its signal is
+   * aborted when the transport closes.
    */
   readonly shutdownTimeoutMs?: number;
 }
