@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Inject, Injectable, Module, Scope, UseGuards, type CanActivate, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory, REQUEST } from '@nestjs/core';
+import { Inject, Injectable, Module, Scope, UseGuards, type CallHandler, type CanActivate, type DynamicModule, type INestApplicationContext, type NestInterceptor } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR, NestFactory, REQUEST } from '@nestjs/core';
+import { map, type Observable } from 'rxjs';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { Facts, Tool, type CallContext } from '../src/index.js';
 import { createCallContext } from '../src/runtime/index.js';
@@ -193,6 +194,53 @@ test('facts of a request-scoped tool run on an instance made for the question', 
     assert.deepEqual(await tool.facts!({ path: '/tmp/b' }, ctx), { calls: [{ tool: 'stat', args: { path: '/tmp/b', by: 2 } }] });
     await assert.rejects(Promise.resolve().then(() => tool.facts!({ path: 5 } as never, ctx)), { message: 'invalid arguments: /path: must be string' });
     assert.equal(made, 2);
+  } finally {
+    await close();
+  }
+});
+
+test('a request-scoped global guard and a transient global interceptor are made for every call, never skipped nor half-built', TIMEOUT, async () => {
+  const guarded: string[] = [];
+  let interceptorsMade = 0;
+  @Injectable({ scope: Scope.REQUEST })
+  class CallGuard implements CanActivate {
+    constructor(@Inject(REQUEST) private readonly request: NestToolCall) {}
+    canActivate(): boolean {
+      guarded.push(this.request.tool);
+      return this.request.tool !== 'closed';
+    }
+  }
+  @Injectable({ scope: Scope.TRANSIENT })
+  class Tagger implements NestInterceptor {
+    private readonly id = ++interceptorsMade;
+    intercept(_context: never, next: CallHandler): Observable<unknown> {
+      return next.handle().pipe(map((output) => `${String(output)} (tagged by ${this.id})`));
+    }
+  }
+  @Injectable()
+  @Tool({ name: 'open', description: 'Open', args: undefined })
+  class OpenTool {
+    execute(): string {
+      return 'open';
+    }
+  }
+  @Injectable()
+  @Tool({ name: 'closed', description: 'Closed', args: undefined })
+  class ClosedTool {
+    execute(): string {
+      return 'closed';
+    }
+  }
+  @Module({ providers: [{ provide: APP_GUARD, useClass: CallGuard }, { provide: APP_INTERCEPTOR, useClass: Tagger }, OpenTool, ClosedTool] })
+  class AppModule {}
+
+  const { client, close } = await started(AppModule);
+  try {
+    const before = interceptorsMade;
+    assert.deepEqual(await client.callTool({ name: 'open', arguments: {} }), text(`open (tagged by ${before + 1})`));
+    assert.deepEqual(await client.callTool({ name: 'closed', arguments: {} }), text('Forbidden resource', true));
+    assert.deepEqual(await client.callTool({ name: 'open', arguments: {} }), text(`open (tagged by ${before + 3})`));
+    assert.deepEqual(guarded, ['open', 'closed', 'open']);
   } finally {
     await close();
   }

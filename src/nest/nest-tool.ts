@@ -1,5 +1,5 @@
 import { ContextIdFactory, ModuleRef, type ExternalContextCreator } from '@nestjs/core';
-import type { ContextId } from '@nestjs/core/injector/instance-wrapper.js';
+import type { ContextId, InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { compile, type CompileOptions } from '../compiler/index.js';
 import { BadRequestException } from '@nestjs/common';
 import { InvalidArgumentsError, type CallContext, type ContractTool, type ToolOutput } from '../contract/index.js';
@@ -17,6 +17,8 @@ export interface NestToolsContext {
   readonly moduleRef: ModuleRef;
   /** Options for `compile` (everything but `resolve` and `resolveForCall`, which the module owns). */
   readonly compileOptions?: Omit<CompileOptions, 'resolve' | 'resolveForCall'>;
+  /** The request-scoped or transient global enhancers (see `scopedGlobalEnhancers`), made for each call. */
+  readonly scopedGlobals?: readonly InstanceWrapper[];
 }
 
 const ENHANCERS = Object.freeze({ guards: true, interceptors: true, filters: true });
@@ -49,7 +51,9 @@ const callScopes = new WeakMap<CallContext, CallScope>();
  * the compiled pipeline (argument validation, the instance for the call, the class's `execute`,
  * the result); and, when anything throws, the exception filters (`@UseFilters`, global), whose
  * return value becomes the tool's output. A failure no filter answered is mapped by
- * `mappedFailure`. Per-call providers whose own guards, interceptors or filters are request-scoped
+ * `mappedFailure`. Request-scoped or transient global enhancers (`APP_GUARD`, ...) are made for
+ * each call's context id before its handler is built, as Nest makes them for each HTTP request
+ * (so such a guard is never skipped). Per-call providers whose own guards, interceptors or filters are request-scoped
  * or transient are resolved before the guards run instead (as Nest resolves a request-scoped
  * controller before its guards), since Nest makes those enhancers together with their host; the
  * compiled pipeline then receives that same instance. The context the tool receives is a copy of
@@ -75,7 +79,9 @@ export function nestTools(discovered: readonly DiscoveredTool[], context: NestTo
 function servedTool(discovered: DiscoveredTool, compiled: ContractTool, context: NestToolsContext): ContractTool {
   const bridge = bridgeOf(discovered.cls, compiled);
   const host = handlerHostOf(discovered);
-  const staticHandler = discovered.perCall ? undefined : enhanced(context, host, bridge, undefined);
+  const scopedGlobals = context.scopedGlobals ?? [];
+  // With request-scoped global enhancers, even a static tool's handler is made for each call.
+  const staticHandler = discovered.perCall || scopedGlobals.length > 0 ? undefined : enhanced(context, host, bridge, undefined);
   const moduleRef = moduleRefOf(discovered, context);
   const resolveFirst = discovered.perCall && hasScopedEnhancers(discovered);
 
@@ -90,6 +96,7 @@ function servedTool(discovered: DiscoveredTool, compiled: ContractTool, context:
         const contextId = ContextIdFactory.create();
         moduleRef.ref.registerRequestByContextId(request ?? call, contextId);
         callScopes.set(toolContext, { contextId });
+        await makeScopedGlobals(scopedGlobals, context.moduleRef, contextId);
         if (resolveFirst) await resolveInstance(discovered, moduleRef, contextId);
         handler = enhanced(context, host, bridge, contextId);
       }
@@ -151,6 +158,19 @@ function bridgeOf(cls: Function, compiled: ContractTool): Function {
   }
   Object.defineProperty(bridge, 'name', { value: 'execute' });
   return bridge;
+}
+
+/**
+ * Makes each request-scoped or transient global enhancer for `contextId`, so Nest's guards,
+ * interceptors and filters of the call find them constructed (see `scopedGlobalEnhancers`). A
+ * transient one, which Nest keys by its host, is recorded as the context's own instance (a tool
+ * call has no host controller to key it by).
+ */
+async function makeScopedGlobals(enhancers: readonly InstanceWrapper[], moduleRef: ModuleRef, contextId: ContextId): Promise<void> {
+  for (const enhancer of enhancers) {
+    const instance = await moduleRef.resolve(enhancer.token as string, contextId, { strict: false });
+    if (enhancer.isTransient) enhancer.setInstanceByContextId(contextId, { instance, isResolved: true, isPending: false } as never);
+  }
 }
 
 /** The `ModuleRef` to resolve a per-call provider with: its own module's (strict), else the root's. */

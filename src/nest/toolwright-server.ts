@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { Server } from '@modelcontextprotocol/server';
 import type { CompileOptions } from '../compiler/index.js';
 import type { ContractTool, Session } from '../contract/index.js';
@@ -9,7 +9,7 @@ import type { ServerInfo, ServerOptions } from '../mcp/server/index.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions } from '../mcp/auth/index.js';
 import { ParkedRuns, servedToolsOf, serverFor, toolScopesOf, type ServedTool } from '../mcp/internal.js';
 import { registerCompiledEntry } from '../compiler/internal.js';
-import { discoverTools } from './discover.js';
+import { discoverTools, scopedGlobalEnhancers } from './discover.js';
 import { CallDrain } from './drain.js';
 import { mountHandler } from './http-mount.js';
 import { nestTools } from './nest-tool.js';
@@ -67,6 +67,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     private readonly contextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly modules: ModulesContainer,
   ) {}
 
   /** The served tools, in discovery order (their names, schemas and claims as clients see them). */
@@ -98,7 +99,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const lookup: ProviderLookup = (token) => this.optional(token);
     const discovered = discoverTools(this.discovery);
     const compileOptions: Omit<CompileOptions, 'resolve' | 'resolveForCall'> = compileOptionsOf(lookup);
-    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef, compileOptions });
+    const scopedGlobals = scopedGlobalEnhancers(this.modules);
+    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef, compileOptions, scopedGlobals });
     tools = this.calls.track(tools);
     // Each served tool runs its compiled pipeline itself, inside Nest's guards, interceptors and
     // filters (invalid arguments reach the filters as a BadRequestException), so the call core
