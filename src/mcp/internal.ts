@@ -3,3 +3,8 @@
  * (the package's `exports` map has no path to this file).
  */
 export { keepServingOnFloatingRejections } from './transports/process-guard.js';
+// The Nest module serves one prepared tool set per application, as serveHttp does.
+export { serverFor } from './server/create-server.js';
+export { servedToolsOf, type ServedTool } from './server/served-tools.js';
+export { ParkedRuns } from './server/input-rounds/parked-runs.js';
+export { toolScopesOf } from './auth/tool-scopes.js';

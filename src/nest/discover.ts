@@ -1,4 +1,4 @@
-import type { DiscoveryService } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, type DiscoveryService, type ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { ContractError, type ContractIssue } from '../contract/index.js';
 import { getToolOptions } from '../decorators/index.js';
@@ -88,4 +88,25 @@ function duplicateIssues(found: readonly DiscoveredTool[]): ContractIssue[] {
     });
   }
   return issues;
+}
+
+/** The prefixes of the tokens Nest registers global enhancers (`APP_GUARD`, ...) under: `APP_GUARD (UUID: ...)`. */
+const GLOBAL_ENHANCER_PREFIXES = [APP_GUARD, APP_INTERCEPTOR, APP_FILTER].map((type) => `${type} (UUID: `);
+
+/**
+ * The global guards, interceptors and exception filters (`APP_GUARD`, `APP_INTERCEPTOR`,
+ * `APP_FILTER` providers) that are request-scoped or transient, in every module. Nest makes
+ * them per request, so a tool call must have them made for its own context id before its
+ * handler is built; a static context skips them (Nest's own routes get them through the
+ * controllers, which tools are not).
+ */
+export function scopedGlobalEnhancers(modules: ModulesContainer): InstanceWrapper[] {
+  const found: InstanceWrapper[] = [];
+  for (const module of modules.values()) {
+    for (const [token, wrapper] of module.injectables) {
+      if (typeof token !== 'string' || !GLOBAL_ENHANCER_PREFIXES.some((prefix) => token.startsWith(prefix))) continue;
+      if (wrapper.isTransient || !wrapper.isDependencyTreeStatic()) found.push(wrapper);
+    }
+  }
+  return found;
 }

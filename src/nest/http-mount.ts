@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AbstractHttpAdapter } from '@nestjs/core';
-import { JsonRpcCode, jsonRpcError, type McpHttpHandler } from '../mcp/index.js';
+// The edge's narrower faces, so the module never loads the client and proxy parts of toolwright/mcp.
+import { JsonRpcCode, jsonRpcError, type McpHttpHandler } from '../mcp/transports/index.js';
 import { httpRequestStore } from './tool-call.js';
 
 /** An Express request as far as mounting needs it. */
@@ -21,9 +22,17 @@ interface FastifyLikeReply {
   send(payload: unknown): void;
 }
 
+/** Where else `mountHandler` mounts the handler, and who hears of each request. */
+export interface MountOptions {
+  /** More paths answered by the same handler, every method (the protected resource metadata paths of an endpoint with `auth`). */
+  readonly alsoAt?: readonly string[];
+  /** Called with each request's node request and response before the handler sees them. */
+  readonly onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
 /**
- * Mounts `handler` on the Nest application's own HTTP server at `path`, for every HTTP method,
- * so the handler's own checks (Host and Origin, methods, media types, sessions) answer every
+ * Mounts `handler` on the Nest application's own HTTP server at `path` (and at `options.alsoAt`),
+ * for every HTTP method, so the handler's own checks (Host and Origin, methods, media types, sessions) answer every
  * request there with JSON. While a request is handled, its framework request object (Express's
  * `req`, Fastify's `FastifyRequest`) is the one `toolCallOf(...).request` gives the calls it
  * carries. A body the framework already parsed is handed over as it is (`req.body`), so Nest's
@@ -34,13 +43,18 @@ interface FastifyLikeReply {
  *
  * Throws a `TypeError` for an adapter other than Express's or Fastify's.
  */
-export function mountHandler(adapter: AbstractHttpAdapter, path: string, handler: McpHttpHandler): void {
+export function mountHandler(adapter: AbstractHttpAdapter, path: string, handler: McpHttpHandler, options: MountOptions = {}): void {
   const type = adapter.getType();
   const instance = adapter.getInstance() as Record<string, (...args: unknown[]) => unknown>;
+  const paths = [path, ...(options.alsoAt ?? [])];
+  const onRequest = options.onRequest ?? (() => {});
   if (type === 'express') {
-    instance.all!(path, (req: ExpressLikeRequest, res: ServerResponse) => {
-      httpRequestStore.run(req, () => handler(req, res));
-    });
+    for (const at of paths) {
+      instance.all!(at, (req: ExpressLikeRequest, res: ServerResponse) => {
+        onRequest(req, res);
+        httpRequestStore.run(req, () => handler(req, res));
+      });
+    }
     instance.use!(path, (err: unknown, _req: IncomingMessage, res: ServerResponse, next: (err: unknown) => void) => {
       if (!isBodyParseError(err) || res.headersSent) return next(err);
       const body = JSON.stringify(jsonRpcError(JsonRpcCode.ParseError, 'Parse error: Invalid JSON'));
@@ -50,11 +64,14 @@ export function mountHandler(adapter: AbstractHttpAdapter, path: string, handler
     return;
   }
   if (type === 'fastify') {
-    instance.all!(path, { errorHandler: fastifyBodyErrorHandler }, (request: FastifyLikeRequest, reply: FastifyLikeReply) => {
-      reply.hijack();
-      if (request.body !== undefined) request.raw.body = request.body;
-      httpRequestStore.run(request, () => handler(request.raw, reply.raw));
-    });
+    for (const at of paths) {
+      instance.all!(at, { errorHandler: fastifyBodyErrorHandler }, (request: FastifyLikeRequest, reply: FastifyLikeReply) => {
+        reply.hijack();
+        if (request.body !== undefined) request.raw.body = request.body;
+        onRequest(request.raw, reply.raw);
+        httpRequestStore.run(request, () => handler(request.raw, reply.raw));
+      });
+    }
     return;
   }
   throw new TypeError(`ToolwrightModule: transport 'http' supports the Express and Fastify adapters, not ${JSON.stringify(type)}`);

@@ -8,11 +8,15 @@ export {
   TOOLWRIGHT_POLICY,
   TOOLWRIGHT_OUTPUT_LIMITS,
   TOOLWRIGHT_COMPILE_OPTIONS,
+  TOOLWRIGHT_CALL_OPTIONS,
+  TOOLWRIGHT_VALIDATOR,
   DEFAULT_MCP_PATH,
   type ToolwrightModuleOptions,
   type ToolwrightModuleAsyncOptions,
   type ToolwrightTransport,
   type ToolwrightOutputLimits,
+  type ToolwrightCallOptions,
 } from './options.js';
+export { SHUTTING_DOWN_TEXT, SHUT_DOWN_MID_CALL_TEXT } from './drain.js';
 export { toolCallOf, TOOL_CALL_CONTEXT_TYPE, type NestToolCall, type ToolCallArgs } from './tool-call.js';
 export { StderrLogger } from './stderr-logger.js';

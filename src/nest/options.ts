@@ -1,5 +1,6 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency } from '@nestjs/common';
-import type { HttpHandlerOptions } from '../mcp/index.js';
+import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
+import type { CallCoreOptions } from '../runtime/index.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
 export type ToolwrightTransport = 'stdio' | 'http' | 'none';
@@ -23,8 +24,31 @@ export interface ToolwrightModuleOptions {
   /** The HTTP endpoint path (`'http'` only). Default `/mcp`. */
   readonly path?: string;
   /** Further options of the HTTP handler (`'http'` only): allowed hosts and origins, body limit, stateless, session idle time. */
-  readonly http?: Omit<HttpHandlerOptions, 'path'>;
-  /** How long the application's shutdown waits for tool calls in flight before aborting them. Default 5000 ms. */
+  readonly http?: Omit<HttpHandlerOptions, 'path' | 'auth'>;
+  /**
+   * Makes the HTTP endpoint an OAuth 2.1 resource server (`'http'` only), exactly as `serveHttp`'s
+   * `auth` option does (see `AuthOptions` and `createAuthGate`): every request needs a valid
+   * bearer token (401 and 403 with `WWW-Authenticate`, OAuth JSON bodies), the protected resource
+   * metadata is served on the application's HTTP server at `/.well-known/oauth-protected-resource`
+   * and its path-suffixed form, every call's context carries `ctx.principal` (guards read it as
+   * `toolCallOf(context).context.principal`), sessions are bound to the principal that opened
+   * them, and each tool's `@Scopes` are checked before it runs. `resource` defaults to the URL
+   * the application listens on (`http://<address>:<port><path>`, a wildcard address shown as
+   * `127.0.0.1`); set it to the public URL clients use. `toolScopes` defaults to the served
+   * tools' scopes.
+   */
+  readonly auth?: AuthOptions;
+  /**
+   * With `auth`: `tools/list` leaves out the tools whose `@Scopes` the caller's token lacks.
+   * Default `false` (every tool is listed, and a call without the scopes is refused).
+   */
+  readonly hideForbiddenTools?: boolean;
+  /**
+   * How long the application's shutdown waits for tool calls in flight (default 5000 ms). A call
+   * still running then is answered `SHUT_DOWN_MID_CALL_TEXT` (`the server shut down before the
+   * call finished; it may or may not have taken effect`, an `isError` result), and its signal is
+   * aborted when the transport closes.
+   */
   readonly shutdownTimeoutMs?: number;
 }
 
@@ -43,7 +67,8 @@ export const TOOLWRIGHT_OPTIONS = Symbol.for('toolwright/nest/options');
 
 /**
  * Provide a `PermissionPolicy` (see `createPolicy`) under this token, in any module, and every
- * served tool runs under it (`withPolicy`). Without one, tools with `@Requires` are denied.
+ * served tool's calls run under it (the call core's `policy` option). Without one, tools with
+ * `@Requires` are denied.
  */
 export const TOOLWRIGHT_POLICY = Symbol.for('toolwright/nest/policy');
 
@@ -60,6 +85,26 @@ export const TOOLWRIGHT_OUTPUT_LIMITS = Symbol.for('toolwright/nest/output-limit
  */
 export const TOOLWRIGHT_COMPILE_OPTIONS = Symbol.for('toolwright/nest/compile-options');
 
+/**
+ * Provide the call core's options (`CallCoreOptions`: `policy`, `interceptors`, `timeoutMs`,
+ * `maxOutputChars`, `validator`, `log`) under this token, in any module (a `useFactory` may inject
+ * other providers), and every served tool's calls run with them, exactly as with the same
+ * options on `serveHttp` or `Executor`. A member also given by `TOOLWRIGHT_POLICY`,
+ * `TOOLWRIGHT_OUTPUT_LIMITS` or `TOOLWRIGHT_VALIDATOR` fails the application's start, naming both
+ * tokens; a bad member fails it with the call core's `TypeError`.
+ */
+export const TOOLWRIGHT_CALL_OPTIONS = Symbol.for('toolwright/nest/call-options');
+
+/**
+ * Provide a `SchemaValidator` (an Ajv 2020 instance such as `createValidator()`'s, with your own
+ * formats or keywords) under this token, in any module, and every discovered tool's argument and
+ * output schemas are compiled with it (`compile`'s and the call core's `validator` option).
+ */
+export const TOOLWRIGHT_VALIDATOR = Symbol.for('toolwright/nest/validator');
+
+/** What may be provided under `TOOLWRIGHT_CALL_OPTIONS`. */
+export type ToolwrightCallOptions = CallCoreOptions;
+
 /** What may be provided under `TOOLWRIGHT_OUTPUT_LIMITS`. */
 export interface ToolwrightOutputLimits {
   readonly maxOutputChars?: number;
@@ -71,7 +116,8 @@ export const DEFAULT_MCP_PATH = '/mcp';
 /**
  * Checks the module's options and throws a `TypeError` naming the first bad one: `name` and
  * `version` must be non-empty strings, `transport` `'stdio'`, `'http'` or `'none'`, `path` a string
- * beginning with `/`.
+ * beginning with `/`, `auth` an object and only with transport `'http'` (its members are checked
+ * by `createAuthGate` when the module starts), `hideForbiddenTools` a boolean.
  */
 export function checkModuleOptions(options: unknown): ToolwrightModuleOptions {
   const where = 'ToolwrightModule';
@@ -84,5 +130,10 @@ export function checkModuleOptions(options: unknown): ToolwrightModuleOptions {
     throw new TypeError(`${where}: "path" must be a path beginning with "/", got ${JSON.stringify(given.path)}`);
   }
   if (given.instructions !== undefined && typeof given.instructions !== 'string') throw new TypeError(`${where}: "instructions" must be a string`);
+  if (given.auth !== undefined) {
+    if (typeof given.auth !== 'object' || given.auth === null) throw new TypeError(`${where}: "auth" must be an object { verifier, issuer, ... } (see AuthOptions)`);
+    if (given.transport !== 'http') throw new TypeError(`${where}: "auth" needs transport 'http' (over stdio a local process trusts its parent)`);
+  }
+  if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean') throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
   return given as ToolwrightModuleOptions;
 }

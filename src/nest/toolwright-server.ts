@@ -1,44 +1,62 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
+import type { Server } from '@modelcontextprotocol/server';
 import type { CompileOptions } from '../compiler/index.js';
 import type { ContractTool, Session } from '../contract/index.js';
-import { connectStdio, createHttpHandler, DEFAULT_SHUTDOWN_TIMEOUT_MS, createServer, type McpHttpHandler, type ServerInfo, type StdioHandle } from '../mcp/index.js';
-import { PermissionPolicy } from '../runtime/index.js';
+// The edge's narrower faces, so the module never loads the client and proxy parts of toolwright/mcp.
+import { connectStdio, createHttpHandler, DEFAULT_SHUTDOWN_TIMEOUT_MS, type McpHttpHandler, type StdioHandle } from '../mcp/transports/index.js';
+import type { ServerInfo, ServerOptions } from '../mcp/server/index.js';
+import { PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions } from '../mcp/auth/index.js';
+import { ParkedRuns, servedToolsOf, serverFor, toolScopesOf, type ServedTool } from '../mcp/internal.js';
 import { registerCompiledEntry } from '../compiler/internal.js';
-import { discoverTools } from './discover.js';
+import { discoverTools, scopedGlobalEnhancers } from './discover.js';
 import { CallDrain } from './drain.js';
-
-/** How long a shutdown waits, after the last call settled, for its answer to be written. */
-const ANSWER_GRACE_MS = 250;
 import { mountHandler } from './http-mount.js';
 import { nestTools } from './nest-tool.js';
-import { DEFAULT_MCP_PATH, TOOLWRIGHT_COMPILE_OPTIONS, TOOLWRIGHT_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, type ToolwrightModuleOptions, type ToolwrightOutputLimits } from './options.js';
+import { OpenResponses } from './open-responses.js';
+import { DEFAULT_MCP_PATH, TOOLWRIGHT_OPTIONS, type ToolwrightModuleOptions } from './options.js';
+import { callOptionsOf, compileOptionsOf, type ProviderLookup } from './provided-options.js';
+import { listeningUrlOf } from './listening-url.js';
+
+/**
+ * How long a shutdown waits, past its deadline, for the answers of the calls it ended at the
+ * deadline (see `CallDrain`) to be written.
+ */
+const LAST_ANSWERS_MS = 1000;
 
 /**
  * The MCP server of a Nest application, made by `ToolwrightModule`. At module init it discovers
  * every `@Tool` provider of the application (see `discoverTools`), builds the served tools (see
- * `nestTools`, compiled with the `TOOLWRIGHT_COMPILE_OPTIONS` provider when there is one), applies
- * the `TOOLWRIGHT_POLICY` and `TOOLWRIGHT_OUTPUT_LIMITS` providers when
- * the application has them, and with transport `'http'` mounts the streamable HTTP endpoint on
- * the application's HTTP server (see `mountHandler`). With `'stdio'` it starts serving stdin and
- * stdout once the application has bootstrapped. When the application closes (`app.close()`, or a
- * signal with `enableShutdownHooks()`), in its `onModuleDestroy` hook (the first of Nest's
- * shutdown hooks, before the HTTP server closes and, in the usual layout where the feature
- * modules are imported before `ToolwrightModule`, before their providers are destroyed) it refuses new calls
- * (`the server is shutting down; call again later`; over stdio, new requests), waits up to
- * `shutdownTimeoutMs` for the calls in flight, closes the transport (which aborts the signals of
- * calls still running; HTTP then answers 503), and then calls every tool's `close()`.
+ * `nestTools`, compiled with the `TOOLWRIGHT_COMPILE_OPTIONS` and `TOOLWRIGHT_VALIDATOR`
+ * providers when there are any), prepares them once for the call core with the options the
+ * application provides (`TOOLWRIGHT_CALL_OPTIONS`, `TOOLWRIGHT_POLICY`, `TOOLWRIGHT_OUTPUT_LIMITS`,
+ * `TOOLWRIGHT_VALIDATOR`; see `callOptionsOf`), and with transport `'http'` mounts the streamable
+ * HTTP endpoint on the application's HTTP server (see `mountHandler`; with `auth`, also the
+ * protected resource metadata paths). With `'stdio'` it starts serving stdin and stdout once the
+ * application has bootstrapped.
+ *
+ * When the application closes (`app.close()`, or a signal with `enableShutdownHooks()`), in its
+ * `onModuleDestroy` hook (the first of Nest's shutdown hooks, before the HTTP server closes and,
+ * in the usual layout where the feature modules are imported before `ToolwrightModule`, before
+ * their providers are destroyed) it refuses new calls (`the server is shutting down; call again
+ * later`), waits up to `shutdownTimeoutMs` for the calls in flight, and ends those still running
+ * then with `the server shut down before the call finished; ...` (see `CallDrain`). Over HTTP it
+ * then waits until the responses carrying those answers were written (at most 1 s more), and
+ * closes every session (aborting the signals of calls still running); over stdio the transport
+ * writes the answers and closes. Then it calls every tool's `close()`.
  */
 @Injectable()
 export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private served: readonly ContractTool[] = [];
+  private prepared: ReadonlyMap<string, ServedTool> = new Map();
+  private serverOptions: ServerOptions = {};
+  private readonly runs = new ParkedRuns();
   private handler: McpHttpHandler | undefined;
   private stdio: StdioHandle | undefined;
-  private maxOutputChars: number | undefined;
-  private policy: PermissionPolicy | undefined;
   private resolveClosed!: () => void;
   private closing: Promise<void> | undefined;
   private readonly calls = new CallDrain();
+  private readonly posts = new OpenResponses();
 
   /** Resolves once the stdio transport closed (stdin ended, stdout broke, or the application closed). Never resolves over HTTP before shutdown. */
   readonly closed: Promise<void> = new Promise((resolve) => (this.resolveClosed = resolve));
@@ -49,6 +67,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     private readonly contextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly modules: ModulesContainer,
   ) {}
 
   /** The served tools, in discovery order (their names, schemas and claims as clients see them). */
@@ -69,34 +88,37 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
 
   /**
    * A fresh, unconnected SDK server for the served tools (one per connection), whose calls see
-   * `session.transport === transport`. For transport `'none'`, or a second transport of your own.
+   * `session.transport === transport` and run with the application's call options. For transport
+   * `'none'`, or a second transport of your own.
    */
-  createMcpServer(transport: 'stdio' | 'http' | 'memory' | 'other' = 'other'): ReturnType<typeof createServer> {
-    return createServer(this.info, this.served, this.serverOptions(transport));
+  createMcpServer(transport: Session['transport'] = 'other'): Server {
+    return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs);
   }
 
   onModuleInit(): void {
+    const lookup: ProviderLookup = (token) => this.optional(token);
     const discovered = discoverTools(this.discovery);
-    const compileOptions = this.optional<Omit<CompileOptions, 'resolve'>>(TOOLWRIGHT_COMPILE_OPTIONS);
-    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef, ...(compileOptions === undefined ? {} : { compileOptions }) });
-    const policy = this.optional<PermissionPolicy>(TOOLWRIGHT_POLICY);
-    if (policy !== undefined && !(policy instanceof PermissionPolicy)) throw new TypeError('ToolwrightModule: the TOOLWRIGHT_POLICY provider must be a PermissionPolicy (see createPolicy)');
-    this.policy = policy;
+    const compileOptions: Omit<CompileOptions, 'resolve' | 'resolveForCall'> = compileOptionsOf(lookup);
+    const scopedGlobals = scopedGlobalEnhancers(this.modules);
+    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef, compileOptions, scopedGlobals });
     tools = this.calls.track(tools);
     // Each served tool runs its compiled pipeline itself, inside Nest's guards, interceptors and
     // filters (invalid arguments reach the filters as a BadRequestException), so the call core
     // runs it as it is instead of validating its arguments a second time.
     for (const tool of tools) registerCompiledEntry(tool, { parse: async (raw) => (raw ?? {}) as object, run: (args, ctx) => tool.execute(args, ctx), validateOutput: undefined });
-    this.maxOutputChars = this.optional<ToolwrightOutputLimits>(TOOLWRIGHT_OUTPUT_LIMITS)?.maxOutputChars;
     this.served = Object.freeze(tools);
-    // Checks the set (names, schemas, bounds) now, so a bad one fails the application's start.
-    this.createMcpServer();
+    this.serverOptions = {
+      ...callOptionsOf(lookup),
+      ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
+    };
+    // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
+    this.prepared = servedToolsOf(this.served, 'ToolwrightModule', this.serverOptions);
     if (this.options.transport === 'http') this.mountHttp();
   }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.options.transport !== 'stdio') return;
-    this.stdio = await connectStdio(() => createServer(this.info, this.served, this.serverOptions('stdio')), {
+    this.stdio = await connectStdio(() => this.createMcpServer('stdio'), {
       handleSignals: false,
       exitProcess: false,
       ...(this.options.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: this.options.shutdownTimeoutMs }),
@@ -110,16 +132,18 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   }
 
   private async shutDown(): Promise<void> {
+    const timeoutMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    await this.calls.drain(timeoutMs);
     if (this.stdio !== undefined) {
       await this.stdio.close();
-    } else {
-      await this.calls.drain(this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    } else if (this.handler !== undefined) {
       // A drained call's execute has settled, but the call core still checks, bounds and
-      // records its result before the answer is written: give the answers a moment to leave
-      // before the sessions close.
-      await new Promise((resolve) => setTimeout(resolve, ANSWER_GRACE_MS));
-      await this.handler?.close();
+      // records its result before its answer is written on its POST's response.
+      await this.posts.closed(deadline - Date.now() + LAST_ANSWERS_MS);
+      await this.handler.close();
     }
+    this.runs.closeAll();
     this.resolveClosed();
     for (const tool of this.served) await tool.close?.();
   }
@@ -129,22 +153,32 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     if (adapter === undefined || adapter === null) {
       throw new Error("ToolwrightModule: transport 'http' needs an HTTP application (NestFactory.create); a standalone application context has no HTTP server: use transport 'stdio'");
     }
-    this.handler = createHttpHandler(() => createServer(this.info, this.served, this.serverOptions('http')), this.options.http ?? {});
-    mountHandler(adapter, this.options.path ?? DEFAULT_MCP_PATH, this.handler);
+    const path = this.options.path ?? DEFAULT_MCP_PATH;
+    const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
+    this.handler = createHttpHandler(() => this.createMcpServer('http'), { ...(this.options.http ?? {}), ...(auth === undefined ? {} : { auth }) });
+    mountHandler(adapter, path, this.handler, {
+      alsoAt: auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`],
+      onRequest: (req, res) => {
+        if (req.method === 'POST') this.posts.track(res);
+      },
+    });
   }
 
-  private serverOptions(transport: Session['transport']): { transport: Session['transport']; maxOutputChars?: number; policy?: PermissionPolicy } {
+  /** The `auth` option with its defaults: the served tools' scopes, and the listening URL as the resource. */
+  private authOptions(listeningUrl: () => string): AuthOptions | undefined {
+    const auth = this.options.auth;
+    if (auth === undefined) return undefined;
     return {
-      transport,
-      ...(this.maxOutputChars === undefined ? {} : { maxOutputChars: this.maxOutputChars }),
-      ...(this.policy === undefined ? {} : { policy: this.policy }),
+      toolScopes: toolScopesOf([...this.prepared.values()].map((served) => ({ tool: served.prepared.tool }))),
+      ...auth,
+      ...(auth.resource === undefined ? { resource: listeningUrl } : {}),
     };
   }
 
   /** The provider of `token` anywhere in the application, or `undefined` when there is none. */
-  private optional<T>(token: symbol): T | undefined {
+  private optional(token: symbol): unknown {
     try {
-      return this.moduleRef.get<T>(token, { strict: false });
+      return this.moduleRef.get(token, { strict: false });
     } catch {
       return undefined;
     }
