@@ -14,3 +14,5 @@ export {
   type RedisCommandClient,
 } from './connection.js';
 export { RedisUnavailableError, RedisBadReplyError } from './errors.js';
+export { RedisReplayStore, DEFAULT_REPLAY_TTL_MS, DEFAULT_REPLAY_LEASE_MS, type RedisReplayStoreOptions } from './replay-store.js';
+export { StoredFailure, outcomeToJson, outcomeFromJson } from './outcome-json.js';
