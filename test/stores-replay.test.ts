@@ -187,6 +187,31 @@ test('Redis down: begin rejects with RedisUnavailableError naming Redis; it work
   }
 });
 
+test('Redis hung when a call ends: complete rejects naming Redis, and the outcome lands once Redis answers again', { skip: redisSkip }, async () => {
+  const conn = await connectRedis({ url: redis!.url, commandTimeoutMs: 200 });
+  const store = new RedisReplayStore(conn, { leaseMs: 300 });
+  try {
+    assert.deepEqual(await store.begin({ key: 'k-late', tool: 't', args: {} }), { status: 'new' });
+    redis!.pause();
+    try {
+      await assert.rejects(store.complete('k-late', OK), { name: 'RedisUnavailableError', message: `Redis at ${redis!.url} did not answer within 200 ms (the shared store toolwright keeps replay and decisions in)` });
+    } finally {
+      redis!.resume();
+    }
+    const other = new RedisReplayStore(second!);
+    let answer = await other.begin({ key: 'k-late', tool: 't', args: {} }).catch(() => undefined);
+    for (let attempt = 0; attempt < 100 && (answer === undefined || answer.status !== 'done' || !answer.outcome.ok); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answer = await other.begin({ key: 'k-late', tool: 't', args: {} }).catch(() => undefined);
+    }
+    assert.deepEqual(answer, { status: 'done', outcome: OK });
+    assert.equal(store.holding, 0);
+  } finally {
+    store.close();
+    await conn.close();
+  }
+});
+
 test('outcomes as JSON: what is kept exactly, and what is lost', () => {
   const result: ReplayOutcome = {
     ok: true,

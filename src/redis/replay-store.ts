@@ -75,10 +75,25 @@ local ttl = tonumber(ARGV[3])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) else redis.call('PERSIST', KEYS[1]) end
 return 1`;
 
-/** A claim this process holds: its token and the timer renewing its lease. */
+/**
+ * Withdraws a claim whose answer never came back (the claim may or may not have reached Redis);
+ * 1 when it removed it. ARGV: token.
+ */
+const WITHDRAW = `
+local e = redis.call('HMGET', KEYS[1], 'token', 'state')
+if e[1] ~= ARGV[1] or e[2] ~= 'running' then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`;
+
+/**
+ * A claim this process holds: its token, the timer renewing its lease, and, once the call ended
+ * but Redis could not take the outcome, the outcome still to record (each tick tries again).
+ */
 interface HeldClaim {
   readonly token: string;
+  readonly redisKey: string;
   readonly timer: NodeJS.Timeout;
+  pending: string | undefined;
 }
 
 function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseMs: number } {
@@ -135,7 +150,15 @@ export class RedisReplayStore implements ReplayStore {
     const token = randomUUID();
     const owned = ownedReplayKey(claim.key, claim.owner);
     const key = this.keyOf(owned);
-    const reply = await this.redis.command(['EVAL', BEGIN, '1', key, print, token, String(this.leaseMs), String(this.ttlMs)]);
+    let reply: unknown;
+    try {
+      reply = await this.redis.command(['EVAL', BEGIN, '1', key, print, token, String(this.leaseMs), String(this.ttlMs)]);
+    } catch (thrown) {
+      // A claim that timed out may still reach Redis later (a hung server that wakes up):
+      // withdraw it, so the key does not read as running for a call that never ran.
+      this.redis.command(['EVAL', WITHDRAW, '1', key, token]).catch(() => undefined);
+      throw thrown;
+    }
     const [status, outcome] = Array.isArray(reply) ? (reply as unknown[]) : [];
     switch (status) {
       case 'new':
@@ -153,13 +176,25 @@ export class RedisReplayStore implements ReplayStore {
     throw new RedisBadReplyError(`replay key ${JSON.stringify(claim.key)}: Redis answered ${JSON.stringify(reply)} to a claim`);
   }
 
+  /**
+   * Records the outcome of a call this process claimed. When Redis cannot take it (down, slow),
+   * this rejects with `RedisUnavailableError`, and the store keeps trying on every lease tick
+   * while the process runs (renewals stop: past the lease, other processes read the key as
+   * lost until the outcome lands).
+   */
   async complete(given: string, outcome: ReplayOutcome, owner?: string): Promise<void> {
     const key = ownedReplayKey(given, owner);
     const held = this.held.get(key);
-    if (held === undefined) return;
+    if (held === undefined || held.pending !== undefined) return;
+    held.pending = outcomeToJson(outcome);
+    await this.record(key, held);
+  }
+
+  /** Sends a held claim's pending outcome; forgets the claim once Redis took it. */
+  private async record(key: string, held: HeldClaim): Promise<void> {
+    await this.redis.command(['EVAL', COMPLETE, '1', held.redisKey, held.token, held.pending!, String(this.ttlMs)]);
     clearInterval(held.timer);
-    this.held.delete(key);
-    await this.redis.command(['EVAL', COMPLETE, '1', this.keyOf(key), held.token, outcomeToJson(outcome), String(this.ttlMs)]);
+    if (this.held.get(key) === held) this.held.delete(key);
   }
 
   /** Stops renewing this process's claims (their leases then lapse); call it when the process stops serving. */
@@ -174,11 +209,14 @@ export class RedisReplayStore implements ReplayStore {
 
   private hold(key: string, redisKey: string, token: string): void {
     const timer = setInterval(() => {
-      this.redis.command(['EVAL', RENEW, '1', redisKey, token, String(this.leaseMs), String(this.ttlMs)]).catch(() => {
-        // Redis is away: the next tick tries again; past the lease, the claim is lost.
+      const held = this.held.get(key);
+      if (held === undefined) return;
+      const sent = held.pending === undefined ? this.redis.command(['EVAL', RENEW, '1', redisKey, token, String(this.leaseMs), String(this.ttlMs)]) : this.record(key, held);
+      sent.catch(() => {
+        // Redis is away: the next tick tries again; past the lease, the claim reads as lost.
       });
     }, Math.max(10, Math.floor(this.leaseMs / 3)));
     timer.unref();
-    this.held.set(key, { token, timer });
+    this.held.set(key, { token, redisKey, timer, pending: undefined });
   }
 }
