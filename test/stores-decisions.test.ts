@@ -2,11 +2,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ContractTool } from '../src/index.js';
 import { createPolicy, principalKey, ScopedDecisions, type DecisionOwner, type PermissionDecision, type PermissionPolicy, type StateScope } from '../src/runtime/index.js';
-import { serveHttp, type HttpHandle, type VerifiedToken } from '../src/mcp/index.js';
+import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { connectRedis, RedisDecisionStore, type RedisConnection } from '../src/redis/index.js';
 import { redisSkip, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { STORES_AUTH, writeTool } from './support/stores-tools.js';
 
 /*
  * Remembered ("always") decisions shared through a real redis-server: the store itself, a
@@ -135,20 +135,6 @@ test('the memory store answers the same interface synchronously: revoke by selec
 
 // ---- Over HTTP: two processes sharing one Redis ----
 
-const RESOURCE = 'https://tools.example/mcp';
-const verifier = async (token: string): Promise<VerifiedToken> => ({ subject: token, clientId: 'app', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, audience: [RESOURCE], issuer: 'https://as.example', claims: { sub: token } });
-const auth = { verifier, issuer: 'https://as.example', resource: RESOURCE };
-
-const writeTool: ContractTool = {
-  name: 'write_file',
-  description: 'Writes a file (needs write on its path)',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-  execute: async (args, ctx) => {
-    const { path } = args as { path: string };
-    await ctx.requirePermission({ subject: path, capabilities: ['write'] });
-    return `wrote ${path}`;
-  },
-};
 
 /** Who was asked, as `<process>:<principal or session>:<subject>`, in order. */
 const asked: string[] = [];
@@ -167,7 +153,7 @@ async function process(name: string, scope: StateScope, withAuth: boolean): Prom
       return { decision: answers.get(who) ?? 'deny_once' };
     },
   });
-  const handle = await serveHttp({ name, version: '1.0.0' }, [writeTool], withAuth ? { policy, auth } : { policy });
+  const handle = await serveHttp({ name, version: '1.0.0' }, [writeTool], withAuth ? { policy, auth: STORES_AUTH } : { policy });
   handles.push(handle);
   return { handle, policy };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { connectRedis, redactedRedisUrl, RedisUnavailableError, type RedisConnection } from '../src/redis/index.js';
 import { REPO_ROOT } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
+import { RECORD_RESOLVED_MODULES } from './support/module-loads.js';
 import { redisSkip, startRedisServer, type RedisServer } from './support/redis-server.js';
 
 /*
@@ -124,17 +125,7 @@ test('redactedRedisUrl drops the user name and password', () => {
 });
 
 test('importing toolwright, /runtime, /mcp and /redis never loads @redis/client; connectRedis does', async () => {
-  const outcome = await runProcess(process.execPath, ['--input-type=module', '-e', `
-    import { register } from 'node:module';
-    const seen = [];
-    const { port1, port2 } = new MessageChannel();
-    port1.on('message', (url) => seen.push(url));
-    port1.unref();
-    register('data:text/javascript,' + encodeURIComponent(\`
-      let port;
-      export function initialize(data) { port = data.port; }
-      export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r; }
-    \`), { data: { port: port2 }, transferList: [port2] });
+  const outcome = await runProcess(process.execPath, ['--input-type=module', '-e', `${RECORD_RESOLVED_MODULES}
     await import('toolwright');
     await import('toolwright/runtime');
     await import('toolwright/mcp');

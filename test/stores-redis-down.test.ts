@@ -7,6 +7,7 @@ import { createPolicy } from '../src/runtime/index.js';
 import { IDEMPOTENCY_KEY_META, serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { connectRedis, RedisDecisionStore, RedisReplayStore, type RedisConnection } from '../src/redis/index.js';
 import { redisSkip, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { writeTool } from './support/stores-tools.js';
 
 /*
  * Redis down, hung and restarted, under a served process that keeps its replay keys and its
@@ -32,17 +33,6 @@ const chargeTool: ContractTool = {
   execute: async (args) => {
     charges += 1;
     return { content: [text(`charged ${(args as { amount: number }).amount}`)] };
-  },
-};
-
-const writeTool: ContractTool = {
-  name: 'write_file',
-  description: 'Writes a file (needs write on its path)',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-  execute: async (args, ctx) => {
-    const { path } = args as { path: string };
-    await ctx.requirePermission({ subject: path, capabilities: ['write'] });
-    return `wrote ${path}`;
   },
 };
 

@@ -4,9 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { text, type ContractTool, type ToolResult } from '../src/index.js';
 import { Executor, MemoryReplayStore, type ReplayStore } from '../src/runtime/index.js';
-import { connectTools, IDEMPOTENCY_KEY_META, serveHttp, type HttpHandle, type McpClientLike, type VerifiedToken } from '../src/mcp/index.js';
+import { connectTools, IDEMPOTENCY_KEY_META, serveHttp, type HttpHandle, type McpClientLike } from '../src/mcp/index.js';
 import { connectRedis, RedisReplayStore, type RedisConnection } from '../src/redis/index.js';
 import { redisSkip, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { STORES_AUTH } from './support/stores-tools.js';
+import { envelope, modernPost, resultOf, withoutServerInfo } from './support/modern-http.js';
 
 /*
  * The idempotency key on the wire, over real HTTP on 127.0.0.1: two toolwright servers (two
@@ -16,7 +18,6 @@ import { redisSkip, startRedisServer, type RedisServer } from './support/redis-s
  * verifier: the token is the subject). The tool counts its real runs in this process.
  */
 
-const RESOURCE = 'https://tools.example/mcp';
 const INFO = { name: 'shop', version: '1.0.0' };
 
 const runs = { charge: 0, note: 0 };
@@ -46,10 +47,22 @@ const noteTool: ContractTool = {
   },
 };
 
-const TOOLS = [chargeTool, noteTool];
+/** Counts a side effect, then asks for a name (an input round in the 2026-07-28 era). */
+let greetings = 0;
+const greetOnceTool: ContractTool = {
+  name: 'greet_once',
+  description: 'Greets once per idempotency key, asking for the name',
+  replay: 'keyed',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  execute: async (_args, ctx) => {
+    greetings += 1;
+    const answer = await ctx.elicit({ message: 'Your name?', schema: { type: 'object', properties: { name: { type: 'string' } } } });
+    return `hello ${String(answer.content?.name)} (greeting ${greetings})`;
+  },
+};
 
-const verifier = async (token: string): Promise<VerifiedToken> => ({ subject: token, clientId: 'app', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, audience: [RESOURCE], claims: { sub: token } });
-const auth = { verifier, issuer: 'https://as.example', resource: RESOURCE };
+const TOOLS = [chargeTool, noteTool, greetOnceTool];
+
 
 let redis: RedisServer | undefined;
 const connections: RedisConnection[] = [];
@@ -59,13 +72,13 @@ const closers: (() => Promise<void>)[] = [];
 let serverA: HttpHandle;
 let serverB: HttpHandle;
 
-/** One "process": its own Redis connection and store, serving TOOLS over HTTP with auth. */
-async function process(): Promise<HttpHandle> {
+/** One "process": its own Redis connection and store, serving TOOLS over HTTP (with auth unless told). */
+async function process(withAuth = true): Promise<HttpHandle> {
   const connection = await connectRedis({ url: redis!.url });
   connections.push(connection);
   const store = new RedisReplayStore(connection);
   stores.push(store);
-  const handle = await serveHttp(INFO, TOOLS, { auth, replay: store });
+  const handle = await serveHttp(INFO, TOOLS, withAuth ? { auth: STORES_AUTH, replay: store } : { replay: store });
   handles.push(handle);
   return handle;
 }
@@ -103,15 +116,6 @@ async function modernClient(url: string, token: string): Promise<McpClientLike &
 }
 
 type Caller = { callTool(params: object): Promise<unknown> };
-
-/** A result without the `_meta` the 2026-07-28 era adds to every result (the server's info). */
-function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
-  const meta = result._meta as Record<string, unknown> | undefined;
-  if (meta === undefined) return result;
-  const { ['io.modelcontextprotocol/serverInfo']: _info, ...rest } = meta;
-  const { _meta: _dropped, ...plain } = result;
-  return Object.keys(rest).length === 0 ? plain : { ...plain, _meta: rest };
-}
 
 const call = async (client: Caller, name: string, args: object, key?: string) =>
   withoutServerInfo((await client.callTool(key === undefined ? { name, arguments: args } : { name, arguments: args, _meta: { [IDEMPOTENCY_KEY_META]: key } })) as Record<string, unknown>);
@@ -215,4 +219,37 @@ test('toolwright\'s consumer sends the call\'s key: an Executor host retrying wi
 
 test('the replay option is checked: a store needs begin and complete', async () => {
   await assert.rejects(serveHttp(INFO, TOOLS, { replay: {} as never }), { name: 'TypeError', message: 'createServer: "replay" must be a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore), got an object' });
+});
+
+test('2026-07-28 input rounds: a keyed call parked for an answer reads as running elsewhere; once answered, a retry anywhere gets its outcome', { skip: redisSkip, timeout: 30_000 }, async () => {
+  const one = await process(false);
+  const two = await process(false);
+  const caps = envelope({ elicitation: { form: {} } });
+  const keyed = (id: number, extra: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { name: 'greet_once', arguments: {}, _meta: { [IDEMPOTENCY_KEY_META]: 'greet-1' }, ...extra } });
+  const before = greetings;
+  const parked = withoutServerInfo(resultOf(await modernPost(one.url, keyed(1), caps)));
+  assert.equal(parked.resultType, 'input_required');
+  assert.deepEqual(withoutServerInfo(resultOf(await modernPost(two.url, keyed(2), caps))), { ...refused('idempotency key "greet-1" is in use by a call that is still running'), resultType: 'complete' });
+  const answered = withoutServerInfo(resultOf(await modernPost(one.url, keyed(3, { requestState: parked.requestState, inputResponses: { elicit_1: { action: 'accept', content: { name: 'Ada' } } } }), caps)));
+  assert.deepEqual(answered, { content: [{ type: 'text', text: `hello Ada (greeting ${before + 1})` }], resultType: 'complete' });
+  // The outcome is recorded when the tool settles, just after it answered: ask until it is there.
+  let retry = withoutServerInfo(resultOf(await modernPost(two.url, keyed(4), caps)));
+  for (let attempt = 0; attempt < 50 && retry.isError === true; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    retry = withoutServerInfo(resultOf(await modernPost(two.url, keyed(5 + attempt), caps)));
+  }
+  assert.deepEqual(retry, answered);
+  assert.equal(greetings, before + 1);
+});
+
+test('through a toolwright proxy (consumed tools served again) the key passes on to the server that deduplicates', { skip: redisSkip, timeout: 30_000 }, async () => {
+  const upstream = await process(false);
+  const consumed = await connectTools(await modernClient(upstream.url, 'unused'), { policy: false });
+  const proxy = await serveHttp({ name: 'proxy', version: '1.0.0' }, consumed);
+  handles.push(proxy);
+  const viaProxy = await legacyClient(proxy.url, 'unused');
+  const before = runs.charge;
+  assert.deepEqual(await call(viaProxy, 'charge', { amount: 8 }, 'proxied-1'), charged(8, before + 1));
+  assert.deepEqual(await call(viaProxy, 'charge', { amount: 8 }, 'proxied-1'), charged(8, before + 1));
+  assert.equal(runs.charge, before + 1);
 });

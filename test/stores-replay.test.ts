@@ -1,7 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { LostOutcomeError, MemoryReplayStore, type ReplayOutcome } from '../src/runtime/index.js';
+import { Executor, IdempotencyConflictError, LostOutcomeError, MemoryReplayStore, type ReplayOutcome } from '../src/runtime/index.js';
+import { text, type ContractTool } from '../src/index.js';
 import { RawJsonData } from '../src/contract/internal.js';
 import { connectRedis, RedisReplayStore, StoredFailure, outcomeFromJson, outcomeToJson, RedisBadReplyError, type RedisConnection } from '../src/redis/index.js';
 import { PermissionDeniedError, ToolError } from '../src/index.js';
@@ -210,6 +211,32 @@ test('Redis hung when a call ends: complete rejects naming Redis, and the outcom
     store.close();
     await conn.close();
   }
+});
+
+test('two Executor hosts sharing Redis: a keyed call runs once; the other host is refused while it runs and replayed after', { skip: redisSkip }, async () => {
+  let runs = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const pay: ContractTool = { name: 'pay', description: 'Pays once per key', replay: 'keyed', execute: async () => { runs += 1; await gate; return { content: [text('paid')] }; } };
+  const hostA = new Executor({ tools: [pay], replayStore: new RedisReplayStore(first!) });
+  const hostB = new Executor({ tools: [pay], replayStore: new RedisReplayStore(second!) });
+  const call = { id: 'p1', tool: 'pay', args: { to: 'bob' }, idempotencyKey: 'exec-pay-1' };
+  const running = hostA.run([call]);
+  for (let attempt = 0; attempt < 200 && runs === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  const [refusal] = await hostB.run([call]);
+  assert.equal(refusal!.ok, false);
+  assert.ok((refusal as { error: Error }).error instanceof IdempotencyConflictError);
+  assert.equal((refusal as { error: Error }).error.message, 'idempotency key "exec-pay-1" is in use by a call that is still running');
+  release();
+  const [ran] = await running;
+  assert.deepEqual([ran!.ok, ran!.replayed, ran!.ok && ran.result.content], [true, undefined, [{ type: 'text', text: 'paid' }]]);
+  let replayed = (await hostB.run([call]))[0]!;
+  for (let attempt = 0; attempt < 50 && !replayed.ok; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    replayed = (await hostB.run([call]))[0]!;
+  }
+  assert.deepEqual([replayed.ok, replayed.replayed, replayed.ok && replayed.result.content], [true, true, [{ type: 'text', text: 'paid' }]]);
+  assert.equal(runs, 1);
 });
 
 test('outcomes as JSON: what is kept exactly, and what is lost', () => {
