@@ -8,6 +8,9 @@
  * - a decision lookup: the `Executor` running batches of a no-op tool that checks one permission
  *   answered by a remembered "always" decision, with the policy's default `ScopedDecisions` and
  *   with a `RedisDecisionStore`;
+ * - a keyed call end to end: a 2025-era SDK client calling a served keyed tool over HTTP on
+ *   loopback, one call after another, with the server's `replay` a `MemoryReplayStore` and a
+ *   `RedisReplayStore`;
  * - each store alone, one operation after another (latency, no parallelism): `begin` + `complete`,
  *   and `policy.decide`.
  * Rounds are interleaved and bounded in time (`measure` of executor.bench); each Redis line prints
@@ -21,11 +24,16 @@ import { Executor, MemoryReplayStore, createPolicy, type BatchCall, type ReplayS
 import type { ContractTool } from '../src/contract/index.js';
 import { connectRedis, RedisDecisionStore, RedisReplayStore } from '../src/redis/index.js';
 import { redisSkip, startRedisServer } from '../test/support/redis-server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { IDEMPOTENCY_KEY_META, serveHttp } from '../src/mcp/index.js';
 import { measure } from './executor.bench.js';
 import { checking } from './policy.bench.js';
 
 /** Calls (or store operations) per round of every variant. */
 const CALLS = 200;
+/** Calls per round over HTTP (each takes milliseconds, so fewer per round and more rounds fit the time budget). */
+const HTTP_CALLS = 40;
 
 const keyed: ContractTool = { name: 'keyed_noop', description: 'does nothing, once per key', replay: 'keyed', async execute() { return 'ok'; } };
 
@@ -82,6 +90,29 @@ export async function run(): Promise<void> {
       { label: 'ScopedDecisions (memory)', run: () => memoryChecks.run(checkingBatch) },
       { label: 'RedisDecisionStore', baseline: 'ScopedDecisions (memory)', run: () => redisChecks.run(checkingBatch) },
     ], checkingBatch);
+
+    console.log(`stores: keyed call end to end: a 2025-era SDK client calling a served tool over HTTP on loopback, ${HTTP_CALLS} calls one after another, a fresh key each`);
+    const memoryServer = await serveHttp({ name: 'bench', version: '1.0.0' }, [keyed], { replay: new MemoryReplayStore({ maxEntries: 1_000_000 }) });
+    const redisServer = await serveHttp({ name: 'bench', version: '1.0.0' }, [keyed], { replay: redisReplay });
+    const memoryClient = new Client({ name: 'bench', version: '1.0.0' });
+    const redisClient = new Client({ name: 'bench', version: '1.0.0' });
+    try {
+      await memoryClient.connect(new StreamableHTTPClientTransport(new URL(memoryServer.url)));
+      await redisClient.connect(new StreamableHTTPClientTransport(new URL(redisServer.url)));
+      const callsOn = async (client: Client, prefix: string) => {
+        batches += 1;
+        for (let i = 0; i < HTTP_CALLS; i += 1) await client.callTool({ name: 'keyed_noop', arguments: { i }, _meta: { [IDEMPOTENCY_KEY_META]: `${prefix}-http-${batches}-${i}` } });
+      };
+      await measure([
+        { label: 'served, MemoryReplayStore', run: () => callsOn(memoryClient, 'm') },
+        { label: 'served, RedisReplayStore', baseline: 'served, MemoryReplayStore', run: () => callsOn(redisClient, 'r') },
+      ], checkingBatch.slice(0, HTTP_CALLS));
+    } finally {
+      await memoryClient.close();
+      await redisClient.close();
+      await memoryServer.close();
+      await redisServer.close();
+    }
 
     console.log('stores: each store alone, one operation after another (latency)');
     await measure([
