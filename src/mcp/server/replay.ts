@@ -45,8 +45,14 @@ export function checkReplayOption(replay: unknown, where: string): void {
  * A store that fails to answer (Redis down: `RedisUnavailableError`) ends the call with its
  * error, and the tool does not run. `observer.settled` is called once in every case.
  */
-export async function callOnce(replay: ReplayStore | undefined, prepared: PreparedTool, args: Record<string, unknown>, ctx: CallContext, key: string | undefined, observer: CallObserver): Promise<CallEnd> {
+export function callOnce(replay: ReplayStore | undefined, prepared: PreparedTool, args: Record<string, unknown>, ctx: CallContext, key: string | undefined, observer: CallObserver): Promise<CallEnd> {
+  // The common case (no store, or no key) adds nothing to the call: no promise, no tick.
   if (replay === undefined || key === undefined) return prepared.call(args, ctx, observer);
+  return keyedCall(replay, prepared, args, ctx, key, observer);
+}
+
+/** `callOnce` with a store and a key. */
+async function keyedCall(replay: ReplayStore, prepared: PreparedTool, args: Record<string, unknown>, ctx: CallContext, key: string, observer: CallObserver): Promise<CallEnd> {
   const settledWith = (end: CallEnd): CallEnd => {
     try {
       observer.settled?.(end);
