@@ -19,7 +19,7 @@ const CALLS = 1_000;
 
 const noop: ContractTool = { name: 'noop', description: 'does nothing', async execute() { return 'ok'; } };
 
-const checking: ContractTool = {
+export const checking: ContractTool = {
   name: 'checking',
   description: 'checks read on its subject, then does nothing',
   async execute(_args: unknown, ctx: CallContext) {

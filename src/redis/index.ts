@@ -1,0 +1,19 @@
+/*
+ * `toolwright/redis`: shared state for several toolwright processes, kept in Redis. Nothing here
+ * is loaded by `toolwright`, `toolwright/runtime` or `toolwright/mcp`; import this subpath (and
+ * install the optional peer `@redis/client`) only when a deployment runs more than one process.
+ */
+export {
+  connectRedis,
+  RedisConnection,
+  redactedRedisUrl,
+  DEFAULT_REDIS_URL,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  DEFAULT_REDIS_KEY_PREFIX,
+  type ConnectRedisOptions,
+  type RedisCommandClient,
+} from './connection.js';
+export { RedisUnavailableError, RedisBadReplyError } from './errors.js';
+export { RedisReplayStore, DEFAULT_REPLAY_TTL_MS, DEFAULT_REPLAY_LEASE_MS, type RedisReplayStoreOptions } from './replay-store.js';
+export { StoredFailure, outcomeToJson, outcomeFromJson } from './outcome-json.js';
+export { RedisDecisionStore, DEFAULT_SESSION_DECISIONS_TTL_MS, type RedisDecisionStoreOptions } from './decision-store.js';
