@@ -201,7 +201,7 @@ test('Redis hung when a call ends: complete rejects naming Redis, and the outcom
     }
     const other = new RedisReplayStore(second!);
     let answer = await other.begin({ key: 'k-late', tool: 't', args: {} }).catch(() => undefined);
-    for (let attempt = 0; attempt < 100 && (answer === undefined || answer.status !== 'done' || !answer.outcome.ok); attempt += 1) {
+    for (let attempt = 0; attempt < 400 && (answer === undefined || answer.status !== 'done' || !answer.outcome.ok); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       answer = await other.begin({ key: 'k-late', tool: 't', args: {} }).catch(() => undefined);
     }
