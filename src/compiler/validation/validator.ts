@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { kindOf } from '../../util/describe.js';
+import { isPlainSchema } from './plain-schema.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -94,4 +95,25 @@ export function compileSchema(schema: object, validator: SchemaValidator = defau
   }
   compiled.set(schema, validate);
   return validate;
+}
+
+/**
+ * A schema's validator compiled when it first validates a value, when that cannot change what
+ * `compileSchema` would say now: with the default validator (no `validator` given), a schema
+ * that ajv's meta-schema accepts and that `isPlainSchema` vouches for (no `$ref`, `$id`, unknown
+ * keyword or format, empty `enum` or pattern ajv could refuse) is compiled on its first use; any
+ * other schema, and every schema of a `validator` you gave (its own keywords may refuse a schema
+ * only at compile time), is compiled at once with `compileSchema`, which throws ajv's own error
+ * for an invalid one. So an invalid schema fails here, exactly as `compileSchema` fails, and a
+ * tool set that is never called never pays for compiling (about 2 ms per tool). The function
+ * returned checks values as the compiled one does and reads its `errors` after each check.
+ */
+export function compileWhenFirstUsed(schema: object, validator?: SchemaValidator): CompiledSchema {
+  if (validator !== undefined) return compileSchema(schema, validator);
+  const ajv = defaultValidator() as Ajv2020;
+  if (!isPlainSchema(schema, (name) => Object.prototype.hasOwnProperty.call(ajv.formats, name)) || ajv.validateSchema(schema) !== true) return compileSchema(schema, ajv);
+  let compiled: CompiledSchema | undefined;
+  const check = ((data: unknown): boolean => (compiled ??= compileSchema(schema, ajv))(data)) as CompiledSchema;
+  Object.defineProperty(check, 'errors', { get: () => compiled?.errors ?? null });
+  return check;
 }

@@ -1,0 +1,153 @@
+/**
+ * Validators compiled on first use (issue 7, speed): `compile()` no longer compiles every tool's
+ * ajv validator up front, yet a schema ajv cannot compile still fails at once with ajv's own
+ * error, and a first call validates exactly as an eagerly compiled validator does. Runs in about
+ * a second.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Tool, compile } from '../src/index.js';
+import { compileSchema, compileWhenFirstUsed, createValidator, defaultValidator } from '../src/compiler/validation/validator.js';
+import { isPlainSchema } from '../src/compiler/validation/plain-schema.js';
+import { contextFor, invalidMessage } from './support/compile-helpers.js';
+
+/** Counts the default validator's compiles while `body` runs. */
+async function compilesDuring(body: () => unknown): Promise<number> {
+  const ajv = defaultValidator() as Ajv2020;
+  const original = ajv.compile;
+  let count = 0;
+  ajv.compile = function (this: Ajv2020, ...args: Parameters<Ajv2020['compile']>) {
+    count++;
+    return original.apply(this, args);
+  } as Ajv2020['compile'];
+  try {
+    await body();
+  } finally {
+    ajv.compile = original;
+  }
+  return count;
+}
+
+/** What ajv itself says when compiling `schema` with toolwright's default settings. */
+function ajvError(schema: object): string {
+  try {
+    createValidator().compile(schema);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'compiled';
+}
+
+const known = (name: string): boolean => Object.prototype.hasOwnProperty.call((defaultValidator() as Ajv2020).formats, name);
+
+test('compile() leaves a plain arguments schema uncompiled until the first call, which validates as before', async () => {
+  class Args {
+    @IsString() text!: string;
+    @IsOptional() @IsInt() @Min(1) @Max(5) count?: number;
+  }
+  @Tool({ description: 'Echoes', args: Args })
+  class Echo {
+    execute(args: Args) {
+      return `${args.text} x${args.count ?? 1}`;
+    }
+  }
+  let tool!: ReturnType<typeof compile>[number];
+  assert.equal(await compilesDuring(() => void ([tool] = compile([Echo]))), 0);
+  const ctx = contextFor(tool.name);
+  assert.equal(await compilesDuring(async () => assert.equal(await invalidMessage(tool.execute({ text: 5, count: 0, extra: 1 }, ctx)), 'invalid arguments: /: must NOT have additional property "extra"; /text: must be string; /count: must be >= 1')), 1);
+  assert.equal(await compilesDuring(async () => assert.equal(await tool.execute({ text: 'hi', count: 2 }, ctx), 'hi x2')), 0);
+  assert.equal(await invalidMessage(tool.execute({ count: 9 }, ctx)), 'invalid arguments: /: must have required property "text"; /count: must be <= 5');
+});
+
+test('a schema with $defs (a recursive DTO) is compiled by compile() itself', async () => {
+  class Node {
+    @IsString() name!: string;
+    @IsOptional() @ValidateNested({ each: true }) @Type(() => Node) children?: Node[];
+  }
+  @Tool({ description: 'Walks a tree', args: Node })
+  class Walk {
+    execute(args: Node) {
+      return args.name;
+    }
+  }
+  let tool!: ReturnType<typeof compile>[number];
+  assert.equal(await compilesDuring(() => void ([tool] = compile([Walk]))), 1);
+  assert.ok(JSON.stringify(tool.parameters).includes('"$ref"'));
+  assert.equal(await invalidMessage(tool.execute({ name: 'a', children: [{ name: 1 }] }, contextFor(tool.name))), 'invalid arguments: /children/0/name: must be string');
+});
+
+test('compileWhenFirstUsed throws at once, with ajv\'s own message, for every schema ajv cannot compile', () => {
+  const invalid: object[] = [
+    { type: 'object', properties: { a: { type: 'strng' } } },
+    { type: 'object', properties: { a: { enum: [] } } },
+    { type: 'object', properties: { a: { type: 'string', pattern: '[a-z\\_]' } } },
+    { type: 'object', patternProperties: { '\\_x': { type: 'string' } } },
+    { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+    { type: 'object', properties: { a: { type: 'string', minLength: -1 } } },
+    { type: 'object', properties: { a: { id: 'x', type: 'string' } } },
+  ];
+  for (const schema of invalid) {
+    const expected = ajvError(schema);
+    assert.notEqual(expected, 'compiled', JSON.stringify(schema));
+    assert.throws(() => compileWhenFirstUsed(schema), { message: expected }, JSON.stringify(schema));
+    assert.throws(() => compileSchema(schema), { message: expected }, JSON.stringify(schema));
+  }
+});
+
+test('compileWhenFirstUsed compiles a schema of a validator you gave at once, and defers only what it can vouch for', async () => {
+  const mine = new Ajv2020({ strict: false });
+  mine.addKeyword({ keyword: 'even', compile: (value: unknown) => { if (value !== true) throw new Error('even must be true'); return (data: unknown) => typeof data === 'number' && data % 2 === 0; } });
+  assert.throws(() => compileWhenFirstUsed({ type: 'number', even: false }, mine), { message: 'even must be true' });
+  const even = compileWhenFirstUsed({ type: 'number', even: true }, mine);
+  assert.equal(even(2), true);
+  assert.equal(even(3), false);
+  const plain = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string', format: 'email' } } }, required: ['n'], additionalProperties: false };
+  let check!: ReturnType<typeof compileWhenFirstUsed>;
+  assert.equal(await compilesDuring(() => void (check = compileWhenFirstUsed(plain))), 0);
+  assert.equal(check.errors, null);
+  assert.equal(await compilesDuring(() => assert.equal(check({ n: 0, tags: ['x'] }), false)), 1);
+  assert.deepEqual((check.errors ?? []).map((error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`), ['/n must be >= 1', '/tags/0 must match format "email"']);
+  assert.equal(check({ n: 1, tags: ['a@b.co'] }), true);
+  assert.equal(check.errors, null);
+  assert.equal(await compilesDuring(() => compileWhenFirstUsed({ type: 'object', properties: { a: { type: 'string', format: 'no-such-format' } } })), 1);
+});
+
+test('isPlainSchema vouches only for keywords whose compile cannot fail once the meta-schema accepted them', () => {
+  const plain: unknown[] = [
+    true,
+    { type: 'object', properties: { a: { type: 'string', maxLength: 3, pattern: '^[a-z]+$', format: 'uri' } }, required: ['a'], additionalProperties: false },
+    { type: 'array', items: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] }, prefixItems: [{ const: 1 }], uniqueItems: true },
+    { type: 'object', patternProperties: { '^x-': { type: 'string' } }, propertyNames: { maxLength: 9 }, not: { required: ['b'] }, description: 'd', title: 't', default: {}, examples: [{}] },
+    { enum: [1, 'a'], allOf: [{ oneOf: [{ type: 'number' }, false] }] },
+  ];
+  for (const schema of plain) assert.equal(isPlainSchema(schema, known), true, JSON.stringify(schema));
+  const notPlain: unknown[] = [
+    null,
+    [],
+    { $ref: '#' },
+    { $defs: {} },
+    { $id: 'urn:x' },
+    { $schema: 'https://json-schema.org/draft/2020-12/schema' },
+    { $anchor: 'a' },
+    { $dynamicRef: '#a' },
+    { type: 'string', nullable: true },
+    { discriminator: { propertyName: 'k' } },
+    { if: { type: 'string' }, then: { minLength: 1 } },
+    { unevaluatedProperties: false },
+    { enum: [] },
+    { enum: 'a' },
+    { pattern: '\\_' },
+    { patternProperties: { '\\_': true } },
+    { format: 'no-such-format' },
+    { properties: { a: { items: { madeUp: 1 } } } },
+    { anyOf: 'x' },
+    { properties: [] },
+  ];
+  for (const schema of notPlain) assert.equal(isPlainSchema(schema, known), false, JSON.stringify(schema));
+  let deep: object = { type: 'string' };
+  for (let level = 0; level < 70; level++) deep = { items: deep };
+  assert.equal(isPlainSchema(deep, known), false);
+});
