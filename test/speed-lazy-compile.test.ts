@@ -11,8 +11,39 @@ import { Type } from 'class-transformer';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Tool, compile } from '../src/index.js';
 import { compileSchema, compileWhenFirstUsed, createValidator, defaultValidator } from '../src/compiler/validation/validator.js';
-import { isPlainSchema } from '../src/compiler/validation/plain-schema.js';
+import { DEFAULT_FORMATS, isPlainSchema } from '../src/compiler/validation/plain-schema.js';
 import { contextFor, invalidMessage } from './support/compile-helpers.js';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE_ROOT = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** A child that compiles and serves (over in-memory streams) a plain tool, then calls it, reporting whether ajv was loaded at each step. */
+const NO_AJV_SCRIPT = `
+import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
+const require = createRequire(import.meta.url);
+const { IsString } = await import('class-validator');
+const tw = await import(${JSON.stringify(`${SOURCE_ROOT}index.js`)});
+const ajvFiles = () => Object.keys(require('module')._cache).filter((file) => file.includes('/node_modules/ajv')).length;
+class Args {}
+IsString()(Args.prototype, 'text');
+class Echo { execute(args) { return args.text; } }
+tw.Tool({ description: 'Echoes', args: Args })(Echo);
+const [tool] = tw.compile([Echo]);
+console.log('after compile: ' + ajvFiles() + ' ajv files');
+await tw.serveStdio({ name: 'x', version: '1' }, [tool], { stdin: new PassThrough(), stdout: new PassThrough() });
+console.log('after serve: ' + ajvFiles() + ' ajv files');
+await tool.execute({ text: 'hi' }, { call: { id: '1', tool: tool.name, args: {} }, signal: new AbortController().signal });
+console.log('after a call: ' + (ajvFiles() > 0 ? 'ajv loaded' : 'no ajv'));
+process.exit(0);
+`;
+
+function runNode(args: readonly string[]): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => (error === null ? resolve({ stdout }) : reject(new Error(`${error.message}\n${stderr}`))));
+  });
+}
 
 /** Counts the default validator's compiles while `body` runs. */
 async function compilesDuring(body: () => unknown): Promise<number> {
@@ -41,7 +72,7 @@ function ajvError(schema: object): string {
   return 'compiled';
 }
 
-const known = (name: string): boolean => Object.prototype.hasOwnProperty.call((defaultValidator() as Ajv2020).formats, name);
+const known = (name: string): boolean => DEFAULT_FORMATS.has(name);
 
 test('compile() leaves a plain arguments schema uncompiled until the first call, which validates as before', async () => {
   class Args {
@@ -88,6 +119,11 @@ test('compileWhenFirstUsed throws at once, with ajv\'s own message, for every sc
     { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
     { type: 'object', properties: { a: { type: 'string', minLength: -1 } } },
     { type: 'object', properties: { a: { id: 'x', type: 'string' } } },
+    { type: 'object', properties: { a: { anyOf: [] } } },
+    { type: 'object', required: ['a', 'a'] },
+    { type: 'object', properties: { a: { type: 'number', multipleOf: 0 } } },
+    { type: [] },
+    { type: 'object', properties: { a: { type: 'string', maxLength: 1.5 } } },
   ];
   for (const schema of invalid) {
     const expected = ajvError(schema);
@@ -144,10 +180,32 @@ test('isPlainSchema vouches only for keywords whose compile cannot fail once the
     { format: 'no-such-format' },
     { properties: { a: { items: { madeUp: 1 } } } },
     { anyOf: 'x' },
+    { anyOf: [] },
     { properties: [] },
+    { type: 'strng' },
+    { type: ['string', 'string'] },
+    { required: ['a', 'a'] },
+    { required: [1] },
+    { minLength: -1 },
+    { maxItems: 1.5 },
+    { minimum: '1' },
+    { multipleOf: 0 },
+    { uniqueItems: 'yes' },
+    { description: 5 },
+    { examples: 'x' },
+    { dependentRequired: { a: ['b', 'b'] } },
   ];
   for (const schema of notPlain) assert.equal(isPlainSchema(schema, known), false, JSON.stringify(schema));
   let deep: object = { type: 'string' };
   for (let level = 0; level < 70; level++) deep = { items: deep };
   assert.equal(isPlainSchema(deep, known), false);
+});
+
+test('the formats isPlainSchema knows are exactly the default validator\'s', () => {
+  assert.deepEqual([...DEFAULT_FORMATS].sort(), Object.keys((defaultValidator() as Ajv2020).formats).sort());
+});
+
+test('importing toolwright, compiling and serving plain tools loads no ajv until a call validates', async () => {
+  const { stdout } = await runNode(['--input-type=module', '-e', NO_AJV_SCRIPT]);
+  assert.deepEqual(stdout.trim().split('\n'), ['after compile: 0 ajv files', 'after serve: 0 ajv files', 'after a call: ajv loaded']);
 });

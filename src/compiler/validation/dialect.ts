@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
 import type { JsonObject } from '../../contract/index.js';
 import { compileSchema, type CompiledSchema, type SchemaValidator } from './validator.js';
 
@@ -29,7 +28,6 @@ export function dialectOf(schema: JsonObject): SchemaDialect | undefined {
 
 type AjvLike = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
 
-const addFormats = addFormatsImport as unknown as (ajv: object) => void;
 // The draft-07 and draft-04 validators are loaded on first use (about 150 ms of module loading
 // that a tool set without such schemas never pays).
 const load = createRequire(import.meta.url);
@@ -39,6 +37,8 @@ let draft04: AjvLike | undefined;
 const OPTIONS = { allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
 
 function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
+  const formats = load('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: object) => void;
   if (dialect === 'draft-07') {
     if (draft07 === undefined) {
       const { Ajv } = load('ajv') as { Ajv: new (options: object) => AjvLike };
