@@ -9,7 +9,7 @@
  *
  * - server CPU per call over stdio and over streamable HTTP on 127.0.0.1: the child's own CPU
  *   time (its SIGUSR2 report) over 6 interleaved rounds x 150 calls after 200 warm-up calls, and
- *   the child's peak RSS after them;
+ *   the child's peak RSS after them; and over stdio again with 8 calls in flight at a time;
  * - cold start over stdio with 1, 100 and 1,000 tools: spawn to the first `tools/list` answer
  *   (wall time, the median of interleaved starts), the child's CPU time until then, and its peak
  *   RSS then.
@@ -32,6 +32,8 @@ const BASELINE_COMMIT = 'f7fafc4';
 const WARMUP_CALLS = 200;
 const ROUNDS = 6;
 const CALLS_PER_ROUND = 150;
+/** Calls in flight at a time in the concurrent stdio run. */
+const CONCURRENCY = 8;
 /** Tool counts of the cold starts, and how many interleaved starts each gets. */
 const COLD_STARTS: ReadonlyArray<{ readonly tools: number; readonly starts: number }> = [
   { tools: 1, starts: 5 },
@@ -141,11 +143,16 @@ async function usageOf(running: Running): Promise<UsageReport> {
   return usageOfLine(running.cpuLines[running.cpuLines.length - 1]!);
 }
 
-async function calls(running: Running, count: number, measure: boolean): Promise<void> {
+async function callOnce(running: Running, i: number): Promise<void> {
+  const result = (await running.client.callTool({ name: 'echo6', arguments: { ...ARGUMENTS, text: `hi ${i}` } })) as { content: Array<{ text?: string }> };
+  if (result.content[0]?.text !== `<hi ${i}-hi ${i}>`) throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
+}
+
+/** Makes `count` calls, `concurrency` at a time (a batch of that many in flight, then the next). */
+async function calls(running: Running, count: number, measure: boolean, concurrency = 1): Promise<void> {
   const before = measure ? (await usageOf(running)).cpuMicros : 0;
-  for (let i = 0; i < count; i++) {
-    const result = (await running.client.callTool({ name: 'echo6', arguments: { ...ARGUMENTS, text: `hi ${i}` } })) as { content: Array<{ text?: string }> };
-    if (result.content[0]?.text !== `<hi ${i}-hi ${i}>`) throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
+  for (let i = 0; i < count; i += concurrency) {
+    await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, (_, j) => callOnce(running, i + j)));
   }
   if (!measure) return;
   running.cpuMicros += (await usageOf(running)).cpuMicros - before;
@@ -157,14 +164,14 @@ interface CallCost {
   readonly peakRssMiB: number;
 }
 
-async function cpuPerCall(contenders: readonly Contender[], start: (contender: Contender) => Promise<Running>): Promise<CallCost[]> {
+async function cpuPerCall(contenders: readonly Contender[], start: (contender: Contender) => Promise<Running>, concurrency = 1): Promise<CallCost[]> {
   const running: Running[] = [];
   try {
     for (const contender of contenders) running.push(await start(contender));
-    for (const one of running) await calls(one, WARMUP_CALLS, false);
+    for (const one of running) await calls(one, WARMUP_CALLS, false, concurrency);
     for (let round = 0; round < ROUNDS; round++) {
       const order = [...running.slice(round % running.length), ...running.slice(0, round % running.length)];
-      for (const one of order) await calls(one, CALLS_PER_ROUND, true);
+      for (const one of order) await calls(one, CALLS_PER_ROUND, true, concurrency);
     }
     const costs: CallCost[] = [];
     for (const one of running) costs.push({ cpuPerCall: one.cpuMicros / one.calls, peakRssMiB: (await usageOf(one)).maxRssKiB / 1024 });
@@ -222,12 +229,17 @@ export async function run(): Promise<void> {
   if (which !== 'cold') {
     const stdio = await cpuPerCall(contenders, (c) => startStdio(c));
     const http = await cpuPerCall(contenders, startHttp);
+    const stdioConcurrent = await cpuPerCall(contenders, (c) => startStdio(c), CONCURRENCY);
     console.log(`  server CPU per call (${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls) and the server's peak RSS after them`);
     console.log(`  ${'server'.padEnd(30)} ${'stdio µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)} ${'HTTP µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
     contenders.forEach((contender, i) => {
       const s = stdio[i]!;
       const h = http[i]!;
       console.log(`  ${contender.label.padEnd(30)} ${cell(s.cpuPerCall, 1, 9)} ${ratioCell(s.cpuPerCall, stdio[reference]!.cpuPerCall)} ${cell(s.peakRssMiB, 1, 8)} ${ratioCell(s.peakRssMiB, stdio[reference]!.peakRssMiB)} ${cell(h.cpuPerCall, 1, 9)} ${ratioCell(h.cpuPerCall, http[reference]!.cpuPerCall)} ${cell(h.peakRssMiB, 1, 8)} ${ratioCell(h.peakRssMiB, http[reference]!.peakRssMiB)}`);
+    });
+    console.log(`  ${'server'.padEnd(30)} ${`stdio x${CONCURRENCY} µs`.padStart(12)} ${'ratio'.padStart(7)}   (server CPU per call with ${CONCURRENCY} calls in flight at a time)`);
+    contenders.forEach((contender, i) => {
+      console.log(`  ${contender.label.padEnd(30)} ${cell(stdioConcurrent[i]!.cpuPerCall, 1, 12)} ${ratioCell(stdioConcurrent[i]!.cpuPerCall, stdioConcurrent[reference]!.cpuPerCall)}`);
     });
   }
   if (which !== 'calls') {
