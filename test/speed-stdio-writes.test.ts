@@ -36,12 +36,18 @@ async function requestsInFlight(stdin: PassThrough, ids: readonly number[]): Pro
   await nextTurn();
 }
 
-test('answers sent while other requests are in flight are written together, in order, when the last is answered', async () => {
+/** A started transport on recording stdio, with `tools/call` requests of these ids in flight. */
+async function startedWith(ids: readonly number[]): Promise<{ stdout: RecordingStdout; stdin: PassThrough; transport: HardenedStdioTransport }> {
   const stdout = new RecordingStdout();
   const stdin = new PassThrough();
   const transport = transportOn(stdout, stdin);
   await transport.start();
-  await requestsInFlight(stdin, [1, 2, 3, 4, 5]);
+  await requestsInFlight(stdin, ids);
+  return { stdout, stdin, transport };
+}
+
+test('answers sent while other requests are in flight are written together, in order, when the last is answered', async () => {
+  const { stdout, stdin, transport } = await startedWith([1, 2, 3, 4, 5]);
   const sent = [3, 1, 2, 5].map((id) => transport.send(response(id)));
   assert.deepEqual(stdout.writes, []);
   sent.push(transport.send(response(4)));
@@ -55,11 +61,7 @@ test('answers sent while other requests are in flight are written together, in o
 });
 
 test('answers kept while a request is still running are written at the end of the turn', async () => {
-  const stdout = new RecordingStdout();
-  const stdin = new PassThrough();
-  const transport = transportOn(stdout, stdin);
-  await transport.start();
-  await requestsInFlight(stdin, [1, 2, 3]);
+  const { stdout, transport } = await startedWith([1, 2, 3]);
   const sent = [1, 2].map((id) => transport.send(response(id)));
   assert.deepEqual(stdout.writes, []);
   await Promise.all(sent);
@@ -69,11 +71,7 @@ test('answers kept while a request is still running are written at the end of th
 });
 
 test('a close flushes the answers kept before it closes; later sends are refused', async () => {
-  const stdout = new RecordingStdout();
-  const stdin = new PassThrough();
-  const transport = transportOn(stdout, stdin);
-  await transport.start();
-  await requestsInFlight(stdin, [1, 2, 3]);
+  const { stdout, transport } = await startedWith([1, 2, 3]);
   const sent = [1, 2].map((id) => transport.send(response(id)));
   await transport.close();
   assert.deepEqual(stdout.writes, [line(1) + line(2)]);
@@ -82,11 +80,7 @@ test('a close flushes the answers kept before it closes; later sends are refused
 });
 
 test('a stdout that breaks rejects the answers kept, and the transport closes as stdout-broken', async () => {
-  const stdout = new RecordingStdout();
-  const stdin = new PassThrough();
-  const transport = transportOn(stdout, stdin);
-  await transport.start();
-  await requestsInFlight(stdin, [1, 2, 3]);
+  const { stdout, transport } = await startedWith([1, 2, 3]);
   const kept = [1, 2].map((id) => transport.send(response(id)));
   stdout.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
   for (const each of kept) await assert.rejects(each, { message: 'stdio output is closed' });

@@ -5,14 +5,11 @@
  * session per client, plain `node:http`), printing `url <url>` on stderr. Reports CPU time and
  * peak RSS on SIGUSR2.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
 import { DESCRIPTION, echo6, serverArgs, toolName } from './echo6-args.js';
+import { echo6Shape } from './echo6-zod.js';
+import { serveSdk1Http } from './sdk-http.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();
@@ -25,14 +22,7 @@ function echoServer(): McpServer {
       toolName(index),
       {
         description: DESCRIPTION,
-        inputSchema: {
-          text: z.string().max(10_000).describe('The text to echo back'),
-          count: z.number().int().min(1).max(5).optional().describe('How many times to repeat it (default 1)'),
-          separator: z.string().max(10).optional().describe('What goes between the copies (default one space)'),
-          prefix: z.string().max(100).optional().describe('What goes before the copies'),
-          suffix: z.string().max(100).optional().describe('What goes after the copies'),
-          upper: z.boolean().optional().describe('Upper-case the answer'),
-        },
+        inputSchema: echo6Shape(),
         annotations: { readOnlyHint: true, idempotentHint: true },
       },
       async (input) => ({ content: [{ type: 'text', text: echo6(input) }] }),
@@ -42,27 +32,7 @@ function echoServer(): McpServer {
 }
 
 if (transport === 'http') {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const body = text === '' ? undefined : (JSON.parse(text) as unknown);
-      const id = req.headers['mcp-session-id'];
-      let session = typeof id === 'string' ? sessions.get(id) : undefined;
-      const serve = async (): Promise<void> => {
-        if (session === undefined) {
-          const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, fresh) });
-          session = fresh;
-          await echoServer().connect(fresh);
-        }
-        await session.handleRequest(req, res, body);
-      };
-      serve().catch(() => res.destroy());
-    });
-  });
-  http.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+  serveSdk1Http(echoServer);
 } else {
   echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
     process.stderr.write(`sdk1-echo6: ${String(error)}\n`);

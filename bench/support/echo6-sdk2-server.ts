@@ -5,13 +5,12 @@
  * SDK's `createMcpHandler`, whose 2025-era leg is stateless, behind a plain `node:http` bridge),
  * printing `url <url>` on stderr. Reports CPU time and peak RSS on SIGUSR2.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { sendWebResponse, toWebRequest } from '../../src/mcp/transports/http/web-bridge.js';
 import { DESCRIPTION, echo6, serverArgs, toolName } from './echo6-args.js';
+import { echo6Shape } from './echo6-zod.js';
+import { serveSdk2Http } from './sdk-http.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();
@@ -24,14 +23,7 @@ function echoServer(): McpServer {
       toolName(index),
       {
         description: DESCRIPTION,
-        inputSchema: z.object({
-          text: z.string().max(10_000).describe('The text to echo back'),
-          count: z.number().int().min(1).max(5).optional().describe('How many times to repeat it (default 1)'),
-          separator: z.string().max(10).optional().describe('What goes between the copies (default one space)'),
-          prefix: z.string().max(100).optional().describe('What goes before the copies'),
-          suffix: z.string().max(100).optional().describe('What goes after the copies'),
-          upper: z.boolean().optional().describe('Upper-case the answer'),
-        }),
+        inputSchema: z.object(echo6Shape()),
         annotations: { readOnlyHint: true, idempotentHint: true },
       },
       async (input) => ({ content: [{ type: 'text', text: echo6(input) }] }),
@@ -41,17 +33,7 @@ function echoServer(): McpServer {
 }
 
 if (transport === 'http') {
-  const handler = createMcpHandler(() => echoServer());
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const parsedBody = text === '' ? undefined : (JSON.parse(text) as unknown);
-      handler.fetch(toWebRequest(req), parsedBody === undefined ? {} : { parsedBody }).then((response) => sendWebResponse(response, res), () => res.destroy());
-    });
-  });
-  http.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+  serveSdk2Http(echoServer);
 } else {
   echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
     process.stderr.write(`sdk2-echo6: ${String(error)}\n`);
