@@ -39,6 +39,19 @@ console.log('after a call: ' + (ajvFiles() > 0 ? 'ajv loaded' : 'no ajv'));
 process.exit(0);
 `;
 
+/** A child that serves a hand-built tool, reporting which of the validation packages were loaded before and after one call. */
+const HAND_BUILT_SCRIPT = `
+import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
+const require = createRequire(import.meta.url);
+const tw = await import(${JSON.stringify(`${SOURCE_ROOT}index.js`)});
+const loaded = () => ['class-validator', 'class-transformer', 'ajv'].filter((name) => Object.keys(require('module')._cache).some((file) => file.includes('/node_modules/' + name + '/'))).join(',') || 'none';
+const [tool] = tw.compile([{ name: 'echo', description: 'Echoes', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: (args) => args.text }]);
+await tw.serveStdio({ name: 'x', version: '1' }, [tool], { stdin: new PassThrough(), stdout: new PassThrough() });
+console.log('hand-built, served: ' + loaded());
+process.exit(0);
+`;
+
 function runNode(args: readonly string[]): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => (error === null ? resolve({ stdout }) : reject(new Error(`${error.message}\n${stderr}`))));
@@ -208,4 +221,9 @@ test('the formats isPlainSchema knows are exactly the default validator\'s', () 
 test('importing toolwright, compiling and serving plain tools loads no ajv until a call validates', async () => {
   const { stdout } = await runNode(['--input-type=module', '-e', NO_AJV_SCRIPT]);
   assert.deepEqual(stdout.trim().split('\n'), ['after compile: 0 ajv files', 'after serve: 0 ajv files', 'after a call: ajv loaded']);
+});
+
+test('importing toolwright and serving a hand-built tool loads neither class-validator nor class-transformer', async () => {
+  const { stdout } = await runNode(['--input-type=module', '-e', HAND_BUILT_SCRIPT]);
+  assert.equal(stdout.trim(), 'hand-built, served: ajv');
 });

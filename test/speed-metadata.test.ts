@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getMetadataStorage, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { validationMetadataOf } from '../src/compiler/schema/sources.js';
+import { getMetadataStorage, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidationTypes as ClassValidatorTypes } from 'class-validator';
+import { validationMetadataOf, ValidationTypes } from '../src/compiler/schema/sources.js';
 
 const classValidatorsOwn = (dto: Function): unknown[] => getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
 
@@ -60,4 +60,15 @@ test('a base class decorated after its subclass keeps class-validator\'s order',
   IsInt()(Later.prototype, 'b');
   assert.deepEqual(validationMetadataOf(Subsub), classValidatorsOwn(Subsub));
   assert.deepEqual(validationMetadataOf(Subsub).map((rule) => rule.propertyName), ['a', 'b']);
+});
+
+test('the rule types toolwright reads are class-validator\'s own', () => {
+  assert.deepEqual(ValidationTypes, {
+    CUSTOM_VALIDATION: ClassValidatorTypes.CUSTOM_VALIDATION,
+    NESTED_VALIDATION: ClassValidatorTypes.NESTED_VALIDATION,
+    PROMISE_VALIDATION: ClassValidatorTypes.PROMISE_VALIDATION,
+    CONDITIONAL_VALIDATION: ClassValidatorTypes.CONDITIONAL_VALIDATION,
+    WHITELIST: ClassValidatorTypes.WHITELIST,
+    IS_DEFINED: ClassValidatorTypes.IS_DEFINED,
+  });
 });

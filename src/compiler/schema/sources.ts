@@ -1,5 +1,31 @@
 import { createRequire } from 'node:module';
-import { getMetadataStorage } from 'class-validator';
+import type { MetadataStorage } from 'class-validator';
+
+/**
+ * class-validator's `ValidationTypes`: the `type` of each of its rules. Kept here so reading a
+ * rule's kind does not load class-validator.
+ */
+export const ValidationTypes = {
+  CUSTOM_VALIDATION: 'customValidation',
+  NESTED_VALIDATION: 'nestedValidation',
+  PROMISE_VALIDATION: 'promiseValidation',
+  CONDITIONAL_VALIDATION: 'conditionalValidation',
+  WHITELIST: 'whitelistValidation',
+  IS_DEFINED: 'isDefined',
+} as const;
+
+let metadataStorage: MetadataStorage | undefined;
+
+/**
+ * class-validator's global metadata storage, loaded the first time a class is read (class-validator
+ * keeps one storage per process, on `global`, whichever copy wrote to it), so importing toolwright
+ * for hand-built tools never loads class-validator (about 320 files with validator and
+ * libphonenumber-js).
+ */
+function getMetadataStorage(): MetadataStorage {
+  metadataStorage ??= (createRequire(import.meta.url)('class-validator') as { getMetadataStorage: () => MetadataStorage }).getMetadataStorage();
+  return metadataStorage;
+}
 
 /**
  * The fields of class-validator's `ValidationMetadata` (not exported from its entry point) the
