@@ -1,7 +1,8 @@
 /**
  * The MCP edge's cost against the plain SDK, side by side in one run (issue 7, part c): the same
  * 6-property `echo6` tool (see `support/echo6-args.ts`) served by toolwright (a decorated class
- * with a class-validator DTO, on `@modelcontextprotocol/server` 2.x), by toolwright as it was
+ * with a class-validator DTO, on `@modelcontextprotocol/server` 2.x), by toolwright as a
+ * hand-built contract tool (a JSON Schema, no DTO: the edge's own cost), by toolwright as it was
  * before the speed work (git commit `f7fafc4`, built into `.bench-baseline/f7fafc4/`; left out
  * when git or the commit is not there), by a hand-written `McpServer.registerTool` with zod on
  * SDK 2.x (the reference every ratio is to), and the same on SDK 1.x. Each serves from a child
@@ -210,7 +211,10 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
 }
 
 function contendersOf(): { contenders: Contender[]; reference: number; baselineMissing: boolean } {
-  const contenders: Contender[] = [{ label: 'toolwright', script: join(here, 'support', 'echo6-toolwright-server.js') }];
+  const contenders: Contender[] = [
+    { label: 'toolwright', script: join(here, 'support', 'echo6-toolwright-server.js') },
+    { label: 'toolwright hand-built', script: join(here, 'support', 'echo6-handbuilt-server.js') },
+  ];
   const baseline = baselineScript();
   if (baseline !== undefined) contenders.push({ label: `toolwright before (${BASELINE_COMMIT})`, script: baseline });
   contenders.push({ label: 'SDK 2.x McpServer+zod', script: join(here, 'support', 'echo6-sdk2-server.js') });
