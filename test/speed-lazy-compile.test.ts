@@ -39,7 +39,7 @@ console.log('after a call: ' + (ajvFiles() > 0 ? 'ajv loaded' : 'no ajv'));
 process.exit(0);
 `;
 
-/** A child that serves a hand-built tool, reporting which of the validation packages were loaded before and after one call. */
+/** A child that compiles and serves a hand-built tool, reporting which of the validation packages it loaded. */
 const HAND_BUILT_SCRIPT = `
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
@@ -223,7 +223,15 @@ test('importing toolwright, compiling and serving plain tools loads no ajv until
   assert.deepEqual(stdout.trim().split('\n'), ['after compile: 0 ajv files', 'after serve: 0 ajv files', 'after a call: ajv loaded']);
 });
 
-test('importing toolwright and serving a hand-built tool loads neither class-validator nor class-transformer', async () => {
+test('importing toolwright, compiling and serving a hand-built tool loads no class-validator, class-transformer or ajv', async () => {
   const { stdout } = await runNode(['--input-type=module', '-e', HAND_BUILT_SCRIPT]);
-  assert.equal(stdout.trim(), 'hand-built, served: ajv');
+  assert.equal(stdout.trim(), 'hand-built, served: none');
+});
+
+test('a hand-built tool with a schema ajv cannot compile still fails compile() and serveStdio at once', async () => {
+  const { ContractError, serveStdio } = await import('../src/index.js');
+  const bad = { name: 'bad', description: 'Bad', parameters: { type: 'object', properties: { a: { enum: [] } } }, execute: async () => 'x' };
+  assert.throws(() => compile([bad]), (error: unknown) => error instanceof ContractError && error.message.includes('"parameters" is not a valid JSON Schema 2020-12 (enum must have non-empty array)'));
+  const { PassThrough } = await import('node:stream');
+  await assert.rejects(serveStdio({ name: 'x', version: '1' }, [bad], { stdin: new PassThrough(), stdout: new PassThrough() }), { message: /enum must have non-empty array/ });
 });
