@@ -1,32 +1,48 @@
 /**
- * The MCP edge on the SDK 2.x line (issue 9) against the alternatives, side by side in one run:
- * the same `echo {text, count}` tool served by toolwright (a decorated class on
- * `@modelcontextprotocol/server` 2.x), by toolwright as it was before the move (SDK 1.x, built
- * from git commit `c0c1a79` into `.bench-baseline/`; left out when git or the commit is not
- * there), by a hand-written `McpServer.registerTool` with zod on SDK 2.x, and the same on SDK 1.x.
- * Each serves from a child process over stdio and over streamable HTTP on 127.0.0.1, driven by
- * the SDK 1.x client (the 2025-11-25 era every server speaks). Reported per transport: the
- * server child's own CPU per call (its SIGUSR2 report, 6 interleaved rounds x 150 calls after
- * 200 warm-up calls) with the ratio to SDK 2.x McpServer; and cold start over stdio (spawn to the
- * first `tools/list` answer, the median of 5 interleaved starts). Figures vary with the machine;
- * compare the ratios.
+ * The MCP edge's cost against the plain SDK, side by side in one run (issue 7, part c): the same
+ * 6-property `echo6` tool (see `support/echo6-args.ts`) served by toolwright (a decorated class
+ * with a class-validator DTO, on `@modelcontextprotocol/server` 2.x), by toolwright as a
+ * hand-built contract tool (a JSON Schema, no DTO: the edge's own cost), by toolwright as it was
+ * before the speed work (git commit `f7fafc4`, built into `.bench-baseline/f7fafc4/`; left out
+ * when git or the commit is not there), by a hand-written `McpServer.registerTool` with zod on
+ * SDK 2.x (the reference every ratio is to), and the same on SDK 1.x. Each serves from a child
+ * process, driven by the SDK 1.x client (the 2025-11-25 era every server speaks). Reported:
+ *
+ * - server CPU per call over stdio and over streamable HTTP on 127.0.0.1: the child's own CPU
+ *   time (its SIGUSR2 report) over 6 interleaved rounds x 150 calls after 200 warm-up calls, and
+ *   the child's peak RSS after them; and over stdio again with 8 calls in flight at a time;
+ * - cold start over stdio with 1, 100 and 1,000 tools: spawn to the first `tools/list` answer
+ *   (wall time, the median of interleaved starts), the child's CPU time until then, and its peak
+ *   RSS then.
+ *
+ * Every loop is bounded by the constants below. Figures vary with the machine (this one is
+ * shared); compare the ratios. `EDGE_BENCH=calls` or `EDGE_BENCH=cold` runs one half only.
  *
  *   node dist/bench/edge.bench.js         (or `npm run bench`)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { usageOfLine, type UsageReport } from './support/cpu-report.js';
 
-const BASELINE_COMMIT = 'c0c1a79';
+const BASELINE_COMMIT = 'f7fafc4';
 const WARMUP_CALLS = 200;
 const ROUNDS = 6;
 const CALLS_PER_ROUND = 150;
-const COLD_STARTS = 5;
-const WAIT_MS = 15_000;
+/** Calls in flight at a time in the concurrent stdio run. */
+const CONCURRENCY = 8;
+/** Tool counts of the cold starts, and how many interleaved starts each gets. */
+const COLD_STARTS: ReadonlyArray<{ readonly tools: number; readonly starts: number }> = [
+  { tools: 1, starts: 5 },
+  { tools: 100, starts: 5 },
+  { tools: 1000, starts: 3 },
+];
+const WAIT_MS = 30_000;
+const ARGUMENTS = { text: 'hi', count: 2, separator: '-', prefix: '<', suffix: '>', upper: false };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -46,35 +62,26 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** Builds toolwright as it was before issue 9 into `.bench-baseline/`, once; `undefined` when it cannot. */
+/** Builds toolwright at `BASELINE_COMMIT` with this tree's bench servers into `.bench-baseline/<commit>/`, once; `undefined` when it cannot. */
 function baselineScript(): string | undefined {
-  const dir = join(root, '.bench-baseline');
-  const script = join(dir, 'dist', 'echo.js');
+  const dir = join(root, '.bench-baseline', BASELINE_COMMIT);
+  const script = join(dir, 'dist', 'bench', 'support', 'echo6-toolwright-server.js');
   if (existsSync(script)) return script;
   try {
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'src', 'samples', 'bench/support'], { maxBuffer: 64 * 1024 * 1024 });
+    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'src', 'samples'], { maxBuffer: 64 * 1024 * 1024 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '.', outDir: 'dist' }, include: ['src', 'samples', 'bench/support'] }));
+    mkdirSync(join(dir, 'bench', 'support'), { recursive: true });
+    for (const file of ['echo6-toolwright-server.ts', 'echo6-toolwright-tool.ts', 'echo6-args.ts', 'cpu-report.ts']) copyFileSync(join(root, 'bench', 'support', file), join(dir, 'bench', 'support', file));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { rootDir: '.', outDir: 'dist' }, include: ['src', 'samples', 'bench/support'] }));
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { stdio: 'ignore' });
-    // Its own stdio echo server, and an HTTP one (the old bench servers had no HTTP mode).
-    writeFileSync(script, [
-      "if (process.argv[2] !== 'http') await import('./bench/support/toolwright-echo-server.js');",
-      'else {',
-      "  const { compile, serveHttp } = await import('./src/index.js');",
-      "  const { Echo } = await import('./samples/conformance/echo-tool.js');",
-      "  process.on('SIGUSR2', () => { const { user, system } = process.cpuUsage(); process.stderr.write(`cpu ${user} ${system}\\n`); });",
-      "  const handle = await serveHttp({ name: 'toolwright-before', version: '1.0.0' }, compile([Echo]));",
-      "  process.stderr.write(`url ${handle.url}\\n`);",
-      '}',
-    ].join('\n'));
-    return script;
+    return existsSync(script) ? script : undefined;
   } catch {
     return undefined;
   }
 }
 
-function collectStderr(stream: { on(event: "data", listener: (chunk: Buffer) => void): unknown } | null | undefined, label: string, cpuLines: string[], onLine?: (line: string) => void): void {
+function collectStderr(stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null | undefined, label: string, cpuLines: string[], onLine?: (line: string) => void): void {
   let pending = '';
   stream?.on('data', (chunk: Buffer) => {
     pending += chunk.toString('utf8');
@@ -88,8 +95,8 @@ function collectStderr(stream: { on(event: "data", listener: (chunk: Buffer) => 
   });
 }
 
-async function startStdio(contender: Contender): Promise<Running> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [contender.script], stderr: 'pipe' });
+async function startStdio(contender: Contender, toolCount = 1): Promise<Running> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [contender.script, 'stdio', String(toolCount)], stderr: 'pipe' });
   const cpuLines: string[] = [];
   collectStderr(transport.stderr, contender.label, cpuLines);
   const client = new Client({ name: 'edge-bench', version: '1.0.0' });
@@ -98,7 +105,7 @@ async function startStdio(contender: Contender): Promise<Running> {
 }
 
 async function startHttp(contender: Contender): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, [contender.script, 'http'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [contender.script, 'http', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const cpuLines: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${contender.label}: no URL within ${WAIT_MS} ms`)), WAIT_MS);
@@ -126,7 +133,7 @@ async function startHttp(contender: Contender): Promise<Running> {
   };
 }
 
-async function cpuOf(running: Running): Promise<number> {
+async function usageOf(running: Running): Promise<UsageReport> {
   const before = running.cpuLines.length;
   process.kill(running.pid, 'SIGUSR2');
   const deadline = Date.now() + WAIT_MS;
@@ -134,67 +141,123 @@ async function cpuOf(running: Running): Promise<number> {
     if (Date.now() > deadline) throw new Error(`${running.contender.label}: no CPU report within ${WAIT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  const [, user, system] = running.cpuLines[running.cpuLines.length - 1]!.split(' ');
-  return Number(user) + Number(system);
+  return usageOfLine(running.cpuLines[running.cpuLines.length - 1]!);
 }
 
-async function calls(running: Running, count: number, measure: boolean): Promise<void> {
-  const before = measure ? await cpuOf(running) : 0;
-  for (let i = 0; i < count; i++) {
-    const result = (await running.client.callTool({ name: 'echo', arguments: { text: `hi ${i}`, count: 2 } })) as { content: Array<{ text?: string }> };
-    if (result.content[0]?.text !== `hi ${i} hi ${i}`) throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
+async function callOnce(running: Running, i: number): Promise<void> {
+  const result = (await running.client.callTool({ name: 'echo6', arguments: { ...ARGUMENTS, text: `hi ${i}` } })) as { content: Array<{ text?: string }> };
+  if (result.content[0]?.text !== `<hi ${i}-hi ${i}>`) throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
+}
+
+/** Makes `count` calls, `concurrency` at a time (a batch of that many in flight, then the next). */
+async function calls(running: Running, count: number, measure: boolean, concurrency = 1): Promise<void> {
+  const before = measure ? (await usageOf(running)).cpuMicros : 0;
+  for (let i = 0; i < count; i += concurrency) {
+    await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, (_, j) => callOnce(running, i + j)));
   }
   if (!measure) return;
-  running.cpuMicros += (await cpuOf(running)) - before;
+  running.cpuMicros += (await usageOf(running)).cpuMicros - before;
   running.calls += count;
 }
 
-async function cpuPerCall(contenders: readonly Contender[], start: (contender: Contender) => Promise<Running>): Promise<number[]> {
+interface CallCost {
+  readonly cpuPerCall: number;
+  readonly peakRssMiB: number;
+}
+
+async function cpuPerCall(contenders: readonly Contender[], start: (contender: Contender) => Promise<Running>, concurrency = 1): Promise<CallCost[]> {
   const running: Running[] = [];
   try {
     for (const contender of contenders) running.push(await start(contender));
-    for (const one of running) await calls(one, WARMUP_CALLS, false);
+    for (const one of running) await calls(one, WARMUP_CALLS, false, concurrency);
     for (let round = 0; round < ROUNDS; round++) {
       const order = [...running.slice(round % running.length), ...running.slice(0, round % running.length)];
-      for (const one of order) await calls(one, CALLS_PER_ROUND, true);
+      for (const one of order) await calls(one, CALLS_PER_ROUND, true, concurrency);
     }
-    return running.map((one) => one.cpuMicros / one.calls);
+    const costs: CallCost[] = [];
+    for (const one of running) costs.push({ cpuPerCall: one.cpuMicros / one.calls, peakRssMiB: (await usageOf(one)).maxRssKiB / 1024 });
+    return costs;
   } finally {
     await Promise.allSettled(running.map((one) => one.stop()));
   }
 }
 
-async function coldStarts(contenders: readonly Contender[]): Promise<number[]> {
-  const samples = contenders.map(() => [] as number[]);
-  for (let round = 0; round < COLD_STARTS; round++) {
-    for (const [index, contender] of contenders.entries()) {
-      const started = process.hrtime.bigint();
-      const running = await startStdio(contender);
-      await running.client.listTools();
-      samples[index]!.push(Number(process.hrtime.bigint() - started) / 1e6);
-      await running.stop();
-    }
-  }
-  return samples.map((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+interface ColdStart {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly peakRssMiB: number;
 }
 
-export async function run(): Promise<void> {
-  const contenders: Contender[] = [{ label: 'toolwright (SDK 2.x edge)', script: join(here, 'support', 'toolwright-echo-server.js') }];
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function coldStarts(contenders: readonly Contender[], toolCount: number, starts: number): Promise<ColdStart[]> {
+  const samples = contenders.map(() => [] as Array<ColdStart>);
+  for (let round = 0; round < starts; round++) {
+    for (const [index, contender] of contenders.entries()) {
+      const started = process.hrtime.bigint();
+      const running = await startStdio(contender, toolCount);
+      try {
+        const listed = await running.client.listTools();
+        const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+        if (listed.tools.length !== toolCount) throw new Error(`${contender.label}: listed ${listed.tools.length} tools, expected ${toolCount}`);
+        const usage = await usageOf(running);
+        samples[index]!.push({ wallMs, cpuMs: usage.cpuMicros / 1000, peakRssMiB: usage.maxRssKiB / 1024 });
+      } finally {
+        await running.stop();
+      }
+    }
+  }
+  return samples.map((values) => ({ wallMs: median(values.map((v) => v.wallMs)), cpuMs: median(values.map((v) => v.cpuMs)), peakRssMiB: median(values.map((v) => v.peakRssMiB)) }));
+}
+
+function contendersOf(): { contenders: Contender[]; reference: number; baselineMissing: boolean } {
+  const contenders: Contender[] = [
+    { label: 'toolwright', script: join(here, 'support', 'echo6-toolwright-server.js') },
+    { label: 'toolwright hand-built', script: join(here, 'support', 'echo6-handbuilt-server.js') },
+  ];
   const baseline = baselineScript();
   if (baseline !== undefined) contenders.push({ label: `toolwright before (${BASELINE_COMMIT})`, script: baseline });
-  contenders.push({ label: 'SDK 2.x McpServer+zod', script: join(here, 'support', 'sdk2-echo-server.js') });
-  contenders.push({ label: 'SDK 1.x McpServer+zod', script: join(here, 'support', 'sdk-echo-server.js') });
-  const reference = contenders.findIndex((c) => c.label.startsWith('SDK 2.x'));
-  const stdio = await cpuPerCall(contenders, startStdio);
-  const http = await cpuPerCall(contenders, startHttp);
-  const cold = await coldStarts(contenders);
-  console.log(`edge.bench: echo, server CPU per call (${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls, SDK 1.x client) and stdio cold start (median of ${COLD_STARTS})`);
-  if (baseline === undefined) console.log(`  (toolwright before issue 9 left out: git commit ${BASELINE_COMMIT} could not be built)`);
-  console.log(`  ${'server'.padEnd(30)} ${'stdio µs/call'.padStart(14)} ${'vs 2.x'.padStart(7)} ${'HTTP µs/call'.padStart(13)} ${'vs 2.x'.padStart(7)} ${'cold start ms'.padStart(14)} ${'vs 2.x'.padStart(7)}`);
-  contenders.forEach((contender, index) => {
-    const ratio = (values: number[]) => `x${(values[index]! / values[reference]!).toFixed(2)}`.padStart(7);
-    console.log(`  ${contender.label.padEnd(30)} ${stdio[index]!.toFixed(1).padStart(14)} ${ratio(stdio)} ${http[index]!.toFixed(1).padStart(13)} ${ratio(http)} ${cold[index]!.toFixed(0).padStart(14)} ${ratio(cold)}`);
-  });
+  contenders.push({ label: 'SDK 2.x McpServer+zod', script: join(here, 'support', 'echo6-sdk2-server.js') });
+  contenders.push({ label: 'SDK 1.x McpServer+zod', script: join(here, 'support', 'echo6-sdk1-server.js') });
+  return { contenders, reference: contenders.findIndex((c) => c.label.startsWith('SDK 2.x')), baselineMissing: baseline === undefined };
+}
+
+const cell = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
+const ratioCell = (value: number, reference: number): string => `x${(value / reference).toFixed(2)}`.padStart(7);
+
+export async function run(): Promise<void> {
+  const { contenders, reference, baselineMissing } = contendersOf();
+  const which = process.env.EDGE_BENCH;
+  console.log(`edge.bench: echo6 (6 properties), every ratio to SDK 2.x McpServer+zod; SDK 1.x client`);
+  if (baselineMissing) console.log(`  (toolwright before the speed work left out: git commit ${BASELINE_COMMIT} could not be built)`);
+  if (which !== 'cold') {
+    const stdio = await cpuPerCall(contenders, (c) => startStdio(c));
+    const http = await cpuPerCall(contenders, startHttp);
+    const stdioConcurrent = await cpuPerCall(contenders, (c) => startStdio(c), CONCURRENCY);
+    console.log(`  server CPU per call (${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls) and the server's peak RSS after them`);
+    console.log(`  ${'server'.padEnd(30)} ${'stdio µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)} ${'HTTP µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
+    contenders.forEach((contender, i) => {
+      const s = stdio[i]!;
+      const h = http[i]!;
+      console.log(`  ${contender.label.padEnd(30)} ${cell(s.cpuPerCall, 1, 9)} ${ratioCell(s.cpuPerCall, stdio[reference]!.cpuPerCall)} ${cell(s.peakRssMiB, 1, 8)} ${ratioCell(s.peakRssMiB, stdio[reference]!.peakRssMiB)} ${cell(h.cpuPerCall, 1, 9)} ${ratioCell(h.cpuPerCall, http[reference]!.cpuPerCall)} ${cell(h.peakRssMiB, 1, 8)} ${ratioCell(h.peakRssMiB, http[reference]!.peakRssMiB)}`);
+    });
+    console.log(`  ${'server'.padEnd(30)} ${`stdio x${CONCURRENCY} µs`.padStart(12)} ${'ratio'.padStart(7)}   (server CPU per call with ${CONCURRENCY} calls in flight at a time)`);
+    contenders.forEach((contender, i) => {
+      console.log(`  ${contender.label.padEnd(30)} ${cell(stdioConcurrent[i]!.cpuPerCall, 1, 12)} ${ratioCell(stdioConcurrent[i]!.cpuPerCall, stdioConcurrent[reference]!.cpuPerCall)}`);
+    });
+  }
+  if (which !== 'calls') {
+    for (const { tools, starts } of COLD_STARTS) {
+      const cold = await coldStarts(contenders, tools, starts);
+      console.log(`  cold start over stdio with ${tools} tool(s): spawn to the first tools/list answer (median of ${starts} interleaved starts), the server's CPU and peak RSS then`);
+      console.log(`  ${'server'.padEnd(30)} ${'wall ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU ms'.padStart(8)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
+      contenders.forEach((contender, i) => {
+        const c = cold[i]!;
+        const r = cold[reference]!;
+        console.log(`  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`);
+      });
+    }
+  }
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,13 +1,25 @@
 /**
- * Lets a benchmark read a server child's own CPU time without touching its MCP surface: on
- * SIGUSR2 the process writes one line `cpu <user µs> <system µs>` to stderr. Only bench servers
- * import this; it never writes to stdout (which carries MCP messages).
+ * Lets a benchmark read a server child's own CPU time and peak memory without touching its MCP
+ * surface: on SIGUSR2 the process writes one line `cpu <user µs> <system µs> <peak RSS KiB>` to
+ * stderr. Only bench servers import this; it never writes to stdout (which carries MCP messages).
  */
 export function reportCpuOnSignal(): void {
   process.on('SIGUSR2', () => {
     const { user, system } = process.cpuUsage();
-    process.stderr.write(`cpu ${user} ${system}\n`);
+    process.stderr.write(`cpu ${user} ${system} ${process.resourceUsage().maxRSS}\n`);
   });
+}
+
+/** One `cpu ...` report read: CPU time (user + system) in µs, and peak RSS in KiB. */
+export interface UsageReport {
+  readonly cpuMicros: number;
+  readonly maxRssKiB: number;
+}
+
+/** Reads the last `cpu <user> <system> <peak RSS KiB>` line; a missing RSS field reads as 0. */
+export function usageOfLine(line: string): UsageReport {
+  const [, user, system, rss] = line.split(' ');
+  return { cpuMicros: Number(user) + Number(system), maxRssKiB: Number(rss ?? 0) };
 }
 
 /** How long `requestCpuReport` waits for a child's report before it fails. */
@@ -28,6 +40,11 @@ export async function requestCpuReport(label: string, pid: number | null, cpuLin
     if (Date.now() > deadline) throw new Error(`${label}: no CPU report within ${CPU_REPORT_TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  const [, user, system] = cpuLines[cpuLines.length - 1]!.split(' ');
-  return Number(user) + Number(system);
+  return usageOfLine(cpuLines[cpuLines.length - 1]!).cpuMicros;
+}
+
+/** As `requestCpuReport`, with the child's peak RSS too (see `UsageReport`). */
+export async function requestUsageReport(label: string, pid: number | null, cpuLines: readonly string[]): Promise<UsageReport> {
+  await requestCpuReport(label, pid, cpuLines);
+  return usageOfLine(cpuLines[cpuLines.length - 1]!);
 }

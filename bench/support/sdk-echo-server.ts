@@ -4,14 +4,11 @@
  * over stdio; with the argument `http`, over streamable HTTP on 127.0.0.1 (a session per
  * client, plain `node:http`), printing `url <url>` on stderr.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { reportCpuOnSignal } from './cpu-report.js';
+import { serveSdk1Http } from './sdk-http.js';
 
 reportCpuOnSignal();
 
@@ -36,27 +33,7 @@ return server;
 }
 
 if (process.argv[2] === 'http') {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const body = text === '' ? undefined : (JSON.parse(text) as unknown);
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-      const serve = async (): Promise<void> => {
-        if (transport === undefined) {
-          const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, fresh) });
-          transport = fresh;
-          await echoServer().connect(fresh);
-        }
-        await transport.handleRequest(req, res, body);
-      };
-      serve().catch(() => res.destroy());
-    });
-  });
-  http.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+  serveSdk1Http(echoServer);
 } else {
   echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
     process.stderr.write(`sdk-echo: ${String(error)}\n`);

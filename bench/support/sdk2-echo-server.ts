@@ -5,13 +5,11 @@
  * 127.0.0.1 (the SDK's `createMcpHandler`, whose 2025-era leg is stateless, behind a plain
  * `node:http` bridge) and prints `url <url>` on stderr.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { sendWebResponse, toWebRequest } from '../../src/mcp/transports/http/web-bridge.js';
 import { reportCpuOnSignal } from './cpu-report.js';
+import { serveSdk2Http } from './sdk-http.js';
 
 reportCpuOnSignal();
 
@@ -33,17 +31,7 @@ function echoServer(): McpServer {
 }
 
 if (process.argv[2] === 'http') {
-  const handler = createMcpHandler(() => echoServer());
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const parsedBody = text === '' ? undefined : (JSON.parse(text) as unknown);
-      handler.fetch(toWebRequest(req), parsedBody === undefined ? {} : { parsedBody }).then((response) => sendWebResponse(response, res), () => res.destroy());
-    });
-  });
-  http.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+  serveSdk2Http(echoServer);
 } else {
   echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
     process.stderr.write(`sdk2-echo: ${String(error)}\n`);

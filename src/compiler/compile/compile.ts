@@ -3,7 +3,8 @@ import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '..
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
 import { kindOf, messageOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { compileSchema, createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
+import { createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
+import { compileWhenFirstUsed } from '../validation/validator.js';
 import { checkValidatorOption, type CompiledSchema, type SchemaValidator } from '../validation/validator.js';
 import { argsClassOf } from './args-class.js';
 import { lintTools, type LintProvider } from '../lint/index.js';
@@ -220,7 +221,7 @@ function compileClass(cls: Function, given: object | undefined, options: Compile
     return { name, source, tool: undefined };
   }
   try {
-    validateResult = outputSchema === undefined ? undefined : compileSchema(outputSchema, options.validator);
+    validateResult = outputSchema === undefined ? undefined : compileWhenFirstUsed(outputSchema, options.validator);
   } catch (err) {
     issues.push({ code: 'invalid-schema', className, message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}` });
     return { name, source, tool: undefined };

@@ -1,6 +1,6 @@
 import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { compileSchema, type SchemaValidator } from '../validation/validator.js';
+import { compileWhenFirstUsed, type SchemaValidator } from '../validation/validator.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
 
 
@@ -17,8 +17,9 @@ export function looksHandBuilt(value: object): boolean {
  * Checks a hand-built contract tool: a valid name (`invalid-name`), a non-blank description
  * (`missing-description`), an `execute` function (`missing-execute`), and `parameters` and
  * `outputSchema`, when given, that compile as JSON Schema 2020-12 (`invalid-schema`). The
- * schemas are compiled only to check them here; the hosts' call core validates a hand-built
- * tool's arguments and structured content against them.
+ * schemas are only checked here (a schema the default validator can vouch for is not compiled
+ * yet, see `compileWhenFirstUsed`); the hosts' call core validates a hand-built tool's arguments
+ * and structured content against them.
  */
 export function handBuiltIssues(tool: object, label: string, validator?: SchemaValidator): ContractIssue[] {
   const issues: ContractIssue[] = [];
@@ -40,7 +41,7 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
     if (!isJsonObject(schema)) problem = 'it is not a JSON Schema object';
     else {
       try {
-        compileSchema(schema, validator);
+        compileWhenFirstUsed(schema, validator);
       } catch (err) {
         problem = messageOf(err);
       }

@@ -1,5 +1,4 @@
-import { ValidationTypes } from 'class-validator';
-import { validationMetadataOf, type ValidationMetadata } from './sources.js';
+import { validationMetadataOf, type ValidationMetadata, ValidationTypes } from './sources.js';
 
 /** True for the rule class-validator's `@IsOptional()` records. */
 export function isOptionalRule(metadata: ValidationMetadata): boolean {

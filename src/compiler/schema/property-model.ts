@@ -1,4 +1,3 @@
-import { ValidationTypes } from 'class-validator';
 import type { ContractIssue, Json } from '../../contract/index.js';
 import type { FieldOptions, ShapeOptions } from '../../decorators/index.js';
 import { applyShape } from './shape-rules.js';
@@ -6,7 +5,7 @@ import { CONSTRAINT_MAPPINGS } from './constraint-map.js';
 import { jsonCopyOf } from './json-values.js';
 import * as messages from './messages.js';
 import { isOptionalRule } from './optional.js';
-import { constraintNameOf, designTypeOf, reflectMetadataLoaded, typeHintOf } from './sources.js';
+import { constraintNameOf, designTypeOf, reflectMetadataLoaded, typeHintOf, ValidationTypes } from './sources.js';
 import type { ValidationMetadata } from './sources.js';
 import { resolvePropertyType, variantsOf } from './type-resolution.js';
 import { typeSet } from './type-set.js';

@@ -1,5 +1,31 @@
 import { createRequire } from 'node:module';
-import { getMetadataStorage } from 'class-validator';
+import type { MetadataStorage } from 'class-validator';
+
+/**
+ * class-validator's `ValidationTypes`: the `type` of each of its rules. Kept here so reading a
+ * rule's kind does not load class-validator.
+ */
+export const ValidationTypes = {
+  CUSTOM_VALIDATION: 'customValidation',
+  NESTED_VALIDATION: 'nestedValidation',
+  PROMISE_VALIDATION: 'promiseValidation',
+  CONDITIONAL_VALIDATION: 'conditionalValidation',
+  WHITELIST: 'whitelistValidation',
+  IS_DEFINED: 'isDefined',
+} as const;
+
+let metadataStorage: MetadataStorage | undefined;
+
+/**
+ * class-validator's global metadata storage, loaded the first time a class is read (class-validator
+ * keeps one storage per process, on `global`, whichever copy wrote to it), so importing toolwright
+ * for hand-built tools never loads class-validator (about 320 files with validator and
+ * libphonenumber-js).
+ */
+function getMetadataStorage(): MetadataStorage {
+  metadataStorage ??= (createRequire(import.meta.url)('class-validator') as { getMetadataStorage: () => MetadataStorage }).getMetadataStorage();
+  return metadataStorage;
+}
 
 /**
  * The fields of class-validator's `ValidationMetadata` (not exported from its entry point) the
@@ -29,7 +55,38 @@ export interface ValidationMetadata {
  * class-validator.
  */
 export function validationMetadataOf(dto: Function): readonly ValidationMetadata[] {
-  return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as readonly ValidationMetadata[];
+  const storage = getMetadataStorage();
+  const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
+  const prototype = (dto as { prototype?: unknown }).prototype;
+  if (!(byTarget instanceof Map) || typeof prototype !== 'object' || prototype === null) {
+    return storage.getTargetValidationMetadatas(dto, '', true, false) as readonly ValidationMetadata[];
+  }
+  return collectedMetadata(byTarget as Map<unknown, readonly ValidationMetadata[]>, dto, prototype);
+}
+
+/**
+ * What class-validator's `getTargetValidationMetadatas(dto, '', true, false)` answers (with
+ * `always` and no groups every rule is kept), without its walk over every class it knows for
+ * each class asked about (which made compiling n tools cost n squared): the class's own rules,
+ * then its base classes' rules that no own rule of the same property and kind hides, base
+ * classes in the order class-validator first saw them. A base class is found through the
+ * prototype chain (`dto.prototype instanceof Base`, where `Base.prototype.constructor === Base`).
+ */
+function collectedMetadata(byTarget: Map<unknown, readonly ValidationMetadata[]>, dto: Function, prototype: object): readonly ValidationMetadata[] {
+  const own = [...(byTarget.get(dto) ?? [])];
+  const bases: Function[] = [];
+  for (let proto = Object.getPrototypeOf(prototype) as object | null, hops = 0; proto !== null && hops < 1000; proto = Object.getPrototypeOf(proto) as object | null, hops++) {
+    const base = (proto as { constructor?: unknown }).constructor;
+    if (typeof base === 'function' && base !== dto && base.prototype === proto && byTarget.has(base)) bases.push(base);
+  }
+  if (bases.length === 0) return own;
+  if (bases.length > 1) {
+    const order = new Map<unknown, number>();
+    for (const key of byTarget.keys()) order.set(key, order.size);
+    bases.sort((a, b) => order.get(a)! - order.get(b)!);
+  }
+  const inherited = bases.flatMap((base) => byTarget.get(base) ?? []).filter((rule) => typeof rule.target !== 'string' && rule.target !== dto);
+  return own.concat(inherited.filter((rule) => !own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type)));
 }
 
 /**

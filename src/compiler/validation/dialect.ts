@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
 import type { JsonObject } from '../../contract/index.js';
-import { compileSchema, type CompiledSchema, type SchemaValidator } from './validator.js';
+import { compileWhenFirstUsed, type CompiledSchema, type SchemaValidator } from './validator.js';
 
 /** The JSON Schema dialects the call core validates hand-built and consumed tools' schemas in. */
 export type SchemaDialect = '2020-12' | 'draft-07' | 'draft-04';
@@ -29,7 +28,6 @@ export function dialectOf(schema: JsonObject): SchemaDialect | undefined {
 
 type AjvLike = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
 
-const addFormats = addFormatsImport as unknown as (ajv: object) => void;
 // The draft-07 and draft-04 validators are loaded on first use (about 150 ms of module loading
 // that a tool set without such schemas never pays).
 const load = createRequire(import.meta.url);
@@ -39,6 +37,8 @@ let draft04: AjvLike | undefined;
 const OPTIONS = { allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
 
 function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
+  const formats = load('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: object) => void;
   if (dialect === 'draft-07') {
     if (draft07 === undefined) {
       const { Ajv } = load('ajv') as { Ajv: new (options: object) => AjvLike };
@@ -58,7 +58,8 @@ function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
 
 /**
  * Compiles a hand-built or consumed tool's schema in the dialect it declares: 2020-12 with
- * `validator` (default: the default validator; see `compileSchema`), draft-07 and draft-04 each with a validator of its own (the `$schema`
+ * `validator` (default: the default validator, which compiles a schema it can vouch for on its
+ * first use; see `compileWhenFirstUsed`), draft-07 and draft-04 each with a validator of its own (the `$schema`
  * declaration itself is left to the choice of validator, so `draft-07/schema` without `#` is
  * accepted too). Returns `undefined` for a dialect no validator here knows: the caller serves
  * the tool unvalidated and says so. Throws the validator's error when the schema is not valid in
@@ -67,7 +68,7 @@ function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
 export function compileInDialect(schema: JsonObject, validator?: SchemaValidator): CompiledSchema | undefined {
   const dialect = dialectOf(schema);
   if (dialect === undefined) return undefined;
-  if (dialect === '2020-12') return compileSchema(schema, validator);
+  if (dialect === '2020-12') return compileWhenFirstUsed(schema, validator);
   const { $schema: _declared, ...rest } = schema;
   return validatorFor(dialect).compile(rest);
 }

@@ -1,4 +1,4 @@
-import { plainToInstance } from 'class-transformer';
+import { createRequire } from 'node:module';
 import { getShapes, type ShapeOptions, type ValueTypeRef } from '../../decorators/index.js';
 import { generateSchema } from '../schema/generate.js';
 import { classTransformerStorage, designTypeOf, type TypeStorage } from '../schema/sources.js';
@@ -39,6 +39,18 @@ type ShapePlan =
 
 class NeedsClassTransformer extends Error {}
 
+type PlainToInstance = (cls: new () => object, plain: unknown, options: { enableImplicitConversion: boolean }) => unknown;
+let plainToInstance: PlainToInstance | undefined;
+
+/**
+ * class-transformer's `plainToInstance`, loaded (about 30 files) the first time a class needs it;
+ * the package's CommonJS `main`, the very module `import 'class-transformer'` gives a tool author.
+ */
+function classTransformer(): PlainToInstance {
+  plainToInstance ??= (createRequire(import.meta.url)('class-transformer') as { plainToInstance: PlainToInstance }).plainToInstance;
+  return plainToInstance;
+}
+
 /**
  * Returns a function that builds `dto` from a validated plain object exactly as
  * `plainToInstance(dto, plain, { enableImplicitConversion: false })` does, several times
@@ -55,7 +67,7 @@ class NeedsClassTransformer extends Error {}
  */
 export function instantiatorOf(dto: Function): Instantiate {
   const storage = classTransformerStorage();
-  const slow: Instantiate = (plain) => plainToInstance(dto as new () => object, plain, { enableImplicitConversion: false }) as object;
+  const slow: Instantiate = (plain) => classTransformer()(dto as new () => object, plain, { enableImplicitConversion: false }) as object;
   if (storage === null) return slow;
   const plans = new Map<Function, ClassPlan | 'slow'>();
   const root = planOf(dto, storage, plans);

@@ -2,7 +2,7 @@ import { InvalidArgumentsError, type ArgumentProblem, type JsonObject } from '..
 import type { ResidualConstraint } from '../schema/index.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { problemsOf } from './ajv.js';
-import { compileSchema, type CompiledSchema, type SchemaValidator } from './validator.js';
+import { compileWhenFirstUsed, type CompiledSchema, type SchemaValidator } from './validator.js';
 import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
 import { instantiatorOf, type Instantiate } from './instantiate.js';
@@ -40,7 +40,9 @@ export interface ArgumentsPipeline {
 
 /**
  * Builds the pipeline a compiled tool runs on every call, compiling the schema once with
- * `options.validator` (an invalid schema throws ajv's error here, at compile time). Per call it:
+ * `options.validator` (an invalid schema throws ajv's error here, at compile time; a schema the
+ * default validator can vouch for is compiled on the first call, see `compileWhenFirstUsed`).
+ * Per call it:
  *
  * 1. reads `undefined` and `""` as `{}`, and refuses any non-object (`expected an object, got null`);
  * 2. refuses arguments nested deeper than `maxDepth` with an iterative walk, before anything
@@ -60,7 +62,7 @@ export interface ArgumentsPipeline {
 export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!isPositiveInteger(maxDepth)) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
-  const validator: CompiledSchema = compileSchema(options.schema, options.validator);
+  const validator: CompiledSchema = compileWhenFirstUsed(options.schema, options.validator);
   const nullPlan: NullPlan | undefined = nullPlanOf(options.schema);
   const residual: ResidualCheck | undefined = options.dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
   const instantiate: Instantiate | undefined = options.dto === undefined ? undefined : instantiatorOf(options.dto);

@@ -1,4 +1,5 @@
-import { validate, type ValidationError } from 'class-validator';
+import { createRequire } from 'node:module';
+import type { ValidationError, ValidatorOptions } from 'class-validator';
 import type { ArgumentProblem } from '../../contract/index.js';
 import type { ResidualConstraint } from '../schema/index.js';
 
@@ -9,6 +10,15 @@ import type { ResidualConstraint } from '../schema/index.js';
 export interface ResidualCheck {
   /** Resolves the problems of residual constraints only, as `/path: message`; `[]` when none failed. */
   problems(instance: object): Promise<ArgumentProblem[]>;
+}
+
+type Validate = (instance: object, options: ValidatorOptions) => Promise<ValidationError[]>;
+let validate: Validate | undefined;
+
+/** class-validator's `validate`, loaded the first time a residual check runs (its CommonJS `main`, the module a DTO's decorators come from). */
+function classValidator(): Validate {
+  validate ??= (createRequire(import.meta.url)('class-validator') as { validate: Validate }).validate;
+  return validate;
 }
 
 function keyOf(className: string, property: string, constraint: string): string {
@@ -41,7 +51,7 @@ export function residualCheckOf(residual: readonly ResidualConstraint[]): Residu
   };
   return {
     async problems(instance: object): Promise<ArgumentProblem[]> {
-      const errors = await validate(instance, { forbidUnknownValues: false, validationError: { target: true, value: false } });
+      const errors = await classValidator()(instance, { forbidUnknownValues: false, validationError: { target: true, value: false } });
       const out: ArgumentProblem[] = [];
       collect(errors, '', out);
       return out;

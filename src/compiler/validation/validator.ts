@@ -1,9 +1,11 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { kindOf } from '../../util/describe.js';
+import { isPlainSchema } from './plain-schema.js';
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+// ajv and ajv-formats (CommonJS, about 90 files) are loaded when the first validator is made, so
+// a process whose tools are never called, or only compiled, never loads them.
+const load = createRequire(import.meta.url);
 
 /**
  * A compiled JSON Schema: called with a value, it answers whether the value matches, and leaves
@@ -34,7 +36,10 @@ export interface SchemaValidator {
  * then pass it as a `validator` option.
  */
 export function createValidator(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true });
+  const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as { Ajv2020: new (options: object) => Ajv2020 };
+  const formats = load('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: Ajv2020) => Ajv2020;
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true });
   addFormats(ajv);
   return ajv;
 }
@@ -94,4 +99,24 @@ export function compileSchema(schema: object, validator: SchemaValidator = defau
   }
   compiled.set(schema, validate);
   return validate;
+}
+
+/**
+ * A schema's validator compiled when it first validates a value, when that cannot change what
+ * `compileSchema` would say now: with the default validator (no `validator` given), a schema
+ * that `isPlainSchema` vouches for (valid 2020-12 made of plain keywords only: no `$ref`, `$id`,
+ * unknown keyword or format, empty `enum` or pattern ajv could refuse) is compiled on its first
+ * use, and ajv itself is loaded then; any other schema, and every schema of a `validator` you
+ * gave (its own keywords may refuse a schema only at compile time), is compiled at once with
+ * `compileSchema`, which throws ajv's own error for an invalid one. So an invalid schema fails
+ * here, exactly as `compileSchema` fails, and a tool set that is never called never pays for
+ * compiling (about 2 ms per tool) or for loading ajv. The function returned checks values as the
+ * compiled one does, and its `errors` are the compiled one's after each check.
+ */
+export function compileWhenFirstUsed(schema: object, validator?: SchemaValidator): CompiledSchema {
+  if (validator !== undefined || !isPlainSchema(schema)) return compileSchema(schema, validator);
+  let compiled: CompiledSchema | undefined;
+  const check = ((data: unknown): boolean => (compiled ??= compileSchema(schema))(data)) as CompiledSchema;
+  Object.defineProperty(check, 'errors', { get: () => compiled?.errors ?? null });
+  return check;
 }

@@ -46,6 +46,8 @@ export const SHUTTING_DOWN_MESSAGE = 'Server is shutting down';
  * - Every request is answered once: a response that cannot be serialised or is over
  *   `maxMessageBytes` is replaced by one that says why (see `serialiseOutgoing`).
  * - Writes honour back-pressure (a send resolves once the stream accepted or drained the line).
+ *   Lines sent while other requests are in flight are written together, in order, in one write
+ *   (see `writeLine`).
  * - It counts in-flight requests (received, neither answered nor cancelled), so a shutdown can
  *   drain them: after `beginDrain()` new requests are answered `-32000 Server is shutting down`,
  *   while notifications (cancellations) and responses (answers to elicitation or sampling) still
@@ -79,6 +81,8 @@ export class HardenedStdioTransport implements Transport {
   private draining = false;
   private outputBroken = false;
   private held: JSONRPCMessage[] | undefined;
+  /** Lines kept to be written together (see `writeLine`), and their senders. */
+  private batch: { text: string; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } | undefined;
 
   constructor(options: HardenedStdioTransportOptions) {
     this.stdin = options.stdin;
@@ -233,15 +237,48 @@ export class HardenedStdioTransport implements Transport {
     return this.writeLine(JSON.stringify(body)).catch(() => undefined);
   }
 
+  /**
+   * Writes one line. While other requests are still in flight (concurrent calls), the line is
+   * kept and written together with the lines that follow it in the same turn of the event loop,
+   * in order, in one write: when the last request in flight is answered, or when the turn ends
+   * (or the transport closes), whichever comes first. So n answers finishing together cost one
+   * system call instead of n, and a lone call's answer is written at once, as before. Each
+   * line's promise settles with the write that carried it.
+   */
   private writeLine(json: string): Promise<void> {
+    if (this.outputBroken || (this.closed && this.closeReason !== 'oversize')) return Promise.reject(new Error('stdio output is closed'));
+    if (this.batch === undefined && this.inFlight.size === 0) return this.writeNow(json + '\n');
+    if (this.batch === undefined) setImmediate(this.endTurn);
+    const batch = (this.batch ??= { text: '', waiters: [] });
+    const kept = new Promise<void>((resolve, reject) => {
+      batch.text += json + '\n';
+      batch.waiters.push({ resolve, reject });
+    });
+    if (this.inFlight.size === 0) this.flushBatch();
+    return kept;
+  }
+
+  private readonly endTurn = (): void => {
+    this.flushBatch();
+  };
+
+  /** Writes the lines kept in this turn, if any, in one write. */
+  private flushBatch(): void {
+    const batch = this.batch;
+    if (batch === undefined) return;
+    this.batch = undefined;
+    const written = this.outputBroken || (this.closed && this.closeReason !== 'oversize') ? Promise.reject(new Error('stdio output is closed')) : this.writeNow(batch.text);
+    written.then(
+      () => batch.waiters.forEach((waiter) => waiter.resolve()),
+      (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
+    );
+  }
+
+  private writeNow(text: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.outputBroken || (this.closed && this.closeReason !== 'oversize')) {
-        reject(new Error('stdio output is closed'));
-        return;
-      }
       let accepted: boolean;
       try {
-        accepted = this.rawWrite(json + '\n');
+        accepted = this.rawWrite(text);
       } catch (error) {
         this.onStdoutError(error instanceof Error ? error : new Error(String(error)));
         reject(new Error('stdio output is closed'));
@@ -286,6 +323,8 @@ export class HardenedStdioTransport implements Transport {
 
   private finish(reason: StdioCloseReason): void {
     if (this.closed) return;
+    // Lines kept for the end of this turn were sent before the close: they are written first.
+    this.flushBatch();
     this.closed = true;
     this.closeReason = reason;
     this.stdin.off('data', this.onData);

@@ -1,0 +1,43 @@
+/**
+ * What the edge bench's three servers share about their tools: how a server child reads its
+ * arguments, and what the 6-property echo tool answers. Every server serves `echo6` plus
+ * `toolCount - 1` copies of it (`echo6_2`, `echo6_3`, ...), each with a schema of its own, so a
+ * cold start with 100 or 1,000 tools builds 100 or 1,000 schemas on every side.
+ */
+
+/** How the bench starts a server child: `node <server>.js [stdio|http] [toolCount]`. */
+export interface ServerArgs {
+  readonly transport: 'stdio' | 'http';
+  readonly toolCount: number;
+}
+
+/** Reads `process.argv`: transport `stdio` unless `http`; tool count 1 unless a positive integer up to 10,000 is given. */
+export function serverArgs(argv: readonly string[] = process.argv): ServerArgs {
+  const count = Number(argv[3] ?? '1');
+  if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new RangeError(`tool count must be an integer from 1 to 10,000, got ${String(argv[3])}`);
+  return { transport: argv[2] === 'http' ? 'http' : 'stdio', toolCount: count };
+}
+
+/** The name of the tool at `index` (0-based): `echo6`, then `echo6_2`, `echo6_3`, ... */
+export function toolName(index: number): string {
+  return index === 0 ? 'echo6' : `echo6_${index + 1}`;
+}
+
+/** The tool's description, the same on every side. */
+export const DESCRIPTION = 'Echoes the text back, repeated count times (1 to 5), joined by the separator, between prefix and suffix, upper-cased on request.';
+
+/** The arguments of one echo6 call. */
+export interface Echo6Input {
+  text: string;
+  count?: number | undefined;
+  separator?: string | undefined;
+  prefix?: string | undefined;
+  suffix?: string | undefined;
+  upper?: boolean | undefined;
+}
+
+/** What echo6 answers: `prefix + (text repeated count times, joined by separator) + suffix`, upper-cased when `upper`. */
+export function echo6(input: Echo6Input): string {
+  const joined = `${input.prefix ?? ''}${Array.from({ length: input.count ?? 1 }, () => input.text).join(input.separator ?? ' ')}${input.suffix ?? ''}`;
+  return input.upper === true ? joined.toUpperCase() : joined;
+}

@@ -1,0 +1,48 @@
+/**
+ * The edge bench's toolwright side without decorators: the 6-property echo as hand-built
+ * contract tools (a name, a JSON Schema and an `execute` function; see `echo6-args.ts`), served
+ * by toolwright over stdio, or over streamable HTTP on 127.0.0.1 with the argument `http`
+ * (printing `url <url>` on stderr). It shows the edge's own cost, with no class-validator DTO
+ * loaded. Reports CPU time and peak RSS on SIGUSR2 (see `cpu-report.ts`).
+ */
+import { compile, serveHttp, serveStdio, type ContractTool, type JsonObject } from '../../src/index.js';
+import { DESCRIPTION, echo6, serverArgs, toolName, type Echo6Input } from './echo6-args.js';
+import { reportCpuOnSignal } from './cpu-report.js';
+
+reportCpuOnSignal();
+
+/** A fresh JSON Schema of echo6's arguments (each tool gets its own). */
+function echo6Schema(): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      text: { type: 'string', maxLength: 10_000, description: 'The text to echo back' },
+      count: { type: 'integer', minimum: 1, maximum: 5, description: 'How many times to repeat it (default 1)' },
+      separator: { type: 'string', maxLength: 10, description: 'What goes between the copies (default one space)' },
+      prefix: { type: 'string', maxLength: 100, description: 'What goes before the copies' },
+      suffix: { type: 'string', maxLength: 100, description: 'What goes after the copies' },
+      upper: { type: 'boolean', description: 'Upper-case the answer' },
+    },
+    required: ['text'],
+    additionalProperties: false,
+  };
+}
+
+const { transport, toolCount } = serverArgs();
+const tools = compile(
+  Array.from({ length: toolCount }, (_, index): ContractTool => ({
+    name: toolName(index),
+    description: DESCRIPTION,
+    parameters: echo6Schema(),
+    annotations: { readOnly: true, idempotent: true },
+    execute: async (args) => echo6(args as unknown as Echo6Input),
+  })),
+);
+const served =
+  transport === 'http'
+    ? serveHttp({ name: 'toolwright-echo6-handbuilt', version: '1.0.0' }, tools).then((handle) => void process.stderr.write(`url ${handle.url}\n`))
+    : serveStdio({ name: 'toolwright-echo6-handbuilt', version: '1.0.0' }, tools);
+served.catch((error: unknown) => {
+  process.stderr.write(`toolwright-echo6-handbuilt: ${String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+/**
+ * The edge bench's SDK 2.x side: the 6-property echo written by hand on
+ * `@modelcontextprotocol/server`'s `McpServer.registerTool` with a zod schema per tool (see
+ * `echo6-args.ts`). Serves stdio; with the argument `http`, streamable HTTP on 127.0.0.1 (the
+ * SDK's `createMcpHandler`, whose 2025-era leg is stateless, behind a plain `node:http` bridge),
+ * printing `url <url>` on stderr. Reports CPU time and peak RSS on SIGUSR2.
+ */
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
+import { DESCRIPTION, echo6, serverArgs, toolName } from './echo6-args.js';
+import { echo6Shape } from './echo6-zod.js';
+import { serveSdk2Http } from './sdk-http.js';
+import { reportCpuOnSignal } from './cpu-report.js';
+
+reportCpuOnSignal();
+const { transport, toolCount } = serverArgs();
+
+function echoServer(): McpServer {
+  const server = new McpServer({ name: 'sdk2-echo6', version: '1.0.0' });
+  for (let index = 0; index < toolCount; index++) {
+    server.registerTool(
+      toolName(index),
+      {
+        description: DESCRIPTION,
+        inputSchema: z.object(echo6Shape()),
+        annotations: { readOnlyHint: true, idempotentHint: true },
+      },
+      async (input) => ({ content: [{ type: 'text', text: echo6(input) }] }),
+    );
+  }
+  return server;
+}
+
+if (transport === 'http') {
+  serveSdk2Http(echoServer);
+} else {
+  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
+    process.stderr.write(`sdk2-echo6: ${String(error)}\n`);
+    process.exit(1);
+  });
+}
