@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
  * SHARED_INTERNALS.
  * The package entry points (src/*.ts beside the layer folders) may import anything.
  */
-const LAYERS = ['util', 'contract', 'decorators', 'compiler', 'runtime', 'mcp', 'cli', 'nest'];
+const LAYERS = ['util', 'contract', 'decorators', 'compiler', 'runtime', 'mcp', 'redis', 'cli', 'nest'];
 
 /** Modules another layer may import although they are not an index, each with its reason. */
 const SHARED_INTERNALS = new Map<string, string>([

@@ -1,0 +1,211 @@
+import { kindOf } from '../util/describe.js';
+import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
+import { RedisUnavailableError } from './errors.js';
+
+/**
+ * The one thing toolwright's Redis stores need of a client: send one command, as its words, and
+ * resolve the reply. A node-redis client (`@redis/client` or `redis`, 5.x or 6.x) has this method
+ * as it is; for ioredis, pass `{ sendCommand: (args) => redis.call(args[0], ...args.slice(1)) }`.
+ */
+export interface RedisCommandClient {
+  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+}
+
+/** Options of `connectRedis`. Every member is optional. */
+export interface ConnectRedisOptions {
+  /** Where Redis is: `redis[s]://[[user][:password]@]host[:port][/db]` (default `redis://127.0.0.1:6379`). Ignored with `client`. */
+  readonly url?: string;
+  /**
+   * A client the host made and connected itself (see `RedisCommandClient`). toolwright then
+   * never connects, reconnects or closes it; `close()` leaves it open.
+   */
+  readonly client?: RedisCommandClient;
+  /** How long the first connection may take, in milliseconds (a positive integer; default 2000). */
+  readonly connectTimeoutMs?: number;
+  /** How long one command may take, in milliseconds, before it fails with `RedisUnavailableError` (default 2000). */
+  readonly commandTimeoutMs?: number;
+  /** Prepended to every key toolwright's stores write (default `toolwright:`); give each deployment sharing one Redis its own. */
+  readonly keyPrefix?: string;
+}
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['url', 'client', 'connectTimeoutMs', 'commandTimeoutMs', 'keyPrefix']);
+
+/** The URL `connectRedis` uses when given none. */
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** The default bound on the first connection and on each command: 2 s. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 2_000;
+/** The default key prefix of toolwright's stores. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'toolwright:';
+
+/** The longest wait between two reconnection attempts after Redis went away. */
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+/** `url` without its user name and password, for messages. A URL that cannot be parsed is named as given up to its `@`. */
+export function redactedRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    const at = url.lastIndexOf('@');
+    return at < 0 ? url : `…@${url.slice(at + 1)}`;
+  }
+}
+
+function checkOptions(options: ConnectRedisOptions): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`connectRedis: options must be an object, got ${kindOf(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw new TypeError(`connectRedis: unknown option ${JSON.stringify(key)} (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)`);
+  }
+  if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
+    throw new TypeError(`connectRedis: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`);
+  }
+  if (options.client !== undefined && typeof (options.client as { sendCommand?: unknown } | null)?.sendCommand !== 'function') {
+    throw new TypeError('connectRedis: "client" must have a sendCommand(args) method (a node-redis client, or an adapter for another client)');
+  }
+  for (const name of ['connectTimeoutMs', 'commandTimeoutMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(isPositiveInteger(value) && value <= MAX_TIMEOUT_MS)) throw new TypeError(`connectRedis: "${name}" must be a positive whole number of milliseconds, got ${String(value)}`);
+  }
+  if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') throw new TypeError(`connectRedis: "keyPrefix" must be a string, got ${kindOf(options.keyPrefix)}`);
+}
+
+/** What `connectRedis` needs of `@redis/client`'s client: connect, send, close, and its events. */
+interface OwnedClient extends RedisCommandClient {
+  connect(): Promise<unknown>;
+  destroy(): void;
+  close(): Promise<void>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * One way to Redis, shared by every toolwright store that uses it: each command is bounded by
+ * `commandTimeoutMs` and fails with `RedisUnavailableError` (naming Redis and its URL) when Redis
+ * is down, refuses, or does not answer in time, so a call that needs the store never hangs. A
+ * connection made by `connectRedis({ url })` reconnects on its own when Redis comes back
+ * (commands sent while it is away fail at once instead of waiting in a queue).
+ */
+export class RedisConnection {
+  /** Prepended to every key the stores write. */
+  readonly keyPrefix: string;
+  /** Where Redis is, without credentials (for messages). */
+  readonly where: string;
+  readonly commandTimeoutMs: number;
+  private readonly owned: OwnedClient | undefined;
+  private closed = false;
+
+  /** Use `connectRedis`; this constructor neither connects nor checks its arguments. */
+  constructor(private readonly client: RedisCommandClient, options: { readonly where: string; readonly keyPrefix: string; readonly commandTimeoutMs: number; readonly owned: OwnedClient | undefined }) {
+    this.where = options.where;
+    this.keyPrefix = options.keyPrefix;
+    this.commandTimeoutMs = options.commandTimeoutMs;
+    this.owned = options.owned;
+  }
+
+  /**
+   * Sends one command and resolves Redis's reply. Rejects with `RedisUnavailableError` when the
+   * connection is closed, Redis cannot be reached or does not answer within `commandTimeoutMs`;
+   * an error reply of Redis itself (a wrong type, a script error) rejects as the client gives it.
+   */
+  async command(args: readonly string[]): Promise<unknown> {
+    if (this.closed) throw new RedisUnavailableError(this.where, 'is not connected: the connection was closed');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
+    });
+    const sent = this.client.sendCommand([...args], { timeout: this.commandTimeoutMs });
+    sent.catch(() => undefined);
+    try {
+      return await Promise.race([sent, timedOut]);
+    } catch (thrown) {
+      throw unavailableOrAsIs(this.where, thrown, this.commandTimeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes a connection `connectRedis` made (a host's own client stays open). Commands then fail. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.owned === undefined) return;
+    try {
+      await this.owned.close();
+    } catch {
+      this.owned.destroy();
+    }
+  }
+}
+
+/** Messages of node-redis errors that mean Redis is not there (rather than a reply of Redis). */
+const UNAVAILABLE = /closed|offline|socket|connect|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|timeout|LOADING/i;
+
+/** The error a failed command rejects with: `RedisUnavailableError` for a connection problem, else the client's error as is. */
+function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): unknown {
+  if (thrown instanceof RedisUnavailableError) return thrown;
+  const name = (thrown as { name?: unknown } | null)?.name;
+  const message = (thrown as { message?: unknown } | null)?.message;
+  const text = typeof message === 'string' ? message : String(thrown);
+  if (name === 'TimeoutError' || name === 'CommandTimeoutDuringMaintenanceError') return new RedisUnavailableError(where, `did not answer within ${timeoutMs} ms`, { cause: thrown });
+  if (name === 'ClientClosedError' || name === 'ClientOfflineError' || name === 'SocketClosedUnexpectedlyError' || name === 'ConnectionTimeoutError' || UNAVAILABLE.test(text)) {
+    return new RedisUnavailableError(where, `cannot be reached: ${text}`, { cause: thrown });
+  }
+  return thrown;
+}
+
+/**
+ * Connects to Redis for toolwright's stores and resolves the connection once Redis answered.
+ * With `client`, uses the host's client as it is (no connection is made here). Otherwise it
+ * loads `@redis/client` (an optional peer dependency: install it next to toolwright; nothing in
+ * toolwright loads it unless this is called) and connects to `url`; it rejects with
+ * `RedisUnavailableError` when Redis cannot be reached within `connectTimeoutMs`, and with an
+ * `Error` naming the package when `@redis/client` is not installed. Bad options throw a
+ * `TypeError` naming the option.
+ */
+export async function connectRedis(options: ConnectRedisOptions = {}): Promise<RedisConnection> {
+  checkOptions(options);
+  const keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+  if (options.client !== undefined) return new RedisConnection(options.client, { where: 'the host\'s client', keyPrefix, commandTimeoutMs, owned: undefined });
+  const url = options.url ?? DEFAULT_REDIS_URL;
+  const where = redactedRedisUrl(url);
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+  let createClient: (options: object) => OwnedClient;
+  try {
+    ({ createClient } = (await import('@redis/client')) as unknown as { createClient: (options: object) => OwnedClient });
+  } catch (thrown) {
+    throw new Error('connectRedis: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright, needed only for the Redis stores)', { cause: thrown });
+  }
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), MAX_RECONNECT_DELAY_MS) },
+  });
+  let lastError: unknown;
+  // node-redis reports every connection problem as an 'error' event; without a listener the
+  // process would crash. The reconnect strategy keeps trying; commands fail fast meanwhile.
+  client.on('error', (error) => {
+    lastError = error;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RedisUnavailableError(where, `cannot be reached: no connection within ${connectTimeoutMs} ms${lastError === undefined ? '' : ` (${errorText(lastError)})`}`)), connectTimeoutMs);
+      }),
+    ]);
+  } catch (thrown) {
+    client.destroy();
+    throw thrown instanceof RedisUnavailableError ? thrown : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
+  } finally {
+    clearTimeout(timer);
+  }
+  return new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client });
+}
+
+function errorText(thrown: unknown): string {
+  const message = (thrown as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? message : String(thrown);
+}

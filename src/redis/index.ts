@@ -1,0 +1,16 @@
+/*
+ * `toolwright/redis`: shared state for several toolwright processes, kept in Redis. Nothing here
+ * is loaded by `toolwright`, `toolwright/runtime` or `toolwright/mcp`; import this subpath (and
+ * install the optional peer `@redis/client`) only when a deployment runs more than one process.
+ */
+export {
+  connectRedis,
+  RedisConnection,
+  redactedRedisUrl,
+  DEFAULT_REDIS_URL,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  DEFAULT_REDIS_KEY_PREFIX,
+  type ConnectRedisOptions,
+  type RedisCommandClient,
+} from './connection.js';
+export { RedisUnavailableError, RedisBadReplyError } from './errors.js';
