@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { haproxyConfig } from '../samples/cluster/haproxy-config.js';
-import { answererOf, countByNode, startCluster, type Answerer, type TestCluster } from './support/cluster.js';
+import { answererOf, countByNode, startCluster, textOf, type Answerer, type TestCluster } from './support/cluster.js';
 import { legacyV2Client, modernClient, v1Client, type ClusterClient } from './support/cluster-clients.js';
 import { haproxySkipReason } from './support/haproxy.js';
 import { envelope, MODERN } from './support/modern-http.js';
@@ -39,6 +39,7 @@ test('haproxy config: round robin, sticky Mcp-Session-Id, health checks, redispa
       '  timeout client 10m',
       '  timeout server 10m',
       '  timeout http-keep-alive 60s',
+      '  timeout check 1000ms',
       '  retries 2',
       '  option redispatch 1',
       '',
@@ -51,8 +52,8 @@ test('haproxy config: round robin, sticky Mcp-Session-Id, health checks, redispa
       '  stick-table type string len 64 size 1m expire 30m',
       '  stick match req.hdr(mcp-session-id)',
       '  stick store-response res.hdr(mcp-session-id)',
-      '  server a 127.0.0.1:3001 check inter 250ms fall 1 rise 1',
-      '  server b 10.0.0.2:3002 check inter 250ms fall 1 rise 1',
+      '  server a 127.0.0.1:3001 check inter 250ms fall 2 rise 1',
+      '  server b 10.0.0.2:3002 check inter 250ms fall 2 rise 1',
       '',
     ].join('\n'),
   );
@@ -190,8 +191,14 @@ async function slowCall(id: number, ms: number): Promise<{ node: string } | { fa
 
 test('cluster: a killed process: its 2026-07-28-era calls in flight fail at once (never re-sent); the calls on the other processes are answered', { skip, timeout: 60_000 }, async () => {
   // Two slow stateless calls per process (round robin), then node-2 dies.
-  const calls = Array.from({ length: 6 }, (_, i) => slowCall(i + 1, 1500));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const calls = Array.from({ length: 6 }, (_, i) => slowCall(i + 1, 5000));
+  // Until node-2 (asked directly, not through the balancer) runs at least one of them.
+  const node2 = await modernClient(cluster.processes.nodes[1]!.url);
+  try {
+    for (let i = 0; i < 100 && (JSON.parse(textOf(await node2.call('whoami'))) as { slowCalls: number }).slowCalls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await node2.close();
+  }
   await cluster.processes.kill(1);
   const outcomes = await Promise.all(calls);
   const failures = outcomes.filter((o): o is { failed: string } => 'failed' in o);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { ContractTool } from '../src/contract/index.js';
 import { invalidToken, MemoryRelayBus, relayFailedText, serveHttp, STALE_STATE_TEXT, type HttpHandle, type RelayBus } from '../src/mcp/index.js';
 import { ParkedRuns } from '../src/mcp/server/input-rounds/parked-runs.js';
-import { envelope, MODERN, withoutServerInfo, type RawAnswer } from './support/modern-http.js';
+import { modernCall, type RawCall } from './support/cluster-clients.js';
+import { envelope } from './support/modern-http.js';
 
 /*
  * The parked-run relay between the nodes of a cluster, in one process: endpoints "a" and "b"
@@ -102,22 +103,14 @@ after(async () => {
   await Promise.all([...nodes.values()].map((node) => node.close()));
 });
 
-/** POSTs a 2026-07-28 `tools/call` to node `label` as principal `who` and reads the whole answer. */
-async function call(label: string, who: string, name: string, extra: Record<string, unknown> = {}, meta = envelope(ELICIT), signal?: AbortSignal): Promise<RawAnswer> {
-  const url = nodes.get(label)!.url;
-  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, ...extra, _meta: meta } };
-  const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name, authorization: `Bearer dev-${who}` };
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), ...(signal !== undefined ? { signal } : {}) });
-  const type = res.headers.get('content-type');
-  const text = await res.text();
-  const messages = type?.startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown) : [JSON.parse(text) as unknown];
-  return { status: res.status, type, messages };
+/** POSTs a 2026-07-28 `tools/call` to node `label` as principal `who`: its result or error, and every message. */
+function call(label: string, who: string, name: string, extra: Record<string, unknown> = {}, meta = envelope(ELICIT), signal?: AbortSignal): Promise<RawCall> {
+  return modernCall(nodes.get(label)!.url, name, extra, meta, { token: `dev-${who}`, ...(signal !== undefined ? { signal } : {}) });
 }
 
-/** The one response of an answer: its result (without the server info) or its error. */
-function responseOf(answer: RawAnswer): { result?: Record<string, unknown>; error?: unknown } {
-  const response = answer.messages.find((m) => typeof m === 'object' && m !== null && 'id' in m) as { result?: Record<string, unknown>; error?: unknown };
-  return response.result !== undefined ? { result: withoutServerInfo(response.result) } : { error: response.error };
+/** The result or the error of an answer. */
+function responseOf(answer: RawCall): { result?: Record<string, unknown>; error?: unknown } {
+  return answer.result !== undefined ? { result: answer.result } : { error: answer.error };
 }
 
 const stale = { content: [{ type: 'text', text: STALE_STATE_TEXT }], isError: true, resultType: 'complete' };

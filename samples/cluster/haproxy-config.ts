@@ -13,7 +13,10 @@ export interface HaproxyConfigOptions {
   readonly host?: string;
   readonly port: number;
   readonly backends: readonly Backend[];
-  /** How often each backend's port is checked, in milliseconds; default 1000. One failed check marks it down, one success up. */
+  /**
+   * How often each backend's port is checked, in milliseconds; default 1000. Two failed checks in
+   * a row mark it down, one success up; a check may take up to the longer of this and 1 s.
+   */
   readonly checkIntervalMs?: number;
 }
 
@@ -29,7 +32,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *   to that process (`stick match`). Entries expire after 30 minutes without use, as toolwright's
  *   own idle sessions do.
  * - Health checks: each backend's port is checked every `checkIntervalMs`; a dead process is
- *   skipped. A request whose connection is refused is retried on another process
+ *   skipped after two failed checks (one slow check on a busy machine takes nobody out). A request whose connection is refused is retried on another process
  *   (`option redispatch 1`), so a session whose process died reaches a live one, which answers
  *   `404 Session not found` and the client initialises again. A request already sent to a process
  *   that dies mid-call is never re-sent (HAProxy retries only connection failures); the client
@@ -49,7 +52,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     names.add(backend.name);
   }
   const inter = options.checkIntervalMs ?? 1000;
-  const servers = options.backends.map((b) => `  server ${b.name} ${b.host ?? '127.0.0.1'}:${b.port} check inter ${inter}ms fall 1 rise 1`);
+  const servers = options.backends.map((b) => `  server ${b.name} ${b.host ?? '127.0.0.1'}:${b.port} check inter ${inter}ms fall 2 rise 1`);
   return [
     'global',
     '  maxconn 4000',
@@ -60,6 +63,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '  timeout client 10m',
     '  timeout server 10m',
     '  timeout http-keep-alive 60s',
+    `  timeout check ${Math.max(inter, 1000)}ms`,
     '  retries 2',
     '  option redispatch 1',
     '',

@@ -1,4 +1,5 @@
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/index.js';
+import { connectRedis, redisRelayBus } from '../../src/redis/index.js';
 import { clusterTools } from './tools.js';
 
 /** Options of `startClusterNode`. */
@@ -7,6 +8,12 @@ export interface ClusterNodeOptions {
   readonly nodeId: string;
   /** The port on 127.0.0.1; default 0 (a free one). */
   readonly port?: number;
+  /**
+   * The Redis the processes share (`redis://host:port`). Set, a 2026-07-28-era retry that reaches
+   * this process for a call parked on another is relayed to that process through Redis
+   * (`redisRelayBus`). Unset, the node needs no service and parked calls stay in this process.
+   */
+  readonly redisUrl?: string;
   /** More `serveHttp` options (auth, input-round options, ...), merged over the defaults. */
   readonly serve?: ServeHttpOptions;
 }
@@ -15,16 +22,44 @@ export interface ClusterNodeOptions {
  * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`) over streamable HTTP at
  * `/mcp` as one node of a cluster: both protocol eras on one endpoint (2025-era sessions, which
  * the balancer keeps sticky, and stateless 2026-07-28-era requests), with `nodeId` as the
- * node id of its parked runs.
+ * node id of its parked runs and, with `redisUrl`, their relay through Redis. `close()` stops the
+ * server, then the Redis connections.
  */
-export function startClusterNode(options: ClusterNodeOptions): Promise<HttpHandle> {
+export async function startClusterNode(options: ClusterNodeOptions): Promise<HttpHandle> {
   const me = { pid: process.pid, node: options.nodeId };
   const serve = options.serve ?? {};
-  return serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
-    ...serve,
-    port: options.port ?? 0,
-    inputRounds: { ...serve.inputRounds, nodeId: options.nodeId },
-  });
+  const shared = options.redisUrl === undefined ? undefined : await connectRedis({ url: options.redisUrl });
+  const relay = shared === undefined ? undefined : redisRelayBus({ connection: shared, url: options.redisUrl });
+  try {
+    const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
+      ...serve,
+      port: options.port ?? 0,
+      inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
+    });
+    return {
+      get url() {
+        return handle.url;
+      },
+      get port() {
+        return handle.port;
+      },
+      get server() {
+        return handle.server;
+      },
+      get sessionCount() {
+        return handle.sessionCount;
+      },
+      close: async () => {
+        await handle.close();
+        await relay?.close();
+        await shared?.close();
+      },
+    };
+  } catch (error) {
+    await relay?.close();
+    await shared?.close();
+    throw error;
+  }
 }
 
 /** What a node process prints on its first stdout line once it listens (one JSON object). */

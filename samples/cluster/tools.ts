@@ -7,13 +7,22 @@ export interface Answerer {
   readonly node: string;
 }
 
-/** `whoami`: says which process answered, so a client can see where the balancer sent a call. */
-@Tool({ name: 'whoami', args: undefined, description: 'Say which toolwright process answered this call (its pid and node id)' })
+/** What the tools of one process share: who it is, and how many `slow` calls it runs now. */
+export interface Process {
+  readonly me: Answerer;
+  slowCalls: number;
+}
+
+/**
+ * `whoami`: says which process answered (`{"pid":...,"node":...,"slowCalls":...}`), so a client
+ * can see where the balancer sent a call, and how many `slow` calls that process runs now.
+ */
+@Tool({ name: 'whoami', args: undefined, description: 'Say which toolwright process answered this call (its pid and node id) and how many slow calls it runs' })
 @ReadOnly()
 export class WhoAmI {
-  constructor(private readonly me: Answerer) {}
+  constructor(private readonly process: Process) {}
   execute(): string {
-    return JSON.stringify(this.me);
+    return JSON.stringify({ ...this.process.me, slowCalls: this.process.slowCalls });
   }
 }
 
@@ -29,13 +38,18 @@ class SlowArgs {
 @Tool({ description: 'Wait the given milliseconds, then say which process answered' })
 @ReadOnly()
 export class Slow {
-  constructor(private readonly me: Answerer) {}
+  constructor(private readonly process: Process) {}
   async execute(@Args(SlowArgs) args: SlowArgs, ctx: CallContext): Promise<string> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, args.ms);
-      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
-    return JSON.stringify(this.me);
+    this.process.slowCalls += 1;
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, args.ms);
+        ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    } finally {
+      this.process.slowCalls -= 1;
+    }
+    return JSON.stringify(this.process.me);
   }
 }
 
@@ -47,9 +61,9 @@ export class Slow {
 @Tool({ args: undefined, description: 'Ask the client to confirm, then say the answer and which process ran the call' })
 @ReadOnly()
 export class Confirm {
-  constructor(private readonly me: Answerer) {}
+  constructor(private readonly process: Process) {}
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
-    const startedOn = JSON.stringify(this.me);
+    const startedOn = JSON.stringify(this.process.me);
     const answer = await ctx.elicit({ message: 'Proceed?', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
     return `${answer.action} ${JSON.stringify(answer.content ?? null)}; asked and finished by ${startedOn}`;
   }
@@ -57,5 +71,6 @@ export class Confirm {
 
 /** The cluster sample's tools (`whoami`, `slow`, `confirm`), each told which process it runs in. */
 export function clusterTools(me: Answerer): readonly ContractTool[] {
-  return compile([WhoAmI, Slow, Confirm], { resolve: (cls) => new (cls as new (me: Answerer) => object)(me) });
+  const process: Process = { me, slowCalls: 0 };
+  return compile([WhoAmI, Slow, Confirm], { resolve: (cls) => new (cls as new (process: Process) => object)(process) });
 }

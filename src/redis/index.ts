@@ -14,3 +14,4 @@ export {
   type RedisCommandClient,
 } from './connection.js';
 export { RedisUnavailableError, RedisBadReplyError } from './errors.js';
+export { redisRelayBus, type RedisRelayBus, type RedisRelayBusOptions, type RedisSubscriber } from './relay-bus.js';

@@ -80,3 +80,33 @@ function watchErrors(transport: { onerror?: ((error: Error) => void) | undefined
     previous?.(error);
   };
 }
+
+/** What a raw 2026-07-28 `tools/call` got back: its result (without the server info the SDK stamps) or its JSON-RPC error, and every message of the answer. */
+export interface RawCall {
+  readonly result?: Record<string, unknown>;
+  readonly error?: unknown;
+  readonly messages: readonly unknown[];
+}
+
+/**
+ * POSTs one 2026-07-28-era `tools/call` of `name` to `url` with the revision's headers and the
+ * `_meta` envelope `meta` (see `envelope`), `params` merged in (a `requestState`, `inputResponses`),
+ * and with `Authorization: Bearer <token>` when given; reads the whole answer (JSON or SSE).
+ */
+export async function modernCall(url: string, name: string, params: Record<string, unknown>, meta: Record<string, unknown>, options: { readonly token?: string; readonly signal?: AbortSignal } = {}): Promise<RawCall> {
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, ...params, _meta: meta } };
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+  const type = res.headers.get('content-type') ?? '';
+  const text = await res.text();
+  if (!type.startsWith('text/event-stream') && !type.startsWith('application/json')) throw new Error(`HTTP ${res.status} ${type}: ${text.slice(0, 200)}`);
+  const messages = type.startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown) : [JSON.parse(text) as unknown];
+  const response = messages.find((m) => typeof m === 'object' && m !== null && 'id' in m) as { result?: Record<string, unknown>; error?: unknown } | undefined;
+  if (response?.result !== undefined) {
+    const { _meta, ...rest } = response.result as { _meta?: Record<string, unknown> };
+    const { 'io.modelcontextprotocol/serverInfo': _info, ...meta } = _meta ?? {};
+    return { result: Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }, messages };
+  }
+  return { error: response?.error, messages };
+}

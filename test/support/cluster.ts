@@ -54,9 +54,10 @@ export function textOf(result: unknown): string {
   return first.text;
 }
 
-/** The process a `whoami` or `slow` result names. */
+/** The process a `whoami` or `slow` result names (its pid and node id). */
 export function answererOf(result: unknown): Answerer {
-  return JSON.parse(textOf(result)) as Answerer;
+  const { pid, node } = JSON.parse(textOf(result)) as Answerer;
+  return { pid, node };
 }
 
 /** How many of `answerers` each node id answered, as `{ node: count }` with the keys sorted. */
