@@ -24,7 +24,7 @@ test('bad options, rules and implications fail with a message naming them', () =
   assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subjects: '/x' } as never] }), { message: 'permissions: rule 1: unknown key "subjects" (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)' });
   assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subject: 7 as never }] }), { message: 'permissions: rule 1: "subject" must be a glob string or a RegExp, got a number' });
   assert.throws(() => createPolicy({ maxQuestions: 0 }), { message: 'permissions: "maxQuestions" must be a positive integer, got 0' });
-  assert.throws(() => createPolicy({ asks: () => undefined } as never), { message: 'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs)' });
+  assert.throws(() => createPolicy({ asks: () => undefined } as never), { message: 'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)' });
 });
 
 test('globs match whole names; ** crosses slashes, * and ? do not', () => {

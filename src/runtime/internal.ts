@@ -6,3 +6,5 @@ export { handBuiltArgumentsProblem } from './call/run.js';
 export { runUnderPolicy } from './permissions/apply.js';
 export { checkDeclared } from './permissions/requirements.js';
 export { contextWith } from './permissions/context.js';
+export { fingerprint } from './executor/fingerprint.js';
+export { ownedReplayKey } from './executor/replay-store.js';

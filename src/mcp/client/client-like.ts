@@ -34,7 +34,7 @@ export function isV2Client(client: McpClientLike): boolean {
 }
 
 /** Calls a tool with request options on either SDK line. */
-export function callToolOn(client: McpClientLike, params: { name: string; arguments: Record<string, unknown> }, options: ClientRequestOptions): Promise<unknown> {
+export function callToolOn(client: McpClientLike, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: ClientRequestOptions): Promise<unknown> {
   const call = client.callTool as unknown as (...args: unknown[]) => Promise<unknown>;
   return isV2Client(client) ? call.call(client, params, options) : call.call(client, params, undefined, options);
 }

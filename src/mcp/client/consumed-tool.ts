@@ -6,7 +6,7 @@ import { checkDeclared, runUnderPolicy } from '../../runtime/internal.js';
 import { messageOf } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { deepFreeze } from '../../util/freeze.js';
-import { RECORD_META_KEY } from '../server/constants.js';
+import { IDEMPOTENCY_KEY_META, RECORD_META_KEY } from '../server/constants.js';
 import { withListedDefinition } from '../server/listed-definition.js';
 import { projectResult } from './bounded-output.js';
 import { callToolOn } from './client-like.js';
@@ -156,7 +156,9 @@ async function callUpstream(upstream: Upstream, plan: ConsumedToolPlan, listedNa
   const untrack = upstream.track(context, listedName);
   try {
     const client = await upstream.client();
-    raw = await callToolOn(client, { name: listedName, arguments: sent }, {
+    // The call's idempotency key crosses in _meta, so a toolwright server deduplicates a keyed call.
+    const key = context.call.idempotencyKey;
+    raw = await callToolOn(client, key === undefined ? { name: listedName, arguments: sent } : { name: listedName, arguments: sent, _meta: { [IDEMPOTENCY_KEY_META]: key } }, {
       signal: context.signal,
       timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
       onprogress: (progress) => {

@@ -10,6 +10,7 @@ import { LOG_LEVELS, isLogLevel } from './logging.js';
 import { invalidParams, ProtocolError } from './protocol-error.js';
 import { servedToolsOf, type ServedTool } from './served-tools.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
+import type { ReplayStore } from '../../runtime/index.js';
 import { configureScheduling, type SchedulingOption } from './scheduling.js';
 import { answerModernToolCall } from './input-rounds/modern-call.js';
 import type { InputRoundOptions } from './input-rounds/options.js';
@@ -46,6 +47,15 @@ export interface ServerOptions extends CallCoreOptions {
    * parked call waits, the node id in front of its `requestState` (see `InputRoundOptions`).
    */
   readonly inputRounds?: InputRoundOptions;
+  /**
+   * Where the calls of `keyed` tools are deduplicated by the idempotency key a request carries
+   * in `_meta[IDEMPOTENCY_KEY_META]` (a `MemoryReplayStore` for one process, a `RedisReplayStore`
+   * shared by several): a retry with the key gets the first outcome, a key still running or
+   * reused with other arguments is refused (see `callOnce`). Default: none, and calls are not
+   * deduplicated (the key still reaches the tool as `ctx.call.idempotencyKey`). A call without a
+   * key is never deduplicated.
+   */
+  readonly replay?: ReplayStore;
 }
 
 /**
@@ -99,7 +109,7 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
     throw new Error('addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }');
   }
   const logging = target.getCapabilities().logging !== undefined;
-  const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, validator: options.validator, session: undefined, logLevels: new Map() };
+  const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, validator: options.validator, replay: options.replay, session: undefined, logLevels: new Map() };
   attachState(server, state);
   configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);

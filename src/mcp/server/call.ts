@@ -15,6 +15,7 @@ import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';
 import { principalOf } from '../auth/principal.js';
+import { callOnce, idempotencyKeyOf } from './replay.js';
 
 /** The result MCP sends for a failed call: `isError` with the failure's text, nothing else. */
 export function errorResult(text: string): CallToolResult {
@@ -76,9 +77,10 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
   const { served, args } = toolCallOf(state.tools, params);
+  const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
   if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
-  const call: Call = { id: String(extra.requestId), tool: served.prepared.name, args };
+  const call: Call = key === undefined ? { id: String(extra.requestId), tool: served.prepared.name, args } : { id: String(extra.requestId), tool: served.prepared.name, args, idempotencyKey: key };
   const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
   const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
   try {
@@ -89,7 +91,7 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
       runInTurn(state, served.prepared.tool, extra, waiting.signal, ctx as CallContext, () => {
         waiting.clear();
         return new Promise<void>((release) => {
-          void served.prepared.call(args, ctx as CallContext, { settled: () => release() }).then(answer);
+          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: () => release() }).then(answer);
         });
       }).catch(withdrawn);
     });

@@ -1,4 +1,4 @@
-export { FACTS_METHOD, FACTS_CAPABILITY, TOOL_META_KEY, RECORD_META_KEY } from './constants.js';
+export { FACTS_METHOD, FACTS_CAPABILITY, TOOL_META_KEY, RECORD_META_KEY, IDEMPOTENCY_KEY_META } from './constants.js';
 export { createServer, type ServerInfo } from './create-server.js';
 export { addTools, type ServerOptions } from './add-tools.js';
 export { definitionOf, annotationsFor, toolMetaOf, type ToolMeta } from './definition.js';

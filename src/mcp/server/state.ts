@@ -1,6 +1,7 @@
 import type { LogLevel, Session } from '../../contract/index.js';
 import type { SchemaValidator } from '../../compiler/index.js';
 import type { ServedTool } from './served-tools.js';
+import type { ReplayStore } from '../../runtime/index.js';
 
 /**
  * What toolwright keeps for one SDK `Server` (one connection): its tools, the session object
@@ -13,6 +14,8 @@ export interface ServerState {
   readonly logging: boolean;
   /** What elicitation forms are validated with (`undefined`: the default validator). */
   readonly validator: SchemaValidator | undefined;
+  /** Where the calls of `keyed` tools are deduplicated by idempotency key (`undefined`: they are not). */
+  readonly replay: ReplayStore | undefined;
   /** Made on the first request, with the transport's session id as it is then. */
   session: Session | undefined;
   /** The minimum level each session set with `logging/setLevel`, keyed by session id (`""` for none). */

@@ -1,17 +1,45 @@
-import type { ToolResult } from '../../contract/index.js';
+import { ToolwrightError, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { fingerprint } from './fingerprint.js';
 
-/** The outcome of a keyed call as a replay store keeps it. */
+/** The outcome of a keyed call as a replay store keeps it (a failure with the failed call's record, when it had one). */
 export type ReplayOutcome =
   | { readonly ok: true; readonly result: ToolResult }
-  | { readonly ok: false; readonly error: Error };
+  | { readonly ok: false; readonly error: Error; readonly record?: ToolRecord };
 
-/** What a keyed call claims before it runs: its key, its tool and its raw arguments. */
+/**
+ * The outcome a shared replay store (one whose claims have a lease, such as `RedisReplayStore`)
+ * gives for a key whose first call ended without an outcome: the process running it stopped, or
+ * lost the store for longer than the claim's lease. The call may or may not have acted, so, as
+ * the replay rules say of a call whose outcome is unknown, it is never run again under that key.
+ * Message: `the call that first used idempotency key "<key>" ended without an outcome (the
+ * process running it stopped or lost the shared store); whether it acted is unknown, so it is not
+ * run again`. Code `lost-outcome`.
+ */
+export class LostOutcomeError extends ToolwrightError {
+  override readonly name = 'LostOutcomeError';
+  readonly key: string;
+  constructor(key: string) {
+    super('lost-outcome', `the call that first used idempotency key ${JSON.stringify(key)} ended without an outcome (the process running it stopped or lost the shared store); whether it acted is unknown, so it is not run again`);
+    this.key = key;
+  }
+}
+
+/**
+ * What a keyed call claims before it runs: its key, its tool and its raw arguments, and whose key
+ * space the key belongs to (`owner`: the MCP server gives the principal's key when the request
+ * has a principal, so two principals' keys never meet; absent, one shared space).
+ */
 export interface ReplayClaim {
   readonly key: string;
   readonly tool: string;
   readonly args: unknown;
+  readonly owner?: string;
+}
+
+/** The key a store files a claim under: `key` itself without an owner, else the owner (as JSON) and the key. */
+export function ownedReplayKey(key: string, owner: string | undefined): string {
+  return owner === undefined ? key : `${JSON.stringify(owner)}:${key}`;
 }
 
 /**
@@ -31,10 +59,14 @@ export type ReplayBegin =
  * so a durable store (a database row per key) fits. `complete` is called exactly once after every
  * `begin` that answered `new`, with the tool's real outcome, even when the executor stopped
  * waiting for it (a timeout): until then the key reads as `running`.
+ *
+ * Two implementations ship: `MemoryReplayStore` (one process; the default of the `Executor`) and
+ * `RedisReplayStore` (`toolwright/redis`: every process sharing one Redis sees every key).
  */
 export interface ReplayStore {
   begin(claim: ReplayClaim): ReplayBegin | Promise<ReplayBegin>;
-  complete(key: string, outcome: ReplayOutcome): void | Promise<void>;
+  /** Records the outcome of the call that began `key` (with the claim's `owner`, when it had one). */
+  complete(key: string, outcome: ReplayOutcome, owner?: string): void | Promise<void>;
 }
 
 interface MemoryEntry {
@@ -51,7 +83,8 @@ export interface MemoryReplayStoreOptions {
 /**
  * A `ReplayStore` in memory, for one process. It answers a repeated key with the first outcome,
  * refuses a key whose first call is still running, and refuses a key reused with another tool
- * or different arguments (compared as canonical JSON, key order ignored). It keeps at most
+ * or different arguments (compared as canonical JSON, key order ignored). Keys of different
+ * owners (`ReplayClaim.owner`) are apart. It keeps at most
  * `maxEntries` finished keys, forgetting the oldest; running keys are never forgotten.
  */
 export class MemoryReplayStore implements ReplayStore {
@@ -73,9 +106,10 @@ export class MemoryReplayStore implements ReplayStore {
 
   begin(claim: ReplayClaim): ReplayBegin {
     const print = fingerprint({ tool: claim.tool, args: claim.args });
-    const entry = this.entries.get(claim.key);
+    const key = ownedReplayKey(claim.key, claim.owner);
+    const entry = this.entries.get(key);
     if (entry === undefined) {
-      this.entries.set(claim.key, { fingerprint: print, outcome: undefined });
+      this.entries.set(key, { fingerprint: print, outcome: undefined });
       return { status: 'new' };
     }
     if (entry.fingerprint !== print) return { status: 'different-arguments' };
@@ -83,7 +117,8 @@ export class MemoryReplayStore implements ReplayStore {
     return { status: 'done', outcome: entry.outcome };
   }
 
-  complete(key: string, outcome: ReplayOutcome): void {
+  complete(given: string, outcome: ReplayOutcome, owner?: string): void {
+    const key = ownedReplayKey(given, owner);
     const entry = this.entries.get(key);
     if (entry === undefined || entry.outcome !== undefined) return;
     entry.outcome = outcome;

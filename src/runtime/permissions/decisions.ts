@@ -1,9 +1,10 @@
 import type { CallContext, ElicitAnswer, Elicitation, JsonObject, Session } from '../../contract/index.js';
 import { deepFreeze } from '../../util/freeze.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
-import { closureOf, type Implications } from './capabilities.js';
+import type { Implications } from './capabilities.js';
 import type { PermissionQuestion } from './errors.js';
 import type { DecisionOwner } from './owner.js';
+import { decisionCovering, selects, type DecisionSelector, type RememberedDecisionStore } from './remembered.js';
 
 /** The user's four answers: allow or deny, for this call only or from now on. */
 export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny_once' | 'deny_always';
@@ -65,15 +66,29 @@ export class DecisionStore {
   /** The stored decision covering `capability`, or `undefined`. */
   lookup(tool: string, subject: string, capability: string, implications: Implications): StoredDecision | undefined {
     const byCapability = this.byTool.get(tool)?.get(subject);
-    if (byCapability === undefined) return undefined;
-    for (const implied of closureOf(implications, [capability])) {
-      const stored = byCapability.get(implied);
-      if (stored?.effect === 'deny') return stored;
+    return byCapability === undefined ? undefined : decisionCovering(byCapability, capability, implications);
+  }
+
+  /** The decisions stored for `tool` on `subject`, one per capability, in the order stored. */
+  on(tool: string, subject: string): StoredDecision[] {
+    return [...(this.byTool.get(tool)?.get(subject)?.values() ?? [])];
+  }
+
+  /** Forgets the stored decisions that match `selector` (all without one); answers how many. */
+  revoke(selector?: DecisionSelector): number {
+    let forgotten = 0;
+    for (const [tool, bySubject] of this.byTool) {
+      for (const [subject, byCapability] of bySubject) {
+        for (const [capability, stored] of byCapability) {
+          if (!selects(selector, stored)) continue;
+          byCapability.delete(capability);
+          forgotten += 1;
+        }
+        if (byCapability.size === 0) bySubject.delete(subject);
+      }
+      if (bySubject.size === 0) this.byTool.delete(tool);
     }
-    for (const stored of byCapability.values()) {
-      if (stored.effect === 'allow' && closureOf(implications, [stored.capability]).has(capability)) return stored;
-    }
-    return undefined;
+    return forgotten;
   }
 
   /** Every stored decision, in the order stored. */
@@ -195,13 +210,14 @@ export async function askQuestion(question: PermissionQuestion, ctx: CallContext
 }
 
 /**
- * The remembered ("always") decisions of one policy, kept apart per owner (see
- * `DecisionOwner`): one store for the whole server, one per principal id, one per session
- * object (in a `WeakMap`, so a session's decisions go when the session goes). A decision
- * remembered for one owner never answers a check made for another. The `none` owner has no
- * store: nothing is kept for it.
+ * The remembered ("always") decisions of one policy in this process's memory (the default
+ * `RememberedDecisionStore`), kept apart per owner (see `DecisionOwner`): one store for the
+ * whole server, one per principal id, one per session object (in a `WeakMap`, so a session's
+ * decisions go when the session goes). A decision remembered for one owner never answers a
+ * check made for another. The `none` owner has no store: nothing is kept for it. Every method
+ * answers synchronously.
  */
-export class ScopedDecisions {
+export class ScopedDecisions implements RememberedDecisionStore {
   private readonly server = new DecisionStore();
   private readonly principals = new Map<string, DecisionStore>();
   private sessions = new WeakMap<Session, DecisionStore>();
@@ -224,6 +240,22 @@ export class ScopedDecisions {
         return store;
       }
     }
+  }
+
+  decisionsOn(owner: DecisionOwner, tool: string, subject: string): StoredDecision[] {
+    return this.storeOf(owner, false)?.on(tool, subject) ?? [];
+  }
+
+  remember(owner: DecisionOwner, tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string): void {
+    this.storeOf(owner, true)?.set(tool, subject, capabilities, effect, reason);
+  }
+
+  list(owner: DecisionOwner): StoredDecision[] {
+    return this.storeOf(owner, false)?.list() ?? [];
+  }
+
+  revoke(owner: DecisionOwner, selector?: DecisionSelector): number {
+    return this.storeOf(owner, false)?.revoke(selector) ?? 0;
   }
 
   /** Forgets what `owner` remembered, or everything (every owner) when `owner` is not given. */

@@ -21,6 +21,7 @@ export {
   type PermissionVerdict,
   type StoredDecision,
 } from './decisions.js';
-export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type PermissionPolicyOptions } from './policy.js';
+export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type PermissionPolicyOptions, type PermissionVerdicts } from './policy.js';
+export type { RememberedDecisionStore, DecisionSelector } from './remembered.js';
 export { PERMISSIONS_RECORD_NS, type PermissionDecisionEntry, type PermissionGrantEntry, type PermissionRecordData } from './invocation.js';
 export { decisionOwnerOf, principalIdOf, type DecisionOwner } from './owner.js';

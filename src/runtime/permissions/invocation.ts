@@ -100,15 +100,21 @@ export class PermissionRun {
     this.grants.push(Object.freeze({ subjects: Object.freeze([...entry.subjects]), capabilities: Object.freeze([...entry.capabilities]), granted: Object.freeze([...entry.granted]) }));
   }
 
-  /** The first undecided question of a check, or the verdicts of every subject when all is decided. */
-  private decide(targets: readonly Target[], capabilities: readonly string[], reason: string | undefined): PermissionQuestion | Map<string, Map<string, PermissionVerdict>> {
+  /**
+   * The first undecided question of a check, or the verdicts of every subject when all is
+   * decided. The policy's decision store is asked once per subject (not at all when the rules
+   * decide); a store that cannot answer (Redis down) rejects, and the check with it.
+   */
+  private async decide(targets: readonly Target[], capabilities: readonly string[], reason: string | undefined): Promise<PermissionQuestion | Map<string, Map<string, PermissionVerdict>>> {
     const { policy, tool, once } = this.invocation;
     const verdicts = new Map<string, Map<string, PermissionVerdict>>();
     for (const target of targets) {
       const byCapability = new Map<string, PermissionVerdict>();
       const undecided: string[] = [];
+      const given = policy.verdictsOn(tool, target.subject, capabilities, once, this.invocation.owner);
+      const decided = given instanceof Map ? given : await given;
       for (const capability of capabilities) {
-        const verdict = policy.check(tool, target.subject, capability, once, this.invocation.owner);
+        const verdict = decided.get(capability);
         if (verdict === undefined) undecided.push(capability);
         else byCapability.set(capability, verdict);
       }
@@ -132,13 +138,13 @@ export class PermissionRun {
     const { policy, tool } = this.invocation;
     // Each pass either decides everything or asks one question; maxQuestions bounds the passes.
     for (;;) {
-      const decided = this.decide(targets, capabilities, request.reason);
+      const decided = await this.decide(targets, capabilities, request.reason);
       if (!(decided instanceof Map)) {
         if (this.invocation.decisions.length >= policy.maxQuestions) throw new TooManyPermissionQuestionsError(tool, policy.maxQuestions);
         throwIfAborted(this.ctx.signal);
         const answer = await askQuestion(decided, this.ctx, policy.ask, policy.askTimeoutMs);
         throwIfAborted(this.ctx.signal);
-        this.invocation.apply(decided, answer);
+        await this.invocation.apply(decided, answer);
         continue;
       }
       // Every capability is decided on every subject. The grant is the intersection: a capability
@@ -192,9 +198,11 @@ export class PermissionInvocation {
   /**
    * Applies an answer: "always" goes to the policy's memory for this call's owner, "once" to
    * this call only; with no owner to remember for (a stateless request), "always" is kept as
-   * "once" (the record still shows the answer given).
+   * "once" (the record still shows the answer given). Resolves once an "always" answer is
+   * remembered; rejects when the policy's decision store cannot remember it (Redis down), and
+   * the check that asked fails with that error.
    */
-  apply(question: PermissionQuestion, answer: PermissionAnswer): void {
+  async apply(question: PermissionQuestion, answer: PermissionAnswer): Promise<void> {
     this.decisions.push(Object.freeze({
       subject: question.subject,
       ...(question.label === undefined ? {} : { label: question.label }),
@@ -204,7 +212,7 @@ export class PermissionInvocation {
     }));
     const effect = answer.decision === 'allow_once' || answer.decision === 'allow_always' ? 'allow' : 'deny';
     if ((answer.decision === 'allow_always' || answer.decision === 'deny_always') && this.owner.kind !== 'none') {
-      this.policy.remember(this.tool, question.subject, question.capabilities, effect, answer.reason, this.owner);
+      await this.policy.remember(this.tool, question.subject, question.capabilities, effect, answer.reason, this.owner);
     } else {
       this.once.set(this.tool, question.subject, question.capabilities, effect, answer.reason);
     }

@@ -4,6 +4,8 @@ import { closureOf, implicationsOf, type Implications, type ImplicationsInit } f
 import { isStateScope, STATE_SCOPES, type CallContext, type StateScope } from '../../contract/index.js';
 import { decisionOwnerOf, SERVER_OWNER, type DecisionOwner } from './owner.js';
 import { DEFAULT_ASK_TIMEOUT_MS, ScopedDecisions, type DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
+import { decisionCovering, REMEMBERED_STORE_METHODS, type DecisionSelector, type RememberedDecisionStore } from './remembered.js';
+import { isThenable } from '../../contract/internal.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
 
 /** How a `PermissionPolicy` decides. Every member is optional. */
@@ -31,9 +33,20 @@ export interface PermissionPolicyOptions {
    * elicitation; a longer wait needs a client that answers sooner or a host `ask`).
    */
   readonly askTimeoutMs?: number;
+  /**
+   * Where the "always" answers are kept: a fresh `ScopedDecisions` in this process's memory by
+   * default, or a shared store (`RedisDecisionStore` from `toolwright/redis`) that every process
+   * of a deployment sees, so an answer given through one process is honoured by all. With a
+   * store that answers asynchronously, use `decide`/`verdictsOn` rather than the synchronous
+   * `check`.
+   */
+  readonly decisionStore?: RememberedDecisionStore;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['implications', 'rules', 'ask', 'maxQuestions', 'decisionScope', 'askTimeoutMs']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['implications', 'rules', 'ask', 'maxQuestions', 'decisionScope', 'askTimeoutMs', 'decisionStore']);
+
+/** A verdict per capability (`undefined`: nothing decided it), in the order asked. */
+export type PermissionVerdicts = Map<string, PermissionVerdict | undefined>;
 
 /** The default bound on permission questions in one call. */
 export const DEFAULT_MAX_PERMISSION_QUESTIONS = 16;
@@ -65,13 +78,16 @@ export class PermissionPolicy {
   readonly decisionScope: StateScope | undefined;
   readonly askTimeoutMs: number;
   private compiled: CompiledRule[];
-  private readonly memory = new ScopedDecisions();
+  /** Where the "always" answers are kept (see the `decisionStore` option). */
+  readonly decisionStore: RememberedDecisionStore;
+  /** The default store, when it is the one: read directly, synchronously, on every check. */
+  private readonly local: ScopedDecisions | undefined;
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
     if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
     for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) throw new TypeError(`permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs)`);
+      if (!OPTION_KEYS.has(key)) throw new TypeError(`permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)`);
     }
     if (options.ask !== undefined && typeof options.ask !== 'function') throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
     const max = options.maxQuestions ?? DEFAULT_MAX_PERMISSION_QUESTIONS;
@@ -82,6 +98,12 @@ export class PermissionPolicy {
     }
     const askTimeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
     if (typeof askTimeoutMs !== 'number' || !(askTimeoutMs > 0)) throw new TypeError(`permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got ${String(askTimeoutMs)}`);
+    const store = options.decisionStore;
+    if (store !== undefined && (typeof store !== 'object' || store === null || REMEMBERED_STORE_METHODS.some((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function'))) {
+      throw new TypeError(`permissions: "decisionStore" must be a remembered-decision store with ${REMEMBERED_STORE_METHODS.join(', ')} methods (a ScopedDecisions, a RedisDecisionStore), got ${kindOf(store)}`);
+    }
+    this.decisionStore = store ?? new ScopedDecisions();
+    this.local = this.decisionStore instanceof ScopedDecisions ? this.decisionStore : undefined;
     this.decisionScope = options.decisionScope;
     this.askTimeoutMs = askTimeoutMs;
     this.implications = implicationsOf(options.implications);
@@ -114,41 +136,119 @@ export class PermissionPolicy {
   /**
    * Decides one capability from the rules, then the decisions remembered for `owner` (default:
    * the policy-wide memory), then `once` (one call's answers). `undefined` means nothing has
-   * decided: ask.
+   * decided: ask. Synchronous: with a `decisionStore` that answers asynchronously (Redis) it
+   * throws a `TypeError` when it needs the store; use `decide` there.
    */
   check(tool: string, subject: string, capability: string, once?: DecisionStore, owner: DecisionOwner = SERVER_OWNER): PermissionVerdict | undefined {
+    const verdicts = this.verdictsOn(tool, subject, [capability], once, owner);
+    if (isThenable(verdicts)) {
+      verdicts.then(undefined, () => undefined);
+      throw new TypeError('permissions: check() answers synchronously, but this policy\'s decisionStore answers asynchronously: use await policy.decide(...)');
+    }
+    return verdicts.get(capability);
+  }
+
+  /** `check`, for any decision store: resolves the verdict (`undefined`: ask), or rejects when the store cannot answer. */
+  async decide(tool: string, subject: string, capability: string, once?: DecisionStore, owner: DecisionOwner = SERVER_OWNER): Promise<PermissionVerdict | undefined> {
+    return (await this.verdictsOn(tool, subject, [capability], once, owner)).get(capability);
+  }
+
+  /**
+   * Decides each of `capabilities` of `tool` on `subject` as `check` does, asking the decision
+   * store at most once (and not at all when the rules decide every capability). Answers at once
+   * with the default store, with a promise for a store that answers asynchronously (which
+   * rejects when the store cannot answer).
+   */
+  verdictsOn(tool: string, subject: string, capabilities: readonly string[], once: DecisionStore | undefined, owner: DecisionOwner): PermissionVerdicts | Promise<PermissionVerdicts> {
+    const verdicts: PermissionVerdicts = new Map();
+    const open: string[] = [];
+    for (const capability of capabilities) {
+      const ruled = this.ruleVerdict(tool, subject, capability);
+      verdicts.set(capability, ruled);
+      if (ruled === undefined) open.push(capability);
+    }
+    if (open.length === 0) return verdicts;
+    if (this.local !== undefined) {
+      const remembered = this.local.storeOf(owner, false);
+      for (const capability of open) verdicts.set(capability, rememberedOrOnce(remembered?.lookup(tool, subject, capability, this.implications), once, tool, subject, capability, this.implications));
+      return verdicts;
+    }
+    const fill = (decisions: readonly StoredDecision[]): PermissionVerdicts => {
+      const byCapability = new Map(decisions.map((d) => [d.capability, d]));
+      for (const capability of open) verdicts.set(capability, rememberedOrOnce(decisionCovering(byCapability, capability, this.implications), once, tool, subject, capability, this.implications));
+      return verdicts;
+    };
+    if (owner.kind === 'none') return fill([]);
+    const loaded = this.decisionStore.decisionsOn(owner, tool, subject);
+    return isThenable(loaded) ? Promise.resolve(loaded).then(fill) : fill(loaded);
+  }
+
+  /** The verdict of the first rule matching `tool`, `subject` and `capability`, or `undefined`. */
+  private ruleVerdict(tool: string, subject: string, capability: string): PermissionVerdict | undefined {
     for (const compiled of this.compiled) {
       if (compiled.tool(tool) && compiled.subject(subject) && compiled.covers(capability)) {
         const { effect, reason } = compiled.rule;
         return reason === undefined ? { effect, source: 'rule' } : { effect, source: 'rule', reason };
       }
     }
-    const remembered = this.memory.storeOf(owner, false)?.lookup(tool, subject, capability, this.implications);
-    if (remembered !== undefined) return verdictOf(remembered, 'remembered');
-    const given = once?.lookup(tool, subject, capability, this.implications);
-    return given === undefined ? undefined : verdictOf(given, 'once');
+    return undefined;
   }
 
   /**
    * Remembers an "always" decision for each capability on `subject` for `tool`, for `owner`
-   * (default: the policy-wide memory). Nothing is kept for the `none` owner.
+   * (default: the policy-wide memory). Nothing is kept for the `none` owner. A promise with a
+   * store that answers asynchronously (rejected when it cannot remember).
    */
-  remember(tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string, owner: DecisionOwner = SERVER_OWNER): void {
-    this.memory.storeOf(owner, true)?.set(tool, subject, capabilities, effect, reason);
+  remember(tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string, owner: DecisionOwner = SERVER_OWNER): void | Promise<void> {
+    if (owner.kind === 'none') return;
+    return this.decisionStore.remember(owner, tool, subject, capabilities, effect, reason);
   }
 
   /**
    * The decisions remembered for the owner of `ctx` (see `ownerOf`), in the order remembered;
    * without `ctx`, the policy-wide memory (what in-process calls and the `'server'` scope use).
+   * A promise with a store that answers asynchronously.
    */
-  remembered(ctx?: CallContext): StoredDecision[] {
-    return this.memory.storeOf(ctx === undefined ? SERVER_OWNER : this.ownerOf(ctx), false)?.list() ?? [];
+  remembered(ctx?: CallContext): StoredDecision[] | Promise<StoredDecision[]> {
+    const owner = ctx === undefined ? SERVER_OWNER : this.ownerOf(ctx);
+    if (owner.kind === 'none') return [];
+    const listed = this.decisionStore.list(owner);
+    return isThenable(listed) ? Promise.resolve(listed).then((all) => [...all]) : [...listed];
   }
 
-  /** Forgets the decisions remembered for the owner of `ctx`, or every remembered decision of every owner without it (rules stay). */
-  forget(ctx?: CallContext): void {
-    this.memory.clear(ctx === undefined ? undefined : this.ownerOf(ctx));
+  /**
+   * Forgets the decisions remembered for the owner of `ctx`, or every remembered decision of
+   * every owner without it (rules stay; with a shared store, every process's). A promise with a
+   * store that answers asynchronously.
+   */
+  forget(ctx?: CallContext): void | Promise<void> {
+    if (ctx === undefined) return this.decisionStore.clear();
+    const owner = this.ownerOf(ctx);
+    if (this.local !== undefined) return this.local.clear(owner);
+    if (owner.kind === 'none') return;
+    const revoked = this.decisionStore.revoke(owner);
+    return isThenable(revoked) ? Promise.resolve(revoked).then(() => undefined) : undefined;
   }
+
+  /**
+   * Revokes remembered decisions: those of `owner` (default: the policy-wide memory; a principal's
+   * is `{ kind: 'principal', id: principalKey(principal) }`, a call's is `policy.ownerOf(ctx)`)
+   * that match `selector` (every member given must match: `tool`, `subject`, `capability`; all
+   * of the owner's without one). Answers how many were revoked; with a shared store the
+   * revocation holds for every process from its next check. A promise with a store that
+   * answers asynchronously.
+   */
+  revoke(selector?: DecisionSelector, owner: DecisionOwner = SERVER_OWNER): number | Promise<number> {
+    if (owner.kind === 'none') return 0;
+    return this.decisionStore.revoke(owner, selector);
+  }
+}
+
+/** The remembered verdict when there is one, else the call's "once" answer, else `undefined`. */
+function rememberedOrOnce(remembered: StoredDecision | undefined, once: DecisionStore | undefined, tool: string, subject: string, capability: string, implications: Implications): PermissionVerdict | undefined {
+  if (remembered !== undefined) return verdictOf(remembered, 'remembered');
+  const given = once?.lookup(tool, subject, capability, implications);
+  return given === undefined ? undefined : verdictOf(given, 'once');
 }
 
 function verdictOf(stored: StoredDecision, source: 'remembered' | 'once'): PermissionVerdict {
