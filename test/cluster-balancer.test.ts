@@ -195,7 +195,7 @@ test('cluster: a killed process: its 2026-07-28-era calls in flight fail at once
   // Until node-2 (asked directly, not through the balancer) runs at least one of them.
   const node2 = await modernClient(cluster.processes.nodes[1]!.url);
   try {
-    for (let i = 0; i < 100 && (JSON.parse(textOf(await node2.call('whoami'))) as { slowCalls: number }).slowCalls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && (JSON.parse(textOf(await node2.call('whoami'))) as { running: number }).running === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   } finally {
     await node2.close();
   }

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STALE_STATE_TEXT } from '../src/mcp/index.js';
+import { IDEMPOTENCY_KEY_META, STALE_STATE_TEXT } from '../src/mcp/index.js';
 import { startCluster, textOf, type TestCluster } from './support/cluster.js';
 import { modernCall, modernClient, type RawCall } from './support/cluster-clients.js';
 import { haproxySkipReason } from './support/haproxy.js';
@@ -11,8 +11,11 @@ import { redisSkip, startRedisServer, type RedisServer } from './support/redis-s
  * Three toolwright processes behind a real HAProxy sharing a real redis-server: a 2026-07-28-era
  * call parked on one process is answered through another (relayed over Redis pub/sub), a retry
  * of another principal is refused, a dead owner's retry is told to call again, and Redis going
- * away fails relayed retries with a clear error until it is back. One Redis, one HAProxy and one
- * set of processes (bearer tokens `dev-<principal>`) for the file. About 10 s.
+ * away fails relayed retries with a clear error until it is back; keyed calls (the `order` tool
+ * with an idempotency key) run once across the processes, and one lost with its process is
+ * reported by the replay rules (still running while its lease holds, then lost, never re-run).
+ * One Redis, one HAProxy and one set of processes (bearer tokens `dev-<principal>`, replay lease
+ * 1 s) for the file. About 15 s.
  */
 
 const skip = haproxySkipReason() ?? redisSkip;
@@ -22,7 +25,7 @@ let cluster: TestCluster;
 before(async () => {
   if (skip !== undefined) return;
   redis = await startRedisServer();
-  cluster = await startCluster(3, { REDIS_URL: redis.url, DEV_AUTH: '1' });
+  cluster = await startCluster(3, { REDIS_URL: redis.url, DEV_AUTH: '1', REPLAY_LEASE_MS: '1000' });
 });
 
 after(async () => {
@@ -113,4 +116,54 @@ test('cluster + redis: a retry whose owner died is told to call the tool again a
   assert.deepEqual((await retry(0, orphan)).result, stale);
   const fresh = await park(2);
   assert.deepEqual((await retry(0, fresh)).result, confirmed(2));
+});
+
+/** POSTs a keyed `order` call with idempotency key `key` to `url` as alice. */
+function order(url: string, key: string, ms: number): Promise<RawCall> {
+  return modernCall(url, 'order', { arguments: { item: 'tea', ms } }, { ...ELICIT, [IDEMPOTENCY_KEY_META]: key }, { token: 'dev-alice' });
+}
+
+/** The order an `order` result names: its number and the node that placed it. */
+function placed(call: RawCall): { order: number; node: string } {
+  const { order: number, node } = JSON.parse(textOf(call.result)) as { order: number; node: string };
+  return { order: number, node };
+}
+
+test('cluster + redis: the same idempotency key sent through the balancer twice at once runs once; a later retry gets the first outcome', { skip, timeout: 30_000 }, async () => {
+  const key = `order-${Date.now()}`;
+  // Round robin sends the two to different processes.
+  const [a, b] = await Promise.all([order(cluster.url, key, 500), order(cluster.url, key, 500)]);
+  const outcomes = [a, b].map((call) => (call.result?.isError === true ? textOf(call.result) : placed(call)));
+  const first = outcomes.find((o) => typeof o !== 'string') as { order: number; node: string };
+  assert.deepEqual(outcomes.filter((o) => typeof o === 'string'), [`idempotency key "${key}" is in use by a call that is still running`], JSON.stringify(outcomes));
+  for (let i = 0; i < 3; i++) assert.deepEqual(placed(await order(cluster.url, key, 500)), first);
+});
+
+test('cluster + redis: a keyed call lost with its process: a retry elsewhere is refused while its claim lease holds, then reported lost, never run again', { skip, timeout: 60_000 }, async () => {
+  const key = `lost-${Date.now()}`;
+  const lost = order(direct(0), key, 60_000).then(
+    () => 'answered',
+    (error: Error) => `${error.name}: ${error.message}`,
+  );
+  // Until node-1 runs it.
+  const probe = await modernClient(direct(0), { token: 'dev-alice' });
+  try {
+    for (let i = 0; i < 100 && (JSON.parse(textOf(await probe.call('whoami'))) as { running: number }).running === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await probe.close();
+  }
+  await cluster.processes.kill(0);
+  assert.equal(await lost, 'TypeError: fetch failed');
+  const retried = await order(direct(1), key, 60_000);
+  assert.deepEqual(retried.result, { content: [{ type: 'text', text: `idempotency key "${key}" is in use by a call that is still running` }], isError: true, resultType: 'complete' });
+  // The lease (1 s) lapses without the dead process renewing it: the outcome is lost.
+  const lostText = `the call that first used idempotency key "${key}" ended without an outcome (the process running it stopped or lost the shared store); whether it acted is unknown, so it is not run again`;
+  let last: RawCall | undefined;
+  for (let i = 0; i < 50; i++) {
+    last = await order(direct(2), key, 60_000);
+    if (textOf(last.result) === lostText) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual(last?.result, { content: [{ type: 'text', text: lostText }], isError: true, resultType: 'complete' });
+  await cluster.processes.restart(0);
 });

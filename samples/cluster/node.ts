@@ -1,5 +1,6 @@
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/index.js';
-import { connectRedis, redisRelayBus } from '../../src/redis/index.js';
+import { MemoryReplayStore } from '../../src/runtime/index.js';
+import { connectRedis, RedisReplayStore, redisRelayBus } from '../../src/redis/index.js';
 import { clusterTools } from './tools.js';
 
 /** Options of `startClusterNode`. */
@@ -11,15 +12,19 @@ export interface ClusterNodeOptions {
   /**
    * The Redis the processes share (`redis://host:port`). Set, a 2026-07-28-era retry that reaches
    * this process for a call parked on another is relayed to that process through Redis
-   * (`redisRelayBus`). Unset, the node needs no service and parked calls stay in this process.
+   * (`redisRelayBus`), and keyed calls are deduplicated across the processes (`RedisReplayStore`).
+   * Unset, the node needs no service: parked calls stay in this process and keys are kept in its
+   * memory (`MemoryReplayStore`).
    */
   readonly redisUrl?: string;
+  /** The replay store's claim lease with Redis (see `RedisReplayStoreOptions.leaseMs`); default its own (30 s). */
+  readonly replayLeaseMs?: number;
   /** More `serveHttp` options (auth, input-round options, ...), merged over the defaults. */
   readonly serve?: ServeHttpOptions;
 }
 
 /**
- * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`) over streamable HTTP at
+ * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`) over streamable HTTP at
  * `/mcp` as one node of a cluster: both protocol eras on one endpoint (2025-era sessions, which
  * the balancer keeps sticky, and stateless 2026-07-28-era requests), with `nodeId` as the
  * node id of its parked runs and, with `redisUrl`, their relay through Redis. `close()` stops the
@@ -30,8 +35,10 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
   const serve = options.serve ?? {};
   const shared = options.redisUrl === undefined ? undefined : await connectRedis({ url: options.redisUrl });
   const relay = shared === undefined ? undefined : redisRelayBus({ connection: shared, url: options.redisUrl });
+  const replay = shared === undefined ? new MemoryReplayStore() : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
   try {
     const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
+      replay,
       ...serve,
       port: options.port ?? 0,
       inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
@@ -51,11 +58,13 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
       },
       close: async () => {
         await handle.close();
+        if (replay instanceof RedisReplayStore) replay.close();
         await relay?.close();
         await shared?.close();
       },
     };
   } catch (error) {
+    if (replay instanceof RedisReplayStore) replay.close();
     await relay?.close();
     await shared?.close();
     throw error;

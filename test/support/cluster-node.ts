@@ -1,6 +1,6 @@
 /**
  * The cluster tests' node process: the cluster sample's node (`startClusterNode`), configured
- * from its environment: `PORT`, `NODE_ID`, `REDIS_URL`, and `DEV_AUTH=1` for a bearer-token gate that takes
+ * from its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease), and `DEV_AUTH=1` for a bearer-token gate that takes
  * `Bearer dev-<principal>` as the principal `<principal>` (for the principal-binding tests; every
  * other token is refused).
  */
@@ -26,4 +26,4 @@ const serve: ServeHttpOptions = {
     : {}),
 };
 
-runNodeProcess(nodeId, () => startClusterNode({ nodeId, port, ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}), serve }));
+runNodeProcess(nodeId, () => startClusterNode({ nodeId, port, ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}), ...(process.env.REPLAY_LEASE_MS ? { replayLeaseMs: Number(process.env.REPLAY_LEASE_MS) } : {}), serve }));
