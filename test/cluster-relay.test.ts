@@ -51,6 +51,15 @@ function tools(label: string): ContractTool[] {
       },
     },
     {
+      name: 'slow_after',
+      description: 'Asks, then works for 1 s',
+      async execute(_args, ctx) {
+        const answer = await ctx.elicit({ message: 'Go?' });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return `${answer.action} after a second on ${label}`;
+      },
+    },
+    {
       name: 'wait_after',
       description: 'Asks, then waits until stopped',
       async execute(_args, ctx) {
@@ -96,6 +105,7 @@ before(async () => {
   for (const label of ['a', 'b']) nodes.set(label, await serveHttp({ name: `relay-${label}`, version: '1.0.0' }, tools(label), { auth, inputRounds: { nodeId: label, relay: bus } }));
   nodes.set('c', await serveHttp({ name: 'relay-c', version: '1.0.0' }, tools('c'), { auth, inputRounds: { nodeId: 'c', relay: new LosingBus(bus), relayTimeoutMs: 300 } }));
   nodes.set('d', await serveHttp({ name: 'relay-d', version: '1.0.0' }, tools('d'), { auth, inputRounds: { nodeId: 'd', relay: failingBus } }));
+  nodes.set('e', await serveHttp({ name: 'relay-e', version: '1.0.0' }, tools('e'), { auth, inputRounds: { nodeId: 'e', relay: bus, relayTimeoutMs: 300 } }));
   nodes.set('plain', await serveHttp({ name: 'relay-plain', version: '1.0.0' }, tools('plain'), { auth, inputRounds: { nodeId: 'plain' } }));
 });
 
@@ -185,6 +195,14 @@ test('relay: an owner that never answers: the retry is answered "call the tool a
   assert.deepEqual(responseOf(await call('c', 'alice', 'greet', { requestState: state, inputResponses: accept('Ada') })), { result: stale });
   // The call was never taken: a retry through a working node still resumes it.
   assert.deepEqual(responseOf(await call('b', 'alice', 'greet', { requestState: state, inputResponses: accept('Ada') })), { result: { content: [{ type: 'text', text: 'hello Ada from a' }], resultType: 'complete' } });
+});
+
+test('relay: an owner that works longer than the waiting node\'s relayTimeoutMs keeps it waiting (heartbeats at the waiting node\'s pace)', async () => {
+  // Node a (default 5 s) owns the call; node e (300 ms) waits for it while the tool works 1 s.
+  const state = responseOf(await call('a', 'alice', 'slow_after')).result!.requestState as string;
+  assert.deepEqual(responseOf(await call('e', 'alice', 'slow_after', { requestState: state, inputResponses: { elicit_1: { action: 'accept', content: {} } } })), {
+    result: { content: [{ type: 'text', text: 'accept after a second on a' }], resultType: 'complete' },
+  });
 });
 
 test('relay: a bus that fails: the retry is answered with the reason', async () => {

@@ -21,6 +21,8 @@ export interface RetryMessage {
   readonly capabilities?: ClientCapabilities;
   /** The log level the retry asked for. */
   readonly logLevel?: LogLevel;
+  /** The receiver's `relayTimeoutMs`: the owner says it is alive at least every third of it. */
+  readonly timeoutMs?: number;
 }
 
 /** The client gave up on a relayed retry (receiver -> owner): the owner stops the call, as a local hang-up does. */

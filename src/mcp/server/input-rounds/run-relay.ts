@@ -42,7 +42,8 @@ export type TakeParked = (state: string, binding: RunBinding, tool: string) => P
  *   client hanging up sends the owner a cancel, which stops the call as a local hang-up does.
  * - Owning a parked call (`handle`): a relayed retry takes the call back exactly as a local one
  *   does (same state, principal and tool, answered once), resumes it, says it is alive at once and
- *   every `timeoutMs / 3` while the call runs, and sends the outcome back.
+ *   every third of the shorter of both nodes' `timeoutMs` while the call runs, and sends the
+ *   outcome back.
  *
  * The relay carries answers, never credentials: the receiving node authenticated the retry and
  * names its principal; the owner refuses a retry of another principal as it does locally. The bus
@@ -101,6 +102,7 @@ export class RunRelay {
       responses: retry.responses,
       ...(retry.extra.clientCapabilities() !== undefined ? { capabilities: retry.extra.clientCapabilities()! } : {}),
       ...(retry.extra.requestLogLevel !== undefined ? { logLevel: retry.extra.requestLogLevel } : {}),
+      timeoutMs: this.timeoutMs,
     };
     const outcome = await new Promise<WireOutcome | { readonly kind: 'failed'; readonly reason: string }>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
@@ -173,7 +175,9 @@ export class RunRelay {
     const controller = new AbortController();
     this.serving.set(retry.id, controller);
     send({ type: 'alive', id: retry.id });
-    const heartbeat = setInterval(() => send({ type: 'alive', id: retry.id }), Math.max(1, Math.floor(this.timeoutMs / 3)));
+    // As often as the waiting node needs to hear from it (its own relayTimeoutMs may differ).
+    const timeoutMs = typeof retry.timeoutMs === 'number' && retry.timeoutMs > 0 ? Math.min(retry.timeoutMs, this.timeoutMs) : this.timeoutMs;
+    const heartbeat = setInterval(() => send({ type: 'alive', id: retry.id }), Math.max(1, Math.floor(timeoutMs / 3)));
     heartbeat.unref();
     const extra: HandlerExtra = {
       requestId: `relay-${retry.id}` as RequestId,
