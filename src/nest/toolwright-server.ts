@@ -143,7 +143,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       await this.posts.closed(deadline - Date.now() + LAST_ANSWERS_MS);
       await this.handler.close();
     }
-    this.runs.closeAll();
+    await this.runs.closeAll();
     this.resolveClosed();
     for (const tool of this.served) await tool.close?.();
   }

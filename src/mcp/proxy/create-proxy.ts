@@ -176,7 +176,7 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
       changeBuses.add(changeEvents);
       return closingFirst(handle, () => {
         changeBuses.delete(changeEvents);
-        runs.closeAll();
+        return runs.closeAll();
       });
     },
     close: async () => {

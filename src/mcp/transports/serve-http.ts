@@ -21,7 +21,9 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). With
  * `auth`, each tool's `scopes` are checked at the HTTP level (see `createAuthGate`). Calls
  * parked in the 2026-07-28 era (see `InputRoundOptions`) are shared by the endpoint's
- * per-request servers and stopped by `close()`. Resolves once listening.
+ * per-request servers and stopped by `close()`; with `inputRounds.relay`, the node listens on
+ * its relay bus before it listens for requests (rejecting when the bus cannot listen). Resolves
+ * once listening.
  */
 export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
   keepServingOnFloatingRejections();
@@ -29,6 +31,14 @@ export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[]
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
   const auth = options.auth === undefined ? undefined : { toolScopes: toolScopesOf([...prepared.values()].map((served) => ({ tool: served.prepared.tool }))), ...options.auth };
   const runs = new ParkedRuns(options.inputRounds);
-  const handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), { ...options, ...(auth !== undefined ? { auth } : {}) });
+  // With a relay, this node listens for retries relayed to it before it takes requests.
+  await runs.open();
+  let handle: HttpHandle;
+  try {
+    handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), { ...options, ...(auth !== undefined ? { auth } : {}) });
+  } catch (error) {
+    await runs.closeAll();
+    throw error;
+  }
   return closingFirst(handle, () => runs.closeAll());
 }

@@ -27,3 +27,12 @@ export class InputRoundStoppedError extends Error {
     super(`the call was stopped while it waited for input: ${why}`);
   }
 }
+
+/**
+ * The text of the `isError` result a retry gets when its answers could not be passed to the
+ * process running its call, because the relay's bus failed (Redis unreachable): `the answers could
+ * not be passed to the process running this call (<reason>); call the tool again`.
+ */
+export function relayFailedText(reason: string): string {
+  return `the answers could not be passed to the process running this call (${reason}); call the tool again`;
+}

@@ -16,7 +16,9 @@ import { INVALID_STATE_TEXT } from './errors.js';
  * `{"content":[{"type":"text","text":"the call these answers belong to is no longer waiting for
  * them; call the tool again"}],"isError":true}`. A state of a form no toolwright process mints
  * (tampered with, or not from here) is a `-32602 Invalid or expired requestState` error, as the
- * SDK answers state that fails verification. A protocol error of the call (an unknown tool,
+ * SDK answers state that fails verification. With a relay (`InputRoundOptions.relay`), a state
+ * minted by another node is relayed to that node on stateless HTTP and answered with its outcome
+ * (see `RunRelay.forward`). A protocol error of the call (an unknown tool,
  * malformed params, a missing client capability) is thrown, so the SDK answers it as a JSON-RPC
  * error.
  */
@@ -33,6 +35,10 @@ export async function answerModernToolCall(
   const responses = (ctx.mcpReq.inputResponses ?? {}) as Readonly<Record<string, unknown>>;
   if (typeof state !== 'string') return outcomeOf(await new ParkedRun(tool, runs, binding, extra).start(extra, execute, responses));
   if (!ParkedRuns.isWellFormed(state)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE_TEXT, { reason: 'invalid_request_state' });
+  const owner = ParkedRuns.nodeOf(state);
+  if (runs.relay !== undefined && binding.connection === undefined && owner !== undefined && owner !== runs.relay.nodeId) {
+    return runs.relay.forward(owner, { state, tool, principal: binding.principal, responses, extra });
+  }
   const parked = runs.take(state, binding, tool);
   if (!(parked instanceof ParkedRun)) return { content: [{ type: 'text', text: STALE_STATE_TEXT }], isError: true };
   return outcomeOf(await parked.resume(extra, responses));

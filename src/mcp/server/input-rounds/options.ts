@@ -1,5 +1,6 @@
 import { kindOf } from '../../../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import type { RelayBus } from './relay-bus.js';
 
 /** How the 2026-07-28 era's input rounds (MRTR) are bounded. Every member is optional. */
 export interface InputRoundOptions {
@@ -12,11 +13,26 @@ export interface InputRoundOptions {
   /** How long a parked call waits for the client's retry before it is stopped (default 30 minutes). */
   readonly abandonAfterMs?: number;
   /**
-   * A name for this process, put in front of every `requestState` it mints (`<nodeId>.<hex>`) so a
-   * later multi-process setup can find the process that owns a parked call. 1 to 64 characters of
-   * `A-Za-z0-9_-`. Default none.
+   * A name for this process, put in front of every `requestState` it mints (`<nodeId>.<hex>`) so
+   * that, with `relay`, a retry reaching another process finds the one that owns its parked call.
+   * 1 to 64 characters of `A-Za-z0-9_-`, unique among the processes of a cluster. Default none.
    */
   readonly nodeId?: string;
+  /**
+   * The bus that relays a retry whose `requestState` names another node to that node (and its
+   * outcome back), so the processes of a cluster can sit behind a balancer that spreads
+   * 2026-07-28-era requests freely: `redisRelayBus(...)` from `toolwright/redis` between
+   * processes, `MemoryRelayBus` between endpoints of one process. Needs `nodeId`. Takes effect
+   * with `serveHttp` (whose per-request servers share one set of parked calls). Default none: a
+   * state of another node is answered as an unknown one (`STALE_STATE_TEXT`).
+   */
+  readonly relay?: RelayBus;
+  /**
+   * How long a relayed retry waits without a word from the owning process before it is answered
+   * `STALE_STATE_TEXT` (the owner says it is alive every third of this while the call runs).
+   * Default 5000 ms.
+   */
+  readonly relayTimeoutMs?: number;
 }
 
 /** The options with their defaults filled in. */
@@ -24,12 +40,16 @@ export interface ResolvedInputRoundOptions {
   readonly maxRequests: number;
   readonly abandonAfterMs: number;
   readonly nodeId: string | undefined;
+  readonly relay: RelayBus | undefined;
+  readonly relayTimeoutMs: number;
 }
 
 /** Default `maxRequests`. */
 export const DEFAULT_MAX_INPUT_REQUESTS = 10;
 /** Default `abandonAfterMs`: 30 minutes. */
 export const DEFAULT_ABANDON_AFTER_MS = 30 * 60 * 1000;
+/** Default `relayTimeoutMs`: 5 seconds. */
+export const DEFAULT_RELAY_TIMEOUT_MS = 5000;
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -37,7 +57,10 @@ const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * Checks and completes `InputRoundOptions`. Throws a `TypeError` naming the option:
  * `inputRounds.maxRequests must be a positive integer, got 0`,
  * `inputRounds.abandonAfterMs must be a positive number of milliseconds up to 2147483647, got -1`,
- * `inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got "a.b"`.
+ * `inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got "a.b"`,
+ * `inputRounds.relay must be a relay bus (an object with send and listen), got string`,
+ * `inputRounds.relay needs inputRounds.nodeId (the name other processes reach this one by)`,
+ * `inputRounds.relayTimeoutMs must be a positive number of milliseconds up to 2147483647, got 0`.
  */
 export function resolveInputRoundOptions(options: InputRoundOptions = {}): ResolvedInputRoundOptions {
   if (typeof options !== 'object' || options === null) throw new TypeError(`inputRounds must be an object, got ${kindOf(options)}`);
@@ -51,5 +74,14 @@ export function resolveInputRoundOptions(options: InputRoundOptions = {}): Resol
   if (nodeId !== undefined && (typeof nodeId !== 'string' || !NODE_ID.test(nodeId))) {
     throw new TypeError(`inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got ${typeof nodeId === 'string' ? JSON.stringify(nodeId) : kindOf(nodeId)}`);
   }
-  return { maxRequests, abandonAfterMs, nodeId };
+  const relay = options.relay;
+  if (relay !== undefined && (typeof relay !== 'object' || relay === null || typeof relay.send !== 'function' || typeof relay.listen !== 'function')) {
+    throw new TypeError(`inputRounds.relay must be a relay bus (an object with send and listen), got ${kindOf(relay)}`);
+  }
+  if (relay !== undefined && nodeId === undefined) throw new TypeError('inputRounds.relay needs inputRounds.nodeId (the name other processes reach this one by)');
+  const relayTimeoutMs = options.relayTimeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
+  if (typeof relayTimeoutMs !== 'number' || !(relayTimeoutMs > 0) || relayTimeoutMs > MAX_TIMEOUT_MS) {
+    throw new TypeError(`inputRounds.relayTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(relayTimeoutMs)}`);
+  }
+  return { maxRequests, abandonAfterMs, nodeId, relay, relayTimeoutMs };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InputRoundStoppedError } from './errors.js';
 import { resolveInputRoundOptions, type InputRoundOptions, type ResolvedInputRoundOptions } from './options.js';
+import { RunRelay } from './run-relay.js';
 
 /** Whom a parked call belongs to: the connection it arrived on (none on stateless HTTP) and its principal. */
 export interface RunBinding {
@@ -29,15 +30,35 @@ interface Entry {
  * keyed by the `requestState` minted when each was parked: 16 random bytes in hex, prefixed
  * `<nodeId>.` when a node id is configured. A state answers once (`take` removes it), only for
  * the same connection and principal and the same tool; a call not taken back within
- * `abandonAfterMs` is stopped and forgotten. Parked calls live in this process only.
+ * `abandonAfterMs` is stopped and forgotten. Parked calls live in this process; with a `relay`
+ * (see `InputRoundOptions.relay` and `RunRelay`), retries that reach another process of the
+ * cluster are relayed here, and retries for calls of other nodes are relayed there.
  */
 export class ParkedRuns {
   readonly options: ResolvedInputRoundOptions;
+  /** The relay to and from the other nodes, when `options.relay` is set. */
+  readonly relay: RunRelay | undefined;
   private readonly entries = new Map<string, Entry>();
 
   /** Throws a `TypeError` naming a bad option (see `resolveInputRoundOptions`). */
   constructor(options: InputRoundOptions = {}) {
     this.options = resolveInputRoundOptions(options);
+    const { relay, nodeId, relayTimeoutMs } = this.options;
+    this.relay = relay === undefined || nodeId === undefined ? undefined : new RunRelay(relay, nodeId, relayTimeoutMs, (state, binding, tool) => this.take(state, binding, tool));
+  }
+
+  /**
+   * The node id in front of `state` (`<nodeId>.<hex>`), or `undefined` for a state minted
+   * without one.
+   */
+  static nodeOf(state: string): string | undefined {
+    const dot = state.indexOf('.');
+    return dot === -1 ? undefined : state.slice(0, dot);
+  }
+
+  /** Starts listening for relayed retries (when there is a relay). Rejects when the relay's bus cannot listen. */
+  async open(): Promise<void> {
+    await this.relay?.open();
   }
 
   /**
@@ -100,12 +121,13 @@ export class ParkedRuns {
     }
   }
 
-  /** Stops every parked call (the server is shutting down). */
-  closeAll(): void {
+  /** Stops every parked call (the server is shutting down) and stops relaying (see `RunRelay.close`). */
+  closeAll(): Promise<void> {
     for (const [state, entry] of [...this.entries]) {
       clearTimeout(entry.timer);
       this.entries.delete(state);
       entry.run.stop(new InputRoundStoppedError('the server is shutting down'));
     }
+    return this.relay?.close() ?? Promise.resolve();
   }
 }

@@ -1,11 +1,13 @@
 import type { HttpHandle } from './listen-http.js';
 
 /**
- * The same endpoint as `handle`, whose `close()` first runs `beforeClose` (stopping what the
- * endpoint's servers share, such as parked calls), then closes the endpoint. The other members
- * read through to `handle`.
+ * The same endpoint as `handle`, whose `close()` first starts `beforeClose` (stopping what the
+ * endpoint's servers share, such as parked calls and a relay's subscription), then closes the
+ * endpoint, and resolves once both are done. Calling `close()` again returns the same promise.
+ * The other members read through to `handle`.
  */
-export function closingFirst(handle: HttpHandle, beforeClose: () => void): HttpHandle {
+export function closingFirst(handle: HttpHandle, beforeClose: () => void | Promise<void>): HttpHandle {
+  let closing: Promise<void> | undefined;
   return {
     get url() {
       return handle.url;
@@ -19,9 +21,11 @@ export function closingFirst(handle: HttpHandle, beforeClose: () => void): HttpH
     get sessionCount() {
       return handle.sessionCount;
     },
-    close: () => {
-      beforeClose();
-      return handle.close();
-    },
+    close: () =>
+      (closing ??= (async () => {
+        const before = beforeClose();
+        await handle.close();
+        await before;
+      })()),
   };
 }

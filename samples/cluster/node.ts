@@ -1,0 +1,100 @@
+import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/index.js';
+import { MemoryReplayStore } from '../../src/runtime/index.js';
+import { connectRedis, RedisReplayStore, redisRelayBus } from '../../src/redis/index.js';
+import { clusterTools } from './tools.js';
+
+/** Options of `startClusterNode`. */
+export interface ClusterNodeOptions {
+  /** This process's node id: in front of every `requestState` it mints, and what `whoami` says. 1 to 64 of `A-Za-z0-9_-`. */
+  readonly nodeId: string;
+  /** The port on 127.0.0.1; default 0 (a free one). */
+  readonly port?: number;
+  /**
+   * The Redis the processes share (`redis://host:port`). Set, a 2026-07-28-era retry that reaches
+   * this process for a call parked on another is relayed to that process through Redis
+   * (`redisRelayBus`), and keyed calls are deduplicated across the processes (`RedisReplayStore`).
+   * Unset, the node needs no service: parked calls stay in this process and keys are kept in its
+   * memory (`MemoryReplayStore`).
+   */
+  readonly redisUrl?: string;
+  /** The replay store's claim lease with Redis (see `RedisReplayStoreOptions.leaseMs`); default its own (30 s). */
+  readonly replayLeaseMs?: number;
+  /** More `serveHttp` options (auth, input-round options, ...), merged over the defaults. */
+  readonly serve?: ServeHttpOptions;
+}
+
+/**
+ * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`) over streamable HTTP at
+ * `/mcp` as one node of a cluster: both protocol eras on one endpoint (2025-era sessions, which
+ * the balancer keeps sticky, and stateless 2026-07-28-era requests), with `nodeId` as the
+ * node id of its parked runs and, with `redisUrl`, their relay through Redis. `close()` stops the
+ * server, then the Redis connections.
+ */
+export async function startClusterNode(options: ClusterNodeOptions): Promise<HttpHandle> {
+  const me = { pid: process.pid, node: options.nodeId };
+  const serve = options.serve ?? {};
+  const shared = options.redisUrl === undefined ? undefined : await connectRedis({ url: options.redisUrl });
+  const relay = shared === undefined ? undefined : redisRelayBus({ connection: shared, url: options.redisUrl });
+  const replay = shared === undefined ? new MemoryReplayStore() : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
+  try {
+    const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
+      replay,
+      ...serve,
+      port: options.port ?? 0,
+      inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
+    });
+    return {
+      get url() {
+        return handle.url;
+      },
+      get port() {
+        return handle.port;
+      },
+      get server() {
+        return handle.server;
+      },
+      get sessionCount() {
+        return handle.sessionCount;
+      },
+      close: async () => {
+        await handle.close();
+        if (replay instanceof RedisReplayStore) replay.close();
+        await relay?.close();
+        await shared?.close();
+      },
+    };
+  } catch (error) {
+    if (replay instanceof RedisReplayStore) replay.close();
+    await relay?.close();
+    await shared?.close();
+    throw error;
+  }
+}
+
+/** What a node process prints on its first stdout line once it listens (one JSON object). */
+export interface NodeReady {
+  readonly port: number;
+  readonly pid: number;
+  readonly node: string;
+}
+
+/**
+ * Runs `start` as the body of a node process: prints `NodeReady` as one JSON line once listening,
+ * and on SIGTERM or SIGINT closes the server (ending its sessions and calls) and exits 0. A start
+ * failure is printed to stderr and exits 1.
+ */
+export function runNodeProcess(nodeId: string, start: () => Promise<HttpHandle>): void {
+  start().then(
+    (handle) => {
+      const ready: NodeReady = { port: handle.port, pid: process.pid, node: nodeId };
+      process.stdout.write(`${JSON.stringify(ready)}\n`);
+      const shut = (): void => void handle.close().then(() => process.exit(0));
+      process.once('SIGTERM', shut);
+      process.once('SIGINT', shut);
+    },
+    (error: unknown) => {
+      process.stderr.write(`toolwright cluster node ${nodeId}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,142 @@
+import type { RelayBus, RelayListener } from '../mcp/index.js';
+import { kindOf } from '../util/describe.js';
+import { DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_REDIS_URL, redactedRedisUrl, type RedisConnection } from './connection.js';
+import { RedisUnavailableError } from './errors.js';
+
+/**
+ * A Redis client in subscriber mode, as node-redis (`@redis/client`, 5.x or 6.x) has it: a host
+ * may pass its own (`client.duplicate()`, connected), which toolwright then never closes.
+ */
+export interface RedisSubscriber {
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
+}
+
+/** Options of `redisRelayBus`. */
+export interface RedisRelayBusOptions {
+  /** The connection messages are published on (`connectRedis`); its `keyPrefix` starts every channel name. */
+  readonly connection: RedisConnection;
+  /**
+   * Where the subscriber connects (Redis pub/sub needs a connection of its own): a
+   * `redis[s]://` URL, default `redis://127.0.0.1:6379`. Ignored with `subscriber`.
+   */
+  readonly url?: string;
+  /** A subscriber client of the host's own (see `RedisSubscriber`), instead of one made from `url`. */
+  readonly subscriber?: RedisSubscriber;
+  /** How long the subscriber's first connection may take, in milliseconds; default 2000. */
+  readonly connectTimeoutMs?: number;
+}
+
+/** A relay bus over Redis, with a way to close the subscriber connection it made. */
+export interface RedisRelayBus extends RelayBus {
+  /** Closes the subscriber connection this bus made (a host's own subscriber stays open). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What the bus needs of `@redis/client`'s client. */
+interface OwnedSubscriber extends RedisSubscriber {
+  connect(): Promise<unknown>;
+  destroy(): void;
+  close(): Promise<void>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * The parked-run relay's bus over Redis pub/sub (pass it as `inputRounds.relay`, with a
+ * `nodeId` per process): a node listens on the channel `<keyPrefix>relay:<nodeId>`; a message is
+ * sent with `PUBLISH` on the connection, whose reply (how many subscribers got it) tells whether
+ * the node is alive. Pub/sub keeps nothing: a message to a node that is not listening at that
+ * moment is lost, which the relay answers "call the tool again".
+ *
+ * Failures: a send while Redis is down rejects with the connection's `RedisUnavailableError`
+ * (the retry is answered with it, see `relayFailedText`); listening while Redis is down rejects
+ * with `RedisUnavailableError` too. The subscriber made here reconnects on its own and subscribes
+ * again when Redis is back. Bad options throw a `TypeError` naming the option.
+ */
+export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`redisRelayBus: options must be an object, got ${kindOf(options)}`);
+  const connection = options.connection;
+  if (typeof (connection as { command?: unknown } | undefined)?.command !== 'function') throw new TypeError('redisRelayBus: "connection" must be a RedisConnection (from connectRedis)');
+  if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
+    throw new TypeError(`redisRelayBus: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`);
+  }
+  if (options.subscriber !== undefined && (typeof options.subscriber.subscribe !== 'function' || typeof options.subscriber.unsubscribe !== 'function')) {
+    throw new TypeError('redisRelayBus: "subscriber" must have subscribe(channel, listener) and unsubscribe(channel) methods (a node-redis client)');
+  }
+  const url = options.url ?? DEFAULT_REDIS_URL;
+  const where = redactedRedisUrl(url);
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+  let owned: Promise<OwnedSubscriber> | undefined;
+  let closed = false;
+  const channelOf = (node: string): string => `${connection.keyPrefix}relay:${node}`;
+
+  const subscriber = async (): Promise<RedisSubscriber> => {
+    if (options.subscriber !== undefined) return options.subscriber;
+    owned ??= connectSubscriber(url, where, connectTimeoutMs);
+    // A failed connection is tried again by the next listen rather than remembered.
+    return owned.catch((error: unknown) => {
+      owned = undefined;
+      throw error;
+    });
+  };
+
+  return {
+    async send(node, message) {
+      const receivers = await connection.command(['PUBLISH', channelOf(node), message]);
+      return typeof receivers === 'number' && receivers > 0;
+    },
+    async listen(node, onMessage): Promise<RelayListener> {
+      if (closed) throw new RedisUnavailableError(where, 'is not connected: the relay bus was closed');
+      const client = await subscriber();
+      const channel = channelOf(node);
+      const listener = (message: string): void => onMessage(message);
+      try {
+        await client.subscribe(channel, listener);
+      } catch (thrown) {
+        throw thrown instanceof RedisUnavailableError ? thrown : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, { cause: thrown });
+      }
+      return { close: async () => void (await client.unsubscribe(channel, listener).catch(() => undefined)) };
+    },
+    async close() {
+      closed = true;
+      const made = owned;
+      owned = undefined;
+      const client = await made?.catch(() => undefined);
+      if (client === undefined) return;
+      try {
+        await client.close();
+      } catch {
+        client.destroy();
+      }
+    },
+  };
+}
+
+/** Connects a subscriber client of `@redis/client` to `url`; rejects with `RedisUnavailableError` after `timeoutMs`. */
+async function connectSubscriber(url: string, where: string, timeoutMs: number): Promise<OwnedSubscriber> {
+  let createClient: (options: object) => OwnedSubscriber;
+  try {
+    ({ createClient } = (await import('@redis/client')) as unknown as { createClient: (options: object) => OwnedSubscriber });
+  } catch (thrown) {
+    throw new Error('redisRelayBus: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright)', { cause: thrown });
+  }
+  const client = createClient({ url, socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1000) } });
+  let lastError: unknown;
+  // Without an 'error' listener node-redis would crash the process; it keeps reconnecting.
+  client.on('error', (error) => (lastError = error));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RedisUnavailableError(where, `cannot be reached: no connection within ${timeoutMs} ms${lastError === undefined ? '' : ` (${(lastError as Error).message})`}`)), timeoutMs);
+      }),
+    ]);
+  } catch (thrown) {
+    client.destroy();
+    throw thrown instanceof RedisUnavailableError ? thrown : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, { cause: thrown });
+  } finally {
+    clearTimeout(timer);
+  }
+  return client;
+}

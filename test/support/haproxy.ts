@@ -1,0 +1,28 @@
+import { haproxyBinary, startBalancer, type Balancer } from '../../samples/cluster/balancer.js';
+
+/**
+ * Why the HAProxy tests cannot run here (`haproxy` is not installed), as the message a skipped
+ * test shows, or `undefined` when they can. `.ci/run` installs HAProxy on CI, so there a skip never
+ * happens; a developer without it is told how to get it.
+ */
+export function haproxySkipReason(): string | undefined {
+  return haproxyBinary() === undefined ? 'haproxy is not installed: apt-get install haproxy (brew install haproxy on macOS), or set HAPROXY to its path' : undefined;
+}
+
+/** A running HAProxy for a test: the MCP URL through it, and how to stop it. */
+export interface TestBalancer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real HAProxy (foreground, configuration in a temporary folder, a free port on
+ * 127.0.0.1) in front of the toolwright processes listening on `ports`: round robin, sticky
+ * `Mcp-Session-Id`, a health check every 200 ms so a dead process is skipped within a fraction
+ * of a second (see `haproxyConfig`). Rejects when HAProxy is missing: check
+ * `haproxySkipReason()` first.
+ */
+export async function startHaproxy(ports: readonly number[]): Promise<TestBalancer & { readonly balancer: Balancer }> {
+  const balancer = await startBalancer({ backends: ports.map((port, i) => ({ name: `node${i + 1}`, port })), checkIntervalMs: 200 });
+  return { url: balancer.url, stop: () => balancer.stop(), balancer };
+}
