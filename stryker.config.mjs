@@ -47,14 +47,11 @@ export const modules = {
   validation: {
     mutate: ['dist/src/compiler/validation/*.js', '!dist/src/compiler/validation/index.js'],
     testFiles: [
+      'dist/test/mutate-validation*.test.js',
       'dist/test/validation-*.test.js',
       'dist/test/core-nulls.test.js',
       'dist/test/core-validator.test.js',
-      'dist/test/core-output.test.js',
       'dist/test/compile-args.test.js',
-      'dist/test/schema-parity.test.js',
-      'dist/test/edge-wire.test.js',
-      'dist/test/mutate-validation*.test.js',
     ],
   },
   executor: {
