@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IsString } from 'class-validator';
+import { IsDate, IsOptional, IsString } from 'class-validator';
+import { Type } from 'class-transformer';
 import { prepareTools, type CallEnd } from '../src/runtime/call/index.js';
 import { handBuiltArgumentsProblem } from '../src/runtime/call/run.js';
 import { CallTimeLimit } from '../src/runtime/call/time-limit.js';
 import { compile } from '../src/compiler/index.js';
-import { Tool } from '../src/decorators/index.js';
+import { Requires, Tool } from '../src/decorators/index.js';
 import { createCallContext, type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
 
 /*
@@ -70,6 +71,8 @@ test('CallTimeLimit.contextFor: inherited members are carried, the signal is enu
   const second = limit.contextFor(base);
   assert.equal((first as unknown as { inherited: string }).inherited, 'from the prototype');
   assert.ok(Object.keys(first).includes('signal'));
+  const withGetter = Object.defineProperty({ ...base }, 'lazy', { enumerable: true, get: () => 'read' });
+  assert.ok(Object.keys(limit.contextFor(withGetter as CallContext)).includes('lazy'));
   const signals = [first.signal, second.signal];
   void limit.run(() => new Promise<void>(() => undefined));
   const end = await limit.expired;
@@ -93,4 +96,34 @@ test('a compiled tool: its own pipeline checks the arguments and builds the DTO;
   assert.equal(endText(await ready.call(undefined, ctxOf())), 'InvalidArgumentsError: invalid arguments: /: must have required property "path"');
   assert.equal(handBuiltArgumentsProblem(ready, 'text'), undefined);
   assert.equal(handBuiltArgumentsProblem(ready, { path: 5 }), undefined);
+});
+
+test('a compiled tool runs its class with the DTO the core built (never its raw-JSON execute), and its @Requires reads {} for no arguments', async () => {
+  class WhenArgs {
+    @IsDate() @Type(() => Date) at!: Date;
+  }
+  @Tool({ name: 'when', description: 'Says the year', args: WhenArgs })
+  class When {
+    execute(args: WhenArgs): string {
+      return String(args.at.getUTCFullYear());
+    }
+  }
+  class OptionalPath {
+    @IsOptional() @IsString() path?: string;
+  }
+  @Tool({ name: 'reader', description: 'Reads a path', args: OptionalPath })
+  @Requires({ capabilities: ['read'], subject: (args: { path?: string }) => args.path ?? '/default' })
+  class Reader {
+    execute(args: OptionalPath): string {
+      return `read ${args.path ?? '/default'}`;
+    }
+  }
+  const tools = prepareTools(compile([When, Reader]), { timeoutMs: 60_000 });
+  assert.equal(endText(await tools.get('when')!.call({ at: '2026-11-30T09:00:00Z' }, ctxOf())), '2026');
+  const untimed = prepareTools(compile([When]));
+  assert.equal(endText(await untimed.get('when')!.call({ at: '2026-11-30T09:00:00Z' }, ctxOf())), '2026');
+  const asked: unknown[] = [];
+  const granting = createCallContext({ call, requirePermission: async (request) => { asked.push(request); return ['read']; } });
+  for (const raw of [undefined, '']) assert.equal(endText(await tools.get('reader')!.call(raw, granting)), 'read /default');
+  assert.deepEqual(asked, [{ subject: '/default', capabilities: ['read'] }, { subject: '/default', capabilities: ['read'] }]);
 });
