@@ -112,7 +112,7 @@ test('a compiled tool runs its class with the DTO the core built (never its raw-
     @IsOptional() @IsString() path?: string;
   }
   @Tool({ name: 'reader', description: 'Reads a path', args: OptionalPath })
-  @Requires({ capabilities: ['read'], subject: (args: { path?: string }) => args.path ?? '/default' })
+  @Requires({ capabilities: ['read'], subject: (args: { path?: string }) => (typeof args === 'object' ? args.path ?? '/default' : '/not-an-object') })
   class Reader {
     execute(args: OptionalPath): string {
       return `read ${args.path ?? '/default'}`;
