@@ -89,7 +89,7 @@ const madeHere = new WeakSet<object>();
 
 /** True when `value` was made by `prepareTool` (and `prepareTools`). */
 export function isPreparedTool(value: unknown): value is PreparedTool {
-  return typeof value === 'object' && value !== null && madeHere.has(value);
+  return madeHere.has(value as object);
 }
 
 /**
