@@ -206,6 +206,9 @@ test('Redis hung when a call ends: complete rejects naming Redis, and the outcom
       answer = await other.begin({ key: 'k-late', tool: 't', args: {} }).catch(() => undefined);
     }
     assert.deepEqual(answer, { status: 'done', outcome: OK });
+    // The other store can read the outcome a moment before this store has handled Redis's reply
+    // to the write that put it there: wait (bounded) for this store to let go of the key.
+    for (let attempt = 0; attempt < 200 && store.holding !== 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(store.holding, 0);
   } finally {
     store.close();
