@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
 import { haproxyConfig, type Backend } from './haproxy-config.js';
-import { waitForPort } from './wait-for-port.js';
+import { findBinary, startServiceProcess } from './service-process.js';
 
 /** Where HAProxy is looked for when `haproxy` is not on `PATH` (Debian installs it in /usr/sbin). */
 const HAPROXY_PLACES = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/bin/haproxy', '/opt/homebrew/bin/haproxy'];
@@ -16,8 +14,7 @@ const HAPROXY_PLACES = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bi
 export function haproxyBinary(): string | undefined {
   const given = process.env.HAPROXY;
   if (given !== undefined && given !== '') return given;
-  for (const dir of (process.env.PATH ?? '').split(':')) if (dir !== '' && existsSync(join(dir, 'haproxy'))) return join(dir, 'haproxy');
-  return HAPROXY_PLACES.find((place) => existsSync(place));
+  return findBinary('haproxy', HAPROXY_PLACES);
 }
 
 /** Options of `startBalancer`. */
@@ -54,31 +51,17 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
   if (binary === undefined) throw new Error(`HAProxy is not installed (looked for haproxy on PATH and in ${HAPROXY_PLACES.join(', ')}); on Debian or Ubuntu: apt-get install haproxy`);
   const port = options.port ?? (await freePort());
   const config = haproxyConfig({ port, backends: options.backends, ...(options.checkIntervalMs !== undefined ? { checkIntervalMs: options.checkIntervalMs } : {}) });
-  const dir = mkdtempSync(join(tmpdir(), 'toolwright-haproxy-'));
-  const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, config);
-  const child: ChildProcess = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  let ended: string | undefined;
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => ((ended = `exit ${code ?? signal}: ${stderr.trim()}`), resolve())));
-  child.once('error', (error) => (ended = error.message));
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> =>
-    (stopping ??= (async () => {
-      if (ended === undefined) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    })());
-  try {
-    await waitForPort('HAProxy', '127.0.0.1', port, 10_000, () => ended);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const { stop } = await startServiceProcess({
+    label: 'HAProxy',
+    binary,
+    // The configuration is written into the process's own folder before HAProxy reads it.
+    args: (dir) => {
+      const file = join(dir, 'haproxy.cfg');
+      writeFileSync(file, config);
+      return ['-db', '-f', file];
+    },
+    port,
+    dirPrefix: 'toolwright-haproxy-',
+  });
   return { url: `http://127.0.0.1:${port}/mcp`, port, config, stop };
 }
