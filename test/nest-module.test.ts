@@ -38,6 +38,9 @@ import {
   type ToolwrightModuleOptions,
 } from '../src/nest/index.js';
 import { connect, until, type Connected } from './support/server-harness.js';
+import { startFailure as startFailureOf } from './support/nest-context.js';
+
+const startFailure = (root: Function, options: ToolwrightModuleOptions = SERVING) => startFailureOf(root, options);
 
 const TIMEOUT = { timeout: 30_000 };
 const SERVING: ToolwrightModuleOptions = { name: 'nest-test', version: '1.0.0', transport: 'none' };
@@ -56,19 +59,6 @@ async function started(root: Function | DynamicModule, options: ToolwrightModule
       await app.close();
     },
   };
-}
-
-/** The error an application context of `root` fails to start with. */
-async function startFailure(root: Function, options: ToolwrightModuleOptions = SERVING): Promise<Error> {
-  @Module({ imports: [root as never, ToolwrightModule.forRoot(options)] })
-  class TestRoot {}
-  try {
-    const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
-    await app.close();
-  } catch (err) {
-    return err as Error;
-  }
-  assert.fail('the application started');
 }
 
 function text(value: string, isError = false): object {

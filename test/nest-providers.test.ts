@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Injectable, Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { IsEmail } from 'class-validator';
 import { Tool, type CallContext } from '../src/index.js';
 import { createPolicy, type Interceptor } from '../src/runtime/index.js';
 import { createValidator } from '../src/compiler/index.js';
-import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CALL_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, TOOLWRIGHT_VALIDATOR, type ToolwrightCallOptions } from '../src/nest/index.js';
-import { connect, type Connected } from './support/server-harness.js';
+import { ToolwrightModule, TOOLWRIGHT_CALL_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, TOOLWRIGHT_VALIDATOR, type ToolwrightCallOptions } from '../src/nest/index.js';
+import { startedInMemory, startFailure as startFailureOf } from './support/nest-context.js';
+
+const started = (root: Function | DynamicModule) => startedInMemory('nest-providers', root);
+const startFailure = (root: Function) => startFailureOf(root, { name: 'nest-providers', version: '1.0.0', transport: 'none' });
 
 /**
  * The call core's options as Nest providers: `TOOLWRIGHT_CALL_OPTIONS` (time limit, interceptors,
@@ -19,33 +21,6 @@ import { connect, type Connected } from './support/server-harness.js';
  */
 
 const TIMEOUT = { timeout: 30_000 };
-
-async function started(root: Function | DynamicModule): Promise<Connected & { app: INestApplicationContext }> {
-  @Module({ imports: [root as never, ToolwrightModule.forRoot({ name: 'nest-providers', version: '1.0.0', transport: 'none' })] })
-  class TestRoot {}
-  const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
-  const connected = await connect(app.get(ToolwrightServer).createMcpServer('memory'));
-  return {
-    ...connected,
-    app,
-    close: async () => {
-      await connected.close();
-      await app.close();
-    },
-  };
-}
-
-async function startFailure(root: Function): Promise<Error> {
-  @Module({ imports: [root as never, ToolwrightModule.forRoot({ name: 'nest-providers', version: '1.0.0', transport: 'none' })] })
-  class TestRoot {}
-  try {
-    const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
-    await app.close();
-  } catch (err) {
-    return err as Error;
-  }
-  assert.fail('the application started');
-}
 
 function text(value: string, isError = false): object {
   return isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };

@@ -1,14 +1,16 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Inject, Injectable, Module, Scope, UseGuards, type CallHandler, type CanActivate, type DynamicModule, type INestApplicationContext, type NestInterceptor } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, NestFactory, REQUEST } from '@nestjs/core';
+import { Inject, Injectable, Module, Scope, UseGuards, type CallHandler, type CanActivate, type DynamicModule, type NestInterceptor } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR, REQUEST } from '@nestjs/core';
 import { map, type Observable } from 'rxjs';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { Facts, Tool, type CallContext } from '../src/index.js';
 import { createCallContext } from '../src/runtime/index.js';
 import { ToolwrightModule, ToolwrightServer, toolCallOf, type NestToolCall } from '../src/nest/index.js';
-import { connect, type Connected } from './support/server-harness.js';
+import { startedInMemory } from './support/nest-context.js';
+
+const started = (root: Function | DynamicModule) => startedInMemory('nest-scope', root);
 
 /**
  * Request scope through the call core's per-call resolution (`compile({ resolveForCall })`): a
@@ -19,21 +21,6 @@ import { connect, type Connected } from './support/server-harness.js';
  */
 
 const TIMEOUT = { timeout: 30_000 };
-
-async function started(root: Function | DynamicModule): Promise<Connected & { app: INestApplicationContext }> {
-  @Module({ imports: [root as never, ToolwrightModule.forRoot({ name: 'nest-scope', version: '1.0.0', transport: 'none' })] })
-  class TestRoot {}
-  const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
-  const connected = await connect(app.get(ToolwrightServer).createMcpServer('memory'));
-  return {
-    ...connected,
-    app,
-    close: async () => {
-      await connected.close();
-      await app.close();
-    },
-  };
-}
 
 /** Waits (bounded) until `count()` reaches `wanted`. */
 async function reach(count: () => number, wanted: number): Promise<void> {

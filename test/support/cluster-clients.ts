@@ -29,23 +29,18 @@ function requestInit(options: ClientOptions): { requestInit?: RequestInit } {
  * stateless requests, each balanced on its own; it answers elicitations with `CONFIRM_ANSWER`
  * and retries `input_required` results itself.
  */
-export async function modernClient(url: string, options: ClientOptions = {}): Promise<ClusterClient> {
-  const client = new V2Client({ name: 'cluster-v2', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  client.setRequestHandler('elicitation/create', async () => CONFIRM_ANSWER as never);
-  const transportErrors: string[] = [];
-  const transport = new V2HttpTransport(new URL(url), requestInit(options));
-  await client.connect(transport);
-  watchErrors(transport, transportErrors);
-  return {
-    transportErrors,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, { timeout: options.timeoutMs ?? 30_000 } as never)) as Record<string, unknown>,
-    close: () => client.close(),
-  };
+export function modernClient(url: string, options: ClientOptions = {}): Promise<ClusterClient> {
+  return v2Client(url, options, 'cluster-v2', { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 }
 
 /** A `@modelcontextprotocol/client` (SDK 2.x) client in the 2025-11-25 era (its default negotiation): one session. */
-export async function legacyV2Client(url: string, options: ClientOptions = {}): Promise<ClusterClient> {
-  const client = new V2Client({ name: 'cluster-v2-2025', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+export function legacyV2Client(url: string, options: ClientOptions = {}): Promise<ClusterClient> {
+  return v2Client(url, options, 'cluster-v2-2025', {});
+}
+
+/** An SDK 2.x client named `name` with `negotiation` over HTTP at `url`, answering elicitations with `CONFIRM_ANSWER`. */
+async function v2Client(url: string, options: ClientOptions, name: string, negotiation: object): Promise<ClusterClient> {
+  const client = new V2Client({ name, version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, ...negotiation });
   client.setRequestHandler('elicitation/create', async () => CONFIRM_ANSWER as never);
   const transportErrors: string[] = [];
   const transport = new V2HttpTransport(new URL(url), requestInit(options));
@@ -53,7 +48,7 @@ export async function legacyV2Client(url: string, options: ClientOptions = {}): 
   watchErrors(transport, transportErrors);
   return {
     transportErrors,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, { timeout: options.timeoutMs ?? 30_000 } as never)) as Record<string, unknown>,
+    call: async (toolName, args = {}) => (await client.callTool({ name: toolName, arguments: args }, { timeout: options.timeoutMs ?? 30_000 } as never)) as Record<string, unknown>,
     close: () => client.close(),
   };
 }
