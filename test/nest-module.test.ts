@@ -38,7 +38,7 @@ import {
   type ToolwrightModuleOptions,
 } from '../src/nest/index.js';
 import { connect, until, type Connected } from './support/server-harness.js';
-import { startFailure as startFailureOf } from './support/nest-context.js';
+import { startedInMemory, startFailure as startFailureOf } from './support/nest-context.js';
 
 const startFailure = (root: Function, options: ToolwrightModuleOptions = SERVING) => startFailureOf(root, options);
 
@@ -46,20 +46,7 @@ const TIMEOUT = { timeout: 30_000 };
 const SERVING: ToolwrightModuleOptions = { name: 'nest-test', version: '1.0.0', transport: 'none' };
 
 /** An application context of `root` (with ToolwrightModule imported) and an in-memory MCP client of its tools. */
-async function started(root: Function | DynamicModule, options: ToolwrightModuleOptions = SERVING): Promise<Connected & { app: INestApplicationContext }> {
-  @Module({ imports: [root as never, ToolwrightModule.forRoot(options)] })
-  class TestRoot {}
-  const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
-  const connected = await connect(app.get(ToolwrightServer).createMcpServer('memory'));
-  return {
-    ...connected,
-    app,
-    close: async () => {
-      await connected.close();
-      await app.close();
-    },
-  };
-}
+const started = (root: Function | DynamicModule, options: ToolwrightModuleOptions = SERVING) => startedInMemory(root, options);
 
 function text(value: string, isError = false): object {
   return isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };

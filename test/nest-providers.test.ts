@@ -10,7 +10,7 @@ import { createValidator } from '../src/compiler/index.js';
 import { ToolwrightModule, TOOLWRIGHT_CALL_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, TOOLWRIGHT_VALIDATOR, type ToolwrightCallOptions } from '../src/nest/index.js';
 import { startedInMemory, startFailure as startFailureOf } from './support/nest-context.js';
 
-const started = (root: Function | DynamicModule) => startedInMemory('nest-providers', root);
+const started = (root: Function | DynamicModule) => startedInMemory(root, { name: 'nest-providers', version: '1.0.0', transport: 'none' });
 const startFailure = (root: Function) => startFailureOf(root, { name: 'nest-providers', version: '1.0.0', transport: 'none' });
 
 /**

@@ -10,7 +10,7 @@ import { createCallContext } from '../src/runtime/index.js';
 import { ToolwrightModule, ToolwrightServer, toolCallOf, type NestToolCall } from '../src/nest/index.js';
 import { startedInMemory } from './support/nest-context.js';
 
-const started = (root: Function | DynamicModule) => startedInMemory('nest-scope', root);
+const started = (root: Function | DynamicModule) => startedInMemory(root, { name: 'nest-scope', version: '1.0.0', transport: 'none' });
 
 /**
  * Request scope through the call core's per-call resolution (`compile({ resolveForCall })`): a

@@ -4,26 +4,9 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioChild } from './support/transport-child.js';
 import { runProcess } from './support/run-process.js';
 import { POST_HEADERS, openRequest, rawRequest, sseMessages } from './support/transport-http-probe.js';
-import { connectRobust, ROBUST_WAIT_MS, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
+import { closeSharedPeers, connectRobust, peer, ROBUST_WAIT_MS, sharedPeer, type After, type RobustPeer, type RobustTransport } from './support/robust-connect.js';
 
-type After = { after(fn: () => Promise<void>): void };
-
-/** One server per transport with the default options, shared by the tests of this file that need nothing else. */
-const sharedPeers = new Map<RobustTransport, Promise<RobustPeer>>();
-after(async () => {
-  for (const shared of sharedPeers.values()) await (await shared).close();
-});
-function sharedPeer(transport: RobustTransport): Promise<RobustPeer> {
-  let shared = sharedPeers.get(transport);
-  if (shared === undefined) sharedPeers.set(transport, (shared = connectRobust(transport)));
-  return shared;
-}
-
-async function peer(t: After, transport: RobustTransport, options: Parameters<typeof connectRobust>[1] = {}): Promise<RobustPeer> {
-  const connected = await connectRobust(transport, options);
-  t.after(() => connected.close());
-  return connected;
-}
+after(closeSharedPeers);
 
 const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
 const failed = (value: string) => ({ content: [{ type: 'text', text: value }], isError: true });

@@ -5,11 +5,11 @@ import { ToolwrightModule, ToolwrightServer, type ToolwrightModuleOptions } from
 import { connect, type Connected } from './server-harness.js';
 
 /**
- * An application context of `root` beside `ToolwrightModule.forRoot` (no transport, named
- * `name`), with an in-memory MCP client connected to its server; `close` ends both.
+ * An application context of `root` beside `ToolwrightModule.forRoot(options)` (typically with no
+ * transport), with an in-memory MCP client connected to its server; `close` ends both.
  */
-export async function startedInMemory(name: string, root: Function | DynamicModule): Promise<Connected & { app: INestApplicationContext }> {
-  @Module({ imports: [root as never, ToolwrightModule.forRoot({ name, version: '1.0.0', transport: 'none' })] })
+export async function startedInMemory(root: Function | DynamicModule, options: ToolwrightModuleOptions): Promise<Connected & { app: INestApplicationContext }> {
+  @Module({ imports: [root as never, ToolwrightModule.forRoot(options)] })
   class TestRoot {}
   const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });
   const connected = await connect(app.get(ToolwrightServer).createMcpServer('memory'));

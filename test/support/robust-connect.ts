@@ -110,3 +110,32 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+/** Something that runs a cleanup once a test ends (the `t` of a node:test test). */
+export type After = { after(fn: () => Promise<void>): void };
+
+/**
+ * Servers with the default options, one per transport, shared by the tests of the file that asks
+ * for them; `closeSharedPeers` (call it from the file's `after`) closes them.
+ */
+const sharedPeers = new Map<RobustTransport, Promise<RobustPeer>>();
+
+/** The file's shared server for `transport` with the default options, connected on first use. */
+export function sharedPeer(transport: RobustTransport): Promise<RobustPeer> {
+  let shared = sharedPeers.get(transport);
+  if (shared === undefined) sharedPeers.set(transport, (shared = connectRobust(transport)));
+  return shared;
+}
+
+/** Closes every shared server `sharedPeer` connected. */
+export async function closeSharedPeers(): Promise<void> {
+  for (const shared of sharedPeers.values()) await (await shared).close();
+  sharedPeers.clear();
+}
+
+/** A server of its own for one test, with `options`, closed when the test ends. */
+export async function peer(t: After, transport: RobustTransport, options: Parameters<typeof connectRobust>[1] = {}): Promise<RobustPeer> {
+  const connected = await connectRobust(transport, options);
+  t.after(() => connected.close());
+  return connected;
+}
