@@ -38,6 +38,8 @@ export async function serveByEra(factory: ServerFactory, transport: HardenedStdi
     } else {
       const server = factory();
       await server.connect(transport);
+      // The SDK's message handler only classifies what this transport already checked.
+      transport.dispatchDirectlyTo(server);
       chosen = { close: () => server.close() };
     }
     const deliver = transport.onmessage as ((message: JSONRPCMessage) => void) | undefined;
