@@ -214,6 +214,13 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
   return samples.map((values) => ({ wallMs: median(values.map((v) => v.wallMs)), cpuMs: median(values.map((v) => v.cpuMs)), peakRssMiB: median(values.map((v) => v.peakRssMiB)) }));
 }
 
+/**
+ * The cold-start-only contender that shows a decorated server's floor: the tool author's
+ * reflect-metadata, class-validator and DTO classes, served by SDK 2.x's low-level `Server` with
+ * hand-written JSON Schemas (see `echo6-floor-server.ts`).
+ */
+const DTO_FLOOR: Contender = { label: 'floor: SDK 2.x Server + DTOs', script: join(here, 'support', 'echo6-floor-server.js') };
+
 function contendersOf(): { contenders: Contender[]; reference: number; baselineMissing: boolean } {
   const contenders: Contender[] = [
     { label: 'toolwright', script: join(here, 'support', 'echo6-toolwright-server.js') },
@@ -258,11 +265,12 @@ export async function run(): Promise<void> {
     );
   }
   if (which !== 'calls') {
+    const coldContenders = [...contenders, DTO_FLOOR];
     for (const { tools, starts } of COLD_STARTS) {
-      const cold = await coldStarts(contenders, tools, starts);
+      const cold = await coldStarts(coldContenders, tools, starts);
       console.log(`  cold start over stdio with ${tools} tool(s): spawn to the first tools/list answer (median of ${starts} interleaved starts), the server's CPU and peak RSS then`);
       console.log(`  ${'server'.padEnd(30)} ${'wall ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU ms'.padStart(8)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
-      contenders.forEach((contender, i) => {
+      coldContenders.forEach((contender, i) => {
         const c = cold[i]!;
         const r = cold[reference]!;
         console.log(`  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`);
