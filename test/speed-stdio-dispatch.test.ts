@@ -10,10 +10,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
-import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import { Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { HardenedStdioTransport } from '../src/mcp/transports/stdio/stdio-transport.js';
 import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
-import { createServer } from '../src/mcp/server/index.js';
+import { addTools, createServer } from '../src/mcp/server/index.js';
+import { connectsAsTheSdk } from '../src/mcp/transports/stdio/era-gate.js';
 import type { ContractTool } from '../src/index.js';
 
 /** A stdout that hands each line written to whoever waits for the next one. */
@@ -216,18 +217,16 @@ test('a whole 2025-era session over stdio is answered exactly as through the SDK
     // connectStdio's era gate connects the server and turns direct dispatch on.
     const stdin = new PassThrough();
     const stdout = new LineStdout();
-    let connected: unknown;
+    const servers: Server[] = [];
     const factory = (): Server => {
       const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(direct.events), { transport: 'stdio' });
-      const connect = server.connect.bind(server);
-      server.connect = async (transport) => {
-        connected = transport;
-        await connect(transport);
-      };
+      servers.push(server);
       return server;
     };
     const handle = await connectStdio(factory, { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined });
     direct.lines = await playSession(stdin, stdout);
+    assert.equal(servers.length, 1);
+    const connected = servers[0]!.transport;
     assert.ok(connected instanceof HardenedStdioTransport);
     assert.equal(connected.dispatchesDirectly, true);
     await nextTurn();
@@ -239,4 +238,37 @@ test('a whole 2025-era session over stdio is answered exactly as through the SDK
   assert.deepEqual(direct.events, ['wait aborted: user stopped it']);
   assert.deepEqual(viaSdk.events, direct.events);
   assert.match(direct.lines[0]!, /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":false\},"logging":\{\},"experimental":\{/);
+});
+
+test('a server whose connect is its own keeps its message handler: every message still goes through it', async () => {
+  const stdin = new PassThrough();
+  const stdout = new LineStdout();
+  const seen: string[] = [];
+  /** A server that wraps the SDK's message handler after connecting (tracing, say). */
+  class TracingServer extends Server {
+    override async connect(transport: Transport): Promise<void> {
+      await super.connect(transport);
+      const sdkHandler = transport.onmessage!;
+      transport.onmessage = (message, extra) => {
+        seen.push((message as { method?: string }).method ?? 'response');
+        sdkHandler(message, extra);
+      };
+    }
+  }
+  let built: TracingServer | undefined;
+  const factory = (): Server => {
+    built = new TracingServer({ name: 'tracing', version: '1.0.0' }, { capabilities: { tools: {} } });
+    addTools(built, sessionTools([]));
+    return built;
+  };
+  assert.equal(connectsAsTheSdk(createServer({ name: 'plain', version: '1.0.0' }, [])), true);
+  assert.equal(connectsAsTheSdk(factory()), false);
+  const handle = await connectStdio(factory, { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined });
+  stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+  await stdout.next();
+  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'traced' } } })}\n`);
+  assert.equal(await stdout.next(), '{"result":{"content":[{"type":"text","text":"traced"}]},"jsonrpc":"2.0","id":2}');
+  assert.equal((built!.transport as HardenedStdioTransport).dispatchesDirectly, false);
+  assert.deepEqual(seen, ['initialize', 'notifications/initialized', 'tools/call']);
+  await handle.close();
 });
