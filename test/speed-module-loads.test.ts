@@ -17,7 +17,8 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 async function toolwrightModulesLoadedBy(code: string): Promise<string[]> {
   const outcome = await runProcess(process.execPath, ['--input-type=module', '-e', `${RECORD_RESOLVED_MODULES}
     ${code}
-    await new Promise((r) => setTimeout(r, 50));
+    // The hook posts each URL from its own thread: give the last ones time to arrive.
+    await new Promise((r) => setTimeout(r, 250));
     console.log(JSON.stringify(seen.filter((u) => u.includes('/dist/src/')).map((u) => u.slice(u.indexOf('/dist/src/') + '/dist/src/'.length))));
   `], { timeoutMs: 60_000, cwd: REPO_ROOT });
   assert.equal(outcome.stderr, '');
