@@ -15,6 +15,10 @@
  *   (wall time, the median of interleaved starts), the child's CPU time until then, and its peak
  *   RSS then.
  *
+ * - last, every target of issue 7 side by side: each contender's ratio to SDK 2.x for CPU per
+ *   call (at most x0.8), cold start with 100 and 1,000 tools (no slower: wall and CPU) and peak
+ *   RSS (at most x1.1), marked `ok` or `OVER`.
+ *
  * Every loop is bounded by the constants below. Figures vary with the machine (this one is
  * shared); compare the ratios. `EDGE_BENCH=calls` or `EDGE_BENCH=cold` runs one half only.
  *
@@ -210,6 +214,13 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
   return samples.map((values) => ({ wallMs: median(values.map((v) => v.wallMs)), cpuMs: median(values.map((v) => v.cpuMs)), peakRssMiB: median(values.map((v) => v.peakRssMiB)) }));
 }
 
+/**
+ * The cold-start-only contender that shows a decorated server's floor: the tool author's
+ * reflect-metadata, class-validator and DTO classes, served by SDK 2.x's low-level `Server` with
+ * hand-written JSON Schemas (see `echo6-floor-server.ts`).
+ */
+const DTO_FLOOR: Contender = { label: 'floor: SDK 2.x Server + DTOs', script: join(here, 'support', 'echo6-floor-server.js') };
+
 function contendersOf(): { contenders: Contender[]; reference: number; baselineMissing: boolean } {
   const contenders: Contender[] = [
     { label: 'toolwright', script: join(here, 'support', 'echo6-toolwright-server.js') },
@@ -230,6 +241,7 @@ export async function run(): Promise<void> {
   const which = process.env.EDGE_BENCH;
   console.log(`edge.bench: echo6 (6 properties), every ratio to SDK 2.x McpServer+zod; SDK 1.x client`);
   if (baselineMissing) console.log(`  (toolwright before the speed work left out: git commit ${BASELINE_COMMIT} could not be built)`);
+  const targets: TargetRow[] = [];
   if (which !== 'cold') {
     const stdio = await cpuPerCall(contenders, (c) => startStdio(c));
     const http = await cpuPerCall(contenders, startHttp);
@@ -245,18 +257,57 @@ export async function run(): Promise<void> {
     contenders.forEach((contender, i) => {
       console.log(`  ${contender.label.padEnd(30)} ${cell(stdioConcurrent[i]!.cpuPerCall, 1, 12)} ${ratioCell(stdioConcurrent[i]!.cpuPerCall, stdioConcurrent[reference]!.cpuPerCall)}`);
     });
+    targets.push(
+      { target: 'server CPU per call, stdio', bound: CPU_BOUND, ratios: stdio.map((c) => c.cpuPerCall / stdio[reference]!.cpuPerCall) },
+      { target: 'server CPU per call, HTTP', bound: CPU_BOUND, ratios: http.map((c) => c.cpuPerCall / http[reference]!.cpuPerCall) },
+      { target: 'peak RSS after the stdio calls', bound: RSS_BOUND, ratios: stdio.map((c) => c.peakRssMiB / stdio[reference]!.peakRssMiB) },
+      { target: 'peak RSS after the HTTP calls', bound: RSS_BOUND, ratios: http.map((c) => c.peakRssMiB / http[reference]!.peakRssMiB) },
+    );
   }
   if (which !== 'calls') {
+    const coldContenders = [...contenders, DTO_FLOOR];
     for (const { tools, starts } of COLD_STARTS) {
-      const cold = await coldStarts(contenders, tools, starts);
+      const cold = await coldStarts(coldContenders, tools, starts);
       console.log(`  cold start over stdio with ${tools} tool(s): spawn to the first tools/list answer (median of ${starts} interleaved starts), the server's CPU and peak RSS then`);
       console.log(`  ${'server'.padEnd(30)} ${'wall ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU ms'.padStart(8)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
-      contenders.forEach((contender, i) => {
+      coldContenders.forEach((contender, i) => {
         const c = cold[i]!;
         const r = cold[reference]!;
         console.log(`  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`);
       });
+      if (tools === 1) continue;
+      const r = cold[reference]!;
+      targets.push(
+        { target: `cold start wall, ${tools.toLocaleString('en-US')} tools`, bound: COLD_BOUND, ratios: cold.map((c) => c.wallMs / r.wallMs) },
+        { target: `cold start CPU, ${tools.toLocaleString('en-US')} tools`, bound: COLD_BOUND, ratios: cold.map((c) => c.cpuMs / r.cpuMs) },
+        { target: `peak RSS at cold start, ${tools.toLocaleString('en-US')} tools`, bound: RSS_BOUND, ratios: cold.map((c) => c.peakRssMiB / r.peakRssMiB) },
+      );
     }
+  }
+  printTargets(contenders, reference, targets);
+}
+
+/** Issue 7's bounds, as ratios to SDK 2.x: CPU per call at most x0.8, cold start no slower, peak RSS at most +10%. */
+const CPU_BOUND = 0.8;
+const COLD_BOUND = 1;
+const RSS_BOUND = 1.1;
+
+/** One target: its bound and every contender's ratio to the reference. */
+interface TargetRow {
+  readonly target: string;
+  readonly bound: number;
+  readonly ratios: readonly number[];
+}
+
+/** Prints every target of this run side by side: each contender's ratio, `ok` when within the bound, `OVER` when not. */
+function printTargets(contenders: readonly Contender[], reference: number, targets: readonly TargetRow[]): void {
+  if (targets.length === 0) return;
+  const shown = contenders.map((contender, i) => ({ contender, i })).filter(({ i }) => i !== reference);
+  console.log(`  targets (issue 7): every ratio to SDK 2.x McpServer+zod in this run, "ok" when within the bound`);
+  console.log(`  ${'target'.padEnd(36)} ${'bound'.padStart(6)} ${shown.map(({ contender }) => contender.label.slice(0, 20).padStart(20)).join(' ')}`);
+  for (const row of targets) {
+    const cells = shown.map(({ i }) => `x${row.ratios[i]!.toFixed(2)} ${row.ratios[i]! <= row.bound ? 'ok  ' : 'OVER'}`.padStart(20));
+    console.log(`  ${row.target.padEnd(36)} ${`x${row.bound.toFixed(2)}`.padStart(6)} ${cells.join(' ')}`);
   }
 }
 

@@ -16,7 +16,7 @@ export {
   defineTool, defineClaims, defineDescription, defineFacts, defineField, defineMaxOutput, defineRequires, defineTimeout, defineMapOf, defineUnionOf, defineScopes,
   type ToolOptions, type FieldOptions, type DiscriminatedUnion,
 } from './decorators/index.js';
-export { compile, type CompileOptions } from './compiler/index.js';
+export { compile, type CompileOptions } from './compiler/compile/compile.js';
 export { serveStdio, type ServeStdioOptions } from './mcp/transports/serve-stdio.js';
 export { serveHttp } from './mcp/transports/serve-http-lazy.js';
 export type { ServeHttpOptions } from './mcp/transports/serve-http.js';
@@ -28,7 +28,7 @@ export {
   ToolwrightError, ContractError, DecoratorError, InvalidArgumentsError, ToolError,
   type ContractIssue, type ContractIssueCode, type ArgumentProblem,
 } from './contract/index.js';
-export { PermissionDeniedError } from './runtime/index.js';
+export { PermissionDeniedError } from './runtime/permissions/errors.js';
 export type {
   ContractTool, CallContext, Call, Session, Json, JsonObject, ToolOutput, ToolResult, ToolRecord, ContentPart, TextPart, ImagePart, AudioPart, ResourcePart, ResourceLinkPart,
   Annotations, ToolFlow, ToolReplay, ToolFacts, FactCall, Requirement, LogLevel, ProgressUpdate, Elicitation, ElicitAnswer, ElicitAction, SamplingRequest, SamplingResult,

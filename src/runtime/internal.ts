@@ -8,3 +8,5 @@ export { checkDeclared } from './permissions/requirements.js';
 export { contextWith } from './permissions/context.js';
 export { fingerprint } from './executor/fingerprint.js';
 export { ownedReplayKey } from './executor/replay-store.js';
+export { CallTimeoutError } from './call/errors.js';
+export { IdempotencyConflictError } from './executor/errors.js';

@@ -10,7 +10,7 @@ import { wireRecordOf } from './record.js';
 import { forwardedMetaOf, resultMetaFor } from './result-meta.js';
 import type { ServedTool } from './served-tools.js';
 import { runInTurn } from './scheduling.js';
-import { CallTimeoutError } from '../../runtime/index.js';
+import { CallTimeoutError } from '../../runtime/internal.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
 import { problemsText } from '../../compiler/internal.js';
-import { compileSchema, type CompiledSchema, type SchemaValidator } from '../../compiler/index.js';
+import { compileSchema, type CompiledSchema, type SchemaValidator } from '../../compiler/validation/index.js';
 import type { HandlerExtra } from './extra.js';
 
 /** The client's elicitation capability as the SDK keeps it after `initialize`. */

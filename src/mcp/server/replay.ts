@@ -1,5 +1,6 @@
 import { replayOf, principalKey, type CallContext, type JsonObject } from '../../contract/index.js';
-import { IdempotencyConflictError, type ReplayStore } from '../../runtime/index.js';
+import type { ReplayStore } from '../../runtime/index.js';
+import { IdempotencyConflictError } from '../../runtime/internal.js';
 import type { CallEnd, CallObserver, PreparedTool } from '../../runtime/call/index.js';
 import { kindOf } from '../../util/describe.js';
 import { IDEMPOTENCY_KEY_META } from './constants.js';

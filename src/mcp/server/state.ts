@@ -1,5 +1,5 @@
 import type { LogLevel, Session } from '../../contract/index.js';
-import type { SchemaValidator } from '../../compiler/index.js';
+import type { SchemaValidator } from '../../compiler/validation/index.js';
 import type { ServedTool } from './served-tools.js';
 import type { ReplayStore } from '../../runtime/index.js';
 

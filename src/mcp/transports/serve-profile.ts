@@ -1,5 +1,5 @@
 import type { ContractTool } from '../../contract/index.js';
-import { applySchemaProfile, type SchemaProfile } from '../../compiler/index.js';
+import { applySchemaProfile, type SchemaProfile } from '../../compiler/profile/index.js';
 
 /**
  * How the served tools' argument schemas are listed (see `applySchemaProfile`): `exact` by

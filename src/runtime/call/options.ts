@@ -1,6 +1,6 @@
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { type SchemaValidator } from '../../compiler/index.js';
+import { type SchemaValidator } from '../../compiler/validation/index.js';
 import { checkValidatorOption } from '../../compiler/internal.js';
 import { checkInterceptors } from '../interceptors/interceptors.js';
 import type { Interceptor } from '../interceptors/types.js';

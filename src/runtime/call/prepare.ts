@@ -3,7 +3,7 @@ import { isContractTool } from '../../contract/internal.js';
 import { kindOf, messageOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { compileInDialect, compiledEntryOf, type CompiledEntry } from '../../compiler/internal.js';
-import type { CompiledSchema } from '../../compiler/index.js';
+import type { CompiledSchema } from '../../compiler/validation/index.js';
 import type { Interceptor } from '../interceptors/types.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { isRemoteTool } from './remote.js';

@@ -1,8 +1,8 @@
 import { InvalidArgumentsError, isJsonObject, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
-import { problemsOf } from '../../compiler/index.js';
+import { problemsOf } from '../../compiler/validation/index.js';
 import { checkOutputSchema } from '../../compiler/internal.js';
 import { writtenRecordOf } from '../../contract/internal.js';
-import { argumentsObject } from '../../compiler/index.js';
+import { argumentsObject } from '../../compiler/validation/index.js';
 import { runIntercepted } from '../interceptors/interceptors.js';
 import { boundResult } from '../output-limits/truncate.js';
 import { runUnderPolicy } from '../permissions/apply.js';

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { Server, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServerFactory } from '../server-factory.js';
 import type { HardenedStdioTransport } from './stdio-transport.js';
@@ -20,11 +20,29 @@ export function claimsModernEra(message: JSONRPCMessage): boolean {
 }
 
 /**
+ * The SDK's own `connect`s: `Server`'s (which checks the server is not connected yet, then calls
+ * `Protocol`'s) and `Protocol`'s (which installs a message handler that only classifies each
+ * message and dispatches it).
+ */
+const SDK_CONNECTS: ReadonlySet<unknown> = new Set([Server.prototype.connect, (Object.getPrototypeOf(Server.prototype) as { connect?: unknown }).connect]);
+
+/**
+ * True when `server` connects with the SDK's own `connect` (not one a subclass or the instance
+ * put in its place, which may wrap the message handler with work of its own that direct dispatch
+ * would skip), so its message handler may be bypassed (see `dispatchDirectlyTo`).
+ */
+export function connectsAsTheSdk(server: object): boolean {
+  const connect = (server as { connect?: unknown }).connect;
+  return typeof connect === 'function' && SDK_CONNECTS.has(connect);
+}
+
+/**
  * Starts `transport` and picks how to serve the connection from its first message: 2025-era
  * traffic (the usual `initialize` first) connects one server from `factory` straight to the
- * transport, with nothing in between; a first message that claims the 2026-07-28 era hands the
- * transport to the SDK's `serveStdio`, which pins that era (and can fall back to 2025 after a
- * `server/discover` probe). Messages that arrive while the choice is being made are held by the
+ * transport, with nothing in between (and, when the server connects with the SDK's own
+ * `connect`, the transport then dispatches to it directly: see `dispatchDirectlyTo`); a first
+ * message that claims the 2026-07-28 era hands the transport to the SDK's `serveStdio`, which
+ * pins that era (and can fall back to 2025 after a `server/discover` probe). Messages that arrive while the choice is being made are held by the
  * transport and delivered in order once it is made. Resolves once the transport reads; the returned serving's `close()`
  * closes the server (or, before any message came, the transport).
  */
@@ -38,6 +56,8 @@ export async function serveByEra(factory: ServerFactory, transport: HardenedStdi
     } else {
       const server = factory();
       await server.connect(transport);
+      // The SDK's message handler only classifies what this transport already checked.
+      if (connectsAsTheSdk(server)) transport.dispatchDirectlyTo(server);
       chosen = { close: () => server.close() };
     }
     const deliver = transport.onmessage as ((message: JSONRPCMessage) => void) | undefined;

@@ -1,0 +1,274 @@
+/**
+ * Direct dispatch over stdio (issue 7, speed): once a 2025-era server is connected, the hardened
+ * stdio transport hands each message straight to the SDK `Protocol`'s `_onrequest`,
+ * `_onnotification` or `_onresponse` by its kind, skipping the zod classification of
+ * `Protocol.connect`'s message handler (two failing `safeParse`s per request). These tests pin
+ * the routing, its guards, and that a whole session (initialize, calls, errors, progress, a
+ * cancelled call, a cancel for an unknown id, elicitation answered and failed, ping) is answered
+ * byte for byte as through the SDK's own handler. In process, about 1 second.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough, Writable } from 'node:stream';
+import { Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import { HardenedStdioTransport } from '../src/mcp/transports/stdio/stdio-transport.js';
+import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
+import { addTools, createServer } from '../src/mcp/server/index.js';
+import { connectsAsTheSdk } from '../src/mcp/transports/stdio/era-gate.js';
+import type { ContractTool } from '../src/index.js';
+
+/** A stdout that hands each line written to whoever waits for the next one. */
+class LineStdout extends Writable {
+  private pending = '';
+  private readonly lines: string[] = [];
+  private readonly waiters: Array<(line: string) => void> = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.pending += chunk.toString('utf8');
+    for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
+      const line = this.pending.slice(0, end);
+      this.pending = this.pending.slice(end + 1);
+      const waiter = this.waiters.shift();
+      if (waiter !== undefined) waiter(line);
+      else this.lines.push(line);
+    }
+    callback();
+  }
+  /** The next line written (bounded: fails after 5 s). */
+  next(): Promise<string> {
+    const line = this.lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no line within 5 s')), 5000);
+      this.waiters.push((written) => {
+        clearTimeout(timer);
+        resolve(written);
+      });
+    });
+  }
+  /** Lines written and not yet read. */
+  get unread(): readonly string[] {
+    return this.lines;
+  }
+}
+
+const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } } as JSONRPCMessage;
+const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } } as JSONRPCMessage;
+const response = { jsonrpc: '2.0', id: 0, result: { action: 'cancel' } } as JSONRPCMessage;
+const errorResponse = { jsonrpc: '2.0', id: 4, error: { code: -1, message: 'no' } } as JSONRPCMessage;
+
+function startedTransport(stdin: PassThrough): HardenedStdioTransport {
+  return new HardenedStdioTransport({ stdin, stdout: new LineStdout(), maxLineBytes: 1024 * 1024, log: () => undefined });
+}
+
+/** A stand-in for the SDK `Protocol`'s three dispatch methods, recording what each received. */
+function recordingProtocol(seen: string[]): { _onrequest(m: JSONRPCMessage): void; _onnotification(m: JSONRPCMessage): void; _onresponse(m: JSONRPCMessage): void } {
+  return {
+    _onrequest: (m) => void seen.push(`request ${JSON.stringify(m)}`),
+    _onnotification: (m) => void seen.push(`notification ${JSON.stringify(m)}`),
+    _onresponse: (m) => void seen.push(`response ${JSON.stringify(m)}`),
+  };
+}
+
+const lineOf = (message: JSONRPCMessage): string => `${JSON.stringify(message)}\n`;
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+test('a connected protocol gets each message by its kind, not through onmessage', async () => {
+  const stdin = new PassThrough();
+  const transport = startedTransport(stdin);
+  const seen: string[] = [];
+  transport.onmessage = (m) => void seen.push(`onmessage ${JSON.stringify(m)}`);
+  assert.equal(transport.dispatchesDirectly, false);
+  transport.dispatchDirectlyTo(recordingProtocol(seen));
+  assert.equal(transport.dispatchesDirectly, true);
+  await transport.start();
+  stdin.write(lineOf(request) + lineOf(notification) + lineOf(response) + lineOf(errorResponse));
+  await nextTurn();
+  assert.deepEqual(seen, [
+    `request ${JSON.stringify(request)}`,
+    `notification ${JSON.stringify(notification)}`,
+    `response ${JSON.stringify(response)}`,
+    `response ${JSON.stringify(errorResponse)}`,
+  ]);
+  // Whoever replaces onmessage afterwards gets the messages again.
+  seen.length = 0;
+  transport.onmessage = (m) => void seen.push(`replaced ${JSON.stringify(m)}`);
+  assert.equal(transport.dispatchesDirectly, false);
+  stdin.write(lineOf(request));
+  await nextTurn();
+  assert.deepEqual(seen, [`replaced ${JSON.stringify(request)}`]);
+  await transport.close();
+});
+
+test('direct dispatch is left off for a protocol without the three methods, or with no onmessage set', async () => {
+  const stdin = new PassThrough();
+  const transport = startedTransport(stdin);
+  const seen: string[] = [];
+  const { _onresponse: _dropped, ...partial } = recordingProtocol(seen);
+  transport.dispatchDirectlyTo(recordingProtocol(seen));
+  transport.onmessage = (m) => void seen.push(`onmessage ${JSON.stringify(m)}`);
+  transport.dispatchDirectlyTo(partial);
+  assert.equal(transport.dispatchesDirectly, false);
+  await transport.start();
+  stdin.write(lineOf(request));
+  await nextTurn();
+  assert.deepEqual(seen, [`onmessage ${JSON.stringify(request)}`]);
+  await transport.close();
+});
+
+/** Tools whose answers show each path: a plain answer, progress then a wait for cancel, an elicitation. */
+function sessionTools(events: string[]): ContractTool[] {
+  return [
+    { name: 'echo', description: 'Echoes text', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, execute: async (args) => String((args as { text: unknown }).text) },
+    {
+      name: 'wait',
+      description: 'Reports progress, then waits to be cancelled',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, ctx) => {
+        ctx.progress({ progress: 1, total: 2, message: 'half' });
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        events.push(`wait aborted: ${String((ctx.signal.reason as Error | undefined)?.message ?? ctx.signal.reason)}`);
+        return 'too late';
+      },
+    },
+    {
+      name: 'ask',
+      description: 'Asks the user for a name',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, ctx) => {
+        const answer = await ctx.elicit({ message: 'Your name?', schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+        return `${answer.action} ${JSON.stringify(answer.content ?? null)}`;
+      },
+    },
+  ];
+}
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'speed', version: '1.0.0' } } };
+
+/**
+ * Plays one scripted 2025-era session against a server on `stdin`/`stdout` and returns every line
+ * the server wrote, in order (server-to-client request ids included).
+ */
+async function playSession(stdin: PassThrough, stdout: LineStdout): Promise<string[]> {
+  const written: string[] = [];
+  const send = (message: unknown): void => void stdin.write(`${JSON.stringify(message)}\n`);
+  const read = async (): Promise<string> => {
+    const line = await stdout.next();
+    written.push(line);
+    return line;
+  };
+  send(INITIALIZE);
+  await read();
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+  await read();
+  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } });
+  await read();
+  send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 5 } } });
+  await read();
+  send({ jsonrpc: '2.0', id: 5, method: 'no/such/method' });
+  await read();
+  send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: { progressToken: 'p6' } } });
+  await read();
+  send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6, reason: 'user stopped it' } });
+  send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 999, reason: 'unknown id' } });
+  send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {} } });
+  const question = JSON.parse(await read()) as { id: number };
+  send({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { name: 'Ada' } } });
+  await read();
+  send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'ask', arguments: {} } });
+  const second = JSON.parse(await read()) as { id: number };
+  send({ jsonrpc: '2.0', id: second.id, error: { code: -32001, message: 'the user closed the form' } });
+  await read();
+  send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+  await read();
+  return written;
+}
+
+const EXPECTED_SESSION = (initializeAnswer: string): string[] => [
+  initializeAnswer,
+  '{"result":{"content":[{"type":"text","text":"hi"}]},"jsonrpc":"2.0","id":2}',
+  '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: nope"}}',
+  '{"result":{"content":[{"type":"text","text":"invalid arguments: /text: must be string"}],"isError":true},"jsonrpc":"2.0","id":4}',
+  '{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}',
+  '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p6","progress":1,"total":2,"message":"half"}}',
+  '{"method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}},"jsonrpc":"2.0","id":0}',
+  '{"result":{"content":[{"type":"text","text":"accept {\\"name\\":\\"Ada\\"}"}]},"jsonrpc":"2.0","id":7}',
+  '{"method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}},"jsonrpc":"2.0","id":1}',
+  '{"result":{"content":[{"type":"text","text":"the user closed the form"}],"isError":true},"jsonrpc":"2.0","id":8}',
+  '{"result":{},"jsonrpc":"2.0","id":9}',
+];
+
+test('a whole 2025-era session over stdio is answered exactly as through the SDK\'s own message handler', async () => {
+  const viaSdk: { events: string[]; lines: string[] } = { events: [], lines: [] };
+  const direct: { events: string[]; lines: string[] } = { events: [], lines: [] };
+  {
+    // The SDK's handler: the same transport connected straight to the server, no direct dispatch.
+    const stdin = new PassThrough();
+    const stdout = new LineStdout();
+    const transport = new HardenedStdioTransport({ stdin, stdout, maxLineBytes: 1024 * 1024, log: () => undefined });
+    const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(viaSdk.events), { transport: 'stdio' });
+    await server.connect(transport);
+    viaSdk.lines = await playSession(stdin, stdout);
+    await nextTurn();
+    assert.deepEqual(stdout.unread, []);
+    await server.close();
+  }
+  {
+    // connectStdio's era gate connects the server and turns direct dispatch on.
+    const stdin = new PassThrough();
+    const stdout = new LineStdout();
+    const servers: Server[] = [];
+    const factory = (): Server => {
+      const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(direct.events), { transport: 'stdio' });
+      servers.push(server);
+      return server;
+    };
+    const handle = await connectStdio(factory, { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined });
+    direct.lines = await playSession(stdin, stdout);
+    assert.equal(servers.length, 1);
+    const connected = servers[0]!.transport;
+    assert.ok(connected instanceof HardenedStdioTransport);
+    assert.equal(connected.dispatchesDirectly, true);
+    await nextTurn();
+    assert.deepEqual(stdout.unread, []);
+    await handle.close();
+  }
+  assert.deepEqual(direct.lines, EXPECTED_SESSION(direct.lines[0]!));
+  assert.deepEqual(direct.lines, viaSdk.lines);
+  assert.deepEqual(direct.events, ['wait aborted: user stopped it']);
+  assert.deepEqual(viaSdk.events, direct.events);
+  assert.match(direct.lines[0]!, /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":false\},"logging":\{\},"experimental":\{/);
+});
+
+test('a server whose connect is its own keeps its message handler: every message still goes through it', async () => {
+  const stdin = new PassThrough();
+  const stdout = new LineStdout();
+  const seen: string[] = [];
+  /** A server that wraps the SDK's message handler after connecting (tracing, say). */
+  class TracingServer extends Server {
+    override async connect(transport: Transport): Promise<void> {
+      await super.connect(transport);
+      const sdkHandler = transport.onmessage!;
+      transport.onmessage = (message, extra) => {
+        seen.push((message as { method?: string }).method ?? 'response');
+        sdkHandler(message, extra);
+      };
+    }
+  }
+  let built: TracingServer | undefined;
+  const factory = (): Server => {
+    built = new TracingServer({ name: 'tracing', version: '1.0.0' }, { capabilities: { tools: {} } });
+    addTools(built, sessionTools([]));
+    return built;
+  };
+  assert.equal(connectsAsTheSdk(createServer({ name: 'plain', version: '1.0.0' }, [])), true);
+  assert.equal(connectsAsTheSdk(factory()), false);
+  const handle = await connectStdio(factory, { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined });
+  stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+  await stdout.next();
+  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'traced' } } })}\n`);
+  assert.equal(await stdout.next(), '{"result":{"content":[{"type":"text","text":"traced"}]},"jsonrpc":"2.0","id":2}');
+  assert.equal((built!.transport as HardenedStdioTransport).dispatchesDirectly, false);
+  assert.deepEqual(seen, ['initialize', 'notifications/initialized', 'tools/call']);
+  await handle.close();
+});
