@@ -258,3 +258,63 @@ test('ScopedDecisions through its interface: decisionsOn, list and revoke per ow
   decisions.clear();
   assert.deepEqual([decisions.list(ALICE), decisions.list(SERVER)], [[], []]);
 });
+
+test('remembered answers a copy of what the store lists, synchronously or not; check leaves no unhandled rejection behind when an asynchronous store fails', async () => {
+  const shared: readonly StoredDecision[] = Object.freeze([Object.freeze({ tool: 't', subject: '/a', capability: 'read', effect: 'allow' as const })]);
+  const listing = (async: boolean): RememberedDecisionStore => ({
+    decisionsOn: () => (async ? Promise.reject(new Error('store down')) : []),
+    remember: () => undefined,
+    list: () => (async ? Promise.resolve(shared) : shared),
+    revoke: () => 0,
+    clear: () => undefined,
+  });
+  const now = createPolicy({ decisionStore: listing(false) }).remembered() as StoredDecision[];
+  const later = await createPolicy({ decisionStore: listing(true) }).remembered();
+  for (const listed of [now, later]) {
+    assert.notEqual(listed, shared);
+    assert.deepEqual(listed, shared);
+    listed.push(shared[0]!);
+    assert.equal(shared.length, 1);
+  }
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => { unhandled.push(reason); };
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const failing = createPolicy({ decisionStore: listing(true) });
+    assert.throws(() => failing.check('t', '/a', 'read'), { name: 'TypeError' });
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  assert.deepEqual(unhandled, []);
+});
+
+test('ScopedDecisions makes a store for an owner only to remember: looking up, listing, revoking and checking make none; forget drops it again', () => {
+  const decisions = new ScopedDecisions();
+  const bob: DecisionOwner = { kind: 'principal', id: 'bob' };
+  const session: Session = { id: 's9', transport: 'http' };
+  const bySession: DecisionOwner = { kind: 'session', session };
+  for (const owner of [bob, bySession]) {
+    assert.deepEqual(decisions.decisionsOn(owner, 't', '/a'), []);
+    assert.deepEqual(decisions.list(owner), []);
+    assert.equal(decisions.revoke(owner), 0);
+    assert.equal(decisions.storeOf(owner, false), undefined);
+  }
+  const policy = createPolicy({ decisionStore: decisions });
+  assert.equal(policy.check('t', '/a', 'read', undefined, bob), undefined);
+  assert.equal(decisions.storeOf(bob, false), undefined);
+  const asBob = ctxOf({ principal: { subject: 'bob' } });
+  const owner = policy.ownerOf(asBob);
+  policy.remember('t', '/a', ['read'], 'allow', undefined, owner);
+  assert.notEqual(decisions.storeOf(owner, false), undefined);
+  policy.forget(asBob);
+  assert.equal(decisions.storeOf(owner, false), undefined);
+});
+
+test('decisionStore must be an object: a function carrying every method is refused', () => {
+  const store = Object.assign(() => undefined, { decisionsOn: () => [], remember: () => undefined, list: () => [], revoke: () => 0, clear: () => undefined });
+  assert.throws(() => createPolicy({ decisionStore: store as never }), {
+    name: 'TypeError',
+    message: 'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got a function',
+  });
+});
