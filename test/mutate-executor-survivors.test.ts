@@ -23,6 +23,7 @@ const errorOf = (outcome: CallOutcome | undefined): string => (outcome !== undef
 
 test('Executor option checks: each bad option is a TypeError with its exact message', () => {
   assert.throws(() => new Executor(null as never), { name: 'TypeError', message: 'Executor: options must be an object, got null' });
+  assert.throws(() => new Executor('fast' as never), { name: 'TypeError', message: 'Executor: options must be an object, got a string' });
   assert.throws(() => new Executor({ onStart: 1 as never }), { name: 'TypeError', message: 'Executor: "onStart" must be a function, got a number' });
   const replayMessage = 'Executor: "replayStore" must have "begin" and "complete" methods, or be null';
   assert.throws(() => new Executor({ replayStore: { complete() {} } as never }), { name: 'TypeError', message: replayMessage });
@@ -34,6 +35,7 @@ test('Executor option checks: each bad option is a TypeError with its exact mess
 test('a malformed call: null is not a call; an empty idempotencyKey is refused', async () => {
   const executor = new Executor();
   await assert.rejects(executor.run([null as never]), { name: 'InvalidBatchError', message: 'call 0 must be an object with "id", "tool" and "args", got null' });
+  await assert.rejects(executor.run(['call' as never]), { name: 'InvalidBatchError', message: 'call 0 must be an object with "id", "tool" and "args", got a string' });
   await assert.rejects(executor.run([{ id: 'a', tool: tool('t'), args: {}, idempotencyKey: '' }]), { name: 'InvalidBatchError', message: 'call "a": "idempotencyKey" must be a non-empty string when given' });
   await assert.rejects(executor.run([{ id: 'a', tool: tool('t'), args: {}, idempotencyKey: 5 as never }]), { name: 'InvalidBatchError', message: 'call "a": "idempotencyKey" must be a non-empty string when given' });
 });

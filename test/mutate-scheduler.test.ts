@@ -27,6 +27,7 @@ function submit(scheduler: Scheduler, label: string, claims: CallClaims, log: st
 
 test('Scheduler options must be an object', () => {
   assert.throws(() => new Scheduler(null as never), { name: 'TypeError', message: 'Scheduler: options must be an object, got null' });
+  assert.throws(() => new Scheduler(2 as never), { name: 'TypeError', message: 'Scheduler: options must be an object, got a number' });
 });
 
 test('waitingFor: a free slot (singular and plural), a resource held (not "behind" an unrelated call), the count of earlier calls before an exclusive one', () => {
