@@ -110,6 +110,22 @@ test('onIdle: not while a call still runs, even when the last waiting call is wi
   assert.equal(idle, 1);
 });
 
+test('onIdle: not when a granted call releases itself inside its start while others still wait', () => {
+  const log: string[] = [];
+  let idle = 0;
+  const scheduler = new Scheduler({ maxConcurrent: 1, onIdle: () => { idle += 1; } });
+  const a = submit(scheduler, 'A', NO_CLAIMS, log);
+  const b: Ticket = submit(scheduler, 'B', NO_CLAIMS, log, () => {
+    log.push('B');
+    b.release();
+  });
+  const c = submit(scheduler, 'C', NO_CLAIMS, log);
+  a.release();
+  assert.deepEqual([log, idle, b.status, c.status], [['A', 'B', 'C'], 0, 'released', 'running']);
+  c.release();
+  assert.equal(idle, 1);
+});
+
 test('admit leaves no abort listener behind: once the waiting call starts, and once its signal aborted', async () => {
   const scheduler = new Scheduler({ maxConcurrent: 1 });
   const first = await admit(scheduler, { claims: NO_CLAIMS, label: 'A' });
