@@ -63,6 +63,7 @@ export const modules = {
       'dist/test/sched-structures.test.js',
       'dist/test/permissions-executor.test.js',
       'dist/test/mutate-executor*.test.js',
+      'dist/test/mutate-scheduler*.test.js',
     ],
   },
 };

@@ -148,7 +148,7 @@ export class Executor {
         const ctx = createCallContext({ ...(typeof overrides === 'function' ? overrides(contractCall, tool) : overrides), call: contractCall, signal: runOptions.signal });
         replay = await replayOf(tool, call.args as JsonObject, ctx);
       } catch {
-        replay = 'unknown';
+        // A claim that cannot be read (a throwing context factory or replay claim) leaves `replay` unknown.
       }
       const mayRerun = replay === 'safe' || (replay === 'keyed' && call.idempotencyKey !== undefined);
       if (!mayRerun) {

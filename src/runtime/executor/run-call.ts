@@ -10,7 +10,8 @@ import type { BatchCall, CallOutcome, ContextSource, OnProgress, OnStart, OnUpda
 
 /**
  * A call of a batch after its tool was looked up (`tool` is undefined when the name is unknown)
- * and prepared for the call core (`prepared`, or the `problem` that kept it from being prepared).
+ * and prepared for the call core: a known tool has exactly one of `prepared` and the `problem`
+ * that kept it from being prepared.
  */
 export interface PreparedCall {
   readonly index: number;
@@ -84,8 +85,9 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   const observer: CallObserver = { started: markStarted };
 
   if (tool === undefined) return fail(new UnknownToolError(name));
-  if (prepared.prepared === undefined) return fail(prepared.problem ?? new Error(`tool ${JSON.stringify(name)} could not be prepared`));
   const core = prepared.prepared;
+  // A known tool comes with exactly one of `prepared` and `problem` (see `Executor.preparedCall`).
+  if (core === undefined) return fail(prepared.problem!);
   if (env.batchSignal?.aborted === true) return fail(new CallCancelledError());
 
   if (key === undefined && mayBeKeyed(tool)) key = randomUUID();
