@@ -168,3 +168,17 @@ test('ScopedSchedulers: an earlier scheduler of a key that becomes idle again ne
   assert.equal(scopes.size, 1);
   assert.equal(scopes.schedulerOf('k'), current);
 });
+
+test('claims that are exclusive and hold a resource are refused before anything is queued', () => {
+  const scheduler = new Scheduler();
+  const claims: CallClaims = { exclusive: true, resource: 'db', kind: 'sequential' };
+  let started = 0;
+  assert.throws(() => scheduler.submit({ claims, label: 'bad', start: () => void started++ }), {
+    name: 'TypeError',
+    message: 'scheduling claims cannot be exclusive and hold a resource ("db"): an exclusive call runs alone',
+  });
+  assert.deepEqual({ started, running: scheduler.running, queued: scheduler.queued }, { started: 0, running: 0, queued: 0 });
+  // The scheduler is untouched: a call on that resource still starts at once.
+  scheduler.submit({ claims: { exclusive: false, resource: 'db', kind: 'resource' }, label: 'good', start: () => void started++ });
+  assert.equal(started, 1);
+});

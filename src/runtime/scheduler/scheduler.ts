@@ -139,8 +139,14 @@ export class Scheduler {
   /**
    * Submits one arriving call and returns its ticket. When the rules allow, `start` runs before
    * this returns; otherwise it runs later, inside the `release` or `cancel` that frees the way.
+   * Throws a TypeError for claims that are exclusive and hold a resource (an exclusive call runs
+   * alone and claims no resource; `schedulingClaimsOf` never makes such claims), before anything
+   * is queued.
    */
   submit(submission: Submission): Ticket {
+    if (submission.claims.exclusive && submission.claims.resource !== '') {
+      throw new TypeError(`scheduling claims cannot be exclusive and hold a resource (${JSON.stringify(submission.claims.resource)}): an exclusive call runs alone`);
+    }
     const entry = new Entry(this, this.nextSeq++, submission.claims, submission.label, submission.start);
     if (!this.pumping && this.waiting.size === 0 && this.mayStartNow(entry)) {
       // The uncontended case: nothing waits, so the call starts at once without a pass over the queue.
