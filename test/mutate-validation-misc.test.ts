@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { Type } from 'class-transformer';
 import { compileInDialect, dialectOf } from '../src/compiler/validation/dialect.js';
-import { compileWhenFirstUsed, isSchemaValidator } from '../src/compiler/validation/validator.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { compileWhenFirstUsed, defaultValidator, isSchemaValidator, type SchemaValidator } from '../src/compiler/validation/validator.js';
 import { residualCheckOf } from '../src/compiler/validation/residual.js';
 import { createArgumentsPipeline } from '../src/compiler/validation/pipeline.js';
 import type { JsonObject } from '../src/contract/index.js';
@@ -68,6 +69,37 @@ test('a schema compiled on first use has no errors before it checks anything, th
   assert.deepEqual(check.errors!.map((e) => `${e.instancePath} ${e.message}`), ['/n must be integer']);
   assert.equal(check({ n: 1 }), true);
   assert.equal(check.errors, null);
+});
+
+/** Counts the default validator's compiles while `body` runs. */
+function compilesDuring(body: () => unknown): number {
+  const ajv = defaultValidator() as Ajv2020;
+  const original = ajv.compile;
+  let count = 0;
+  ajv.compile = function (this: Ajv2020, ...args: Parameters<Ajv2020['compile']>) {
+    count++;
+    return original.apply(this, args);
+  } as Ajv2020['compile'];
+  try {
+    body();
+  } finally {
+    ajv.compile = original;
+  }
+  return count;
+}
+
+test('compileWhenFirstUsed: a plain schema is compiled by its first check, once; any other schema, or any schema of a validator given, at once', () => {
+  let check!: ReturnType<typeof compileWhenFirstUsed>;
+  assert.equal(compilesDuring(() => (check = compileWhenFirstUsed({ type: 'object', properties: { n: { type: 'integer' } } }))), 0);
+  assert.equal(compilesDuring(() => assert.equal(check({ n: 'x' }), false)), 1);
+  assert.equal(compilesDuring(() => assert.equal(check({ n: 1 }), true)), 0);
+  assert.equal(compilesDuring(() => compileWhenFirstUsed({ type: 'object', properties: { s: { type: 'string', format: 'made-up' } } })), 1);
+  assert.throws(() => compileWhenFirstUsed({ type: 'object', properties: { n: { type: 'nope' } } }), /schema is invalid/);
+  const compiled: object[] = [];
+  const own: SchemaValidator = { compile: (schema) => { compiled.push(schema); return () => true; } };
+  const plain = { type: 'object' };
+  compileWhenFirstUsed(plain, own);
+  assert.deepEqual(compiled, [plain]);
 });
 
 @ValidatorConstraint({ name: 'isCode' })
