@@ -38,6 +38,7 @@ test('depthProblem: nulls and primitives inside arrays and objects are not level
   assert.equal(depthProblem({ a: null, b: [null, 1, 'ab', true], c: 'text' }, 2), undefined);
   assert.equal(depthProblem([null, [null]], 2), undefined);
   assert.deepEqual(depthProblem({ a: null, b: [null, [null]] }, 2), tooDeep(2));
+  assert.deepEqual(depthProblem({ deep: [[[]]], text: 'ab', n: 5, list: ['cd', 6] }, 2), tooDeep(2));
 });
 
 test('depthProblem: exactly maxDepth levels pass and one more fails, by default and when the fast walk is over its budget', () => {
@@ -48,6 +49,7 @@ test('depthProblem: exactly maxDepth levels pass and one more fails, by default 
   assert.deepEqual(depthProblem({ wide, deep: chain(4) }, 4), tooDeep(4));
   assert.equal(depthProblem({ wide, deep: { a: { b: {} } } }, 4), undefined);
   assert.deepEqual(depthProblem({ wide, deep: { a: { b: { c: {} } } } }, 4), tooDeep(4));
+  assert.equal(depthProblem({ wide, text: 'ab', n: 5, nothing: null, list: ['cd', null, 7] }, 4), undefined);
 });
 
 test('depthProblem: an object shared along several paths counts at its deepest, whichever path is walked first', () => {

@@ -79,7 +79,7 @@ function carefulWalk(value: object, maxDepth: number): ArgumentProblem | undefin
     deepestEntered.set(node, level);
     onPath.add(node);
     stack.push({ node, level, leave: true });
-    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    const children: unknown[] = Object.values(node); // an array's items too
     for (const child of children) {
       if (typeof child === 'object' && child !== null) stack.push({ node: child, level: level + 1, leave: false });
     }
