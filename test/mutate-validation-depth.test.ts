@@ -39,6 +39,7 @@ test('depthProblem: nulls and primitives inside arrays and objects are not level
   assert.equal(depthProblem([null, [null]], 2), undefined);
   assert.deepEqual(depthProblem({ a: null, b: [null, [null]] }, 2), tooDeep(2));
   assert.deepEqual(depthProblem({ deep: [[[]]], text: 'ab', n: 5, list: ['cd', 6] }, 2), tooDeep(2));
+  assert.equal(depthProblem({ list: [null, 5], object: { n: null, m: 6 } }, 3), undefined);
 });
 
 test('depthProblem: exactly maxDepth levels pass and one more fails, by default and when the fast walk is over its budget', () => {

@@ -235,3 +235,44 @@ test('a type function that throws, or names no class, leaves the values as plain
   assert.equal(Object.getPrototypeOf(built.broken.a), Object.prototype);
   assert.ok(built.either instanceof Label);
 });
+
+test('a @MapOf or @UnionOf of a class that needs class-transformer sends the whole build there', () => {
+  class Renamed { @Expose({ name: 'user_name' }) @IsString() userName!: string; }
+  class Slow {
+    @IsOptional() @MapOf(() => Renamed) map?: Record<string, Renamed>;
+    @IsOptional() @UnionOf({ discriminator: 'kind', cases: { renamed: Renamed } }) one?: Renamed;
+    @IsOptional() @UnionOf([Renamed, String]) either?: Renamed | string;
+  }
+  for (const plain of [{ map: { a: { user_name: 'x' } } }, { one: { kind: 'renamed', user_name: 'y' } }, { either: { user_name: 'z' } }, { either: { userName: 'z' } }]) {
+    assert.deepStrictEqual(instantiatorOf(Slow)(plain), plainToInstance(Slow, plain, { enableImplicitConversion: false }), JSON.stringify(plain));
+  }
+});
+
+test('shape members named directly or by a function, a case whose function throws, a primitive member before classes', () => {
+  class Label { @IsString() text!: string; }
+  class ByTitle { @IsString() title!: string; }
+  class Shapes {
+    @IsOptional() @MapOf(Label) direct?: Record<string, Label>;
+    @IsOptional() @UnionOf({ discriminator: 'kind', cases: { label: Label, broken: () => { throw new Error('not yet'); } } }) one?: Label;
+    @IsOptional() @UnionOf([String, ByTitle]) either?: string | ByTitle;
+  }
+  const build = instantiatorOf(Shapes);
+  assert.ok((build({ direct: { a: { text: 'x' } } }) as Shapes).direct!.a instanceof Label);
+  assert.ok((build({ one: { kind: 'label', text: 'x' } }) as Shapes).one instanceof Label);
+  const broken = (build({ one: { kind: 'broken', text: 'x' } }) as Shapes).one!;
+  assert.equal(Object.getPrototypeOf(broken), Object.prototype);
+  assert.deepEqual(broken, { kind: 'broken', text: 'x' });
+  const empty = (build({ either: {} }) as Shapes).either;
+  assert.equal(Object.getPrototypeOf(empty), Object.prototype);
+  assert.ok((build({ either: { title: 't' } }) as Shapes).either instanceof ByTitle);
+});
+
+test('a @Type to a plain class is built here, so a "constructor" key in untyped JSON under it is dropped where class-transformer throws', () => {
+  class Inner { @IsObject() meta!: Record<string, unknown>; }
+  class Outer { @ValidateNested() @Type(() => Inner) inner!: Inner; }
+  const plain = JSON.parse('{"inner":{"meta":{"constructor":1,"ok":2}}}') as object;
+  assert.throws(() => plainToInstance(Outer, plain), TypeError);
+  const built = instantiatorOf(Outer)(plain) as Outer;
+  assert.ok(built.inner instanceof Inner);
+  assert.deepStrictEqual(built.inner.meta, { ok: 2 });
+});

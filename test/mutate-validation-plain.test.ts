@@ -18,7 +18,7 @@ const anyFormat = (): boolean => true;
 
 /** Every keyword isPlainSchema knows, with a value it accepts and values it refuses. */
 const KEYWORDS: readonly (readonly [keyword: string, accepted: readonly unknown[], refused: readonly unknown[]])[] = [
-  ['type', ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null', ['string', 'null']], ['strng', 5, [], ['string', 'string'], ['strng'], [5], 'String']],
+  ['type', ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null', ['string', 'null']], ['strng', 5, [], ['string', 'string'], ['strng'], ['string', 'strng'], [5], ['string', 5], 'String', null, {}]],
   ['required', [[], ['a', 'b']], ['a', ['a', 'a'], [1], null]],
   ['const', [null, 0, 'x', {}], []],
   ['default', [null, [], {}], []],

@@ -106,6 +106,18 @@ test('an enum or a const beside a type mismatch at the same place says it all; e
   assert.deepEqual(problems({ type: 'object', properties: { x: { const: 'a' }, y: { type: 'string' } } }, { x: 5, y: 5 }), [{ pointer: '/x', message: 'must be "a"' }, { pointer: '/y', message: 'must be string' }]);
 });
 
+test('an error with errors under it that is no anyOf or oneOf is not folded', () => {
+  assert.deepEqual(problems({ type: 'object', propertyNames: { pattern: '^a' } }, { b: 1 }), [
+    { pointer: '/', message: 'must match pattern "^a"' },
+    { pointer: '/', message: 'property name must be valid' },
+  ]);
+});
+
+test('a discriminated union of more than ten branches names each value once', () => {
+  const eleven = { oneOf: Array.from({ length: 11 }, (_, n) => ({ type: 'object', properties: { v: { const: n } }, required: ['v'] })) };
+  assert.deepEqual(problems(eleven, { v: 11 }), [{ pointer: '/v', message: 'must be one of 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10' }]);
+});
+
 test('each keyword\'s message', () => {
   assert.deepEqual(problems({ type: 'object', properties: { x: { type: ['string', 'null'] } }, required: ['y'], additionalProperties: false }, { x: 5, z: 1 }), [
     { pointer: '/', message: 'must have required property "y"' },

@@ -125,9 +125,10 @@ function shapePlanOf(owner: Function, key: string, shape: ShapeOptions, storage:
       const members: { plan: ClassPlan; accepts: (value: unknown) => boolean }[] = [];
       for (const ref of shape.members) {
         const cls = classOfRef(ref);
-        const plan = planFor(cls);
+        // A primitive member (String, Number, ...) builds nothing: a primitive value is kept as it is.
+        if (cls === undefined) continue;
+        const plan = planOf(cls, storage, plans);
         if (plan === 'slow') return 'slow';
-        if (plan === null || cls === undefined) continue;
         const validate = compileSchema(generateSchema(cls).schema);
         members.push({ plan, accepts: (value) => validate(value) === true });
       }

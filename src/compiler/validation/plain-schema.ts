@@ -25,7 +25,7 @@ const isAnything = (): boolean => true;
  * refuses is never vouched for). Annotations are here too.
  */
 const SIMPLE_KEYWORDS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([
-  ['type', (value: unknown) => (typeof value === 'string' && JSON_TYPES.has(value)) || (Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && value.every((each) => JSON_TYPES.has(each as string)))],
+  ['type', (value: unknown) => JSON_TYPES.has(value as string) || (Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && value.every((each) => JSON_TYPES.has(each as string)))],
   ['required', isUniqueStrings],
   ['const', isAnything],
   ['default', isAnything],
