@@ -5,6 +5,7 @@ import { Exclude, Expose, plainToInstance, Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { MapOf, UnionOf } from '../src/decorators/index.js';
 import { instantiatorOf } from '../src/compiler/validation/instantiate.js';
+import { sameAsClassTransformer } from './support/validation-helpers.js';
 
 // Imports stop at the module tested and the decorators it reads (never the package root): each
 // mutant runs this file in a fresh process, so it loads only what it tests.
@@ -18,15 +19,6 @@ import { instantiatorOf } from '../src/compiler/validation/instantiate.js';
  * Each result is compared with class-transformer's own where class-transformer can build it.
  * See docs/mutation.md. Runs in about a second.
  */
-
-/** The builder's result, checked to be exactly class-transformer's (prototypes included). */
-function sameAsClassTransformer<T extends object>(dto: new () => T, plain: object): T {
-  const expected = plainToInstance(dto, plain, { enableImplicitConversion: false });
-  const actual = instantiatorOf(dto)(plain) as T;
-  assert.deepStrictEqual(actual, expected);
-  assert.equal(Object.getPrototypeOf(actual), dto.prototype);
-  return actual;
-}
 
 test('@Exclude on a property, @Exclude on the class and @Expose without a name go to class-transformer', () => {
   class Hidden {

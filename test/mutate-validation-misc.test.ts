@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { Type } from 'class-transformer';
 import { compileInDialect, dialectOf } from '../src/compiler/validation/dialect.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { compileWhenFirstUsed, defaultValidator, isSchemaValidator, type SchemaValidator } from '../src/compiler/validation/validator.js';
+import { compileWhenFirstUsed, isSchemaValidator, type SchemaValidator } from '../src/compiler/validation/validator.js';
 import { residualCheckOf } from '../src/compiler/validation/residual.js';
 import { createArgumentsPipeline } from '../src/compiler/validation/pipeline.js';
 import type { JsonObject } from '../src/contract/index.js';
+import { compilesDuring, IsCode } from './support/validation-helpers.js';
 
 // Imports stop at the validation module and the contract's types (never the package root): each
 // mutant runs this file in a fresh process, so it loads only what it tests.
@@ -71,23 +71,6 @@ test('a schema compiled on first use has no errors before it checks anything, th
   assert.equal(check.errors, null);
 });
 
-/** Counts the default validator's compiles while `body` runs. */
-function compilesDuring(body: () => unknown): number {
-  const ajv = defaultValidator() as Ajv2020;
-  const original = ajv.compile;
-  let count = 0;
-  ajv.compile = function (this: Ajv2020, ...args: Parameters<Ajv2020['compile']>) {
-    count++;
-    return original.apply(this, args);
-  } as Ajv2020['compile'];
-  try {
-    body();
-  } finally {
-    ajv.compile = original;
-  }
-  return count;
-}
-
 test('compileWhenFirstUsed: a plain schema is compiled by its first check, once; any other schema, or any schema of a validator given, at once', () => {
   let check!: ReturnType<typeof compileWhenFirstUsed>;
   assert.equal(compilesDuring(() => (check = compileWhenFirstUsed({ type: 'object', properties: { n: { type: 'integer' } } }))), 0);
@@ -101,16 +84,6 @@ test('compileWhenFirstUsed: a plain schema is compiled by its first check, once;
   compileWhenFirstUsed(plain, own);
   assert.deepEqual(compiled, [plain]);
 });
-
-@ValidatorConstraint({ name: 'isCode' })
-class IsCode implements ValidatorConstraintInterface {
-  validate(value: unknown): boolean {
-    return typeof value === 'string' && /^[A-Z]+$/.test(value);
-  }
-  defaultMessage(): string {
-    return 'must be upper-case letters';
-  }
-}
 
 @ValidatorConstraint({ name: 'isShort' })
 class IsShort implements ValidatorConstraintInterface {
