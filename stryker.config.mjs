@@ -46,6 +46,11 @@ export const modules = {
       'dist/test/core-nulls.test.js',
       'dist/test/core-validator.test.js',
       'dist/test/compile-args.test.js',
+      // @MapOf and @UnionOf end to end (the DTO builder's shapes, the anyOf/oneOf folding). The
+      // other suites that reach this module (speed-lazy-compile, schema-*, compile-*) are left
+      // out: the mutate-validation files pin what they add, and every file here runs for every
+      // module-level mutant and every survivor.
+      'dist/test/schema-shapes.test.js',
     ],
   },
   executor: {

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidateNested, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { ValidateNested, Validate } from 'class-validator';
 import { Type } from 'class-transformer';
 import { compileInDialect, dialectOf } from '../src/compiler/validation/dialect.js';
 import { checkValidatorOption, compileSchema, createValidator, defaultValidator, isSchemaValidator, type SchemaValidator } from '../src/compiler/validation/validator.js';
 import { checkOutputSchema } from '../src/compiler/validation/output-check.js';
 import { createArgumentsPipeline, argumentsObject, depthProblem } from '../src/compiler/validation/index.js';
 import { InvalidArgumentsError, type JsonObject } from '../src/contract/index.js';
+import { IsCode } from './support/validation-helpers.js';
 
 // Imports stop at the validation module and the contract (never the package root): each mutant
 // runs this file in a fresh process, so it loads only what it tests.
@@ -159,15 +160,6 @@ test('a refused call\'s error has no stack frames, and the stack limit is restor
 });
 
 test('residual problems in nested objects and items get escaped JSON pointers; other constraints are not reported', async () => {
-  @ValidatorConstraint({ name: 'isCode' })
-  class IsCode implements ValidatorConstraintInterface {
-    validate(value: unknown): boolean {
-      return typeof value === 'string' && /^[A-Z]+$/.test(value);
-    }
-    defaultMessage(): string {
-      return 'must be upper-case letters';
-    }
-  }
   class Item {
     @Validate(IsCode) 'a/b~c'!: string;
   }

@@ -4,15 +4,10 @@ import assert from 'node:assert/strict';
 import { plainToInstance, Transform, Type, Expose } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, ValidateNested, IsDate, IsArray } from 'class-validator';
 import { instantiatorOf } from '../src/compiler/validation/instantiate.js';
+import { sameAsClassTransformer } from './support/validation-helpers.js';
 
-/** The fast builder must give exactly what class-transformer gives, prototypes included. */
-function assertSameAsClassTransformer(dto: new () => object, plain: object): object {
-  const expected = plainToInstance(dto, plain, { enableImplicitConversion: false });
-  const actual = instantiatorOf(dto)(plain);
-  assert.deepStrictEqual(actual, expected);
-  assert.equal(Object.getPrototypeOf(actual), dto.prototype);
-  return actual;
-}
+// The fast builder must give exactly what class-transformer gives, prototypes included.
+const assertSameAsClassTransformer = sameAsClassTransformer as (dto: new () => object, plain: object) => object;
 
 test('a flat DTO keeps initialiser defaults for keys left out and copies the rest', () => {
   class Flat {

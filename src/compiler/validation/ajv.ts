@@ -47,8 +47,9 @@ function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
     if (!isAlternative(alternative) || skipped.has(at)) return;
     const prefix = `${alternative.schemaPath}/`;
     const branchErrors: number[] = [];
+    // The alternative's own schemaPath lacks the trailing `/`, so it is never one of its branches' errors.
     errors.forEach((error, index) => {
-      if (index !== at && error.schemaPath.startsWith(prefix)) branchErrors.push(index);
+      if (error.schemaPath.startsWith(prefix)) branchErrors.push(index);
     });
     const typeMismatches = branchErrors.filter((index) => errors[index]!.keyword === 'type' && errors[index]!.instancePath === alternative.instancePath);
     if (typeMismatches.length === branchErrors.length) {
@@ -92,7 +93,8 @@ function foldDiscriminated(errors: readonly ErrorObject[], alternative: ErrorObj
   const isDiscriminatorMiss = (error: ErrorObject): boolean => error.keyword === 'const' && error.instancePath.startsWith(`${alternative.instancePath}/`) && !error.instancePath.slice(alternative.instancePath.length + 1).includes('/');
   const missed = new Map<string, ErrorObject>();
   for (const index of branchErrors) if (isDiscriminatorMiss(errors[index]!)) missed.set(branchOf(index), errors[index]!);
-  if (missed.size === 0) return;
+  // Some branch's discriminator matched (or none is a discriminated branch: nothing missed, nothing
+  // skipped; `branchErrors` is never empty here, the caller has a branch error that is no type mismatch).
   const branches = new Set(branchErrors.map(branchOf));
   if (missed.size < branches.size) {
     for (const index of branchErrors) if (missed.has(branchOf(index))) skipped.add(index);

@@ -63,7 +63,8 @@ function carefulWalk(value: object, maxDepth: number): ArgumentProblem | undefin
   // Each frame is a container to enter at a level; a frame with `leave` set pops it off the path.
   const stack: Array<{ node: object; level: number; leave: boolean }> = [{ node: value, level: 1, leave: false }];
   const onPath = new Set<object>();
-  const shallowestSeen = new Map<object, number>();
+  // The deepest level each container was entered at: reached again no deeper, its subtree holds nothing new.
+  const deepestEntered = new Map<object, number>();
   while (stack.length > 0) {
     const frame = stack.pop()!;
     if (frame.leave) {
@@ -73,12 +74,12 @@ function carefulWalk(value: object, maxDepth: number): ArgumentProblem | undefin
     const { node, level } = frame;
     if (onPath.has(node)) return { pointer: '', message: 'contains a cycle' };
     if (level > maxDepth) return tooDeep;
-    const seenAt = shallowestSeen.get(node);
-    if (seenAt !== undefined && seenAt <= level) continue;
-    shallowestSeen.set(node, level);
+    const enteredAt = deepestEntered.get(node);
+    if (enteredAt !== undefined && level <= enteredAt) continue;
+    deepestEntered.set(node, level);
     onPath.add(node);
     stack.push({ node, level, leave: true });
-    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    const children: unknown[] = Object.values(node); // an array's items too
     for (const child of children) {
       if (typeof child === 'object' && child !== null) stack.push({ node: child, level: level + 1, leave: false });
     }

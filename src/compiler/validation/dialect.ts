@@ -23,7 +23,8 @@ const DIALECTS: ReadonlyMap<string, SchemaDialect> = new Map([
 export function dialectOf(schema: JsonObject): SchemaDialect | undefined {
   const declared = schema.$schema;
   if (declared === undefined) return '2020-12';
-  return typeof declared === 'string' ? DIALECTS.get(declared) : undefined;
+  // A declaration that is not a string is no key of the map: `undefined` too.
+  return DIALECTS.get(declared as string);
 }
 
 type AjvLike = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
@@ -37,8 +38,8 @@ let draft04: AjvLike | undefined;
 const OPTIONS = { allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
 
 function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
-  const formats = load('ajv-formats') as { default?: unknown };
-  const addFormats = (formats.default ?? formats) as (ajv: object) => void;
+  // ajv-formats' and ajv-draft-04's CommonJS exports are the plugin and the class themselves.
+  const addFormats = load('ajv-formats') as (ajv: object) => void;
   if (dialect === 'draft-07') {
     if (draft07 === undefined) {
       const { Ajv } = load('ajv') as { Ajv: new (options: object) => AjvLike };
@@ -48,8 +49,7 @@ function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
     return draft07;
   }
   if (draft04 === undefined) {
-    const loaded = load('ajv-draft-04') as { default?: new (options: object) => AjvLike } & (new (options: object) => AjvLike);
-    const Ajv04 = loaded.default ?? loaded;
+    const Ajv04 = load('ajv-draft-04') as new (options: object) => AjvLike;
     draft04 = new Ajv04(OPTIONS);
     addFormats(draft04);
   }

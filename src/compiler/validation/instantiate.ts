@@ -125,9 +125,10 @@ function shapePlanOf(owner: Function, key: string, shape: ShapeOptions, storage:
       const members: { plan: ClassPlan; accepts: (value: unknown) => boolean }[] = [];
       for (const ref of shape.members) {
         const cls = classOfRef(ref);
-        const plan = planFor(cls);
+        // A primitive member (String, Number, ...) builds nothing: a primitive value is kept as it is.
+        if (cls === undefined) continue;
+        const plan = planOf(cls, storage, plans);
         if (plan === 'slow') return 'slow';
-        if (plan === null || cls === undefined) continue;
         const validate = compileSchema(generateSchema(cls).schema);
         members.push({ plan, accepts: (value) => validate(value) === true });
       }
@@ -149,9 +150,10 @@ function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plan
     const hint = storage.findTypeMetadata(plan.cls, key);
     if (hint === undefined) {
       decided = null;
-    } else if (hint.options?.discriminator !== undefined || typeof hint.typeFunction !== 'function' || INTO_COLLECTION.has((hint as { reflectedType?: unknown }).reflectedType)) {
+    } else if (hint.options?.discriminator !== undefined || INTO_COLLECTION.has((hint as { reflectedType?: unknown }).reflectedType)) {
       decided = 'slow';
     } else {
+      // `@Type` always records a type function; what it returns may still be no class.
       const target = hint.typeFunction({});
       decided = typeof target !== 'function' || BUILT_INS.has(target) ? 'slow' : planOf(target, storage, plans);
     }
@@ -207,7 +209,8 @@ function copyJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyJson);
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (key === '__proto__' || key === 'constructor' || isReadOnlyMember(Object.prototype, copy, key)) continue;
+    // `Object.prototype` has its own `constructor`, so `isReadOnlyMember` refuses that key too.
+    if (key === '__proto__' || isReadOnlyMember(Object.prototype, copy, key)) continue;
     copy[key] = copyJson((value as Record<string, unknown>)[key]);
   }
   return copy;

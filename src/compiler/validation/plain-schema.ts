@@ -11,11 +11,12 @@ const SUBSCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patt
 /** The JSON types a `type` keyword may name. */
 const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
-const isNonNegativeInteger = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 const isString = (value: unknown): boolean => typeof value === 'string';
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
-const isNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
+const isNumber = (value: unknown): boolean => Number.isFinite(value);
 const isUniqueStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString) && new Set(value).size === value.length;
+// `Number.isInteger` and `Number.isFinite` are false for anything but a number (they never convert).
 const isAnything = (): boolean => true;
 
 /**
@@ -24,7 +25,7 @@ const isAnything = (): boolean => true;
  * refuses is never vouched for). Annotations are here too.
  */
 const SIMPLE_KEYWORDS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([
-  ['type', (value: unknown) => (typeof value === 'string' && JSON_TYPES.has(value)) || (Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && value.every((each) => JSON_TYPES.has(each as string)))],
+  ['type', (value: unknown) => JSON_TYPES.has(value as string) || (Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && value.every((each) => JSON_TYPES.has(each as string)))],
   ['required', isUniqueStrings],
   ['const', isAnything],
   ['default', isAnything],

@@ -42,11 +42,13 @@ export function residualCheckOf(residual: readonly ResidualConstraint[]): Residu
   const collect = (errors: readonly ValidationError[], pointer: string, out: ArgumentProblem[]): void => {
     for (const error of errors) {
       const here = `${pointer}/${escapePointer(String(error.property))}`;
-      const className = (error.target as { constructor?: { name?: string } } | undefined)?.constructor?.name ?? '';
+      // `validationError.target` is on, so every error (nested ones too) carries the object it is about.
+      const className = (error.target as object).constructor.name;
       for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
         if (wanted.has(keyOf(className, String(error.property), constraint))) out.push({ pointer: here, message });
       }
-      if (error.children !== undefined && error.children.length > 0) collect(error.children, here, out);
+      // class-validator leaves `children` undefined only when whitelisting, which this check never does.
+      collect(error.children!, here, out);
     }
   };
   return {

@@ -37,8 +37,8 @@ export interface SchemaValidator {
  */
 export function createValidator(): Ajv2020 {
   const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as { Ajv2020: new (options: object) => Ajv2020 };
-  const formats = load('ajv-formats') as { default?: unknown };
-  const addFormats = (formats.default ?? formats) as (ajv: Ajv2020) => Ajv2020;
+  // ajv-formats' CommonJS export is the plugin itself (its `default` is the same function).
+  const addFormats = load('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
   const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true });
   addFormats(ajv);
   return ajv;

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { plainToInstance } from 'class-transformer';
+import { ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { defaultValidator } from '../../src/compiler/validation/validator.js';
+import { instantiatorOf } from '../../src/compiler/validation/instantiate.js';
+
+// Helpers of the validation module's own suites (validation-*, mutate-validation-*). They import
+// the module's files only (never the package root), so a suite stays as light as what it tests.
+
+/** A residual constraint (`@Validate(IsCode)`): upper-case letters only, `must be upper-case letters` otherwise. */
+@ValidatorConstraint({ name: 'isCode' })
+export class IsCode implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && /^[A-Z]+$/.test(value);
+  }
+  defaultMessage(): string {
+    return 'must be upper-case letters';
+  }
+}
+
+/** Counts the default validator's compiles while `body` runs (synchronously), restoring its `compile` after. */
+export function compilesDuring(body: () => unknown): number {
+  const ajv = defaultValidator() as Ajv2020;
+  const original = ajv.compile;
+  let count = 0;
+  ajv.compile = function (this: Ajv2020, ...args: Parameters<Ajv2020['compile']>) {
+    count++;
+    return original.apply(this, args);
+  } as Ajv2020['compile'];
+  try {
+    body();
+  } finally {
+    ajv.compile = original;
+  }
+  return count;
+}
+
+/**
+ * Builds `dto` from `plain` with the fast builder (`instantiatorOf`) and asserts the result is
+ * exactly class-transformer's `plainToInstance` without implicit conversion, prototypes included.
+ */
+export function sameAsClassTransformer<T extends object>(dto: new () => T, plain: object): T {
+  const expected = plainToInstance(dto, plain, { enableImplicitConversion: false });
+  const actual = instantiatorOf(dto)(plain) as T;
+  assert.deepStrictEqual(actual, expected);
+  assert.equal(Object.getPrototypeOf(actual), dto.prototype);
+  return actual;
+}
