@@ -71,12 +71,12 @@ test('a schema compiled on first use has no errors before it checks anything, th
   assert.equal(check.errors, null);
 });
 
-test('compileWhenFirstUsed: a plain schema is compiled by its first check, once; any other schema, or any schema of a validator given, at once', () => {
+test('compileWhenFirstUsed: a plain schema is compiled by its first check, once; any other schema, or any schema of a validator given, at once', async () => {
   let check!: ReturnType<typeof compileWhenFirstUsed>;
-  assert.equal(compilesDuring(() => (check = compileWhenFirstUsed({ type: 'object', properties: { n: { type: 'integer' } } }))), 0);
-  assert.equal(compilesDuring(() => assert.equal(check({ n: 'x' }), false)), 1);
-  assert.equal(compilesDuring(() => assert.equal(check({ n: 1 }), true)), 0);
-  assert.equal(compilesDuring(() => compileWhenFirstUsed({ type: 'object', properties: { s: { type: 'string', format: 'made-up' } } })), 1);
+  assert.equal(await compilesDuring(() => (check = compileWhenFirstUsed({ type: 'object', properties: { n: { type: 'integer' } } }))), 0);
+  assert.equal(await compilesDuring(() => assert.equal(check({ n: 'x' }), false)), 1);
+  assert.equal(await compilesDuring(() => assert.equal(check({ n: 1 }), true)), 0);
+  assert.equal(await compilesDuring(() => compileWhenFirstUsed({ type: 'object', properties: { s: { type: 'string', format: 'made-up' } } })), 1);
   assert.throws(() => compileWhenFirstUsed({ type: 'object', properties: { n: { type: 'nope' } } }), /schema is invalid/);
   const compiled: object[] = [];
   const own: SchemaValidator = { compile: (schema) => { compiled.push(schema); return () => true; } };

@@ -13,6 +13,7 @@ import { Tool, compile } from '../src/index.js';
 import { compileSchema, compileWhenFirstUsed, createValidator, defaultValidator } from '../src/compiler/validation/validator.js';
 import { DEFAULT_FORMATS, isPlainSchema } from '../src/compiler/validation/plain-schema.js';
 import { contextFor, invalidMessage } from './support/compile-helpers.js';
+import { compilesDuring } from './support/validation-helpers.js';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -58,22 +59,6 @@ function runNode(args: readonly string[]): Promise<{ stdout: string }> {
   });
 }
 
-/** Counts the default validator's compiles while `body` runs. */
-async function compilesDuring(body: () => unknown): Promise<number> {
-  const ajv = defaultValidator() as Ajv2020;
-  const original = ajv.compile;
-  let count = 0;
-  ajv.compile = function (this: Ajv2020, ...args: Parameters<Ajv2020['compile']>) {
-    count++;
-    return original.apply(this, args);
-  } as Ajv2020['compile'];
-  try {
-    await body();
-  } finally {
-    ajv.compile = original;
-  }
-  return count;
-}
 
 /** What ajv itself says when compiling `schema` with toolwright's default settings. */
 function ajvError(schema: object): string {

@@ -19,8 +19,8 @@ export class IsCode implements ValidatorConstraintInterface {
   }
 }
 
-/** Counts the default validator's compiles while `body` runs (synchronously), restoring its `compile` after. */
-export function compilesDuring(body: () => unknown): number {
+/** Counts the default validator's compiles while `body` runs (awaited when it returns a promise), restoring its `compile` after. */
+export async function compilesDuring(body: () => unknown): Promise<number> {
   const ajv = defaultValidator() as Ajv2020;
   const original = ajv.compile;
   let count = 0;
@@ -29,7 +29,7 @@ export function compilesDuring(body: () => unknown): number {
     return original.apply(this, args);
   } as Ajv2020['compile'];
   try {
-    body();
+    await body();
   } finally {
     ajv.compile = original;
   }
