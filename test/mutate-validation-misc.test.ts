@@ -146,3 +146,14 @@ test('the pipeline runs residual checks only when it builds a DTO', async () => 
   assert.ok(built instanceof Leaf);
   assert.deepEqual({ ...built }, { code: 'OK' });
 });
+
+test('compileInDialect: the draft-07 and draft-04 validators keep nothing once a schema is compiled, so two schemas with one $id both compile', () => {
+  for (const $schema of ['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#']) {
+    const schema = (maximum: number): JsonObject => ({ $schema, $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'integer', maximum } } });
+    // A consumed server's tools listed again (a refresh) compile the same $id once more: an ajv
+    // instance that kept the first would throw `schema with key or id "..." already exists`.
+    const first = compileInDialect(schema(1))!;
+    const second = compileInDialect(schema(10))!;
+    assert.deepEqual([first({ n: 5 }), second({ n: 5 }), second({ n: 11 })], [false, true, false], $schema);
+  }
+});

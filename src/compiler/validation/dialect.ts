@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { JsonObject } from '../../contract/index.js';
-import { compileWhenFirstUsed, type CompiledSchema, type SchemaValidator } from './validator.js';
+import { compileSchema, compileWhenFirstUsed, type CompiledSchema, type SchemaValidator } from './validator.js';
 
 /** The JSON Schema dialects the call core validates hand-built and consumed tools' schemas in. */
 export type SchemaDialect = '2020-12' | 'draft-07' | 'draft-04';
@@ -63,12 +63,15 @@ function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
  * declaration itself is left to the choice of validator, so `draft-07/schema` without `#` is
  * accepted too). Returns `undefined` for a dialect no validator here knows: the caller serves
  * the tool unvalidated and says so. Throws the validator's error when the schema is not valid in
- * its dialect.
+ * its dialect. The draft validators keep nothing of a schema once it is compiled.
  */
 export function compileInDialect(schema: JsonObject, validator?: SchemaValidator): CompiledSchema | undefined {
   const dialect = dialectOf(schema);
   if (dialect === undefined) return undefined;
   if (dialect === '2020-12') return compileWhenFirstUsed(schema, validator);
   const { $schema: _declared, ...rest } = schema;
-  return validatorFor(dialect).compile(rest);
+  // Through compileSchema, so the dialect's validator forgets the schema once compiled: a consumed
+  // server's schemas, compiled again on every refresh, never pile up in it, and two tools whose
+  // schemas share an `$id` both compile.
+  return compileSchema(rest, validatorFor(dialect));
 }
