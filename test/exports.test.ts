@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPO_ROOT } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
+import { RECORD_RESOLVED_MODULES } from './support/module-loads.js';
 
 /** The package root's runtime exports, pinned: adding or dropping one is a decision, made here. */
 const ROOT_EXPORTS = [
@@ -44,17 +45,7 @@ test('each subpath loads by name and holds its layer: toolwright/compiler, /runt
 });
 
 test('importing the root loads no HTTP transport; calling serveHttp loads it', async () => {
-  const stdout = await runModule(`
-    import { register } from 'node:module';
-    const seen = [];
-    const { port1, port2 } = new MessageChannel();
-    port1.on('message', (url) => seen.push(url));
-    port1.unref();
-    register('data:text/javascript,' + encodeURIComponent(\`
-      let port;
-      export function initialize(data) { port = data.port; }
-      export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r; }
-    \`), { data: { port: port2 }, transferList: [port2] });
+  const stdout = await runModule(`${RECORD_RESOLVED_MODULES}
     const tw = await import('toolwright');
     await new Promise((r) => setTimeout(r, 50));
     const http = (list) => list.filter((u) => /\\/http\\/|streamableHttp|node:http$/.test(u)).length;

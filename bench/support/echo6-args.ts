@@ -4,6 +4,7 @@
  * `toolCount - 1` copies of it (`echo6_2`, `echo6_3`, ...), each with a schema of its own, so a
  * cold start with 100 or 1,000 tools builds 100 or 1,000 schemas on every side.
  */
+import type { Json } from '../../src/index.js';
 
 /** How the bench starts a server child: `node <server>.js [stdio|http] [toolCount]`. */
 export interface ServerArgs {
@@ -40,4 +41,24 @@ export interface Echo6Input {
 export function echo6(input: Echo6Input): string {
   const joined = `${input.prefix ?? ''}${Array.from({ length: input.count ?? 1 }, () => input.text).join(input.separator ?? ' ')}${input.suffix ?? ''}`;
   return input.upper === true ? joined.toUpperCase() : joined;
+}
+
+/**
+ * A fresh JSON Schema of echo6's arguments (each call makes a new object, so each tool gets its
+ * own): the one toolwright generates from the decorated DTO, written by hand.
+ */
+export function echo6Schema(): { type: 'object'; [key: string]: Json } {
+  return {
+    type: 'object',
+    properties: {
+      text: { type: 'string', maxLength: 10_000, description: 'The text to echo back' },
+      count: { type: 'integer', minimum: 1, maximum: 5, description: 'How many times to repeat it (default 1)' },
+      separator: { type: 'string', maxLength: 10, description: 'What goes between the copies (default one space)' },
+      prefix: { type: 'string', maxLength: 100, description: 'What goes before the copies' },
+      suffix: { type: 'string', maxLength: 100, description: 'What goes after the copies' },
+      upper: { type: 'boolean', description: 'Upper-case the answer' },
+    },
+    required: ['text'],
+    additionalProperties: false,
+  };
 }

@@ -13,7 +13,7 @@ import 'reflect-metadata';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { DESCRIPTION, echo6, serverArgs, toolName, type Echo6Input } from './echo6-args.js';
+import { DESCRIPTION, echo6, echo6Schema, serverArgs, toolName, type Echo6Input } from './echo6-args.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();
@@ -30,23 +30,6 @@ function echo6Dto(): Function {
     @IsOptional() @IsBoolean() upper?: boolean;
   }
   return Echo6Args;
-}
-
-/** echo6's arguments as a hand-written JSON Schema, the one toolwright generates from the DTO. */
-function echo6Schema(): { type: 'object'; [key: string]: unknown } {
-  return {
-    type: 'object',
-    properties: {
-      text: { type: 'string', maxLength: 10_000, description: 'The text to echo back' },
-      count: { type: 'integer', minimum: 1, maximum: 5, description: 'How many times to repeat it (default 1)' },
-      separator: { type: 'string', maxLength: 10, description: 'What goes between the copies (default one space)' },
-      prefix: { type: 'string', maxLength: 100, description: 'What goes before the copies' },
-      suffix: { type: 'string', maxLength: 100, description: 'What goes after the copies' },
-      upper: { type: 'boolean', description: 'Upper-case the answer' },
-    },
-    required: ['text'],
-    additionalProperties: false,
-  };
 }
 
 const dtos = Array.from({ length: toolCount }, echo6Dto);

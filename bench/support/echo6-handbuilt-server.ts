@@ -6,27 +6,10 @@
  * loaded. Reports CPU time and peak RSS on SIGUSR2 (see `cpu-report.ts`).
  */
 import { compile, serveHttp, serveStdio, type ContractTool, type JsonObject } from '../../src/index.js';
-import { DESCRIPTION, echo6, serverArgs, toolName, type Echo6Input } from './echo6-args.js';
+import { DESCRIPTION, echo6, echo6Schema, serverArgs, toolName, type Echo6Input } from './echo6-args.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();
-
-/** A fresh JSON Schema of echo6's arguments (each tool gets its own). */
-function echo6Schema(): JsonObject {
-  return {
-    type: 'object',
-    properties: {
-      text: { type: 'string', maxLength: 10_000, description: 'The text to echo back' },
-      count: { type: 'integer', minimum: 1, maximum: 5, description: 'How many times to repeat it (default 1)' },
-      separator: { type: 'string', maxLength: 10, description: 'What goes between the copies (default one space)' },
-      prefix: { type: 'string', maxLength: 100, description: 'What goes before the copies' },
-      suffix: { type: 'string', maxLength: 100, description: 'What goes after the copies' },
-      upper: { type: 'boolean', description: 'Upper-case the answer' },
-    },
-    required: ['text'],
-    additionalProperties: false,
-  };
-}
 
 const { transport, toolCount } = serverArgs();
 const tools = compile(
