@@ -25,7 +25,7 @@
  *   node dist/bench/edge.bench.js         (or `npm run bench`)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -76,7 +76,10 @@ function baselineScript(): string | undefined {
     const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'src', 'samples'], { maxBuffer: 64 * 1024 * 1024 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     mkdirSync(join(dir, 'bench', 'support'), { recursive: true });
-    for (const file of ['echo6-toolwright-server.ts', 'echo6-toolwright-tool.ts', 'echo6-args.ts', 'cpu-report.ts']) copyFileSync(join(root, 'bench', 'support', file), join(dir, 'bench', 'support', file));
+    // The bench servers import the published 'toolwright' (this tree's bundle): the copies import the commit's own modules.
+    for (const file of ['echo6-toolwright-server.ts', 'echo6-toolwright-tool.ts', 'echo6-args.ts', 'cpu-report.ts']) {
+      writeFileSync(join(dir, 'bench', 'support', file), readFileSync(join(root, 'bench', 'support', file), 'utf8').replaceAll("from 'toolwright'", "from '../../src/index.js'"));
+    }
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { rootDir: '.', outDir: 'dist' }, include: ['src', 'samples', 'bench/support'] }));
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { stdio: 'ignore' });
     return existsSync(script) ? script : undefined;

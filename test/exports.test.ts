@@ -12,9 +12,13 @@ const ROOT_EXPORTS = [
   'image', 'resourceLink', 'serveHttp', 'serveStdio', 'text',
 ];
 
-/** Runs `code` as an ES module in a child Node process at the repository root and returns its stdout. */
-async function runModule(code: string): Promise<string> {
-  const outcome = await runProcess(process.execPath, ['--input-type=module', '-e', code], { timeoutMs: 30_000, cwd: REPO_ROOT });
+/**
+ * Runs `code` as an ES module in a child Node process at the repository root and returns its
+ * stdout. `toolwright` resolves to the published bundle there, or to the unbundled modules with
+ * `unbundled`.
+ */
+async function runModule(code: string, unbundled = false): Promise<string> {
+  const outcome = await runProcess(process.execPath, [...(unbundled ? ['--conditions=toolwright-unbundled'] : []), '--input-type=module', '-e', code], { timeoutMs: 30_000, cwd: REPO_ROOT });
   assert.equal(outcome.stderr, '');
   assert.equal(outcome.code, 0);
   return outcome.stdout;
@@ -56,4 +60,17 @@ test('importing the root loads no HTTP transport; calling serveHttp loads it', a
     console.log(JSON.stringify({ before, after: http(seen) > 0 }));
   `);
   assert.deepEqual(JSON.parse(stdout), { before: 0, after: true });
+});
+
+test('every entry point exports the same names from the bundle as from the unbundled modules', async () => {
+  const code = `
+    const names = {};
+    for (const entry of ['toolwright', 'toolwright/compiler', 'toolwright/runtime', 'toolwright/mcp', 'toolwright/testing', 'toolwright/nest', 'toolwright/redis']) {
+      names[entry] = Object.keys(await import(entry)).sort();
+    }
+    console.log(JSON.stringify(names));`;
+  const [bundled, unbundled] = await Promise.all([runModule(code), runModule(code, true)]);
+  const names = JSON.parse(bundled) as Record<string, string[]>;
+  assert.deepEqual(names, JSON.parse(unbundled));
+  assert.deepEqual(names['toolwright'], ROOT_EXPORTS);
 });

@@ -4,7 +4,7 @@
  * `toolCount - 1` copies of it (`echo6_2`, `echo6_3`, ...), each with a schema of its own, so a
  * cold start with 100 or 1,000 tools builds 100 or 1,000 schemas on every side.
  */
-import type { Json } from '../../src/index.js';
+import type { Json } from 'toolwright';
 
 /** How the bench starts a server child: `node <server>.js [stdio|http] [toolCount]`. */
 export interface ServerArgs {

@@ -4,7 +4,7 @@
  * toolwright over stdio, or over streamable HTTP on 127.0.0.1 with the argument `http` (printing
  * `url <url>` on stderr). It reports its CPU time and peak RSS on SIGUSR2 (see `cpu-report.ts`).
  */
-import { compile, serveHttp, serveStdio } from '../../src/index.js';
+import { compile, serveHttp, serveStdio } from 'toolwright';
 import { serverArgs, toolName } from './echo6-args.js';
 import { echo6Class } from './echo6-toolwright-tool.js';
 import { reportCpuOnSignal } from './cpu-report.js';

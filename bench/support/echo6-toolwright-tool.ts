@@ -3,7 +3,7 @@
  * class with a class-validator DTO.
  */
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { Description, Idempotent, ReadOnly, Tool } from '../../src/index.js';
+import { Description, Idempotent, ReadOnly, Tool } from 'toolwright';
 import { DESCRIPTION, echo6 } from './echo6-args.js';
 
 /** Declares the tool class (and its DTO class) named `name`: each call makes new classes. */

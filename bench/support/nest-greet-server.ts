@@ -5,7 +5,7 @@
  */
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ToolwrightModule, ToolwrightServer } from '../../src/nest/index.js';
+import { ToolwrightModule, ToolwrightServer } from 'toolwright/nest';
 import { GreetingModule } from '../../samples/nest/greeting.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 

@@ -4,7 +4,7 @@
  * hand, compiled and served over stdio by `serveStdio`.
  */
 import { IsString, MaxLength } from 'class-validator';
-import { compile, Description, ReadOnly, serveStdio, Tool } from '../../src/index.js';
+import { compile, Description, ReadOnly, serveStdio, Tool } from 'toolwright';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();

@@ -4,7 +4,7 @@
  * its own CPU on SIGUSR2 like the other bench servers.
  */
 import { fileURLToPath } from 'node:url';
-import { createProxy } from '../../src/mcp/index.js';
+import { createProxy } from 'toolwright/mcp';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();

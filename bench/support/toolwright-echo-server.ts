@@ -3,7 +3,7 @@
  * with a class-validator DTO), compiled and served over stdio by toolwright (over streamable HTTP
  * on 127.0.0.1 with the argument `http`, printing `url <url>` on stderr).
  */
-import { compile, serveHttp, serveStdio } from '../../src/index.js';
+import { compile, serveHttp, serveStdio } from 'toolwright';
 import { Echo } from '../../samples/conformance/echo-tool.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 

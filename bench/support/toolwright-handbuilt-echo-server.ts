@@ -4,8 +4,8 @@
  * toolwright. Next to toolwright-echo-server.ts it separates the cost of the MCP edge from the
  * cost of the decorated-class layer (DTO instance building).
  */
-import { compileSchema, problemsOf } from '../../src/compiler/index.js';
-import { InvalidArgumentsError, serveStdio, type ContractTool, type JsonObject } from '../../src/index.js';
+import { compileSchema, problemsOf } from 'toolwright/compiler';
+import { InvalidArgumentsError, serveStdio, type ContractTool, type JsonObject } from 'toolwright';
 import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();

@@ -13,8 +13,8 @@ export const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.
 /** The repository root (holds package.json, node_modules and scripts/). */
 export const REPO_ROOT = resolve(OUT_DIR, '..');
 
-/** The compiled `toolwright` command. */
-export const CLI_PATH = join(OUT_DIR, 'src', 'cli', 'main.js');
+/** The `toolwright` command as published: the bundle's (see scripts/bundle.mjs). */
+export const CLI_PATH = join(OUT_DIR, 'bundle', 'cli', 'main.js');
 
 /** The compiled conformance sample module. */
 export const CONFORMANCE_SAMPLE = join(OUT_DIR, 'samples', 'conformance', 'index.js');

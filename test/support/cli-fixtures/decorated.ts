@@ -1,6 +1,6 @@
 // CLI fixture: a module whose tools are its exported @Tool classes (other exports are ignored).
 import { IsString, MaxLength } from 'class-validator';
-import { Description, ReadOnly, Tool, ToolError } from '../../../src/index.js';
+import { Description, ReadOnly, Tool, ToolError } from 'toolwright';
 
 export class GreetArgs {
   @Description('Who to greet')

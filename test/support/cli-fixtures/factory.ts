@@ -1,5 +1,5 @@
 // CLI fixture: `tools` as an async function, building a tool whose constructor needs an argument.
-import { Tool } from '../../../src/index.js';
+import { Tool } from 'toolwright';
 
 @Tool({ name: 'salute', description: 'Says the configured greeting.' })
 export class Salute {

@@ -1,5 +1,5 @@
 // CLI fixture: a @Tool class without execute(), which compile rejects.
-import { Tool } from '../../../src/index.js';
+import { Tool } from 'toolwright';
 
 @Tool({ name: 'broken', description: 'Has no execute method.' })
 export class Broken {}

@@ -1,6 +1,6 @@
 // CLI fixture: a module with a `tools` array mixing a hand-built contract tool and an instance
 // of a tool class; the listing keeps the array's order.
-import { InvalidArgumentsError, Tool, embeddedText, image, text, type ContentPart, type ContractTool } from '../../../src/index.js';
+import { InvalidArgumentsError, Tool, embeddedText, image, text, type ContentPart, type ContractTool } from 'toolwright';
 
 export const add: ContractTool = {
   name: 'add',
