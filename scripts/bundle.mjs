@@ -9,8 +9,12 @@
 //   dynamic `import()` (the HTTP transport from the root, the CLI's commands) stay in chunks of
 //   their own, loaded when first used, as in the unbundled build.
 // - Dependencies stay imports (`packages: 'external'`): the bundle holds toolwright's own code only.
-// - Names are kept (`keepNames`) so a class or function in the bundle has the `name` it has in the
-//   source, whatever esbuild renames to avoid a clash between modules.
+// - A class keeps its name: where esbuild renames a class to avoid a clash (tsc's emit for a
+//   decorated class, `let X = class X {}`, becomes `var X = class X2 {}`), a static block gives
+//   it back its `name` (Nest, for one, shows and keys classes by name). esbuild's own `keepNames`
+//   would do it for every function too, at a `defineProperty` each time a closure is made (about
+//   12 per tool call); a renamed function's name shows only in stack traces, which the source
+//   maps resolve.
 // - Source maps chain through tsc's maps to `src/*.ts` (published beside them, so not copied in).
 // - A chunk esbuild leaves empty (for modules that hold types only, re-exported with `export *`)
 //   is deleted and the lines importing it blanked (not removed, so the source maps stay right):
@@ -51,12 +55,14 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  keepNames: true,
   sourcemap: true,
   sourcesContent: false,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+
+/** A class declared as `var X = [X_1 = ]class Y {`: `X` is its source name, `Y` esbuild's. */
+const RENAMED_CLASS = /^(var ([A-Za-z_$][\w$]*) = (?:[A-Za-z_$][\w$]* = )?class )([A-Za-z_$][\w$]*) \{/gm;
 
 /** What an empty chunk holds: its source-map comment at most. */
 const EMPTY = /^\s*(\/\/# sourceMappingURL=\S+\s*)?$/;
@@ -70,6 +76,8 @@ for (const file of files) {
     continue;
   }
   const text = readFileSync(file, 'utf8');
-  const kept = text.replace(/^import "[^"]*\/([^"/]+\.js)";$/gm, (line, chunk) => (empty.has(chunk) ? '' : line));
+  const kept = text
+    .replace(/^import "[^"]*\/([^"/]+\.js)";$/gm, (line, chunk) => (empty.has(chunk) ? '' : line))
+    .replace(RENAMED_CLASS, (line, head, outer, inner) => (inner === outer ? line : `${head}${inner} { static { Object.defineProperty(this, "name", { value: "${outer}", configurable: true }); }`));
   if (kept !== text) writeFileSync(file, kept);
 }
