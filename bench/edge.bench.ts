@@ -278,6 +278,9 @@ export async function run(): Promise<void> {
         const r = cold[reference]!;
         console.log(`  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`);
       });
+      const floor = cold[coldContenders.length - 1]!;
+      const decorated = cold[0]!;
+      console.log(`  toolwright's own cold start cost, decorated, above the floor: ${(decorated.wallMs - floor.wallMs).toFixed(0)} ms wall, ${(decorated.cpuMs - floor.cpuMs).toFixed(0)} ms CPU`);
       if (tools === 1) continue;
       const r = cold[reference]!;
       targets.push(
