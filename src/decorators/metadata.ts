@@ -91,12 +91,16 @@ export function getClaims(cls: Function): ToolClaims {
   return own<ToolClaims>(cls, CLAIMS_KEY) ?? {};
 }
 
-/** Merges `patch` into the claims of `cls`; `annotations` are merged hint by hint. */
+/**
+ * Merges `patch` into the claims of `cls`; `annotations` are merged hint by hint. The claims
+ * `getClaims` answered before are never changed: each merge records a new frozen object.
+ */
 export function addClaims(cls: Function, patch: ToolClaims): void {
-  const current = getClaims(cls);
-  const annotations = patch.annotations === undefined ? current.annotations : Object.freeze({ ...current.annotations, ...patch.annotations });
-  const next: ToolClaims = { ...current, ...patch };
-  setOwn(cls, CLAIMS_KEY, Object.freeze(annotations === undefined ? next : { ...next, annotations }));
+  const current = own<ToolClaims>(cls, CLAIMS_KEY);
+  const next: { -readonly [K in keyof ToolClaims]: ToolClaims[K] } = { ...current, ...patch };
+  if (patch.annotations !== undefined) next.annotations = Object.freeze({ ...current?.annotations, ...patch.annotations });
+  else if (current?.annotations !== undefined) next.annotations = current.annotations;
+  setOwn(cls, CLAIMS_KEY, Object.freeze(next));
 }
 
 /** The name of the method marked `@Facts()` on `cls`, or `undefined`. */
@@ -140,22 +144,52 @@ export function classChain(cls: Function): Function[] {
 
 /**
  * The field options of every property of `dto` that has any, own and inherited (a subclass's
- * options for a property win over its base class's).
+ * options for a property win over its base class's), each a fresh object in a fresh map.
  */
 export function getFieldOptions(dto: Function): ReadonlyMap<string, FieldOptions> {
-  const merged = new Map<string, FieldOptions>();
-  for (const c of classChain(dto)) {
-    const fields = own<Map<string, FieldOptions>>(c, FIELDS_KEY);
-    if (fields) for (const [key, value] of fields) merged.set(key, { ...merged.get(key), ...value });
-  }
-  return merged;
+  const copies = new Map<string, FieldOptions>();
+  for (const [key, value] of fieldOptionsOf(dto)) copies.set(key, { ...value });
+  return copies;
 }
 
+const NO_FIELDS: ReadonlyMap<string, FieldOptions> = new Map();
+
+/**
+ * What `getFieldOptions` answers, without its copies, for toolwright's own readers (not exported
+ * from the decorators index): the map a single class recorded is answered as it is, so the
+ * caller must never change the map or its entries (recorded entries are frozen).
+ */
+export function fieldOptionsOf(dto: Function): ReadonlyMap<string, FieldOptions> {
+  let only: ReadonlyMap<string, FieldOptions> | undefined;
+  let merged: Map<string, FieldOptions> | undefined;
+  for (const c of classChain(dto)) {
+    const fields = own<Map<string, FieldOptions>>(c, FIELDS_KEY);
+    if (fields === undefined) continue;
+    if (only === undefined) {
+      only = fields;
+      continue;
+    }
+    merged ??= new Map(only);
+    for (const [key, value] of fields) {
+      const base = merged.get(key);
+      merged.set(key, base === undefined ? value : { ...base, ...value });
+    }
+  }
+  return merged ?? only ?? NO_FIELDS;
+}
+
+/**
+ * Merges `options` into the field options `dto` itself records for `property` (a frozen copy;
+ * an option given again wins). The class's own map is made once and grows in place: nothing
+ * outside this file changes it (`getFieldOptions` answers fresh copies, `fieldOptionsOf` is read-only).
+ */
 export function addFieldOptions(dto: Function, property: string, options: FieldOptions): void {
-  const existing = own<Map<string, FieldOptions>>(dto, FIELDS_KEY);
-  const fields = new Map(existing ?? []);
+  let fields = own<Map<string, FieldOptions>>(dto, FIELDS_KEY);
+  if (fields === undefined) {
+    fields = new Map();
+    setOwn(dto, FIELDS_KEY, fields);
+  }
   fields.set(property, Object.freeze({ ...fields.get(property), ...options }));
-  setOwn(dto, FIELDS_KEY, fields);
 }
 
 /** The `@MapOf`/`@UnionOf` shapes of every property of `dto`, own and inherited (a subclass's wins). */

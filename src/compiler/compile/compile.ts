@@ -11,7 +11,7 @@ import { lintTools, type LintProvider } from '../lint/index.js';
 import { applySchemaProfile, type SchemaProfile } from '../profile/index.js';
 import { checkProfile, checkRecursionDepth } from '../profile/options.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
-import { deepFrozen, recordInfo } from './info.js';
+import { deepFrozen, frozenInPlace, recordInfo } from './info.js';
 import { buildTool, type ResolveForCall } from './build-tool.js';
 import { instanceOf } from './instance.js';
 import { inferToolName } from './name.js';
@@ -209,8 +209,9 @@ function compileClass(cls: Function, given: object | undefined, options: Compile
   }
   if (issues.length > before || name === undefined) return { name, source, tool: undefined };
 
-  const parameters = deepFrozen(argsSchema?.schema ?? NO_ARGUMENTS_SCHEMA);
-  const outputSchema = resultSchema === undefined ? undefined : deepFrozen(resultSchema.schema);
+  // The generated schemas are fresh and compile's alone: frozen in place, not copied.
+  const parameters = argsSchema === undefined ? deepFrozen(NO_ARGUMENTS_SCHEMA) : frozenInPlace(argsSchema.schema);
+  const outputSchema = resultSchema === undefined ? undefined : frozenInPlace(resultSchema.schema);
   const residual = argsSchema?.residual ?? [];
   let pipeline: ArgumentsPipeline;
   let validateResult: CompiledSchema | undefined;

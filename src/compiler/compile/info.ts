@@ -42,6 +42,33 @@ export function deepFrozen<T extends JsonObject>(schema: T): T {
   return (copy === NOT_PLAIN ? deepFreeze(JSON.parse(JSON.stringify(schema))) : copy) as T;
 }
 
+/**
+ * `deepFrozen` for a schema that its caller has just made and shares with nobody (what
+ * `generateSchema` answered `compile`): when it is plain JSON, it is frozen in place and
+ * answered itself, without a copy; otherwise it is answered as `deepFrozen` answers it. Either
+ * way the answer is exactly `JSON.parse(JSON.stringify(schema))`, frozen; only a value found at
+ * two places of the schema (a `default` of a class nested twice) stays one object.
+ */
+export function frozenInPlace<T extends JsonObject>(schema: T): T {
+  return isPlainFrozen(schema, 0) ? schema : deepFrozen(schema);
+}
+
+/** Freezes `value` and everything in it while it is plain JSON; false (some of it left frozen) at the first part that is not. */
+function isPlainFrozen(value: unknown, depth: number): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth > MAX_COPY_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isPlainFrozen(value[index], depth + 1)) return false;
+  } else {
+    if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) if (!isPlainFrozen((value as Record<string, unknown>)[keys[index]!], depth + 1)) return false;
+  }
+  Object.freeze(value);
+  return true;
+}
+
 /** What `frozenPlainCopy` answers for a value that is not plain JSON. */
 const NOT_PLAIN = Symbol('not plain JSON');
 /** The deepest nesting copied in one pass; deeper schemas take the JSON round trip. */

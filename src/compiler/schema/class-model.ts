@@ -1,6 +1,6 @@
 import type { ContractIssue } from '../../contract/index.js';
-import { getFieldOptions, getShapes } from '../../decorators/index.js';
-import { classChain } from '../../decorators/metadata.js';
+import { getShapes } from '../../decorators/index.js';
+import { classChain, fieldOptionsOf } from '../../decorators/metadata.js';
 import * as messages from './messages.js';
 import { buildPropertyModel, type PropertyModel } from './property-model.js';
 import { validationMetadataOf } from './sources.js';
@@ -85,7 +85,7 @@ function collectReferences(rules: ValueRules, into: Function[], depth = 0): void
 export function buildClassModel(cls: Function, role: messages.SchemaRole): ClassModel {
   const className = cls.name || '(anonymous class)';
   const metadatas = validationMetadataOf(cls);
-  const fields = getFieldOptions(cls);
+  const fields = fieldOptionsOf(cls);
   const shapes = getShapes(cls);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const metadata of metadatas) {

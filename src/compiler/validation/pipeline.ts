@@ -2,7 +2,7 @@ import { InvalidArgumentsError, type ArgumentProblem, type JsonObject } from '..
 import type { ResidualConstraint } from '../schema/index.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { problemsOf } from './ajv.js';
-import { compileWhenFirstUsed, type CompiledSchema, type SchemaValidator } from './validator.js';
+import { firstUseCompile, type SchemaValidator } from './validator.js';
 import { DEFAULT_MAX_DEPTH, depthProblem } from './depth.js';
 import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
 import { instantiatorOf, type Instantiate } from './instantiate.js';
@@ -38,10 +38,20 @@ export interface ArgumentsPipeline {
   parse(raw: unknown): Promise<object>;
 }
 
+/** What a pipeline needs only once it builds a DTO: made once per pipeline. */
+interface Preparation {
+  readonly nullPlan: NullPlan | undefined;
+  readonly instantiate: Instantiate | undefined;
+}
+
 /**
  * Builds the pipeline a compiled tool runs on every call, compiling the schema once with
  * `options.validator` (an invalid schema throws ajv's error here, at compile time; a schema the
  * default validator can vouch for is compiled on the first call, see `compileWhenFirstUsed`).
+ * The null plan (step 4) and the DTO builder (step 5) are made once: with the compile when the
+ * schema compiles at once, else by the first call that gets past validation (they never fail
+ * for a schema the default validator vouches for, and they are plain synchronous work, so
+ * concurrent first calls share the one made first).
  * Per call it:
  *
  * 1. reads `undefined` and `""` as `{}`, and refuses any non-object (`expected an object, got null`);
@@ -62,13 +72,14 @@ export interface ArgumentsPipeline {
 export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!isPositiveInteger(maxDepth)) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
-  const validator: CompiledSchema = compileWhenFirstUsed(options.schema, options.validator);
-  const nullPlan: NullPlan | undefined = nullPlanOf(options.schema);
-  const residual: ResidualCheck | undefined = options.dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
-  const instantiate: Instantiate | undefined = options.dto === undefined ? undefined : instantiatorOf(options.dto);
+  const { schema, dto } = options;
+  const { check: validator, deferred } = firstUseCompile(schema, options.validator);
+  const residual: ResidualCheck | undefined = dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
+  const prepare = (): Preparation => ({ nullPlan: nullPlanOf(schema), instantiate: dto === undefined ? undefined : instantiatorOf(dto) });
+  let prepared: Preparation | undefined = deferred ? undefined : prepare();
 
   return Object.freeze({
-    schema: options.schema,
+    schema,
     maxDepth,
     checksResidual: residual !== undefined,
     async parse(raw: unknown): Promise<object> {
@@ -77,6 +88,7 @@ export function createArgumentsPipeline(options: ArgumentsPipelineOptions): Argu
       const tooDeep = depthProblem(shape.value, maxDepth);
       if (tooDeep !== undefined) throw argumentsError([tooDeep]);
       if (!validator(shape.value)) throw argumentsError(problemsOf(validator.errors));
+      const { nullPlan, instantiate } = (prepared ??= prepare());
       const plain = nullPlan === undefined ? shape.value : (dropOptionalNulls(shape.value, nullPlan) as object);
       if (instantiate === undefined) return plain;
       const instance = instantiate(plain);

@@ -114,9 +114,25 @@ export function compileSchema(schema: object, validator: SchemaValidator = defau
  * compiled one does, and its `errors` are the compiled one's after each check.
  */
 export function compileWhenFirstUsed(schema: object, validator?: SchemaValidator): CompiledSchema {
-  if (validator !== undefined || !isPlainSchema(schema)) return compileSchema(schema, validator);
+  return firstUseCompile(schema, validator).check;
+}
+
+/** What `firstUseCompile` made: the check, and whether its compile waits for the first value. */
+export interface FirstUseCompile {
+  readonly check: CompiledSchema;
+  /** True when the schema was vouched for and compiles on its first check; false when it compiled at once. */
+  readonly deferred: boolean;
+}
+
+/**
+ * `compileWhenFirstUsed`, also saying whether the compile was deferred: a caller with other work
+ * that only a check needs (the arguments pipeline's null plan) defers it exactly when the compile
+ * is deferred, so a schema that compiled at once never has anything left to fail later.
+ */
+export function firstUseCompile(schema: object, validator?: SchemaValidator): FirstUseCompile {
+  if (validator !== undefined || !isPlainSchema(schema)) return { check: compileSchema(schema, validator), deferred: false };
   let compiled: CompiledSchema | undefined;
   const check = ((data: unknown): boolean => (compiled ??= compileSchema(schema))(data)) as CompiledSchema;
   Object.defineProperty(check, 'errors', { get: () => compiled?.errors ?? null });
-  return check;
+  return { check, deferred: true };
 }
