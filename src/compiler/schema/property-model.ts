@@ -67,11 +67,15 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   const addResidual = (constraint: string): void => {
     if (!residual.includes(constraint)) residual.push(constraint);
   };
-  const optional = metadatas.some(isOptionalRule);
-  const conditional = metadatas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && !isOptionalRule(m));
+  let optional = false;
+  let conditional = false;
+  for (const metadata of metadatas) {
+    if (isOptionalRule(metadata)) optional = true;
+    else if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) conditional = true;
+  }
   const rules = new ValueRules();
 
-  if (conditional.length > 0) {
+  if (conditional) {
     // @ValidateIf() switches every other rule of the property off when its condition is false,
     // and the condition is code: the schema lets any value through and class-validator decides.
     for (const metadata of metadatas) {
@@ -107,19 +111,20 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   const defaultValue = defaultOf(input, field);
   const examples = field.examples === undefined ? undefined : jsonCopyOf(field.examples);
   if (field.examples !== undefined && examples === undefined) input.issues.push(messages.fieldValueNotJson(className, name, 'examples'));
-  return {
+  const model: { -readonly [K in keyof PropertyModel]: PropertyModel[K] } = {
     name,
     optional,
     // class-transformer keeps an initialiser when the key is left out, JSON or not.
     required: !optional && defaultValue === undefined && input.initialiser?.value === undefined,
     rules,
-    ...(field.title === undefined ? {} : { title: field.title }),
-    ...(field.description === undefined ? {} : { description: field.description }),
-    ...(Array.isArray(examples) ? { examples } : {}),
-    ...(field.deprecated === undefined ? {} : { deprecated: field.deprecated }),
-    ...(defaultValue === undefined ? {} : { defaultValue }),
     residual,
   };
+  if (field.title !== undefined) model.title = field.title;
+  if (field.description !== undefined) model.description = field.description;
+  if (Array.isArray(examples)) model.examples = examples;
+  if (field.deprecated !== undefined) model.deprecated = field.deprecated;
+  if (defaultValue !== undefined) model.defaultValue = defaultValue;
+  return model;
 }
 
 function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (constraint: string) => void): void {

@@ -31,14 +31,15 @@ export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
   return typeSet(...result);
 }
 
-/** `a` plus `b`, normalised. */
-export function unionTypes(a: TypeSet, b: TypeSet): TypeSet {
-  return typeSet(...a, ...b);
-}
-
 /** The `type` keyword's value: a single name, or the names in a fixed order. */
 export function typeKeyword(types: TypeSet): string | string[] {
-  const listed = ORDER.filter((type) => types.has(type));
+  if (types.size === 1) return types.values().next().value as JsonType;
+  return ORDER.filter((type) => types.has(type));
+}
+
+/** The `type` keyword's value for `types` and `null`, normalised as `typeSet` would. */
+export function nullableTypeKeyword(types: TypeSet): string | string[] {
+  const listed = ORDER.filter((type) => type === 'null' || (types.has(type) && !(type === 'integer' && types.has('number'))));
   return listed.length === 1 ? listed[0]! : listed;
 }
 
