@@ -1,7 +1,7 @@
 import type { ContractIssue, Json } from '../../contract/index.js';
 import type { FieldOptions, ShapeOptions } from '../../decorators/index.js';
 import { applyShape } from './shape-rules.js';
-import { CONSTRAINT_MAPPINGS } from './constraint-map.js';
+import { CONSTRAINT_MAPPINGS, type MappingContext } from './constraint-map.js';
 import { jsonCopyOf } from './json-values.js';
 import * as messages from './messages.js';
 import { isOptionalRule } from './optional.js';
@@ -127,8 +127,14 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   return model;
 }
 
+const NO_CONSTRAINTS: readonly unknown[] = Object.freeze([]);
+
 function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (constraint: string) => void): void {
   let eachUsed = false;
+  // One context for every rule of the property, pointed at each rule in turn (mappings use it
+  // only while they run).
+  let constraint = '';
+  const context: { -readonly [K in keyof MappingContext]: MappingContext[K] } = { rules, constraints: NO_CONSTRAINTS, residual: () => addResidual(constraint) };
   for (const metadata of input.metadatas) {
     const type = metadata.type;
     if (type === ValidationTypes.CONDITIONAL_VALIDATION || type === ValidationTypes.WHITELIST || type === ValidationTypes.IS_DEFINED) continue;
@@ -148,8 +154,10 @@ function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (const
       addResidual(residualNameOf(metadata));
       continue;
     }
-    const constraint = metadata.name as string;
-    mapping.apply({ rules: target, constraints: Array.isArray(metadata.constraints) ? metadata.constraints : [], residual: () => addResidual(constraint) });
+    constraint = metadata.name as string;
+    context.rules = target;
+    context.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
+    mapping.apply(context);
   }
   // `each: true` validates the items of an array (class-validator also accepts a lone
   // non-array value then; the schema asks for the array the property is declared as).
