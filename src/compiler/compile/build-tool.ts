@@ -74,7 +74,9 @@ export function buildTool(parts: BuildParts): ContractTool {
   tool.description = parts.toolOptions.description;
   tool.parameters = parts.parameters;
   if (parts.outputSchema !== undefined) tool.outputSchema = parts.outputSchema;
-  for (const [key, value] of Object.entries(getClaims(parts.cls))) {
+  const claims = getClaims(parts.cls) as Record<string, unknown>;
+  for (const key of Object.keys(claims)) {
+    const value = claims[key];
     if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
   }
   const rules = { toolName: name, structured: validateResult !== undefined };
@@ -102,6 +104,6 @@ export function buildTool(parts: BuildParts): ContractTool {
     };
   }
   const frozen = Object.freeze(tool) as unknown as ContractTool;
-  registerCompiledEntry(frozen, { parse: (raw) => pipeline.parse(raw), run, validateOutput: validateResult });
+  registerCompiledEntry(frozen, { parse: pipeline.parse, run, validateOutput: validateResult });
   return frozen;
 }

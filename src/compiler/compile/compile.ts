@@ -59,6 +59,8 @@ export interface CompileOptions {
 /** The schema of a tool that takes no arguments: only `{}` (or nothing) is accepted. */
 export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false }) as JsonObject;
 
+const NO_RESIDUAL: readonly ResidualConstraint[] = Object.freeze([]);
+
 /** A tool of the set while it is being compiled: its name (for the duplicate check) and where it came from. */
 interface Entry {
   readonly name: string | undefined;
@@ -240,7 +242,7 @@ function compileClass(cls: Function, given: object | undefined, options: Compile
     argsClass: dto?.name,
     resultClass: toolOptions.result?.name,
     factsMethod: factsMethod === undefined ? undefined : String(factsMethod),
-    residual: Object.freeze([...residual]) as readonly ResidualConstraint[],
+    residual: residual.length === 0 ? NO_RESIDUAL : (Object.freeze([...residual]) as readonly ResidualConstraint[]),
     maxDepth: pipeline.maxDepth,
   });
   return { name, source, tool };

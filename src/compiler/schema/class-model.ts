@@ -62,9 +62,16 @@ function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], 
  * ones. Otherwise (a constructor that throws, fields set up by hand) the order is kept.
  */
 function declarationOrder(names: string[], initialValues: ReadonlyMap<string, unknown>): string[] {
-  const declared = [...initialValues.keys()];
   if (!names.every((name) => initialValues.has(name))) return names;
-  return [...names].sort((a, b) => declared.indexOf(a) - declared.indexOf(b));
+  const declared = [...initialValues.keys()];
+  // Usually the decorators came in declaration order already: then there is nothing to sort.
+  let inOrder = true;
+  for (let index = 1, last = declared.indexOf(names[0]!); inOrder && index < names.length; index++) {
+    const at = declared.indexOf(names[index]!);
+    inOrder = at > last;
+    last = at;
+  }
+  return inOrder ? names : [...names].sort((a, b) => declared.indexOf(a) - declared.indexOf(b));
 }
 
 function collectReferences(rules: ValueRules, into: Function[], depth = 0): void {

@@ -114,12 +114,16 @@ const stringFormat = (decorator: string, format: string, how: { readonly residua
   },
 });
 
-const typeOnly = (decorator: string, ...types: JsonType[]): ConstraintMapping => ({
-  decorator,
-  apply(context) {
-    context.rules.requireTypes(typeSet(...types), decorator);
-  },
-});
+const typeOnly = (decorator: string, ...types: JsonType[]): ConstraintMapping => {
+  // Type sets are never changed once made: one per mapping serves every property.
+  const required = typeSet(...types);
+  return {
+    decorator,
+    apply(context) {
+      context.rules.requireTypes(required, decorator);
+    },
+  };
+};
 
 /** The class-validator constraints the schema expresses, by `ValidationMetadata.name`. */
 export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new Map<string, ConstraintMapping>([

@@ -21,6 +21,16 @@ function reachableModels(dto: Function, role: messages.SchemaRole): Map<Function
   return models;
 }
 
+const NO_DEFINITIONS: ReadonlyMap<Function, string> = new Map();
+
+/** The `$defs` name of each class of `models` that takes part in a reference cycle. */
+function definitionNamesOf(models: ReadonlyMap<Function, ClassModel>): ReadonlyMap<Function, string> {
+  const references = new Map<Function, readonly Function[]>();
+  for (const [cls, model] of models) references.set(cls, model.references);
+  const recursive = classesInCycles(references);
+  return definitionNames([...models.keys()].filter((cls) => recursive.has(cls)));
+}
+
 /**
  * Generates the JSON Schema 2020-12 of a DTO class from class-validator's metadata,
  * class-transformer's `@Type`, `design:type` and toolwright's `@Field`/`@Description`:
@@ -40,10 +50,8 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
     return { schema: { type: 'object', properties: {}, additionalProperties: false }, residual: [], issues: [messages.notAClass(dto, role)] };
   }
   const models = reachableModels(dto, role);
-  const references = new Map<Function, readonly Function[]>();
-  for (const [cls, model] of models) references.set(cls, model.references);
-  const recursive = classesInCycles(references);
-  const names = definitionNames([...models.keys()].filter((cls) => recursive.has(cls)));
+  // A class that holds no other class cannot be in a cycle: no `$defs` to look for.
+  const names = models.size === 1 && models.get(dto)!.references.length === 0 ? NO_DEFINITIONS : definitionNamesOf(models);
 
   const reference: ClassReference = (cls) => {
     const name = names.get(cls);

@@ -5,10 +5,13 @@ const MAX_DEPTH = 64;
 
 /**
  * Sets `key` on `target` as an own, enumerable, writable data property, so a key named
- * `__proto__` (or `constructor`) stays a data key and never touches a prototype.
+ * `__proto__` (or `constructor`) stays a data key and never touches a prototype. A key that
+ * `target` has nowhere on its prototype chain is assigned (which makes exactly that property);
+ * any other is defined.
  */
 export function setDataKey(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key in target) Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string, unknown>)[key] = value;
 }
 
 /**

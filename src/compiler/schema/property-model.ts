@@ -1,7 +1,7 @@
 import type { ContractIssue, Json } from '../../contract/index.js';
 import type { FieldOptions, ShapeOptions } from '../../decorators/index.js';
 import { applyShape } from './shape-rules.js';
-import { CONSTRAINT_MAPPINGS } from './constraint-map.js';
+import { CONSTRAINT_MAPPINGS, type MappingContext } from './constraint-map.js';
 import { jsonCopyOf } from './json-values.js';
 import * as messages from './messages.js';
 import { isOptionalRule } from './optional.js';
@@ -67,11 +67,15 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   const addResidual = (constraint: string): void => {
     if (!residual.includes(constraint)) residual.push(constraint);
   };
-  const optional = metadatas.some(isOptionalRule);
-  const conditional = metadatas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && !isOptionalRule(m));
+  let optional = false;
+  let conditional = false;
+  for (const metadata of metadatas) {
+    if (isOptionalRule(metadata)) optional = true;
+    else if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) conditional = true;
+  }
   const rules = new ValueRules();
 
-  if (conditional.length > 0) {
+  if (conditional) {
     // @ValidateIf() switches every other rule of the property off when its condition is false,
     // and the condition is code: the schema lets any value through and class-validator decides.
     for (const metadata of metadatas) {
@@ -107,23 +111,30 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   const defaultValue = defaultOf(input, field);
   const examples = field.examples === undefined ? undefined : jsonCopyOf(field.examples);
   if (field.examples !== undefined && examples === undefined) input.issues.push(messages.fieldValueNotJson(className, name, 'examples'));
-  return {
+  const model: { -readonly [K in keyof PropertyModel]: PropertyModel[K] } = {
     name,
     optional,
     // class-transformer keeps an initialiser when the key is left out, JSON or not.
     required: !optional && defaultValue === undefined && input.initialiser?.value === undefined,
     rules,
-    ...(field.title === undefined ? {} : { title: field.title }),
-    ...(field.description === undefined ? {} : { description: field.description }),
-    ...(Array.isArray(examples) ? { examples } : {}),
-    ...(field.deprecated === undefined ? {} : { deprecated: field.deprecated }),
-    ...(defaultValue === undefined ? {} : { defaultValue }),
     residual,
   };
+  if (field.title !== undefined) model.title = field.title;
+  if (field.description !== undefined) model.description = field.description;
+  if (Array.isArray(examples)) model.examples = examples;
+  if (field.deprecated !== undefined) model.deprecated = field.deprecated;
+  if (defaultValue !== undefined) model.defaultValue = defaultValue;
+  return model;
 }
+
+const NO_CONSTRAINTS: readonly unknown[] = Object.freeze([]);
 
 function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (constraint: string) => void): void {
   let eachUsed = false;
+  // One context for every rule of the property, pointed at each rule in turn (mappings use it
+  // only while they run).
+  let constraint = '';
+  const context: { -readonly [K in keyof MappingContext]: MappingContext[K] } = { rules, constraints: NO_CONSTRAINTS, residual: () => addResidual(constraint) };
   for (const metadata of input.metadatas) {
     const type = metadata.type;
     if (type === ValidationTypes.CONDITIONAL_VALIDATION || type === ValidationTypes.WHITELIST || type === ValidationTypes.IS_DEFINED) continue;
@@ -143,8 +154,10 @@ function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (const
       addResidual(residualNameOf(metadata));
       continue;
     }
-    const constraint = metadata.name as string;
-    mapping.apply({ rules: target, constraints: Array.isArray(metadata.constraints) ? metadata.constraints : [], residual: () => addResidual(constraint) });
+    constraint = metadata.name as string;
+    context.rules = target;
+    context.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
+    mapping.apply(context);
   }
   // `each: true` validates the items of an array (class-validator also accepts a lone
   // non-array value then; the schema asks for the array the property is declared as).

@@ -2,7 +2,7 @@ import { isJsonObject, type Json, type JsonObject } from '../../contract/index.j
 import type { ClassModel } from './class-model.js';
 import { setDataKey } from './json-values.js';
 import type { PropertyModel } from './property-model.js';
-import { isOnly, typeKeyword, unionTypes, typeSet } from './type-set.js';
+import { isOnly, nullableTypeKeyword, typeKeyword } from './type-set.js';
 import type { BoundKeyword, ValueRules, Variants } from './value-rules.js';
 
 /** How a nested DTO class appears where it is used: its schema inline, or a `$ref`. */
@@ -13,45 +13,50 @@ const BOUND_ORDER: readonly BoundKeyword[] = ['minimum', 'exclusiveMinimum', 'ma
 /**
  * The JSON Schema of one value's rules. Keywords come in a fixed order (type, enum, const,
  * not, format, pattern, bounds, items, uniqueItems) so equal rules give equal text. A second
- * `@Matches` or format goes into `allOf`, since a schema holds one of each keyword.
+ * `@Matches` or format goes into `allOf`, since a schema holds one of each keyword. With
+ * `nullable`, a forbidden `null` is left out of `not` (the caller admits `null` after, see
+ * `admitNull`). The keywords are added to `schema` (a fresh object by default), which is
+ * answered.
  */
-export function renderRules(rules: ValueRules, reference: ClassReference, options: { readonly nullable?: boolean } = {}): JsonObject {
-  const schema: JsonObject =
-    rules.nested !== undefined ? { ...reference(rules.nested) }
-    : rules.variants !== undefined ? { anyOf: renderVariants(rules.variants, reference) }
-    : rules.unionMembers !== undefined ? { anyOf: rules.unionMembers.map((member) => renderRules(member, reference)) }
-    : {};
-  const stringOnly = isOnly(rules.types, 'string');
-  if (rules.nested === undefined && rules.variants === undefined && rules.unionMembers === undefined && rules.types !== undefined) {
+export function renderRules(rules: ValueRules, reference: ClassReference, nullable = false, schema: JsonObject = {}): JsonObject {
+  if (rules.nested !== undefined) Object.assign(schema, reference(rules.nested));
+  else if (rules.variants !== undefined) schema.anyOf = renderVariants(rules.variants, reference);
+  else if (rules.unionMembers !== undefined) schema.anyOf = rules.unionMembers.map((member) => renderRules(member, reference));
+  else if (rules.types !== undefined) {
     if (rules.types.size === 0) schema.not = {};
     else schema.type = typeKeyword(rules.types);
   }
+  const stringOnly = isOnly(rules.types, 'string');
   // An empty list admits nothing, like class-validator; JSON Schema says so with `not: {}`.
   if (rules.enumValues !== undefined && rules.enumValues.length === 0) schema.not = {};
   else if (rules.enumValues !== undefined) schema.enum = [...rules.enumValues];
   if (rules.constValue !== undefined) schema.const = rules.constValue.value;
-  const forbidden = [...rules.notValues];
-  if (rules.notEmpty && !stringOnly && rules.nested === undefined && !forbidden.includes('')) forbidden.push('');
-  const excluded = options.nullable ? forbidden.filter((value) => value !== null) : forbidden;
-  if (schema.not !== undefined) {
-    // Nothing passes already.
-  } else if (excluded.length === 1) schema.not = { const: excluded[0]! };
-  else if (excluded.length > 1) schema.not = { enum: excluded };
+  if (schema.not === undefined && (rules.notValues.length > 0 || rules.notEmpty)) {
+    // Nothing passes already when `not` is set.
+    const forbidden = [...rules.notValues];
+    if (rules.notEmpty && !stringOnly && rules.nested === undefined && !forbidden.includes('')) forbidden.push('');
+    const excluded = nullable ? forbidden.filter((value) => value !== null) : forbidden;
+    if (excluded.length === 1) schema.not = { const: excluded[0]! };
+    else if (excluded.length > 1) schema.not = { enum: excluded };
+  }
   if (rules.formats.length > 0) schema.format = rules.formats[0]!;
   if (rules.patterns.length > 0) schema.pattern = rules.patterns[0]!;
-  for (const keyword of BOUND_ORDER) {
-    const value = rules.bounds.get(keyword);
-    if (value !== undefined) schema[keyword] = value;
+  if (rules.bounds.size > 0) {
+    for (const keyword of BOUND_ORDER) {
+      const value = rules.bounds.get(keyword);
+      if (value !== undefined) schema[keyword] = value;
+    }
   }
   if (rules.notEmpty && stringOnly) schema.minLength = Math.max(rules.bounds.get('minLength') ?? 0, 1);
   if (rules.items !== undefined) schema.items = renderRules(rules.items, reference);
   if (rules.uniqueItems) schema.uniqueItems = true;
   if (rules.mapValues !== undefined) schema.additionalProperties = renderRules(rules.mapValues, reference);
-  const extra: JsonObject[] = [
-    ...rules.formats.slice(1).map((format) => ({ format })),
-    ...rules.patterns.slice(1).map((pattern) => ({ pattern })),
-  ];
-  if (extra.length > 0) schema.allOf = extra;
+  if (rules.formats.length > 1 || rules.patterns.length > 1) {
+    schema.allOf = [
+      ...rules.formats.slice(1).map((format) => ({ format })),
+      ...rules.patterns.slice(1).map((pattern) => ({ pattern })),
+    ];
+  }
   return schema;
 }
 
@@ -85,32 +90,50 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
  * becomes `"type": ["object", "null"]` (its keywords apply to objects only, and client
  * libraries keep a type list where they simplify an `anyOf` with `null` away), a `$ref` is
  * wrapped in `anyOf` with `{"type":"null"}`, and a union gets a `{"type":"null"}` member.
- * A schema without a type already admits `null`.
+ * A schema without a type already admits `null`. It answers a new schema and leaves `schema`
+ * as it is, except for a value that is no nested DTO or union (see `admitNullInPlace`).
  */
 export function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
   if (rules.nested !== undefined) return schema.type === 'object' ? { ...schema, type: ['object', 'null'] } : { anyOf: [schema, { type: 'null' }] };
   if (rules.variants !== undefined || rules.unionMembers !== undefined) return { ...schema, anyOf: [...(schema.anyOf as Json[]), { type: 'null' }] };
-  const result: JsonObject = { ...schema };
-  if (rules.types !== undefined && rules.types.size > 0) result.type = typeKeyword(unionTypes(rules.types, typeSet('null')));
-  if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
-  if ('const' in result) {
-    result.enum = result.const === null ? [null] : [result.const as Json, null];
-    delete result.const;
-  }
-  return result;
+  return admitNullInPlace({ ...schema }, rules);
 }
 
-/** The schema of one property: annotations around the value's schema. */
+/** `admitNull` for a value that is no nested DTO or union: changes `schema` itself, keys keeping their places, and answers it. */
+function admitNullInPlace(schema: JsonObject, rules: ValueRules): JsonObject {
+  if (rules.types !== undefined && rules.types.size > 0) schema.type = nullableTypeKeyword(rules.types);
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if ('const' in schema) {
+    schema.enum = schema.const === null ? [null] : [schema.const as Json, null];
+    delete schema.const;
+  }
+  return schema;
+}
+
+/**
+ * The schema of one property: annotations (title, description) first, then the value's
+ * schema, then `default`, `examples` and `deprecated`.
+ */
 export function renderProperty(property: PropertyModel, reference: ClassReference): JsonObject {
   // One rule for every optional property (`@IsOptional()`, a default or an initialiser): left
   // out of `required`, and `null` admitted as "left out" (the pipeline drops it).
   const nullable = !property.required;
-  const value = renderRules(property.rules, reference, { nullable });
-  const body = nullable ? admitNull(value, property.rules) : value;
+  const rules = property.rules;
   const schema: JsonObject = {};
   if (property.title !== undefined) schema.title = property.title;
   if (property.description !== undefined) schema.description = property.description;
-  Object.assign(schema, body);
+  if (rules.nested === undefined) {
+    // The value's keywords go straight after the annotations; `null` is admitted in place.
+    renderRules(rules, reference, nullable, schema);
+    if (nullable) {
+      if (rules.variants !== undefined || rules.unionMembers !== undefined) schema.anyOf = [...(schema.anyOf as Json[]), { type: 'null' }];
+      else admitNullInPlace(schema, rules);
+    }
+  } else {
+    // A nested DTO may be wrapped whole (`anyOf` with `null`): rendered on its own first.
+    const value = renderRules(rules, reference, nullable);
+    Object.assign(schema, nullable ? admitNull(value, rules) : value);
+  }
   if (property.defaultValue !== undefined) schema.default = property.defaultValue;
   if (property.examples !== undefined) schema.examples = property.examples;
   if (property.deprecated !== undefined) schema.deprecated = property.deprecated;

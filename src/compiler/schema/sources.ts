@@ -52,7 +52,8 @@ export interface ValidationMetadata {
  * Every class-validator rule of `dto` and its base classes, as class-validator itself collects
  * them for `validate()` (`always: true`, no strict groups, so rules in groups are included).
  * A subclass's rule hides a base class's rule of the same property and kind, exactly as in
- * class-validator.
+ * class-validator. The answer may be class-validator's own list of the class's rules: callers
+ * read it and never change it.
  */
 export function validationMetadataOf(dto: Function): readonly ValidationMetadata[] {
   const storage = getMetadataStorage();
@@ -64,6 +65,8 @@ export function validationMetadataOf(dto: Function): readonly ValidationMetadata
   return collectedMetadata(byTarget as Map<unknown, readonly ValidationMetadata[]>, dto, prototype);
 }
 
+const NO_RULES: readonly ValidationMetadata[] = Object.freeze([]);
+
 /**
  * What class-validator's `getTargetValidationMetadatas(dto, '', true, false)` answers (with
  * `always` and no groups every rule is kept), without its walk over every class it knows for
@@ -73,7 +76,8 @@ export function validationMetadataOf(dto: Function): readonly ValidationMetadata
  * prototype chain (`dto.prototype instanceof Base`, where `Base.prototype.constructor === Base`).
  */
 function collectedMetadata(byTarget: Map<unknown, readonly ValidationMetadata[]>, dto: Function, prototype: object): readonly ValidationMetadata[] {
-  const own = [...(byTarget.get(dto) ?? [])];
+  // class-validator's own list, never changed here (every caller only reads it).
+  const own = byTarget.get(dto) ?? NO_RULES;
   const bases: Function[] = [];
   for (let proto = Object.getPrototypeOf(prototype) as object | null, hops = 0; proto !== null && hops < 1000; proto = Object.getPrototypeOf(proto) as object | null, hops++) {
     const base = (proto as { constructor?: unknown }).constructor;

@@ -17,13 +17,22 @@ export function isDtoClass(value: unknown): value is Function {
   return typeof value === 'function' && value.prototype !== undefined && !BUILT_INS.has(value);
 }
 
-/** The types a wrapper constructor stands for (`@Type(() => Number)`, `design:type` Number). */
-export function primitiveTypesOf(value: unknown): { types: TypeSet; format?: string } | undefined {
-  if (value === String) return { types: typeSet('string') };
-  if (value === Number) return { types: typeSet('number') };
-  if (value === Boolean) return { types: typeSet('boolean') };
-  // JSON has no Date: a date travels as an ISO 8601 date-time string.
-  if (value === Date) return { types: typeSet('string'), format: 'date-time' };
+// Type sets are never changed once made, so each answer below is made once.
+const STRING_TYPES = { types: typeSet('string') } as const;
+const NUMBER_TYPES = { types: typeSet('number') } as const;
+const BOOLEAN_TYPES = { types: typeSet('boolean') } as const;
+// JSON has no Date: a date travels as an ISO 8601 date-time string.
+const DATE_TYPES = { types: typeSet('string'), format: 'date-time' } as const;
+
+/**
+ * The types a wrapper constructor stands for (`@Type(() => Number)`, `design:type` Number). The
+ * answer is shared: callers read it and never change it.
+ */
+export function primitiveTypesOf(value: unknown): { readonly types: TypeSet; readonly format?: string } | undefined {
+  if (value === String) return STRING_TYPES;
+  if (value === Number) return NUMBER_TYPES;
+  if (value === Boolean) return BOOLEAN_TYPES;
+  if (value === Date) return DATE_TYPES;
   return undefined;
 }
 
@@ -79,7 +88,7 @@ export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): 
   input.issues.push(messages.unknownPropertyType(input.className, input.property, gapOf(designType)));
 }
 
-function applyPrimitive(rules: ValueRules, primitive: { types: TypeSet; format?: string }): void {
+function applyPrimitive(rules: ValueRules, primitive: { readonly types: TypeSet; readonly format?: string }): void {
   rules.types = primitive.types;
   if (primitive.format !== undefined) rules.formats.push(primitive.format);
 }

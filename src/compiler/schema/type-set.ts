@@ -10,8 +10,12 @@ const ORDER: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'o
  */
 export type TypeSet = ReadonlySet<JsonType>;
 
-/** Builds a normal type set from `types`. */
+/** The set of each single type, made once (type sets are never changed). */
+const SINGLE_TYPE_SETS: ReadonlyMap<JsonType, TypeSet> = new Map(ORDER.map((type) => [type, new Set([type])]));
+
+/** Builds a normal type set from `types` (a set of one type is made once and shared). */
 export function typeSet(...types: JsonType[]): TypeSet {
+  if (types.length === 1) return SINGLE_TYPE_SETS.get(types[0]!) ?? new Set(types);
   const set = new Set(types);
   if (set.has('number')) set.delete('integer');
   return set;
@@ -22,6 +26,7 @@ export function typeSet(...types: JsonType[]): TypeSet {
  * means no value has both types (for instance `@IsString()` with `@IsInt()`).
  */
 export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
+  if (a === b) return a;
   const result: JsonType[] = [];
   for (const type of a) {
     if (b.has(type)) result.push(type);
@@ -31,14 +36,19 @@ export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
   return typeSet(...result);
 }
 
-/** `a` plus `b`, normalised. */
-export function unionTypes(a: TypeSet, b: TypeSet): TypeSet {
-  return typeSet(...a, ...b);
-}
-
 /** The `type` keyword's value: a single name, or the names in a fixed order. */
 export function typeKeyword(types: TypeSet): string | string[] {
-  const listed = ORDER.filter((type) => types.has(type));
+  if (types.size === 1) return types.values().next().value as JsonType;
+  return ORDER.filter((type) => types.has(type));
+}
+
+/** The `type` keyword's value for `types` and `null`, normalised as `typeSet` would. */
+export function nullableTypeKeyword(types: TypeSet): string | string[] {
+  const listed: JsonType[] = [];
+  for (let index = 0; index < ORDER.length; index++) {
+    const type = ORDER[index]!;
+    if (type === 'null' || (types.has(type) && !(type === 'integer' && types.has('number')))) listed.push(type);
+  }
   return listed.length === 1 ? listed[0]! : listed;
 }
 

@@ -15,7 +15,14 @@ const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value
 const isString = (value: unknown): boolean => typeof value === 'string';
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): boolean => Number.isFinite(value);
-const isUniqueStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString) && new Set(value).size === value.length;
+const isUniqueStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString) && hasNoRepeats(value);
+
+/** Whether no two items of `list` are the same (as a `Set` tells them apart); short lists without a `Set`. */
+function hasNoRepeats(list: readonly unknown[]): boolean {
+  if (list.length > 16) return new Set(list).size === list.length;
+  for (let index = 1; index < list.length; index++) for (let before = 0; before < index; before++) if (list[index] === list[before]) return false;
+  return true;
+}
 // `Number.isInteger` and `Number.isFinite` are false for anything but a number (they never convert).
 const isAnything = (): boolean => true;
 
@@ -64,7 +71,10 @@ export const DEFAULT_FORMATS: ReadonlySet<string> = new Set([
 export function isPlainSchema(schema: unknown, knownFormats: (name: string) => boolean = (name) => DEFAULT_FORMATS.has(name), maxDepth = 64): boolean {
   if (typeof schema === 'boolean') return true;
   if (!isJsonObject(schema) || maxDepth <= 0) return false;
-  for (const [keyword, value] of Object.entries(schema)) {
+  const keywords = Object.keys(schema);
+  for (let index = 0; index < keywords.length; index++) {
+    const keyword = keywords[index]!;
+    const value = schema[keyword];
     const simple = SIMPLE_KEYWORDS.get(keyword);
     if (simple !== undefined) {
       if (!simple(value)) return false;

@@ -132,7 +132,12 @@ export interface FirstUseCompile {
 export function firstUseCompile(schema: object, validator?: SchemaValidator): FirstUseCompile {
   if (validator !== undefined || !isPlainSchema(schema)) return { check: compileSchema(schema, validator), deferred: false };
   let compiled: CompiledSchema | undefined;
-  const check = ((data: unknown): boolean => (compiled ??= compileSchema(schema))(data)) as CompiledSchema;
-  Object.defineProperty(check, 'errors', { get: () => compiled?.errors ?? null });
+  const check = ((data: unknown): boolean => {
+    compiled ??= compileSchema(schema);
+    const valid = compiled(data);
+    check.errors = compiled.errors ?? null;
+    return valid;
+  }) as CompiledSchema;
+  check.errors = null;
   return { check, deferred: true };
 }
