@@ -90,7 +90,7 @@ export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): 
 
 function applyPrimitive(rules: ValueRules, primitive: { readonly types: TypeSet; readonly format?: string }): void {
   rules.types = primitive.types;
-  if (primitive.format !== undefined) rules.formats.push(primitive.format);
+  if (primitive.format !== undefined) rules.addFormat(primitive.format);
 }
 
 /**
