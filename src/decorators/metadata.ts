@@ -137,6 +137,8 @@ export function setArgsClass(cls: Function, dto: Function): void {
  * exported from the decorators index.
  */
 export function classChain(cls: Function): Function[] {
+  // Most classes extend nothing: no walk for them.
+  if (typeof cls === 'function' && Object.getPrototypeOf(cls) === Function.prototype) return [cls];
   const chain: Function[] = [];
   for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype && chain.length < 64; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
   return chain;

@@ -264,16 +264,24 @@ function nameOf(cls: Function, toolOptions: ToolOptions, issues: ContractIssue[]
 }
 
 function duplicateIssues(entries: readonly Entry[]): ContractIssue[] {
-  const byName = new Map<string, string[]>();
+  // The first source of each name, in first-seen order; a list only for a name given again.
+  const firstSource = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   for (const entry of entries) {
     if (entry.name === undefined) continue;
-    const sources = byName.get(entry.name) ?? [];
-    sources.push(entry.source);
-    byName.set(entry.name, sources);
+    const first = firstSource.get(entry.name);
+    if (first === undefined) firstSource.set(entry.name, entry.source);
+    else {
+      const sources = repeated.get(entry.name);
+      if (sources === undefined) repeated.set(entry.name, [first, entry.source]);
+      else sources.push(entry.source);
+    }
   }
   const issues: ContractIssue[] = [];
-  for (const [name, sources] of byName) {
-    if (sources.length < 2) continue;
+  if (repeated.size === 0) return issues;
+  for (const name of firstSource.keys()) {
+    const sources = repeated.get(name);
+    if (sources === undefined) continue;
     issues.push({ code: 'duplicate-name', className: '', message: `tool name ${JSON.stringify(name)} is used ${sources.length} times (${sources.join(', ')}): names must be unique in a set; give all but one another name (@Tool({ name: '...' }) on a class, "name" on a contract tool)` });
   }
   return issues;

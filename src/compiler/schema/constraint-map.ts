@@ -109,7 +109,7 @@ const stringFormat = (decorator: string, format: string, how: { readonly residua
   decorator,
   apply(context) {
     context.rules.requireTypes(STRING, decorator);
-    if (how.whenNoOptions !== true || isEmptyOptions(context.constraints[0])) context.rules.formats.push(format);
+    if (how.whenNoOptions !== true || isEmptyOptions(context.constraints[0])) context.rules.addFormat(format);
     if (how.residual) context.residual();
   },
 });
@@ -206,7 +206,7 @@ export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new M
       context.rules.requireTypes(STRING, '@Matches()');
       const pattern = patternOf(context.constraints[0], context.constraints[1]);
       if (pattern === undefined) context.residual();
-      else context.rules.patterns.push(pattern);
+      else context.rules.addPattern(pattern);
     },
   }],
   ['isEmail', stringFormat('@IsEmail()', 'email', { residual: true, whenNoOptions: true })],

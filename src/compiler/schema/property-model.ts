@@ -93,13 +93,15 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         input.issues.push(messages.typeFunctionThrew(className, name, error));
       }
     }
+    let design: { readonly value: unknown } | undefined;
     if (input.shape !== undefined) applyShape(rules, input.shape, { className, property: name, designType: designTypeOf(cls, name), issues: input.issues });
     else resolvePropertyType(rules, {
       className,
       property: name,
       hinted,
       variants: variantsOf(hint?.options),
-      designType: designTypeOf(cls, name),
+      // Read once, and only when the decorators leave the type open.
+      designType: () => (design ??= { value: designTypeOf(cls, name) }).value,
       reflectLoaded: reflectMetadataLoaded(),
       allowsAnything: metadatas.some((m) => m.type === ValidationTypes.WHITELIST),
       issues: input.issues,

@@ -39,7 +39,7 @@ function rulesOfType(type: ValueType): ValueRules {
   const primitive = primitiveTypesOf(type);
   if (primitive !== undefined) {
     rules.types = primitive.types;
-    if (primitive.format !== undefined) rules.formats.push(primitive.format);
+    if (primitive.format !== undefined) rules.addFormat(primitive.format);
   } else {
     rules.nested = type;
   }

@@ -44,8 +44,8 @@ export interface ResolutionInput {
   readonly hinted: unknown;
   /** The subtypes of a discriminated `@Type`, when it has them. */
   readonly variants: Variants | undefined;
-  /** The recorded `design:type`. */
-  readonly designType: unknown;
+  /** Reads the recorded `design:type` (called only when the decorators leave the type open). */
+  designType(): unknown;
   /** Whether `Reflect.getMetadata` exists at all. */
   readonly reflectLoaded: boolean;
   /** `@Allow()`: any value is fine when nothing else says what it is. */
@@ -60,16 +60,16 @@ export interface ResolutionInput {
  * unconstrained) when the type cannot be known.
  */
 export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): void {
-  const designType = input.designType;
   const decided = rules.types !== undefined || rules.enumValues !== undefined || rules.constValue !== undefined;
-  const isArray = decided ? isOnly(rules.types, 'array') : designType === Array;
+  const isArray = decided ? isOnly(rules.types, 'array') : input.designType() === Array;
   if (isArray) {
     rules.types ??= typeSet('array');
     resolveItems(rules, input);
     return;
   }
-  if (resolveNested(rules, input, designType)) return;
+  if (resolveNested(rules, input)) return;
   if (decided) return;
+  const designType = input.designType();
   const hintedPrimitive = primitiveTypesOf(input.hinted);
   if (hintedPrimitive !== undefined) {
     applyPrimitive(rules, hintedPrimitive);
@@ -90,23 +90,27 @@ export function resolvePropertyType(rules: ValueRules, input: ResolutionInput): 
 
 function applyPrimitive(rules: ValueRules, primitive: { readonly types: TypeSet; readonly format?: string }): void {
   rules.types = primitive.types;
-  if (primitive.format !== undefined) rules.formats.push(primitive.format);
+  if (primitive.format !== undefined) rules.addFormat(primitive.format);
 }
 
 /**
  * Makes `rules` nested when a DTO class is known for it and nothing says it is not an object.
  * Returns true when the value is settled (nested, or reported).
  */
-function resolveNested(rules: ValueRules, input: ResolutionInput, designType: unknown): boolean {
-  const candidate = isDtoClass(input.hinted) ? input.hinted : isDtoClass(designType) ? designType : undefined;
+function resolveNested(rules: ValueRules, input: ResolutionInput): boolean {
   const mayBeObject = (rules.types === undefined || rules.types.has('object')) && rules.enumValues === undefined && rules.constValue === undefined;
   if (input.variants !== undefined && mayBeObject) {
     rules.variants = input.variants;
     return true;
   }
-  if (candidate !== undefined && mayBeObject) {
-    rules.nested = candidate;
-    return true;
+  if (mayBeObject) {
+    // `@Type(() => X)` first, else a class TypeScript recorded.
+    const named = isDtoClass(input.hinted) ? input.hinted : input.designType();
+    const candidate = isDtoClass(named) ? named : undefined;
+    if (candidate !== undefined) {
+      rules.nested = candidate;
+      return true;
+    }
   }
   if (rules.nestedRequested && rules.types === undefined && rules.enumValues === undefined && rules.constValue === undefined) {
     input.issues.push(messages.nestedClassUnknown(input.className, input.property));

@@ -16,6 +16,19 @@ export interface Variants {
 
 export type BoundKeyword = 'minimum' | 'exclusiveMinimum' | 'minLength' | 'minItems' | 'maximum' | 'exclusiveMaximum' | 'maxLength' | 'maxItems';
 
+// The lists and bounds of rules start as these shared empty values and get their own on the
+// first addition (most properties never add to most of them).
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+const NO_VALUES: readonly Json[] = Object.freeze([]);
+const NO_BOUNDS: ReadonlyMap<BoundKeyword, number> = new Map();
+
+/** `list` with `item` added at the end: `list` itself when it is already a list of its own. */
+function appended<T>(list: readonly T[], item: T, shared: readonly T[]): readonly T[] {
+  if (list === shared) return [item];
+  (list as T[]).push(item);
+  return list;
+}
+
 /**
  * What the decorators of one property say about one JSON value: the property's value itself,
  * or (for `each: true` and arrays) every item of it. Rules only accumulate; each call tightens
@@ -26,7 +39,7 @@ export class ValueRules {
   /** The allowed JSON types; `undefined` while no decorator has said anything about the type. */
   types: TypeSet | undefined;
   /** The decorators that constrained `types`, in order, for messages (`@IsString()`). */
-  readonly typeDecorators: string[] = [];
+  typeDecorators: readonly string[] = NO_STRINGS;
   /** Set when the type decorators contradict each other: the decorators involved. */
   typeConflict: readonly string[] | undefined;
   /** Allowed values (`@IsEnum`, `@IsIn`); `undefined` when not restricted. */
@@ -34,12 +47,15 @@ export class ValueRules {
   /** The single allowed value (`@Equals`). */
   constValue: { readonly value: Json } | undefined;
   /** Forbidden values (`@IsNotIn`, `@NotEquals`, `@IsNotEmpty` on a non-string). */
-  readonly notValues: Json[] = [];
+  notValues: readonly Json[] = NO_VALUES;
   /** `@IsNotEmpty()`: not `""` (rendered as `minLength: 1` on strings). */
   notEmpty = false;
-  readonly bounds = new Map<BoundKeyword, number>();
-  readonly patterns: string[] = [];
-  readonly formats: string[] = [];
+  /** Numeric, length and size bounds (see `bound`). */
+  bounds: ReadonlyMap<BoundKeyword, number> = NO_BOUNDS;
+  /** `@Matches` patterns, in order (see `addPattern`). */
+  patterns: readonly string[] = NO_STRINGS;
+  /** String formats, in order (see `addFormat`). */
+  formats: readonly string[] = NO_STRINGS;
   uniqueItems = false;
   /** `@ValidateNested()` was applied at this level. */
   nestedRequested = false;
@@ -56,7 +72,7 @@ export class ValueRules {
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
-    if (!this.typeDecorators.includes(decorator)) this.typeDecorators.push(decorator);
+    if (!this.typeDecorators.includes(decorator)) this.typeDecorators = appended(this.typeDecorators, decorator, NO_STRINGS);
     const next = this.types === undefined ? types : intersectTypes(this.types, types);
     if (next.size === 0 && this.typeConflict === undefined) this.typeConflict = [...this.typeDecorators];
     this.types = next;
@@ -64,24 +80,36 @@ export class ValueRules {
 
   /** Records a numeric bound, keeping the tighter one when the keyword is already set. */
   bound(keyword: BoundKeyword, value: number): void {
-    const current = this.bounds.get(keyword);
-    if (current === undefined) this.bounds.set(keyword, value);
-    else if (LOWER_BOUNDS.has(keyword)) this.bounds.set(keyword, Math.max(current, value));
-    else if (UPPER_BOUNDS.has(keyword)) this.bounds.set(keyword, Math.min(current, value));
+    if (this.bounds === NO_BOUNDS) this.bounds = new Map();
+    const bounds = this.bounds as Map<BoundKeyword, number>;
+    const current = bounds.get(keyword);
+    if (current === undefined) bounds.set(keyword, value);
+    else if (LOWER_BOUNDS.has(keyword)) bounds.set(keyword, Math.max(current, value));
+    else if (UPPER_BOUNDS.has(keyword)) bounds.set(keyword, Math.min(current, value));
   }
 
   /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */
-  readonly enumDecorators: string[] = [];
+  enumDecorators: readonly string[] = NO_STRINGS;
 
   /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
   restrictTo(values: readonly Json[], decorator: string): void {
-    if (!this.enumDecorators.includes(decorator)) this.enumDecorators.push(decorator);
+    if (!this.enumDecorators.includes(decorator)) this.enumDecorators = appended(this.enumDecorators, decorator, NO_STRINGS);
     this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
   }
 
   /** Forbids each of `values` (primitives only). */
   forbid(values: readonly Json[]): void {
-    for (const value of values) if (!this.notValues.includes(value)) this.notValues.push(value);
+    for (const value of values) if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value, NO_VALUES);
+  }
+
+  /** Adds a string format (a second one goes into `allOf` when rendered). */
+  addFormat(format: string): void {
+    this.formats = appended(this.formats, format, NO_STRINGS);
+  }
+
+  /** Adds a `pattern` (a second one goes into `allOf` when rendered). */
+  addPattern(pattern: string): void {
+    this.patterns = appended(this.patterns, pattern, NO_STRINGS);
   }
 
   /** The rules for the items, created on first use. */
