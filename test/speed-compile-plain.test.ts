@@ -27,4 +27,9 @@ test('type lists: the JSON types once each are plain, a repeat is not', () => {
   assert.equal(isPlainSchema({ type: ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] }), true);
   assert.equal(isPlainSchema({ type: ['string', 'null', 'string'] }), false);
   assert.equal(isPlainSchema({ type: ['null', 'null'] }), false);
+  assert.equal(isPlainSchema({ type: [] }), false);
+  assert.equal(isPlainSchema({ type: ['string', 5] }), false);
+  // A hole (never in JSON) is skipped as \`every\` skips it; two holes are a repeat, as a Set sees them.
+  assert.equal(isPlainSchema({ type: ['string', , 'null'] }), true);
+  assert.equal(isPlainSchema({ type: ['string', , , 'null'] }), false);
 });
