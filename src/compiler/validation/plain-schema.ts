@@ -17,6 +17,13 @@ const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): boolean => Number.isFinite(value);
 const isUniqueStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString) && hasNoRepeats(value);
 
+const isJsonType = (value: unknown): boolean => JSON_TYPES.has(value as string);
+
+/** Whether `value` is a non-empty list of JSON type names, each once (holes skipped, as `every` skips them). */
+function isTypeList(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every(isJsonType) && hasNoRepeats(value);
+}
+
 /** Whether no two items of `list` are the same (as a `Set` tells them apart); short lists without a `Set`. */
 function hasNoRepeats(list: readonly unknown[]): boolean {
   if (list.length > 16) return new Set(list).size === list.length;
@@ -32,7 +39,7 @@ const isAnything = (): boolean => true;
  * refuses is never vouched for). Annotations are here too.
  */
 const SIMPLE_KEYWORDS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([
-  ['type', (value: unknown) => JSON_TYPES.has(value as string) || (Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && value.every((each) => JSON_TYPES.has(each as string)))],
+  ['type', (value: unknown) => JSON_TYPES.has(value as string) || isTypeList(value)],
   ['required', isUniqueStrings],
   ['const', isAnything],
   ['default', isAnything],
