@@ -51,6 +51,10 @@ export const modules = {
       // out: the mutate-validation files pin what they add, and every file here runs for every
       // module-level mutant and every survivor.
       'dist/test/schema-shapes.test.js',
+      // When the null plan and the DTO builder are made (on the first valid call, once), and the
+      // repeat checks of isPlainSchema on lists of every length.
+      'dist/test/speed-compile-deferred.test.js',
+      'dist/test/speed-compile-plain.test.js',
     ],
   },
   executor: {
@@ -85,7 +89,9 @@ export function mutationConfig(name) {
   return {
     testRunner: 'tap',
     plugins: ['@stryker-mutator/tap-runner'],
-    tap: { testFiles: [...new Set(picked.flatMap((m) => m.testFiles))] },
+    // Under the condition `npm test` uses, so a test that imports `toolwright` by name loads the
+    // (mutated) unbundled modules, never the bundle.
+    tap: { testFiles: [...new Set(picked.flatMap((m) => m.testFiles))], nodeArgs: ['--conditions=toolwright-unbundled', '--test-reporter=tap', '-r', '{{hookFile}}', '{{testFile}}'] },
     coverageAnalysis: 'perTest',
     mutate: picked.flatMap((m) => m.mutate),
     ignorePatterns: ['.conformance', 'reports', '.stryker-tmp', '.bench-baseline'],
