@@ -23,7 +23,9 @@
 // The unbundled modules in `dist/src/` stay: they carry the type declarations the `exports` point
 // to, and the condition `toolwright-unbundled` (`node --conditions=toolwright-unbundled`) resolves
 // every entry point to them, which the project's own tests use. Fails (exit code 1, esbuild's
-// messages on stderr) when an entry point is missing: run `tsc -p .` first.
+// messages on stderr) when an entry point is missing: run `tsc -p .` first; and fails naming the
+// file when an empty chunk is referred to other than by a side-effect import (a dynamic import of
+// it would break if it were dropped).
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -79,5 +81,7 @@ for (const file of files) {
   const kept = text
     .replace(/^import "[^"]*\/([^"/]+\.js)";$/gm, (line, chunk) => (empty.has(chunk) ? '' : line))
     .replace(RENAMED_CLASS, (line, head, outer, inner) => (inner === outer ? line : `${head}${inner} { static { Object.defineProperty(this, "name", { value: "${outer}", configurable: true }); }`));
+  const stillNamed = [...empty].find((chunk) => kept.includes(chunk));
+  if (stillNamed !== undefined) throw new Error(`bundle: ${file} refers to the empty chunk ${stillNamed} other than by a side-effect import; cannot drop it`);
   if (kept !== text) writeFileSync(file, kept);
 }

@@ -25,8 +25,8 @@ export const RECORD_RESOLVED_MODULES = `
  * `src/` without extension (`mcp/transports/http/http-handler`), sorted, once each. A module of
  * the unbundled build (`.../dist/src/x.js`) is itself; a file of the bundle
  * (`.../dist/bundle/...js`) holds the modules its source map names, and an entry point of the
- * bundle (`dist/bundle/runtime/index.js`, not a chunk) is also the module it bundles. Other URLs (dependencies,
- * `node:` builtins) hold none.
+ * bundle (`dist/bundle/runtime/index.js`, not a chunk) is also the module it bundles. Other URLs
+ * (dependencies, `node:` builtins) hold none.
  */
 export function toolwrightSourcesOf(urls: readonly string[]): string[] {
   const sources = new Set<string>();
