@@ -32,6 +32,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { usageOfLine, type UsageReport } from './support/cpu-report.js';
+import { median } from './support/median.js';
 
 const BASELINE_COMMIT = 'f7fafc4';
 const WARMUP_CALLS = 200;
@@ -194,8 +195,6 @@ interface ColdStart {
   readonly cpuMs: number;
   readonly peakRssMiB: number;
 }
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function coldStarts(contenders: readonly Contender[], toolCount: number, starts: number): Promise<ColdStart[]> {
   const samples = contenders.map(() => [] as Array<ColdStart>);

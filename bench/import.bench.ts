@@ -16,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './support/median.js';
 
 const STARTS = 7;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -39,8 +40,6 @@ function importCpuMs(importer: Importer): number {
   const args = [...(importer.conditions === undefined ? [] : [`--conditions=${importer.conditions}`]), '--input-type=module', '-e', code];
   return Number(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }).trim());
 }
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function run(): Promise<void> {
   const samples = IMPORTERS.map(() => [] as number[]);

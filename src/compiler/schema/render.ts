@@ -90,17 +90,15 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
  * becomes `"type": ["object", "null"]` (its keywords apply to objects only, and client
  * libraries keep a type list where they simplify an `anyOf` with `null` away), a `$ref` is
  * wrapped in `anyOf` with `{"type":"null"}`, and a union gets a `{"type":"null"}` member.
- * A schema without a type already admits `null`. It answers a new schema and leaves `schema`
- * as it is, except for a value that is no nested DTO or union (see `admitNullInPlace`).
+ * A schema without a type already admits `null`. A nested DTO's schema is answered anew (it
+ * may be wrapped whole); any other is changed in place, keys keeping their places, and answered.
  */
-export function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
+function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
   if (rules.nested !== undefined) return schema.type === 'object' ? { ...schema, type: ['object', 'null'] } : { anyOf: [schema, { type: 'null' }] };
-  if (rules.variants !== undefined || rules.unionMembers !== undefined) return { ...schema, anyOf: [...(schema.anyOf as Json[]), { type: 'null' }] };
-  return admitNullInPlace({ ...schema }, rules);
-}
-
-/** `admitNull` for a value that is no nested DTO or union: changes `schema` itself, keys keeping their places, and answers it. */
-function admitNullInPlace(schema: JsonObject, rules: ValueRules): JsonObject {
+  if (rules.variants !== undefined || rules.unionMembers !== undefined) {
+    schema.anyOf = [...(schema.anyOf as Json[]), { type: 'null' }];
+    return schema;
+  }
   if (rules.types !== undefined && rules.types.size > 0) schema.type = nullableTypeKeyword(rules.types);
   if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
   if ('const' in schema) {
@@ -125,10 +123,7 @@ export function renderProperty(property: PropertyModel, reference: ClassReferenc
   if (rules.nested === undefined) {
     // The value's keywords go straight after the annotations; `null` is admitted in place.
     renderRules(rules, reference, nullable, schema);
-    if (nullable) {
-      if (rules.variants !== undefined || rules.unionMembers !== undefined) schema.anyOf = [...(schema.anyOf as Json[]), { type: 'null' }];
-      else admitNullInPlace(schema, rules);
-    }
+    if (nullable) admitNull(schema, rules);
   } else {
     // A nested DTO may be wrapped whole (`anyOf` with `null`): rendered on its own first.
     const value = renderRules(rules, reference, nullable);

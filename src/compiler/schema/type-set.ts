@@ -42,14 +42,9 @@ export function typeKeyword(types: TypeSet): string | string[] {
   return ORDER.filter((type) => types.has(type));
 }
 
-/** The `type` keyword's value for `types` and `null`, normalised as `typeSet` would. */
+/** The `type` keyword's value for `types` and `null`. */
 export function nullableTypeKeyword(types: TypeSet): string | string[] {
-  const listed: JsonType[] = [];
-  for (let index = 0; index < ORDER.length; index++) {
-    const type = ORDER[index]!;
-    if (type === 'null' || (types.has(type) && !(type === 'integer' && types.has('number')))) listed.push(type);
-  }
-  return listed.length === 1 ? listed[0]! : listed;
+  return typeKeyword(typeSet(...types, 'null'));
 }
 
 /** Whether `types` is exactly `{ only }`. */
