@@ -91,7 +91,10 @@ export function mutationConfig(name) {
     plugins: ['@stryker-mutator/tap-runner'],
     // Under the condition `npm test` uses, so a test that imports `toolwright` by name loads the
     // (mutated) unbundled modules, never the bundle.
-    tap: { testFiles: [...new Set(picked.flatMap((m) => m.testFiles))], nodeArgs: ['--conditions=toolwright-unbundled', '--test-reporter=tap', '-r', '{{hookFile}}', '{{testFile}}'] },
+    tap: {
+      testFiles: [...new Set(picked.flatMap((m) => m.testFiles))],
+      nodeArgs: ['--conditions=toolwright-unbundled', '--test-reporter=tap', '-r', '{{hookFile}}', '{{testFile}}'],
+    },
     coverageAnalysis: 'perTest',
     mutate: picked.flatMap((m) => m.mutate),
     ignorePatterns: ['.conformance', 'reports', '.stryker-tmp', '.bench-baseline'],

@@ -45,11 +45,16 @@ export async function run(): Promise<void> {
   const dev = await startDevProvider();
   const info = { name: 'auth-bench', version: '1.0.0' };
   const open = await serveHttp(info, issueTools());
-  const guarded = await serveHttp(info, issueTools(), { auth: { verifier: jwtVerifier({ issuer: dev.issuer }), issuer: dev.issuer, requiredScopes: ['mcp'] } });
+  const guarded = await serveHttp(info, issueTools(), {
+    auth: { verifier: jwtVerifier({ issuer: dev.issuer }), issuer: dev.issuer, requiredScopes: ['mcp'] },
+  });
   try {
     const response = await fetch(`${dev.issuer}/token`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${DEV_CLIENT.clientId}:${DEV_CLIENT.clientSecret}`).toString('base64')}` },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: `Basic ${Buffer.from(`${DEV_CLIENT.clientId}:${DEV_CLIENT.clientSecret}`).toString('base64')}`,
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', resource: guarded.url, scope: 'mcp' }).toString(),
     });
     const { access_token: token } = (await response.json()) as { access_token: string };
@@ -65,13 +70,26 @@ export async function run(): Promise<void> {
     }
     const a = median(without);
     const b = median(withAuth);
-    console.log(`tools/call over HTTP, one session, ${CALLS} sequential calls per round, median of ${ROUNDS} interleaved rounds`);
-    console.log(`  no auth ${a.toFixed(0).padStart(6)} µs/call   auth (JWT) ${b.toFixed(0).padStart(6)} µs/call   auth/no auth ${(b / a).toFixed(2)}x`);
+    console.log(
+      `tools/call over HTTP, one session, ${CALLS} sequential calls per round, median of ${ROUNDS} interleaved rounds`,
+    );
+    console.log(
+      `  no auth ${a.toFixed(0).padStart(6)} µs/call   auth (JWT) ${b.toFixed(0).padStart(6)} µs/call   auth/no auth ${(b / a).toFixed(2)}x`,
+    );
     await plain.close();
     await authed.close();
 
-    const gate = createAuthGate({ verifier: jwtVerifier({ issuer: dev.issuer }), issuer: dev.issuer, requiredScopes: ['mcp'], resource: guarded.url });
-    const req = { method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${token}` } } as unknown as IncomingMessage;
+    const gate = createAuthGate({
+      verifier: jwtVerifier({ issuer: dev.issuer }),
+      issuer: dev.issuer,
+      requiredScopes: ['mcp'],
+      resource: guarded.url,
+    });
+    const req = {
+      method: 'POST',
+      url: '/mcp',
+      headers: { authorization: `Bearer ${token}` },
+    } as unknown as IncomingMessage;
     const res = {} as ServerResponse;
     const admits: number[] = [];
     for (let round = 0; round < ROUNDS + 1; round++) {

@@ -39,11 +39,28 @@ const META = {
 async function call(url: string, name: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, ...params, _meta: META } }),
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: {}, ...params, _meta: META },
+    }),
   });
   const text = await res.text();
-  const json = (res.headers.get('content-type') ?? '').startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as { id?: unknown; result?: Record<string, unknown> }).find((m) => m.id !== undefined) : (JSON.parse(text) as { result?: Record<string, unknown> });
+  const json = (res.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as { id?: unknown; result?: Record<string, unknown> })
+        .find((m) => m.id !== undefined)
+    : (JSON.parse(text) as { result?: Record<string, unknown> });
   if (json?.result === undefined) throw new Error(`no result: HTTP ${res.status} ${text.slice(0, 200)}`);
   return json.result;
 }
@@ -84,10 +101,18 @@ async function measureThroughput(): Promise<void> {
     for (const count of [1, 2, 4]) {
       const processes = await NodeProcesses.start({ count, script: NODE_SCRIPT, env: { CLUSTER_QUIET: '1' } });
       sets.push(processes);
-      if (count === 1) contenders.push({ label: '1 process, direct', url: processes.nodes[0]!.url, latencies: [], ms: 0 });
-      const balancer = await startBalancer({ backends: processes.nodes.map((node) => ({ name: node.nodeId, port: node.port })) });
+      if (count === 1)
+        contenders.push({ label: '1 process, direct', url: processes.nodes[0]!.url, latencies: [], ms: 0 });
+      const balancer = await startBalancer({
+        backends: processes.nodes.map((node) => ({ name: node.nodeId, port: node.port })),
+      });
       balancers.push(balancer);
-      contenders.push({ label: `${count} process${count === 1 ? '' : 'es'} behind HAProxy`, url: balancer.url, latencies: [], ms: 0 });
+      contenders.push({
+        label: `${count} process${count === 1 ? '' : 'es'} behind HAProxy`,
+        url: balancer.url,
+        latencies: [],
+        ms: 0,
+      });
     }
     for (const contender of contenders) await load(contender.url, WARMUP_MS);
     // Short slices in rotating order, so that the machine's noise hits every contender alike.
@@ -100,11 +125,15 @@ async function measureThroughput(): Promise<void> {
       }
     }
     const base = contenders[1]!.latencies.length / contenders[1]!.ms;
-    console.log(`stateless whoami, ${IN_FLIGHT} in flight, ${ROUNDS} slices of ${SLICE_MS} ms each, rotating; ${availableParallelism()} cores shared by the client, HAProxy and the servers:`);
+    console.log(
+      `stateless whoami, ${IN_FLIGHT} in flight, ${ROUNDS} slices of ${SLICE_MS} ms each, rotating; ${availableParallelism()} cores shared by the client, HAProxy and the servers:`,
+    );
     for (const contender of contenders) {
       const sorted = contender.latencies.sort((a, b) => a - b);
       const rate = sorted.length / contender.ms;
-      console.log(`  ${contender.label.padEnd(26)} ${(rate * 1000).toFixed(0).padStart(7)} calls/s (x${(rate / base).toFixed(2)} of 1 behind HAProxy)   p50 ${quantile(sorted, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(sorted, 0.99).toFixed(2).padStart(6)} ms`);
+      console.log(
+        `  ${contender.label.padEnd(26)} ${(rate * 1000).toFixed(0).padStart(7)} calls/s (x${(rate / base).toFixed(2)} of 1 behind HAProxy)   p50 ${quantile(sorted, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(sorted, 0.99).toFixed(2).padStart(6)} ms`,
+      );
     }
   } finally {
     await Promise.all(balancers.map((balancer) => balancer.stop()));
@@ -114,7 +143,11 @@ async function measureThroughput(): Promise<void> {
 
 async function measureRelay(): Promise<void> {
   const redis = await startLocalRedis();
-  const processes = await NodeProcesses.start({ count: 2, script: NODE_SCRIPT, env: { CLUSTER_QUIET: '1', REDIS_URL: redis.url } });
+  const processes = await NodeProcesses.start({
+    count: 2,
+    script: NODE_SCRIPT,
+    env: { CLUSTER_QUIET: '1', REDIS_URL: redis.url },
+  });
   try {
     const owner = processes.nodes[0]!;
     const other = processes.nodes[1]!;
@@ -122,7 +155,15 @@ async function measureRelay(): Promise<void> {
     const relayed: number[] = [];
     const answers = { elicit_1: { action: 'accept', content: { ok: true } } };
     for (let round = 0; round < RELAY_ROUNDS + 20; round++) {
-      for (const [target, into] of (round % 2 === 0 ? [[owner, local], [other, relayed]] : [[other, relayed], [owner, local]]) as Array<[{ url: string }, number[]]>) {
+      for (const [target, into] of (round % 2 === 0
+        ? [
+            [owner, local],
+            [other, relayed],
+          ]
+        : [
+            [other, relayed],
+            [owner, local],
+          ]) as Array<[{ url: string }, number[]]>) {
         const first = await call(owner.url, 'confirm');
         const start = performance.now();
         const result = await call(target.url, 'confirm', { requestState: first.requestState, inputResponses: answers });
@@ -133,11 +174,14 @@ async function measureRelay(): Promise<void> {
     }
     local.sort((a, b) => a - b);
     relayed.sort((a, b) => a - b);
-    const row = (label: string, values: number[]) => `  ${label.padEnd(34)} p50 ${quantile(values, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(values, 0.99).toFixed(2).padStart(6)} ms`;
+    const row = (label: string, values: number[]) =>
+      `  ${label.padEnd(34)} p50 ${quantile(values, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(values, 0.99).toFixed(2).padStart(6)} ms`;
     console.log(`parked-run retry (${RELAY_ROUNDS} each, alternating; Redis pub/sub on loopback):`);
     console.log(row('retry on the owning process', local));
     console.log(row('retry on another process (relayed)', relayed));
-    console.log(`  relay cost per retry: +${(quantile(relayed, 0.5) - quantile(local, 0.5)).toFixed(2)} ms at the median (x${(quantile(relayed, 0.5) / quantile(local, 0.5)).toFixed(2)})`);
+    console.log(
+      `  relay cost per retry: +${(quantile(relayed, 0.5) - quantile(local, 0.5)).toFixed(2)} ms at the median (x${(quantile(relayed, 0.5) / quantile(local, 0.5)).toFixed(2)})`,
+    );
   } finally {
     await processes.stop();
     await redis.stop();

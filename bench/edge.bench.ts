@@ -74,22 +74,44 @@ function baselineScript(): string | undefined {
   if (existsSync(script)) return script;
   try {
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'src', 'samples'], { maxBuffer: 64 * 1024 * 1024 });
+    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'src', 'samples'], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     mkdirSync(join(dir, 'bench', 'support'), { recursive: true });
     // The bench servers import the published 'toolwright' (this tree's bundle): the copies import the commit's own modules.
     for (const file of ['echo6-toolwright-server.ts', 'echo6-toolwright-tool.ts', 'echo6-args.ts', 'cpu-report.ts']) {
-      writeFileSync(join(dir, 'bench', 'support', file), readFileSync(join(root, 'bench', 'support', file), 'utf8').replaceAll("from 'toolwright'", "from '../../src/index.js'"));
+      writeFileSync(
+        join(dir, 'bench', 'support', file),
+        readFileSync(join(root, 'bench', 'support', file), 'utf8').replaceAll(
+          "from 'toolwright'",
+          "from '../../src/index.js'",
+        ),
+      );
     }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { rootDir: '.', outDir: 'dist' }, include: ['src', 'samples', 'bench/support'] }));
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { stdio: 'ignore' });
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../../tsconfig.json',
+        compilerOptions: { rootDir: '.', outDir: 'dist' },
+        include: ['src', 'samples', 'bench/support'],
+      }),
+    );
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
+      stdio: 'ignore',
+    });
     return existsSync(script) ? script : undefined;
   } catch {
     return undefined;
   }
 }
 
-function collectStderr(stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null | undefined, label: string, cpuLines: string[], onLine?: (line: string) => void): void {
+function collectStderr(
+  stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null | undefined,
+  label: string,
+  cpuLines: string[],
+  onLine?: (line: string) => void,
+): void {
   let pending = '';
   stream?.on('data', (chunk: Buffer) => {
     pending += chunk.toString('utf8');
@@ -104,7 +126,11 @@ function collectStderr(stream: { on(event: 'data', listener: (chunk: Buffer) => 
 }
 
 async function startStdio(contender: Contender, toolCount = 1): Promise<Running> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [contender.script, 'stdio', String(toolCount)], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [contender.script, 'stdio', String(toolCount)],
+    stderr: 'pipe',
+  });
   const cpuLines: string[] = [];
   collectStderr(transport.stderr, contender.label, cpuLines);
   const client = new Client({ name: 'edge-bench', version: '1.0.0' });
@@ -113,7 +139,9 @@ async function startStdio(contender: Contender, toolCount = 1): Promise<Running>
 }
 
 async function startHttp(contender: Contender): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, [contender.script, 'http', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [contender.script, 'http', '1'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const cpuLines: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${contender.label}: no URL within ${WAIT_MS} ms`)), WAIT_MS);
@@ -153,8 +181,11 @@ async function usageOf(running: Running): Promise<UsageReport> {
 }
 
 async function callOnce(running: Running, i: number): Promise<void> {
-  const result = (await running.client.callTool({ name: 'echo6', arguments: { ...ARGUMENTS, text: `hi ${i}` } })) as { content: Array<{ text?: string }> };
-  if (result.content[0]?.text !== `<hi ${i}-hi ${i}>`) throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
+  const result = (await running.client.callTool({ name: 'echo6', arguments: { ...ARGUMENTS, text: `hi ${i}` } })) as {
+    content: Array<{ text?: string }>;
+  };
+  if (result.content[0]?.text !== `<hi ${i}-hi ${i}>`)
+    throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
 }
 
 /** Makes `count` calls, `concurrency` at a time (a batch of that many in flight, then the next). */
@@ -173,7 +204,11 @@ interface CallCost {
   readonly peakRssMiB: number;
 }
 
-async function cpuPerCall(contenders: readonly Contender[], start: (contender: Contender) => Promise<Running>, concurrency = 1): Promise<CallCost[]> {
+async function cpuPerCall(
+  contenders: readonly Contender[],
+  start: (contender: Contender) => Promise<Running>,
+  concurrency = 1,
+): Promise<CallCost[]> {
   const running: Running[] = [];
   try {
     for (const contender of contenders) running.push(await start(contender));
@@ -183,7 +218,8 @@ async function cpuPerCall(contenders: readonly Contender[], start: (contender: C
       for (const one of order) await calls(one, CALLS_PER_ROUND, true, concurrency);
     }
     const costs: CallCost[] = [];
-    for (const one of running) costs.push({ cpuPerCall: one.cpuMicros / one.calls, peakRssMiB: (await usageOf(one)).maxRssKiB / 1024 });
+    for (const one of running)
+      costs.push({ cpuPerCall: one.cpuMicros / one.calls, peakRssMiB: (await usageOf(one)).maxRssKiB / 1024 });
     return costs;
   } finally {
     await Promise.allSettled(running.map((one) => one.stop()));
@@ -205,7 +241,8 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
       try {
         const listed = await running.client.listTools();
         const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-        if (listed.tools.length !== toolCount) throw new Error(`${contender.label}: listed ${listed.tools.length} tools, expected ${toolCount}`);
+        if (listed.tools.length !== toolCount)
+          throw new Error(`${contender.label}: listed ${listed.tools.length} tools, expected ${toolCount}`);
         const usage = await usageOf(running);
         samples[index]!.push({ wallMs, cpuMs: usage.cpuMicros / 1000, peakRssMiB: usage.maxRssKiB / 1024 });
       } finally {
@@ -213,7 +250,11 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
       }
     }
   }
-  return samples.map((values) => ({ wallMs: median(values.map((v) => v.wallMs)), cpuMs: median(values.map((v) => v.cpuMs)), peakRssMiB: median(values.map((v) => v.peakRssMiB)) }));
+  return samples.map((values) => ({
+    wallMs: median(values.map((v) => v.wallMs)),
+    cpuMs: median(values.map((v) => v.cpuMs)),
+    peakRssMiB: median(values.map((v) => v.peakRssMiB)),
+  }));
 }
 
 /**
@@ -221,7 +262,10 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
  * reflect-metadata, class-validator and DTO classes, served by SDK 2.x's low-level `Server` with
  * hand-written JSON Schemas (see `echo6-floor-server.ts`).
  */
-const DTO_FLOOR: Contender = { label: 'floor: SDK 2.x Server + DTOs', script: join(here, 'support', 'echo6-floor-server.js') };
+const DTO_FLOOR: Contender = {
+  label: 'floor: SDK 2.x Server + DTOs',
+  script: join(here, 'support', 'echo6-floor-server.js'),
+};
 
 function contendersOf(): { contenders: Contender[]; reference: number; baselineMissing: boolean } {
   const contenders: Contender[] = [
@@ -232,7 +276,11 @@ function contendersOf(): { contenders: Contender[]; reference: number; baselineM
   if (baseline !== undefined) contenders.push({ label: `toolwright before (${BASELINE_COMMIT})`, script: baseline });
   contenders.push({ label: 'SDK 2.x McpServer+zod', script: join(here, 'support', 'echo6-sdk2-server.js') });
   contenders.push({ label: 'SDK 1.x McpServer+zod', script: join(here, 'support', 'echo6-sdk1-server.js') });
-  return { contenders, reference: contenders.findIndex((c) => c.label.startsWith('SDK 2.x')), baselineMissing: baseline === undefined };
+  return {
+    contenders,
+    reference: contenders.findIndex((c) => c.label.startsWith('SDK 2.x')),
+    baselineMissing: baseline === undefined,
+  };
 }
 
 const cell = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
@@ -242,50 +290,97 @@ export async function run(): Promise<void> {
   const { contenders, reference, baselineMissing } = contendersOf();
   const which = process.env.EDGE_BENCH;
   console.log(`edge.bench: echo6 (6 properties), every ratio to SDK 2.x McpServer+zod; SDK 1.x client`);
-  if (baselineMissing) console.log(`  (toolwright before the speed work left out: git commit ${BASELINE_COMMIT} could not be built)`);
+  if (baselineMissing)
+    console.log(`  (toolwright before the speed work left out: git commit ${BASELINE_COMMIT} could not be built)`);
   const targets: TargetRow[] = [];
   if (which !== 'cold') {
     const stdio = await cpuPerCall(contenders, (c) => startStdio(c));
     const http = await cpuPerCall(contenders, startHttp);
     const stdioConcurrent = await cpuPerCall(contenders, (c) => startStdio(c), CONCURRENCY);
-    console.log(`  server CPU per call (${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls) and the server's peak RSS after them`);
-    console.log(`  ${'server'.padEnd(30)} ${'stdio µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)} ${'HTTP µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
+    console.log(
+      `  server CPU per call (${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls) and the server's peak RSS after them`,
+    );
+    console.log(
+      `  ${'server'.padEnd(30)} ${'stdio µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)} ${'HTTP µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`,
+    );
     contenders.forEach((contender, i) => {
       const s = stdio[i]!;
       const h = http[i]!;
-      console.log(`  ${contender.label.padEnd(30)} ${cell(s.cpuPerCall, 1, 9)} ${ratioCell(s.cpuPerCall, stdio[reference]!.cpuPerCall)} ${cell(s.peakRssMiB, 1, 8)} ${ratioCell(s.peakRssMiB, stdio[reference]!.peakRssMiB)} ${cell(h.cpuPerCall, 1, 9)} ${ratioCell(h.cpuPerCall, http[reference]!.cpuPerCall)} ${cell(h.peakRssMiB, 1, 8)} ${ratioCell(h.peakRssMiB, http[reference]!.peakRssMiB)}`);
+      console.log(
+        `  ${contender.label.padEnd(30)} ${cell(s.cpuPerCall, 1, 9)} ${ratioCell(s.cpuPerCall, stdio[reference]!.cpuPerCall)} ${cell(s.peakRssMiB, 1, 8)} ${ratioCell(s.peakRssMiB, stdio[reference]!.peakRssMiB)} ${cell(h.cpuPerCall, 1, 9)} ${ratioCell(h.cpuPerCall, http[reference]!.cpuPerCall)} ${cell(h.peakRssMiB, 1, 8)} ${ratioCell(h.peakRssMiB, http[reference]!.peakRssMiB)}`,
+      );
     });
-    console.log(`  ${'server'.padEnd(30)} ${`stdio x${CONCURRENCY} µs`.padStart(12)} ${'ratio'.padStart(7)}   (server CPU per call with ${CONCURRENCY} calls in flight at a time)`);
+    console.log(
+      `  ${'server'.padEnd(30)} ${`stdio x${CONCURRENCY} µs`.padStart(12)} ${'ratio'.padStart(7)}   (server CPU per call with ${CONCURRENCY} calls in flight at a time)`,
+    );
     contenders.forEach((contender, i) => {
-      console.log(`  ${contender.label.padEnd(30)} ${cell(stdioConcurrent[i]!.cpuPerCall, 1, 12)} ${ratioCell(stdioConcurrent[i]!.cpuPerCall, stdioConcurrent[reference]!.cpuPerCall)}`);
+      console.log(
+        `  ${contender.label.padEnd(30)} ${cell(stdioConcurrent[i]!.cpuPerCall, 1, 12)} ${ratioCell(stdioConcurrent[i]!.cpuPerCall, stdioConcurrent[reference]!.cpuPerCall)}`,
+      );
     });
     targets.push(
-      { target: 'server CPU per call, stdio', bound: CPU_BOUND, ratios: stdio.map((c) => c.cpuPerCall / stdio[reference]!.cpuPerCall) },
-      { target: 'server CPU per call, HTTP', bound: CPU_BOUND, ratios: http.map((c) => c.cpuPerCall / http[reference]!.cpuPerCall) },
-      { target: 'peak RSS after the stdio calls', bound: RSS_BOUND, ratios: stdio.map((c) => c.peakRssMiB / stdio[reference]!.peakRssMiB) },
-      { target: 'peak RSS after the HTTP calls', bound: RSS_BOUND, ratios: http.map((c) => c.peakRssMiB / http[reference]!.peakRssMiB) },
+      {
+        target: 'server CPU per call, stdio',
+        bound: CPU_BOUND,
+        ratios: stdio.map((c) => c.cpuPerCall / stdio[reference]!.cpuPerCall),
+      },
+      {
+        target: 'server CPU per call, HTTP',
+        bound: CPU_BOUND,
+        ratios: http.map((c) => c.cpuPerCall / http[reference]!.cpuPerCall),
+      },
+      {
+        target: 'peak RSS after the stdio calls',
+        bound: RSS_BOUND,
+        ratios: stdio.map((c) => c.peakRssMiB / stdio[reference]!.peakRssMiB),
+      },
+      {
+        target: 'peak RSS after the HTTP calls',
+        bound: RSS_BOUND,
+        ratios: http.map((c) => c.peakRssMiB / http[reference]!.peakRssMiB),
+      },
     );
   }
   if (which !== 'calls') {
     const coldContenders = [...contenders, DTO_FLOOR];
     for (const { tools, starts } of COLD_STARTS) {
       const cold = await coldStarts(coldContenders, tools, starts);
-      console.log(`  cold start over stdio with ${tools} tool(s): spawn to the first tools/list answer (median of ${starts} interleaved starts), the server's CPU and peak RSS then`);
-      console.log(`  ${'server'.padEnd(30)} ${'wall ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU ms'.padStart(8)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`);
+      console.log(
+        `  cold start over stdio with ${tools} tool(s): spawn to the first tools/list answer (median of ${starts} interleaved starts), the server's CPU and peak RSS then`,
+      );
+      console.log(
+        `  ${'server'.padEnd(30)} ${'wall ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU ms'.padStart(8)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`,
+      );
       coldContenders.forEach((contender, i) => {
         const c = cold[i]!;
         const r = cold[reference]!;
-        console.log(`  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`);
+        console.log(
+          `  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`,
+        );
       });
       const floor = cold[coldContenders.length - 1]!;
       const decorated = cold[0]!;
-      console.log(`  toolwright's own cold start cost, decorated, above the floor: ${(decorated.wallMs - floor.wallMs).toFixed(0)} ms wall, ${(decorated.cpuMs - floor.cpuMs).toFixed(0)} ms CPU`);
+      console.log(
+        `  toolwright's own cold start cost, decorated, above the floor: ${(decorated.wallMs - floor.wallMs).toFixed(0)} ms wall, ${(decorated.cpuMs - floor.cpuMs).toFixed(0)} ms CPU`,
+      );
       if (tools === 1) continue;
       const r = cold[reference]!;
       targets.push(
-        { target: `cold start wall, ${tools.toLocaleString('en-US')} tools`, bound: COLD_BOUND, ratios: cold.map((c) => c.wallMs / r.wallMs) },
-        { target: `cold start CPU, ${tools.toLocaleString('en-US')} tools`, bound: COLD_BOUND, ratios: cold.map((c) => c.cpuMs / r.cpuMs) },
-        { target: `peak RSS at cold start, ${tools.toLocaleString('en-US')} tools`, bound: RSS_BOUND, ratios: cold.map((c) => c.peakRssMiB / r.peakRssMiB) },
+        {
+          target: `cold start wall, ${tools.toLocaleString('en-US')} tools`,
+          bound: COLD_BOUND,
+          ratios: cold.map((c) => c.wallMs / r.wallMs),
+        },
+        {
+          target: `cold start CPU, ${tools.toLocaleString('en-US')} tools`,
+          bound: COLD_BOUND,
+          ratios: cold.map((c) => c.cpuMs / r.cpuMs),
+        },
+        {
+          target: `peak RSS at cold start, ${tools.toLocaleString('en-US')} tools`,
+          bound: RSS_BOUND,
+          ratios: cold.map((c) => c.peakRssMiB / r.peakRssMiB),
+        },
       );
     }
   }
@@ -309,9 +404,13 @@ function printTargets(contenders: readonly Contender[], reference: number, targe
   if (targets.length === 0) return;
   const shown = contenders.map((contender, i) => ({ contender, i })).filter(({ i }) => i !== reference);
   console.log(`  targets (issue 7): every ratio to SDK 2.x McpServer+zod in this run, "ok" when within the bound`);
-  console.log(`  ${'target'.padEnd(36)} ${'bound'.padStart(6)} ${shown.map(({ contender }) => contender.label.slice(0, 20).padStart(20)).join(' ')}`);
+  console.log(
+    `  ${'target'.padEnd(36)} ${'bound'.padStart(6)} ${shown.map(({ contender }) => contender.label.slice(0, 20).padStart(20)).join(' ')}`,
+  );
   for (const row of targets) {
-    const cells = shown.map(({ i }) => `x${row.ratios[i]!.toFixed(2)} ${row.ratios[i]! <= row.bound ? 'ok  ' : 'OVER'}`.padStart(20));
+    const cells = shown.map(({ i }) =>
+      `x${row.ratios[i]!.toFixed(2)} ${row.ratios[i]! <= row.bound ? 'ok  ' : 'OVER'}`.padStart(20),
+    );
     console.log(`  ${row.target.padEnd(36)} ${`x${row.bound.toFixed(2)}`.padStart(6)} ${cells.join(' ')}`);
   }
 }

@@ -83,7 +83,9 @@ export async function measure(variants: readonly BenchVariant[], calls: readonly
       const base = perCallMicros(v.baseline);
       comparison = `  ${(micros / base).toFixed(2)}x ${v.baseline}, overhead ${(micros - base).toFixed(2)} µs/call`;
     }
-    console.log(`  ${v.label.padEnd(width)}  ${String(callsPerSecond).padStart(9)} calls/s  ${micros.toFixed(2).padStart(7)} µs/call${comparison}`);
+    console.log(
+      `  ${v.label.padEnd(width)}  ${String(callsPerSecond).padStart(9)} calls/s  ${micros.toFixed(2).padStart(7)} µs/call${comparison}`,
+    );
   }
 }
 

@@ -37,7 +37,12 @@ const IMPORTERS: readonly Importer[] = [
 /** The CPU milliseconds one fresh process spends importing `importer`'s specifiers, in order. */
 function importCpuMs(importer: Importer): number {
   const code = `const before = process.cpuUsage(); for (const s of ${JSON.stringify(importer.specifiers)}) await import(s); const used = process.cpuUsage(before); console.log((used.user + used.system) / 1000);`;
-  const args = [...(importer.conditions === undefined ? [] : [`--conditions=${importer.conditions}`]), '--input-type=module', '-e', code];
+  const args = [
+    ...(importer.conditions === undefined ? [] : [`--conditions=${importer.conditions}`]),
+    '--input-type=module',
+    '-e',
+    code,
+  ];
   return Number(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }).trim());
 }
 
@@ -50,9 +55,13 @@ export async function run(): Promise<void> {
   const sdk = medians[2]!;
   console.log(`import.bench: CPU of one import() in a fresh process, median of ${STARTS} interleaved starts`);
   IMPORTERS.forEach((importer, index) => {
-    console.log(`  ${importer.label.padEnd(38)} ${medians[index]!.toFixed(0).padStart(5)} ms   x${(medians[index]! / sdk).toFixed(2)} of the SDK's`);
+    console.log(
+      `  ${importer.label.padEnd(38)} ${medians[index]!.toFixed(0).padStart(5)} ms   x${(medians[index]! / sdk).toFixed(2)} of the SDK's`,
+    );
   });
-  console.log(`  bundling saves ${(medians[1]! - medians[0]!).toFixed(0)} ms (x${(medians[0]! / medians[1]!).toFixed(2)} of the unbundled import)`);
+  console.log(
+    `  bundling saves ${(medians[1]! - medians[0]!).toFixed(0)} ms (x${(medians[0]! / medians[1]!).toFixed(2)} of the unbundled import)`,
+  );
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

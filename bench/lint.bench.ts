@@ -34,7 +34,13 @@ export async function run(): Promise<void> {
   const exactLink = exact.find((tool) => tool.name === 'link_issues')!;
   const portableLink = portable.find((tool) => tool.name === 'link_issues')!;
   const objectArgs = { issue: 3, links: { a: { relation: 'blocks', issue: 4 }, b: { relation: 'relates', issue: 5 } } };
-  const entryArgs = { issue: 3, links: [{ key: 'a', value: { relation: 'blocks', issue: 4 } }, { key: 'b', value: { relation: 'relates', issue: 5 } }] };
+  const entryArgs = {
+    issue: 3,
+    links: [
+      { key: 'a', value: { relation: 'blocks', issue: 4 } },
+      { key: 'b', value: { relation: 'relates', issue: 5 } },
+    ],
+  };
   const build = { compile: [] as number[], lint: [] as number[], profile: [] as number[] };
   const call = { exact: [] as number[], portable: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
@@ -46,10 +52,16 @@ export async function run(): Promise<void> {
   }
   const base = median(build.compile);
   console.log('per tool set of 6 tools (median of %d rounds):', ROUNDS);
-  for (const [name, values] of Object.entries(build)) console.log(`  ${name.padEnd(8)} ${median(values).toFixed(1).padStart(8)} µs  ${(median(values) / base).toFixed(2)}x compile`);
+  for (const [name, values] of Object.entries(build))
+    console.log(
+      `  ${name.padEnd(8)} ${median(values).toFixed(1).padStart(8)} µs  ${(median(values) / base).toFixed(2)}x compile`,
+    );
   const callBase = median(call.exact);
   console.log('one link_issues call (median of %d rounds):', ROUNDS);
-  for (const [name, values] of Object.entries(call)) console.log(`  ${name.padEnd(8)} ${median(values).toFixed(2).padStart(8)} µs  ${(median(values) / callBase).toFixed(2)}x exact`);
+  for (const [name, values] of Object.entries(call))
+    console.log(
+      `  ${name.padEnd(8)} ${median(values).toFixed(2).padStart(8)} µs  ${(median(values) / callBase).toFixed(2)}x exact`,
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -11,7 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 async function main(): Promise<void> {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const benches = readdirSync(here).filter((file) => file.endsWith('.bench.js')).sort();
+  const benches = readdirSync(here)
+    .filter((file) => file.endsWith('.bench.js'))
+    .sort();
   for (const file of benches) {
     console.log(`\n=== ${file}`);
     try {

@@ -41,7 +41,11 @@ interface Running {
 }
 
 async function start(side: Side): Promise<Running> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL(side.script, import.meta.url))], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fileURLToPath(new URL(side.script, import.meta.url))],
+    stderr: 'pipe',
+  });
   const cpuLines: string[] = [];
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -66,7 +70,8 @@ async function coldStart(side: Side): Promise<void> {
   const { tools } = await running.client.listTools();
   side.starts.push(Number(process.hrtime.bigint() - started) / 1e6);
   side.startCpus.push((await cpuOf(side, running)) / 1000);
-  if (tools.map((tool) => tool.name).join() !== 'greet') throw new Error(`${side.label}: unexpected tools ${JSON.stringify(tools)}`);
+  if (tools.map((tool) => tool.name).join() !== 'greet')
+    throw new Error(`${side.label}: unexpected tools ${JSON.stringify(tools)}`);
   await running.client.close();
 }
 
@@ -78,9 +83,13 @@ async function round(side: Side, running: Running, calls: number, measure: boole
   const cpuBefore = measure ? await cpuOf(side, running) : 0;
   const started = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) {
-    const result = await running.client.request({ method: 'tools/call', params: { name: 'greet', arguments: { name: `n${i}` } } }, CallToolResultSchema);
+    const result = await running.client.request(
+      { method: 'tools/call', params: { name: 'greet', arguments: { name: `n${i}` } } },
+      CallToolResultSchema,
+    );
     const first = result.content[0];
-    if (result.isError || first?.type !== 'text' || first.text !== `Hello, n${i}!`) throw new Error(`${side.label}: unexpected result ${JSON.stringify(result)}`);
+    if (result.isError || first?.type !== 'text' || first.text !== `Hello, n${i}!`)
+      throw new Error(`${side.label}: unexpected result ${JSON.stringify(result)}`);
   }
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (!measure) return;
@@ -103,9 +112,33 @@ function median(values: readonly number[]): number {
 
 export async function run(): Promise<void> {
   const sides: Side[] = [
-    { label: 'toolwright/nest', script: './support/nest-greet-server.js', starts: [], startCpus: [], cpuMicros: 0, wallMs: 0, calls: 0 },
-    { label: '@rekog/mcp-nest', script: './support/rekog-greet-server.js', starts: [], startCpus: [], cpuMicros: 0, wallMs: 0, calls: 0 },
-    { label: 'toolwright plain', script: './support/plain-greet-server.js', starts: [], startCpus: [], cpuMicros: 0, wallMs: 0, calls: 0 },
+    {
+      label: 'toolwright/nest',
+      script: './support/nest-greet-server.js',
+      starts: [],
+      startCpus: [],
+      cpuMicros: 0,
+      wallMs: 0,
+      calls: 0,
+    },
+    {
+      label: '@rekog/mcp-nest',
+      script: './support/rekog-greet-server.js',
+      starts: [],
+      startCpus: [],
+      cpuMicros: 0,
+      wallMs: 0,
+      calls: 0,
+    },
+    {
+      label: 'toolwright plain',
+      script: './support/plain-greet-server.js',
+      starts: [],
+      startCpus: [],
+      cpuMicros: 0,
+      wallMs: 0,
+      calls: 0,
+    },
   ];
   for (let i = 0; i < COLD_STARTS; i++) {
     for (const side of rotated(sides, i)) await coldStart(side);
@@ -115,7 +148,8 @@ export async function run(): Promise<void> {
     for (const side of sides) running.push(await start(side));
     for (const [index, side] of sides.entries()) await round(side, running[index]!, WARMUP_CALLS, false);
     for (let r = 0; r < ROUNDS; r++) {
-      for (const index of rotated([...sides.keys()], r)) await round(sides[index]!, running[index]!, CALLS_PER_ROUND, true);
+      for (const index of rotated([...sides.keys()], r))
+        await round(sides[index]!, running[index]!, CALLS_PER_ROUND, true);
     }
   } finally {
     await Promise.allSettled(running.map((r) => r.client.close()));
@@ -125,14 +159,21 @@ export async function run(): Promise<void> {
   const plainStartCpu = median(plain.startCpus);
   const plainCpu = plain.cpuMicros / plain.calls;
   const plainRate = (plain.calls * 1000) / plain.wallMs;
-  console.log(`nest.bench: greet {name} over stdio; cold start = spawn to first tools/list answer, median of ${COLD_STARTS}; then ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} sequential calls (after ${WARMUP_CALLS} warm-up calls)`);
+  console.log(
+    `nest.bench: greet {name} over stdio; cold start = spawn to first tools/list answer, median of ${COLD_STARTS}; then ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} sequential calls (after ${WARMUP_CALLS} warm-up calls)`,
+  );
   for (const side of sides) {
     const coldMs = median(side.starts);
     const coldCpuMs = median(side.startCpus);
     const cpu = side.cpuMicros / side.calls;
     const rate = (side.calls * 1000) / side.wallMs;
-    const ratio = side === plain ? '' : `   vs plain: cold start x${(coldMs / plainStart).toFixed(2)} (CPU x${(coldCpuMs / plainStartCpu).toFixed(2)}), CPU/call x${(cpu / plainCpu).toFixed(2)}, calls/s x${(rate / plainRate).toFixed(2)}`;
-    console.log(`  ${side.label.padEnd(17)} cold start ${coldMs.toFixed(0).padStart(5)} ms (CPU ${coldCpuMs.toFixed(0).padStart(4)} ms)   ${rate.toFixed(0).padStart(6)} calls/s   server CPU ${cpu.toFixed(1).padStart(6)} µs/call${ratio}`);
+    const ratio =
+      side === plain
+        ? ''
+        : `   vs plain: cold start x${(coldMs / plainStart).toFixed(2)} (CPU x${(coldCpuMs / plainStartCpu).toFixed(2)}), CPU/call x${(cpu / plainCpu).toFixed(2)}, calls/s x${(rate / plainRate).toFixed(2)}`;
+    console.log(
+      `  ${side.label.padEnd(17)} cold start ${coldMs.toFixed(0).padStart(5)} ms (CPU ${coldCpuMs.toFixed(0).padStart(4)} ms)   ${rate.toFixed(0).padStart(6)} calls/s   server CPU ${cpu.toFixed(1).padStart(6)} µs/call${ratio}`,
+    );
   }
 }
 

@@ -17,7 +17,13 @@ import { measure, type BenchVariant } from './executor.bench.js';
 
 const CALLS = 1_000;
 
-const noop: ContractTool = { name: 'noop', description: 'does nothing', async execute() { return 'ok'; } };
+const noop: ContractTool = {
+  name: 'noop',
+  description: 'does nothing',
+  async execute() {
+    return 'ok';
+  },
+};
 
 export const checking: ContractTool = {
   name: 'checking',
@@ -28,7 +34,10 @@ export const checking: ContractTool = {
   },
 };
 
-const policy = createPolicy({ implications: { write: ['read'] }, rules: [{ effect: 'allow', tool: '*', subject: '/workspace/**', capabilities: ['write'] }] });
+const policy = createPolicy({
+  implications: { write: ['read'] },
+  rules: [{ effect: 'allow', tool: '*', subject: '/workspace/**', capabilities: ['write'] }],
+});
 const hooks = [{ name: 'count', before: () => undefined }];
 const guarded = prepareTools([checking], { policy, interceptors: hooks }).get('checking')!;
 
@@ -43,7 +52,8 @@ function batchOf(tool: ContractTool): BatchCall[] {
 const plainBatch = batchOf(noop);
 const checkingBatch = batchOf(checking);
 
-const plainAll = (calls: readonly BatchCall[]) => Promise.all(calls.map((call) => (call.tool as ContractTool).execute(call.args, sharedCtx)));
+const plainAll = (calls: readonly BatchCall[]) =>
+  Promise.all(calls.map((call) => (call.tool as ContractTool).execute(call.args, sharedCtx)));
 const coreAll = (calls: readonly BatchCall[]) => Promise.all(calls.map((call) => guarded.call(call.args, sharedCtx)));
 
 /** Each variant runs its own batch (the `calls` handed in are ignored), so all stay side by side. */
@@ -52,7 +62,11 @@ const VARIANTS: BenchVariant[] = [
   { label: 'plain + policy + interceptor, checking', baseline: 'plain Promise.all', run: () => coreAll(checkingBatch) },
   { label: 'executor', baseline: 'plain Promise.all', run: () => executor.run(plainBatch) },
   { label: 'executor + policy + interceptor', baseline: 'executor', run: () => guardedExecutor.run(plainBatch) },
-  { label: 'executor + policy + interceptor, checking', baseline: 'executor', run: () => guardedExecutor.run(checkingBatch) },
+  {
+    label: 'executor + policy + interceptor, checking',
+    baseline: 'executor',
+    run: () => guardedExecutor.run(checkingBatch),
+  },
 ];
 
 export async function run(): Promise<void> {

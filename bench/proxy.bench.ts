@@ -52,7 +52,11 @@ function collectCpuLines(label: string, stderr: Readable | null, cpuLines: strin
 }
 
 async function start(label: string, script: string, era: Era): Promise<Contender> {
-  const params = { command: process.execPath, args: [fileURLToPath(new URL(script, import.meta.url))], stderr: 'pipe' as const };
+  const params = {
+    command: process.execPath,
+    args: [fileURLToPath(new URL(script, import.meta.url))],
+    stderr: 'pipe' as const,
+  };
   const cpuLines: string[] = [];
   const echo = (i: number) => ({ name: 'echo', arguments: { text: `hello ${i}`, count: 2 } });
   if (era === '2025-11-25') {
@@ -60,14 +64,35 @@ async function start(label: string, script: string, era: Era): Promise<Contender
     collectCpuLines(label, transport.stderr as Readable | null, cpuLines);
     const client = new Client({ name: 'proxy-bench', version: '1.0.0' });
     await client.connect(transport);
-    return { label, call: (i) => client.request({ method: 'tools/call', params: echo(i) }, CallToolResultSchema), pid: () => transport.pid, close: () => client.close(), cpuLines, wallMs: 0, cpuMicros: 0, calls: 0 };
+    return {
+      label,
+      call: (i) => client.request({ method: 'tools/call', params: echo(i) }, CallToolResultSchema),
+      pid: () => transport.pid,
+      close: () => client.close(),
+      cpuLines,
+      wallMs: 0,
+      cpuMicros: 0,
+      calls: 0,
+    };
   }
   const transport = new StdioV2(params);
   collectCpuLines(label, transport.stderr as Readable | null, cpuLines);
-  const client = new ClientV2({ name: 'proxy-bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: era } } });
+  const client = new ClientV2(
+    { name: 'proxy-bench', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: era } } },
+  );
   await client.connect(transport);
   if (client.getProtocolEra() !== 'modern') throw new Error(`${label}: the 2.x client did not negotiate ${era}`);
-  return { label, call: (i) => client.callTool(echo(i)) as never, pid: () => transport.pid, close: () => client.close(), cpuLines, wallMs: 0, cpuMicros: 0, calls: 0 };
+  return {
+    label,
+    call: (i) => client.callTool(echo(i)) as never,
+    pid: () => transport.pid,
+    close: () => client.close(),
+    cpuLines,
+    wallMs: 0,
+    cpuMicros: 0,
+    calls: 0,
+  };
 }
 
 async function cpuOf(contender: Contender): Promise<number> {
@@ -77,7 +102,8 @@ async function cpuOf(contender: Contender): Promise<number> {
 async function callEcho(contender: Contender, i: number): Promise<void> {
   const result = await contender.call(i);
   const first = result.content[0];
-  if (result.isError || first?.type !== 'text' || first.text !== `hello ${i} hello ${i}`) throw new Error(`${contender.label}: unexpected echo result ${JSON.stringify(result)}`);
+  if (result.isError || first?.type !== 'text' || first.text !== `hello ${i} hello ${i}`)
+    throw new Error(`${contender.label}: unexpected echo result ${JSON.stringify(result)}`);
 }
 
 async function round(contender: Contender, calls: number, measure: boolean): Promise<void> {
@@ -113,11 +139,22 @@ async function runEra(era: Era): Promise<void> {
   } finally {
     await Promise.allSettled(contenders.map((contender) => contender.close()));
   }
-  const [direct, proxied] = contenders.map((c) => ({ latencyUs: (c.wallMs * 1000) / c.calls, cpuUs: c.cpuMicros / c.calls }));
-  console.log(`proxy.bench: echo {text, count} over stdio, client in the ${era} era, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} sequential calls each (after ${WARMUP_CALLS} warm-up calls)`);
-  console.log(`  direct              latency ${direct!.latencyUs.toFixed(0).padStart(6)} µs/call   server CPU ${direct!.cpuUs.toFixed(1).padStart(7)} µs/call`);
-  console.log(`  through the proxy   latency ${proxied!.latencyUs.toFixed(0).padStart(6)} µs/call   proxy CPU  ${proxied!.cpuUs.toFixed(1).padStart(7)} µs/call (upstream not counted)`);
-  console.log(`  added by the proxy  latency +${(proxied!.latencyUs - direct!.latencyUs).toFixed(0)} µs/call (x${(proxied!.latencyUs / direct!.latencyUs).toFixed(2)})   proxy CPU / direct server CPU x${(proxied!.cpuUs / direct!.cpuUs).toFixed(2)}`);
+  const [direct, proxied] = contenders.map((c) => ({
+    latencyUs: (c.wallMs * 1000) / c.calls,
+    cpuUs: c.cpuMicros / c.calls,
+  }));
+  console.log(
+    `proxy.bench: echo {text, count} over stdio, client in the ${era} era, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} sequential calls each (after ${WARMUP_CALLS} warm-up calls)`,
+  );
+  console.log(
+    `  direct              latency ${direct!.latencyUs.toFixed(0).padStart(6)} µs/call   server CPU ${direct!.cpuUs.toFixed(1).padStart(7)} µs/call`,
+  );
+  console.log(
+    `  through the proxy   latency ${proxied!.latencyUs.toFixed(0).padStart(6)} µs/call   proxy CPU  ${proxied!.cpuUs.toFixed(1).padStart(7)} µs/call (upstream not counted)`,
+  );
+  console.log(
+    `  added by the proxy  latency +${(proxied!.latencyUs - direct!.latencyUs).toFixed(0)} µs/call (x${(proxied!.latencyUs / direct!.latencyUs).toFixed(2)})   proxy CPU / direct server CPU x${(proxied!.cpuUs / direct!.cpuUs).toFixed(2)}`,
+  );
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

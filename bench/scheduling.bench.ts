@@ -30,8 +30,19 @@ async function clientFor(server: Server): Promise<Client> {
 }
 
 function echo(claims: Partial<ContractTool>): ContractTool {
-  const parameters = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
-  return { name: 'echo', description: 'Echoes text', parameters, ...claims, execute: async (args) => (args as { text: string }).text };
+  const parameters = {
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+    additionalProperties: false,
+  };
+  return {
+    name: 'echo',
+    description: 'Echoes text',
+    parameters,
+    ...claims,
+    execute: async (args) => (args as { text: string }).text,
+  };
 }
 
 /** CPU microseconds per call for `calls` sequential calls. */
@@ -58,28 +69,52 @@ async function nanosPer(count: number, op: () => unknown): Promise<number> {
 export async function run(): Promise<void> {
   const info = { name: 'bench', version: '1.0.0' };
   const contenders = [
-    { label: 'no claims, enforcement off', client: await clientFor(createServer(info, [echo({})], { scheduling: false })), samples: [] as number[] },
-    { label: 'no claims, enforcement on', client: await clientFor(createServer(info, [echo({})])), samples: [] as number[] },
-    { label: 'resource, enforcement off', client: await clientFor(createServer(info, [echo({ resource: 'db:main' })], { scheduling: false })), samples: [] as number[] },
-    { label: 'resource, enforcement on', client: await clientFor(createServer(info, [echo({ resource: 'db:main' })])), samples: [] as number[] },
+    {
+      label: 'no claims, enforcement off',
+      client: await clientFor(createServer(info, [echo({})], { scheduling: false })),
+      samples: [] as number[],
+    },
+    {
+      label: 'no claims, enforcement on',
+      client: await clientFor(createServer(info, [echo({})])),
+      samples: [] as number[],
+    },
+    {
+      label: 'resource, enforcement off',
+      client: await clientFor(createServer(info, [echo({ resource: 'db:main' })], { scheduling: false })),
+      samples: [] as number[],
+    },
+    {
+      label: 'resource, enforcement on',
+      client: await clientFor(createServer(info, [echo({ resource: 'db:main' })])),
+      samples: [] as number[],
+    },
   ];
   for (const contender of contenders) await cpuPerCall(contender.client, WARMUP_CALLS);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? contenders : [...contenders].reverse();
     for (const contender of order) contender.samples.push(await cpuPerCall(contender.client, CALLS_PER_ROUND));
   }
-  console.log(`scheduling.bench: echo over an in-memory transport, one call at a time, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls (client + server CPU, median)`);
+  console.log(
+    `scheduling.bench: echo over an in-memory transport, one call at a time, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls (client + server CPU, median)`,
+  );
   for (let pair = 0; pair < contenders.length; pair += 2) {
     const off = median(contenders[pair]!.samples);
     const on = median(contenders[pair + 1]!.samples);
     console.log(`  ${contenders[pair]!.label.padEnd(28)} ${off.toFixed(1).padStart(7)} µs/call`);
-    console.log(`  ${contenders[pair + 1]!.label.padEnd(28)} ${on.toFixed(1).padStart(7)} µs/call   ratio to off ${(on / off).toFixed(3)}   added ${(on - off).toFixed(1)} µs/call`);
+    console.log(
+      `  ${contenders[pair + 1]!.label.padEnd(28)} ${on.toFixed(1).padStart(7)} µs/call   ratio to off ${(on / off).toFixed(3)}   added ${(on - off).toFixed(1)} µs/call`,
+    );
   }
   for (const contender of contenders) await contender.client.close();
 
   const scheduler = new Scheduler({ maxConcurrent: 16 });
-  const submitted = await nanosPer(SCHEDULER_OPS, () => scheduler.submit({ claims: NO_CLAIMS, label: 'x', start: () => {} }).release());
-  const admitted = await nanosPer(SCHEDULER_OPS, async () => (await admit(scheduler, { claims: NO_CLAIMS, label: 'x' })).release());
+  const submitted = await nanosPer(SCHEDULER_OPS, () =>
+    scheduler.submit({ claims: NO_CLAIMS, label: 'x', start: () => {} }).release(),
+  );
+  const admitted = await nanosPer(SCHEDULER_OPS, async () =>
+    (await admit(scheduler, { claims: NO_CLAIMS, label: 'x' })).release(),
+  );
   console.log(`scheduling.bench: the scheduler alone, one uncontended call, ${SCHEDULER_OPS} times`);
   console.log(`  submit + release            ${submitted.toFixed(0).padStart(7)} ns/call`);
   console.log(`  admit (promise) + release   ${admitted.toFixed(0).padStart(7)} ns/call`);

@@ -100,7 +100,9 @@ export async function run(): Promise<void> {
     const micros = perUnit(c);
     const total = generate.get(c.label)! / rounds;
     const ajv = compile.get(c.label)!;
-    console.log(`  ${c.label.padEnd(width)}  ${micros.toFixed(2).padStart(7)} µs/unit  ${(micros / perUnit(baseline)).toFixed(2)}x ${baseline.label}  ${total.toFixed(2).padStart(7)} ms generate, ${ajv.toFixed(1).padStart(7)} ms ajv compile (${(total / ajv).toFixed(2)}x)`);
+    console.log(
+      `  ${c.label.padEnd(width)}  ${micros.toFixed(2).padStart(7)} µs/unit  ${(micros / perUnit(baseline)).toFixed(2)}x ${baseline.label}  ${total.toFixed(2).padStart(7)} ms generate, ${ajv.toFixed(1).padStart(7)} ms ajv compile (${(total / ajv).toFixed(2)}x)`,
+    );
   }
 }
 

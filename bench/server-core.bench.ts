@@ -36,8 +36,18 @@ async function clientFor(server: Connectable): Promise<Client> {
 }
 
 function handBuilt(): ContractTool {
-  const parameters = { type: 'object', properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['text'], additionalProperties: false };
-  return { name: 'echo', description: 'Echoes text', parameters, execute: async (args) => (args as { text: string }).text };
+  const parameters = {
+    type: 'object',
+    properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 1, maximum: 5 } },
+    required: ['text'],
+    additionalProperties: false,
+  };
+  return {
+    name: 'echo',
+    description: 'Echoes text',
+    parameters,
+    execute: async (args) => (args as { text: string }).text,
+  };
 }
 
 function compiled(): readonly ContractTool[] {
@@ -56,7 +66,11 @@ function compiled(): readonly ContractTool[] {
 
 function sdkServer(): Connectable {
   const server = new McpServer({ name: 'sdk', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echoes text', inputSchema: { text: z.string(), count: z.number().int().min(1).max(5).optional() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool(
+    'echo',
+    { description: 'Echoes text', inputSchema: { text: z.string(), count: z.number().int().min(1).max(5).optional() } },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
   return server.server;
 }
 
@@ -76,8 +90,16 @@ function median(values: number[]): number {
 export async function run(): Promise<void> {
   const contenders = [
     { label: 'sdk McpServer (zod)', client: await clientFor(sdkServer()), samples: [] as number[] },
-    { label: 'createServer, hand-built', client: await clientFor(createServer({ name: 'hand', version: '1.0.0' }, [handBuilt()])), samples: [] as number[] },
-    { label: 'createServer, compiled', client: await clientFor(createServer({ name: 'compiled', version: '1.0.0' }, compiled())), samples: [] as number[] },
+    {
+      label: 'createServer, hand-built',
+      client: await clientFor(createServer({ name: 'hand', version: '1.0.0' }, [handBuilt()])),
+      samples: [] as number[],
+    },
+    {
+      label: 'createServer, compiled',
+      client: await clientFor(createServer({ name: 'compiled', version: '1.0.0' }, compiled())),
+      samples: [] as number[],
+    },
   ];
   for (const contender of contenders) await cpuPerCall(contender.client, WARMUP_CALLS);
   for (let round = 0; round < ROUNDS; round++) {
@@ -85,10 +107,14 @@ export async function run(): Promise<void> {
     for (const contender of order) contender.samples.push(await cpuPerCall(contender.client, CALLS_PER_ROUND));
   }
   const baseline = median(contenders[0]!.samples);
-  console.log(`server-core.bench: echo over an in-memory transport, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls (client + server CPU, median)`);
+  console.log(
+    `server-core.bench: echo over an in-memory transport, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls (client + server CPU, median)`,
+  );
   for (const contender of contenders) {
     const micros = median(contender.samples);
-    console.log(`  ${contender.label.padEnd(26)} ${micros.toFixed(1).padStart(7)} µs/call   ratio to McpServer ${(micros / baseline).toFixed(2)}`);
+    console.log(
+      `  ${contender.label.padEnd(26)} ${micros.toFixed(1).padStart(7)} µs/call   ratio to McpServer ${(micros / baseline).toFixed(2)}`,
+    );
   }
   for (const contender of contenders) await contender.client.close();
 }

@@ -30,7 +30,11 @@ interface Contender {
 }
 
 async function start(label: string, script: string): Promise<Contender> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL(script, import.meta.url))], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fileURLToPath(new URL(script, import.meta.url))],
+    stderr: 'pipe',
+  });
   const cpuLines: string[] = [];
   let pending = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -76,7 +80,10 @@ async function round(contender: Contender, calls: number, measure: boolean): Pro
 }
 
 function figures(contender: Contender): { callsPerSecond: number; cpuMicrosPerCall: number } {
-  return { callsPerSecond: (contender.calls * 1000) / contender.wallMs, cpuMicrosPerCall: contender.cpuMicros / contender.calls };
+  return {
+    callsPerSecond: (contender.calls * 1000) / contender.wallMs,
+    cpuMicrosPerCall: contender.cpuMicros / contender.calls,
+  };
 }
 
 export async function run(): Promise<void> {
@@ -94,11 +101,18 @@ export async function run(): Promise<void> {
     await Promise.allSettled(contenders.map((contender) => contender.client.close()));
   }
   const sdk = figures(contenders[contenders.length - 1]!);
-  console.log(`server.bench: echo {text, count} over stdio, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} sequential calls each (after ${WARMUP_CALLS} warm-up calls)`);
+  console.log(
+    `server.bench: echo {text, count} over stdio, ${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} sequential calls each (after ${WARMUP_CALLS} warm-up calls)`,
+  );
   for (const contender of contenders) {
     const f = figures(contender);
-    const ratio = contender === contenders[contenders.length - 1] ? '' : `   vs SDK: calls/s x${(f.callsPerSecond / sdk.callsPerSecond).toFixed(2)}, CPU/call x${(f.cpuMicrosPerCall / sdk.cpuMicrosPerCall).toFixed(2)}`;
-    console.log(`  ${contender.label.padEnd(22)} ${f.callsPerSecond.toFixed(0).padStart(6)} calls/s   server CPU ${f.cpuMicrosPerCall.toFixed(1).padStart(6)} µs/call${ratio}`);
+    const ratio =
+      contender === contenders[contenders.length - 1]
+        ? ''
+        : `   vs SDK: calls/s x${(f.callsPerSecond / sdk.callsPerSecond).toFixed(2)}, CPU/call x${(f.cpuMicrosPerCall / sdk.cpuMicrosPerCall).toFixed(2)}`;
+    console.log(
+      `  ${contender.label.padEnd(22)} ${f.callsPerSecond.toFixed(0).padStart(6)} calls/s   server CPU ${f.cpuMicrosPerCall.toFixed(1).padStart(6)} µs/call${ratio}`,
+    );
   }
 }
 

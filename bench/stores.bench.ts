@@ -20,7 +20,14 @@
  *
  *   node dist/bench/stores.bench.js        (or `npm run bench`, which runs every bench)
  */
-import { Executor, MemoryReplayStore, createPolicy, type BatchCall, type ReplayStore, type PermissionPolicy } from '../src/runtime/index.js';
+import {
+  Executor,
+  MemoryReplayStore,
+  createPolicy,
+  type BatchCall,
+  type ReplayStore,
+  type PermissionPolicy,
+} from '../src/runtime/index.js';
 import type { ContractTool } from '../src/contract/index.js';
 import { connectRedis, RedisDecisionStore, RedisReplayStore } from '../src/redis/index.js';
 import { redisSkip, startRedisServer } from '../test/support/redis-server.js';
@@ -35,16 +42,32 @@ const CALLS = 200;
 /** Calls per round over HTTP (each takes milliseconds, so fewer per round and more rounds fit the time budget). */
 const HTTP_CALLS = 40;
 
-const keyed: ContractTool = { name: 'keyed_noop', description: 'does nothing, once per key', replay: 'keyed', async execute() { return 'ok'; } };
+const keyed: ContractTool = {
+  name: 'keyed_noop',
+  description: 'does nothing, once per key',
+  replay: 'keyed',
+  async execute() {
+    return 'ok';
+  },
+};
 
 /** A batch of keyed calls whose keys no other batch used. */
 let batches = 0;
 function keyedBatch(prefix: string): BatchCall[] {
   batches += 1;
-  return Array.from({ length: CALLS }, (_, i) => ({ id: `c${i}`, tool: keyed, args: { i }, idempotencyKey: `${prefix}-${batches}-${i}` }));
+  return Array.from({ length: CALLS }, (_, i) => ({
+    id: `c${i}`,
+    tool: keyed,
+    args: { i },
+    idempotencyKey: `${prefix}-${batches}-${i}`,
+  }));
 }
 
-const checkingBatch: BatchCall[] = Array.from({ length: CALLS }, (_, i) => ({ id: `c${i}`, tool: checking, args: { i } }));
+const checkingBatch: BatchCall[] = Array.from({ length: CALLS }, (_, i) => ({
+  id: `c${i}`,
+  tool: checking,
+  args: { i },
+}));
 
 /** Serial `begin` + `complete` of fresh keys on `store`. */
 async function claimAndComplete(store: ReplayStore, prefix: string): Promise<void> {
@@ -73,26 +96,47 @@ export async function run(): Promise<void> {
     const memoryReplay = new MemoryReplayStore({ maxEntries: 1_000_000 });
     const memoryExecutor = new Executor({ replayStore: memoryReplay });
     const redisExecutor = new Executor({ replayStore: redisReplay });
-    console.log(`stores: keyed call through the Executor (maxParallel 8), a fresh idempotency key per call; Redis on loopback`);
-    await measure([
-      { label: 'MemoryReplayStore', run: () => memoryExecutor.run(keyedBatch('m')) },
-      { label: 'RedisReplayStore', baseline: 'MemoryReplayStore', run: () => redisExecutor.run(keyedBatch('r')) },
-    ], checkingBatch);
+    console.log(
+      `stores: keyed call through the Executor (maxParallel 8), a fresh idempotency key per call; Redis on loopback`,
+    );
+    await measure(
+      [
+        { label: 'MemoryReplayStore', run: () => memoryExecutor.run(keyedBatch('m')) },
+        { label: 'RedisReplayStore', baseline: 'MemoryReplayStore', run: () => redisExecutor.run(keyedBatch('r')) },
+      ],
+      checkingBatch,
+    );
 
     const memoryPolicy = createPolicy({ decisionScope: 'server' });
-    const redisPolicy = createPolicy({ decisionScope: 'server', decisionStore: new RedisDecisionStore(connection, { namespace: 'bench' }) });
+    const redisPolicy = createPolicy({
+      decisionScope: 'server',
+      decisionStore: new RedisDecisionStore(connection, { namespace: 'bench' }),
+    });
     memoryPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
     await redisPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
     const memoryChecks = new Executor({ policy: memoryPolicy });
     const redisChecks = new Executor({ policy: redisPolicy });
-    console.log('stores: decision lookup (one requirePermission answered by a remembered "always") through the Executor');
-    await measure([
-      { label: 'ScopedDecisions (memory)', run: () => memoryChecks.run(checkingBatch) },
-      { label: 'RedisDecisionStore', baseline: 'ScopedDecisions (memory)', run: () => redisChecks.run(checkingBatch) },
-    ], checkingBatch);
+    console.log(
+      'stores: decision lookup (one requirePermission answered by a remembered "always") through the Executor',
+    );
+    await measure(
+      [
+        { label: 'ScopedDecisions (memory)', run: () => memoryChecks.run(checkingBatch) },
+        {
+          label: 'RedisDecisionStore',
+          baseline: 'ScopedDecisions (memory)',
+          run: () => redisChecks.run(checkingBatch),
+        },
+      ],
+      checkingBatch,
+    );
 
-    console.log(`stores: keyed call end to end: a 2025-era SDK client calling a served tool over HTTP on loopback, ${HTTP_CALLS} calls one after another, a fresh key each`);
-    const memoryServer = await serveHttp({ name: 'bench', version: '1.0.0' }, [keyed], { replay: new MemoryReplayStore({ maxEntries: 1_000_000 }) });
+    console.log(
+      `stores: keyed call end to end: a 2025-era SDK client calling a served tool over HTTP on loopback, ${HTTP_CALLS} calls one after another, a fresh key each`,
+    );
+    const memoryServer = await serveHttp({ name: 'bench', version: '1.0.0' }, [keyed], {
+      replay: new MemoryReplayStore({ maxEntries: 1_000_000 }),
+    });
     const redisServer = await serveHttp({ name: 'bench', version: '1.0.0' }, [keyed], { replay: redisReplay });
     const memoryClient = new Client({ name: 'bench', version: '1.0.0' });
     const redisClient = new Client({ name: 'bench', version: '1.0.0' });
@@ -101,12 +145,24 @@ export async function run(): Promise<void> {
       await redisClient.connect(new StreamableHTTPClientTransport(new URL(redisServer.url)));
       const callsOn = async (client: Client, prefix: string) => {
         batches += 1;
-        for (let i = 0; i < HTTP_CALLS; i += 1) await client.callTool({ name: 'keyed_noop', arguments: { i }, _meta: { [IDEMPOTENCY_KEY_META]: `${prefix}-http-${batches}-${i}` } });
+        for (let i = 0; i < HTTP_CALLS; i += 1)
+          await client.callTool({
+            name: 'keyed_noop',
+            arguments: { i },
+            _meta: { [IDEMPOTENCY_KEY_META]: `${prefix}-http-${batches}-${i}` },
+          });
       };
-      await measure([
-        { label: 'served, MemoryReplayStore', run: () => callsOn(memoryClient, 'm') },
-        { label: 'served, RedisReplayStore', baseline: 'served, MemoryReplayStore', run: () => callsOn(redisClient, 'r') },
-      ], checkingBatch.slice(0, HTTP_CALLS));
+      await measure(
+        [
+          { label: 'served, MemoryReplayStore', run: () => callsOn(memoryClient, 'm') },
+          {
+            label: 'served, RedisReplayStore',
+            baseline: 'served, MemoryReplayStore',
+            run: () => callsOn(redisClient, 'r'),
+          },
+        ],
+        checkingBatch.slice(0, HTTP_CALLS),
+      );
     } finally {
       await memoryClient.close();
       await redisClient.close();
@@ -115,12 +171,19 @@ export async function run(): Promise<void> {
     }
 
     console.log('stores: each store alone, one operation after another (latency)');
-    await measure([
-      { label: 'MemoryReplayStore begin+complete', run: () => claimAndComplete(memoryReplay, 'm') },
-      { label: 'RedisReplayStore begin+complete', baseline: 'MemoryReplayStore begin+complete', run: () => claimAndComplete(redisReplay, 'r') },
-      { label: 'policy.decide, memory', run: () => decideSerially(memoryPolicy) },
-      { label: 'policy.decide, Redis', baseline: 'policy.decide, memory', run: () => decideSerially(redisPolicy) },
-    ], checkingBatch);
+    await measure(
+      [
+        { label: 'MemoryReplayStore begin+complete', run: () => claimAndComplete(memoryReplay, 'm') },
+        {
+          label: 'RedisReplayStore begin+complete',
+          baseline: 'MemoryReplayStore begin+complete',
+          run: () => claimAndComplete(redisReplay, 'r'),
+        },
+        { label: 'policy.decide, memory', run: () => decideSerially(memoryPolicy) },
+        { label: 'policy.decide, Redis', baseline: 'policy.decide, memory', run: () => decideSerially(redisPolicy) },
+      ],
+      checkingBatch,
+    );
   } finally {
     redisReplay.close();
     await connection.close();

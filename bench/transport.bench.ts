@@ -53,7 +53,10 @@ function measure(label: string, chunks: readonly Buffer[], expected: number): vo
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [run, times] of [[toolwright, ours], [sdk, theirs]] as const) {
+    for (const [run, times] of [
+      [toolwright, ours],
+      [sdk, theirs],
+    ] as const) {
       const start = process.hrtime.bigint();
       const count = run(chunks);
       times.push(Number(process.hrtime.bigint() - start) / 1e6);
@@ -62,16 +65,31 @@ function measure(label: string, chunks: readonly Buffer[], expected: number): vo
   }
   const a = median(ours);
   const b = median(theirs);
-  console.log(`  ${label.padEnd(34)} toolwright ${a.toFixed(2).padStart(8)} ms   sdk ReadBuffer ${b.toFixed(2).padStart(8)} ms   sdk/toolwright ${(b / a).toFixed(2)}x`);
+  console.log(
+    `  ${label.padEnd(34)} toolwright ${a.toFixed(2).padStart(8)} ms   sdk ReadBuffer ${b.toFixed(2).padStart(8)} ms   sdk/toolwright ${(b / a).toFixed(2)}x`,
+  );
 }
 
 export async function run(): Promise<void> {
   console.log(`stdio framing (split + JSON.parse + schema check), ${CHUNK / 1024} KiB chunks, median of ${ROUNDS}`);
-  const small = Array.from({ length: 10_000 }, (_, i) =>
-    JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { text: `message ${i}` } } }) + '\n',
+  const small = Array.from(
+    { length: 10_000 },
+    (_, i) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: `message ${i}` } },
+      }) + '\n',
   ).join('');
   measure('10,000 small requests', chunksOf(small), 10_000);
-  const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(4 * 1024 * 1024) } } }) + '\n';
+  const big =
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x'.repeat(4 * 1024 * 1024) } },
+    }) + '\n';
   measure('one 4 MiB line', chunksOf(big), 1);
 }
 

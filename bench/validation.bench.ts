@@ -10,7 +10,21 @@
  */
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested, validate } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+  validate,
+} from 'class-validator';
 import { generateSchema } from '../src/compiler/schema/index.js';
 import { compileSchema, createArgumentsPipeline } from '../src/compiler/validation/index.js';
 
@@ -69,7 +83,8 @@ type Variant = { readonly name: string; readonly run: (input: object) => Promise
 
 function variants(): Variant[] {
   const generated = generateSchema(CreateTask, { role: 'arguments' });
-  if (generated.issues.length > 0) throw new Error(`bench DTO has schema issues: ${generated.issues.map((i) => i.message).join('; ')}`);
+  if (generated.issues.length > 0)
+    throw new Error(`bench DTO has schema issues: ${generated.issues.map((i) => i.message).join('; ')}`);
   const ajvOnly = compileSchema(generated.schema);
   const pipeline = createArgumentsPipeline({ schema: generated.schema, dto: CreateTask, residual: generated.residual });
   return [
@@ -77,7 +92,11 @@ function variants(): Variant[] {
     { name: 'plainToInstance alone', run: async (input) => plainToInstance(CreateTask, input) },
     { name: 'compiled path (depth, ajv, build DTO)', run: (input) => pipeline.parse(input).catch((err: Error) => err) },
     { name: 'class-validator validate(instance)', run: async (input) => validate(plainToInstanceOnce(input)) },
-    { name: 'plainToInstance + validate (whitelist)', run: async (input) => validate(plainToInstance(CreateTask, input), { whitelist: true, forbidNonWhitelisted: true }) },
+    {
+      name: 'plainToInstance + validate (whitelist)',
+      run: async (input) =>
+        validate(plainToInstance(CreateTask, input), { whitelist: true, forbidNonWhitelisted: true }),
+    },
   ];
 }
 
@@ -111,7 +130,10 @@ function format(ops: number): string {
 /** Runs the bench and prints, per input, each variant's median ops/s and the ratios that matter. */
 export async function run(): Promise<void> {
   const all = variants();
-  for (const [label, input] of [['valid input', VALID], ['invalid input (8 problems)', INVALID]] as const) {
+  for (const [label, input] of [
+    ['valid input', VALID],
+    ['invalid input (8 problems)', INVALID],
+  ] as const) {
     const samples = new Map<string, number[]>(all.map((v) => [v.name, []]));
     for (const variant of all) await opsPerSecond(variant, input); // warm up
     const deadline = Date.now() + TIME_BUDGET_MS;
@@ -123,10 +145,18 @@ export async function run(): Promise<void> {
     console.log(`validation, ${label} (median of ${rounds} interleaved rounds of ${BATCH} calls):`);
     for (const [name, ops] of medians) console.log(`  ${name.padEnd(46)} ${format(ops).padStart(9)} ops/s`);
     const compiled = medians.get('compiled path (depth, ajv, build DTO)')!;
-    console.log(`  compiled path / validate(instance):            ${(compiled / medians.get('class-validator validate(instance)')!).toFixed(1)}x`);
-    console.log(`  compiled path / plainToInstance + validate:    ${(compiled / medians.get('plainToInstance + validate (whitelist)')!).toFixed(1)}x`);
-    console.log(`  ajv alone / compiled path:                     ${(medians.get('ajv validator alone')! / compiled).toFixed(1)}x`);
-    console.log(`  plainToInstance alone / compiled path:         ${(medians.get('plainToInstance alone')! / compiled).toFixed(1)}x`);
+    console.log(
+      `  compiled path / validate(instance):            ${(compiled / medians.get('class-validator validate(instance)')!).toFixed(1)}x`,
+    );
+    console.log(
+      `  compiled path / plainToInstance + validate:    ${(compiled / medians.get('plainToInstance + validate (whitelist)')!).toFixed(1)}x`,
+    );
+    console.log(
+      `  ajv alone / compiled path:                     ${(medians.get('ajv validator alone')! / compiled).toFixed(1)}x`,
+    );
+    console.log(
+      `  plainToInstance alone / compiled path:         ${(medians.get('plainToInstance alone')! / compiled).toFixed(1)}x`,
+    );
   }
 }
 

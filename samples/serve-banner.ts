@@ -15,7 +15,12 @@ export function sampleBanner(endpoints: readonly SampleEndpoint[]): string {
   const first = endpoints[0]!;
   const lines = ['toolwright samples, served over streamable HTTP (Ctrl-C stops):', ''];
   for (const endpoint of endpoints) {
-    lines.push(`  ${endpoint.name.padEnd(6)} ${endpoint.url}`, `         ${endpoint.about}`, `         tools: ${endpoint.tools.join(', ')}`, '');
+    lines.push(
+      `  ${endpoint.name.padEnd(6)} ${endpoint.url}`,
+      `         ${endpoint.about}`,
+      `         tools: ${endpoint.tools.join(', ')}`,
+      '',
+    );
   }
   lines.push(
     'Connect a client:',

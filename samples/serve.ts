@@ -36,7 +36,13 @@ interface Mounted {
   readonly handler: McpHttpHandler;
 }
 
-function mount(path: string, name: string, about: string, tools: readonly ContractTool[], options: CallCoreOptions = {}): Mounted {
+function mount(
+  path: string,
+  name: string,
+  about: string,
+  tools: readonly ContractTool[],
+  options: CallCoreOptions = {},
+): Mounted {
   const info = { name: `toolwright-sample-${name}`, version: '0.1.0' };
   createServer(info, tools, options); // checks the tool set once, up front
   const handler = createHttpHandler(() => createServer(info, tools, { ...options, transport: 'http' }), { path });
@@ -64,12 +70,19 @@ function listen(server: NodeServer, port: number): Promise<number> {
 
 async function main(): Promise<void> {
   const wanted = process.env.PORT === undefined || process.env.PORT === '' ? DEFAULT_PORT : Number(process.env.PORT);
-  if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535) throw new Error(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+  if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535)
+    throw new Error(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
   const { folder: workspace, temporary } = sampleWorkspace(process.argv[2]);
   const shell = guardedShell();
   const mounts = [
     mount('/files/mcp', 'files', `file tools confined to ${workspace}`, fileTools(workspace)),
-    mount('/shell/mcp', 'shell', 'a simulated shell; writes are asked through elicitation, /etc is read-only', shell.tools, shell.options),
+    mount(
+      '/shell/mcp',
+      'shell',
+      'a simulated shell; writes are asked through elicitation, /etc is read-only',
+      shell.tools,
+      shell.options,
+    ),
   ];
   const byPath = new Map(mounts.map((m) => [m.path, m.handler]));
   const server = createNodeServer((req, res) => {
@@ -77,7 +90,13 @@ async function main(): Promise<void> {
     const handler = byPath.get(path);
     if (handler !== undefined) return handler(req, res);
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Not Found: the MCP endpoints are ${[...byPath.keys()].join(', ')}` }, id: null }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: `Not Found: the MCP endpoints are ${[...byPath.keys()].join(', ')}` },
+        id: null,
+      }),
+    );
   });
 
   let port: number;
@@ -90,7 +109,14 @@ async function main(): Promise<void> {
   }
 
   process.stdout.write(
-    sampleBanner(mounts.map((m) => ({ name: m.name, url: `http://${HOST}:${port}${m.path}`, tools: m.tools.map((t) => t.name), about: m.about }))),
+    sampleBanner(
+      mounts.map((m) => ({
+        name: m.name,
+        url: `http://${HOST}:${port}${m.path}`,
+        tools: m.tools.map((t) => t.name),
+        about: m.about,
+      })),
+    ),
   );
 
   const stop = async (): Promise<void> => {

@@ -69,7 +69,9 @@ const RENAMED_CLASS = /^(var ([A-Za-z_$][\w$]*) = (?:[A-Za-z_$][\w$]* = )?class 
 /** What an empty chunk holds: its source-map comment at most. */
 const EMPTY = /^\s*(\/\/# sourceMappingURL=\S+\s*)?$/;
 
-const files = readdirSync(output, { recursive: true }).filter((file) => file.endsWith('.js')).map((file) => join(output, file));
+const files = readdirSync(output, { recursive: true })
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => join(output, file));
 const empty = new Set(files.filter((file) => EMPTY.test(readFileSync(file, 'utf8'))).map((file) => basename(file)));
 for (const file of files) {
   if (empty.has(basename(file))) {
@@ -80,8 +82,15 @@ for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const kept = text
     .replace(/^import "[^"]*\/([^"/]+\.js)";$/gm, (line, chunk) => (empty.has(chunk) ? '' : line))
-    .replace(RENAMED_CLASS, (line, head, outer, inner) => (inner === outer ? line : `${head}${inner} { static { Object.defineProperty(this, "name", { value: "${outer}", configurable: true }); }`));
+    .replace(RENAMED_CLASS, (line, head, outer, inner) =>
+      inner === outer
+        ? line
+        : `${head}${inner} { static { Object.defineProperty(this, "name", { value: "${outer}", configurable: true }); }`,
+    );
   const stillNamed = [...empty].find((chunk) => kept.includes(chunk));
-  if (stillNamed !== undefined) throw new Error(`bundle: ${file} refers to the empty chunk ${stillNamed} other than by a side-effect import; cannot drop it`);
+  if (stillNamed !== undefined)
+    throw new Error(
+      `bundle: ${file} refers to the empty chunk ${stillNamed} other than by a side-effect import; cannot drop it`,
+    );
   if (kept !== text) writeFileSync(file, kept);
 }

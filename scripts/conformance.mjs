@@ -36,7 +36,9 @@ function parseOptions(argv) {
     else if (word === '--spec-version' && argv[i + 1] === '2026-07-28') options.specVersion = argv[++i];
     else if (word === '--timeout' && /^\d+$/.test(argv[i + 1] ?? '')) options.timeoutSeconds = Number(argv[++i]);
     else {
-      process.stderr.write(`conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--spec-version 2026-07-28] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`);
+      process.stderr.write(
+        `conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--spec-version 2026-07-28] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`,
+      );
       process.exit(2);
     }
   }
@@ -50,13 +52,20 @@ function startServer(dist) {
   for (const file of [cli, sample]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p . --outDir ${dist})`);
   }
-  const server = spawn(process.execPath, [cli, 'serve', sample, '--http', '127.0.0.1:0', '--name', 'toolwright-conformance'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const server = spawn(
+    process.execPath,
+    [cli, 'serve', sample, '--http', '127.0.0.1:0', '--name', 'toolwright-conformance'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const url = new Promise((resolveUrl, rejectUrl) => {
     let seen = '';
-    const timer = setTimeout(() => rejectUrl(new Error(`the server printed no URL within ${SERVER_START_TIMEOUT_MS} ms:\n${seen}`)), SERVER_START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => rejectUrl(new Error(`the server printed no URL within ${SERVER_START_TIMEOUT_MS} ms:\n${seen}`)),
+      SERVER_START_TIMEOUT_MS,
+    );
     server.stderr.setEncoding('utf8');
     server.stderr.on('data', (chunk) => {
       seen += chunk;
@@ -76,14 +85,28 @@ function startServer(dist) {
 
 function runSuite(url, extra, specVersion) {
   const modern = specVersion === '2026-07-28';
-  const conformance = join(root, modern ? 'node_modules/mcp-conformance-2026/dist/index.js' : 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  const conformance = join(
+    root,
+    modern
+      ? 'node_modules/mcp-conformance-2026/dist/index.js'
+      : 'node_modules/@modelcontextprotocol/conformance/dist/index.js',
+  );
   const selection = extra.includes('--scenario') || extra.includes('--suite') ? [] : ['--suite', 'all'];
-  const expected = join(root, modern ? 'scripts/conformance-expected-failures-2026.yml' : 'scripts/conformance-expected-failures.yml');
+  const expected = join(
+    root,
+    modern ? 'scripts/conformance-expected-failures-2026.yml' : 'scripts/conformance-expected-failures.yml',
+  );
   const args = [
-    '--import', join(root, 'scripts/node20-compat.mjs'),
-    conformance, 'server', '--url', url, ...selection,
+    '--import',
+    join(root, 'scripts/node20-compat.mjs'),
+    conformance,
+    'server',
+    '--url',
+    url,
+    ...selection,
     ...(modern ? ['--spec-version', specVersion] : []),
-    '--expected-failures', expected,
+    '--expected-failures',
+    expected,
     ...extra,
   ];
   return spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -103,7 +126,9 @@ async function main() {
     const url = await urlPromise;
     process.stdout.write(`conformance: toolwright sample server at ${url} (pid ${server.pid})\n`);
     suite = runSuite(url, options.extra, options.specVersion);
-    const code = await new Promise((resolveCode) => suite.on('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 1 : 0))));
+    const code = await new Promise((resolveCode) =>
+      suite.on('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 1 : 0))),
+    );
     process.stdout.write(`conformance: suite exited with code ${code}\n`);
     process.exitCode = code;
   } catch (error) {

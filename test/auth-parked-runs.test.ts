@@ -48,8 +48,13 @@ after(async () => {
 });
 
 const tokenOf = (who: 'alice' | 'bob') => provider.token(provider.clients[who], { resource: server.url, scope: 'mcp' });
-const call = (id: number, extra: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { name: 'vault', arguments: {}, ...extra } });
-const post = (token: string, request: ReturnType<typeof call>) => modernPost(server.url, request, envelope(ELICIT_CAPS), undefined, { authorization: `Bearer ${token}` });
+const call = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  method: 'tools/call',
+  params: { name: 'vault', arguments: {}, ...extra },
+});
+const post = (token: string, request: ReturnType<typeof call>) =>
+  modernPost(server.url, request, envelope(ELICIT_CAPS), undefined, { authorization: `Bearer ${token}` });
 
 test('auth: a parked 2026-era run answers only the principal that started it', { timeout: 30_000 }, async () => {
   const [alice, bob] = await Promise.all([tokenOf('alice'), tokenOf('bob')]);
@@ -60,14 +65,30 @@ test('auth: a parked 2026-era run answers only the principal that started it', {
   assert.equal(typeof state, 'string');
 
   // Bob holds a valid token and Alice's state: his retry is stale, and nothing of Alice's run moves.
-  const stolen = await post(bob, call(2, { requestState: state, inputResponses: { elicit_1: { action: 'accept', content: { secret: 'bob-injected' } } } }));
+  const stolen = await post(
+    bob,
+    call(2, {
+      requestState: state,
+      inputResponses: { elicit_1: { action: 'accept', content: { secret: 'bob-injected' } } },
+    }),
+  );
   assert.equal(stolen.status, 200);
-  assert.deepEqual(withoutServerInfo(resultOf(stolen)), { content: [{ type: 'text', text: STALE }], isError: true, resultType: 'complete' });
+  assert.deepEqual(withoutServerInfo(resultOf(stolen)), {
+    content: [{ type: 'text', text: STALE }],
+    isError: true,
+    resultType: 'complete',
+  });
   assert.deepEqual(seen, ['asked alice']);
 
   // Alice's own retry still finds the run waiting, and it resumes in place with her answer.
-  const mine = await post(alice, call(3, { requestState: state, inputResponses: { elicit_1: { action: 'accept', content: { secret: 's3cret' } } } }));
-  assert.deepEqual(withoutServerInfo(resultOf(mine)), { content: [{ type: 'text', text: 'stored for alice: accept' }], resultType: 'complete' });
+  const mine = await post(
+    alice,
+    call(3, { requestState: state, inputResponses: { elicit_1: { action: 'accept', content: { secret: 's3cret' } } } }),
+  );
+  assert.deepEqual(withoutServerInfo(resultOf(mine)), {
+    content: [{ type: 'text', text: 'stored for alice: accept' }],
+    resultType: 'complete',
+  });
   assert.deepEqual(seen, ['asked alice', 'answered alice: accept {"secret":"s3cret"}']);
 });
 
@@ -75,8 +96,15 @@ test('auth: a parked run cannot be taken over without a token either', { timeout
   const alice = await tokenOf('alice');
   const first = resultOf(await post(alice, call(1)));
   const state = first.requestState as string;
-  const anonymous = await modernPost(server.url, call(2, { requestState: state, inputResponses: { elicit_1: { action: 'decline' } } }), envelope(ELICIT_CAPS));
+  const anonymous = await modernPost(
+    server.url,
+    call(2, { requestState: state, inputResponses: { elicit_1: { action: 'decline' } } }),
+    envelope(ELICIT_CAPS),
+  );
   assert.equal(anonymous.status, 401);
   const mine = await post(alice, call(3, { requestState: state, inputResponses: { elicit_1: { action: 'decline' } } }));
-  assert.deepEqual(withoutServerInfo(resultOf(mine)), { content: [{ type: 'text', text: 'stored for alice: decline' }], resultType: 'complete' });
+  assert.deepEqual(withoutServerInfo(resultOf(mine)), {
+    content: [{ type: 'text', text: 'stored for alice: decline' }],
+    resultType: 'complete',
+  });
 });

@@ -10,9 +10,16 @@ test('@MaxOutput records maxOutputChars; the twin does the same; bad values thro
   class Plain {}
   defineMaxOutput(Plain, { chars: 10 });
   assert.equal(getClaims(Plain).maxOutputChars, 10);
-  assert.throws(() => MaxOutput({ chars: 0 })(Plain), { name: 'DecoratorError', message: '@MaxOutput() on class Plain: "chars" must be a positive integer, got 0' });
-  assert.throws(() => MaxOutput({ chars: '5' } as never)(Plain), { message: '@MaxOutput() on class Plain: "chars" must be a positive integer, got a string' });
-  assert.throws(() => MaxOutput({ char: 5 } as never)(Plain), { message: '@MaxOutput() on class Plain: has no option "char" (known options: chars)' });
+  assert.throws(() => MaxOutput({ chars: 0 })(Plain), {
+    name: 'DecoratorError',
+    message: '@MaxOutput() on class Plain: "chars" must be a positive integer, got 0',
+  });
+  assert.throws(() => MaxOutput({ chars: '5' } as never)(Plain), {
+    message: '@MaxOutput() on class Plain: "chars" must be a positive integer, got a string',
+  });
+  assert.throws(() => MaxOutput({ char: 5 } as never)(Plain), {
+    message: '@MaxOutput() on class Plain: has no option "char" (known options: chars)',
+  });
   assert.equal(getClaims(Plain).maxOutputChars, 10);
 });
 
@@ -27,14 +34,28 @@ test('@Requires records requirements in source order; the twin appends', () => {
     { capabilities: ['write'], subject: byTarget, reason: 'write the copy' },
   ]);
   defineRequires(Copy, { capabilities: ['exec'], subject: bySource });
-  assert.deepEqual(getClaims(Copy).requires?.map((r) => r.capabilities), [['read'], ['write'], ['exec']]);
+  assert.deepEqual(
+    getClaims(Copy).requires?.map((r) => r.capabilities),
+    [['read'], ['write'], ['exec']],
+  );
 });
 
 test('@Requires checks its options and names the class', () => {
   class WriteTool {}
-  assert.throws(() => Requires({ capabilities: [], subject: (a: { p: string }) => a.p })(WriteTool), { name: 'DecoratorError', message: '@Requires() on class WriteTool: "capabilities" must be a non-empty array of capability names such as [\'write\'], got []' });
-  assert.throws(() => Requires({ capabilities: ['write'], subject: 'path' } as never)(WriteTool), { message: '@Requires() on class WriteTool: "subject" must be a function of the arguments such as (args) => args.path, got a string' });
-  assert.throws(() => defineRequires(WriteTool, { capabilities: ['write'], subject: () => 'x', label: 3 } as never), { message: '@Requires() on class WriteTool: "label" must be a string, got a number' });
+  assert.throws(() => Requires({ capabilities: [], subject: (a: { p: string }) => a.p })(WriteTool), {
+    name: 'DecoratorError',
+    message:
+      '@Requires() on class WriteTool: "capabilities" must be a non-empty array of capability names such as [\'write\'], got []',
+  });
+  assert.throws(() => Requires({ capabilities: ['write'], subject: 'path' } as never)(WriteTool), {
+    message:
+      '@Requires() on class WriteTool: "subject" must be a function of the arguments such as (args) => args.path, got a string',
+  });
+  assert.throws(() => defineRequires(WriteTool, { capabilities: ['write'], subject: () => 'x', label: 3 } as never), {
+    message: '@Requires() on class WriteTool: "label" must be a string, got a number',
+  });
   assert.deepEqual(getClaims(WriteTool), {});
-  assert.throws(() => (Requires({ capabilities: ['w'], subject: () => 'x' }) as (...a: unknown[]) => void)({}, 'm'), { message: '@Requires() decorates a class, but it was applied to member Object.m' });
+  assert.throws(() => (Requires({ capabilities: ['w'], subject: () => 'x' }) as (...a: unknown[]) => void)({}, 'm'), {
+    message: '@Requires() decorates a class, but it was applied to member Object.m',
+  });
 });

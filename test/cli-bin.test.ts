@@ -14,7 +14,8 @@ import { runProcess } from './support/run-process.js';
 // stacks, and `serve` over stdio and HTTP driven by real SDK clients.
 
 const SAMPLE = relative(REPO_ROOT, CONFORMANCE_SAMPLE);
-const run = (args: readonly string[]) => runProcess(process.execPath, [CLI_PATH, ...args], { timeoutMs: 20_000, cwd: REPO_ROOT });
+const run = (args: readonly string[]) =>
+  runProcess(process.execPath, [CLI_PATH, ...args], { timeoutMs: 20_000, cwd: REPO_ROOT });
 
 describe('toolwright bin', () => {
   it('starts with a node shebang', () => {
@@ -23,34 +24,72 @@ describe('toolwright bin', () => {
 
   it('exits 2 with one line and no stack for a missing module', async () => {
     const outcome = await run(['list', 'missing/tools.js']);
-    assert.deepEqual({ code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr }, { code: 2, stdout: '', stderr: 'toolwright: cannot load module "missing/tools.js": file not found\n' });
+    assert.deepEqual(
+      { code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr },
+      { code: 2, stdout: '', stderr: 'toolwright: cannot load module "missing/tools.js": file not found\n' },
+    );
   });
 
   it('exits 1 for an error result and 0 for a good one', async () => {
     const failed = await run(['call', SAMPLE, 'test_error_handling']);
-    assert.deepEqual({ code: failed.code, stdout: failed.stdout, stderr: failed.stderr }, { code: 1, stdout: '', stderr: 'This tool intentionally returns an error for testing\n' });
+    assert.deepEqual(
+      { code: failed.code, stdout: failed.stdout, stderr: failed.stderr },
+      { code: 1, stdout: '', stderr: 'This tool intentionally returns an error for testing\n' },
+    );
     const echoed = await run(['call', SAMPLE, 'echo', '{"text":"yo","count":3}']);
-    assert.deepEqual({ code: echoed.code, stdout: echoed.stdout, stderr: echoed.stderr }, { code: 0, stdout: 'yo yo yo\n', stderr: '' });
+    assert.deepEqual(
+      { code: echoed.code, stdout: echoed.stdout, stderr: echoed.stderr },
+      { code: 0, stdout: 'yo yo yo\n', stderr: '' },
+    );
   });
 
   it('serves over stdio to an SDK client, with --name and --version as the server info', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'serve', SAMPLE, '--name', 'conf', '--version', '9.9.9'], cwd: REPO_ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_PATH, 'serve', SAMPLE, '--name', 'conf', '--version', '9.9.9'],
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       assert.deepEqual(client.getServerVersion(), { name: 'conf', version: '9.9.9' });
-      assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), [
-        'test_simple_text', 'test_image_content', 'test_audio_content', 'test_embedded_resource', 'test_multiple_content_types',
-        'test_tool_with_logging', 'test_tool_with_progress', 'test_error_handling', 'test_sampling', 'test_elicitation',
-        'test_elicitation_sep1034_defaults', 'test_elicitation_sep1330_enums', 'json_schema_2020_12_tool', 'echo',
-        'test_input_required_result_elicitation', 'test_input_required_result_sampling', 'test_input_required_result_request_state',
-        'test_input_required_result_multi_round', 'test_input_required_result_tampered_state', 'test_input_required_result_capabilities',
-        'test_missing_capability', 'test_streaming_elicitation', 'test_logging_tool', 'test_custom_headers',
-        'test_input_required_result_list_roots', 'test_input_required_result_multiple_inputs',
-      ]);
-      assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), { content: [{ type: 'text', text: 'hi' }] });
+      assert.deepEqual(
+        (await client.listTools()).tools.map((tool) => tool.name),
+        [
+          'test_simple_text',
+          'test_image_content',
+          'test_audio_content',
+          'test_embedded_resource',
+          'test_multiple_content_types',
+          'test_tool_with_logging',
+          'test_tool_with_progress',
+          'test_error_handling',
+          'test_sampling',
+          'test_elicitation',
+          'test_elicitation_sep1034_defaults',
+          'test_elicitation_sep1330_enums',
+          'json_schema_2020_12_tool',
+          'echo',
+          'test_input_required_result_elicitation',
+          'test_input_required_result_sampling',
+          'test_input_required_result_request_state',
+          'test_input_required_result_multi_round',
+          'test_input_required_result_tampered_state',
+          'test_input_required_result_capabilities',
+          'test_missing_capability',
+          'test_streaming_elicitation',
+          'test_logging_tool',
+          'test_custom_headers',
+          'test_input_required_result_list_roots',
+          'test_input_required_result_multiple_inputs',
+        ],
+      );
+      assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), {
+        content: [{ type: 'text', text: 'hi' }],
+      });
     } finally {
       await client.close();
     }
@@ -61,10 +100,15 @@ describe('toolwright bin', () => {
     const served = await serveOverHttp(CONFORMANCE_SAMPLE, ['--stateless']);
     try {
       assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      assert.equal(served.stderr(), `toolwright: serving 26 tools of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`);
+      assert.equal(
+        served.stderr(),
+        `toolwright: serving 26 tools of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
+      );
       const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
-      assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'x', count: 2 } }), { content: [{ type: 'text', text: 'x x' }] });
+      assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'x', count: 2 } }), {
+        content: [{ type: 'text', text: 'x x' }],
+      });
       await client.close();
     } finally {
       assert.equal(await served.stop(), 0);
@@ -79,7 +123,10 @@ describe('toolwright bin', () => {
       const outcome = await run(['serve', SAMPLE, '--http', `127.0.0.1:${port}`]);
       assert.equal(outcome.code, 2);
       assert.equal(outcome.stdout, '');
-      assert.equal(outcome.stderr, `toolwright: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+      assert.equal(
+        outcome.stderr,
+        `toolwright: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
     } finally {
       blocker.close();
     }

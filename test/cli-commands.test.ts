@@ -46,7 +46,10 @@ describe('cli list', () => {
     const run = await runCliCaptured(['list', '--json', at('listed')]);
     assert.equal(run.code, 0, run.err);
     const definitions = JSON.parse(run.out) as Array<{ name: string; inputSchema: unknown }>;
-    assert.deepEqual(definitions.map((d) => d.name), ['add', 'show']);
+    assert.deepEqual(
+      definitions.map((d) => d.name),
+      ['add', 'show'],
+    );
     assert.deepEqual(definitions[0]!.inputSchema, {
       type: 'object',
       properties: { a: { type: 'integer' }, b: { type: 'integer' } },
@@ -64,7 +67,11 @@ describe('cli list', () => {
 
 describe('cli call', () => {
   it('prints the text of a result and exits 0', async () => {
-    assert.deepEqual(await runCliCaptured(['call', at('decorated'), 'greet', '{"name":"Ada"}']), { code: 0, out: 'Hello, Ada!\n', err: '' });
+    assert.deepEqual(await runCliCaptured(['call', at('decorated'), 'greet', '{"name":"Ada"}']), {
+      code: 0,
+      out: 'Hello, Ada!\n',
+      err: '',
+    });
   });
 
   it('prints the raw CallToolResult with --json', async () => {
@@ -75,11 +82,19 @@ describe('cli call', () => {
 
   it('shows non-text parts as one bracketed line each', async () => {
     const run = await runCliCaptured(['call', at('listed'), 'show']);
-    assert.deepEqual(run, { code: 0, out: 'parts:\n[image image/png, 4 bytes base64]\n[resource memo://1 (text/plain)]\nremember\n', err: '' });
+    assert.deepEqual(run, {
+      code: 0,
+      out: 'parts:\n[image image/png, 4 bytes base64]\n[resource memo://1 (text/plain)]\nremember\n',
+      err: '',
+    });
   });
 
   it('prints an error result on stderr and exits 1', async () => {
-    assert.deepEqual(await runCliCaptured(['call', at('decorated'), 'fail']), { code: 1, out: '', err: 'no luck today\n' });
+    assert.deepEqual(await runCliCaptured(['call', at('decorated'), 'fail']), {
+      code: 1,
+      out: '',
+      err: 'no luck today\n',
+    });
     const json = await runCliCaptured(['call', at('decorated'), 'fail', '--json']);
     assert.equal(json.code, 1);
     assert.deepEqual(JSON.parse(json.out), { content: [{ type: 'text', text: 'no luck today' }], isError: true });
@@ -101,20 +116,36 @@ describe('cli call', () => {
       err: '[info] Tool execution started\n[info] Tool processing data\n[info] Tool execution completed\n',
     });
     const progressed = await runCliCaptured(['call', SAMPLE, 'test_tool_with_progress']);
-    assert.deepEqual(progressed, { code: 0, out: 'Tool with progress executed successfully\n', err: '[progress 0/100]\n[progress 50/100]\n[progress 100/100]\n' });
+    assert.deepEqual(progressed, {
+      code: 0,
+      out: 'Tool with progress executed successfully\n',
+      err: '[progress 0/100]\n[progress 50/100]\n[progress 100/100]\n',
+    });
   });
 });
 
 describe('cli errors', () => {
   it('names a missing module, a failing module, a module without tools and a bad tools export (exit 2)', async () => {
-    assert.deepEqual(await runCliCaptured(['list', 'no/such/module.js']), { code: 2, out: '', err: 'toolwright: cannot load module "no/such/module.js": file not found\n' });
-    assert.deepEqual(await runCliCaptured(['list', at('throws')]), { code: 2, out: '', err: `toolwright: cannot load module "${at('throws')}": fixture failed to load\n` });
+    assert.deepEqual(await runCliCaptured(['list', 'no/such/module.js']), {
+      code: 2,
+      out: '',
+      err: 'toolwright: cannot load module "no/such/module.js": file not found\n',
+    });
+    assert.deepEqual(await runCliCaptured(['list', at('throws')]), {
+      code: 2,
+      out: '',
+      err: `toolwright: cannot load module "${at('throws')}": fixture failed to load\n`,
+    });
     assert.deepEqual(await runCliCaptured(['list', at('no-tools')]), {
       code: 2,
       out: '',
       err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools\n`,
     });
-    assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), { code: 2, out: '', err: `toolwright: module "${at('bad-list')}": its "tools" export must be an array or a function returning one, got a string\n` });
+    assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), {
+      code: 2,
+      out: '',
+      err: `toolwright: module "${at('bad-list')}": its "tools" export must be an array or a function returning one, got a string\n`,
+    });
   });
 
   it('calls a tools() function once to build the tools, and names its failures (exit 2)', async () => {
@@ -154,7 +185,11 @@ describe('cli errors', () => {
       out: '',
       err: `toolwright: arguments are not valid JSON: ${jsonParseMessage('{name}')}\nRun "toolwright --help" for usage.\n`,
     });
-    assert.deepEqual(await runCliCaptured(['publish']), { code: 2, out: '', err: 'toolwright: unknown command "publish" (commands: serve, list, lint, call, proxy, init, help)\nRun "toolwright --help" for usage.\n' });
+    assert.deepEqual(await runCliCaptured(['publish']), {
+      code: 2,
+      out: '',
+      err: 'toolwright: unknown command "publish" (commands: serve, list, lint, call, proxy, init, help)\nRun "toolwright --help" for usage.\n',
+    });
     assert.deepEqual(await runCliCaptured(['--help']), { code: 0, out: helpText(), err: '' });
     assert.deepEqual(await runCliCaptured(['call', '--help']), { code: 0, out: helpText('call'), err: '' });
   });

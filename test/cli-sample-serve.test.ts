@@ -21,7 +21,10 @@ interface Started {
 }
 
 async function startSamples(args: readonly string[]): Promise<Started & { files: string; shell: string }> {
-  const child = spawn(process.execPath, [SERVE, ...args], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SERVE, ...args], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -36,7 +39,8 @@ async function startSamples(args: readonly string[]): Promise<Started & { files:
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const url = (name: string): string => new RegExp(`^  ${name} +(http://127\\.0\\.0\\.1:\\d+/${name}/mcp)$`, 'm').exec(stdout)![1]!;
+  const url = (name: string): string =>
+    new RegExp(`^  ${name} +(http://127\\.0\\.0\\.1:\\d+/${name}/mcp)$`, 'm').exec(stdout)![1]!;
   return { child, exited, stdout: () => stdout, files: url('files'), shell: url('shell') };
 }
 
@@ -54,29 +58,55 @@ describe('samples/serve (npm start)', () => {
     try {
       assert.match(started.stdout(), /^toolwright samples, served over streamable HTTP \(Ctrl-C stops\):\n/);
       assert.ok(started.stdout().includes(`file tools confined to ${folder}\n`), started.stdout());
-      assert.ok(started.stdout().includes(`    npx mcp-inspector --cli ${started.files} --method tools/list\n`), started.stdout());
+      assert.ok(
+        started.stdout().includes(`    npx mcp-inspector --cli ${started.files} --method tools/list\n`),
+        started.stdout(),
+      );
 
       const files = await connect(started.files);
-      assert.deepEqual((await files.listTools()).tools.map((tool) => tool.name), ['read_file', 'write_file', 'list_directory']);
+      assert.deepEqual(
+        (await files.listTools()).tools.map((tool) => tool.name),
+        ['read_file', 'write_file', 'list_directory'],
+      );
       const read = await files.callTool({ name: 'read_file', arguments: { path: 'note.txt' } });
       assert.deepEqual(read, { content: [{ type: 'text', text: 'a note\n' }] });
       await files.close();
 
       const shell = await connect(started.shell);
-      assert.deepEqual((await shell.listTools()).tools.map((tool) => tool.name), ['shell', 'write_file', 'read_file']);
+      assert.deepEqual(
+        (await shell.listTools()).tools.map((tool) => tool.name),
+        ['shell', 'write_file', 'read_file'],
+      );
       await shell.close();
 
       const missing = await fetch(started.files.replace('/files/mcp', '/nothing'), { method: 'POST', body: '{}' });
       assert.equal(missing.status, 404);
-      assert.deepEqual(await missing.json(), { jsonrpc: '2.0', error: { code: -32000, message: 'Not Found: the MCP endpoints are /files/mcp, /shell/mcp' }, id: null });
+      assert.deepEqual(await missing.json(), {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Not Found: the MCP endpoints are /files/mcp, /shell/mcp' },
+        id: null,
+      });
     } finally {
       started.child.kill('SIGINT');
     }
     assert.equal(await started.exited, 0);
-    assert.equal(started.stdout(), sampleBanner([
-      { name: 'files', url: started.files, tools: ['read_file', 'write_file', 'list_directory'], about: `file tools confined to ${folder}` },
-      { name: 'shell', url: started.shell, tools: ['shell', 'write_file', 'read_file'], about: 'a simulated shell; writes are asked through elicitation, /etc is read-only' },
-    ]) + 'stopping...\n');
+    assert.equal(
+      started.stdout(),
+      sampleBanner([
+        {
+          name: 'files',
+          url: started.files,
+          tools: ['read_file', 'write_file', 'list_directory'],
+          about: `file tools confined to ${folder}`,
+        },
+        {
+          name: 'shell',
+          url: started.shell,
+          tools: ['shell', 'write_file', 'read_file'],
+          about: 'a simulated shell; writes are asked through elicitation, /etc is read-only',
+        },
+      ]) + 'stopping...\n',
+    );
     assert.ok(existsSync(join(folder, 'note.txt')), 'a folder it was given is never removed');
     rmSync(folder, { recursive: true, force: true });
   });
@@ -88,7 +118,10 @@ describe('samples/serve (npm start)', () => {
       assert.equal(readFileSync(join(workspace, 'hello.txt'), 'utf8'), 'Hello from the toolwright file sample.\n');
       const files = await connect(started.files);
       const listed = await files.callTool({ name: 'list_directory', arguments: { path: '.' } });
-      assert.deepEqual((listed.structuredContent as { entries: Array<{ path: string }> }).entries.map((entry) => entry.path), ['hello.txt']);
+      assert.deepEqual(
+        (listed.structuredContent as { entries: Array<{ path: string }> }).entries.map((entry) => entry.path),
+        ['hello.txt'],
+      );
       await files.close();
     } finally {
       started.child.kill('SIGTERM');

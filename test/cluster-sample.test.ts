@@ -27,42 +27,52 @@ function alive(pid: number): boolean {
   }
 }
 
-test('cluster sample: one command starts Redis, 2 processes and HAProxy; calls spread, a parked call completes across them; SIGTERM stops it all', { skip, timeout: 60_000 }, async () => {
-  const child = spawn(process.execPath, [START, '--processes', '2', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner within 30 s: ${out}${err}`)), 30_000);
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        if (out.includes('HAProxy configuration:') && out.endsWith('\n\n')) (clearTimeout(timer), resolve());
-      });
-      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
+test(
+  'cluster sample: one command starts Redis, 2 processes and HAProxy; calls spread, a parked call completes across them; SIGTERM stops it all',
+  { skip, timeout: 60_000 },
+  async () => {
+    const child = spawn(process.execPath, [START, '--processes', '2', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const url = /endpoint {2}(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out)?.[1];
-    assert.ok(url !== undefined, out);
-    const pids = [...out.matchAll(/node-\d +http:\/\/127\.0\.0\.1:\d+\/mcp \(pid (\d+)\)/g)].map((m) => Number(m[1]));
-    assert.equal(pids.length, 2, out);
-    assert.match(out, /^ {2}Redis: redis:\/\/127\.0\.0\.1:\d+ \(started for this run\)$/m);
-    assert.match(out, /^ {4}server node-2 127\.0\.0\.1:\d+ check inter 1000ms fall 2 rise 1$/m);
-    const client = await modernClient(url);
+    let out = '';
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      const answerers = [];
-      for (let i = 0; i < 4; i++) answerers.push(answererOf(await client.call('whoami')));
-      assert.deepEqual(countByNode(answerers), { 'node-1': 2, 'node-2': 2 });
-      assert.deepEqual(answerers.map((a) => a.pid).sort(), [...pids, ...pids].sort());
-      // Round robin over two processes: each retry lands on the process that did not park its call, and is relayed.
-      for (let i = 0; i < 2; i++) assert.match(textOf(await client.call('confirm')), /^accept \{"ok":true\}; asked and finished by \{"pid":\d+,"node":"node-[12]"\}$/);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner within 30 s: ${out}${err}`)), 30_000);
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('HAProxy configuration:') && out.endsWith('\n\n')) (clearTimeout(timer), resolve());
+        });
+        child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
+      });
+      const url = /endpoint {2}(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out)?.[1];
+      assert.ok(url !== undefined, out);
+      const pids = [...out.matchAll(/node-\d +http:\/\/127\.0\.0\.1:\d+\/mcp \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      assert.equal(pids.length, 2, out);
+      assert.match(out, /^ {2}Redis: redis:\/\/127\.0\.0\.1:\d+ \(started for this run\)$/m);
+      assert.match(out, /^ {4}server node-2 127\.0\.0\.1:\d+ check inter 1000ms fall 2 rise 1$/m);
+      const client = await modernClient(url);
+      try {
+        const answerers = [];
+        for (let i = 0; i < 4; i++) answerers.push(answererOf(await client.call('whoami')));
+        assert.deepEqual(countByNode(answerers), { 'node-1': 2, 'node-2': 2 });
+        assert.deepEqual(answerers.map((a) => a.pid).sort(), [...pids, ...pids].sort());
+        // Round robin over two processes: each retry lands on the process that did not park its call, and is relayed.
+        for (let i = 0; i < 2; i++)
+          assert.match(
+            textOf(await client.call('confirm')),
+            /^accept \{"ok":true\}; asked and finished by \{"pid":\d+,"node":"node-[12]"\}$/,
+          );
+      } finally {
+        await client.close();
+      }
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      for (const pid of pids) assert.equal(alive(pid), false, `node process ${pid} outlived the sample`);
     } finally {
-      await client.close();
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    for (const pid of pids) assert.equal(alive(pid), false, `node process ${pid} outlived the sample`);
-  } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
-});
+  },
+);

@@ -9,12 +9,26 @@ test('a class without @Tool is missing-tool-decorator', () => {
       return 'ok';
     }
   }
-  assert.deepEqual(issuesOf(() => compile([Plain])), [
-    { code: 'missing-tool-decorator', className: 'Plain', message: "class Plain has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()" },
-  ]);
-  assert.deepEqual(issuesOf(() => compile([new Plain()])), [
-    { code: 'missing-tool-decorator', className: 'Plain', message: "class Plain has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Plain])),
+    [
+      {
+        code: 'missing-tool-decorator',
+        className: 'Plain',
+        message: "class Plain has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()",
+      },
+    ],
+  );
+  assert.deepEqual(
+    issuesOf(() => compile([new Plain()])),
+    [
+      {
+        code: 'missing-tool-decorator',
+        className: 'Plain',
+        message: "class Plain has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()",
+      },
+    ],
+  );
 });
 
 test('a subclass of a tool class needs its own @Tool', () => {
@@ -25,18 +39,47 @@ test('a subclass of a tool class needs its own @Tool', () => {
     }
   }
   class Derived extends BaseTool {}
-  assert.deepEqual(issuesOf(() => compile([Derived])), [
-    { code: 'missing-tool-decorator', className: 'Derived', message: "class Derived has no @Tool() of its own (its base class BaseTool has one, but @Tool() is not inherited): add @Tool({ description: '...' }) to Derived" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Derived])),
+    [
+      {
+        code: 'missing-tool-decorator',
+        className: 'Derived',
+        message:
+          "class Derived has no @Tool() of its own (its base class BaseTool has one, but @Tool() is not inherited): add @Tool({ description: '...' }) to Derived",
+      },
+    ],
+  );
 });
 
 test('something that is no tool at all is named by its position and kind', () => {
-  assert.deepEqual(issuesOf(() => compile([42, null, []])), [
-    { code: 'missing-tool-decorator', className: '', message: 'item 0 is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got a number' },
-    { code: 'missing-tool-decorator', className: '', message: 'item 1 is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got null' },
-    { code: 'missing-tool-decorator', className: '', message: 'item 2 is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got an array' },
-  ]);
-  assert.throws(() => compile('x' as never), { name: 'TypeError', message: 'compile() takes an array of tool classes, instances and contract tools, got a string' });
+  assert.deepEqual(
+    issuesOf(() => compile([42, null, []])),
+    [
+      {
+        code: 'missing-tool-decorator',
+        className: '',
+        message:
+          'item 0 is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got a number',
+      },
+      {
+        code: 'missing-tool-decorator',
+        className: '',
+        message:
+          'item 1 is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got null',
+      },
+      {
+        code: 'missing-tool-decorator',
+        className: '',
+        message:
+          'item 2 is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got an array',
+      },
+    ],
+  );
+  assert.throws(() => compile('x' as never), {
+    name: 'TypeError',
+    message: 'compile() takes an array of tool classes, instances and contract tools, got a string',
+  });
 });
 
 test('a blank description is missing-description', () => {
@@ -46,9 +89,18 @@ test('a blank description is missing-description', () => {
       return 'ok';
     }
   }
-  assert.deepEqual(issuesOf(() => compile([Blank])), [
-    { code: 'missing-description', className: 'Blank', member: 'description', message: "class Blank: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Blank])),
+    [
+      {
+        code: 'missing-description',
+        className: 'Blank',
+        member: 'description',
+        message:
+          "class Blank: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })",
+      },
+    ],
+  );
 });
 
 test('a class without execute() is missing-execute', () => {
@@ -58,9 +110,17 @@ test('a class without execute() is missing-execute', () => {
       return 'ok';
     }
   }
-  assert.deepEqual(issuesOf(() => compile([NoExecute])), [
-    { code: 'missing-execute', className: 'NoExecute', member: 'execute', message: "class NoExecute has no execute() method: add execute(args, ctx) returning the tool's output" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([NoExecute])),
+    [
+      {
+        code: 'missing-execute',
+        className: 'NoExecute',
+        member: 'execute',
+        message: "class NoExecute has no execute() method: add execute(args, ctx) returning the tool's output",
+      },
+    ],
+  );
 });
 
 test('resolve returning an instance without execute() is missing-execute', () => {
@@ -70,9 +130,18 @@ test('resolve returning an instance without execute() is missing-execute', () =>
       return 'ok';
     }
   }
-  assert.deepEqual(issuesOf(() => compile([Elsewhere], { resolve: () => ({}) })), [
-    { code: 'missing-execute', className: 'Elsewhere', member: 'execute', message: 'class Elsewhere: the instance resolve() returned has no execute() method: return an instance of Elsewhere' },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Elsewhere], { resolve: () => ({}) })),
+    [
+      {
+        code: 'missing-execute',
+        className: 'Elsewhere',
+        member: 'execute',
+        message:
+          'class Elsewhere: the instance resolve() returned has no execute() method: return an instance of Elsewhere',
+      },
+    ],
+  );
 });
 
 test('an execute() with untyped parameters is invalid-args-class', () => {
@@ -82,14 +151,18 @@ test('an execute() with untyped parameters is invalid-args-class', () => {
       return args.path;
     }
   }
-  assert.deepEqual(issuesOf(() => compile([Untyped])), [
-    {
-      code: 'invalid-args-class',
-      className: 'Untyped',
-      member: 'execute',
-      message: 'class Untyped: the arguments class of execute() cannot be inferred, because TypeScript records parameter types only on decorated methods: add @Tool({ args: YourArgs }), or mark the parameter with @Args() and type it with a class (for a tool without arguments, give execute() no parameters or write @Tool({ args: undefined }))',
-    },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Untyped])),
+    [
+      {
+        code: 'invalid-args-class',
+        className: 'Untyped',
+        member: 'execute',
+        message:
+          'class Untyped: the arguments class of execute() cannot be inferred, because TypeScript records parameter types only on decorated methods: add @Tool({ args: YourArgs }), or mark the parameter with @Args() and type it with a class (for a tool without arguments, give execute() no parameters or write @Tool({ args: undefined }))',
+      },
+    ],
+  );
 });
 
 test('@Args() on a parameter typed with an interface is invalid-args-class', () => {
@@ -108,10 +181,25 @@ test('@Args() on a parameter typed with an interface is invalid-args-class', () 
       return args;
     }
   }
-  assert.deepEqual(issuesOf(() => compile([InterfaceTyped, StringTyped])), [
-    { code: 'invalid-args-class', className: 'InterfaceTyped', member: 'execute', message: "class InterfaceTyped: execute()'s first parameter is typed Object (an interface, a type alias, an object literal type or any), which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class" },
-    { code: 'invalid-args-class', className: 'StringTyped', member: 'execute', message: "class StringTyped: execute()'s first parameter is typed String, which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([InterfaceTyped, StringTyped])),
+    [
+      {
+        code: 'invalid-args-class',
+        className: 'InterfaceTyped',
+        member: 'execute',
+        message:
+          "class InterfaceTyped: execute()'s first parameter is typed Object (an interface, a type alias, an object literal type or any), which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class",
+      },
+      {
+        code: 'invalid-args-class',
+        className: 'StringTyped',
+        member: 'execute',
+        message:
+          "class StringTyped: execute()'s first parameter is typed String, which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class",
+      },
+    ],
+  );
 });
 
 test('args naming a class unrelated to the typed parameter is invalid-args-class', () => {
@@ -123,9 +211,18 @@ test('args naming a class unrelated to the typed parameter is invalid-args-class
       return String(args);
     }
   }
-  assert.deepEqual(issuesOf(() => compile([Mismatch])), [
-    { code: 'invalid-args-class', className: 'Mismatch', member: 'execute', message: "class Mismatch: @Tool() names args First, but execute()'s first parameter is typed Second; make them the same class (or type the parameter with a base class of First)" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Mismatch])),
+    [
+      {
+        code: 'invalid-args-class',
+        className: 'Mismatch',
+        member: 'execute',
+        message:
+          "class Mismatch: @Tool() names args First, but execute()'s first parameter is typed Second; make them the same class (or type the parameter with a base class of First)",
+      },
+    ],
+  );
 });
 
 test('resolve that throws, returns a Promise or a non-object is resolve-failed', () => {
@@ -138,19 +235,59 @@ test('resolve that throws, returns a Promise or a non-object is resolve-failed',
       return this.root;
     }
   }
-  assert.deepEqual(issuesOf(() => compile([NeedsRoot])), [
-    { code: 'resolve-failed', className: 'NeedsRoot', message: 'class NeedsRoot: new NeedsRoot() threw while making the instance: root is required; fix the constructor, or pass compile() a resolve function or an instance' },
-  ]);
-  assert.deepEqual(issuesOf(() => compile([NeedsRoot], { resolve: () => { throw new Error('no provider for NeedsRoot'); } })), [
-    { code: 'resolve-failed', className: 'NeedsRoot', message: 'class NeedsRoot: resolve() threw while making the instance: no provider for NeedsRoot; fix the resolve function or the constructor' },
-  ]);
-  assert.deepEqual(issuesOf(() => compile([NeedsRoot], { resolve: async (cls) => new (cls as typeof NeedsRoot)('/') })), [
-    { code: 'resolve-failed', className: 'NeedsRoot', message: 'class NeedsRoot: resolve() returned a Promise, but compile() is synchronous: await the instance first and pass it to compile() in place of the class' },
-  ]);
-  assert.deepEqual(issuesOf(() => compile([NeedsRoot], { resolve: () => 'root' as unknown as object })), [
-    { code: 'resolve-failed', className: 'NeedsRoot', message: 'class NeedsRoot: resolve() returned a string, not an instance: return an instance of NeedsRoot' },
-  ]);
-  assert.equal(compile([NeedsRoot], { resolve: (cls) => new (cls as typeof NeedsRoot)('/srv') })[0]!.name, 'needs_root');
+  assert.deepEqual(
+    issuesOf(() => compile([NeedsRoot])),
+    [
+      {
+        code: 'resolve-failed',
+        className: 'NeedsRoot',
+        message:
+          'class NeedsRoot: new NeedsRoot() threw while making the instance: root is required; fix the constructor, or pass compile() a resolve function or an instance',
+      },
+    ],
+  );
+  assert.deepEqual(
+    issuesOf(() =>
+      compile([NeedsRoot], {
+        resolve: () => {
+          throw new Error('no provider for NeedsRoot');
+        },
+      }),
+    ),
+    [
+      {
+        code: 'resolve-failed',
+        className: 'NeedsRoot',
+        message:
+          'class NeedsRoot: resolve() threw while making the instance: no provider for NeedsRoot; fix the resolve function or the constructor',
+      },
+    ],
+  );
+  assert.deepEqual(
+    issuesOf(() => compile([NeedsRoot], { resolve: async (cls) => new (cls as typeof NeedsRoot)('/') })),
+    [
+      {
+        code: 'resolve-failed',
+        className: 'NeedsRoot',
+        message:
+          'class NeedsRoot: resolve() returned a Promise, but compile() is synchronous: await the instance first and pass it to compile() in place of the class',
+      },
+    ],
+  );
+  assert.deepEqual(
+    issuesOf(() => compile([NeedsRoot], { resolve: () => 'root' as unknown as object })),
+    [
+      {
+        code: 'resolve-failed',
+        className: 'NeedsRoot',
+        message: 'class NeedsRoot: resolve() returned a string, not an instance: return an instance of NeedsRoot',
+      },
+    ],
+  );
+  assert.equal(
+    compile([NeedsRoot], { resolve: (cls) => new (cls as typeof NeedsRoot)('/srv') })[0]!.name,
+    'needs_root',
+  );
   assert.equal(compile([new NeedsRoot('/srv')])[0]!.name, 'needs_root');
 });
 
@@ -162,8 +299,18 @@ test('resolve is not called for a class with other problems', () => {
     }
   }
   const resolved: string[] = [];
-  const issues = issuesOf(() => compile([Broken], { resolve: (cls) => { resolved.push(cls.name); return new (cls as typeof Broken)(); } }));
-  assert.deepEqual(issues.map((i) => i.code), ['missing-description']);
+  const issues = issuesOf(() =>
+    compile([Broken], {
+      resolve: (cls) => {
+        resolved.push(cls.name);
+        return new (cls as typeof Broken)();
+      },
+    }),
+  );
+  assert.deepEqual(
+    issues.map((i) => i.code),
+    ['missing-description'],
+  );
   assert.deepEqual(resolved, []);
 });
 
@@ -181,9 +328,17 @@ test('two tools with one name are duplicate-name, listing both', () => {
     }
   }
   const handBuilt = { name: 'search', description: 'Search by hand', execute: async () => 'hand' };
-  assert.deepEqual(issuesOf(() => compile([WebSearch, SearchTool, handBuilt])), [
-    { code: 'duplicate-name', className: '', message: 'tool name "search" is used 3 times (class WebSearch, class SearchTool, contract tool "search"): names must be unique in a set; give all but one another name (@Tool({ name: \'...\' }) on a class, "name" on a contract tool)' },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([WebSearch, SearchTool, handBuilt])),
+    [
+      {
+        code: 'duplicate-name',
+        className: '',
+        message:
+          'tool name "search" is used 3 times (class WebSearch, class SearchTool, contract tool "search"): names must be unique in a set; give all but one another name (@Tool({ name: \'...\' }) on a class, "name" on a contract tool)',
+      },
+    ],
+  );
 });
 
 test('every problem of every tool is gathered into one ContractError', () => {
@@ -226,7 +381,15 @@ test('@Facts() on something that is not a method at compile time is reported', (
     }
   }
   (FactsGone.prototype as unknown as Record<string, unknown>).facts = 'not a method';
-  assert.deepEqual(issuesOf(() => compile([FactsGone])), [
-    { code: 'missing-execute', className: 'FactsGone', member: 'facts', message: 'class FactsGone: @Facts() marks facts, which is not a method: mark a method facts(args, ctx)' },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([FactsGone])),
+    [
+      {
+        code: 'missing-execute',
+        className: 'FactsGone',
+        member: 'facts',
+        message: 'class FactsGone: @Facts() marks facts, which is not a method: mark a method facts(args, ctx)',
+      },
+    ],
+  );
 });

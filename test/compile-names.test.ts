@@ -22,7 +22,10 @@ test('inferToolName: snake_case without a trailing Tool, acronyms as one word', 
     ['read_file', 'read_file'],
     ['X', 'x'],
   ];
-  assert.deepEqual(cases.map(([name]) => [name, inferToolName(name)]), cases);
+  assert.deepEqual(
+    cases.map(([name]) => [name, inferToolName(name)]),
+    cases,
+  );
 });
 
 test('compile names a tool after its class unless @Tool names it', () => {
@@ -38,7 +41,10 @@ test('compile names a tool after its class unless @Tool names it', () => {
       return 'ok';
     }
   }
-  assert.deepEqual(compile([HTTPGetTool, FetchTool]).map((t) => t.name), ['http_get', 'fetch.v2']);
+  assert.deepEqual(
+    compile([HTTPGetTool, FetchTool]).map((t) => t.name),
+    ['http_get', 'fetch.v2'],
+  );
 });
 
 test('an inferred name MCP cannot use is invalid-name, with the fix', () => {
@@ -48,24 +54,53 @@ test('an inferred name MCP cannot use is invalid-name, with the fix', () => {
       return 'ok';
     }
   }
-  assert.deepEqual(issuesOf(() => compile([Cost$Tool])), [
-    { code: 'invalid-name', className: 'Cost$Tool', message: 'class Cost$Tool: the tool name "cost$" inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: \'...\' })' },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([Cost$Tool])),
+    [
+      {
+        code: 'invalid-name',
+        className: 'Cost$Tool',
+        message:
+          'class Cost$Tool: the tool name "cost$" inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: \'...\' })',
+      },
+    ],
+  );
 });
 
 test('a class name longer than 128 characters is invalid-name', () => {
   const long = 'A'.repeat(130);
-  const cls = { [long]: class { execute() { return 'ok'; } } }[long]!;
+  const cls = {
+    [long]: class {
+      execute() {
+        return 'ok';
+      }
+    },
+  }[long]!;
   Tool({ description: 'Long' })(cls);
   const [issue] = issuesOf(() => compile([cls]));
   assert.equal(issue!.code, 'invalid-name');
-  assert.equal(issue!.message, `class ${long}: the tool name "${'a'.repeat(130)}" inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: '...' })`);
+  assert.equal(
+    issue!.message,
+    `class ${long}: the tool name "${'a'.repeat(130)}" inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: '...' })`,
+  );
 });
 
 test('an anonymous class has no name to infer', () => {
-  const cls = (() => class { execute() { return 'ok'; } })();
+  const cls = (() =>
+    class {
+      execute() {
+        return 'ok';
+      }
+    })();
   Tool({ description: 'Anonymous' })(cls);
-  assert.deepEqual(issuesOf(() => compile([cls])), [
-    { code: 'invalid-name', className: '(anonymous class)', message: "an anonymous class has no name to infer a tool name from: set @Tool({ name: '...' })" },
-  ]);
+  assert.deepEqual(
+    issuesOf(() => compile([cls])),
+    [
+      {
+        code: 'invalid-name',
+        className: '(anonymous class)',
+        message: "an anonymous class has no name to infer a tool name from: set @Tool({ name: '...' })",
+      },
+    ],
+  );
 });

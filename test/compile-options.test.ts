@@ -15,10 +15,25 @@ function echoTool() {
 
 test('compile refuses a bad option at once with a TypeError naming it, not as a problem of every class', () => {
   const cls = echoTool();
-  assert.throws(() => compile([cls], { maxDepth: 0 }), { name: 'TypeError', message: 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 0' });
-  assert.throws(() => compile([cls], { maxDepth: 1.5 }), { name: 'TypeError', message: 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 1.5' });
-  assert.throws(() => compile([cls], { resolve: 'new' as never }), { name: 'TypeError', message: 'compile(): "resolve" must be a function (cls) => instance, got a string' });
-  assert.throws(() => compile([cls], null as never), { name: 'TypeError', message: 'compile(): the options must be an object, got null' });
+  assert.throws(() => compile([cls], { maxDepth: 0 }), {
+    name: 'TypeError',
+    message: 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 0',
+  });
+  assert.throws(() => compile([cls], { maxDepth: 1.5 }), {
+    name: 'TypeError',
+    message: 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 1.5',
+  });
+  assert.throws(() => compile([cls], { resolve: 'new' as never }), {
+    name: 'TypeError',
+    message: 'compile(): "resolve" must be a function (cls) => instance, got a string',
+  });
+  assert.throws(() => compile([cls], null as never), {
+    name: 'TypeError',
+    message: 'compile(): the options must be an object, got null',
+  });
   const tools = compile([cls], { maxDepth: 3 });
-  assert.deepEqual(tools.map((tool) => [tool.name, inspectTool(tool).maxDepth]), [['echo', 3]]);
+  assert.deepEqual(
+    tools.map((tool) => [tool.name, inspectTool(tool).maxDepth]),
+    [['echo', 3]],
+  );
 });

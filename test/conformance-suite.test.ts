@@ -100,10 +100,14 @@ const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('conformance suite', () => {
   it('passes every tools, utility, elicitation, sampling, transport and DNS-rebinding scenario (exit 0)', async () => {
-    const outcome = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'conformance.mjs'), '--dist', basename(OUT_DIR), '--timeout', '150'], {
-      timeoutMs: 180_000,
-      cwd: REPO_ROOT,
-    });
+    const outcome = await runProcess(
+      process.execPath,
+      [join(REPO_ROOT, 'scripts', 'conformance.mjs'), '--dist', basename(OUT_DIR), '--timeout', '150'],
+      {
+        timeoutMs: 180_000,
+        cwd: REPO_ROOT,
+      },
+    );
     const out = plain(outcome.stdout);
     assert.equal(outcome.timedOut, false, `the run timed out:\n${out}\n${outcome.stderr}`);
     assert.equal(outcome.code, 0, `exit ${outcome.code}:\n${out}\n${outcome.stderr}`);
@@ -115,10 +119,22 @@ describe('conformance suite', () => {
   });
 
   it('passes every tools, elicitation, input-required, transport and stateless scenario of the 2026-07-28 revision (exit 0)', async () => {
-    const outcome = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'conformance.mjs'), '--spec-version', '2026-07-28', '--dist', basename(OUT_DIR), '--timeout', '250'], {
-      timeoutMs: 280_000,
-      cwd: REPO_ROOT,
-    });
+    const outcome = await runProcess(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'scripts', 'conformance.mjs'),
+        '--spec-version',
+        '2026-07-28',
+        '--dist',
+        basename(OUT_DIR),
+        '--timeout',
+        '250',
+      ],
+      {
+        timeoutMs: 280_000,
+        cwd: REPO_ROOT,
+      },
+    );
     const out = plain(outcome.stdout);
     assert.equal(outcome.timedOut, false, `the run timed out:\n${out}\n${outcome.stderr}`);
     assert.equal(outcome.code, 0, `exit ${outcome.code}:\n${out}\n${outcome.stderr}`);

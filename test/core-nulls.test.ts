@@ -28,22 +28,43 @@ test('a recursive schema with nothing nullable has no null plan, and the walk en
     type: 'object',
     properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Node' } },
     additionalProperties: false,
-    $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Node' } }, additionalProperties: false } },
+    $defs: {
+      Node: {
+        type: 'object',
+        properties: { name: { type: 'string' }, child: { $ref: '#/$defs/Node' } },
+        additionalProperties: false,
+      },
+    },
   };
   assert.equal(nullPlanOf(schema), undefined);
   const value = { name: 'a', child: { name: 'b', child: { name: 'c' } } };
-  assert.equal(await pipelineOf(schema).parse(value), value, 'nothing to drop: the arguments are handed over as they are');
+  assert.equal(
+    await pipelineOf(schema).parse(value),
+    value,
+    'nothing to drop: the arguments are handed over as they are',
+  );
 });
 
 test('a recursive schema with an optional nullable property drops it at every level', async () => {
-  const node: JsonObject = { type: 'object', properties: { note: { type: ['string', 'null'] }, child: { $ref: '#/$defs/Node' } }, additionalProperties: false };
+  const node: JsonObject = {
+    type: 'object',
+    properties: { note: { type: ['string', 'null'] }, child: { $ref: '#/$defs/Node' } },
+    additionalProperties: false,
+  };
   const schema: JsonObject = { ...node, $defs: { Node: node } };
-  assert.deepEqual(await pipelineOf(schema).parse({ note: null, child: { note: null, child: { note: 'deep' } } }), { child: { child: { note: 'deep' } } });
+  assert.deepEqual(await pipelineOf(schema).parse({ note: null, child: { note: null, child: { note: 'deep' } } }), {
+    child: { child: { note: 'deep' } },
+  });
 });
 
 test('optional nulls inside allOf and oneOf branches are dropped, as inside anyOf', () => {
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const schema: JsonObject = { type: 'object', [key]: [{ type: 'object', properties: { a: { type: ['integer', 'null'] }, b: { type: 'integer' } }, required: ['b'] }] };
+    const schema: JsonObject = {
+      type: 'object',
+      [key]: [
+        { type: 'object', properties: { a: { type: ['integer', 'null'] }, b: { type: 'integer' } }, required: ['b'] },
+      ],
+    };
     const plan = nullPlanOf(schema);
     assert.notEqual(plan, undefined, key);
     assert.deepEqual(dropOptionalNulls({ a: null, b: 1 }, plan!), { b: 1 }, key);
@@ -53,7 +74,9 @@ test('optional nulls inside allOf and oneOf branches are dropped, as inside anyO
 test('nulls in arrays of objects are dropped item by item, and the input is never changed', () => {
   const schema: JsonObject = {
     type: 'object',
-    properties: { items: { type: 'array', items: { type: 'object', properties: { tag: { type: ['string', 'null'] } } } } },
+    properties: {
+      items: { type: 'array', items: { type: 'object', properties: { tag: { type: ['string', 'null'] } } } },
+    },
   };
   const input = { items: [{ tag: null }, { tag: 'x' }] };
   assert.deepEqual(dropOptionalNulls(input, nullPlanOf(schema)!), { items: [{}, { tag: 'x' }] });

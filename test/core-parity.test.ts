@@ -44,7 +44,8 @@ function fromToolResult(result: ToolResult): Answer {
   const answer: Answer = { content: result.content };
   if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
   if (result.isError === true) answer.isError = true;
-  if (result.record !== undefined) answer.record = { ns: result.record.ns, data: JSON.parse(JSON.stringify(result.record.data)) };
+  if (result.record !== undefined)
+    answer.record = { ns: result.record.ns, data: JSON.parse(JSON.stringify(result.record.data)) };
   return answer;
 }
 
@@ -80,15 +81,20 @@ function mcpHost(client: Client, close: () => Promise<void>): Host {
     async call(tool, args, { cancelOnProgress = false } = {}) {
       const controller = new AbortController();
       try {
-        const result = await client.request({ method: 'tools/call', params: { name: tool, arguments: args as Record<string, unknown> } }, CallToolResultSchema, {
-          signal: controller.signal,
-          timeout: 30_000,
-          ...(cancelOnProgress ? { onprogress: () => controller.abort('the caller cancels') } : {}),
-        });
+        const result = await client.request(
+          { method: 'tools/call', params: { name: tool, arguments: args as Record<string, unknown> } },
+          CallToolResultSchema,
+          {
+            signal: controller.signal,
+            timeout: 30_000,
+            ...(cancelOnProgress ? { onprogress: () => controller.abort('the caller cancels') } : {}),
+          },
+        );
         return fromMcp(result);
       } catch (error) {
         if (controller.signal.aborted) return { cancelled: true };
-        if (error instanceof McpError) return { protocolError: { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '') } };
+        if (error instanceof McpError)
+          return { protocolError: { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '') } };
         throw error;
       }
     },
@@ -119,7 +125,11 @@ async function stdioHost(): Promise<Host> {
 
 async function httpHost(): Promise<Host> {
   const { tools, options } = parityHost();
-  const handle = await serveHttp({ name: 'parity', version: '1.0.0' }, tools, { ...options, host: '127.0.0.1', port: 0 });
+  const handle = await serveHttp({ name: 'parity', version: '1.0.0' }, tools, {
+    ...options,
+    host: '127.0.0.1',
+    port: 0,
+  });
   const client = new Client({ name: 'parity', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
   return mcpHost(client, async () => {
@@ -158,16 +168,44 @@ function onMcp(why: string, answer: Answer): Behaviour['exceptions'] {
 
 const PERMISSION_RECORD = {
   ns: 'toolwright:permissions',
-  data: { decisions: [{ subject: '/ok', capabilities: ['write'], decision: 'allow_once' }], grants: [{ subjects: ['/ok'], capabilities: ['write'], granted: ['write'] }] },
+  data: {
+    decisions: [{ subject: '/ok', capabilities: ['write'], decision: 'allow_once' }],
+    grants: [{ subjects: ['/ok'], capabilities: ['write'], granted: ['write'] }],
+  },
 };
 
 const BEHAVIOURS: readonly Behaviour[] = [
   { name: 'a valid call', tool: 'echo', args: { text: 'hi', times: 2 }, expected: said('hi hi') },
-  { name: 'invalid arguments: a wrong type', tool: 'echo', args: { text: 5 }, expected: failed('invalid arguments: /text: must be string') },
-  { name: 'invalid arguments: a required property missing', tool: 'echo', args: {}, expected: failed('invalid arguments: /: must have required property "text"') },
-  { name: 'invalid arguments: an unknown property', tool: 'echo', args: { text: 'hi', extra: 1 }, expected: failed('invalid arguments: /: must NOT have additional property "extra"') },
-  { name: 'invalid arguments: out of range, too long', tool: 'echo', args: { text: 'x'.repeat(11), times: 9 }, expected: failed('invalid arguments: /text: must NOT have more than 10 characters; /times: must be <= 3') },
-  { name: 'invalid arguments: not in the enum', tool: 'stats', args: { mode: 'all' }, expected: failed('invalid arguments: /mode: must be one of "ok", "plain"') },
+  {
+    name: 'invalid arguments: a wrong type',
+    tool: 'echo',
+    args: { text: 5 },
+    expected: failed('invalid arguments: /text: must be string'),
+  },
+  {
+    name: 'invalid arguments: a required property missing',
+    tool: 'echo',
+    args: {},
+    expected: failed('invalid arguments: /: must have required property "text"'),
+  },
+  {
+    name: 'invalid arguments: an unknown property',
+    tool: 'echo',
+    args: { text: 'hi', extra: 1 },
+    expected: failed('invalid arguments: /: must NOT have additional property "extra"'),
+  },
+  {
+    name: 'invalid arguments: out of range, too long',
+    tool: 'echo',
+    args: { text: 'x'.repeat(11), times: 9 },
+    expected: failed('invalid arguments: /text: must NOT have more than 10 characters; /times: must be <= 3'),
+  },
+  {
+    name: 'invalid arguments: not in the enum',
+    tool: 'stats',
+    args: { mode: 'all' },
+    expected: failed('invalid arguments: /mode: must be one of "ok", "plain"'),
+  },
   {
     name: 'invalid arguments of a hand-built tool are refused on every host',
     tool: 'count',
@@ -179,46 +217,131 @@ const BEHAVIOURS: readonly Behaviour[] = [
     tool: 'echo',
     args: [1, 2],
     expected: failed('invalid arguments: expected an object, got an array'),
-    exceptions: onMcp('MCP\'s tools/call params say arguments is an object: the transport refuses the request before any tool is found', {
-      protocolError: { code: -32602, message: 'tools/call: params.arguments must be an object, got an array' },
-    }),
+    exceptions: onMcp(
+      "MCP's tools/call params say arguments is an object: the transport refuses the request before any tool is found",
+      {
+        protocolError: { code: -32602, message: 'tools/call: params.arguments must be an object, got an array' },
+      },
+    ),
   },
   {
     name: 'an unknown tool',
     tool: 'nope',
     args: {},
     expected: failed('unknown tool "nope"'),
-    exceptions: onMcp('MCP answers a tool the server does not have with a protocol error', { protocolError: { code: -32602, message: 'Unknown tool: nope' } }),
+    exceptions: onMcp('MCP answers a tool the server does not have with a protocol error', {
+      protocolError: { code: -32602, message: 'Unknown tool: nope' },
+    }),
   },
   { name: 'a throw', tool: 'fails', args: {}, expected: failed('disk full') },
-  { name: 'a throw of a value that is not an Error', tool: 'fails', args: { value: true }, expected: failed('tool "fails" threw: 42') },
-  { name: 'a timeout (the late answer is dropped)', tool: 'slow', args: {}, expected: failed('tool "slow" timed out after 100 ms') },
+  {
+    name: 'a throw of a value that is not an Error',
+    tool: 'fails',
+    args: { value: true },
+    expected: failed('tool "fails" threw: 42'),
+  },
+  {
+    name: 'a timeout (the late answer is dropped)',
+    tool: 'slow',
+    args: {},
+    expected: failed('tool "slow" timed out after 100 ms'),
+  },
   {
     name: 'a cancel',
     tool: 'wait_for_cancel',
     args: {},
     cancel: true,
     expected: { cancelled: true },
-    exceptions: { Executor: { why: 'the Executor completes every call: a cancelled call ends with what the tool settled with', answer: failed('cancelled by the caller') } },
+    exceptions: {
+      Executor: {
+        why: 'the Executor completes every call: a cancelled call ends with what the tool settled with',
+        answer: failed('cancelled by the caller'),
+      },
+    },
   },
   { name: 'the tool saw the cancel on its signal', tool: 'cancels', args: {}, expected: said('1') },
-  { name: 'an output schema mismatch', tool: 'add', args: { a: 13, b: 0 }, expected: failed('structured content does not match the output schema: /sum: must be number') },
-  { name: 'structured content that matches', tool: 'add', args: { a: 1, b: 2 }, expected: { content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } } },
+  {
+    name: 'an output schema mismatch',
+    tool: 'add',
+    args: { a: 13, b: 0 },
+    expected: failed('structured content does not match the output schema: /sum: must be number'),
+  },
+  {
+    name: 'structured content that matches',
+    tool: 'add',
+    args: { a: 1, b: 2 },
+    expected: { content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } },
+  },
   {
     name: 'a compiled tool with a result class that returns plain text fails on every host',
     tool: 'stats',
     args: { mode: 'plain' },
     expected: failed('structured content does not match the output schema: the tool returned no structured content'),
   },
-  { name: 'a compiled tool\'s structured result', tool: 'stats', args: { mode: 'ok' }, expected: { content: [{ type: 'text', text: '{"files":3}' }], structuredContent: { files: 3 } } },
-  { name: 'an oversize output is cut with a marker', tool: 'big', args: {}, expected: said(`${'x'.repeat(40)}\n…[truncated: showing 40 of 100 characters]`) },
-  { name: 'oversize structured content fails', tool: 'big_structured', args: {}, expected: failed('output too large: structured content is 72 characters, the limit is 40') },
-  { name: 'a record', tool: 'note', args: {}, expected: { content: [{ type: 'text', text: 'noted' }], record: { ns: 'parity:note', data: { kept: true } } } },
-  { name: 'a permission asked and allowed', tool: 'write', args: { path: '/ok' }, expected: { content: [{ type: 'text', text: 'wrote /ok' }], record: PERMISSION_RECORD } },
+  {
+    name: "a compiled tool's structured result",
+    tool: 'stats',
+    args: { mode: 'ok' },
+    expected: { content: [{ type: 'text', text: '{"files":3}' }], structuredContent: { files: 3 } },
+  },
+  {
+    name: 'an oversize output is cut with a marker',
+    tool: 'big',
+    args: {},
+    expected: said(`${'x'.repeat(40)}\n…[truncated: showing 40 of 100 characters]`),
+  },
+  {
+    name: 'oversize structured content fails',
+    tool: 'big_structured',
+    args: {},
+    expected: failed('output too large: structured content is 72 characters, the limit is 40'),
+  },
+  {
+    name: 'a record',
+    tool: 'note',
+    args: {},
+    expected: { content: [{ type: 'text', text: 'noted' }], record: { ns: 'parity:note', data: { kept: true } } },
+  },
+  {
+    name: 'a permission asked and allowed',
+    tool: 'write',
+    args: { path: '/ok' },
+    expected: { content: [{ type: 'text', text: 'wrote /ok' }], record: PERMISSION_RECORD },
+  },
   // A denial carries its permission record on every host, as a success does.
-  { name: 'a permission asked and denied', tool: 'write', args: { path: '/no' }, expected: { ...failed('permission denied: write on "/no": not this one'), record: { ns: 'toolwright:permissions', data: { decisions: [{ subject: '/no', capabilities: ['write'], decision: 'deny_once', reason: 'not this one' }], grants: [{ subjects: ['/no'], capabilities: ['write'], granted: [] }] } } } },
-  { name: 'a permission denied by a rule', tool: 'write', args: { path: '/etc/passwd' }, expected: { ...failed('permission denied: write on "/etc/passwd": system files'), record: { ns: 'toolwright:permissions', data: { decisions: [], grants: [{ subjects: ['/etc/passwd'], capabilities: ['write'], granted: [] }] } } } },
-  { name: 'an interceptor refusal', tool: 'echo', args: { text: 'forbidden' }, expected: failed('call refused by "guard": forbidden word') },
+  {
+    name: 'a permission asked and denied',
+    tool: 'write',
+    args: { path: '/no' },
+    expected: {
+      ...failed('permission denied: write on "/no": not this one'),
+      record: {
+        ns: 'toolwright:permissions',
+        data: {
+          decisions: [{ subject: '/no', capabilities: ['write'], decision: 'deny_once', reason: 'not this one' }],
+          grants: [{ subjects: ['/no'], capabilities: ['write'], granted: [] }],
+        },
+      },
+    },
+  },
+  {
+    name: 'a permission denied by a rule',
+    tool: 'write',
+    args: { path: '/etc/passwd' },
+    expected: {
+      ...failed('permission denied: write on "/etc/passwd": system files'),
+      record: {
+        ns: 'toolwright:permissions',
+        data: { decisions: [], grants: [{ subjects: ['/etc/passwd'], capabilities: ['write'], granted: [] }] },
+      },
+    },
+  },
+  {
+    name: 'an interceptor refusal',
+    tool: 'echo',
+    args: { text: 'forbidden' },
+    expected: failed('call refused by "guard": forbidden word'),
+  },
 ];
 
 for (const [hostName, start] of HOSTS) {
@@ -241,6 +364,8 @@ for (const [hostName, start] of HOSTS) {
 }
 
 test('every exception is one of the documented ones: nothing else differs between hosts', () => {
-  const excepted = BEHAVIOURS.filter((behaviour) => behaviour.exceptions !== undefined).map((behaviour) => behaviour.name);
+  const excepted = BEHAVIOURS.filter((behaviour) => behaviour.exceptions !== undefined).map(
+    (behaviour) => behaviour.name,
+  );
   assert.deepEqual(excepted, ['invalid arguments: not an object', 'an unknown tool', 'a cancel']);
 });

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { FACTS_METHOD, RECORD_META_KEY, TOOL_META_KEY, serveHttp, type HttpHandle } from '../src/mcp/index.js';
@@ -28,7 +33,11 @@ interface InteropClient {
   readonly era: Era;
   readonly logs: unknown[];
   listTools(): Promise<Array<Record<string, unknown>>>;
-  call(name: string, args?: Record<string, unknown>, options?: { onprogress?: (p: unknown) => void; signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { onprogress?: (p: unknown) => void; signal?: AbortSignal },
+  ): Promise<Record<string, unknown>>;
   facts(calls: unknown[]): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -43,7 +52,8 @@ const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'pong' }, mo
 
 function answerElicitation(params: Record<string, unknown>, answers: Answers): Record<string, unknown> {
   const properties = (params.requestedSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-  if ('decision' in properties) return { action: 'accept', content: { decision: answers.decisions.shift() ?? 'deny_once' } };
+  if ('decision' in properties)
+    return { action: 'accept', content: { decision: answers.decisions.shift() ?? 'deny_once' } };
   if (params.mode === 'url') return { action: 'accept' };
   return { action: 'accept', content: { name: 'Ada' } };
 }
@@ -56,31 +66,57 @@ const FIXTURE = join(OUT_DIR, 'test', 'support', 'edge-interop-fixture.js');
 async function v1Client(transport: Transport, answers: Answers): Promise<InteropClient> {
   const client = new V1Client({ name: 'interop-v1', version: '1.0.0' }, { capabilities: CAPABILITIES });
   const logs: unknown[] = [];
-  client.setRequestHandler(ElicitRequestSchema, async (request) => answerElicitation(request.params as Record<string, unknown>, answers) as never);
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    async (request) => answerElicitation(request.params as Record<string, unknown>, answers) as never,
+  );
   client.setRequestHandler(CreateMessageRequestSchema, async () => SAMPLED as never);
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
-  await client.connect(transport.kind === 'stdio' ? new V1StdioTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' }) : new V1HttpTransport(new URL(transport.url)));
+  client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (notification) => void logs.push(notification.params),
+  );
+  await client.connect(
+    transport.kind === 'stdio'
+      ? new V1StdioTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' })
+      : new V1HttpTransport(new URL(transport.url)),
+  );
   await client.setLoggingLevel('debug');
   return {
     label: `sdk 1.x client, ${transport.kind}`,
     era: '2025-11-25',
     logs,
     listTools: async () => (await client.listTools()).tools as Array<Record<string, unknown>>,
-    call: async (name, args = {}, options = {}) => (await client.callTool({ name, arguments: args }, undefined, { ...options, timeout: 15_000 } as never)) as Record<string, unknown>,
+    call: async (name, args = {}, options = {}) =>
+      (await client.callTool({ name, arguments: args }, undefined, { ...options, timeout: 15_000 } as never)) as Record<
+        string,
+        unknown
+      >,
     facts: async (calls) => client.request({ method: FACTS_METHOD, params: { calls } } as never, ResultSchema),
     close: () => client.close(),
   };
 }
 
-const passThrough = { '~standard': { version: 1 as const, vendor: 'toolwright-test', validate: (value: unknown) => ({ value }) } };
+const passThrough = {
+  '~standard': { version: 1 as const, vendor: 'toolwright-test', validate: (value: unknown) => ({ value }) },
+};
 
 async function v2Client(transport: Transport, answers: Answers, era: Era): Promise<InteropClient> {
-  const client = new V2Client({ name: 'interop-v2', version: '1.0.0' }, { capabilities: CAPABILITIES, ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}) });
+  const client = new V2Client(
+    { name: 'interop-v2', version: '1.0.0' },
+    { capabilities: CAPABILITIES, ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}) },
+  );
   const logs: unknown[] = [];
-  client.setRequestHandler('elicitation/create', async (request) => answerElicitation(request.params as Record<string, unknown>, answers) as never);
+  client.setRequestHandler(
+    'elicitation/create',
+    async (request) => answerElicitation(request.params as Record<string, unknown>, answers) as never,
+  );
   client.setRequestHandler('sampling/createMessage', async () => SAMPLED as never);
   client.setNotificationHandler('notifications/message', (notification) => void logs.push(notification.params));
-  await client.connect(transport.kind === 'stdio' ? new V2StdioTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' }) : new V2HttpTransport(new URL(transport.url)));
+  await client.connect(
+    transport.kind === 'stdio'
+      ? new V2StdioTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' })
+      : new V2HttpTransport(new URL(transport.url)),
+  );
   // The 2026-07-28 era has no logging/setLevel: a request names its own level in its _meta.
   if (era === '2025-11-25') await client.setLoggingLevel('debug');
   const meta = era === '2026-07-28' ? { _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } } : {};
@@ -89,7 +125,11 @@ async function v2Client(transport: Transport, answers: Answers, era: Era): Promi
     era,
     logs,
     listTools: async () => (await client.listTools()).tools as Array<Record<string, unknown>>,
-    call: async (name, args = {}, options = {}) => (await client.callTool({ name, arguments: args, ...meta } as never, { ...options, timeout: 15_000 } as never)) as Record<string, unknown>,
+    call: async (name, args = {}, options = {}) =>
+      (await client.callTool(
+        { name, arguments: args, ...meta } as never,
+        { ...options, timeout: 15_000 } as never,
+      )) as Record<string, unknown>,
     facts: async (calls) => client.request({ method: FACTS_METHOD, params: { calls } } as never, passThrough as never),
     close: () => client.close(),
   };
@@ -105,15 +145,30 @@ function plain(result: unknown): unknown {
 
 const textResult = (text: string) => ({ content: [{ type: 'text', text }] });
 
-async function scenarios(t: TestContext, client: InteropClient, answers: Answers, transport: Transport['kind'], prefix: string, stateless = false): Promise<void> {
+async function scenarios(
+  t: TestContext,
+  client: InteropClient,
+  answers: Answers,
+  transport: Transport['kind'],
+  prefix: string,
+  stateless = false,
+): Promise<void> {
   await t.test('lists tools with their _meta claims', async () => {
     const tools = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['progress', 'logs', 'form', 'url', 'sample', 'slow', 'aborts', 'recorded', 'facts_tool', 'write_file']);
-    assert.deepEqual(tools.find((tool) => tool.name === 'facts_tool')?._meta, { [TOOL_META_KEY]: { facts: true, replay: true } });
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['progress', 'logs', 'form', 'url', 'sample', 'slow', 'aborts', 'recorded', 'facts_tool', 'write_file'],
+    );
+    assert.deepEqual(tools.find((tool) => tool.name === 'facts_tool')?._meta, {
+      [TOOL_META_KEY]: { facts: true, replay: true },
+    });
   });
   await t.test('progress', async () => {
     const seen: unknown[] = [];
-    assert.deepEqual(plain(await client.call('progress', {}, { onprogress: (p) => seen.push(p) })), textResult('progressed'));
+    assert.deepEqual(
+      plain(await client.call('progress', {}, { onprogress: (p) => seen.push(p) })),
+      textResult('progressed'),
+    );
     const expected = [1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` }));
     // Over stdio a client may drop a notification that arrives in the same chunk as the result
     // (its notification handlers run a microtask after the response handler): what arrives is
@@ -124,7 +179,10 @@ async function scenarios(t: TestContext, client: InteropClient, answers: Answers
   await t.test('logging', async () => {
     client.logs.length = 0;
     assert.deepEqual(plain(await client.call('logs')), textResult('logged'));
-    const expected = [{ level: 'info', data: 'one' }, { level: 'debug', data: 'two' }];
+    const expected = [
+      { level: 'info', data: 'one' },
+      { level: 'debug', data: 'two' },
+    ];
     if (transport === 'http') assert.deepEqual(client.logs, expected);
     else assert.deepEqual(client.logs, expected.slice(0, client.logs.length));
   });
@@ -141,19 +199,43 @@ async function scenarios(t: TestContext, client: InteropClient, answers: Answers
     const denied = `/${prefix}/denied`;
     assert.deepEqual(plain(await client.call('write_file', { path: once })), {
       ...textResult(`wrote ${once}`),
-      _meta: { [RECORD_META_KEY]: { ns: 'toolwright:permissions', data: JSON.stringify({ decisions: [{ subject: once, capabilities: ['write'], decision: 'allow_once' }], grants: [{ subjects: [once], capabilities: ['write'], granted: ['write'] }] }) } },
+      _meta: {
+        [RECORD_META_KEY]: {
+          ns: 'toolwright:permissions',
+          data: JSON.stringify({
+            decisions: [{ subject: once, capabilities: ['write'], decision: 'allow_once' }],
+            grants: [{ subjects: [once], capabilities: ['write'], granted: ['write'] }],
+          }),
+        },
+      },
     });
     await client.call('write_file', { path: always });
     // Remembered for the session: not asked again (no decision left in the queue would be taken).
     const asked = stateless ? [{ subject: always, capabilities: ['write'], decision: 'allow_always' }] : [];
     assert.deepEqual(plain(await client.call('write_file', { path: always })), {
       ...textResult(`wrote ${always}`),
-      _meta: { [RECORD_META_KEY]: { ns: 'toolwright:permissions', data: JSON.stringify({ decisions: asked, grants: [{ subjects: [always], capabilities: ['write'], granted: ['write'] }] }) } },
+      _meta: {
+        [RECORD_META_KEY]: {
+          ns: 'toolwright:permissions',
+          data: JSON.stringify({
+            decisions: asked,
+            grants: [{ subjects: [always], capabilities: ['write'], granted: ['write'] }],
+          }),
+        },
+      },
     });
     assert.deepEqual(plain(await client.call('write_file', { path: denied })), {
       content: [{ type: 'text', text: `permission denied: write on ${JSON.stringify(denied)}` }],
       isError: true,
-      _meta: { [RECORD_META_KEY]: { ns: 'toolwright:permissions', data: JSON.stringify({ decisions: [{ subject: denied, capabilities: ['write'], decision: 'deny_once' }], grants: [{ subjects: [denied], capabilities: ['write'], granted: [] }] }) } },
+      _meta: {
+        [RECORD_META_KEY]: {
+          ns: 'toolwright:permissions',
+          data: JSON.stringify({
+            decisions: [{ subject: denied, capabilities: ['write'], decision: 'deny_once' }],
+            grants: [{ subjects: [denied], capabilities: ['write'], granted: [] }],
+          }),
+        },
+      },
     });
     assert.deepEqual(answers.decisions, []);
   });
@@ -175,11 +257,19 @@ async function scenarios(t: TestContext, client: InteropClient, answers: Answers
     assert.equal(now, before + 1);
   });
   await t.test('records', async () => {
-    assert.deepEqual(plain(await client.call('recorded')), { ...textResult('recorded'), _meta: { [RECORD_META_KEY]: { ns: 'interop:test', data: '{"ok":true}' } } });
+    assert.deepEqual(plain(await client.call('recorded')), {
+      ...textResult('recorded'),
+      _meta: { [RECORD_META_KEY]: { ns: 'interop:test', data: '{"ok":true}' } },
+    });
   });
   await t.test('execution/facts', async () => {
     const answer = plain(await client.facts([{ name: 'facts_tool', arguments: { path: 'a.txt' } }, { name: 'nope' }]));
-    assert.deepEqual(answer, { results: [{ facts: { calls: [{ tool: 'read', args: { path: 'a.txt' } }] }, replay: 'safe' }, { error: 'unknown tool "nope"', replay: 'unknown' }] });
+    assert.deepEqual(answer, {
+      results: [
+        { facts: { calls: [{ tool: 'read', args: { path: 'a.txt' } }] }, replay: 'safe' },
+        { error: 'unknown tool "nope"', replay: 'unknown' },
+      ],
+    });
   });
 }
 

@@ -23,7 +23,14 @@ test('a batch cancelled before it runs completes every call as cancelled and run
   assert.deepEqual(completed, ['a', 'b']);
   assert.deepEqual(outcomes.map(plain), [
     { id: 'a', tool: 't', started: false, ok: false, error: 'CallCancelledError: cancelled before it started' },
-    { id: 'b', tool: 'unregistered', started: false, ok: false, idempotencyKey: 'k-1', error: 'CallCancelledError: cancelled before it started' },
+    {
+      id: 'b',
+      tool: 'unregistered',
+      started: false,
+      ok: false,
+      idempotencyKey: 'k-1',
+      error: 'CallCancelledError: cancelled before it started',
+    },
   ]);
   assert.ok((outcomes[0] as { error: Error }).error instanceof CallCancelledError);
 });
@@ -36,10 +43,13 @@ test('cancelling a batch aborts running calls, completes waiting ones at once, a
     await release.promise;
     return `finished after abort=${ctx.signal.aborted}`;
   });
-  const obedient = makeTool('obedient', {}, (_args, ctx) =>
-    new Promise((_resolve, reject) => {
-      ctx.signal.addEventListener('abort', () => reject(new Error('stopped on request')));
-    }),
+  const obedient = makeTool(
+    'obedient',
+    {},
+    (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener('abort', () => reject(new Error('stopped on request')));
+      }),
   );
   let laterRuns = 0;
   const later = makeTool('later', { resource: 'db:x' }, async () => {
@@ -74,7 +84,13 @@ test('cancelling a batch aborts running calls, completes waiting ones at once, a
   assert.deepEqual(completed, ['l', 'o', 's']);
   assert.equal(laterRuns, 0);
   assert.deepEqual(outcomes.map(plain), [
-    { id: 's', tool: 'stubborn', started: true, ok: true, result: { content: [{ type: 'text', text: 'finished after abort=true' }] } },
+    {
+      id: 's',
+      tool: 'stubborn',
+      started: true,
+      ok: true,
+      result: { content: [{ type: 'text', text: 'finished after abort=true' }] },
+    },
     { id: 'o', tool: 'obedient', started: true, ok: false, error: 'Error: stopped on request' },
     { id: 'l', tool: 'later', started: false, ok: false, error: 'CallCancelledError: cancelled before it started' },
   ]);
@@ -119,7 +135,9 @@ test('cancelling after the batch completed changes nothing', async () => {
   const outcomes = await new Executor().run([{ id: 'a', tool: t, args: {} }], { signal: controller.signal });
   controller.abort();
   await settle();
-  assert.deepEqual(outcomes.map(plain), [{ id: 'a', tool: 't', started: true, ok: true, result: { content: [{ type: 'text', text: 't' }] } }]);
+  assert.deepEqual(outcomes.map(plain), [
+    { id: 'a', tool: 't', started: true, ok: true, result: { content: [{ type: 'text', text: 't' }] } },
+  ]);
 });
 
 test('a signal first read after the batch was cancelled is already aborted with the reason, also through a copy of the context', async () => {

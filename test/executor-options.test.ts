@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { createPolicy, Executor } from '../src/runtime/index.js';
 import { type ContractTool } from '../src/index.js';
 
-const echo: ContractTool = { name: 'echo', description: 'Echoes', async execute() { return 'ok'; } };
+const echo: ContractTool = {
+  name: 'echo',
+  description: 'Echoes',
+  async execute() {
+    return 'ok';
+  },
+};
 
 test('Executor names the bad "tools" entry by position, and a "tools" that is no list', () => {
   assert.throws(() => new Executor({ tools: [echo, { name: 'half' } as never] }), {
@@ -14,6 +20,12 @@ test('Executor names the bad "tools" entry by position, and a "tools" that is no
     name: 'TypeError',
     message: 'Executor: "tools" must be a Map of name -> contract tool or a list of contract tools, got an object',
   });
-  assert.throws(() => new Executor(null as never), { name: 'TypeError', message: 'Executor: options must be an object, got null' });
-  assert.throws(() => createPolicy('strict' as never), { name: 'TypeError', message: 'permissions: the policy options must be an object, got a string' });
+  assert.throws(() => new Executor(null as never), {
+    name: 'TypeError',
+    message: 'Executor: options must be an object, got null',
+  });
+  assert.throws(() => createPolicy('strict' as never), {
+    name: 'TypeError',
+    message: 'permissions: the policy options must be an object, got a string',
+  });
 });

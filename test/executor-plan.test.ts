@@ -19,7 +19,11 @@ test('calls sharing a resource form one chain in model order, ordered by their f
   const writeA = makeTool('write_a', { resource: 'fs:a' });
   const shell = makeTool('shell', { resource: 'shell:1' });
   const plainTool = makeTool('plain');
-  assert.deepEqual(new Executor().chains(batch(readA, plainTool, writeA, shell, readA, shell)), [[0, 2, 4], [1], [3, 5]]);
+  assert.deepEqual(new Executor().chains(batch(readA, plainTool, writeA, shell, readA, shell)), [
+    [0, 2, 4],
+    [1],
+    [3, 5],
+  ]);
 });
 
 test('an empty resource string is no resource', () => {
@@ -88,14 +92,34 @@ test('planBatch plans a list of tools directly', () => {
 test('chains refuses a malformed batch with InvalidBatchError', () => {
   const p = makeTool('p');
   const executor = new Executor();
-  assert.throws(() => executor.chains([{ id: 'a', tool: p, args: {} }, { id: 'b', tool: p, args: {} }, { id: 'a', tool: p, args: {} }]), {
+  assert.throws(
+    () =>
+      executor.chains([
+        { id: 'a', tool: p, args: {} },
+        { id: 'b', tool: p, args: {} },
+        { id: 'a', tool: p, args: {} },
+      ]),
+    {
+      name: 'InvalidBatchError',
+      message: 'duplicate call id "a" at positions 0 and 2',
+    },
+  );
+  assert.throws(() => executor.chains({} as unknown as BatchCall[]), {
     name: 'InvalidBatchError',
-    message: 'duplicate call id "a" at positions 0 and 2',
+    message: 'a batch must be an array of calls, got an object',
   });
-  assert.throws(() => executor.chains({} as unknown as BatchCall[]), { name: 'InvalidBatchError', message: 'a batch must be an array of calls, got an object' });
-  assert.throws(() => executor.chains([null as unknown as BatchCall]), { name: 'InvalidBatchError', message: 'call 0 must be an object with "id", "tool" and "args", got null' });
-  assert.throws(() => executor.chains([{ id: '', tool: p, args: {} }]), { name: 'InvalidBatchError', message: 'call 0 needs a non-empty string "id", got ""' });
-  assert.throws(() => executor.chains([{ tool: p, args: {} } as unknown as BatchCall]), { name: 'InvalidBatchError', message: 'call 0 needs a non-empty string "id", got undefined' });
+  assert.throws(() => executor.chains([null as unknown as BatchCall]), {
+    name: 'InvalidBatchError',
+    message: 'call 0 must be an object with "id", "tool" and "args", got null',
+  });
+  assert.throws(() => executor.chains([{ id: '', tool: p, args: {} }]), {
+    name: 'InvalidBatchError',
+    message: 'call 0 needs a non-empty string "id", got ""',
+  });
+  assert.throws(() => executor.chains([{ tool: p, args: {} } as unknown as BatchCall]), {
+    name: 'InvalidBatchError',
+    message: 'call 0 needs a non-empty string "id", got undefined',
+  });
   assert.throws(() => executor.chains([{ id: 'a', tool: { name: 'x' } as unknown as ContractTool, args: {} }]), {
     name: 'InvalidBatchError',
     message: 'call "a": "tool" must be a contract tool or a tool name, got an object',
@@ -110,15 +134,36 @@ test('chains refuses a malformed batch with InvalidBatchError', () => {
 });
 
 test('the constructor refuses bad options with a message naming the option', () => {
-  assert.throws(() => new Executor({ maxParallel: 0 }), { name: 'TypeError', message: 'Executor: "maxParallel" must be a positive integer, got 0' });
-  assert.throws(() => new Executor({ maxParallel: 1.5 }), { name: 'TypeError', message: 'Executor: "maxParallel" must be a positive integer, got 1.5' });
-  assert.throws(() => new Executor({ timeoutMs: -5 }), { name: 'TypeError', message: 'Executor: "timeoutMs" expected a positive number of milliseconds up to 2147483647, got -5' });
-  assert.throws(() => new Executor({ timeoutMs: 2 ** 31 }), { name: 'TypeError', message: 'Executor: "timeoutMs" expected a positive number of milliseconds up to 2147483647, got 2147483648' });
-  assert.throws(() => new Executor({ serial: 'yes' as unknown as boolean }), { name: 'TypeError', message: 'Executor: "serial" must be a boolean, got a string' });
-  assert.throws(() => new Executor({ tools: [makeTool('a'), makeTool('a')] }), { name: 'TypeError', message: 'Executor: "tools" holds two tools named "a"' });
+  assert.throws(() => new Executor({ maxParallel: 0 }), {
+    name: 'TypeError',
+    message: 'Executor: "maxParallel" must be a positive integer, got 0',
+  });
+  assert.throws(() => new Executor({ maxParallel: 1.5 }), {
+    name: 'TypeError',
+    message: 'Executor: "maxParallel" must be a positive integer, got 1.5',
+  });
+  assert.throws(() => new Executor({ timeoutMs: -5 }), {
+    name: 'TypeError',
+    message: 'Executor: "timeoutMs" expected a positive number of milliseconds up to 2147483647, got -5',
+  });
+  assert.throws(() => new Executor({ timeoutMs: 2 ** 31 }), {
+    name: 'TypeError',
+    message: 'Executor: "timeoutMs" expected a positive number of milliseconds up to 2147483647, got 2147483648',
+  });
+  assert.throws(() => new Executor({ serial: 'yes' as unknown as boolean }), {
+    name: 'TypeError',
+    message: 'Executor: "serial" must be a boolean, got a string',
+  });
+  assert.throws(() => new Executor({ tools: [makeTool('a'), makeTool('a')] }), {
+    name: 'TypeError',
+    message: 'Executor: "tools" holds two tools named "a"',
+  });
   assert.throws(() => new Executor({ tools: new Map([['a', {} as ContractTool]]) }), {
     name: 'TypeError',
     message: 'Executor: "tools" entry "a" is not a contract tool (it needs a string "name" and an "execute" function)',
   });
-  assert.throws(() => new Executor({ replayStore: {} as never }), { name: 'TypeError', message: 'Executor: "replayStore" must have "begin" and "complete" methods, or be null' });
+  assert.throws(() => new Executor({ replayStore: {} as never }), {
+    name: 'TypeError',
+    message: 'Executor: "replayStore" must have "begin" and "complete" methods, or be null',
+  });
 });

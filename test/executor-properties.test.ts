@@ -35,7 +35,12 @@ function scenario(seed: number): Scenario {
   for (let i = 0; i < count; i += 1) {
     const roll = random();
     const kind: Kind = roll < 0.45 ? 'plain' : roll < 0.8 ? 'resource' : roll < 0.96 ? 'barrier' : 'sequential';
-    specs.push({ kind, resource: `r:${intBetween(random, 0, 2)}`, turns: intBetween(random, 1, 4), fails: random() < 0.1 });
+    specs.push({
+      kind,
+      resource: `r:${intBetween(random, 0, 2)}`,
+      turns: intBetween(random, 1, 4),
+      fails: random() < 0.1,
+    });
   }
   return {
     seed,
@@ -58,7 +63,9 @@ function expectedStages(s: Scenario): number[][][] {
       stages.push([[i]]);
       current = [];
     } else if (spec.kind === 'resource') {
-      const chain = current.find((c) => s.specs[c[0]!]!.kind === 'resource' && s.specs[c[0]!]!.resource === spec.resource);
+      const chain = current.find(
+        (c) => s.specs[c[0]!]!.kind === 'resource' && s.specs[c[0]!]!.resource === spec.resource,
+      );
       if (chain) chain.push(i);
       else current.push([i]);
     } else {
@@ -120,7 +127,11 @@ async function check(s: Scenario): Promise<void> {
   });
 
   // Results in model order, each call completed exactly once.
-  assert.deepEqual(outcomes.map((o) => o.id), calls.map((c) => c.id), 'model order');
+  assert.deepEqual(
+    outcomes.map((o) => o.id),
+    calls.map((c) => c.id),
+    'model order',
+  );
   for (const call of calls) assert.equal(completions.get(call.id), 1, `${call.id} completes exactly once`);
 
   const start = new Map<number, number>();
@@ -136,12 +147,18 @@ async function check(s: Scenario): Promise<void> {
     assert.equal(outcome.started, startedHere, `started flag of ${i}`);
     if (!startedHere) {
       assert.equal(s.cancelAfter !== undefined, true, `${i} never started without a cancel`);
-      assert.equal(outcome.ok ? '' : `${outcome.error.name}: ${outcome.error.message}`, 'CallCancelledError: cancelled before it started');
+      assert.equal(
+        outcome.ok ? '' : `${outcome.error.name}: ${outcome.error.message}`,
+        'CallCancelledError: cancelled before it started',
+      );
       return;
     }
     assert.equal(end.has(i), true, `started call ${i} ended before run resolved`);
     if (s.specs[i]!.fails) assert.equal(outcome.ok ? 'ok' : outcome.error.message, `failure ${i}`);
-    else assert.deepEqual(outcome.ok ? outcome.result : outcome.error.message, { content: [{ type: 'text', text: `done ${i}` }] });
+    else
+      assert.deepEqual(outcome.ok ? outcome.result : outcome.error.message, {
+        content: [{ type: 'text', text: `done ${i}` }],
+      });
   });
 
   assert.ok(peak <= s.maxParallel, `at most maxParallel (${s.maxParallel}) running, saw ${peak}`);
@@ -149,7 +166,8 @@ async function check(s: Scenario): Promise<void> {
 
   const serial = s.serial || s.specs.some((spec) => spec.kind === 'sequential');
   if (serial) {
-    for (let i = 0; i + 1 < s.specs.length; i += 1) assert.ok(before(i, i + 1), `serial: ${i} ends before ${i + 1} starts`);
+    for (let i = 0; i + 1 < s.specs.length; i += 1)
+      assert.ok(before(i, i + 1), `serial: ${i} ends before ${i + 1} starts`);
     return;
   }
   // No two calls of one resource overlap, and they run in model order.
@@ -157,7 +175,8 @@ async function check(s: Scenario): Promise<void> {
     for (let b = a + 1; b < s.specs.length; b += 1) {
       const sa = s.specs[a]!;
       const sb = s.specs[b]!;
-      if (sa.kind === 'resource' && sb.kind === 'resource' && sa.resource === sb.resource) assert.ok(before(a, b), `resource ${sa.resource}: ${a} before ${b}`);
+      if (sa.kind === 'resource' && sb.kind === 'resource' && sa.resource === sb.resource)
+        assert.ok(before(a, b), `resource ${sa.resource}: ${a} before ${b}`);
       // Nothing overlaps a barrier; everything before it ends first, nothing after starts early.
       if (sa.kind === 'barrier' || sb.kind === 'barrier') assert.ok(before(a, b), `barrier order: ${a} before ${b}`);
     }
@@ -166,7 +185,10 @@ async function check(s: Scenario): Promise<void> {
   if (s.cancelAfter === undefined) {
     for (const stage of stages) {
       const peakInStage = Math.max(...stage.flat().map((i) => runningAtStart[i] ?? 0));
-      assert.ok(peakInStage >= Math.min(stage.length, s.maxParallel), `stage ${JSON.stringify(stage)} ran ${peakInStage} at once`);
+      assert.ok(
+        peakInStage >= Math.min(stage.length, s.maxParallel),
+        `stage ${JSON.stringify(stage)} ran ${peakInStage} at once`,
+      );
     }
   }
 }
@@ -186,11 +208,17 @@ test('random batches keep every batch rule (500 seeded batches)', async () => {
       await check(s);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`property failed for seed ${seed} (re-run with EXECUTOR_PROPERTY_SEED=${seed}): ${message}\nscenario: ${JSON.stringify(s)}`, { cause: error });
+      throw new Error(
+        `property failed for seed ${seed} (re-run with EXECUTOR_PROPERTY_SEED=${seed}): ${message}\nscenario: ${JSON.stringify(s)}`,
+        { cause: error },
+      );
     }
   }
   if (fixed === undefined) {
     // The generator must reach every kind of batch, or the properties prove little.
-    assert.ok(cancelled > 25 && serial > 50 && barriers > 100, `coverage: cancelled=${cancelled} serial=${serial} barriers=${barriers}`);
+    assert.ok(
+      cancelled > 25 && serial > 50 && barriers > 100,
+      `coverage: cancelled=${cancelled} serial=${serial} barriers=${barriers}`,
+    );
   }
 });

@@ -1,6 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Executor, MemoryReplayStore, IdempotencyConflictError, UnknownOutcomeError, isAmbiguous, type BatchCall, type ReplayBegin, type ReplayClaim, type ReplayOutcome, type ReplayStore } from '../src/runtime/executor/index.js';
+import {
+  Executor,
+  MemoryReplayStore,
+  IdempotencyConflictError,
+  UnknownOutcomeError,
+  isAmbiguous,
+  type BatchCall,
+  type ReplayBegin,
+  type ReplayClaim,
+  type ReplayOutcome,
+  type ReplayStore,
+} from '../src/runtime/executor/index.js';
 import { text, type ContractTool } from '../src/contract/index.js';
 import { deferred, makeTool, plain, settle } from './support/executor-tools.js';
 
@@ -14,9 +25,16 @@ test('MemoryReplayStore: new, running, done with the first outcome, and differen
   const outcome: ReplayOutcome = { ok: true, result: { content: [text('paid')] } };
   store.complete('k1', outcome);
   store.complete('k1', { ok: false, error: new Error('a second completion is ignored') });
-  assert.deepEqual(store.begin({ key: 'k1', tool: 'pay', args: { amount: 5, to: 'bob' } }), { status: 'done', outcome });
-  assert.deepEqual(store.begin({ key: 'k1', tool: 'pay', args: { to: 'bob', amount: 6 } }), { status: 'different-arguments' });
-  assert.deepEqual(store.begin({ key: 'k1', tool: 'refund', args: { to: 'bob', amount: 5 } }), { status: 'different-arguments' });
+  assert.deepEqual(store.begin({ key: 'k1', tool: 'pay', args: { amount: 5, to: 'bob' } }), {
+    status: 'done',
+    outcome,
+  });
+  assert.deepEqual(store.begin({ key: 'k1', tool: 'pay', args: { to: 'bob', amount: 6 } }), {
+    status: 'different-arguments',
+  });
+  assert.deepEqual(store.begin({ key: 'k1', tool: 'refund', args: { to: 'bob', amount: 5 } }), {
+    status: 'different-arguments',
+  });
   assert.deepEqual(store.begin({ key: 'k2', tool: 'pay', args: { to: 'bob', amount: 5 } }), { status: 'new' });
   assert.equal(store.size, 2);
   store.complete('unknown-key', outcome);
@@ -36,7 +54,10 @@ test('MemoryReplayStore forgets the oldest finished keys beyond maxEntries, neve
   assert.deepEqual(store.begin(claim('running')), { status: 'running' });
   assert.deepEqual(store.begin(claim('b')), { status: 'done', outcome: done });
   assert.deepEqual(store.begin(claim('a')), { status: 'new' }, '"a" was forgotten');
-  assert.throws(() => new MemoryReplayStore({ maxEntries: 0 }), { name: 'TypeError', message: 'MemoryReplayStore: "maxEntries" must be a positive integer, got 0' });
+  assert.throws(() => new MemoryReplayStore({ maxEntries: 0 }), {
+    name: 'TypeError',
+    message: 'MemoryReplayStore: "maxEntries" must be a positive integer, got 0',
+  });
 });
 
 test('MemoryReplayStore refuses cyclic arguments with a clear error', () => {
@@ -67,7 +88,10 @@ test('keyed tools get a minted idempotency key; other tools get none unless the 
   assert.match(keys[4]!, UUID);
   assert.notEqual(keys[0], keys[4]);
   assert.deepEqual(keys.slice(1, 4), [undefined, undefined, 'given']);
-  assert.deepEqual(outcomes.map((o) => o.idempotencyKey), [keys[0], undefined, undefined, 'given', keys[4]]);
+  assert.deepEqual(
+    outcomes.map((o) => o.idempotencyKey),
+    [keys[0], undefined, undefined, 'given', keys[4]],
+  );
 });
 
 function countingPay(): { tool: ContractTool; runs: () => number } {
@@ -106,7 +130,15 @@ test('a failed first outcome is returned again too', async () => {
   await executor.run([{ id: 'a', tool: flaky, args: {}, idempotencyKey: 'K' }]);
   const [second] = await executor.run([{ id: 'b', tool: flaky, args: {}, idempotencyKey: 'K' }]);
   assert.equal(runs, 1);
-  assert.deepEqual(plain(second!), { id: 'b', tool: 'flaky', started: false, ok: false, idempotencyKey: 'K', replayed: true, error: 'Error: card declined' });
+  assert.deepEqual(plain(second!), {
+    id: 'b',
+    tool: 'flaky',
+    started: false,
+    ok: false,
+    idempotencyKey: 'K',
+    replayed: true,
+    error: 'Error: card declined',
+  });
 });
 
 test('a key reused with different arguments, or while its first call runs, is refused', async () => {
@@ -126,8 +158,22 @@ test('a key reused with different arguments, or while its first call runs, is re
   await first;
   assert.equal(runs, 1);
   assert.deepEqual([whileRunning!, otherArgs!].map(plain), [
-    { id: 'b', tool: 'transfer', started: false, ok: false, idempotencyKey: 'K', error: 'IdempotencyConflictError: idempotency key "K" is in use by a call that is still running' },
-    { id: 'c', tool: 'transfer', started: false, ok: false, idempotencyKey: 'K', error: 'IdempotencyConflictError: idempotency key "K" was first used with different arguments' },
+    {
+      id: 'b',
+      tool: 'transfer',
+      started: false,
+      ok: false,
+      idempotencyKey: 'K',
+      error: 'IdempotencyConflictError: idempotency key "K" is in use by a call that is still running',
+    },
+    {
+      id: 'c',
+      tool: 'transfer',
+      started: false,
+      ok: false,
+      idempotencyKey: 'K',
+      error: 'IdempotencyConflictError: idempotency key "K" was first used with different arguments',
+    },
   ]);
   const error = (whileRunning as { error: Error }).error as IdempotencyConflictError;
   assert.equal(error.key, 'K');
@@ -168,13 +214,32 @@ test('a durable store gets begin and exactly one complete with the real outcome,
   assert.deepEqual(calls, ['begin K slow_pay {"n":1}']);
 
   const [tooEarly] = await executor.retryAmbiguous(call).then((o) => [o]);
-  assert.deepEqual(plain(tooEarly!), { id: 'a', tool: 'slow_pay', started: false, ok: false, idempotencyKey: 'K', error: 'IdempotencyConflictError: idempotency key "K" is in use by a call that is still running' });
+  assert.deepEqual(plain(tooEarly!), {
+    id: 'a',
+    tool: 'slow_pay',
+    started: false,
+    ok: false,
+    idempotencyKey: 'K',
+    error: 'IdempotencyConflictError: idempotency key "K" is in use by a call that is still running',
+  });
 
   release.resolve();
   await settle();
-  assert.deepEqual(calls, ['begin K slow_pay {"n":1}', 'begin K slow_pay {"n":1}', 'complete K {"content":[{"type":"text","text":"paid late"}]}']);
+  assert.deepEqual(calls, [
+    'begin K slow_pay {"n":1}',
+    'begin K slow_pay {"n":1}',
+    'complete K {"content":[{"type":"text","text":"paid late"}]}',
+  ]);
   const retried = await executor.retryAmbiguous(call);
-  assert.deepEqual(plain(retried), { id: 'a', tool: 'slow_pay', started: false, ok: true, idempotencyKey: 'K', replayed: true, result: { content: [{ type: 'text', text: 'paid late' }] } });
+  assert.deepEqual(plain(retried), {
+    id: 'a',
+    tool: 'slow_pay',
+    started: false,
+    ok: true,
+    idempotencyKey: 'K',
+    replayed: true,
+    result: { content: [{ type: 'text', text: 'paid late' }] },
+  });
 });
 
 test('a store that fails to begin completes the call with its error and the tool never runs', async () => {
@@ -189,9 +254,18 @@ test('a store that fails to begin completes the call with its error and the tool
     },
     complete: () => {},
   };
-  const [outcome] = await new Executor({ replayStore: broken }).run([{ id: 'a', tool: keyed, args: {}, idempotencyKey: 'K' }]);
+  const [outcome] = await new Executor({ replayStore: broken }).run([
+    { id: 'a', tool: keyed, args: {}, idempotencyKey: 'K' },
+  ]);
   assert.equal(runs, 0);
-  assert.deepEqual(plain(outcome!), { id: 'a', tool: 'keyed', started: false, ok: false, idempotencyKey: 'K', error: 'Error: replay store unavailable' });
+  assert.deepEqual(plain(outcome!), {
+    id: 'a',
+    tool: 'keyed',
+    started: false,
+    ok: false,
+    idempotencyKey: 'K',
+    error: 'Error: replay store unavailable',
+  });
 });
 
 test('retryAmbiguous re-runs safe tools, re-runs keyed tools only with the first key, and never re-runs unknown ones', async () => {
@@ -221,11 +295,45 @@ test('retryAmbiguous re-runs safe tools, re-runs keyed tools only with the first
   ];
   assert.deepEqual(Object.fromEntries(runs), { lookup: 1, charge: 1 });
   assert.deepEqual(outcomes.map(plain), [
-    { id: 's1', tool: 'lookup', started: true, ok: true, result: { content: [{ type: 'text', text: 'lookup run 1' }] } },
-    { id: 'c1', tool: 'charge', started: false, ok: true, idempotencyKey: key, replayed: true, result: { content: [{ type: 'text', text: 'charge run 1' }] } },
-    { id: 'c2', tool: 'charge', started: false, ok: false, error: 'UnknownOutcomeError: the outcome of call c2 (tool "charge") is unknown and the tool cannot be safely re-run' },
-    { id: 'u1', tool: 'launch', started: false, ok: false, error: 'UnknownOutcomeError: the outcome of call u1 (tool "launch") is unknown and the tool cannot be safely re-run' },
-    { id: 'o1', tool: 'odd', started: false, ok: false, error: 'UnknownOutcomeError: the outcome of call o1 (tool "odd") is unknown and the tool cannot be safely re-run' },
+    {
+      id: 's1',
+      tool: 'lookup',
+      started: true,
+      ok: true,
+      result: { content: [{ type: 'text', text: 'lookup run 1' }] },
+    },
+    {
+      id: 'c1',
+      tool: 'charge',
+      started: false,
+      ok: true,
+      idempotencyKey: key,
+      replayed: true,
+      result: { content: [{ type: 'text', text: 'charge run 1' }] },
+    },
+    {
+      id: 'c2',
+      tool: 'charge',
+      started: false,
+      ok: false,
+      error:
+        'UnknownOutcomeError: the outcome of call c2 (tool "charge") is unknown and the tool cannot be safely re-run',
+    },
+    {
+      id: 'u1',
+      tool: 'launch',
+      started: false,
+      ok: false,
+      error:
+        'UnknownOutcomeError: the outcome of call u1 (tool "launch") is unknown and the tool cannot be safely re-run',
+    },
+    {
+      id: 'o1',
+      tool: 'odd',
+      started: false,
+      ok: false,
+      error: 'UnknownOutcomeError: the outcome of call o1 (tool "odd") is unknown and the tool cannot be safely re-run',
+    },
     { id: 'x1', tool: 'nowhere', started: false, ok: false, error: 'UnknownToolError: unknown tool "nowhere"' },
   ]);
   assert.ok((outcomes[3] as { error: Error }).error instanceof UnknownOutcomeError);
@@ -246,10 +354,39 @@ test('a per-call replay claim deduplicates only the calls it answers keyed', asy
   ]);
   assert.equal(runs, 3);
   assert.deepEqual(outcomes.map(plain), [
-    { id: 'a', tool: 'write', started: true, ok: true, idempotencyKey: 'K', result: { content: [{ type: 'text', text: '{"mode":"append"} run 1' }] } },
-    { id: 'b', tool: 'write', started: false, ok: true, idempotencyKey: 'K', replayed: true, result: { content: [{ type: 'text', text: '{"mode":"append"} run 1' }] } },
-    { id: 'c', tool: 'write', started: true, ok: true, idempotencyKey: 'S', result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 2' }] } },
-    { id: 'd', tool: 'write', started: true, ok: true, idempotencyKey: 'S', result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 3' }] } },
+    {
+      id: 'a',
+      tool: 'write',
+      started: true,
+      ok: true,
+      idempotencyKey: 'K',
+      result: { content: [{ type: 'text', text: '{"mode":"append"} run 1' }] },
+    },
+    {
+      id: 'b',
+      tool: 'write',
+      started: false,
+      ok: true,
+      idempotencyKey: 'K',
+      replayed: true,
+      result: { content: [{ type: 'text', text: '{"mode":"append"} run 1' }] },
+    },
+    {
+      id: 'c',
+      tool: 'write',
+      started: true,
+      ok: true,
+      idempotencyKey: 'S',
+      result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 2' }] },
+    },
+    {
+      id: 'd',
+      tool: 'write',
+      started: true,
+      ok: true,
+      idempotencyKey: 'S',
+      result: { content: [{ type: 'text', text: '{"mode":"overwrite"} run 3' }] },
+    },
   ]);
 });
 
@@ -260,11 +397,31 @@ test('a store answering begin with something else completes the call with an err
     return 'x';
   });
   const odd = (answer: unknown): ReplayStore => ({ begin: () => answer as ReplayBegin, complete: () => {} });
-  const [maybe] = await new Executor({ replayStore: odd({ status: 'maybe' }) }).run([{ id: 'a', tool: keyed, args: {}, idempotencyKey: 'K' }]);
-  const [nothing] = await new Executor({ replayStore: odd(undefined) }).run([{ id: 'b', tool: keyed, args: {}, idempotencyKey: 'K' }]);
+  const [maybe] = await new Executor({ replayStore: odd({ status: 'maybe' }) }).run([
+    { id: 'a', tool: keyed, args: {}, idempotencyKey: 'K' },
+  ]);
+  const [nothing] = await new Executor({ replayStore: odd(undefined) }).run([
+    { id: 'b', tool: keyed, args: {}, idempotencyKey: 'K' },
+  ]);
   assert.equal(runs, 0);
   assert.deepEqual([maybe!, nothing!].map(plain), [
-    { id: 'a', tool: 'keyed', started: false, ok: false, idempotencyKey: 'K', error: 'Error: the replay store answered "maybe" for idempotency key "K"; expected "new", "done", "running" or "different-arguments"' },
-    { id: 'b', tool: 'keyed', started: false, ok: false, idempotencyKey: 'K', error: 'Error: the replay store answered nothing for idempotency key "K"; expected "new", "done", "running" or "different-arguments"' },
+    {
+      id: 'a',
+      tool: 'keyed',
+      started: false,
+      ok: false,
+      idempotencyKey: 'K',
+      error:
+        'Error: the replay store answered "maybe" for idempotency key "K"; expected "new", "done", "running" or "different-arguments"',
+    },
+    {
+      id: 'b',
+      tool: 'keyed',
+      started: false,
+      ok: false,
+      idempotencyKey: 'K',
+      error:
+        'Error: the replay store answered nothing for idempotency key "K"; expected "new", "done", "running" or "different-arguments"',
+    },
   ]);
 });

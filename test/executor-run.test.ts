@@ -1,7 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Executor, isAmbiguous, terminationOf, outcomeResult, AmbiguousOutcomeError, type CallOutcome } from '../src/runtime/executor/index.js';
-import { ToolError, text, type Call, type CallContext, type ContractTool, type ProgressUpdate, type Session, type ToolOutput } from '../src/contract/index.js';
+import {
+  Executor,
+  isAmbiguous,
+  terminationOf,
+  outcomeResult,
+  AmbiguousOutcomeError,
+  type CallOutcome,
+} from '../src/runtime/executor/index.js';
+import {
+  ToolError,
+  text,
+  type Call,
+  type CallContext,
+  type ContractTool,
+  type ProgressUpdate,
+  type Session,
+  type ToolOutput,
+} from '../src/contract/index.js';
 import { deferred, makeTool, plain, settle, type Deferred } from './support/executor-tools.js';
 
 test('run resolves every outcome in model order with the normalised result', async () => {
@@ -11,7 +27,11 @@ test('run resolves every outcome in model order with the normalised result', asy
     return 'one';
   });
   const second = makeTool('second', {}, async () => [text('two')]);
-  const third = makeTool('third', {}, async () => ({ content: [text('three')], structuredContent: { n: 3 }, terminate: true }));
+  const third = makeTool('third', {}, async () => ({
+    content: [text('three')],
+    structuredContent: { n: 3 },
+    terminate: true,
+  }));
   const completions: string[] = [];
   const running = new Executor({ onComplete: (outcome) => completions.push(outcome.id) }).run([
     { id: 'a', tool: first, args: {} },
@@ -24,7 +44,13 @@ test('run resolves every outcome in model order with the normalised result', asy
   assert.deepEqual(outcomes.map(plain), [
     { id: 'a', tool: 'first', started: true, ok: true, result: { content: [{ type: 'text', text: 'one' }] } },
     { id: 'b', tool: 'second', started: true, ok: true, result: { content: [{ type: 'text', text: 'two' }] } },
-    { id: 'c', tool: 'third', started: true, ok: true, result: { content: [{ type: 'text', text: 'three' }], structuredContent: { n: 3 }, terminate: true } },
+    {
+      id: 'c',
+      tool: 'third',
+      started: true,
+      ok: true,
+      result: { content: [{ type: 'text', text: 'three' }], structuredContent: { n: 3 }, terminate: true },
+    },
   ]);
   assert.deepEqual(completions, ['b', 'c', 'a']);
 });
@@ -41,7 +67,14 @@ test('execute gets the raw arguments and a context whose call names the tool', a
   });
   const args = { path: 'a.txt', nested: { n: 1 } };
   await new Executor().run([{ id: 'x1', tool: echo, args }]);
-  assert.deepEqual(seen, [{ args: { path: 'a.txt', nested: { n: 1 } }, call: { id: 'x1', tool: 'echo', args: { path: 'a.txt', nested: { n: 1 } } }, session: undefined, aborted: false }]);
+  assert.deepEqual(seen, [
+    {
+      args: { path: 'a.txt', nested: { n: 1 } },
+      call: { id: 'x1', tool: 'echo', args: { path: 'a.txt', nested: { n: 1 } } },
+      session: undefined,
+      aborted: false,
+    },
+  ]);
   assert.equal(seen[0]!.args, args);
 });
 
@@ -74,15 +107,55 @@ test('thrown errors keep their message and class; other failures get a message n
     { id: 'c0', tool: 'rejects', started: true, ok: false, error: 'ToolError: disk full' },
     { id: 'c1', tool: 'throws_sync', started: true, ok: false, error: 'RangeError: bad range' },
     { id: 'c2', tool: 'throws_string', started: true, ok: false, error: 'Error: tool "throws_string" threw: "boom"' },
-    { id: 'c3', tool: 'throws_object', started: true, ok: false, error: 'Error: tool "throws_object" threw: {"code":7}' },
+    {
+      id: 'c3',
+      tool: 'throws_object',
+      started: true,
+      ok: false,
+      error: 'Error: tool "throws_object" threw: {"code":7}',
+    },
     { id: 'c4', tool: 'throws_number', started: true, ok: false, error: 'Error: tool "throws_number" threw: 42' },
-    { id: 'c5', tool: 'returns_undefined', started: true, ok: false, error: 'InvalidOutputError: tool "returns_undefined" returned an invalid output: expected a string, an array of content parts or a result object, got nothing' },
-    { id: 'c6', tool: 'returns_number', started: true, ok: false, error: 'InvalidOutputError: tool "returns_number" returned an invalid output: expected a string, an array of content parts or a result object, got a number' },
-    { id: 'c7', tool: 'returns_object', started: true, ok: false, error: 'InvalidOutputError: tool "returns_object" returned an invalid output: a result object needs a "content" array' },
-    { id: 'c8', tool: 'returns_plain_value', started: true, ok: true, result: { content: [{ type: 'text', text: 'not a promise' }] } },
+    {
+      id: 'c5',
+      tool: 'returns_undefined',
+      started: true,
+      ok: false,
+      error:
+        'InvalidOutputError: tool "returns_undefined" returned an invalid output: expected a string, an array of content parts or a result object, got nothing',
+    },
+    {
+      id: 'c6',
+      tool: 'returns_number',
+      started: true,
+      ok: false,
+      error:
+        'InvalidOutputError: tool "returns_number" returned an invalid output: expected a string, an array of content parts or a result object, got a number',
+    },
+    {
+      id: 'c7',
+      tool: 'returns_object',
+      started: true,
+      ok: false,
+      error:
+        'InvalidOutputError: tool "returns_object" returned an invalid output: a result object needs a "content" array',
+    },
+    {
+      id: 'c8',
+      tool: 'returns_plain_value',
+      started: true,
+      ok: true,
+      result: { content: [{ type: 'text', text: 'not a promise' }] },
+    },
   ]);
-  assert.deepEqual(outcomeResult(outcomes[0]!), { content: [{ type: 'text', text: 'disk full' }], isError: true, details: { free: 0 } });
-  assert.deepEqual(outcomeResult(outcomes[2]!), { content: [{ type: 'text', text: 'tool "throws_string" threw: "boom"' }], isError: true });
+  assert.deepEqual(outcomeResult(outcomes[0]!), {
+    content: [{ type: 'text', text: 'disk full' }],
+    isError: true,
+    details: { free: 0 },
+  });
+  assert.deepEqual(outcomeResult(outcomes[2]!), {
+    content: [{ type: 'text', text: 'tool "throws_string" threw: "boom"' }],
+    isError: true,
+  });
   assert.deepEqual(outcomeResult(outcomes[8]!), { content: [{ type: 'text', text: 'not a promise' }] });
   assert.equal(((outcomes[2] as { error: Error }).error as Error & { cause: unknown }).cause, 'boom');
 });
@@ -114,10 +187,13 @@ test('a batch with duplicate call ids is rejected before anything runs', async (
     ]),
     { name: 'InvalidBatchError', message: 'duplicate call id "same" at positions 0 and 2' },
   );
-  await assert.rejects(new Executor().run([{ id: 'a', tool: counted, args: {} }], { signal: 'no' as unknown as AbortSignal }), {
-    name: 'InvalidBatchError',
-    message: '"signal" must be an AbortSignal',
-  });
+  await assert.rejects(
+    new Executor().run([{ id: 'a', tool: counted, args: {} }], { signal: 'no' as unknown as AbortSignal }),
+    {
+      name: 'InvalidBatchError',
+      message: '"signal" must be an AbortSignal',
+    },
+  );
   assert.equal(runs, 0);
 });
 
@@ -145,7 +221,11 @@ test('onStart runs after the chain turn, sees the call and its context, and a th
     { id: 'b', tool: guarded, args: { n: 2 } },
   ]);
   await settle();
-  assert.deepEqual(starts.map((s) => s.call.id), ['a'], 'b waits for its chain turn before onStart');
+  assert.deepEqual(
+    starts.map((s) => s.call.id),
+    ['a'],
+    'b waits for its chain turn before onStart',
+  );
   gate.resolve();
   const outcomes = await running;
   assert.deepEqual(starts, [
@@ -172,7 +252,8 @@ test('onStart must decide synchronously: a returned promise refuses the call', a
     tool: 't',
     started: false,
     ok: false,
-    error: 'Error: onStart returned a promise, but it must decide synchronously; put asynchronous checks in a tool wrapper',
+    error:
+      'Error: onStart returned a promise, but it must decide synchronously; put asynchronous checks in a tool wrapper',
   });
   assert.equal(ran, false);
 });
@@ -196,7 +277,10 @@ test('context overrides reach every call; a factory gets the call and tool, and 
     context: (call, tool) => {
       factoryCalls.push(`${call.id}:${tool.name}`);
       if (call.id === 'bad') throw new Error('no session for this call');
-      return { session: { id: `s-${call.id}`, transport: 'other' }, elicit: async () => ({ action: 'accept', content: {} }) };
+      return {
+        session: { id: `s-${call.id}`, transport: 'other' },
+        elicit: async () => ({ action: 'accept', content: {} }),
+      };
     },
   });
   const outcomes = await perCall.run([
@@ -220,8 +304,14 @@ test('context overrides cannot replace the call, the signal, progress or updates
   const updates: string[] = [];
   const foreign = new AbortController();
   foreign.abort();
-  const sneaky = { call: { id: 'other', tool: 'x', args: 1 }, signal: foreign.signal, update: () => updates.push('override') } as unknown as Record<string, never>;
-  await new Executor({ context: sneaky, onUpdate: (id) => updates.push(`executor:${id}`) }).run([{ id: 'a', tool: probe, args: { n: 2 } }]);
+  const sneaky = {
+    call: { id: 'other', tool: 'x', args: 1 },
+    signal: foreign.signal,
+    update: () => updates.push('override'),
+  } as unknown as Record<string, never>;
+  await new Executor({ context: sneaky, onUpdate: (id) => updates.push(`executor:${id}`) }).run([
+    { id: 'a', tool: probe, args: { n: 2 } },
+  ]);
   assert.deepEqual(seen, [{ call: { id: 'a', tool: 'probe', args: { n: 2 } }, aborted: false }]);
   assert.deepEqual(updates, ['executor:a']);
 });
@@ -328,7 +418,10 @@ test('at most maxParallel calls run at once; a freed slot goes to the next waiti
   gates.get('e')!.resolve();
   const outcomes = await running;
   assert.deepEqual(startOrder, ['a', 'b', 'c', 'd', 'e']);
-  assert.deepEqual(outcomes.map((o) => o.id), ids);
+  assert.deepEqual(
+    outcomes.map((o) => o.id),
+    ids,
+  );
 });
 
 test('a barrier waits for everything before it and holds back everything after it', async () => {
@@ -386,7 +479,10 @@ test('isAmbiguous, outcomeResult and terminationOf read outcomes', async () => {
   assert.equal(terminationOf([s1!, l!]), 'partial');
   assert.equal(isAmbiguous(l!), true);
   assert.equal(isAmbiguous(g!), false);
-  assert.deepEqual(outcomeResult(l!), { content: [{ type: 'text', text: 'the connection to the server broke during the call' }], isError: true });
+  assert.deepEqual(outcomeResult(l!), {
+    content: [{ type: 'text', text: 'the connection to the server broke during the call' }],
+    isError: true,
+  });
 });
 
 test('a context built for one call is frozen and its ctx.call is the call onStart saw', async () => {

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Executor, CallTimeoutError, AmbiguousOutcomeError, isAmbiguous, type CallOutcome } from '../src/runtime/executor/index.js';
+import {
+  Executor,
+  CallTimeoutError,
+  AmbiguousOutcomeError,
+  isAmbiguous,
+  type CallOutcome,
+} from '../src/runtime/executor/index.js';
 import { Timeout, defineTimeout, getClaims } from '../src/decorators/index.js';
 import { DecoratorError } from '../src/contract/index.js';
 import { deferred, makeTool, plain, settle } from './support/executor-tools.js';
@@ -18,8 +24,13 @@ test('a call past its tool timeoutMs completes with CallTimeoutError; its signal
   });
   const completions: CallOutcome[] = [];
   const updates: string[] = [];
-  const outcomes = await new Executor({ onComplete: (o) => completions.push(o), onUpdate: (_id, out) => updates.push(String(out)) }).run([{ id: 'a', tool: deaf, args: {} }]);
-  assert.deepEqual(outcomes.map(plain), [{ id: 'a', tool: 'deaf', started: true, ok: false, error: 'CallTimeoutError: tool "deaf" timed out after 20 ms' }]);
+  const outcomes = await new Executor({
+    onComplete: (o) => completions.push(o),
+    onUpdate: (_id, out) => updates.push(String(out)),
+  }).run([{ id: 'a', tool: deaf, args: {} }]);
+  assert.deepEqual(outcomes.map(plain), [
+    { id: 'a', tool: 'deaf', started: true, ok: false, error: 'CallTimeoutError: tool "deaf" timed out after 20 ms' },
+  ]);
   const error = (outcomes[0] as { error: Error }).error;
   assert.ok(error instanceof CallTimeoutError);
   assert.ok(error instanceof AmbiguousOutcomeError);
@@ -34,16 +45,34 @@ test('a call past its tool timeoutMs completes with CallTimeoutError; its signal
 });
 
 test('the timeout decides even when the tool rejects on abort', async () => {
-  const obedient = makeTool('obedient', { timeoutMs: 15 }, (_args, ctx) =>
-    new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted by signal')))),
+  const obedient = makeTool(
+    'obedient',
+    { timeoutMs: 15 },
+    (_args, ctx) =>
+      new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('aborted by signal'))),
+      ),
   );
   const outcomes = await new Executor().run([{ id: 'a', tool: obedient, args: {} }]);
-  assert.deepEqual(outcomes.map(plain), [{ id: 'a', tool: 'obedient', started: true, ok: false, error: 'CallTimeoutError: tool "obedient" timed out after 15 ms' }]);
+  assert.deepEqual(outcomes.map(plain), [
+    {
+      id: 'a',
+      tool: 'obedient',
+      started: true,
+      ok: false,
+      error: 'CallTimeoutError: tool "obedient" timed out after 15 ms',
+    },
+  ]);
 });
 
 test('the executor default applies to tools without timeoutMs; a tool timeoutMs wins over it', async () => {
   const hang = (name: string, claims = {}) =>
-    makeTool(name, claims, (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))));
+    makeTool(
+      name,
+      claims,
+      (_args, ctx) =>
+        new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+    );
   const quick = makeTool('quick');
   const outcomes = await new Executor({ timeoutMs: 25 }).run([
     { id: 'a', tool: hang('plain_hang'), args: {} },
@@ -51,12 +80,35 @@ test('the executor default applies to tools without timeoutMs; a tool timeoutMs 
     { id: 'c', tool: quick, args: {} },
   ]);
   assert.deepEqual(outcomes.map(plain), [
-    { id: 'a', tool: 'plain_hang', started: true, ok: false, error: 'CallTimeoutError: tool "plain_hang" timed out after 25 ms' },
-    { id: 'b', tool: 'own_limit', started: true, ok: false, error: 'CallTimeoutError: tool "own_limit" timed out after 10 ms' },
+    {
+      id: 'a',
+      tool: 'plain_hang',
+      started: true,
+      ok: false,
+      error: 'CallTimeoutError: tool "plain_hang" timed out after 25 ms',
+    },
+    {
+      id: 'b',
+      tool: 'own_limit',
+      started: true,
+      ok: false,
+      error: 'CallTimeoutError: tool "own_limit" timed out after 10 ms',
+    },
     { id: 'c', tool: 'quick', started: true, ok: true, result: { content: [{ type: 'text', text: 'quick' }] } },
   ]);
-  const generous = await new Executor({ timeoutMs: 10 }).run([{ id: 'a', tool: makeTool('patient', { timeoutMs: 60_000 }, async () => { await settle(); return 'in time'; }), args: {} }]);
-  assert.deepEqual(generous.map(plain), [{ id: 'a', tool: 'patient', started: true, ok: true, result: { content: [{ type: 'text', text: 'in time' }] } }]);
+  const generous = await new Executor({ timeoutMs: 10 }).run([
+    {
+      id: 'a',
+      tool: makeTool('patient', { timeoutMs: 60_000 }, async () => {
+        await settle();
+        return 'in time';
+      }),
+      args: {},
+    },
+  ]);
+  assert.deepEqual(generous.map(plain), [
+    { id: 'a', tool: 'patient', started: true, ok: true, result: { content: [{ type: 'text', text: 'in time' }] } },
+  ]);
 });
 
 test('a tool with an invalid timeoutMs completes with an error and never runs', async () => {
@@ -73,9 +125,30 @@ test('a tool with an invalid timeoutMs completes with an error and never runs', 
   ]);
   assert.equal(runs, 0);
   assert.deepEqual(outcomes.map(plain), [
-    { id: 'a', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0' },
-    { id: 'b', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got NaN' },
-    { id: 'c', tool: 'bad_limit', started: false, ok: false, error: 'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got a string' },
+    {
+      id: 'a',
+      tool: 'bad_limit',
+      started: false,
+      ok: false,
+      error:
+        'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got 0',
+    },
+    {
+      id: 'b',
+      tool: 'bad_limit',
+      started: false,
+      ok: false,
+      error:
+        'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got NaN',
+    },
+    {
+      id: 'c',
+      tool: 'bad_limit',
+      started: false,
+      ok: false,
+      error:
+        'Error: Executor: tool "bad_limit": timeoutMs: expected a positive number of milliseconds up to 2147483647, got a string',
+    },
   ]);
 });
 
@@ -129,10 +202,18 @@ test('@Timeout refuses anything but a whole number of milliseconds from 1 to 214
   class Host {
     method(): void {}
   }
-  assert.throws(() => (Timeout(10) as unknown as (...args: unknown[]) => void)(Host.prototype, 'method', Object.getOwnPropertyDescriptor(Host.prototype, 'method')), {
-    name: 'DecoratorError',
-    message: '@Timeout() decorates a class, but it was applied to member Host.method',
-  });
+  assert.throws(
+    () =>
+      (Timeout(10) as unknown as (...args: unknown[]) => void)(
+        Host.prototype,
+        'method',
+        Object.getOwnPropertyDescriptor(Host.prototype, 'method'),
+      ),
+    {
+      name: 'DecoratorError',
+      message: '@Timeout() decorates a class, but it was applied to member Host.method',
+    },
+  );
   const made = new DecoratorError('x');
   assert.ok(made instanceof TypeError);
   assert.deepEqual({ name: made.name, message: made.message }, { name: 'DecoratorError', message: 'x' });

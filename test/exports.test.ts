@@ -6,10 +6,52 @@ import { RECORD_RESOLVED_MODULES } from './support/module-loads.js';
 
 /** The package root's runtime exports, pinned: adding or dropping one is a decision, made here. */
 const ROOT_EXPORTS = [
-  'Args', 'Barrier', 'ContractError', 'DecoratorError', 'Description', 'Destructive', 'Facts', 'Field', 'Flow', 'Idempotent', 'InvalidArgumentsError', 'MapOf', 'MaxOutput',
-  'OpenWorld', 'PermissionDeniedError', 'ReadOnly', 'Replay', 'Requires', 'Resource', 'Scopes', 'Sequential', 'Timeout', 'Tool', 'ToolError', 'ToolwrightError', 'UnionOf', 'audio', 'compile',
-  'defineClaims', 'defineDescription', 'defineFacts', 'defineField', 'defineMapOf', 'defineMaxOutput', 'defineRequires', 'defineScopes', 'defineTimeout', 'defineTool', 'defineUnionOf', 'embeddedBlob', 'embeddedText',
-  'image', 'resourceLink', 'serveHttp', 'serveStdio', 'text',
+  'Args',
+  'Barrier',
+  'ContractError',
+  'DecoratorError',
+  'Description',
+  'Destructive',
+  'Facts',
+  'Field',
+  'Flow',
+  'Idempotent',
+  'InvalidArgumentsError',
+  'MapOf',
+  'MaxOutput',
+  'OpenWorld',
+  'PermissionDeniedError',
+  'ReadOnly',
+  'Replay',
+  'Requires',
+  'Resource',
+  'Scopes',
+  'Sequential',
+  'Timeout',
+  'Tool',
+  'ToolError',
+  'ToolwrightError',
+  'UnionOf',
+  'audio',
+  'compile',
+  'defineClaims',
+  'defineDescription',
+  'defineFacts',
+  'defineField',
+  'defineMapOf',
+  'defineMaxOutput',
+  'defineRequires',
+  'defineScopes',
+  'defineTimeout',
+  'defineTool',
+  'defineUnionOf',
+  'embeddedBlob',
+  'embeddedText',
+  'image',
+  'resourceLink',
+  'serveHttp',
+  'serveStdio',
+  'text',
 ];
 
 /**
@@ -18,14 +60,20 @@ const ROOT_EXPORTS = [
  * `unbundled`.
  */
 async function runModule(code: string, unbundled = false): Promise<string> {
-  const outcome = await runProcess(process.execPath, [...(unbundled ? ['--conditions=toolwright-unbundled'] : []), '--input-type=module', '-e', code], { timeoutMs: 30_000, cwd: REPO_ROOT });
+  const outcome = await runProcess(
+    process.execPath,
+    [...(unbundled ? ['--conditions=toolwright-unbundled'] : []), '--input-type=module', '-e', code],
+    { timeoutMs: 30_000, cwd: REPO_ROOT },
+  );
   assert.equal(outcome.stderr, '');
   assert.equal(outcome.code, 0);
   return outcome.stdout;
 }
 
 test('the package root exports exactly what a tool author needs', async () => {
-  const stdout = await runModule("const m = await import('toolwright'); console.log(JSON.stringify(Object.keys(m).sort()));");
+  const stdout = await runModule(
+    "const m = await import('toolwright'); console.log(JSON.stringify(Object.keys(m).sort()));",
+  );
   assert.deepEqual(JSON.parse(stdout), ROOT_EXPORTS);
 });
 

@@ -40,7 +40,10 @@ const SAMPLE_TOOLS = [
 ];
 
 function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {
-  return runProcess(process.execPath, [INSPECTOR_PATH, '--cli', ...target, ...request, '--format', 'json', '-q'], { timeoutMs: TIMEOUT_MS, cwd: REPO_ROOT });
+  return runProcess(process.execPath, [INSPECTOR_PATH, '--cli', ...target, ...request, '--format', 'json', '-q'], {
+    timeoutMs: TIMEOUT_MS,
+    cwd: REPO_ROOT,
+  });
 }
 
 function resultOf(outcome: ProcessOutcome): unknown {
@@ -63,18 +66,30 @@ for (const transport of ['stdio', 'http'] as const) {
     });
 
     after(async () => {
-      if (served !== undefined) assert.equal(await served.stop(), 0, `serve --http did not exit 0; stderr: ${served.stderr()}`);
+      if (served !== undefined)
+        assert.equal(await served.stop(), 0, `serve --http did not exit 0; stderr: ${served.stderr()}`);
     });
 
     it('lists every sample tool (exit 0)', async () => {
       const outcome = await inspector(target, ['--method', 'tools/list']);
       assert.equal(outcome.code, 0, outcome.stderr);
       const { tools } = resultOf(outcome) as { tools: Array<{ name: string }> };
-      assert.deepEqual(tools.map((tool) => tool.name), SAMPLE_TOOLS);
+      assert.deepEqual(
+        tools.map((tool) => tool.name),
+        SAMPLE_TOOLS,
+      );
     });
 
     it('calls echo with typed --tool-arg values (exit 0, exact result)', async () => {
-      const outcome = await inspector(target, ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi', 'count=2']);
+      const outcome = await inspector(target, [
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'echo',
+        '--tool-arg',
+        'text=hi',
+        'count=2',
+      ]);
       assert.equal(outcome.code, 0, outcome.stderr);
       assert.deepEqual(resultOf(outcome), { content: [{ type: 'text', text: 'hi hi' }] });
     });
@@ -82,14 +97,29 @@ for (const transport of ['stdio', 'http'] as const) {
     it('reports a tool error result with exit 5', async () => {
       const outcome = await inspector(target, ['--method', 'tools/call', '--tool-name', 'test_error_handling']);
       assert.equal(outcome.code, 5, outcome.stderr);
-      assert.deepEqual(resultOf(outcome), { content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }], isError: true });
-      assert.deepEqual(JSON.parse(outcome.stderr), { error: { code: 'tool_is_error', message: "Tool 'test_error_handling' returned isError:true." } });
+      assert.deepEqual(resultOf(outcome), {
+        content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }],
+        isError: true,
+      });
+      assert.deepEqual(JSON.parse(outcome.stderr), {
+        error: { code: 'tool_is_error', message: "Tool 'test_error_handling' returned isError:true." },
+      });
     });
 
     it('reports invalid arguments as a tool error with exit 5, naming the problem', async () => {
-      const outcome = await inspector(target, ['--method', 'tools/call', '--tool-name', 'echo', '--tool-args-json', '{"text":5}']);
+      const outcome = await inspector(target, [
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'echo',
+        '--tool-args-json',
+        '{"text":5}',
+      ]);
       assert.equal(outcome.code, 5, outcome.stderr);
-      assert.deepEqual(resultOf(outcome), { content: [{ type: 'text', text: 'invalid arguments: /text: must be string' }], isError: true });
+      assert.deepEqual(resultOf(outcome), {
+        content: [{ type: 'text', text: 'invalid arguments: /text: must be string' }],
+        isError: true,
+      });
     });
   });
 }
@@ -100,6 +130,8 @@ describe('inspector --cli against nothing', () => {
     const outcome = await inspector([`http://127.0.0.1:${port}/mcp`], ['--method', 'tools/list']);
     assert.equal(outcome.timedOut, false);
     assert.equal(outcome.code, 4, outcome.stderr);
-    assert.deepEqual(JSON.parse(outcome.stderr), { error: { code: 'unreachable', message: 'fetch failed', cause: `connect ECONNREFUSED 127.0.0.1:${port}` } });
+    assert.deepEqual(JSON.parse(outcome.stderr), {
+      error: { code: 'unreachable', message: 'fetch failed', cause: `connect ECONNREFUSED 127.0.0.1:${port}` },
+    });
   });
 });

@@ -44,8 +44,14 @@ function layerViolations(root: string): string[] {
       const target = posix.normalize(posix.join(posix.dirname(file), match[1]!));
       const targetLayer = target.split('/')[1]!;
       if (targetLayer === layer || targetLayer === 'util') continue;
-      if (!LAYERS.includes(targetLayer) || LAYERS.indexOf(targetLayer) > LAYERS.indexOf(layer)) found.push(`outward: ${file} -> ${target}`);
-      else if (!target.endsWith('/index.js') && target !== `src/${targetLayer}/internal.js` && !SHARED_INTERNALS.has(target)) found.push(`internal: ${file} -> ${target}`);
+      if (!LAYERS.includes(targetLayer) || LAYERS.indexOf(targetLayer) > LAYERS.indexOf(layer))
+        found.push(`outward: ${file} -> ${target}`);
+      else if (
+        !target.endsWith('/index.js') &&
+        target !== `src/${targetLayer}/internal.js` &&
+        !SHARED_INTERNALS.has(target)
+      )
+        found.push(`internal: ${file} -> ${target}`);
     }
   }
   return found.sort();
@@ -56,11 +62,18 @@ test('imports point inward and cross layers only through an index or a listed sh
 });
 
 test('util imports nothing of ours', () => {
-  const imports = sourceFiles(repoRoot, 'src/util').flatMap((file) => [...readFileSync(join(repoRoot, file), 'utf8').matchAll(/from\s+['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => posix.normalize(posix.join(posix.dirname(file), m[1]!))));
-  assert.deepEqual(imports.filter((target) => !target.startsWith('src/util/')), []);
+  const imports = sourceFiles(repoRoot, 'src/util').flatMap((file) =>
+    [...readFileSync(join(repoRoot, file), 'utf8').matchAll(/from\s+['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>
+      posix.normalize(posix.join(posix.dirname(file), m[1]!)),
+    ),
+  );
+  assert.deepEqual(
+    imports.filter((target) => !target.startsWith('src/util/')),
+    [],
+  );
 });
 
-test('the layer check reports an outward import and an import of another layer\'s internals', () => {
+test("the layer check reports an outward import and an import of another layer's internals", () => {
   const tree = mkdtempSync(join(tmpdir(), 'toolwright-layers-'));
   try {
     const write = (path: string, text: string) => {
@@ -68,7 +81,10 @@ test('the layer check reports an outward import and an import of another layer\'
       writeFileSync(join(tree, path), text);
     };
     write('src/contract/tool.ts', "import { serve } from '../mcp/index.js';\n");
-    write('src/mcp/server/call.ts', "import { x } from '../../runtime/executor/run-call.js';\nimport { y } from '../../runtime/index.js';\nimport { z } from '../../contract/internal.js';\nimport { w } from '../../contract/readers/internal.js';\n");
+    write(
+      'src/mcp/server/call.ts',
+      "import { x } from '../../runtime/executor/run-call.js';\nimport { y } from '../../runtime/index.js';\nimport { z } from '../../contract/internal.js';\nimport { w } from '../../contract/readers/internal.js';\n",
+    );
     write('src/index.ts', "export * from './mcp/index.js';\n");
     assert.deepEqual(layerViolations(tree), [
       'internal: src/mcp/server/call.ts -> src/contract/readers/internal.js',

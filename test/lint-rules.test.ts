@@ -4,7 +4,12 @@ import { LINT_RULES, lintSchema, type LintProvider } from '../src/compiler/index
 import { type JsonObject } from '../src/index.js';
 
 /** A schema every provider's rules accept. */
-const BASE: JsonObject = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+const BASE: JsonObject = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+  additionalProperties: false,
+};
 
 /** BASE with the property `name` replaced. */
 function withName(name: JsonObject): JsonObject {
@@ -14,7 +19,8 @@ function withName(name: JsonObject): JsonObject {
 /** An object nested `levels` deep (the root being level 1), each holding the next as `child`. */
 function nested(levels: number): JsonObject {
   let schema: JsonObject = { type: 'object', properties: {}, additionalProperties: false };
-  for (let level = 1; level < levels; level++) schema = { type: 'object', properties: { child: schema }, required: ['child'], additionalProperties: false };
+  for (let level = 1; level < levels; level++)
+    schema = { type: 'object', properties: { child: schema }, required: ['child'], additionalProperties: false };
   return schema;
 }
 
@@ -29,32 +35,123 @@ interface Case {
 
 /** For every rule, a schema that breaks that rule and no other rule of the same provider. */
 const CASES: readonly Case[] = [
-  { rule: 'openai-strict/all-required', schema: { ...BASE, properties: { name: { type: 'string' }, note: { type: 'string' } } }, pointers: ['/properties/note'] },
-  { rule: 'openai-strict/additional-properties', schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, pointers: ['/additionalProperties'] },
-  { rule: 'openai-strict/root-object', schema: { type: 'object', anyOf: [{ type: 'object', properties: {}, additionalProperties: false }], properties: {}, additionalProperties: false }, pointers: [''] },
-  { rule: 'openai-strict/unsupported-keyword', schema: withName({ type: 'string', minLength: 1 }), pointers: ['/properties/name/minLength'] },
-  { rule: 'openai-strict/format', schema: withName({ type: 'string', format: 'uri' }), pointers: ['/properties/name/format'] },
-  { rule: 'openai-strict/nesting-depth', schema: nested(11), pointers: ['/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child'] },
+  {
+    rule: 'openai-strict/all-required',
+    schema: { ...BASE, properties: { name: { type: 'string' }, note: { type: 'string' } } },
+    pointers: ['/properties/note'],
+  },
+  {
+    rule: 'openai-strict/additional-properties',
+    schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    pointers: ['/additionalProperties'],
+  },
+  {
+    rule: 'openai-strict/root-object',
+    schema: {
+      type: 'object',
+      anyOf: [{ type: 'object', properties: {}, additionalProperties: false }],
+      properties: {},
+      additionalProperties: false,
+    },
+    pointers: [''],
+  },
+  {
+    rule: 'openai-strict/unsupported-keyword',
+    schema: withName({ type: 'string', minLength: 1 }),
+    pointers: ['/properties/name/minLength'],
+  },
+  {
+    rule: 'openai-strict/format',
+    schema: withName({ type: 'string', format: 'uri' }),
+    pointers: ['/properties/name/format'],
+  },
+  {
+    rule: 'openai-strict/nesting-depth',
+    schema: nested(11),
+    pointers: [
+      '/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child',
+    ],
+  },
   { rule: 'gemini/type-list', schema: withName({ type: ['string', 'null'] }), pointers: ['/properties/name/type'] },
-  { rule: 'gemini/enum-strings', schema: withName({ type: 'integer', enum: [1, 2] }), pointers: ['/properties/name/enum'] },
-  { rule: 'gemini/ref', schema: { ...withName({ $ref: '#/$defs/Name' }), $defs: { Name: { type: 'string' } } }, pointers: ['/$defs', '/properties/name/$ref'] },
-  { rule: 'gemini/format', schema: withName({ type: 'string', format: 'uuid' }), pointers: ['/properties/name/format'] },
-  { rule: 'gemini/map', schema: withName({ type: 'object', additionalProperties: { type: 'string' } }), pointers: ['/properties/name/additionalProperties'] },
-  { rule: 'gemini/unsupported-keyword', schema: withName({ type: 'string', const: 'a' }), pointers: ['/properties/name/const'] },
-  { rule: 'anthropic/root-object', schema: { properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }, pointers: [''] },
+  {
+    rule: 'gemini/enum-strings',
+    schema: withName({ type: 'integer', enum: [1, 2] }),
+    pointers: ['/properties/name/enum'],
+  },
+  {
+    rule: 'gemini/ref',
+    schema: { ...withName({ $ref: '#/$defs/Name' }), $defs: { Name: { type: 'string' } } },
+    pointers: ['/$defs', '/properties/name/$ref'],
+  },
+  {
+    rule: 'gemini/format',
+    schema: withName({ type: 'string', format: 'uuid' }),
+    pointers: ['/properties/name/format'],
+  },
+  {
+    rule: 'gemini/map',
+    schema: withName({ type: 'object', additionalProperties: { type: 'string' } }),
+    pointers: ['/properties/name/additionalProperties'],
+  },
+  {
+    rule: 'gemini/unsupported-keyword',
+    schema: withName({ type: 'string', const: 'a' }),
+    pointers: ['/properties/name/const'],
+  },
+  {
+    rule: 'anthropic/root-object',
+    schema: { properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+    pointers: [''],
+  },
   {
     rule: 'anthropic-strict/recursion',
-    schema: { ...withName({ $ref: '#/$defs/Node' }), $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } }, additionalProperties: false } } },
+    schema: {
+      ...withName({ $ref: '#/$defs/Node' }),
+      $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } }, additionalProperties: false } },
+    },
     pointers: ['/$defs'],
   },
-  { rule: 'anthropic-strict/numeric-bounds', schema: withName({ type: 'integer', minimum: 1 }), pointers: ['/properties/name/minimum'] },
-  { rule: 'anthropic-strict/length-bounds', schema: withName({ type: 'string', maxLength: 3 }), pointers: ['/properties/name/maxLength'] },
-  { rule: 'anthropic-strict/array-bounds', schema: withName({ type: 'array', items: { type: 'string' }, minItems: 2 }), pointers: ['/properties/name/minItems'] },
-  { rule: 'anthropic-strict/additional-properties', schema: withName({ type: 'object', properties: {} }), pointers: ['/properties/name/additionalProperties'] },
-  { rule: 'anthropic-strict/type-list', schema: withName({ type: ['string', 'null'] }), pointers: ['/properties/name/type'] },
-  { rule: 'anthropic-strict/format', schema: withName({ type: 'string', format: 'iri' }), pointers: ['/properties/name/format'] },
-  { rule: 'mcp/object-schema', schema: { properties: {}, additionalProperties: false }, role: 'output', pointers: [''] },
-  { rule: 'mcp/schema-dialect', schema: { ...BASE, $schema: 'http://json-schema.org/draft-07/schema#' }, pointers: ['/$schema'] },
+  {
+    rule: 'anthropic-strict/numeric-bounds',
+    schema: withName({ type: 'integer', minimum: 1 }),
+    pointers: ['/properties/name/minimum'],
+  },
+  {
+    rule: 'anthropic-strict/length-bounds',
+    schema: withName({ type: 'string', maxLength: 3 }),
+    pointers: ['/properties/name/maxLength'],
+  },
+  {
+    rule: 'anthropic-strict/array-bounds',
+    schema: withName({ type: 'array', items: { type: 'string' }, minItems: 2 }),
+    pointers: ['/properties/name/minItems'],
+  },
+  {
+    rule: 'anthropic-strict/additional-properties',
+    schema: withName({ type: 'object', properties: {} }),
+    pointers: ['/properties/name/additionalProperties'],
+  },
+  {
+    rule: 'anthropic-strict/type-list',
+    schema: withName({ type: ['string', 'null'] }),
+    pointers: ['/properties/name/type'],
+  },
+  {
+    rule: 'anthropic-strict/format',
+    schema: withName({ type: 'string', format: 'iri' }),
+    pointers: ['/properties/name/format'],
+  },
+  {
+    rule: 'mcp/object-schema',
+    schema: { properties: {}, additionalProperties: false },
+    role: 'output',
+    pointers: [''],
+  },
+  {
+    rule: 'mcp/schema-dialect',
+    schema: { ...BASE, $schema: 'http://json-schema.org/draft-07/schema#' },
+    pointers: ['/$schema'],
+  },
   { rule: 'mcp/tool-name', schema: BASE, tool: 'create issue', pointers: [''] },
 ];
 
@@ -68,15 +165,25 @@ test('every rule has a case, and every rule id is stable, unique and cites docum
   assert.deepEqual([...ids].sort(), CASES.map((c) => c.rule).sort());
   for (const rule of LINT_RULES) {
     assert.match(rule.id, new RegExp(`^${rule.provider}/[a-z-]+$`));
-    assert.match(rule.citation, /^https:\/\/(platform\.openai\.com|ai\.google\.dev|docs\.anthropic\.com|modelcontextprotocol\.io)\//);
+    assert.match(
+      rule.citation,
+      /^https:\/\/(platform\.openai\.com|ai\.google\.dev|docs\.anthropic\.com|modelcontextprotocol\.io)\//,
+    );
   }
 });
 
 for (const c of CASES) {
   test(`${c.rule}: a schema that breaks only this rule of its provider`, () => {
     const provider = c.rule.split('/')[0] as LintProvider;
-    const findings = lintSchema(c.schema, { tool: c.tool ?? 'make_issue', role: c.role ?? 'input' }, { providers: [provider] });
-    assert.deepEqual(findings.map((f) => `${f.rule} ${f.pointer}`), c.pointers.map((pointer) => `${c.rule} ${pointer}`));
+    const findings = lintSchema(
+      c.schema,
+      { tool: c.tool ?? 'make_issue', role: c.role ?? 'input' },
+      { providers: [provider] },
+    );
+    assert.deepEqual(
+      findings.map((f) => `${f.rule} ${f.pointer}`),
+      c.pointers.map((pointer) => `${c.rule} ${pointer}`),
+    );
     for (const finding of findings) {
       assert.equal(finding.tool, c.tool ?? 'make_issue');
       assert.equal(finding.schema, c.role === 'output' ? 'outputSchema' : 'inputSchema');
@@ -86,16 +193,26 @@ for (const c of CASES) {
 }
 
 test('a finding carries rule, provider, tool, schema, pointer, message, fix and citation', () => {
-  assert.deepEqual(lintSchema(withName({ type: 'string', format: 'uri' }), { tool: 'open_page', role: 'input' }, { providers: ['openai-strict'] }), [{
-    rule: 'openai-strict/format',
-    provider: 'openai-strict',
-    tool: 'open_page',
-    schema: 'inputSchema',
-    pointer: '/properties/name/format',
-    message: 'format "uri" is not supported in strict mode (supported: date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid)',
-    fix: "compile or serve with schemaProfile: 'portable' (or --profile portable): the listing moves it into the description and the server still enforces it",
-    citation: 'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas',
-  }]);
+  assert.deepEqual(
+    lintSchema(
+      withName({ type: 'string', format: 'uri' }),
+      { tool: 'open_page', role: 'input' },
+      { providers: ['openai-strict'] },
+    ),
+    [
+      {
+        rule: 'openai-strict/format',
+        provider: 'openai-strict',
+        tool: 'open_page',
+        schema: 'inputSchema',
+        pointer: '/properties/name/format',
+        message:
+          'format "uri" is not supported in strict mode (supported: date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid)',
+        fix: "compile or serve with schemaProfile: 'portable' (or --profile portable): the listing moves it into the description and the server still enforces it",
+        citation: 'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas',
+      },
+    ],
+  );
 });
 
 test('output schemas are checked against the MCP rules only (providers see input schemas)', () => {

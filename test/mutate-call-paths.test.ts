@@ -13,54 +13,136 @@ import type { Interceptor } from '../src/runtime/interceptors/types.js';
  * server, as mutation testing (`npm run mutate:call`) found them unpinned. See docs/mutation.md.
  */
 
-const ctxOf = (extra: Record<string, unknown> = {}): CallContext => createCallContext({ call: { id: 'c1', tool: 't', args: {} }, ...extra } as never);
-const endText = (end: CallEnd): string => (end.ok ? (end.result.content[0] as { text: string }).text : `${end.error.name}: ${end.error.message}`);
+const ctxOf = (extra: Record<string, unknown> = {}): CallContext =>
+  createCallContext({ call: { id: 'c1', tool: 't', args: {} }, ...extra } as never);
+const endText = (end: CallEnd): string =>
+  end.ok ? (end.result.content[0] as { text: string }).text : `${end.error.name}: ${end.error.message}`;
 
-function tool(run: (args: unknown, ctx: CallContext) => ToolOutput | Promise<ToolOutput>, extra: Partial<ContractTool> = {}): ContractTool {
-  return { name: 't', description: 'A tool', parameters: { type: 'object', properties: { path: { type: 'string' } }, additionalProperties: false }, execute: run, ...extra } as ContractTool;
+function tool(
+  run: (args: unknown, ctx: CallContext) => ToolOutput | Promise<ToolOutput>,
+  extra: Partial<ContractTool> = {},
+): ContractTool {
+  return {
+    name: 't',
+    description: 'A tool',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, additionalProperties: false },
+    execute: run,
+    ...extra,
+  } as ContractTool;
 }
 
 test('interceptors without a policy: @Requires is checked through the context first, then before, execute, after in reverse', async () => {
   const seen: string[] = [];
   const interceptor = (name: string): Interceptor => ({
     name,
-    before: () => { seen.push(`before ${name}`); },
-    after: (result) => { seen.push(`after ${name}`); return { ...result, content: [...result.content, { type: 'text', text: name }] }; },
+    before: () => {
+      seen.push(`before ${name}`);
+    },
+    after: (result) => {
+      seen.push(`after ${name}`);
+      return { ...result, content: [...result.content, { type: 'text', text: name }] };
+    },
   });
   const requires = [{ capabilities: ['write'], subject: (args: { path: string }) => args.path }];
-  const ready = prepareTools([tool(() => { seen.push('execute'); return 'ran'; }, { requires })], { interceptors: [interceptor('a'), interceptor('b')] }).get('t')!;
-  const granting = ctxOf({ requirePermission: async () => { seen.push('check'); return ['write']; } });
+  const ready = prepareTools(
+    [
+      tool(
+        () => {
+          seen.push('execute');
+          return 'ran';
+        },
+        { requires },
+      ),
+    ],
+    { interceptors: [interceptor('a'), interceptor('b')] },
+  ).get('t')!;
+  const granting = ctxOf({
+    requirePermission: async () => {
+      seen.push('check');
+      return ['write'];
+    },
+  });
   const end = await ready.call({ path: '/a' }, granting);
-  assert.deepEqual(end, { ok: true, result: { content: [{ type: 'text', text: 'ran' }, { type: 'text', text: 'b' }, { type: 'text', text: 'a' }] } });
+  assert.deepEqual(end, {
+    ok: true,
+    result: {
+      content: [
+        { type: 'text', text: 'ran' },
+        { type: 'text', text: 'b' },
+        { type: 'text', text: 'a' },
+      ],
+    },
+  });
   assert.deepEqual(seen, ['check', 'before a', 'before b', 'execute', 'after b', 'after a']);
   seen.length = 0;
-  assert.equal(endText(await ready.call({ path: '/a' }, ctxOf())), 'NoPermissionPolicyError: permission denied: no permission policy is configured to grant write on "/a"');
+  assert.equal(
+    endText(await ready.call({ path: '/a' }, ctxOf())),
+    'NoPermissionPolicyError: permission denied: no permission policy is configured to grant write on "/a"',
+  );
   assert.deepEqual(seen, []);
 });
 
 test('with interceptors, an output the tool or an after gives is checked; a rewrite of a hand-built tool is validated against its schema', async () => {
   const bad = prepareTools([tool(() => 5 as never)], { interceptors: [{ before: () => undefined }] }).get('t')!;
-  assert.equal(endText(await bad.call({}, ctxOf())), 'InvalidOutputError: tool "t" returned an invalid output: expected a string, an array of content parts or a result object, got a number');
-  const badAfter = prepareTools([tool(() => 'fine')], { interceptors: [{ after: () => ({ content: [{ type: 'text' }] }) as never }] }).get('t')!;
-  assert.equal(endText(await badAfter.call({}, ctxOf())), 'InvalidOutputError: tool "t" returned an invalid output: content part 0 ("text") needs a string "text", got nothing');
+  assert.equal(
+    endText(await bad.call({}, ctxOf())),
+    'InvalidOutputError: tool "t" returned an invalid output: expected a string, an array of content parts or a result object, got a number',
+  );
+  const badAfter = prepareTools([tool(() => 'fine')], {
+    interceptors: [{ after: () => ({ content: [{ type: 'text' }] }) as never }],
+  }).get('t')!;
+  assert.equal(
+    endText(await badAfter.call({}, ctxOf())),
+    'InvalidOutputError: tool "t" returned an invalid output: content part 0 ("text") needs a string "text", got nothing',
+  );
   const runs: unknown[] = [];
-  const rewriting = (rewrite: unknown) => prepareTools([tool((args) => { runs.push(args); return 'ran'; }, { facts: async () => ({ calls: null, rewrite }) } as never)], { interceptors: [{ before: () => ({ action: 'rewrite' }) }] }).get('t')!;
+  const rewriting = (rewrite: unknown) =>
+    prepareTools(
+      [
+        tool(
+          (args) => {
+            runs.push(args);
+            return 'ran';
+          },
+          { facts: async () => ({ calls: null, rewrite }) } as never,
+        ),
+      ],
+      { interceptors: [{ before: () => ({ action: 'rewrite' }) }] },
+    ).get('t')!;
   assert.equal(endText(await rewriting({ path: '/b' }).call({ path: '/a' }, ctxOf())), 'ran');
-  assert.equal(endText(await rewriting({ path: 3 }).call({ path: '/a' }, ctxOf())), 'InvalidArgumentsError: invalid arguments: /path: must be string');
-  assert.equal(endText(await rewriting('text').call({ path: '/a' }, ctxOf())), 'InvalidArgumentsError: invalid arguments: expected an object, got a string');
+  assert.equal(
+    endText(await rewriting({ path: 3 }).call({ path: '/a' }, ctxOf())),
+    'InvalidArgumentsError: invalid arguments: /path: must be string',
+  );
+  assert.equal(
+    endText(await rewriting('text').call({ path: '/a' }, ctxOf())),
+    'InvalidArgumentsError: invalid arguments: expected an object, got a string',
+  );
   assert.deepEqual(runs, [{ path: '/b' }]);
 });
 
 test('a tool consumed from another server: only the outer shape of its arguments is checked; its schemas are never compiled, but must be object schemas', async () => {
-  const remote = markRemoteTool(tool((args) => JSON.stringify(args), {
-    parameters: { type: 'object', properties: { n: { type: 'no such type' } } } as never,
-    outputSchema: { type: 'object', properties: { n: { type: 'no such type' } } } as never,
-  }));
+  const remote = markRemoteTool(
+    tool((args) => JSON.stringify(args), {
+      parameters: { type: 'object', properties: { n: { type: 'no such type' } } } as never,
+      outputSchema: { type: 'object', properties: { n: { type: 'no such type' } } } as never,
+    }),
+  );
   const ready = prepareTools([remote]).get('t')!;
   assert.equal(endText(await ready.call({ n: 'anything', extra: [1] }, ctxOf())), '{"n":"anything","extra":[1]}');
-  assert.equal(endText(await ready.call('text', ctxOf())), 'InvalidArgumentsError: invalid arguments: expected an object, got a string');
-  assert.throws(() => prepareTools([markRemoteTool(tool(() => 'x', { parameters: { type: 'array' } as never }))]), { message: 'prepareTools: tool "t": schema: must be a JSON Schema object with "type": "object" at its root' });
-  assert.throws(() => prepareTools([markRemoteTool(tool(() => 'x', { outputSchema: { type: 'array' } as never }))]), { message: 'prepareTools: tool "t": output schema: must be a JSON Schema object with "type": "object" at its root' });
-  const local = () => prepareTools([tool(() => 'x', { outputSchema: { type: 'object', properties: { n: { type: 'no such type' } } } as never })]);
+  assert.equal(
+    endText(await ready.call('text', ctxOf())),
+    'InvalidArgumentsError: invalid arguments: expected an object, got a string',
+  );
+  assert.throws(() => prepareTools([markRemoteTool(tool(() => 'x', { parameters: { type: 'array' } as never }))]), {
+    message: 'prepareTools: tool "t": schema: must be a JSON Schema object with "type": "object" at its root',
+  });
+  assert.throws(() => prepareTools([markRemoteTool(tool(() => 'x', { outputSchema: { type: 'array' } as never }))]), {
+    message: 'prepareTools: tool "t": output schema: must be a JSON Schema object with "type": "object" at its root',
+  });
+  const local = () =>
+    prepareTools([
+      tool(() => 'x', { outputSchema: { type: 'object', properties: { n: { type: 'no such type' } } } as never }),
+    ]);
   assert.throws(local, /^Error: prepareTools: tool "t": output schema: schema is invalid/);
 });

@@ -50,34 +50,61 @@ test('every bad policy option is a TypeError naming it', () => {
     [{ maxQuestions: 1.5 }, 'permissions: "maxQuestions" must be a positive integer, got 1.5'],
     [{ maxQuestions: -1 }, 'permissions: "maxQuestions" must be a positive integer, got -1'],
     [{ rules: { effect: 'allow' } }, 'permissions: "rules" must be an array of rules'],
-    [{ decisionScope: 'everyone' }, 'permissions: "decisionScope" must be one of "session", "principal", "server", got "everyone"'],
+    [
+      { decisionScope: 'everyone' },
+      'permissions: "decisionScope" must be one of "session", "principal", "server", got "everyone"',
+    ],
     [{ askTimeoutMs: 0 }, 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 0'],
     [{ askTimeoutMs: -5 }, 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got -5'],
-    [{ askTimeoutMs: Number.NaN }, 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got NaN'],
-    [{ askTimeoutMs: '100' }, 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 100'],
+    [
+      { askTimeoutMs: Number.NaN },
+      'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got NaN',
+    ],
+    [
+      { askTimeoutMs: '100' },
+      'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 100',
+    ],
   ];
-  for (const [options, message] of cases) assert.throws(() => new PermissionPolicy(options as never), { name: 'TypeError', message }, message);
+  for (const [options, message] of cases)
+    assert.throws(() => new PermissionPolicy(options as never), { name: 'TypeError', message }, message);
 });
 
 test('every bad rule is a TypeError naming the rule by its place, also when added later', () => {
   const cases: readonly [unknown, string][] = [
-    [null, 'must be an object like { effect: \'allow\', capabilities: [\'read\'] }'],
-    [['allow'], 'must be an object like { effect: \'allow\', capabilities: [\'read\'] }'],
-    ['allow', 'must be an object like { effect: \'allow\', capabilities: [\'read\'] }'],
+    [null, "must be an object like { effect: 'allow', capabilities: ['read'] }"],
+    [['allow'], "must be an object like { effect: 'allow', capabilities: ['read'] }"],
+    ['allow', "must be an object like { effect: 'allow', capabilities: ['read'] }"],
     [{ effect: 'allow', reason: 3 }, '"reason" must be a string'],
-    [{ effect: 'allow', capabilities: 'read' }, '"capabilities" must be a non-empty array of capability names (leave it out to cover every capability)'],
-    [{ effect: 'allow', capabilities: ['read', ''] }, '"capabilities" must be a non-empty array of capability names (leave it out to cover every capability)'],
+    [
+      { effect: 'allow', capabilities: 'read' },
+      '"capabilities" must be a non-empty array of capability names (leave it out to cover every capability)',
+    ],
+    [
+      { effect: 'allow', capabilities: ['read', ''] },
+      '"capabilities" must be a non-empty array of capability names (leave it out to cover every capability)',
+    ],
     [{ effect: 'allow', tool: 5 }, '"tool" must be a glob string or a RegExp, got a number'],
     [{ effect: 'allow', subject: '/a', path: '/a' }, 'give "subject" or "path", not both'],
-    [{ effect: 'allow', path: '/a', caseSensitive: 'yes' }, '"caseSensitive" must be a boolean, and only goes with "path"'],
+    [
+      { effect: 'allow', path: '/a', caseSensitive: 'yes' },
+      '"caseSensitive" must be a boolean, and only goes with "path"',
+    ],
     [{ effect: 'allow', caseSensitive: true }, '"caseSensitive" must be a boolean, and only goes with "path"'],
     [{ effect: 'deny', path: 'etc' }, '"path" must be an absolute path glob such as "/etc/**", got "etc"'],
     [{ effect: undefined }, '"effect" must be "allow" or "deny", got undefined'],
   ];
   for (const [rule, problem] of cases) {
-    assert.throws(() => createPolicy({ rules: [{ effect: 'allow' }, rule as never] }), { name: 'TypeError', message: `permissions: rule 2: ${problem}` }, problem);
+    assert.throws(
+      () => createPolicy({ rules: [{ effect: 'allow' }, rule as never] }),
+      { name: 'TypeError', message: `permissions: rule 2: ${problem}` },
+      problem,
+    );
     const policy = createPolicy({ rules: [{ effect: 'allow' }, { effect: 'deny' }] });
-    assert.throws(() => policy.addRule(rule as never), { name: 'TypeError', message: `permissions: rule 3: ${problem}` }, problem);
+    assert.throws(
+      () => policy.addRule(rule as never),
+      { name: 'TypeError', message: `permissions: rule 3: ${problem}` },
+      problem,
+    );
     assert.equal(policy.rules.length, 2);
   }
 });
@@ -93,12 +120,14 @@ test('a rule is kept frozen, with a copy of its capabilities', () => {
 });
 
 test('a path rule ignores case by default when it denies and respects it when it allows; caseSensitive overrides both', () => {
-  const policy = createPolicy({ rules: [
-    { effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system' },
-    { effect: 'allow', path: '/home/**', capabilities: ['write'] },
-    { effect: 'deny', path: '/Srv/**', capabilities: ['exec'], caseSensitive: true },
-    { effect: 'allow', path: '/Opt/**', capabilities: ['exec'], caseSensitive: false },
-  ] });
+  const policy = createPolicy({
+    rules: [
+      { effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system' },
+      { effect: 'allow', path: '/home/**', capabilities: ['write'] },
+      { effect: 'deny', path: '/Srv/**', capabilities: ['exec'], caseSensitive: true },
+      { effect: 'allow', path: '/Opt/**', capabilities: ['exec'], caseSensitive: false },
+    ],
+  });
   assert.deepEqual(policy.check('t', '/ETC/passwd', 'write'), { effect: 'deny', source: 'rule', reason: 'system' });
   assert.deepEqual(policy.check('t', '/home/a', 'write'), { effect: 'allow', source: 'rule' });
   assert.equal(policy.check('t', '/HOME/a', 'write'), undefined);
@@ -130,18 +159,38 @@ test('DecisionStore: a later decision replaces an earlier one; a deny reached th
   const implications = createPolicy({ implications: { write: ['read'] } }).implications;
   store.set('t', '/a', ['read'], 'allow');
   store.set('t', '/a', ['read'], 'deny', 'changed my mind');
-  assert.deepEqual(store.list(), [{ tool: 't', subject: '/a', capability: 'read', effect: 'deny', reason: 'changed my mind' }]);
+  assert.deepEqual(store.list(), [
+    { tool: 't', subject: '/a', capability: 'read', effect: 'deny', reason: 'changed my mind' },
+  ]);
   assert.equal(Object.isFrozen(store.list()[0]), true);
   store.set('t', '/b', ['write'], 'allow');
   store.set('t', '/b', ['read'], 'deny');
-  assert.deepEqual(store.lookup('t', '/b', 'write', implications), { tool: 't', subject: '/b', capability: 'read', effect: 'deny' });
-  assert.deepEqual(store.lookup('t', '/b', 'read', implications), { tool: 't', subject: '/b', capability: 'read', effect: 'deny' });
+  assert.deepEqual(store.lookup('t', '/b', 'write', implications), {
+    tool: 't',
+    subject: '/b',
+    capability: 'read',
+    effect: 'deny',
+  });
+  assert.deepEqual(store.lookup('t', '/b', 'read', implications), {
+    tool: 't',
+    subject: '/b',
+    capability: 'read',
+    effect: 'deny',
+  });
   store.set('u', '/c', ['write'], 'allow');
-  assert.deepEqual(store.lookup('u', '/c', 'read', implications), { tool: 'u', subject: '/c', capability: 'write', effect: 'allow' });
+  assert.deepEqual(store.lookup('u', '/c', 'read', implications), {
+    tool: 'u',
+    subject: '/c',
+    capability: 'write',
+    effect: 'allow',
+  });
   assert.equal(store.lookup('u', '/c', 'exec', implications), undefined);
   assert.equal(store.lookup('u', '/d', 'read', implications), undefined);
   assert.equal(store.lookup('v', '/c', 'read', implications), undefined);
-  assert.deepEqual(store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`), ['t /a read', 't /b write', 't /b read', 'u /c write']);
+  assert.deepEqual(
+    store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`),
+    ['t /a read', 't /b write', 't /b read', 'u /c write'],
+  );
   store.clear();
   assert.deepEqual(store.list(), []);
 });
@@ -177,7 +226,10 @@ test('ScopedDecisions: a store per owner, made only when asked to; clearing one 
   decisions.storeOf(bySession, true)!.set('t', '/b', ['read'], 'allow');
   server.set('t', '/s', ['read'], 'allow');
   decisions.clear();
-  assert.deepEqual([decisions.storeOf(alice, false), decisions.storeOf(bySession, false), server.list()], [undefined, undefined, []]);
+  assert.deepEqual(
+    [decisions.storeOf(alice, false), decisions.storeOf(bySession, false), server.list()],
+    [undefined, undefined, []],
+  );
 });
 
 test('remembered and forget are per owner: a principal, a session, and the policy-wide memory stay apart', () => {
@@ -191,10 +243,15 @@ test('remembered and forget are per owner: a principal, a session, and the polic
   policy.remember('t', '/w', ['read'], 'allow');
   policy.remember('t', '/none', ['read'], 'allow', undefined, { kind: 'none' });
   assert.deepEqual(policy.remembered(inSession), [{ tool: 't', subject: '/s', capability: 'read', effect: 'allow' }]);
-  assert.deepEqual(policy.remembered(asAlice), [{ tool: 't', subject: '/p', capability: 'read', effect: 'deny', reason: 'no' }]);
+  assert.deepEqual(policy.remembered(asAlice), [
+    { tool: 't', subject: '/p', capability: 'read', effect: 'deny', reason: 'no' },
+  ]);
   assert.deepEqual(policy.remembered(), [{ tool: 't', subject: '/w', capability: 'read', effect: 'allow' }]);
   assert.deepEqual(policy.remembered(ctxOf({ session: other })), []);
-  assert.deepEqual(policy.check('t', '/s', 'read', undefined, policy.ownerOf(inSession)), { effect: 'allow', source: 'remembered' });
+  assert.deepEqual(policy.check('t', '/s', 'read', undefined, policy.ownerOf(inSession)), {
+    effect: 'allow',
+    source: 'remembered',
+  });
   assert.equal(policy.check('t', '/s', 'read'), undefined);
   assert.equal(policy.check('t', '/none', 'read', undefined, { kind: 'none' }), undefined);
   policy.forget(inSession);
@@ -207,32 +264,85 @@ test('remembered and forget are per owner: a principal, a session, and the polic
 });
 
 test('questionText: the label before the subject, the reason on a second line, an empty label or reason left out', () => {
-  assert.equal(questionText({ tool: 'cp', subject: '/b', capabilities: ['write'] }), 'Allow the tool "cp" to use write on "/b"?');
-  assert.equal(questionText({ tool: 'cp', subject: '/b', label: 'destination file', capabilities: ['write', 'read'], reason: 'copy' }), 'Allow the tool "cp" to use write, read on the destination file "/b"?\nReason: copy');
-  assert.equal(questionText({ tool: 'cp', subject: '/b', label: '', capabilities: ['write'], reason: '' }), 'Allow the tool "cp" to use write on "/b"?');
+  assert.equal(
+    questionText({ tool: 'cp', subject: '/b', capabilities: ['write'] }),
+    'Allow the tool "cp" to use write on "/b"?',
+  );
+  assert.equal(
+    questionText({
+      tool: 'cp',
+      subject: '/b',
+      label: 'destination file',
+      capabilities: ['write', 'read'],
+      reason: 'copy',
+    }),
+    'Allow the tool "cp" to use write, read on the destination file "/b"?\nReason: copy',
+  );
+  assert.equal(
+    questionText({ tool: 'cp', subject: '/b', label: '', capabilities: ['write'], reason: '' }),
+    'Allow the tool "cp" to use write on "/b"?',
+  );
 });
 
 test('answerOfElicitation: an accepted decision keeps its trimmed reason; a reason that is not a string is no answer', () => {
-  assert.deepEqual(answerOfElicitation({ action: 'accept', content: { decision: 'allow_always', reason: '  fine  ' } }), { decision: 'allow_always', reason: 'fine' });
-  assert.deepEqual(answerOfElicitation({ action: 'accept', content: { decision: 'deny_always' } }), { decision: 'deny_always' });
-  assert.deepEqual(answerOfElicitation({ action: 'accept', content: { decision: 'allow_once', reason: 3 } as never }), { decision: 'deny_once', reason: 'the user did not answer' });
-  assert.deepEqual(answerOfElicitation({ action: 'accept' } as never), { decision: 'deny_once', reason: 'the user did not answer' });
-  assert.deepEqual(answerOfElicitation({ action: 'decline', content: { decision: 'allow_once' } } as never), { decision: 'deny_once' });
+  assert.deepEqual(
+    answerOfElicitation({ action: 'accept', content: { decision: 'allow_always', reason: '  fine  ' } }),
+    { decision: 'allow_always', reason: 'fine' },
+  );
+  assert.deepEqual(answerOfElicitation({ action: 'accept', content: { decision: 'deny_always' } }), {
+    decision: 'deny_always',
+  });
+  assert.deepEqual(answerOfElicitation({ action: 'accept', content: { decision: 'allow_once', reason: 3 } as never }), {
+    decision: 'deny_once',
+    reason: 'the user did not answer',
+  });
+  assert.deepEqual(answerOfElicitation({ action: 'accept' } as never), {
+    decision: 'deny_once',
+    reason: 'the user did not answer',
+  });
+  assert.deepEqual(answerOfElicitation({ action: 'decline', content: { decision: 'allow_once' } } as never), {
+    decision: 'deny_once',
+  });
 });
 
 test('askQuestion: a host ask wins over elicit; an answer that never comes is deny once after askTimeoutMs; Infinity waits', async () => {
   const question = { tool: 't', subject: '/a', capabilities: ['write'] };
   const elicited: string[] = [];
-  const ctx = createCallContext({ call, elicit: async (q) => { elicited.push(q.message); return { action: 'accept', content: { decision: 'allow_once' } }; } });
-  assert.deepEqual(await askQuestion(question, ctx, () => ({ decision: 'allow_always', reason: ' ok ' })), { decision: 'allow_always', reason: 'ok' });
+  const ctx = createCallContext({
+    call,
+    elicit: async (q) => {
+      elicited.push(q.message);
+      return { action: 'accept', content: { decision: 'allow_once' } };
+    },
+  });
+  assert.deepEqual(await askQuestion(question, ctx, () => ({ decision: 'allow_always', reason: ' ok ' })), {
+    decision: 'allow_always',
+    reason: 'ok',
+  });
   assert.deepEqual(elicited, []);
   assert.deepEqual(await askQuestion(question, ctx, undefined), { decision: 'allow_once' });
   assert.deepEqual(elicited, ['Allow the tool "t" to use write on "/a"?']);
-  assert.deepEqual(await askQuestion(question, ctx, () => new Promise<PermissionAnswer>(() => undefined), 5), { decision: 'deny_once', reason: ASK_TIMED_OUT_REASON });
+  assert.deepEqual(await askQuestion(question, ctx, () => new Promise<PermissionAnswer>(() => undefined), 5), {
+    decision: 'deny_once',
+    reason: ASK_TIMED_OUT_REASON,
+  });
   let answer!: (value: PermissionAnswer) => void;
-  const waiting = askQuestion(question, ctx, () => new Promise<PermissionAnswer>((resolve) => { answer = resolve; }), Infinity);
+  const waiting = askQuestion(
+    question,
+    ctx,
+    () =>
+      new Promise<PermissionAnswer>((resolve) => {
+        answer = resolve;
+      }),
+    Infinity,
+  );
   await new Promise((resolve) => setTimeout(resolve, 20));
   answer({ decision: 'deny_always' });
   assert.deepEqual(await waiting, { decision: 'deny_always' });
-  assert.deepEqual(await askQuestion(question, ctx, () => { throw new Error('no terminal'); }), { decision: 'deny_once', reason: 'the user could not be asked' });
+  assert.deepEqual(
+    await askQuestion(question, ctx, () => {
+      throw new Error('no terminal');
+    }),
+    { decision: 'deny_once', reason: 'the user could not be asked' },
+  );
 });

@@ -1,6 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DecisionStore, ScopedDecisions, createPolicy, type DecisionOwner, type DecisionSelector, type PermissionAnswer, type PermissionEffect, type PermissionPolicy, type RememberedDecisionStore, type StoredDecision } from '../src/runtime/permissions/index.js';
+import {
+  DecisionStore,
+  ScopedDecisions,
+  createPolicy,
+  type DecisionOwner,
+  type DecisionSelector,
+  type PermissionAnswer,
+  type PermissionEffect,
+  type PermissionPolicy,
+  type RememberedDecisionStore,
+  type StoredDecision,
+} from '../src/runtime/permissions/index.js';
 import { runUnderPolicy } from '../src/runtime/permissions/apply.js';
 import { decisionCovering, selects } from '../src/runtime/permissions/remembered.js';
 import { implicationsOf } from '../src/runtime/permissions/capabilities.js';
@@ -21,7 +32,11 @@ const SERVER: DecisionOwner = { kind: 'server' };
 
 /** The name of an owner in the call log. */
 function nameOf(owner: DecisionOwner): string {
-  return owner.kind === 'principal' ? `principal:${owner.id}` : owner.kind === 'session' ? `session:${owner.session.id}` : owner.kind;
+  return owner.kind === 'principal'
+    ? `principal:${owner.id}`
+    : owner.kind === 'session'
+      ? `session:${owner.session.id}`
+      : owner.kind;
 }
 
 /**
@@ -50,8 +65,17 @@ class LoggingStore implements RememberedDecisionStore {
     return this.answer(() => this.inner.decisionsOn(owner, tool, subject));
   }
 
-  remember(owner: DecisionOwner, tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string): void | Promise<void> {
-    this.calls.push(`remember ${nameOf(owner)} ${tool} ${subject} ${capabilities.join(',')} ${effect}${reason === undefined ? '' : ` ${reason}`}`);
+  remember(
+    owner: DecisionOwner,
+    tool: string,
+    subject: string,
+    capabilities: readonly string[],
+    effect: PermissionEffect,
+    reason?: string,
+  ): void | Promise<void> {
+    this.calls.push(
+      `remember ${nameOf(owner)} ${tool} ${subject} ${capabilities.join(',')} ${effect}${reason === undefined ? '' : ` ${reason}`}`,
+    );
     return this.answer(() => this.inner.remember(owner, tool, subject, capabilities, effect, reason));
   }
 
@@ -81,14 +105,28 @@ async function check(policy: PermissionPolicy, subject: string, capabilities: st
 
 test('a store that is not a ScopedDecisions is asked through its interface: synchronous answers stay synchronous', () => {
   const store = new LoggingStore(false);
-  const policy = createPolicy({ decisionStore: store, implications: { write: ['read'] }, rules: [{ effect: 'deny', subject: '/ruled' }] });
+  const policy = createPolicy({
+    decisionStore: store,
+    implications: { write: ['read'] },
+    rules: [{ effect: 'deny', subject: '/ruled' }],
+  });
   assert.equal(policy.decisionStore, store);
   policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
   policy.remember('t', '/a', ['write'], 'allow', undefined, NONE);
   const verdicts = policy.verdictsOn('t', '/a', ['read', 'exec'], undefined, ALICE);
   assert.ok(verdicts instanceof Map);
-  assert.deepEqual([...verdicts], [['read', { effect: 'allow', source: 'remembered', reason: 'ok' }], ['exec', undefined]]);
-  assert.deepEqual(policy.check('t', '/a', 'write', undefined, ALICE), { effect: 'allow', source: 'remembered', reason: 'ok' });
+  assert.deepEqual(
+    [...verdicts],
+    [
+      ['read', { effect: 'allow', source: 'remembered', reason: 'ok' }],
+      ['exec', undefined],
+    ],
+  );
+  assert.deepEqual(policy.check('t', '/a', 'write', undefined, ALICE), {
+    effect: 'allow',
+    source: 'remembered',
+    reason: 'ok',
+  });
   // The rules decide without the store; the `none` owner never reaches it.
   assert.deepEqual(policy.check('t', '/ruled', 'read', undefined, ALICE), { effect: 'deny', source: 'rule' });
   assert.equal(policy.check('t', '/a', 'read', undefined, NONE), undefined);
@@ -109,7 +147,11 @@ test('a store that is not a ScopedDecisions is asked through its interface: sync
 
 test('a store answering with promises: decide, verdictsOn, remember, remembered, revoke and forget resolve; check refuses only when it needs the store', async () => {
   const store = new LoggingStore(true);
-  const policy = createPolicy({ decisionStore: store, implications: { write: ['read'] }, rules: [{ effect: 'allow', subject: '/open' }] });
+  const policy = createPolicy({
+    decisionStore: store,
+    implications: { write: ['read'] },
+    rules: [{ effect: 'allow', subject: '/open' }],
+  });
   const remembering = policy.remember('t', '/a', ['write'], 'deny', 'no', SERVER);
   assert.ok(remembering instanceof Promise);
   await remembering;
@@ -117,7 +159,13 @@ test('a store answering with promises: decide, verdictsOn, remember, remembered,
   assert.equal(await policy.decide('t', '/b', 'write'), undefined);
   const pending = policy.verdictsOn('t', '/a', ['write', 'exec'], undefined, SERVER);
   assert.ok(pending instanceof Promise);
-  assert.deepEqual([...(await pending)], [['write', { effect: 'deny', source: 'remembered', reason: 'no' }], ['exec', undefined]]);
+  assert.deepEqual(
+    [...(await pending)],
+    [
+      ['write', { effect: 'deny', source: 'remembered', reason: 'no' }],
+      ['exec', undefined],
+    ],
+  );
   // The `none` owner: no store call, at once.
   const unowned = policy.verdictsOn('t', '/a', ['write'], undefined, NONE);
   assert.ok(unowned instanceof Map);
@@ -127,7 +175,11 @@ test('a store answering with promises: decide, verdictsOn, remember, remembered,
   once.set('t', '/b', ['exec'], 'allow');
   assert.deepEqual(await policy.decide('t', '/b', 'exec', once), { effect: 'allow', source: 'once' });
   assert.deepEqual(policy.check('t', '/open', 'write'), { effect: 'allow', source: 'rule' });
-  assert.throws(() => policy.check('t', '/a', 'write'), { name: 'TypeError', message: 'permissions: check() answers synchronously, but this policy\'s decisionStore answers asynchronously: use await policy.decide(...)' });
+  assert.throws(() => policy.check('t', '/a', 'write'), {
+    name: 'TypeError',
+    message:
+      "permissions: check() answers synchronously, but this policy's decisionStore answers asynchronously: use await policy.decide(...)",
+  });
   const listed = policy.remembered();
   assert.ok(listed instanceof Promise);
   assert.deepEqual(await listed, [{ tool: 't', subject: '/a', capability: 'write', effect: 'deny', reason: 'no' }]);
@@ -162,42 +214,94 @@ test('through a call: an "always" answer goes to the asynchronous store and answ
   const store = new LoggingStore(true);
   const answers: PermissionAnswer[] = [{ decision: 'allow_always', reason: 'fine' }];
   const asked: string[] = [];
-  const policy = createPolicy({ decisionStore: store, decisionScope: 'server', ask: (question) => { asked.push(question.subject); return answers.shift(); } });
+  const policy = createPolicy({
+    decisionStore: store,
+    decisionScope: 'server',
+    ask: (question) => {
+      asked.push(question.subject);
+      return answers.shift();
+    },
+  });
   const first = await check(policy, '/a', ['read']);
   assert.deepEqual(first.value, ['read']);
   const second = await check(policy, '/a', ['read']);
   assert.deepEqual(second.value, ['read']);
-  assert.deepEqual(second.record!.data, { decisions: [], grants: [{ subjects: ['/a'], capabilities: ['read'], granted: ['read'] }] });
+  assert.deepEqual(second.record!.data, {
+    decisions: [],
+    grants: [{ subjects: ['/a'], capabilities: ['read'], granted: ['read'] }],
+  });
   assert.deepEqual(asked, ['/a']);
-  assert.deepEqual(store.calls, ['decisionsOn server tool /a', 'remember server tool /a read allow fine', 'decisionsOn server tool /a', 'decisionsOn server tool /a']);
+  assert.deepEqual(store.calls, [
+    'decisionsOn server tool /a',
+    'remember server tool /a read allow fine',
+    'decisionsOn server tool /a',
+    'decisionsOn server tool /a',
+  ]);
   store.failure = new Error('store down');
   await assert.rejects(check(policy, '/a', ['read']), { message: 'store down' });
   store.failure = undefined;
   answers.push({ decision: 'deny_always' });
-  const failing = createPolicy({ decisionStore: store, ask: () => { store.failure = new Error('cannot remember'); return { decision: 'deny_always' }; } });
+  const failing = createPolicy({
+    decisionStore: store,
+    ask: () => {
+      store.failure = new Error('cannot remember');
+      return { decision: 'deny_always' };
+    },
+  });
   await assert.rejects(check(failing, '/z', ['read']), { message: 'cannot remember' });
 });
 
 test('decisionStore must have every method of a remembered-decision store', () => {
-  const message = (got: string) => `permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got ${got}`;
+  const message = (got: string) =>
+    `permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got ${got}`;
   assert.throws(() => createPolicy({ decisionStore: null as never }), { name: 'TypeError', message: message('null') });
-  assert.throws(() => createPolicy({ decisionStore: 'redis' as never }), { name: 'TypeError', message: message('a string') });
-  const full = { decisionsOn: () => [], remember: () => undefined, list: () => [], revoke: () => 0, clear: () => undefined };
+  assert.throws(() => createPolicy({ decisionStore: 'redis' as never }), {
+    name: 'TypeError',
+    message: message('a string'),
+  });
+  const full = {
+    decisionsOn: () => [],
+    remember: () => undefined,
+    list: () => [],
+    revoke: () => 0,
+    clear: () => undefined,
+  };
   for (const missing of ['decisionsOn', 'remember', 'list', 'revoke', 'clear']) {
     const partial: Record<string, unknown> = { ...full, [missing]: 'not a function' };
-    assert.throws(() => createPolicy({ decisionStore: partial as never }), { name: 'TypeError', message: message('an object') }, missing);
+    assert.throws(
+      () => createPolicy({ decisionStore: partial as never }),
+      { name: 'TypeError', message: message('an object') },
+      missing,
+    );
   }
   assert.equal(createPolicy({ decisionStore: full }).decisionStore, full);
 });
 
 test('decisionCovering: a deny of the capability or of what it implies wins, first in implication order; else an allow of what implies it, first as given', () => {
   const implications = implicationsOf({ admin: ['write'], write: ['read'] });
-  const stored = (capability: string, effect: PermissionEffect): StoredDecision => ({ tool: 't', subject: '/a', capability, effect });
+  const stored = (capability: string, effect: PermissionEffect): StoredDecision => ({
+    tool: 't',
+    subject: '/a',
+    capability,
+    effect,
+  });
   const byCapability = (...decisions: StoredDecision[]) => new Map(decisions.map((d) => [d.capability, d]));
-  assert.deepEqual(decisionCovering(byCapability(stored('admin', 'allow'), stored('read', 'deny')), 'write', implications), stored('read', 'deny'));
-  assert.deepEqual(decisionCovering(byCapability(stored('read', 'deny'), stored('write', 'deny')), 'admin', implications), stored('write', 'deny'));
-  assert.deepEqual(decisionCovering(byCapability(stored('write', 'allow'), stored('admin', 'allow')), 'read', implications), stored('write', 'allow'));
-  assert.deepEqual(decisionCovering(byCapability(stored('admin', 'allow'), stored('write', 'allow')), 'read', implications), stored('admin', 'allow'));
+  assert.deepEqual(
+    decisionCovering(byCapability(stored('admin', 'allow'), stored('read', 'deny')), 'write', implications),
+    stored('read', 'deny'),
+  );
+  assert.deepEqual(
+    decisionCovering(byCapability(stored('read', 'deny'), stored('write', 'deny')), 'admin', implications),
+    stored('write', 'deny'),
+  );
+  assert.deepEqual(
+    decisionCovering(byCapability(stored('write', 'allow'), stored('admin', 'allow')), 'read', implications),
+    stored('write', 'allow'),
+  );
+  assert.deepEqual(
+    decisionCovering(byCapability(stored('admin', 'allow'), stored('write', 'allow')), 'read', implications),
+    stored('admin', 'allow'),
+  );
   assert.equal(decisionCovering(byCapability(stored('read', 'allow')), 'write', implications), undefined);
   assert.equal(decisionCovering(byCapability(stored('admin', 'deny')), 'write', implications), undefined);
   assert.equal(decisionCovering(new Map(), 'read', implications), undefined);
@@ -223,14 +327,23 @@ test('DecisionStore.revoke: forgets what matches, answers how many, and drops em
   store.set('u', '/a', ['read'], 'allow');
   assert.equal(store.revoke({ capability: 'exec' }), 0);
   assert.equal(store.revoke({ subject: '/a', capability: 'read' }), 2);
-  assert.deepEqual(store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`), ['t /a write', 't /b read']);
+  assert.deepEqual(
+    store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`),
+    ['t /a write', 't /b read'],
+  );
   assert.equal(store.revoke({ tool: 't', subject: '/a' }), 1);
   store.set('t', '/a', ['exec'], 'allow');
   store.set('u', '/a', ['exec'], 'allow');
-  assert.deepEqual(store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`), ['t /b read', 't /a exec', 'u /a exec']);
+  assert.deepEqual(
+    store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`),
+    ['t /b read', 't /a exec', 'u /a exec'],
+  );
   assert.equal(store.revoke({ tool: 't' }), 2);
   store.set('t', '/c', ['read'], 'allow');
-  assert.deepEqual(store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`), ['u /a exec', 't /c read']);
+  assert.deepEqual(
+    store.list().map((d) => `${d.tool} ${d.subject} ${d.capability}`),
+    ['u /a exec', 't /c read'],
+  );
   assert.deepEqual(store.on('t', '/b'), []);
   assert.equal(store.revoke(), 2);
   assert.deepEqual(store.list(), []);
@@ -244,8 +357,12 @@ test('ScopedDecisions through its interface: decisionsOn, list and revoke per ow
   decisions.remember(bySession, 't', '/a', ['write'], 'deny');
   decisions.remember(SERVER, 't', '/a', ['exec'], 'allow');
   decisions.remember(NONE, 't', '/a', ['read'], 'allow');
-  assert.deepEqual(decisions.decisionsOn(ALICE, 't', '/a'), [{ tool: 't', subject: '/a', capability: 'read', effect: 'allow', reason: 'yes' }]);
-  assert.deepEqual(decisions.decisionsOn(bySession, 't', '/a'), [{ tool: 't', subject: '/a', capability: 'write', effect: 'deny' }]);
+  assert.deepEqual(decisions.decisionsOn(ALICE, 't', '/a'), [
+    { tool: 't', subject: '/a', capability: 'read', effect: 'allow', reason: 'yes' },
+  ]);
+  assert.deepEqual(decisions.decisionsOn(bySession, 't', '/a'), [
+    { tool: 't', subject: '/a', capability: 'write', effect: 'deny' },
+  ]);
   assert.deepEqual(decisions.decisionsOn({ kind: 'principal', id: 'bob' }, 't', '/a'), []);
   assert.deepEqual(decisions.decisionsOn(NONE, 't', '/a'), []);
   assert.deepEqual(decisions.list(NONE), []);
@@ -260,7 +377,9 @@ test('ScopedDecisions through its interface: decisionsOn, list and revoke per ow
 });
 
 test('remembered answers a copy of what the store lists, synchronously or not; check leaves no unhandled rejection behind when an asynchronous store fails', async () => {
-  const shared: readonly StoredDecision[] = Object.freeze([Object.freeze({ tool: 't', subject: '/a', capability: 'read', effect: 'allow' as const })]);
+  const shared: readonly StoredDecision[] = Object.freeze([
+    Object.freeze({ tool: 't', subject: '/a', capability: 'read', effect: 'allow' as const }),
+  ]);
   const listing = (async: boolean): RememberedDecisionStore => ({
     decisionsOn: () => (async ? Promise.reject(new Error('store down')) : []),
     remember: () => undefined,
@@ -277,7 +396,9 @@ test('remembered answers a copy of what the store lists, synchronously or not; c
     assert.equal(shared.length, 1);
   }
   const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown): void => { unhandled.push(reason); };
+  const onUnhandled = (reason: unknown): void => {
+    unhandled.push(reason);
+  };
   process.on('unhandledRejection', onUnhandled);
   try {
     const failing = createPolicy({ decisionStore: listing(true) });
@@ -312,9 +433,16 @@ test('ScopedDecisions makes a store for an owner only to remember: looking up, l
 });
 
 test('decisionStore must be an object: a function carrying every method is refused', () => {
-  const store = Object.assign(() => undefined, { decisionsOn: () => [], remember: () => undefined, list: () => [], revoke: () => 0, clear: () => undefined });
+  const store = Object.assign(() => undefined, {
+    decisionsOn: () => [],
+    remember: () => undefined,
+    list: () => [],
+    revoke: () => 0,
+    clear: () => undefined,
+  });
   assert.throws(() => createPolicy({ decisionStore: store as never }), {
     name: 'TypeError',
-    message: 'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got a function',
+    message:
+      'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got a function',
   });
 });

@@ -1,10 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PermissionDeniedError, PermissionNeeded, TooManyPermissionQuestionsError, closureOf, implicationsOf, globToRegExp, normalisedPathSubject } from '../src/runtime/permissions/index.js';
+import {
+  PermissionDeniedError,
+  PermissionNeeded,
+  TooManyPermissionQuestionsError,
+  closureOf,
+  implicationsOf,
+  globToRegExp,
+  normalisedPathSubject,
+} from '../src/runtime/permissions/index.js';
 import { contextWith, throwIfAborted } from '../src/runtime/permissions/context.js';
 import { matcherOf, pathMatcherOf } from '../src/runtime/permissions/patterns.js';
 import { checkDeclared, requestOf, requireEveryThrough, subjectsOf } from '../src/runtime/permissions/requirements.js';
-import { InvalidArgumentsError, createCallContext, type CallContext, type PermissionRequest, type Requirement } from '../src/contract/index.js';
+import {
+  InvalidArgumentsError,
+  createCallContext,
+  type CallContext,
+  type PermissionRequest,
+  type Requirement,
+} from '../src/contract/index.js';
 
 // Imports stop at the permissions module and the contract (never the package root): each mutant
 // runs this file in a fresh process, so it loads only what it tests.
@@ -43,7 +57,10 @@ test('PermissionNeeded (deprecated) names the capabilities and subject, and keep
   const question = { tool: 't', subject: '/x', capabilities, reason: 'save' };
   const error = new PermissionNeeded(question);
   capabilities.push('exec');
-  assert.equal(error.message, 'permission needed: write, read on "/x" (the call core asks the user and runs the tool again; this never reaches the model)');
+  assert.equal(
+    error.message,
+    'permission needed: write, read on "/x" (the call core asks the user and runs the tool again; this never reaches the model)',
+  );
   assert.equal(error.name, 'PermissionNeeded');
   assert.deepEqual(error.question, { tool: 't', subject: '/x', capabilities: ['write', 'read'], reason: 'save' });
   assert.equal(Object.isFrozen(error.question), true);
@@ -62,9 +79,18 @@ test('contextWith copies every enumerable member (own or inherited), keeps gette
   const base = Object.create({ inherited: 'from the prototype' }) as Record<string, unknown>;
   base.plain = 1;
   base.replaced = 'old';
-  Object.defineProperty(base, 'lazy', { enumerable: true, get: () => { reads += 1; return `read ${reads}`; } });
+  Object.defineProperty(base, 'lazy', {
+    enumerable: true,
+    get: () => {
+      reads += 1;
+      return `read ${reads}`;
+    },
+  });
   Object.defineProperty(base, 'hidden', { enumerable: false, value: 'not copied' });
-  const copy = contextWith(base as unknown as CallContext, { replaced: 'new' } as never) as unknown as Record<string, unknown>;
+  const copy = contextWith(base as unknown as CallContext, { replaced: 'new' } as never) as unknown as Record<
+    string,
+    unknown
+  >;
   assert.equal(reads, 0, 'a getter is carried over, not read');
   assert.deepEqual(Object.keys(copy).sort(), ['inherited', 'lazy', 'plain', 'replaced']);
   assert.equal(copy.inherited, 'from the prototype');
@@ -95,16 +121,30 @@ test('throwIfAborted: nothing before the abort; then the reason when it is an Er
   const withError = new AbortController();
   const reason = new RangeError('stopped by the host');
   withError.abort(reason);
-  assert.throws(() => throwIfAborted(withError.signal), (err: unknown) => err === reason);
+  assert.throws(
+    () => throwIfAborted(withError.signal),
+    (err: unknown) => err === reason,
+  );
   const withString = new AbortController();
   withString.abort('bye');
-  assert.throws(() => throwIfAborted(withString.signal), (err: unknown) => err instanceof Error && err.constructor === Error && err.message === 'the call was cancelled');
+  assert.throws(
+    () => throwIfAborted(withString.signal),
+    (err: unknown) => err instanceof Error && err.constructor === Error && err.message === 'the call was cancelled',
+  );
 });
 
 test('implicationsOf: nothing is an empty Map; a Map or an object is copied with frozen lists, own keys only', () => {
   assert.deepEqual(implicationsOf(undefined), new Map());
-  const fromObject = implicationsOf(Object.assign(Object.create({ inherited: ['x'] }), { write: ['read'], admin: ['write', 'exec'] }));
-  assert.deepEqual([...fromObject], [['write', ['read']], ['admin', ['write', 'exec']]]);
+  const fromObject = implicationsOf(
+    Object.assign(Object.create({ inherited: ['x'] }), { write: ['read'], admin: ['write', 'exec'] }),
+  );
+  assert.deepEqual(
+    [...fromObject],
+    [
+      ['write', ['read']],
+      ['admin', ['write', 'exec']],
+    ],
+  );
   assert.equal(Object.isFrozen(fromObject.get('write')), true);
   const implied = ['read'];
   const fromMap = implicationsOf(new Map([['write', implied]]));
@@ -115,14 +155,24 @@ test('implicationsOf: nothing is an empty Map; a Map or an object is copied with
 test('implicationsOf: every malformed implication is a TypeError naming the problem', () => {
   const cases: readonly [unknown, string][] = [
     [null, 'permissions: "implications" must be a Map or an object of capability -> implied capabilities, got null'],
-    [['write'], 'permissions: "implications" must be a Map or an object of capability -> implied capabilities, got an array'],
-    ['write', 'permissions: "implications" must be a Map or an object of capability -> implied capabilities, got a string'],
+    [
+      ['write'],
+      'permissions: "implications" must be a Map or an object of capability -> implied capabilities, got an array',
+    ],
+    [
+      'write',
+      'permissions: "implications" must be a Map or an object of capability -> implied capabilities, got a string',
+    ],
     [new Map([['', ['read']]]), 'permissions: implication keys must be non-empty capability names, got ""'],
     [{ write: 'read' }, 'permissions: the implications of "write" must be an array of non-empty capability names'],
-    [{ write: ['read', ''] }, 'permissions: the implications of "write" must be an array of non-empty capability names'],
+    [
+      { write: ['read', ''] },
+      'permissions: the implications of "write" must be an array of non-empty capability names',
+    ],
     [{ write: ['read', 3] }, 'permissions: the implications of "write" must be an array of non-empty capability names'],
   ];
-  for (const [init, message] of cases) assert.throws(() => implicationsOf(init as never), { name: 'TypeError', message }, String(message));
+  for (const [init, message] of cases)
+    assert.throws(() => implicationsOf(init as never), { name: 'TypeError', message }, String(message));
 });
 
 test('closureOf lists the grants first (each once, in order), then what they imply transitively, and survives cycles', () => {
@@ -151,7 +201,8 @@ test('globToRegExp: "**" crosses "/", "*" and "?" do not, every other character 
     ['fs_*', 'fs_read_', true],
     ['read', 'read_file', false],
   ];
-  for (const [glob, name, matches] of cases) assert.equal(globToRegExp(glob).test(name), matches, `${glob} against ${JSON.stringify(name)}`);
+  for (const [glob, name, matches] of cases)
+    assert.equal(globToRegExp(glob).test(name), matches, `${glob} against ${JSON.stringify(name)}`);
   assert.equal(globToRegExp('/a/**').source, '^\\/a\\/.*$');
   assert.equal(globToRegExp('a*?').source, '^a[^/]*[^/]$');
   assert.equal(globToRegExp('x').flags, 's');
@@ -164,7 +215,10 @@ test('matcherOf: no pattern matches everything; a RegExp loses its g and y flags
   assert.equal(matcherOf(/FS_/i, 'x')('fs_a'), true);
   assert.equal(matcherOf('fs_*', 'x')('fs_a'), true);
   assert.equal(matcherOf('fs_*', 'x')('io_a'), false);
-  assert.throws(() => matcherOf(3 as never, 'permissions: rule 1: "tool"'), { name: 'TypeError', message: 'permissions: rule 1: "tool" must be a glob string or a RegExp, got a number' });
+  assert.throws(() => matcherOf(3 as never, 'permissions: rule 1: "tool"'), {
+    name: 'TypeError',
+    message: 'permissions: rule 1: "tool" must be a glob string or a RegExp, got a number',
+  });
 });
 
 test('normalisedPathSubject: absolute paths only, no NUL, "." and ".." resolved, repeated and trailing "/" dropped, "/" stays', () => {
@@ -183,10 +237,22 @@ test('normalisedPathSubject: absolute paths only, no NUL, "." and ".." resolved,
 });
 
 test('pathMatcherOf: the glob must be absolute; it is normalised unless it ends in "/**"; case is ignored only when asked', () => {
-  assert.throws(() => pathMatcherOf('etc/**', 'permissions: rule 2: "path"', true), { name: 'TypeError', message: 'permissions: rule 2: "path" must be an absolute path glob such as "/etc/**", got "etc/**"' });
-  assert.throws(() => pathMatcherOf(7, 'permissions: rule 2: "path"', true), { name: 'TypeError', message: 'permissions: rule 2: "path" must be an absolute path glob such as "/etc/**", got a number' });
+  assert.throws(() => pathMatcherOf('etc/**', 'permissions: rule 2: "path"', true), {
+    name: 'TypeError',
+    message: 'permissions: rule 2: "path" must be an absolute path glob such as "/etc/**", got "etc/**"',
+  });
+  assert.throws(() => pathMatcherOf(7, 'permissions: rule 2: "path"', true), {
+    name: 'TypeError',
+    message: 'permissions: rule 2: "path" must be an absolute path glob such as "/etc/**", got a number',
+  });
   const tree = pathMatcherOf('/etc/**', 'p', true);
-  assert.deepEqual(['/etc/passwd', '/srv/../etc/passwd', '/ETC/passwd', 'etc/passwd', '/etc'].map(tree), [true, true, false, false, false]);
+  assert.deepEqual(['/etc/passwd', '/srv/../etc/passwd', '/ETC/passwd', 'etc/passwd', '/etc'].map(tree), [
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
   const file = pathMatcherOf('/etc/./passwd/', 'p', true);
   assert.deepEqual(['/etc/passwd', '//etc/passwd/', '/etc/passwd2'].map(file), [true, true, false]);
   const anyCase = pathMatcherOf('/etc/*', 'p', false);
@@ -198,39 +264,121 @@ test('pathMatcherOf: the glob must be absolute; it is normalised unless it ends 
 });
 
 test('subjectsOf: a string is one subject, an array is kept; a throw or anything else fails with the value described', () => {
-  const requirement = (subject: (args: never) => unknown): Requirement => ({ capabilities: ['read'], subject: subject as never });
-  assert.deepEqual(subjectsOf(requirement(() => '/a'), {}), ['/a']);
-  assert.deepEqual(subjectsOf(requirement(() => ['/a', '/b']), {}), ['/a', '/b']);
-  assert.deepEqual(subjectsOf(requirement((args: { p: string }) => args.p), { p: '/p' }), ['/p']);
+  const requirement = (subject: (args: never) => unknown): Requirement => ({
+    capabilities: ['read'],
+    subject: subject as never,
+  });
+  assert.deepEqual(
+    subjectsOf(
+      requirement(() => '/a'),
+      {},
+    ),
+    ['/a'],
+  );
+  assert.deepEqual(
+    subjectsOf(
+      requirement(() => ['/a', '/b']),
+      {},
+    ),
+    ['/a', '/b'],
+  );
+  assert.deepEqual(
+    subjectsOf(
+      requirement((args: { p: string }) => args.p),
+      { p: '/p' },
+    ),
+    ['/p'],
+  );
   const failures: readonly [() => unknown, string][] = [
-    [() => { throw new Error('no path'); }, 'cannot tell the permission subject: no path'],
-    [() => { throw 'bare'; }, 'cannot tell the permission subject: bare'],
-    [() => null, 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got null'],
-    [() => undefined, 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got undefined'],
-    [() => '', 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got ""'],
-    [() => [], 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got an array of 0'],
-    [() => ['/a', ''], 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got an array of 2'],
-    [() => ['/a', 3], 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got an array of 2'],
-    [() => 5, 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got number'],
-    [() => ({ path: '/a' }), 'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got object'],
+    [
+      () => {
+        throw new Error('no path');
+      },
+      'cannot tell the permission subject: no path',
+    ],
+    [
+      () => {
+        throw 'bare';
+      },
+      'cannot tell the permission subject: bare',
+    ],
+    [
+      () => null,
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got null',
+    ],
+    [
+      () => undefined,
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got undefined',
+    ],
+    [
+      () => '',
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got ""',
+    ],
+    [
+      () => [],
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got an array of 0',
+    ],
+    [
+      () => ['/a', ''],
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got an array of 2',
+    ],
+    [
+      () => ['/a', 3],
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got an array of 2',
+    ],
+    [
+      () => 5,
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got number',
+    ],
+    [
+      () => ({ path: '/a' }),
+      'cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got object',
+    ],
   ];
   for (const [subject, message] of failures) {
-    assert.throws(() => subjectsOf(requirement(subject), {}), (err: unknown) => err instanceof InvalidArgumentsError && err.message === `invalid arguments: ${message}` && err.problems[0]!.pointer === '', message);
+    assert.throws(
+      () => subjectsOf(requirement(subject), {}),
+      (err: unknown) =>
+        err instanceof InvalidArgumentsError &&
+        err.message === `invalid arguments: ${message}` &&
+        err.problems[0]!.pointer === '',
+      message,
+    );
   }
 });
 
 test('requestOf: one unlabelled subject has no "subjects"; a label or several subjects list them all; a reason only when given', () => {
   const base = { capabilities: ['read', 'write'], subject: () => '/a' };
   assert.deepEqual(requestOf(base, ['/a']), { subject: '/a', capabilities: ['read', 'write'] });
-  assert.deepEqual(requestOf({ ...base, label: 'source file' }, ['/a']), { subject: '/a', subjects: [{ label: 'source file', subject: '/a' }], capabilities: ['read', 'write'] });
-  assert.deepEqual(requestOf({ ...base, reason: 'copy' }, ['/a', '/b']), { subject: '/a', subjects: [{ label: '', subject: '/a' }, { label: '', subject: '/b' }], capabilities: ['read', 'write'], reason: 'copy' });
+  assert.deepEqual(requestOf({ ...base, label: 'source file' }, ['/a']), {
+    subject: '/a',
+    subjects: [{ label: 'source file', subject: '/a' }],
+    capabilities: ['read', 'write'],
+  });
+  assert.deepEqual(requestOf({ ...base, reason: 'copy' }, ['/a', '/b']), {
+    subject: '/a',
+    subjects: [
+      { label: '', subject: '/a' },
+      { label: '', subject: '/b' },
+    ],
+    capabilities: ['read', 'write'],
+    reason: 'copy',
+  });
 });
 
 test('requireEveryThrough: a grant with every capability resolves it; otherwise the missing ones are denied on the first subject', async () => {
-  const ctxGranting = (granted: readonly string[]) => createCallContext({ call: { id: 'c', tool: 't', args: {} }, requirePermission: async () => granted });
+  const ctxGranting = (granted: readonly string[]) =>
+    createCallContext({ call: { id: 'c', tool: 't', args: {} }, requirePermission: async () => granted });
   const request = { subject: '/a', subjects: [{ label: '', subject: '/b' }], capabilities: ['read', 'write', 'exec'] };
-  assert.deepEqual(await requireEveryThrough(ctxGranting(['exec', 'write', 'read']))(request), ['exec', 'write', 'read']);
-  const denied = await requireEveryThrough(ctxGranting(['write']))(request).then(() => undefined, (err: unknown) => err);
+  assert.deepEqual(await requireEveryThrough(ctxGranting(['exec', 'write', 'read']))(request), [
+    'exec',
+    'write',
+    'read',
+  ]);
+  const denied = await requireEveryThrough(ctxGranting(['write']))(request).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   assert.ok(denied instanceof PermissionDeniedError);
   assert.deepEqual(denied.denials, [{ subject: '/a', capabilities: ['read', 'exec'] }]);
   assert.equal(denied.message, 'permission denied: read, exec on "/a"');
@@ -240,7 +388,8 @@ test('checkDeclared checks each requirement in order, each for all its subjects,
   const asked: unknown[] = [];
   const requireEvery = async (request: PermissionRequest): Promise<readonly string[]> => {
     asked.push(request);
-    if (request.capabilities.includes('exec')) throw new PermissionDeniedError([{ subject: request.subject, capabilities: ['exec'] }]);
+    if (request.capabilities.includes('exec'))
+      throw new PermissionDeniedError([{ subject: request.subject, capabilities: ['exec'] }]);
     return request.capabilities;
   };
   const requirements: Requirement[] = [
@@ -249,10 +398,19 @@ test('checkDeclared checks each requirement in order, each for all its subjects,
     { capabilities: ['exec'], subject: () => '/bin/sh' },
     { capabilities: ['never'], subject: () => '/never' },
   ];
-  await assert.rejects(checkDeclared(requirements, { from: '/a', to: ['/b', '/c'] }, requireEvery), { message: 'permission denied: exec on "/bin/sh"' });
+  await assert.rejects(checkDeclared(requirements, { from: '/a', to: ['/b', '/c'] }, requireEvery), {
+    message: 'permission denied: exec on "/bin/sh"',
+  });
   assert.deepEqual(asked, [
     { subject: '/a', subjects: [{ label: 'source', subject: '/a' }], capabilities: ['read'] },
-    { subject: '/b', subjects: [{ label: '', subject: '/b' }, { label: '', subject: '/c' }], capabilities: ['write'] },
+    {
+      subject: '/b',
+      subjects: [
+        { label: '', subject: '/b' },
+        { label: '', subject: '/c' },
+      ],
+      capabilities: ['write'],
+    },
     { subject: '/bin/sh', capabilities: ['exec'] },
   ]);
   assert.equal(await checkDeclared([], {}, requireEvery), undefined);

@@ -26,8 +26,14 @@ function submit(scheduler: Scheduler, label: string, claims: CallClaims, log: st
 }
 
 test('Scheduler options must be an object', () => {
-  assert.throws(() => new Scheduler(null as never), { name: 'TypeError', message: 'Scheduler: options must be an object, got null' });
-  assert.throws(() => new Scheduler(2 as never), { name: 'TypeError', message: 'Scheduler: options must be an object, got a number' });
+  assert.throws(() => new Scheduler(null as never), {
+    name: 'TypeError',
+    message: 'Scheduler: options must be an object, got null',
+  });
+  assert.throws(() => new Scheduler(2 as never), {
+    name: 'TypeError',
+    message: 'Scheduler: options must be an object, got a number',
+  });
 });
 
 test('waitingFor: a free slot (singular and plural), a resource held (not "behind" an unrelated call), the count of earlier calls before an exclusive one', () => {
@@ -62,11 +68,18 @@ test('a start that throws while waiting calls are granted releases that call, th
   const log: string[] = [];
   const scheduler = new Scheduler({ maxConcurrent: 1 });
   const first = submit(scheduler, 'A', NO_CLAIMS, log);
-  const b = submit(scheduler, 'B', NO_CLAIMS, log, () => { throw new Error('b failed'); });
-  const c = submit(scheduler, 'C', NO_CLAIMS, log, () => { throw new Error('c failed'); });
+  const b = submit(scheduler, 'B', NO_CLAIMS, log, () => {
+    throw new Error('b failed');
+  });
+  const c = submit(scheduler, 'C', NO_CLAIMS, log, () => {
+    throw new Error('c failed');
+  });
   const d = submit(scheduler, 'D', NO_CLAIMS, log);
   assert.throws(() => first.release(), { message: 'b failed' });
-  assert.deepEqual([b.status, c.status, d.status, scheduler.running, scheduler.queued], ['released', 'released', 'running', 1, 0]);
+  assert.deepEqual(
+    [b.status, c.status, d.status, scheduler.running, scheduler.queued],
+    ['released', 'released', 'running', 1, 0],
+  );
   assert.deepEqual(log, ['A', 'D']);
 });
 
@@ -101,7 +114,12 @@ test('a call submitted inside a start that the scheduler granted starts after th
 test('onIdle: not while a call still runs, even when the last waiting call is withdrawn', () => {
   const log: string[] = [];
   let idle = 0;
-  const scheduler = new Scheduler({ maxConcurrent: 1, onIdle: () => { idle += 1; } });
+  const scheduler = new Scheduler({
+    maxConcurrent: 1,
+    onIdle: () => {
+      idle += 1;
+    },
+  });
   const a = submit(scheduler, 'A', NO_CLAIMS, log);
   const b = submit(scheduler, 'B', NO_CLAIMS, log);
   assert.equal(b.cancel(), true);
@@ -113,7 +131,12 @@ test('onIdle: not while a call still runs, even when the last waiting call is wi
 test('onIdle: not when a granted call releases itself inside its start while others still wait', () => {
   const log: string[] = [];
   let idle = 0;
-  const scheduler = new Scheduler({ maxConcurrent: 1, onIdle: () => { idle += 1; } });
+  const scheduler = new Scheduler({
+    maxConcurrent: 1,
+    onIdle: () => {
+      idle += 1;
+    },
+  });
   const a = submit(scheduler, 'A', NO_CLAIMS, log);
   const b: Ticket = submit(scheduler, 'B', NO_CLAIMS, log, () => {
     log.push('B');
@@ -155,7 +178,7 @@ test('Fifo compacts its array once half of it is spent, and only then', () => {
   assert.deepEqual([fifo.shift(), fifo.shift(), fifo.length], [3, undefined, 0]);
 });
 
-test('ScopedSchedulers: an earlier scheduler of a key that becomes idle again never drops the key\'s current one', () => {
+test("ScopedSchedulers: an earlier scheduler of a key that becomes idle again never drops the key's current one", () => {
   const scopes = new ScopedSchedulers(2);
   const old = scopes.schedulerOf('k');
   const log: string[] = [];
@@ -177,8 +200,15 @@ test('claims that are exclusive and hold a resource are refused before anything 
     name: 'TypeError',
     message: 'scheduling claims cannot be exclusive and hold a resource ("db"): an exclusive call runs alone',
   });
-  assert.deepEqual({ started, running: scheduler.running, queued: scheduler.queued }, { started: 0, running: 0, queued: 0 });
+  assert.deepEqual(
+    { started, running: scheduler.running, queued: scheduler.queued },
+    { started: 0, running: 0, queued: 0 },
+  );
   // The scheduler is untouched: a call on that resource still starts at once.
-  scheduler.submit({ claims: { exclusive: false, resource: 'db', kind: 'resource' }, label: 'good', start: () => void started++ });
+  scheduler.submit({
+    claims: { exclusive: false, resource: 'db', kind: 'resource' },
+    label: 'good',
+    start: () => void started++,
+  });
   assert.equal(started, 1);
 });

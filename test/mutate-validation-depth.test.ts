@@ -30,7 +30,8 @@ function doubled(levels: number): object {
 }
 
 test('depthProblem: a value that is not a container has no depth problem', () => {
-  for (const value of [undefined, null, 0, 'deep', true]) assert.equal(depthProblem(value, 1), undefined, String(value));
+  for (const value of [undefined, null, 0, 'deep', true])
+    assert.equal(depthProblem(value, 1), undefined, String(value));
   assert.equal(DEFAULT_MAX_DEPTH, 64);
 });
 
@@ -55,7 +56,12 @@ test('depthProblem: exactly maxDepth levels pass and one more fails, by default 
 
 test('depthProblem: an object shared along several paths counts at its deepest, whichever path is walked first', () => {
   const shared = { leaf: {} };
-  for (const value of [{ a: shared, b: { c: shared } }, { b: { c: shared }, a: shared }, [shared, [shared]], [[shared], shared]]) {
+  for (const value of [
+    { a: shared, b: { c: shared } },
+    { b: { c: shared }, a: shared },
+    [shared, [shared]],
+    [[shared], shared],
+  ]) {
     assert.deepEqual(depthProblem(value, 3), tooDeep(3), JSON.stringify(value));
     assert.equal(depthProblem(value, 4), undefined, JSON.stringify(value));
   }

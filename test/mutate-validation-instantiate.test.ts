@@ -55,20 +55,42 @@ test('@Exclude on a property, @Exclude on the class and @Expose without a name g
 });
 
 test('a @Type with a discriminator, to a built-in, or to no class goes to class-transformer', () => {
-  class Animal { @IsString() kind!: string; }
-  class Cat extends Animal { @IsString() meow!: string; }
-  class Dog extends Animal { @IsString() bark!: string; }
+  class Animal {
+    @IsString() kind!: string;
+  }
+  class Cat extends Animal {
+    @IsString() meow!: string;
+  }
+  class Dog extends Animal {
+    @IsString() bark!: string;
+  }
   class Owner {
     @ValidateNested()
-    @Type(() => Animal, { discriminator: { property: 'kind', subTypes: [{ value: Cat, name: 'cat' }, { value: Dog, name: 'dog' }] }, keepDiscriminatorProperty: true })
+    @Type(() => Animal, {
+      discriminator: {
+        property: 'kind',
+        subTypes: [
+          { value: Cat, name: 'cat' },
+          { value: Dog, name: 'dog' },
+        ],
+      },
+      keepDiscriminatorProperty: true,
+    })
     pet!: Animal;
   }
   assert.ok(sameAsClassTransformer(Owner, { pet: { kind: 'dog', bark: 'woof' } }).pet instanceof Dog);
 
-  class Dated { @Type(() => Date) when!: Date; }
-  assert.equal(sameAsClassTransformer(Dated, { when: '2026-11-30T00:00:00Z' }).when.toISOString(), '2026-11-30T00:00:00.000Z');
+  class Dated {
+    @Type(() => Date) when!: Date;
+  }
+  assert.equal(
+    sameAsClassTransformer(Dated, { when: '2026-11-30T00:00:00Z' }).when.toISOString(),
+    '2026-11-30T00:00:00.000Z',
+  );
 
-  class Nowhere { @IsObject() @Type(() => undefined as never) value!: object; }
+  class Nowhere {
+    @IsObject() @Type(() => undefined as never) value!: object;
+  }
   assert.deepEqual(sameAsClassTransformer(Nowhere, { value: { a: 1 } }).value, { a: 1 });
 });
 
@@ -87,7 +109,9 @@ test('what class-transformer builds, it builds without implicit conversion to th
 });
 
 test('a Set or a Map of classes goes to class-transformer, which builds the collection', () => {
-  class Tag { @IsString() name!: string; }
+  class Tag {
+    @IsString() name!: string;
+  }
   class Tagged {
     @ValidateNested({ each: true }) @Type(() => Tag) tags!: Set<Tag>;
     @IsObject() @Type(() => Tag) byName!: Map<string, Tag>;
@@ -99,7 +123,7 @@ test('a Set or a Map of classes goes to class-transformer, which builds the coll
   assert.ok(built.byName.get('x') instanceof Tag);
 });
 
-test('an error thrown by the DTO\'s constructor is the caller\'s, and the constructor runs once', () => {
+test("an error thrown by the DTO's constructor is the caller's, and the constructor runs once", () => {
   let constructed = 0;
   class Fussy {
     @IsString() name!: string;
@@ -115,7 +139,9 @@ test('an error thrown by the DTO\'s constructor is the caller\'s, and the constr
 });
 
 test('null or a primitive where a class is declared is kept as it is', () => {
-  class Leaf { @IsString() id!: string; }
+  class Leaf {
+    @IsString() id!: string;
+  }
   class Holder {
     @IsOptional() @ValidateNested() @Type(() => Leaf) leaf?: Leaf | null;
     @IsOptional() @ValidateNested({ each: true }) @Type(() => Leaf) leaves?: (Leaf | string | null)[];
@@ -141,13 +167,17 @@ test('own "__proto__" and "constructor" keys are never copied onto the DTO, nor 
       return 'fixed';
     }
   }
-  const built = instantiatorOf(Members)(JSON.parse('{"__proto__":{"polluted":1},"constructor":"x","name":"a","shout":"hi","fixed":"no"}')) as Members;
+  const built = instantiatorOf(Members)(
+    JSON.parse('{"__proto__":{"polluted":1},"constructor":"x","name":"a","shout":"hi","fixed":"no"}'),
+  ) as Members;
   assert.equal(Object.getPrototypeOf(built), Members.prototype);
   assert.equal(built.constructor, Members);
   assert.deepEqual({ ...built }, { stored: 'HI', name: 'a' });
   assert.equal(built.fixed, 'fixed');
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
-  class Free { @IsObject() meta!: Record<string, unknown>; }
+  class Free {
+    @IsObject() meta!: Record<string, unknown>;
+  }
   const free = sameAsClassTransformer(Free, JSON.parse('{"meta":{"__proto__":{"polluted":1},"ok":3}}') as object);
   assert.equal(Object.getPrototypeOf(free.meta), Object.prototype);
   assert.deepEqual(Object.keys(free.meta), ['ok']);
@@ -166,19 +196,31 @@ test('own "__proto__" and "constructor" keys are never copied onto the DTO, nor 
   const plain = { name: 'a', run: 'x', callback: 'y' };
   const child = instantiatorOf(Child)(plain) as Child;
   const expected = plainToInstance(Child, plain);
-  assert.deepEqual([child.run(), child.callback(), child.name, Object.hasOwn(child, 'run')], ['inherited', 'own', 'a', false]);
-  assert.deepEqual([expected.run(), expected.callback(), expected.name, Object.hasOwn(expected, 'run')], ['inherited', 'own', 'a', false]);
+  assert.deepEqual(
+    [child.run(), child.callback(), child.name, Object.hasOwn(child, 'run')],
+    ['inherited', 'own', 'a', false],
+  );
+  assert.deepEqual(
+    [expected.run(), expected.callback(), expected.name, Object.hasOwn(expected, 'run')],
+    ['inherited', 'own', 'a', false],
+  );
 });
 
 test('@MapOf values are built as their class, into a Map or a plain object, without "__proto__" or "constructor" keys', () => {
-  class Label { @IsString() text!: string; }
+  class Label {
+    @IsString() text!: string;
+  }
   class Maps {
     @MapOf(() => Label) asMap!: Map<string, Label>;
     @MapOf(() => Label) asRecord!: Record<string, Label>;
     @MapOf(String) plain!: Record<string, string>;
     @MapOf(Number) counts!: Map<string, number>;
   }
-  const built = instantiatorOf(Maps)(JSON.parse('{"asMap":{"a":{"text":"x"},"__proto__":{"text":"p"},"constructor":{"text":"c"}},"asRecord":{"b":{"text":"y"},"list":[{"text":"z"}]},"plain":{"k":"v","constructor":"c"},"counts":{"n":1}}')) as Maps;
+  const built = instantiatorOf(Maps)(
+    JSON.parse(
+      '{"asMap":{"a":{"text":"x"},"__proto__":{"text":"p"},"constructor":{"text":"c"}},"asRecord":{"b":{"text":"y"},"list":[{"text":"z"}]},"plain":{"k":"v","constructor":"c"},"counts":{"n":1}}',
+    ),
+  ) as Maps;
   assert.ok(built.asMap instanceof Map);
   assert.deepEqual([...built.asMap.keys()], ['a']);
   assert.ok(built.asMap.get('a') instanceof Label);
@@ -191,12 +233,23 @@ test('@MapOf values are built as their class, into a Map or a plain object, with
 });
 
 test('@UnionOf objects are built as the class their discriminator names, or the first member whose schema accepts them', () => {
-  class Circle { @IsString() kind = 'circle'; @IsInt() r!: number; }
-  class Square { @IsString() kind = 'square'; @IsInt() side!: number; }
-  class ByIssue { @IsInt() issue!: number; }
-  class ByTitle { @IsString() title!: string; }
+  class Circle {
+    @IsString() kind = 'circle';
+    @IsInt() r!: number;
+  }
+  class Square {
+    @IsString() kind = 'square';
+    @IsInt() side!: number;
+  }
+  class ByIssue {
+    @IsInt() issue!: number;
+  }
+  class ByTitle {
+    @IsString() title!: string;
+  }
   class Unions {
-    @IsOptional() @UnionOf({ discriminator: 'kind', cases: { circle: Circle, square: () => Square } }) shape?: Circle | Square;
+    @IsOptional() @UnionOf({ discriminator: 'kind', cases: { circle: Circle, square: () => Square } }) shape?:
+      Circle | Square;
     @IsOptional() @UnionOf([ByIssue, ByTitle, String]) target?: ByIssue | ByTitle | string;
     @IsOptional() @UnionOf({ discriminator: 'kind', cases: { circle: Circle } }) shapes?: Circle[];
   }
@@ -218,9 +271,14 @@ test('@UnionOf objects are built as the class their discriminator names, or the 
 });
 
 test('a type function that throws, or names no class, leaves the values as plain JSON', () => {
-  class Label { @IsString() text!: string; }
+  class Label {
+    @IsString() text!: string;
+  }
   class Odd {
-    @MapOf(() => { throw new Error('not yet'); }) broken!: Record<string, unknown>;
+    @MapOf(() => {
+      throw new Error('not yet');
+    })
+    broken!: Record<string, unknown>;
     @UnionOf([() => Label, Number]) either!: Label | number;
   }
   const built = instantiatorOf(Odd)({ broken: { a: { text: 'x' } }, either: { text: 'y' } }) as Odd;
@@ -229,23 +287,48 @@ test('a type function that throws, or names no class, leaves the values as plain
 });
 
 test('a @MapOf or @UnionOf of a class that needs class-transformer sends the whole build there', () => {
-  class Renamed { @Expose({ name: 'user_name' }) @IsString() userName!: string; }
+  class Renamed {
+    @Expose({ name: 'user_name' }) @IsString() userName!: string;
+  }
   class Slow {
     @IsOptional() @MapOf(() => Renamed) map?: Record<string, Renamed>;
     @IsOptional() @UnionOf({ discriminator: 'kind', cases: { renamed: Renamed } }) one?: Renamed;
     @IsOptional() @UnionOf([Renamed, String]) either?: Renamed | string;
   }
-  for (const plain of [{ map: { a: { user_name: 'x' } } }, { one: { kind: 'renamed', user_name: 'y' } }, { either: { user_name: 'z' } }, { either: { userName: 'z' } }]) {
-    assert.deepStrictEqual(instantiatorOf(Slow)(plain), plainToInstance(Slow, plain, { enableImplicitConversion: false }), JSON.stringify(plain));
+  for (const plain of [
+    { map: { a: { user_name: 'x' } } },
+    { one: { kind: 'renamed', user_name: 'y' } },
+    { either: { user_name: 'z' } },
+    { either: { userName: 'z' } },
+  ]) {
+    assert.deepStrictEqual(
+      instantiatorOf(Slow)(plain),
+      plainToInstance(Slow, plain, { enableImplicitConversion: false }),
+      JSON.stringify(plain),
+    );
   }
 });
 
 test('shape members named directly or by a function, a case whose function throws, a primitive member before classes', () => {
-  class Label { @IsString() text!: string; }
-  class ByTitle { @IsString() title!: string; }
+  class Label {
+    @IsString() text!: string;
+  }
+  class ByTitle {
+    @IsString() title!: string;
+  }
   class Shapes {
     @IsOptional() @MapOf(Label) direct?: Record<string, Label>;
-    @IsOptional() @UnionOf({ discriminator: 'kind', cases: { label: Label, broken: () => { throw new Error('not yet'); } } }) one?: Label;
+    @IsOptional()
+    @UnionOf({
+      discriminator: 'kind',
+      cases: {
+        label: Label,
+        broken: () => {
+          throw new Error('not yet');
+        },
+      },
+    })
+    one?: Label;
     @IsOptional() @UnionOf([String, ByTitle]) either?: string | ByTitle;
   }
   const build = instantiatorOf(Shapes);
@@ -260,8 +343,12 @@ test('shape members named directly or by a function, a case whose function throw
 });
 
 test('a @Type to a plain class is built here, so a "constructor" key in untyped JSON under it is dropped where class-transformer throws', () => {
-  class Inner { @IsObject() meta!: Record<string, unknown>; }
-  class Outer { @ValidateNested() @Type(() => Inner) inner!: Inner; }
+  class Inner {
+    @IsObject() meta!: Record<string, unknown>;
+  }
+  class Outer {
+    @ValidateNested() @Type(() => Inner) inner!: Inner;
+  }
   const plain = JSON.parse('{"inner":{"meta":{"constructor":1,"ok":2}}}') as object;
   assert.throws(() => plainToInstance(Outer, plain), TypeError);
   const built = instantiatorOf(Outer)(plain) as Outer;

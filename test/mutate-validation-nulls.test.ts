@@ -24,7 +24,8 @@ function shapeOf(plan: NullPlan | undefined, depth = 4): unknown {
   return { droppable: [...plan.droppable], properties, items: shapeOf(plan.items, depth - 1) };
 }
 
-const objectWith = (properties: Record<string, unknown>, extra: JsonObject = {}): JsonObject => ({ type: 'object', properties, ...extra }) as JsonObject;
+const objectWith = (properties: Record<string, unknown>, extra: JsonObject = {}): JsonObject =>
+  ({ type: 'object', properties, ...extra }) as JsonObject;
 
 test('an optional property admits null by type, enum, const, or an anyOf or oneOf branch; nothing else does', () => {
   const admitting: readonly unknown[] = [
@@ -37,7 +38,12 @@ test('an optional property admits null by type, enum, const, or an anyOf or oneO
     { anyOf: [true, { enum: [null] }] },
     { oneOf: [{ anyOf: [{ type: 'null' }] }] },
   ];
-  for (const schema of admitting) assert.deepEqual(shapeOf(nullPlanOf(objectWith({ a: schema }))), { droppable: ['a'], properties: {}, items: undefined }, JSON.stringify(schema));
+  for (const schema of admitting)
+    assert.deepEqual(
+      shapeOf(nullPlanOf(objectWith({ a: schema }))),
+      { droppable: ['a'], properties: {}, items: undefined },
+      JSON.stringify(schema),
+    );
   const refusing: readonly unknown[] = [
     { type: 'string' },
     { type: ['string', 'number'] },
@@ -50,7 +56,8 @@ test('an optional property admits null by type, enum, const, or an anyOf or oneO
     true,
     {},
   ];
-  for (const schema of refusing) assert.equal(nullPlanOf(objectWith({ a: schema, b: true })), undefined, JSON.stringify(schema));
+  for (const schema of refusing)
+    assert.equal(nullPlanOf(objectWith({ a: schema, b: true })), undefined, JSON.stringify(schema));
 });
 
 test('without a required list every property is optional, whatever its name', () => {
@@ -80,22 +87,60 @@ test('the plan keeps only the paths that lead to a droppable null', () => {
 
 test('branches add their properties and items; what the schema declares itself comes first', () => {
   const fromBranch = nullPlanOf({ type: 'object', allOf: [objectWith({ inner: objectWith({ x: NULLABLE }) })] });
-  assert.deepEqual(shapeOf(fromBranch), { droppable: [], properties: { inner: { droppable: ['x'], properties: {}, items: undefined } }, items: undefined });
-  const own = nullPlanOf(objectWith({ inner: objectWith({ x: NULLABLE }) }, { allOf: [objectWith({ inner: { type: 'object' } })] }));
-  assert.deepEqual(shapeOf(own), { droppable: [], properties: { inner: { droppable: ['x'], properties: {}, items: undefined } }, items: undefined });
+  assert.deepEqual(shapeOf(fromBranch), {
+    droppable: [],
+    properties: { inner: { droppable: ['x'], properties: {}, items: undefined } },
+    items: undefined,
+  });
+  const own = nullPlanOf(
+    objectWith({ inner: objectWith({ x: NULLABLE }) }, { allOf: [objectWith({ inner: { type: 'object' } })] }),
+  );
+  assert.deepEqual(shapeOf(own), {
+    droppable: [],
+    properties: { inner: { droppable: ['x'], properties: {}, items: undefined } },
+    items: undefined,
+  });
   assert.deepEqual(dropOptionalNulls({ inner: { x: null, y: null } }, own!), { inner: { y: null } });
 
   const itemsFromBranch = nullPlanOf({ type: 'array', anyOf: [{ type: 'array', items: objectWith({ x: NULLABLE }) }] });
-  assert.deepEqual(shapeOf(itemsFromBranch), { droppable: [], properties: {}, items: { droppable: ['x'], properties: {}, items: undefined } });
-  const ownItems = nullPlanOf({ type: 'array', items: objectWith({ x: NULLABLE }), anyOf: [{ type: 'array' }, { type: 'array', items: objectWith({ y: NULLABLE }) }] });
-  assert.deepEqual(shapeOf(ownItems), { droppable: [], properties: {}, items: { droppable: ['x'], properties: {}, items: undefined } });
-  const firstBranchItems = nullPlanOf({ type: 'array', oneOf: [{ type: 'array', items: objectWith({ x: NULLABLE }) }, { type: 'array', items: objectWith({ y: NULLABLE }) }] });
-  assert.deepEqual(shapeOf(firstBranchItems), { droppable: [], properties: {}, items: { droppable: ['x'], properties: {}, items: undefined } });
+  assert.deepEqual(shapeOf(itemsFromBranch), {
+    droppable: [],
+    properties: {},
+    items: { droppable: ['x'], properties: {}, items: undefined },
+  });
+  const ownItems = nullPlanOf({
+    type: 'array',
+    items: objectWith({ x: NULLABLE }),
+    anyOf: [{ type: 'array' }, { type: 'array', items: objectWith({ y: NULLABLE }) }],
+  });
+  assert.deepEqual(shapeOf(ownItems), {
+    droppable: [],
+    properties: {},
+    items: { droppable: ['x'], properties: {}, items: undefined },
+  });
+  const firstBranchItems = nullPlanOf({
+    type: 'array',
+    oneOf: [
+      { type: 'array', items: objectWith({ x: NULLABLE }) },
+      { type: 'array', items: objectWith({ y: NULLABLE }) },
+    ],
+  });
+  assert.deepEqual(shapeOf(firstBranchItems), {
+    droppable: [],
+    properties: {},
+    items: { droppable: ['x'], properties: {}, items: undefined },
+  });
   assert.equal(nullPlanOf({ type: 'object', allOf: [true, false, objectWith({ a: { type: 'string' } })] }), undefined);
 });
 
 test('dropOptionalNulls copies only the objects and arrays on the way to a dropped null', () => {
-  const plan = nullPlanOf(objectWith({ a: NULLABLE, inner: objectWith({ x: NULLABLE }), list: { type: 'array', items: objectWith({ y: NULLABLE }) } }))!;
+  const plan = nullPlanOf(
+    objectWith({
+      a: NULLABLE,
+      inner: objectWith({ x: NULLABLE }),
+      list: { type: 'array', items: objectWith({ y: NULLABLE }) },
+    }),
+  )!;
   const untouched = { a: 'kept', inner: { x: 'kept' }, list: [{ y: 1 }, { y: 2 }], other: { k: 1 } };
   assert.equal(dropOptionalNulls(untouched, plan), untouched);
   const value = { a: 'kept', inner: { x: null, z: 1 }, list: [{ y: 1 }, { y: null }, null, 'text'], other: { k: 1 } };
@@ -104,16 +149,27 @@ test('dropOptionalNulls copies only the objects and arrays on the way to a dropp
   assert.equal(dropped.other, value.other);
   assert.equal(dropped.list[0], value.list[0]);
   assert.notEqual(dropped.list, value.list);
-  assert.deepEqual(value, { a: 'kept', inner: { x: null, z: 1 }, list: [{ y: 1 }, { y: null }, null, 'text'], other: { k: 1 } });
+  assert.deepEqual(value, {
+    a: 'kept',
+    inner: { x: null, z: 1 },
+    list: [{ y: 1 }, { y: null }, null, 'text'],
+    other: { k: 1 },
+  });
   const onlyList = { list: [{ y: 1 }] };
   assert.equal(dropOptionalNulls(onlyList, plan), onlyList);
   for (const primitive of [null, 5, 'x', true]) assert.equal(dropOptionalNulls(primitive, plan), primitive);
 });
 
 test('a property whose plan has no items may still hold an array: its items are left as they are', () => {
-  const schema = objectWith({ a: { anyOf: [objectWith({ x: NULLABLE }), { type: 'array', items: objectWith({ w: { type: 'integer' } }) }] } });
+  const schema = objectWith({
+    a: { anyOf: [objectWith({ x: NULLABLE }), { type: 'array', items: objectWith({ w: { type: 'integer' } }) }] },
+  });
   const plan = nullPlanOf(schema)!;
-  assert.deepEqual(shapeOf(plan), { droppable: [], properties: { a: { droppable: ['x'], properties: {}, items: undefined } }, items: undefined });
+  assert.deepEqual(shapeOf(plan), {
+    droppable: [],
+    properties: { a: { droppable: ['x'], properties: {}, items: undefined } },
+    items: undefined,
+  });
   const value = { a: [{ x: null }, null] };
   assert.equal(dropOptionalNulls(value, plan), value);
   assert.deepEqual(dropOptionalNulls({ a: { x: null } }, plan), { a: {} });

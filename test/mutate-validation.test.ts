@@ -4,7 +4,14 @@ import assert from 'node:assert/strict';
 import { ValidateNested, Validate } from 'class-validator';
 import { Type } from 'class-transformer';
 import { compileInDialect, dialectOf } from '../src/compiler/validation/dialect.js';
-import { checkValidatorOption, compileSchema, createValidator, defaultValidator, isSchemaValidator, type SchemaValidator } from '../src/compiler/validation/validator.js';
+import {
+  checkValidatorOption,
+  compileSchema,
+  createValidator,
+  defaultValidator,
+  isSchemaValidator,
+  type SchemaValidator,
+} from '../src/compiler/validation/validator.js';
 import { checkOutputSchema } from '../src/compiler/validation/output-check.js';
 import { createArgumentsPipeline, argumentsObject, depthProblem } from '../src/compiler/validation/index.js';
 import { InvalidArgumentsError, type JsonObject } from '../src/contract/index.js';
@@ -20,7 +27,11 @@ import { IsCode } from './support/validation-helpers.js';
  * See docs/mutation.md.
  */
 
-const OBJECT_WITH_N: JsonObject = { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
+const OBJECT_WITH_N: JsonObject = {
+  type: 'object',
+  properties: { n: { type: 'number' } },
+  additionalProperties: false,
+};
 
 test('dialectOf: none is 2020-12; the draft-07 and draft-04 URIs with or without "#"; anything else is unknown', () => {
   const cases: readonly [unknown, string | undefined][] = [
@@ -34,17 +45,35 @@ test('dialectOf: none is 2020-12; the draft-07 and draft-04 URIs with or without
     ['https://json-schema.org/draft/2019-09/schema', undefined],
     [7, undefined],
   ];
-  for (const [declared, dialect] of cases) assert.equal(dialectOf(declared === undefined ? { type: 'object' } : { type: 'object', $schema: declared as never }), dialect, String(declared));
+  for (const [declared, dialect] of cases)
+    assert.equal(
+      dialectOf(declared === undefined ? { type: 'object' } : { type: 'object', $schema: declared as never }),
+      dialect,
+      String(declared),
+    );
 });
 
 test('compileInDialect validates in the declared dialect: draft-07 tuples, draft-04 boolean exclusiveMinimum, 2020-12 with the given validator', () => {
-  const tuple = compileInDialect({ $schema: 'http://json-schema.org/draft-07/schema', type: 'object', properties: { p: { type: 'array', items: [{ type: 'number' }] } } })!;
+  const tuple = compileInDialect({
+    $schema: 'http://json-schema.org/draft-07/schema',
+    type: 'object',
+    properties: { p: { type: 'array', items: [{ type: 'number' }] } },
+  })!;
   assert.deepEqual([tuple({ p: [1, 'rest'] }), tuple({ p: ['x'] })], [true, false]);
-  const exclusive = compileInDialect({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true } } })!;
+  const exclusive = compileInDialect({
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    type: 'object',
+    properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true } },
+  })!;
   assert.deepEqual([exclusive({ n: 2 }), exclusive({ n: 1 })], [true, false]);
   assert.equal(compileInDialect({ $schema: 'https://example.com/mine', type: 'object' }), undefined);
   const compiled: object[] = [];
-  const own: SchemaValidator = { compile: (schema) => { compiled.push(schema); return () => true; } };
+  const own: SchemaValidator = {
+    compile: (schema) => {
+      compiled.push(schema);
+      return () => true;
+    },
+  };
   const schema: JsonObject = { type: 'object' };
   assert.equal(compileInDialect(schema, own)!({}), true);
   assert.deepEqual(compiled, [schema]);
@@ -57,26 +86,50 @@ test('isSchemaValidator and checkValidatorOption: an object with compile (and re
   assert.equal(isSchemaValidator({ compile: () => () => true, removeSchema: 'no' }), false);
   assert.equal(isSchemaValidator({ compile: 'no' }), false);
   assert.equal(isSchemaValidator(null), false);
-  assert.equal(isSchemaValidator(() => undefined), false);
+  assert.equal(
+    isSchemaValidator(() => undefined),
+    false,
+  );
   const ajv = createValidator();
   assert.equal(checkValidatorOption(ajv, 'host'), ajv);
   assert.equal(checkValidatorOption(undefined, 'host'), undefined);
-  assert.throws(() => checkValidatorOption({ compile: 1 }, 'host'), { name: 'TypeError', message: 'host: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got an object' });
-  assert.throws(() => checkValidatorOption('ajv', 'host'), { name: 'TypeError', message: 'host: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got a string' });
+  assert.throws(() => checkValidatorOption({ compile: 1 }, 'host'), {
+    name: 'TypeError',
+    message:
+      'host: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got an object',
+  });
+  assert.throws(() => checkValidatorOption('ajv', 'host'), {
+    name: 'TypeError',
+    message:
+      'host: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got a string',
+  });
 });
 
 test('compileSchema compiles once per validator and schema object, removes the schema from the validator even when compiling fails', () => {
   const calls: string[] = [];
   const validator: SchemaValidator = {
-    compile: (schema) => { calls.push(`compile ${JSON.stringify(schema)}`); if ((schema as { bad?: boolean }).bad === true) throw new Error('bad schema'); return () => true; },
-    removeSchema: (schema) => { calls.push(`remove ${JSON.stringify(schema)}`); },
+    compile: (schema) => {
+      calls.push(`compile ${JSON.stringify(schema)}`);
+      if ((schema as { bad?: boolean }).bad === true) throw new Error('bad schema');
+      return () => true;
+    },
+    removeSchema: (schema) => {
+      calls.push(`remove ${JSON.stringify(schema)}`);
+    },
   };
   const schema = { type: 'object' };
   const first = compileSchema(schema, validator);
   assert.equal(compileSchema(schema, validator), first);
   assert.notEqual(compileSchema({ type: 'object' }, validator), first);
   assert.throws(() => compileSchema({ bad: true }, validator), { message: 'bad schema' });
-  assert.deepEqual(calls, ['compile {"type":"object"}', 'remove {"type":"object"}', 'compile {"type":"object"}', 'remove {"type":"object"}', 'compile {"bad":true}', 'remove {"bad":true}']);
+  assert.deepEqual(calls, [
+    'compile {"type":"object"}',
+    'remove {"type":"object"}',
+    'compile {"type":"object"}',
+    'remove {"type":"object"}',
+    'compile {"bad":true}',
+    'remove {"bad":true}',
+  ]);
   const other: SchemaValidator = { compile: () => () => false };
   assert.equal(compileSchema(schema, other)({}), false);
   assert.equal(defaultValidator(), defaultValidator());
@@ -86,7 +139,11 @@ test('compileSchema compiles once per validator and schema object, removes the s
 test('createValidator: every error at once, formats checked, nothing coerced, removed or filled in', () => {
   const validate = createValidator().compile({
     type: 'object',
-    properties: { n: { type: 'integer' }, mail: { type: 'string', format: 'email' }, d: { type: 'string', default: 'x' } },
+    properties: {
+      n: { type: 'integer' },
+      mail: { type: 'string', format: 'email' },
+      d: { type: 'string', default: 'x' },
+    },
     required: ['n'],
     additionalProperties: false,
   });
@@ -101,11 +158,21 @@ test('createValidator: every error at once, formats checked, nothing coerced, re
 });
 
 test('checkOutputSchema: isError is not checked, isError false is, problems joined by "; "', () => {
-  const validate = compileSchema({ type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } }, required: ['n'] });
+  const validate = compileSchema({
+    type: 'object',
+    properties: { n: { type: 'integer' }, s: { type: 'string' } },
+    required: ['n'],
+  });
   assert.equal(checkOutputSchema(validate, { content: [], isError: true }), undefined);
   assert.equal(checkOutputSchema(validate, { content: [], structuredContent: { n: 1 } }), undefined);
-  assert.throws(() => checkOutputSchema(validate, { content: [], isError: false }), { name: 'OutputSchemaMismatchError', message: 'structured content does not match the output schema: the tool returned no structured content' });
-  assert.throws(() => checkOutputSchema(validate, { content: [], structuredContent: { n: 1.5, s: 2 } }), { name: 'OutputSchemaMismatchError', message: 'structured content does not match the output schema: /n: must be integer; /s: must be string' });
+  assert.throws(() => checkOutputSchema(validate, { content: [], isError: false }), {
+    name: 'OutputSchemaMismatchError',
+    message: 'structured content does not match the output schema: the tool returned no structured content',
+  });
+  assert.throws(() => checkOutputSchema(validate, { content: [], structuredContent: { n: 1.5, s: 2 } }), {
+    name: 'OutputSchemaMismatchError',
+    message: 'structured content does not match the output schema: /n: must be integer; /s: must be string',
+  });
 });
 
 test('argumentsObject: a fresh {} each time; an object is used as it is', () => {
@@ -118,7 +185,7 @@ test('argumentsObject: a fresh {} each time; an object is used as it is', () => 
   assert.deepEqual(argumentsObject(0), { problem: { pointer: '', message: 'expected an object, got a number' } });
 });
 
-test('depthProblem past the fast walk\'s budget: a wide tree is still fine, a deep branch is still found, arrays count as levels', () => {
+test("depthProblem past the fast walk's budget: a wide tree is still fine, a deep branch is still found, arrays count as levels", () => {
   const wide = { items: Array.from({ length: 120_000 }, () => ({})) };
   assert.equal(depthProblem(wide), undefined);
   const deepLast = { items: [...wide.items, [[[[1]]]]] };
@@ -126,7 +193,10 @@ test('depthProblem past the fast walk\'s budget: a wide tree is still fine, a de
   assert.equal(depthProblem([[[]]], 3), undefined);
   assert.deepEqual(depthProblem([[[[]]]], 3), { pointer: '', message: 'nested deeper than 3 levels' });
   const shared = { leaf: {} };
-  assert.deepEqual(depthProblem({ a: shared, b: { c: shared } }, 3), { pointer: '', message: 'nested deeper than 3 levels' });
+  assert.deepEqual(depthProblem({ a: shared, b: { c: shared } }, 3), {
+    pointer: '',
+    message: 'nested deeper than 3 levels',
+  });
   assert.equal(depthProblem({ a: shared, b: { c: shared } }, 4), undefined);
 });
 
@@ -139,20 +209,33 @@ test('the pipeline is frozen, says what it checks, hands over the validated obje
   const given = { n: 1 };
   assert.equal(await pipeline.parse(given), given);
   assert.equal(createArgumentsPipeline({ schema: OBJECT_WITH_N, maxDepth: 3 }).maxDepth, 3);
-  for (const bad of [1.5, -1, Number.NaN]) assert.throws(() => createArgumentsPipeline({ schema: OBJECT_WITH_N, maxDepth: bad }), { name: 'RangeError', message: `maxDepth must be a positive integer, got ${String(bad)}` });
-  const nullable = createArgumentsPipeline({ schema: { type: 'object', properties: { n: { type: ['number', 'null'] } } } });
+  for (const bad of [1.5, -1, Number.NaN])
+    assert.throws(() => createArgumentsPipeline({ schema: OBJECT_WITH_N, maxDepth: bad }), {
+      name: 'RangeError',
+      message: `maxDepth must be a positive integer, got ${String(bad)}`,
+    });
+  const nullable = createArgumentsPipeline({
+    schema: { type: 'object', properties: { n: { type: ['number', 'null'] } } },
+  });
   const withNull = { n: null };
   assert.deepEqual(await nullable.parse(withNull), {});
   assert.deepEqual(withNull, { n: null });
 });
 
-test('a refused call\'s error has no stack frames, and the stack limit is restored afterwards', async () => {
+test("a refused call's error has no stack frames, and the stack limit is restored afterwards", async () => {
   const before = Error.stackTraceLimit;
   const pipeline = createArgumentsPipeline({ schema: OBJECT_WITH_N });
   for (const raw of [7, { n: 'x' }, { a: { b: { c: {} } } }]) {
-    const error = await pipeline.parse(raw).then(() => undefined, (err: unknown) => err);
+    const error = await pipeline.parse(raw).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     assert.ok(error instanceof InvalidArgumentsError);
-    assert.equal(error.stack!.split('\n').filter((line) => line.trimStart().startsWith('at ')).length, 0, JSON.stringify(raw));
+    assert.equal(
+      error.stack!.split('\n').filter((line) => line.trimStart().startsWith('at ')).length,
+      0,
+      JSON.stringify(raw),
+    );
     assert.equal(Error.stackTraceLimit, before);
   }
   const shallow = createArgumentsPipeline({ schema: { type: 'object' }, maxDepth: 1 });
@@ -169,11 +252,20 @@ test('residual problems in nested objects and items get escaped JSON pointers; o
   }
   const schema: JsonObject = {
     type: 'object',
-    properties: { items: { type: 'array', items: { type: 'object', properties: { 'a/b~c': { type: 'string' } } } }, top: { type: 'string' } },
+    properties: {
+      items: { type: 'array', items: { type: 'object', properties: { 'a/b~c': { type: 'string' } } } },
+      top: { type: 'string' },
+    },
   };
-  const pipeline = createArgumentsPipeline({ schema, dto: Args, residual: [{ className: 'Item', property: 'a/b~c', constraint: 'isCode' }] });
+  const pipeline = createArgumentsPipeline({
+    schema,
+    dto: Args,
+    residual: [{ className: 'Item', property: 'a/b~c', constraint: 'isCode' }],
+  });
   assert.equal(pipeline.checksResidual, true);
-  await assert.rejects(pipeline.parse({ items: [{ 'a/b~c': 'OK' }, { 'a/b~c': 'no' }], top: 'lower' }), { message: 'invalid arguments: /items/1/a~1b~0c: must be upper-case letters' });
+  await assert.rejects(pipeline.parse({ items: [{ 'a/b~c': 'OK' }, { 'a/b~c': 'no' }], top: 'lower' }), {
+    message: 'invalid arguments: /items/1/a~1b~0c: must be upper-case letters',
+  });
   const built = (await pipeline.parse({ items: [{ 'a/b~c': 'OK' }], top: 'lower' })) as Args;
   assert.ok(built instanceof Args);
   assert.ok(built.items[0] instanceof Item);

@@ -1,7 +1,17 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Inject, Injectable, Module, NotFoundException, Scope, UseGuards, type CanActivate, type ExecutionContext, type INestApplication } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  NotFoundException,
+  Scope,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+  type INestApplication,
+} from '@nestjs/common';
 import { NestFactory, REQUEST } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { IsInt, IsString } from 'class-validator';
@@ -58,7 +68,12 @@ class WireTool {
   async execute(): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const headers = this.request.headers;
-    return JSON.stringify({ version: headers['mcp-protocol-version'] ?? null, session: headers['mcp-session-id'] !== undefined, client: headers['x-client'], instance: this.id });
+    return JSON.stringify({
+      version: headers['mcp-protocol-version'] ?? null,
+      session: headers['mcp-session-id'] !== undefined,
+      client: headers['x-client'],
+      instance: this.id,
+    });
   }
 }
 
@@ -87,7 +102,10 @@ class WhoAmITool {
 @Tool({ name: 'ask', description: 'Ask the user, then report the answer', args: undefined })
 class AskTool {
   async execute(_args: object, ctx: CallContext): Promise<string> {
-    const reply = await ctx.elicit({ message: 'Proceed?', schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] } });
+    const reply = await ctx.elicit({
+      message: 'Proceed?',
+      schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+    });
     return `the user said ${reply.action === 'accept' ? String(reply.content?.answer) : reply.action}`;
   }
 }
@@ -108,27 +126,45 @@ class OrderTool {
 @Module({ providers: [Greeter, GreetTool, WireTool, UserGuard, WhoAmITool, AskTool, OrderTool] })
 class ToolsModule {}
 
-@Module({ imports: [ToolsModule, ToolwrightModule.forRoot({ name: 'nest-eras', version: '1.0.0', transport: 'http' })] })
+@Module({
+  imports: [ToolsModule, ToolwrightModule.forRoot({ name: 'nest-eras', version: '1.0.0', transport: 'http' })],
+})
 class AppModule {}
 
-const text = (value: string, isError = false) => (isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] });
+const text = (value: string, isError = false) =>
+  isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };
 
 for (const adapter of ['express', 'fastify'] as const) {
   test(`over HTTP on ${adapter}, every client of both eras reaches the Nest tools`, TIMEOUT, async (t) => {
-    const app: INestApplication = adapter === 'fastify' ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false }) : await NestFactory.create(AppModule, { logger: false });
+    const app: INestApplication =
+      adapter === 'fastify'
+        ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false })
+        : await NestFactory.create(AppModule, { logger: false });
     await app.listen(0, '127.0.0.1');
     const url = new URL(`http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp`);
     try {
       for (const kind of ERA_CLIENT_KINDS) {
         await t.test(kind, async () => {
           const modern = kind === 'sdk 2.x (2026-07-28)';
-          const client: EraClient = await connectEraClient(kind, { url, headers: { 'x-client': kind, 'x-user': 'Ada' } }, (message) => `yes to ${message}`);
+          const client: EraClient = await connectEraClient(
+            kind,
+            { url, headers: { 'x-client': kind, 'x-user': 'Ada' } },
+            (message) => `yes to ${message}`,
+          );
           try {
             assert.deepEqual(await client.listToolNames(), ['greet', 'wire', 'whoami', 'ask', 'order']);
             assert.deepEqual(await client.call('greet', { name: 'Bob' }), text('Hello, Bob!'));
-            assert.deepEqual(await client.call('greet', {}), text('invalid arguments: /: must have required property "name"', true));
-            const wires = (await Promise.all([client.call('wire'), client.call('wire')])).map((result) => JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>);
-            assert.deepEqual(wires.map(({ instance: _instance, ...rest }) => rest), [0, 1].map(() => ({ version: modern ? '2026-07-28' : '2025-11-25', session: !modern, client: kind })));
+            assert.deepEqual(
+              await client.call('greet', {}),
+              text('invalid arguments: /: must have required property "name"', true),
+            );
+            const wires = (await Promise.all([client.call('wire'), client.call('wire')])).map(
+              (result) => JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>,
+            );
+            assert.deepEqual(
+              wires.map(({ instance: _instance, ...rest }) => rest),
+              [0, 1].map(() => ({ version: modern ? '2026-07-28' : '2025-11-25', session: !modern, client: kind })),
+            );
             assert.notEqual(wires[0]!.instance, wires[1]!.instance, 'two calls at once, two instances');
             assert.deepEqual(await client.call('whoami'), text('you are Ada'));
             assert.deepEqual(await client.call('ask'), text('the user said yes to Proceed?'));
@@ -150,18 +186,31 @@ for (const adapter of ['express', 'fastify'] as const) {
   });
 }
 
-test('over stdio, the 2.x client in both eras reaches the ESM sample\'s tools', TIMEOUT, async (t) => {
+test("over stdio, the 2.x client in both eras reaches the ESM sample's tools", TIMEOUT, async (t) => {
   for (const kind of ['sdk 2.x (2025-11-25)', 'sdk 2.x (2026-07-28)'] as const) {
     await t.test(kind, async () => {
       const client = await connectEraClient(kind, { command: process.execPath, args: [NEST_ESM_MAIN, '--stdio'] });
       try {
-        assert.deepEqual(await client.listToolNames(), ['greet', 'find_order', 'whoami', 'audit_log', 'instance', 'sleep']);
+        assert.deepEqual(await client.listToolNames(), [
+          'greet',
+          'find_order',
+          'whoami',
+          'audit_log',
+          'instance',
+          'sleep',
+        ]);
         assert.deepEqual(await client.call('greet', { name: 'Bob' }), text('Hello, Bob!'));
         assert.deepEqual(await client.call('find_order', { id: 'Z-9' }), text('no order Z-9', true));
-        const [first, second] = await Promise.all([client.call('instance', { waitMs: 100 }), client.call('instance', { waitMs: 100 })]);
+        const [first, second] = await Promise.all([
+          client.call('instance', { waitMs: 100 }),
+          client.call('instance', { waitMs: 100 }),
+        ]);
         assert.notDeepEqual(first, second, 'two calls at once, two instances');
         assert.deepEqual(await client.call('whoami'), text('Forbidden resource', true));
-        assert.deepEqual(await client.call('audit_log'), text(['greet: ok', 'find_order: no order Z-9', 'instance: ok', 'instance: ok'].join('\n')));
+        assert.deepEqual(
+          await client.call('audit_log'),
+          text(['greet: ok', 'find_order: no order Z-9', 'instance: ok', 'instance: ok'].join('\n')),
+        );
       } finally {
         await client.close();
       }

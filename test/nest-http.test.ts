@@ -31,25 +31,37 @@ class TraceTool {
 @Module({ providers: [TraceTool] })
 class TraceModule {}
 
-@Module({ imports: [TraceModule, ToolwrightModule.forRoot({ name: 'nest-http', version: '1.0.0', transport: 'http', path: '/tools/mcp' })] })
+@Module({
+  imports: [
+    TraceModule,
+    ToolwrightModule.forRoot({ name: 'nest-http', version: '1.0.0', transport: 'http', path: '/tools/mcp' }),
+  ],
+})
 class AppModule {}
 
 for (const adapter of ['express', 'fastify'] as const) {
-  test(`on ${adapter}, at a path of its own, the HTTP request is the call's request and a request-scoped tool's REQUEST`, TIMEOUT, async () => {
-    const app: INestApplication = adapter === 'fastify' ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false }) : await NestFactory.create(AppModule, { logger: false });
-    await app.listen(0, '127.0.0.1');
-    const port = (app.getHttpServer().address() as { port: number }).port;
-    const client = await httpClient(new URL(`http://127.0.0.1:${port}/tools/mcp`), { 'x-trace': 'trace-42' });
-    try {
-      assert.deepEqual(await client.callTool({ name: 'trace', arguments: {} }), {
-        content: [{ type: 'text', text: 'REQUEST says trace-42, the call context says trace-42, same object: true' }],
-      });
-      const elsewhere = await rawRequest(port, { method: 'GET', path: '/mcp' });
-      assert.equal(elsewhere.status, 404);
-      assert.equal(JSON.parse(elsewhere.text).statusCode, 404, 'answered by the application, not by the MCP handler');
-    } finally {
-      await client.close();
-      await app.close();
-    }
-  });
+  test(
+    `on ${adapter}, at a path of its own, the HTTP request is the call's request and a request-scoped tool's REQUEST`,
+    TIMEOUT,
+    async () => {
+      const app: INestApplication =
+        adapter === 'fastify'
+          ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false })
+          : await NestFactory.create(AppModule, { logger: false });
+      await app.listen(0, '127.0.0.1');
+      const port = (app.getHttpServer().address() as { port: number }).port;
+      const client = await httpClient(new URL(`http://127.0.0.1:${port}/tools/mcp`), { 'x-trace': 'trace-42' });
+      try {
+        assert.deepEqual(await client.callTool({ name: 'trace', arguments: {} }), {
+          content: [{ type: 'text', text: 'REQUEST says trace-42, the call context says trace-42, same object: true' }],
+        });
+        const elsewhere = await rawRequest(port, { method: 'GET', path: '/mcp' });
+        assert.equal(elsewhere.status, 404);
+        assert.equal(JSON.parse(elsewhere.text).statusCode, 404, 'answered by the application, not by the MCP handler');
+      } finally {
+        await client.close();
+        await app.close();
+      }
+    },
+  );
 }

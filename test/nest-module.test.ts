@@ -46,159 +46,208 @@ const TIMEOUT = { timeout: 30_000 };
 const SERVING: ToolwrightModuleOptions = { name: 'nest-test', version: '1.0.0', transport: 'none' };
 
 /** An application context of `root` (with ToolwrightModule imported) and an in-memory MCP client of its tools. */
-const started = (root: Function | DynamicModule, options: ToolwrightModuleOptions = SERVING) => startedInMemory(root, options);
+const started = (root: Function | DynamicModule, options: ToolwrightModuleOptions = SERVING) =>
+  startedInMemory(root, options);
 
 function text(value: string, isError = false): object {
-  return isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };
+  return isError
+    ? { content: [{ type: 'text', text: value }], isError: true }
+    : { content: [{ type: 'text', text: value }] };
 }
 
-test('tools in several modules are discovered, compiled with the instances Nest built and served', TIMEOUT, async () => {
-  @Injectable()
-  class Clock {
-    now(): string {
-      return '12:00';
+test(
+  'tools in several modules are discovered, compiled with the instances Nest built and served',
+  TIMEOUT,
+  async () => {
+    @Injectable()
+    class Clock {
+      now(): string {
+        return '12:00';
+      }
     }
-  }
-  class EchoArgs {
-    @IsString()
-    text!: string;
-  }
-  @Injectable()
-  @Tool({ description: 'Tell the time' })
-  class TimeTool {
-    constructor(private readonly clock: Clock) {}
-    execute(): string {
-      return `it is ${this.clock.now()}`;
+    class EchoArgs {
+      @IsString()
+      text!: string;
     }
-  }
-  @Injectable()
-  @Tool({ name: 'echo', description: 'Echo the text', args: EchoArgs })
-  class Echo {
-    execute(args: EchoArgs): string {
-      return `${args.text} (${args instanceof EchoArgs ? 'an EchoArgs' : 'a plain object'})`;
+    @Injectable()
+    @Tool({ description: 'Tell the time' })
+    class TimeTool {
+      constructor(private readonly clock: Clock) {}
+      execute(): string {
+        return `it is ${this.clock.now()}`;
+      }
     }
-  }
-  @Injectable()
-  class NotATool {}
-  @Tool({ name: 'under_token', description: 'Provided under a token of its own' })
-  class TokenTool {
-    execute(): string {
-      return 'found through useClass';
+    @Injectable()
+    @Tool({ name: 'echo', description: 'Echo the text', args: EchoArgs })
+    class Echo {
+      execute(args: EchoArgs): string {
+        return `${args.text} (${args instanceof EchoArgs ? 'an EchoArgs' : 'a plain object'})`;
+      }
     }
-  }
-  @Tool({ name: 'as_value', description: 'Provided as a value' })
-  class ValueTool {
-    constructor(private readonly word: string) {}
-    execute(): string {
-      return `found through useValue: ${this.word}`;
+    @Injectable()
+    class NotATool {}
+    @Tool({ name: 'under_token', description: 'Provided under a token of its own' })
+    class TokenTool {
+      execute(): string {
+        return 'found through useClass';
+      }
     }
-  }
-  @Module({ providers: [Clock, TimeTool] })
-  class TimeModule {}
-  @Module({ imports: [TimeModule], providers: [{ provide: 'TOKEN_TOOL', useClass: TokenTool }] })
-  class NestedModule {}
-  @Module({ providers: [Echo, NotATool, { provide: 'VALUE_TOOL', useValue: new ValueTool('hello') }] })
-  class EchoModule {}
-  @Module({ imports: [NestedModule, EchoModule] })
-  class AppModule {}
+    @Tool({ name: 'as_value', description: 'Provided as a value' })
+    class ValueTool {
+      constructor(private readonly word: string) {}
+      execute(): string {
+        return `found through useValue: ${this.word}`;
+      }
+    }
+    @Module({ providers: [Clock, TimeTool] })
+    class TimeModule {}
+    @Module({ imports: [TimeModule], providers: [{ provide: 'TOKEN_TOOL', useClass: TokenTool }] })
+    class NestedModule {}
+    @Module({ providers: [Echo, NotATool, { provide: 'VALUE_TOOL', useValue: new ValueTool('hello') }] })
+    class EchoModule {}
+    @Module({ imports: [NestedModule, EchoModule] })
+    class AppModule {}
 
-  const { client, app, close } = await started(AppModule);
-  try {
-    // In Nest's module order: NestedModule, then the TimeModule it imports, then EchoModule.
-    assert.deepEqual(app.get(ToolwrightServer).tools.map((tool) => tool.name), ['under_token', 'time', 'echo', 'as_value']);
-    assert.deepEqual((await client.listTools()).tools.map((tool) => [tool.name, tool.description, tool.inputSchema]), [
-      ['under_token', 'Provided under a token of its own', { type: 'object', properties: {}, additionalProperties: false }],
-      ['time', 'Tell the time', { type: 'object', properties: {}, additionalProperties: false }],
-      ['echo', 'Echo the text', { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }],
-      ['as_value', 'Provided as a value', { type: 'object', properties: {}, additionalProperties: false }],
-    ]);
-    assert.deepEqual(await client.callTool({ name: 'under_token', arguments: {} }), text('found through useClass'));
-    assert.deepEqual(await client.callTool({ name: 'as_value', arguments: {} }), text('found through useValue: hello'));
-    assert.deepEqual(await client.callTool({ name: 'time', arguments: {} }), text('it is 12:00'));
-    assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), text('hi (an EchoArgs)'));
-    assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 5 } }), text('invalid arguments: /text: must be string', true));
-  } finally {
-    await close();
-  }
-});
-
-test('a request-scoped tool gets a fresh instance per call, with the call as its REQUEST outside HTTP', TIMEOUT, async () => {
-  let made = 0;
-  const releases: (() => void)[] = [];
-  @Injectable({ scope: Scope.REQUEST })
-  class PerCall {
-    readonly id = ++made;
-    constructor(@Inject(REQUEST) readonly request: NestToolCall) {}
-  }
-  @Injectable()
-  @Tool({ name: 'which', description: 'Which instance served the call' })
-  class WhichTool {
-    constructor(private readonly perCall: PerCall) {}
-    async execute(): Promise<string> {
-      await new Promise<void>((resolve) => releases.push(resolve));
-      return `instance ${this.perCall.id} for ${this.perCall.request.tool} on ${this.perCall.request.session?.transport}`;
+    const { client, app, close } = await started(AppModule);
+    try {
+      // In Nest's module order: NestedModule, then the TimeModule it imports, then EchoModule.
+      assert.deepEqual(
+        app.get(ToolwrightServer).tools.map((tool) => tool.name),
+        ['under_token', 'time', 'echo', 'as_value'],
+      );
+      assert.deepEqual(
+        (await client.listTools()).tools.map((tool) => [tool.name, tool.description, tool.inputSchema]),
+        [
+          [
+            'under_token',
+            'Provided under a token of its own',
+            { type: 'object', properties: {}, additionalProperties: false },
+          ],
+          ['time', 'Tell the time', { type: 'object', properties: {}, additionalProperties: false }],
+          [
+            'echo',
+            'Echo the text',
+            {
+              type: 'object',
+              properties: { text: { type: 'string' } },
+              required: ['text'],
+              additionalProperties: false,
+            },
+          ],
+          ['as_value', 'Provided as a value', { type: 'object', properties: {}, additionalProperties: false }],
+        ],
+      );
+      assert.deepEqual(await client.callTool({ name: 'under_token', arguments: {} }), text('found through useClass'));
+      assert.deepEqual(
+        await client.callTool({ name: 'as_value', arguments: {} }),
+        text('found through useValue: hello'),
+      );
+      assert.deepEqual(await client.callTool({ name: 'time', arguments: {} }), text('it is 12:00'));
+      assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), text('hi (an EchoArgs)'));
+      assert.deepEqual(
+        await client.callTool({ name: 'echo', arguments: { text: 5 } }),
+        text('invalid arguments: /text: must be string', true),
+      );
+    } finally {
+      await close();
     }
-  }
-  @Module({ providers: [PerCall, WhichTool] })
-  class AppModule {}
+  },
+);
 
-  const { client, close } = await started(AppModule);
-  try {
-    const first = client.callTool({ name: 'which', arguments: {} });
-    const second = client.callTool({ name: 'which', arguments: {} });
-    for (let tries = 0; releases.length < 2 && tries < 500; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.equal(releases.length, 2, 'both calls are running at once');
-    for (const release of releases) release();
-    const texts = (await Promise.all([first, second])).map((result) => (result.content as { text: string }[])[0]!.text).sort();
-    assert.deepEqual(texts, ['instance 1 for which on memory', 'instance 2 for which on memory']);
-    assert.equal(made, 2);
-  } finally {
-    await close();
-  }
-});
-
-test('a transient tool, and a static tool depending on a request-scoped service, are made afresh for every call', TIMEOUT, async () => {
-  let transients = 0;
-  let services = 0;
-  @Injectable()
-  class Dependency {
-    readonly name = 'dependency';
-  }
-  @Injectable({ scope: Scope.TRANSIENT })
-  @Tool({ name: 'transient', description: 'A transient tool' })
-  class TransientTool {
-    private readonly id = ++transients;
-    constructor(private readonly dependency: Dependency) {}
-    execute(): string {
-      return `transient ${this.id} with ${this.dependency.name}`;
+test(
+  'a request-scoped tool gets a fresh instance per call, with the call as its REQUEST outside HTTP',
+  TIMEOUT,
+  async () => {
+    let made = 0;
+    const releases: (() => void)[] = [];
+    @Injectable({ scope: Scope.REQUEST })
+    class PerCall {
+      readonly id = ++made;
+      constructor(@Inject(REQUEST) readonly request: NestToolCall) {}
     }
-  }
-  @Injectable({ scope: Scope.REQUEST })
-  class PerCallService {
-    readonly id = ++services;
-  }
-  @Injectable()
-  @Tool({ name: 'bubbled', description: 'Static, but its dependency is request-scoped' })
-  class BubbledTool {
-    constructor(private readonly service: PerCallService) {}
-    execute(): string {
-      return `service ${this.service.id}`;
+    @Injectable()
+    @Tool({ name: 'which', description: 'Which instance served the call' })
+    class WhichTool {
+      constructor(private readonly perCall: PerCall) {}
+      async execute(): Promise<string> {
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return `instance ${this.perCall.id} for ${this.perCall.request.tool} on ${this.perCall.request.session?.transport}`;
+      }
     }
-  }
-  @Module({ providers: [Dependency, TransientTool, PerCallService, BubbledTool] })
-  class AppModule {}
+    @Module({ providers: [PerCall, WhichTool] })
+    class AppModule {}
 
-  const { client, close } = await started(AppModule);
-  try {
-    const madeAtStart = transients;
-    assert.deepEqual(await client.callTool({ name: 'transient', arguments: {} }), text(`transient ${madeAtStart + 1} with dependency`));
-    assert.deepEqual(await client.callTool({ name: 'transient', arguments: {} }), text(`transient ${madeAtStart + 2} with dependency`));
-    assert.deepEqual(await client.callTool({ name: 'bubbled', arguments: {} }), text('service 1'));
-    assert.deepEqual(await client.callTool({ name: 'bubbled', arguments: {} }), text('service 2'));
-  } finally {
-    await close();
-  }
-});
+    const { client, close } = await started(AppModule);
+    try {
+      const first = client.callTool({ name: 'which', arguments: {} });
+      const second = client.callTool({ name: 'which', arguments: {} });
+      for (let tries = 0; releases.length < 2 && tries < 500; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(releases.length, 2, 'both calls are running at once');
+      for (const release of releases) release();
+      const texts = (await Promise.all([first, second]))
+        .map((result) => (result.content as { text: string }[])[0]!.text)
+        .sort();
+      assert.deepEqual(texts, ['instance 1 for which on memory', 'instance 2 for which on memory']);
+      assert.equal(made, 2);
+    } finally {
+      await close();
+    }
+  },
+);
+
+test(
+  'a transient tool, and a static tool depending on a request-scoped service, are made afresh for every call',
+  TIMEOUT,
+  async () => {
+    let transients = 0;
+    let services = 0;
+    @Injectable()
+    class Dependency {
+      readonly name = 'dependency';
+    }
+    @Injectable({ scope: Scope.TRANSIENT })
+    @Tool({ name: 'transient', description: 'A transient tool' })
+    class TransientTool {
+      private readonly id = ++transients;
+      constructor(private readonly dependency: Dependency) {}
+      execute(): string {
+        return `transient ${this.id} with ${this.dependency.name}`;
+      }
+    }
+    @Injectable({ scope: Scope.REQUEST })
+    class PerCallService {
+      readonly id = ++services;
+    }
+    @Injectable()
+    @Tool({ name: 'bubbled', description: 'Static, but its dependency is request-scoped' })
+    class BubbledTool {
+      constructor(private readonly service: PerCallService) {}
+      execute(): string {
+        return `service ${this.service.id}`;
+      }
+    }
+    @Module({ providers: [Dependency, TransientTool, PerCallService, BubbledTool] })
+    class AppModule {}
+
+    const { client, close } = await started(AppModule);
+    try {
+      const madeAtStart = transients;
+      assert.deepEqual(
+        await client.callTool({ name: 'transient', arguments: {} }),
+        text(`transient ${madeAtStart + 1} with dependency`),
+      );
+      assert.deepEqual(
+        await client.callTool({ name: 'transient', arguments: {} }),
+        text(`transient ${madeAtStart + 2} with dependency`),
+      );
+      assert.deepEqual(await client.callTool({ name: 'bubbled', arguments: {} }), text('service 1'));
+      assert.deepEqual(await client.callTool({ name: 'bubbled', arguments: {} }), text('service 2'));
+    } finally {
+      await close();
+    }
+  },
+);
 
 test('guards see the tool call and can refuse it: global, on the class and on execute', TIMEOUT, async () => {
   const seen: unknown[] = [];
@@ -208,7 +257,15 @@ test('guards see the tool call and can refuse it: global, on the class and on ex
     constructor(private readonly reflector: Reflector) {}
     canActivate(context: ExecutionContext): boolean {
       const call = toolCallOf(context)!;
-      seen.push({ type: context.getType(), tool: call.tool, arguments: call.arguments, session: call.session, request: call.request, handler: context.getHandler().name, cls: context.getClass().name });
+      seen.push({
+        type: context.getType(),
+        tool: call.tool,
+        arguments: call.arguments,
+        session: call.session,
+        request: call.request,
+        handler: context.getHandler().name,
+        cls: context.getClass().name,
+      });
       return this.reflector.get<boolean | undefined>(ADMIN, context.getHandler()) !== true;
     }
   }
@@ -246,15 +303,50 @@ test('guards see the tool call and can refuse it: global, on the class and on ex
 
   const { client, close } = await started(AppModule);
   try {
-    assert.deepEqual(await client.callTool({ name: 'open', arguments: { x: 1 } }), text('invalid arguments: /: must NOT have additional property \"x\"', true));
+    assert.deepEqual(
+      await client.callTool({ name: 'open', arguments: { x: 1 } }),
+      text('invalid arguments: /: must NOT have additional property \"x\"', true),
+    );
     assert.deepEqual(await client.callTool({ name: 'open', arguments: {} }), text('open'));
     assert.deepEqual(await client.callTool({ name: 'wipe', arguments: {} }), text('Forbidden resource', true));
     assert.deepEqual(await client.callTool({ name: 'vault', arguments: {} }), text('the token has expired', true));
     assert.deepEqual(seen, [
-      { type: 'toolwright', tool: 'open', arguments: { x: 1 }, session: { id: '', transport: 'memory' }, request: undefined, handler: 'execute', cls: 'OpenTool' },
-      { type: 'toolwright', tool: 'open', arguments: {}, session: { id: '', transport: 'memory' }, request: undefined, handler: 'execute', cls: 'OpenTool' },
-      { type: 'toolwright', tool: 'wipe', arguments: {}, session: { id: '', transport: 'memory' }, request: undefined, handler: 'execute', cls: 'WipeTool' },
-      { type: 'toolwright', tool: 'vault', arguments: {}, session: { id: '', transport: 'memory' }, request: undefined, handler: 'execute', cls: 'VaultTool' },
+      {
+        type: 'toolwright',
+        tool: 'open',
+        arguments: { x: 1 },
+        session: { id: '', transport: 'memory' },
+        request: undefined,
+        handler: 'execute',
+        cls: 'OpenTool',
+      },
+      {
+        type: 'toolwright',
+        tool: 'open',
+        arguments: {},
+        session: { id: '', transport: 'memory' },
+        request: undefined,
+        handler: 'execute',
+        cls: 'OpenTool',
+      },
+      {
+        type: 'toolwright',
+        tool: 'wipe',
+        arguments: {},
+        session: { id: '', transport: 'memory' },
+        request: undefined,
+        handler: 'execute',
+        cls: 'WipeTool',
+      },
+      {
+        type: 'toolwright',
+        tool: 'vault',
+        arguments: {},
+        session: { id: '', transport: 'memory' },
+        request: undefined,
+        handler: 'execute',
+        cls: 'VaultTool',
+      },
     ]);
   } finally {
     await close();
@@ -272,7 +364,10 @@ test('interceptors wrap the call, and exception filters map what a tool throws',
   @Catch(QuotaError)
   class QuotaFilter implements ExceptionFilter {
     catch(error: QuotaError, host: ArgumentsHost): object {
-      return { content: [{ type: 'text', text: `${toolCallOf(host)!.tool}: ${error.message}, retry tomorrow` }], isError: true };
+      return {
+        content: [{ type: 'text', text: `${toolCallOf(host)!.tool}: ${error.message}, retry tomorrow` }],
+        isError: true,
+      };
     }
   }
   class FailArgs {
@@ -304,10 +399,22 @@ test('interceptors wrap the call, and exception filters map what a tool throws',
   const { client, close } = await started(AppModule);
   try {
     assert.deepEqual(await client.callTool({ name: 'hello', arguments: {} }), text('HELLO (from hello)'));
-    assert.deepEqual(await client.callTool({ name: 'fail', arguments: { how: 'http' } }), text('the order is closed', true));
-    assert.deepEqual(await client.callTool({ name: 'fail', arguments: { how: 'list' } }), text('name is too long; date is in the past', true));
-    assert.deepEqual(await client.callTool({ name: 'fail', arguments: { how: 'quota' } }), text('fail: quota used up, retry tomorrow', true));
-    assert.deepEqual(await client.callTool({ name: 'fail', arguments: { how: 'plain' } }), text('the disk is full', true));
+    assert.deepEqual(
+      await client.callTool({ name: 'fail', arguments: { how: 'http' } }),
+      text('the order is closed', true),
+    );
+    assert.deepEqual(
+      await client.callTool({ name: 'fail', arguments: { how: 'list' } }),
+      text('name is too long; date is in the past', true),
+    );
+    assert.deepEqual(
+      await client.callTool({ name: 'fail', arguments: { how: 'quota' } }),
+      text('fail: quota used up, retry tomorrow', true),
+    );
+    assert.deepEqual(
+      await client.callTool({ name: 'fail', arguments: { how: 'plain' } }),
+      text('the disk is full', true),
+    );
   } finally {
     await close();
   }
@@ -319,14 +426,23 @@ test('the tool reaches its call (name, arguments, session) through its CallConte
   class IntrospectTool {
     execute(_args: unknown, ctx: CallContext): string {
       const call = toolCallOf(ctx)!;
-      return JSON.stringify({ tool: call.tool, arguments: call.arguments, session: call.session, request: call.request ?? null, same: call.context === ctx });
+      return JSON.stringify({
+        tool: call.tool,
+        arguments: call.arguments,
+        session: call.session,
+        request: call.request ?? null,
+        same: call.context === ctx,
+      });
     }
   }
   @Module({ providers: [IntrospectTool] })
   class AppModule {}
   const { client, close } = await started(AppModule);
   try {
-    assert.deepEqual(await client.callTool({ name: 'introspect', arguments: {} }), text('{"tool":"introspect","arguments":{},"session":{"id":"","transport":"memory"},"request":null,"same":true}'));
+    assert.deepEqual(
+      await client.callTool({ name: 'introspect', arguments: {} }),
+      text('{"tool":"introspect","arguments":{},"session":{"id":"","transport":"memory"},"request":null,"same":true}'),
+    );
   } finally {
     await close();
   }
@@ -356,50 +472,77 @@ test('two providers with one tool name fail the start, naming both classes and m
 
   const error = await startFailure(AppModule);
   assert.ok(error instanceof ContractError);
-  assert.equal(error.message, `toolwright: 1 problem in the tool contract:\n  - [duplicate-name] ToolwrightModule: tool name "search" is provided 2 times (class DocsSearch in module DocsModule and class CodeSearch in module CodeModule): give all but one another name with @Tool({ name: '...' })`);
+  assert.equal(
+    error.message,
+    `toolwright: 1 problem in the tool contract:\n  - [duplicate-name] ToolwrightModule: tool name "search" is provided 2 times (class DocsSearch in module DocsModule and class CodeSearch in module CodeModule): give all but one another name with @Tool({ name: '...' })`,
+  );
 });
 
-test('a @Tool provider Nest made no instance of, or a class that is no valid tool, fails the start naming it', TIMEOUT, async () => {
-  @Tool({ name: 'ghost', description: 'Never made' })
-  class GhostTool {
-    execute(): string {
-      return '';
+test(
+  'a @Tool provider Nest made no instance of, or a class that is no valid tool, fails the start naming it',
+  TIMEOUT,
+  async () => {
+    @Tool({ name: 'ghost', description: 'Never made' })
+    class GhostTool {
+      execute(): string {
+        return '';
+      }
     }
-  }
-  @Module({ providers: [{ provide: GhostTool, useFactory: () => null }] })
-  class GhostModule {}
-  const ghost = await startFailure(GhostModule);
-  assert.ok(ghost instanceof ContractError);
-  assert.equal(ghost.message, 'toolwright: 1 problem in the tool contract:\n  - [resolve-failed] ToolwrightModule: the @Tool provider GhostTool in module GhostModule has no instance (Nest made null): provide the class itself (providers: [GhostTool]) or a factory that returns an instance of it');
+    @Module({ providers: [{ provide: GhostTool, useFactory: () => null }] })
+    class GhostModule {}
+    const ghost = await startFailure(GhostModule);
+    assert.ok(ghost instanceof ContractError);
+    assert.equal(
+      ghost.message,
+      'toolwright: 1 problem in the tool contract:\n  - [resolve-failed] ToolwrightModule: the @Tool provider GhostTool in module GhostModule has no instance (Nest made null): provide the class itself (providers: [GhostTool]) or a factory that returns an instance of it',
+    );
 
-  @Injectable()
-  @Tool({ name: 'blank', description: ' ' })
-  class BlankTool {
-    execute(): string {
-      return '';
+    @Injectable()
+    @Tool({ name: 'blank', description: ' ' })
+    class BlankTool {
+      execute(): string {
+        return '';
+      }
     }
-  }
-  @Module({ providers: [BlankTool] })
-  class BlankModule {}
-  const blank = await startFailure(BlankModule);
-  assert.ok(blank instanceof ContractError);
-  assert.equal(blank.message, `toolwright: 1 problem in the tool contract:\n  - [missing-description] class BlankTool: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })`);
-});
+    @Module({ providers: [BlankTool] })
+    class BlankModule {}
+    const blank = await startFailure(BlankModule);
+    assert.ok(blank instanceof ContractError);
+    assert.equal(
+      blank.message,
+      `toolwright: 1 problem in the tool contract:\n  - [missing-description] class BlankTool: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })`,
+    );
+  },
+);
 
-test('bad module options are refused, naming the option; http without an HTTP server fails the start', TIMEOUT, async () => {
-  assert.throws(() => ToolwrightModule.forRoot({ name: 'x', version: '1', transport: 'carrier-pigeon' as never }), {
-    name: 'TypeError',
-    message: `ToolwrightModule: "transport" must be 'stdio', 'http' or 'none', got "carrier-pigeon"`,
-  });
-  assert.throws(() => ToolwrightModule.forRoot({ name: '', version: '1', transport: 'http' }), { message: `ToolwrightModule: "name" must be a non-empty string (the server's name)` });
-  assert.throws(() => ToolwrightModule.forRoot({ name: 'x', version: '1', transport: 'http', path: 'mcp' }), { message: 'ToolwrightModule: "path" must be a path beginning with "/", got "mcp"' });
-  assert.throws(() => ToolwrightModule.forRootAsync({} as never), { message: 'ToolwrightModule.forRootAsync: the options must be { useFactory, inject?, imports? } with a useFactory function' });
+test(
+  'bad module options are refused, naming the option; http without an HTTP server fails the start',
+  TIMEOUT,
+  async () => {
+    assert.throws(() => ToolwrightModule.forRoot({ name: 'x', version: '1', transport: 'carrier-pigeon' as never }), {
+      name: 'TypeError',
+      message: `ToolwrightModule: "transport" must be 'stdio', 'http' or 'none', got "carrier-pigeon"`,
+    });
+    assert.throws(() => ToolwrightModule.forRoot({ name: '', version: '1', transport: 'http' }), {
+      message: `ToolwrightModule: "name" must be a non-empty string (the server's name)`,
+    });
+    assert.throws(() => ToolwrightModule.forRoot({ name: 'x', version: '1', transport: 'http', path: 'mcp' }), {
+      message: 'ToolwrightModule: "path" must be a path beginning with "/", got "mcp"',
+    });
+    assert.throws(() => ToolwrightModule.forRootAsync({} as never), {
+      message:
+        'ToolwrightModule.forRootAsync: the options must be { useFactory, inject?, imports? } with a useFactory function',
+    });
 
-  @Module({})
-  class EmptyModule {}
-  const error = await startFailure(EmptyModule, { name: 'x', version: '1', transport: 'http' });
-  assert.equal(error.message, "ToolwrightModule: transport 'http' needs an HTTP application (NestFactory.create); a standalone application context has no HTTP server: use transport 'stdio'");
-});
+    @Module({})
+    class EmptyModule {}
+    const error = await startFailure(EmptyModule, { name: 'x', version: '1', transport: 'http' });
+    assert.equal(
+      error.message,
+      "ToolwrightModule: transport 'http' needs an HTTP application (NestFactory.create); a standalone application context has no HTTP server: use transport 'stdio'",
+    );
+  },
+);
 
 test('forRootAsync builds the options from injected providers', TIMEOUT, async () => {
   const SETTINGS = Symbol('settings');
@@ -417,7 +560,12 @@ test('forRootAsync builds the options from injected providers', TIMEOUT, async (
       ToolwrightModule.forRootAsync({
         imports: [ConfigModule],
         inject: [SETTINGS],
-        useFactory: async (settings: { serverName: string }) => ({ name: settings.serverName, version: '2.0.0', instructions: 'Say ping.', transport: 'none' as const }),
+        useFactory: async (settings: { serverName: string }) => ({
+          name: settings.serverName,
+          version: '2.0.0',
+          instructions: 'Say ping.',
+          transport: 'none' as const,
+        }),
       }),
     ],
     providers: [PingTool],
@@ -451,7 +599,10 @@ test('the permission policy and output limits are providers, and shutdown closes
   @Module({
     providers: [
       PeekTool,
-      { provide: TOOLWRIGHT_POLICY, useValue: createPolicy({ rules: [{ effect: 'allow', tool: 'peek', capabilities: ['read'] }] }) },
+      {
+        provide: TOOLWRIGHT_POLICY,
+        useValue: createPolicy({ rules: [{ effect: 'allow', tool: 'peek', capabilities: ['read'] }] }),
+      },
       { provide: TOOLWRIGHT_OUTPUT_LIMITS, useValue: { maxOutputChars: 40 } },
     ],
   })
@@ -459,11 +610,16 @@ test('the permission policy and output limits are providers, and shutdown closes
   const { client, close } = await started(AppModule);
   try {
     const result = await client.callTool({ name: 'peek', arguments: {} });
-    assert.deepEqual(result.content, [{ type: 'text', text: `granted read: ${'x'.repeat(26)}\n…[truncated: showing 40 of 214 characters]` }]);
+    assert.deepEqual(result.content, [
+      { type: 'text', text: `granted read: ${'x'.repeat(26)}\n…[truncated: showing 40 of 214 characters]` },
+    ]);
     assert.deepEqual(result._meta, {
       'io.github.christopherdavenport.agenttool/record': {
         ns: 'toolwright:permissions',
-        data: JSON.stringify({ decisions: [], grants: [{ subjects: ['/etc/hosts'], capabilities: ['read'], granted: ['read'] }] }),
+        data: JSON.stringify({
+          decisions: [],
+          grants: [{ subjects: ['/etc/hosts'], capabilities: ['read'], granted: ['read'] }],
+        }),
       },
     });
     assert.deepEqual(closed, []);
@@ -476,7 +632,10 @@ test('the permission policy and output limits are providers, and shutdown closes
   class NoPolicyModule {}
   const bare = await started(NoPolicyModule);
   try {
-    assert.deepEqual(await bare.client.callTool({ name: 'peek', arguments: {} }), text('permission denied: no permission policy is configured to grant read on "/etc/hosts"', true));
+    assert.deepEqual(
+      await bare.client.callTool({ name: 'peek', arguments: {} }),
+      text('permission denied: no permission policy is configured to grant read on "/etc/hosts"', true),
+    );
   } finally {
     await bare.close();
   }
@@ -512,7 +671,10 @@ test('shutdown refuses new calls, lets the call in flight finish, then closes th
     await running;
     const closing = app.close().then(() => events.push('app closed'));
     await until(() => app.get(ToolwrightServer).shuttingDown, 4000);
-    assert.deepEqual(await client.callTool({ name: 'slow', arguments: {} }), text('the server is shutting down; call again later', true));
+    assert.deepEqual(
+      await client.callTool({ name: 'slow', arguments: {} }),
+      text('the server is shutting down; call again later', true),
+    );
     assert.deepEqual(events, []);
     release();
     assert.deepEqual(await inFlight, text('done'));
@@ -524,38 +686,47 @@ test('shutdown refuses new calls, lets the call in flight finish, then closes th
   }
 });
 
-test('invalid arguments reach exception filters as a BadRequestException, as ValidationPipe reports them', TIMEOUT, async () => {
-  @Catch(BadRequestException)
-  class BadRequestFilter implements ExceptionFilter {
-    catch(error: BadRequestException, host: ArgumentsHost): string {
-      return `please fix: ${error.message} (${toolCallOf(host)!.tool})`;
+test(
+  'invalid arguments reach exception filters as a BadRequestException, as ValidationPipe reports them',
+  TIMEOUT,
+  async () => {
+    @Catch(BadRequestException)
+    class BadRequestFilter implements ExceptionFilter {
+      catch(error: BadRequestException, host: ArgumentsHost): string {
+        return `please fix: ${error.message} (${toolCallOf(host)!.tool})`;
+      }
     }
-  }
-  class NameArgs {
-    @IsString()
-    name!: string;
-  }
-  @Injectable()
-  @Tool({ name: 'named', description: 'Needs a name', args: NameArgs })
-  @UseFilters(BadRequestFilter)
-  class NamedTool {
-    execute(args: NameArgs): string {
-      return args.name;
+    class NameArgs {
+      @IsString()
+      name!: string;
     }
-  }
-  @Module({ providers: [NamedTool] })
-  class AppModule {}
-  const { client, close } = await started(AppModule);
-  try {
-    assert.deepEqual(await client.callTool({ name: 'named', arguments: { name: 7 } }), text('please fix: invalid arguments: /name: must be string (named)'));
-  } finally {
-    await close();
-  }
-});
+    @Injectable()
+    @Tool({ name: 'named', description: 'Needs a name', args: NameArgs })
+    @UseFilters(BadRequestFilter)
+    class NamedTool {
+      execute(args: NameArgs): string {
+        return args.name;
+      }
+    }
+    @Module({ providers: [NamedTool] })
+    class AppModule {}
+    const { client, close } = await started(AppModule);
+    try {
+      assert.deepEqual(
+        await client.callTool({ name: 'named', arguments: { name: 7 } }),
+        text('please fix: invalid arguments: /name: must be string (named)'),
+      );
+    } finally {
+      await close();
+    }
+  },
+);
 
 test('compile options are a provider: maxDepth bounds the arguments of every tool', TIMEOUT, async () => {
   class ListArgs {
-    @IsOptional() @IsArray() @IsInt({ each: true })
+    @IsOptional()
+    @IsArray()
+    @IsInt({ each: true })
     list?: number[];
   }
   @Injectable()
@@ -569,7 +740,10 @@ test('compile options are a provider: maxDepth bounds the arguments of every too
   class AppModule {}
   const { client, close } = await started(AppModule);
   try {
-    assert.deepEqual(await client.callTool({ name: 'shallow', arguments: { list: [1] } }), text('invalid arguments: nested deeper than 1 levels', true));
+    assert.deepEqual(
+      await client.callTool({ name: 'shallow', arguments: { list: [1] } }),
+      text('invalid arguments: nested deeper than 1 levels', true),
+    );
     assert.deepEqual(await client.callTool({ name: 'shallow', arguments: {} }), text('ok'));
   } finally {
     await close();
@@ -578,5 +752,8 @@ test('compile options are a provider: maxDepth bounds the arguments of every too
   @Module({ providers: [ShallowTool, { provide: TOOLWRIGHT_COMPILE_OPTIONS, useValue: { maxDepth: 0 } }] })
   class BadModule {}
   const error = await startFailure(BadModule);
-  assert.equal(error.message, 'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 0');
+  assert.equal(
+    error.message,
+    'compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got 0',
+  );
 });

@@ -6,7 +6,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Tool } from '../src/index.js';
 import type { Interceptor } from '../src/runtime/index.js';
-import { SHUT_DOWN_MID_CALL_TEXT, SHUTTING_DOWN_TEXT, ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CALL_OPTIONS } from '../src/nest/index.js';
+import {
+  SHUT_DOWN_MID_CALL_TEXT,
+  SHUTTING_DOWN_TEXT,
+  ToolwrightModule,
+  ToolwrightServer,
+  TOOLWRIGHT_CALL_OPTIONS,
+} from '../src/nest/index.js';
 import { connectEraClient, type EraClient } from './support/nest-era-clients.js';
 import { until } from './support/server-harness.js';
 import { callWhileInterrupting, NEST_ESM_MAIN, stdioClient } from './support/nest-sample.js';
@@ -53,71 +59,113 @@ function appModule(calls: Calls, shutdownTimeoutMs: number): DynamicModule {
     }
   }
   // The call core runs it after the tool settled: the answer is written 600 ms later.
-  const lateAnswers: Interceptor = { name: 'late', after: async () => void (await new Promise((resolve) => setTimeout(resolve, 600))) };
-  @Module({ providers: [SlowTool, StuckTool, { provide: TOOLWRIGHT_CALL_OPTIONS, useValue: { interceptors: [lateAnswers] } }] })
+  const lateAnswers: Interceptor = {
+    name: 'late',
+    after: async () => void (await new Promise((resolve) => setTimeout(resolve, 600))),
+  };
+  @Module({
+    providers: [SlowTool, StuckTool, { provide: TOOLWRIGHT_CALL_OPTIONS, useValue: { interceptors: [lateAnswers] } }],
+  })
   class ToolsModule {}
-  return { module: class ShutdownApp {}, imports: [ToolsModule, ToolwrightModule.forRoot({ name: 'nest-shutdown', version: '1.0.0', transport: 'http', shutdownTimeoutMs })] };
+  return {
+    module: class ShutdownApp {},
+    imports: [
+      ToolsModule,
+      ToolwrightModule.forRoot({ name: 'nest-shutdown', version: '1.0.0', transport: 'http', shutdownTimeoutMs }),
+    ],
+  };
 }
 
-async function listening(adapter: 'express' | 'fastify', root: DynamicModule): Promise<{ app: INestApplication; url: URL }> {
-  const app = adapter === 'fastify' ? await NestFactory.create(root, new FastifyAdapter(), { logger: false }) : await NestFactory.create(root, { logger: false });
+async function listening(
+  adapter: 'express' | 'fastify',
+  root: DynamicModule,
+): Promise<{ app: INestApplication; url: URL }> {
+  const app =
+    adapter === 'fastify'
+      ? await NestFactory.create(root, new FastifyAdapter(), { logger: false })
+      : await NestFactory.create(root, { logger: false });
   await app.listen(0, '127.0.0.1');
   return { app, url: new URL(`http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp`) };
 }
 
-const text = (value: string, isError = false) => (isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] });
+const text = (value: string, isError = false) =>
+  isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };
 
 /** Settles to the result, or to the error's message, so a call left unanswered shows as a failure text. */
 function outcome(call: Promise<Record<string, unknown>>): Promise<unknown> {
-  return call.then((result) => result, (error: Error) => `failed: ${error.message}`);
+  return call.then(
+    (result) => result,
+    (error: Error) => `failed: ${error.message}`,
+  );
 }
 
 for (const adapter of ['express', 'fastify'] as const) {
-  test(`on ${adapter}, calls in flight at shutdown are answered after they finish, however late the answer leaves; a call arriving meanwhile is refused`, TIMEOUT, async () => {
-    const calls = new Calls();
-    const { app, url } = await listening(adapter, appModule(calls, 20_000));
-    const clients: EraClient[] = [await connectEraClient('sdk 1.x (2025-11-25)', { url }), await connectEraClient('sdk 2.x (2026-07-28)', { url })];
-    try {
-      const inFlight = clients.map((client) => outcome(client.call('slow')));
-      await until(() => calls.started === 2, 10_000);
-      const closing = app.close();
-      await until(() => app.get(ToolwrightServer).shuttingDown, 10_000);
-      const refused = await Promise.all(clients.map((client) => outcome(client.call('slow'))));
-      assert.deepEqual(refused, [text(SHUTTING_DOWN_TEXT, true), text(SHUTTING_DOWN_TEXT, true)]);
-      calls.release();
-      assert.deepEqual(await Promise.all(inFlight), [text('done'), text('done')]);
-      await closing;
-    } finally {
-      calls.release();
-      for (const client of clients) await client.close().catch(() => undefined);
-      await app.close().catch(() => undefined);
-    }
-  });
+  test(
+    `on ${adapter}, calls in flight at shutdown are answered after they finish, however late the answer leaves; a call arriving meanwhile is refused`,
+    TIMEOUT,
+    async () => {
+      const calls = new Calls();
+      const { app, url } = await listening(adapter, appModule(calls, 20_000));
+      const clients: EraClient[] = [
+        await connectEraClient('sdk 1.x (2025-11-25)', { url }),
+        await connectEraClient('sdk 2.x (2026-07-28)', { url }),
+      ];
+      try {
+        const inFlight = clients.map((client) => outcome(client.call('slow')));
+        await until(() => calls.started === 2, 10_000);
+        const closing = app.close();
+        await until(() => app.get(ToolwrightServer).shuttingDown, 10_000);
+        const refused = await Promise.all(clients.map((client) => outcome(client.call('slow'))));
+        assert.deepEqual(refused, [text(SHUTTING_DOWN_TEXT, true), text(SHUTTING_DOWN_TEXT, true)]);
+        calls.release();
+        assert.deepEqual(await Promise.all(inFlight), [text('done'), text('done')]);
+        await closing;
+      } finally {
+        calls.release();
+        for (const client of clients) await client.close().catch(() => undefined);
+        await app.close().catch(() => undefined);
+      }
+    },
+  );
 
-  test(`on ${adapter}, a call still running at the shutdown deadline is answered with a clear error`, TIMEOUT, async () => {
-    const calls = new Calls();
-    const { app, url } = await listening(adapter, appModule(calls, 300));
-    const clients: EraClient[] = [await connectEraClient('sdk 1.x (2025-11-25)', { url }), await connectEraClient('sdk 2.x (2026-07-28)', { url })];
-    try {
-      const inFlight = clients.map((client) => outcome(client.call('stuck')));
-      await until(() => calls.started === 2, 10_000);
-      await app.close();
-      assert.deepEqual(await Promise.all(inFlight), [text(SHUT_DOWN_MID_CALL_TEXT, true), text(SHUT_DOWN_MID_CALL_TEXT, true)]);
-    } finally {
-      for (const client of clients) await client.close().catch(() => undefined);
-    }
-  });
+  test(
+    `on ${adapter}, a call still running at the shutdown deadline is answered with a clear error`,
+    TIMEOUT,
+    async () => {
+      const calls = new Calls();
+      const { app, url } = await listening(adapter, appModule(calls, 300));
+      const clients: EraClient[] = [
+        await connectEraClient('sdk 1.x (2025-11-25)', { url }),
+        await connectEraClient('sdk 2.x (2026-07-28)', { url }),
+      ];
+      try {
+        const inFlight = clients.map((client) => outcome(client.call('stuck')));
+        await until(() => calls.started === 2, 10_000);
+        await app.close();
+        assert.deepEqual(await Promise.all(inFlight), [
+          text(SHUT_DOWN_MID_CALL_TEXT, true),
+          text(SHUT_DOWN_MID_CALL_TEXT, true),
+        ]);
+      } finally {
+        for (const client of clients) await client.close().catch(() => undefined);
+      }
+    },
+  );
 }
 
-test('over stdio, a call still running at the shutdown deadline (the sample\'s 5 s) is answered with a clear error before the process ends', TIMEOUT, async () => {
-  const { client, transport, stderr } = await stdioClient(NEST_ESM_MAIN);
-  try {
-    const closed = new Promise<void>((resolve) => (client.onclose = resolve));
-    const result = await callWhileInterrupting(client, 30_000, () => process.kill(transport.pid!, 'SIGTERM'));
-    assert.deepEqual(result, text(SHUT_DOWN_MID_CALL_TEXT, true));
-    await closed;
-    assert.doesNotMatch(stderr(), /ERROR/);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
-});
+test(
+  "over stdio, a call still running at the shutdown deadline (the sample's 5 s) is answered with a clear error before the process ends",
+  TIMEOUT,
+  async () => {
+    const { client, transport, stderr } = await stdioClient(NEST_ESM_MAIN);
+    try {
+      const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+      const result = await callWhileInterrupting(client, 30_000, () => process.kill(transport.pid!, 'SIGTERM'));
+      assert.deepEqual(result, text(SHUT_DOWN_MID_CALL_TEXT, true));
+      await closed;
+      assert.doesNotMatch(stderr(), /ERROR/);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  },
+);

@@ -10,7 +10,10 @@ import { runProcess } from './support/run-process.js';
  * CommonJS app against the package by name, as an installed copy would be loaded.
  */
 test('a CommonJS app loads toolwright with require(), compiles a tool and calls it over MCP', async () => {
-  const outcome = await runProcess(process.execPath, [join(REPO_ROOT, 'test', 'support', 'cjs-app', 'app.cjs')], { timeoutMs: 30_000, cwd: REPO_ROOT });
+  const outcome = await runProcess(process.execPath, [join(REPO_ROOT, 'test', 'support', 'cjs-app', 'app.cjs')], {
+    timeoutMs: 30_000,
+    cwd: REPO_ROOT,
+  });
   assert.equal(outcome.stderr, '');
   assert.deepEqual(JSON.parse(outcome.stdout), {
     requireModule: true,

@@ -10,7 +10,8 @@ import { serve } from './support/server-harness.js';
 /** A compiled tool with a declarative requirement; `writes` counts its side effects. */
 function writerTools(writes: string[]) {
   class WriteArgs {
-    @IsString() @MaxLength(256)
+    @IsString()
+    @MaxLength(256)
     path!: string;
 
     @IsString()
@@ -32,7 +33,10 @@ function writerTools(writes: string[]) {
 async function servedWriter(policy: PermissionPolicy, answers: ElicitResult[], elicitation = true) {
   const writes: string[] = [];
   const questions: unknown[] = [];
-  const connected = await serve(writerTools(writes), elicitation ? { capabilities: { elicitation: {} } } : {}, { transport: 'memory', policy });
+  const connected = await serve(writerTools(writes), elicitation ? { capabilities: { elicitation: {} } } : {}, {
+    transport: 'memory',
+    policy,
+  });
   if (elicitation) {
     connected.client.setRequestHandler(ElicitRequestSchema, async (request) => {
       questions.push(request.params);
@@ -52,13 +56,22 @@ function recordMeta(decisions: unknown[], grants: unknown[]) {
 const GRANT_A = { subjects: ['/tmp/a'], capabilities: ['write'], granted: ['write'] };
 
 test('served: allow once asks through elicitation/create, runs once, and asks again next call', async () => {
-  const served = await servedWriter(createPolicy(), [{ action: 'accept', content: { decision: 'allow_once' } }, { action: 'accept', content: { decision: 'allow_once' } }]);
+  const served = await servedWriter(createPolicy(), [
+    { action: 'accept', content: { decision: 'allow_once' } },
+    { action: 'accept', content: { decision: 'allow_once' } },
+  ]);
   try {
     assert.deepEqual(await served.call('/tmp/a'), {
       content: [{ type: 'text', text: 'wrote 5 characters to /tmp/a' }],
       _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'allow_once' }], [GRANT_A]),
     });
-    assert.deepEqual(served.questions, [{ mode: 'form', message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text', requestedSchema: PERMISSION_FORM }]);
+    assert.deepEqual(served.questions, [
+      {
+        mode: 'form',
+        message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text',
+        requestedSchema: PERMISSION_FORM,
+      },
+    ]);
     assert.deepEqual(served.writes, ['/tmp/a']);
     assert.deepEqual(await served.call('/tmp/a'), {
       content: [{ type: 'text', text: 'wrote 5 characters to /tmp/a' }],
@@ -83,7 +96,13 @@ test('served: allow always is remembered for the next call', async () => {
       content: [{ type: 'text', text: 'wrote 5 characters to /tmp/a' }],
       _meta: recordMeta([], [GRANT_A]),
     });
-    assert.deepEqual(served.questions, [{ mode: 'form', message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text', requestedSchema: PERMISSION_FORM }]);
+    assert.deepEqual(served.questions, [
+      {
+        mode: 'form',
+        message: 'Allow the tool "write_file" to use write on "/tmp/a"?\nReason: save the text',
+        requestedSchema: PERMISSION_FORM,
+      },
+    ]);
     // Remembered for the session that answered (decisionScope defaults to the principal, else the session), never policy-wide.
     assert.deepEqual(policy.remembered(), []);
     assert.deepEqual(served.writes, ['/tmp/a', '/tmp/a']);
@@ -100,9 +119,30 @@ test('served: deny, decline and no answer are error results and nothing is writt
   ]);
   try {
     // A denial's record crosses on the failure as a success's would.
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": not there' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'not there' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a"' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'the user did not answer' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
+    assert.deepEqual(await served.call('/tmp/a'), {
+      content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": not there' }],
+      isError: true,
+      _meta: recordMeta(
+        [{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'not there' }],
+        [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }],
+      ),
+    });
+    assert.deepEqual(await served.call('/tmp/a'), {
+      content: [{ type: 'text', text: 'permission denied: write on "/tmp/a"' }],
+      isError: true,
+      _meta: recordMeta(
+        [{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once' }],
+        [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }],
+      ),
+    });
+    assert.deepEqual(await served.call('/tmp/a'), {
+      content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }],
+      isError: true,
+      _meta: recordMeta(
+        [{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'the user did not answer' }],
+        [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }],
+      ),
+    });
     assert.deepEqual(served.writes, []);
   } finally {
     await served.close();
@@ -110,10 +150,19 @@ test('served: deny, decline and no answer are error results and nothing is writt
 });
 
 test('served: a client without elicitation is never asked; rules still allow', async () => {
-  const policy = createPolicy({ rules: [{ effect: 'allow', tool: 'write_*', subject: '/tmp/ok/**', capabilities: ['write'] }] });
+  const policy = createPolicy({
+    rules: [{ effect: 'allow', tool: 'write_*', subject: '/tmp/ok/**', capabilities: ['write'] }],
+  });
   const served = await servedWriter(policy, [], false);
   try {
-    assert.deepEqual(await served.call('/tmp/a'), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }], isError: true, _meta: recordMeta([{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'the user did not answer' }], [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }]) });
+    assert.deepEqual(await served.call('/tmp/a'), {
+      content: [{ type: 'text', text: 'permission denied: write on "/tmp/a": the user did not answer' }],
+      isError: true,
+      _meta: recordMeta(
+        [{ subject: '/tmp/a', capabilities: ['write'], decision: 'deny_once', reason: 'the user did not answer' }],
+        [{ subjects: ['/tmp/a'], capabilities: ['write'], granted: [] }],
+      ),
+    });
     assert.deepEqual(await served.call('/tmp/ok/x'), {
       content: [{ type: 'text', text: 'wrote 5 characters to /tmp/ok/x' }],
       _meta: recordMeta([], [{ subjects: ['/tmp/ok/x'], capabilities: ['write'], granted: ['write'] }]),
@@ -127,7 +176,10 @@ test('served: a client without elicitation is never asked; rules still allow', a
 test('served: invalid arguments are reported before any question', async () => {
   const served = await servedWriter(createPolicy(), []);
   try {
-    assert.deepEqual(await served.call(''.padEnd(300, 'x')), { content: [{ type: 'text', text: 'invalid arguments: /path: must NOT have more than 256 characters' }], isError: true });
+    assert.deepEqual(await served.call(''.padEnd(300, 'x')), {
+      content: [{ type: 'text', text: 'invalid arguments: /path: must NOT have more than 256 characters' }],
+      isError: true,
+    });
     assert.deepEqual(served.questions, []);
   } finally {
     await served.close();

@@ -1,9 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PermissionPolicy, createPolicy, closureOf, implicationsOf, globToRegExp, DecisionStore } from '../src/runtime/permissions/index.js';
+import {
+  PermissionPolicy,
+  createPolicy,
+  closureOf,
+  implicationsOf,
+  globToRegExp,
+  DecisionStore,
+} from '../src/runtime/permissions/index.js';
 
 test('closure is transitive, cycle-safe and lists grants first', () => {
-  const policy = createPolicy({ implications: { admin: ['write', 'exec'], write: ['read', 'list'], read: ['list'], a: ['b'], b: ['a'] } });
+  const policy = createPolicy({
+    implications: { admin: ['write', 'exec'], write: ['read', 'list'], read: ['list'], a: ['b'], b: ['a'] },
+  });
   assert.deepEqual([...policy.closure(['admin'])], ['admin', 'write', 'exec', 'read', 'list']);
   assert.deepEqual([...policy.closure(['read', 'write'])], ['read', 'write', 'list']);
   assert.deepEqual([...policy.closure(['a'])], ['a', 'b']);
@@ -18,23 +27,43 @@ test('implications from an object never read the prototype', () => {
 });
 
 test('bad options, rules and implications fail with a message naming them', () => {
-  assert.throws(() => createPolicy({ implications: { write: 'read' as never } }), { name: 'TypeError', message: 'permissions: the implications of "write" must be an array of non-empty capability names' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'maybe' as never }] }), { message: 'permissions: rule 1: "effect" must be "allow" or "deny", got "maybe"' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'allow' }, { effect: 'deny', capabilities: [] }] }), { message: 'permissions: rule 2: "capabilities" must be a non-empty array of capability names (leave it out to cover every capability)' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subjects: '/x' } as never] }), { message: 'permissions: rule 1: unknown key "subjects" (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subject: 7 as never }] }), { message: 'permissions: rule 1: "subject" must be a glob string or a RegExp, got a number' });
-  assert.throws(() => createPolicy({ maxQuestions: 0 }), { message: 'permissions: "maxQuestions" must be a positive integer, got 0' });
-  assert.throws(() => createPolicy({ asks: () => undefined } as never), { message: 'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)' });
+  assert.throws(() => createPolicy({ implications: { write: 'read' as never } }), {
+    name: 'TypeError',
+    message: 'permissions: the implications of "write" must be an array of non-empty capability names',
+  });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'maybe' as never }] }), {
+    message: 'permissions: rule 1: "effect" must be "allow" or "deny", got "maybe"',
+  });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'allow' }, { effect: 'deny', capabilities: [] }] }), {
+    message:
+      'permissions: rule 2: "capabilities" must be a non-empty array of capability names (leave it out to cover every capability)',
+  });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subjects: '/x' } as never] }), {
+    message:
+      'permissions: rule 1: unknown key "subjects" (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)',
+  });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'allow', subject: 7 as never }] }), {
+    message: 'permissions: rule 1: "subject" must be a glob string or a RegExp, got a number',
+  });
+  assert.throws(() => createPolicy({ maxQuestions: 0 }), {
+    message: 'permissions: "maxQuestions" must be a positive integer, got 0',
+  });
+  assert.throws(() => createPolicy({ asks: () => undefined } as never), {
+    message:
+      'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)',
+  });
 });
 
 test('globs match whole names; ** crosses slashes, * and ? do not', () => {
   assert.equal(globToRegExp('/tmp/**').source, '^\\/tmp\\/.*$');
-  const policy = new PermissionPolicy({ rules: [
-    { effect: 'allow', subject: '/tmp/*', capabilities: ['write'] },
-    { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
-    { effect: 'allow', subject: 'file?.txt', capabilities: ['read'] },
-    { effect: 'allow', tool: /^fs_/, capabilities: ['list'] },
-  ] });
+  const policy = new PermissionPolicy({
+    rules: [
+      { effect: 'allow', subject: '/tmp/*', capabilities: ['write'] },
+      { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
+      { effect: 'allow', subject: 'file?.txt', capabilities: ['read'] },
+      { effect: 'allow', tool: /^fs_/, capabilities: ['list'] },
+    ],
+  });
   assert.equal(policy.check('t', '/tmp/a.txt', 'write')?.effect, 'allow');
   assert.equal(policy.check('t', '/tmp/sub/a.txt', 'write'), undefined);
   assert.equal(policy.check('t', '/docs/a/b/c.md', 'read')?.effect, 'allow');
@@ -62,9 +91,21 @@ test('rules: first match wins per capability; allow covers implied, deny covers 
       { effect: 'deny', tool: 'rm', reason: 'rm is off' },
     ],
   });
-  assert.deepEqual(policy.check('cat', '/etc/passwd', 'read'), { effect: 'deny', source: 'rule', reason: 'system files are private' });
-  assert.deepEqual(policy.check('cat', '/etc/passwd', 'write'), { effect: 'deny', source: 'rule', reason: 'system files are private' });
-  assert.deepEqual(policy.check('cat', '/etc/motd', 'write'), { effect: 'deny', source: 'rule', reason: 'system files are private' });
+  assert.deepEqual(policy.check('cat', '/etc/passwd', 'read'), {
+    effect: 'deny',
+    source: 'rule',
+    reason: 'system files are private',
+  });
+  assert.deepEqual(policy.check('cat', '/etc/passwd', 'write'), {
+    effect: 'deny',
+    source: 'rule',
+    reason: 'system files are private',
+  });
+  assert.deepEqual(policy.check('cat', '/etc/motd', 'write'), {
+    effect: 'deny',
+    source: 'rule',
+    reason: 'system files are private',
+  });
   assert.deepEqual(policy.check('cat', '/etc/motd', 'exec'), { effect: 'allow', source: 'rule' });
   assert.deepEqual(policy.check('cat', '/home/a', 'read'), { effect: 'allow', source: 'rule' });
   assert.equal(policy.check('cat', '/home/a', 'exec'), undefined);
@@ -92,7 +133,7 @@ test('remembered decisions are per tool, subject and capability, follow implicat
   assert.deepEqual(policy.rules, [{ effect: 'deny', subject: '/a', reason: 'locked' }]);
 });
 
-test('one call\'s once-decisions come after remembered ones', () => {
+test("one call's once-decisions come after remembered ones", () => {
   const policy = createPolicy();
   const once = new DecisionStore();
   once.set('t', '/x', ['write'], 'allow');

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Executor, createCallContext, textOf, type CallOutcome, type PermissionQuestion } from '../src/runtime/index.js';
+import {
+  Executor,
+  createCallContext,
+  textOf,
+  type CallOutcome,
+  type PermissionQuestion,
+} from '../src/runtime/index.js';
 import { guardedShell, parseCommandLine, shellPolicy, shellTools, ShellSessions } from '../samples/shell/index.js';
 import { serve } from './support/server-harness.js';
 
@@ -12,7 +18,12 @@ function shown(outcome: CallOutcome): string {
 
 test('shell sample: a batch in model order, with permissions asked once per path and /etc refused', async () => {
   const questions: string[] = [];
-  const policy = shellPolicy({ ask: (q: PermissionQuestion) => { questions.push(`${q.capabilities.join(',')} ${q.subject}`); return { decision: 'allow_always' }; } });
+  const policy = shellPolicy({
+    ask: (q: PermissionQuestion) => {
+      questions.push(`${q.capabilities.join(',')} ${q.subject}`);
+      return { decision: 'allow_always' };
+    },
+  });
   const guarded = guardedShell({ policy });
   const executor = new Executor({ tools: guarded.tools, ...guarded.options });
   const shell = (id: string, command: string) => ({ id, tool: 'shell', args: { command } });
@@ -48,43 +59,65 @@ test('shell sample: a batch in model order, with permissions asked once per path
 test('shell sample: facts name the files a command line reads and writes', async () => {
   const [shell] = shellTools();
   const ctx = createCallContext({ call: { id: '1', tool: 'shell', args: {} } });
-  assert.deepEqual(await shell!.facts!({ command: 'cat a ../b > /tmp/out' }, ctx), { calls: [
-    { tool: 'read', args: { path: '/home/user/a' } },
-    { tool: 'read', args: { path: '/home/b' } },
-    { tool: 'write', args: { path: '/tmp/out' } },
-  ] });
-  assert.deepEqual(parseCommandLine(`echo "a b"'c'd>>x`), { command: 'echo', words: ['a bcd'], redirect: { path: 'x', append: true } });
+  assert.deepEqual(await shell!.facts!({ command: 'cat a ../b > /tmp/out' }, ctx), {
+    calls: [
+      { tool: 'read', args: { path: '/home/user/a' } },
+      { tool: 'read', args: { path: '/home/b' } },
+      { tool: 'write', args: { path: '/tmp/out' } },
+    ],
+  });
+  assert.deepEqual(parseCommandLine(`echo "a b"'c'd>>x`), {
+    command: 'echo',
+    words: ['a bcd'],
+    redirect: { path: 'x', append: true },
+  });
   assert.throws(() => parseCommandLine('echo "open'), { message: 'unclosed " quote' });
   assert.throws(() => parseCommandLine('echo >'), { message: 'a redirection needs a file path after > or >>' });
 });
 
-test('shell sample: output is bounded by the tool\'s @MaxOutput', async () => {
+test("shell sample: output is bounded by the tool's @MaxOutput", async () => {
   const guarded = guardedShell({ policy: shellPolicy({ ask: () => ({ decision: 'allow_once' }) }) });
   const executor = new Executor({ tools: guarded.tools, ...guarded.options });
   const outcomes = await executor.run([
     { id: '1', tool: 'write_file', args: { path: '/tmp/big', text: 'y'.repeat(5000) } },
     { id: '2', tool: 'shell', args: { command: 'cat /tmp/big' } },
   ]);
-  assert.deepEqual(outcomes.map(shown), ['wrote 5000 characters to /tmp/big', `${'y'.repeat(4000)}\n…[truncated: showing 4,000 of 5,000 characters]`]);
+  assert.deepEqual(outcomes.map(shown), [
+    'wrote 5000 characters to /tmp/big',
+    `${'y'.repeat(4000)}\n…[truncated: showing 4,000 of 5,000 characters]`,
+  ]);
 });
 
 test('shell sample served: each connection has its own session; writes are asked through elicitation', async () => {
   const guarded = guardedShell({ sessions: new ShellSessions() });
-  const first = await serve(guarded.tools, { capabilities: { elicitation: {} } }, { transport: 'memory', ...guarded.options });
-  const second = await serve(guarded.tools, { capabilities: { elicitation: {} } }, { transport: 'memory', ...guarded.options });
+  const first = await serve(
+    guarded.tools,
+    { capabilities: { elicitation: {} } },
+    { transport: 'memory', ...guarded.options },
+  );
+  const second = await serve(
+    guarded.tools,
+    { capabilities: { elicitation: {} } },
+    { transport: 'memory', ...guarded.options },
+  );
   const asked: string[] = [];
   first.client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
     return { action: 'accept', content: { decision: 'allow_once' } };
   });
   try {
-    const run = (client: typeof first.client, command: string) => client.callTool({ name: 'shell', arguments: { command } });
+    const run = (client: typeof first.client, command: string) =>
+      client.callTool({ name: 'shell', arguments: { command } });
     await run(first.client, 'cd /tmp');
     assert.deepEqual(await run(first.client, 'pwd'), { content: [{ type: 'text', text: '/tmp\n' }] });
     assert.deepEqual((await run(second.client, 'pwd')).content, [{ type: 'text', text: '/home/user\n' }]);
     assert.deepEqual((await run(first.client, 'echo hi > greeting')).content, [{ type: 'text', text: '' }]);
-    assert.deepEqual(asked, ['Allow the tool "shell" to use write on "/tmp/greeting"?\nReason: echo writes /tmp/greeting']);
-    assert.deepEqual((await run(second.client, 'cat /tmp/greeting')).content, [{ type: 'text', text: 'no such file: /tmp/greeting' }]);
+    assert.deepEqual(asked, [
+      'Allow the tool "shell" to use write on "/tmp/greeting"?\nReason: echo writes /tmp/greeting',
+    ]);
+    assert.deepEqual((await run(second.client, 'cat /tmp/greeting')).content, [
+      { type: 'text', text: 'no such file: /tmp/greeting' },
+    ]);
     assert.deepEqual((await run(first.client, 'cat greeting')).content, [{ type: 'text', text: 'hi\n' }]);
   } finally {
     await first.close();

@@ -3,16 +3,31 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createCallContext, createPolicy, decisionOwnerOf, normalisedPathSubject, type PermissionDecision, type PermissionPolicy } from '../src/runtime/index.js';
+import {
+  createCallContext,
+  createPolicy,
+  decisionOwnerOf,
+  normalisedPathSubject,
+  type PermissionDecision,
+  type PermissionPolicy,
+} from '../src/runtime/index.js';
 import { serveHttp, type HttpHandle, type StateScope } from '../src/index.js';
 import { guardedShell, shellPolicy } from '../samples/shell/index.js';
 
 type After = { after(fn: () => Promise<void>): void };
 
 /** The shell sample as `npm start` serves it at `/shell/mcp`, over real HTTP on 127.0.0.1. */
-async function serveShell(t: After, policy: PermissionPolicy, options: { stateless?: boolean } = {}): Promise<HttpHandle> {
+async function serveShell(
+  t: After,
+  policy: PermissionPolicy,
+  options: { stateless?: boolean } = {},
+): Promise<HttpHandle> {
   const shell = guardedShell({ policy });
-  const handle = await serveHttp({ name: 'shell', version: '1.0.0' }, shell.tools, { ...shell.options, path: '/shell/mcp', ...options });
+  const handle = await serveHttp({ name: 'shell', version: '1.0.0' }, shell.tools, {
+    ...shell.options,
+    path: '/shell/mcp',
+    ...options,
+  });
   t.after(() => handle.close());
   return handle;
 }
@@ -31,32 +46,49 @@ async function user(t: After, url: string, decision: PermissionDecision): Promis
 }
 
 const QUESTION = 'Allow the tool "write_file" to use write on the file "/tmp/a.txt"?\nReason: write the file';
-const write = (client: Client) => client.callTool({ name: 'write_file', arguments: { path: '/tmp/a.txt', text: 'hi' } });
+const write = (client: Client) =>
+  client.callTool({ name: 'write_file', arguments: { path: '/tmp/a.txt', text: 'hi' } });
 const wrote = { content: [{ type: 'text', text: 'wrote 2 characters to /tmp/a.txt' }] };
 
-test('robust scope: session A\'s "allow always" never lets session B through (/shell/mcp write_file)', { timeout: 30_000 }, async (t) => {
-  const handle = await serveShell(t, shellPolicy());
-  const a = await user(t, handle.url, 'allow_always');
-  const b = await user(t, handle.url, 'deny_once');
-  assert.deepEqual(stripMeta(await write(a.client)), wrote);
-  assert.deepEqual(stripMeta(await write(a.client)), wrote);
-  assert.deepEqual(a.asked, [QUESTION], 'A is asked once: its own "always" holds for A');
-  assert.deepEqual(stripMeta(await write(b.client)), { content: [{ type: 'text', text: 'permission denied: write on "/tmp/a.txt"' }], isError: true });
-  assert.deepEqual(b.asked, [QUESTION], 'B is asked: A\'s answer is not B\'s');
-});
+test(
+  'robust scope: session A\'s "allow always" never lets session B through (/shell/mcp write_file)',
+  { timeout: 30_000 },
+  async (t) => {
+    const handle = await serveShell(t, shellPolicy());
+    const a = await user(t, handle.url, 'allow_always');
+    const b = await user(t, handle.url, 'deny_once');
+    assert.deepEqual(stripMeta(await write(a.client)), wrote);
+    assert.deepEqual(stripMeta(await write(a.client)), wrote);
+    assert.deepEqual(a.asked, [QUESTION], 'A is asked once: its own "always" holds for A');
+    assert.deepEqual(stripMeta(await write(b.client)), {
+      content: [{ type: 'text', text: 'permission denied: write on "/tmp/a.txt"' }],
+      isError: true,
+    });
+    assert.deepEqual(b.asked, [QUESTION], "B is asked: A's answer is not B's");
+  },
+);
 
-test('robust scope: decisionScope "server" shares one answer with every session (the old behaviour, now opt-in)', { timeout: 30_000 }, async (t) => {
-  const handle = await serveShell(t, shellPolicy({ decisionScope: 'server' }));
-  const a = await user(t, handle.url, 'allow_always');
-  const b = await user(t, handle.url, 'deny_once');
-  assert.deepEqual(stripMeta(await write(a.client)), wrote);
-  assert.deepEqual(stripMeta(await write(b.client)), wrote);
-  assert.deepEqual(b.asked, []);
-});
+test(
+  'robust scope: decisionScope "server" shares one answer with every session (the old behaviour, now opt-in)',
+  { timeout: 30_000 },
+  async (t) => {
+    const handle = await serveShell(t, shellPolicy({ decisionScope: 'server' }));
+    const a = await user(t, handle.url, 'allow_always');
+    const b = await user(t, handle.url, 'deny_once');
+    assert.deepEqual(stripMeta(await write(a.client)), wrote);
+    assert.deepEqual(stripMeta(await write(b.client)), wrote);
+    assert.deepEqual(b.asked, []);
+  },
+);
 
 test('robust scope: a stateless request with no principal keeps "always" as "once"', { timeout: 30_000 }, async (t) => {
   const asked: string[] = [];
-  const policy = shellPolicy({ ask: (question) => { asked.push(question.subject); return { decision: 'allow_always' }; } });
+  const policy = shellPolicy({
+    ask: (question) => {
+      asked.push(question.subject);
+      return { decision: 'allow_always' };
+    },
+  });
   const handle = await serveShell(t, policy, { stateless: true });
   const client = new Client({ name: 'stateless', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
@@ -72,7 +104,10 @@ test('robust scope: who owns a decision, per scope', () => {
   const session = Object.freeze({ id: 'abc', transport: 'http' as const });
   const stateless = Object.freeze({ id: '', transport: 'http' as const });
   const plain = createCallContext({ call, session });
-  const withPrincipal = { ...createCallContext({ call, session }), principal: { subject: 'alice', issuer: 'https://id.example', clientId: 'app', scopes: [], claims: {} } } as never;
+  const withPrincipal = {
+    ...createCallContext({ call, session }),
+    principal: { subject: 'alice', issuer: 'https://id.example', clientId: 'app', scopes: [], claims: {} },
+  } as never;
   const statelessCtx = createCallContext({ call, session: stateless });
   const inProcess = createCallContext({ call });
   const owner = (ctx: never, scope?: StateScope) => decisionOwnerOf(ctx, scope);
@@ -81,9 +116,15 @@ test('robust scope: who owns a decision, per scope', () => {
   assert.deepEqual(owner(withPrincipal, 'session'), { kind: 'session', session });
   assert.deepEqual(owner(withPrincipal, 'server'), { kind: 'server' });
   assert.deepEqual(owner(statelessCtx as never), { kind: 'none' });
-  assert.deepEqual(owner({ ...statelessCtx, principal: { subject: 'bob', clientId: 'app', scopes: [], claims: {} } } as never), { kind: 'principal', id: '["","bob"]' });
+  assert.deepEqual(
+    owner({ ...statelessCtx, principal: { subject: 'bob', clientId: 'app', scopes: [], claims: {} } } as never),
+    { kind: 'principal', id: '["","bob"]' },
+  );
   assert.deepEqual(owner(inProcess as never), { kind: 'server' });
-  assert.throws(() => shellPolicy({ decisionScope: 'global' } as never), { name: 'TypeError', message: 'permissions: "decisionScope" must be one of "session", "principal", "server", got "global"' });
+  assert.throws(() => shellPolicy({ decisionScope: 'global' } as never), {
+    name: 'TypeError',
+    message: 'permissions: "decisionScope" must be one of "session", "principal", "server", got "global"',
+  });
 });
 
 /** The result without its `_meta` (the permission record, pinned by the permission suites). */
@@ -93,10 +134,22 @@ function stripMeta(result: unknown): unknown {
 }
 
 test('robust scope: path rules are checked when the policy is built', () => {
-  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', path: 'etc/**' }] }), { name: 'TypeError', message: 'permissions: rule 1: "path" must be an absolute path glob such as "/etc/**", got "etc/**"' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', path: '/etc/**', subject: '/etc/**' }] }), { name: 'TypeError', message: 'permissions: rule 1: give "subject" or "path", not both' });
-  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', subject: '/etc/**', caseSensitive: true }] }), { name: 'TypeError', message: 'permissions: rule 1: "caseSensitive" must be a boolean, and only goes with "path"' });
-  assert.throws(() => createPolicy({ askTimeoutMs: 0 }), { name: 'TypeError', message: 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 0' });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', path: 'etc/**' }] }), {
+    name: 'TypeError',
+    message: 'permissions: rule 1: "path" must be an absolute path glob such as "/etc/**", got "etc/**"',
+  });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', path: '/etc/**', subject: '/etc/**' }] }), {
+    name: 'TypeError',
+    message: 'permissions: rule 1: give "subject" or "path", not both',
+  });
+  assert.throws(() => createPolicy({ rules: [{ effect: 'deny', subject: '/etc/**', caseSensitive: true }] }), {
+    name: 'TypeError',
+    message: 'permissions: rule 1: "caseSensitive" must be a boolean, and only goes with "path"',
+  });
+  assert.throws(() => createPolicy({ askTimeoutMs: 0 }), {
+    name: 'TypeError',
+    message: 'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 0',
+  });
   assert.equal(normalisedPathSubject('/srv/../etc/passwd'), '/etc/passwd');
   assert.equal(normalisedPathSubject('//etc//passwd/'), '/etc/passwd');
   assert.equal(normalisedPathSubject('/../..'), '/');

@@ -23,7 +23,10 @@ const rssSamples = new Map<RobustPeer, number[]>();
 
 async function heapOf(monitor: RobustPeer): Promise<number> {
   const result = await monitor.client.callTool({ name: 'memory', arguments: {} });
-  const { heapUsed, rss } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { heapUsed: number; rss: number };
+  const { heapUsed, rss } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as {
+    heapUsed: number;
+    rss: number;
+  };
   rssSamples.set(monitor, [...(rssSamples.get(monitor) ?? []), rss]);
   return heapUsed;
 }
@@ -38,39 +41,50 @@ function assertFlat(samples: readonly number[], what: string): string {
   const low = Math.min(...settled);
   const high = Math.max(...settled);
   const shown = samples.map((s) => (s / MiB).toFixed(1)).join(', ');
-  assert.ok(high - low < BAND, `${what}: heap samples (MiB) ${shown} spread ${((high - low) / MiB).toFixed(1)} MiB, over the ${BAND / MiB} MiB band`);
+  assert.ok(
+    high - low < BAND,
+    `${what}: heap samples (MiB) ${shown} spread ${((high - low) / MiB).toFixed(1)} MiB, over the ${BAND / MiB} MiB band`,
+  );
   return `${what}: heap samples (MiB) ${shown}; spread after warm-up ${((high - low) / MiB).toFixed(1)} MiB (band ${BAND / MiB} MiB)`;
 }
 
-test(`robust soak: ${SESSIONS} HTTP sessions created, called three times and deleted; the server's heap stays flat`, { timeout: LONG ? 6 * 3600_000 : 300_000 }, async (t) => {
-  const monitor = await connectRobust('http', { nodeArgs: ['--expose-gc'] });
-  t.after(() => monitor.close());
-  const samples: number[] = [await heapOf(monitor)];
-  for (let i = 1; i <= SESSIONS; i++) {
-    const transport = new StreamableHTTPClientTransport(new URL(monitor.url!));
-    const client = new Client({ name: 'soak', version: '1.0.0' });
-    await client.connect(transport);
-    for (let call = 0; call < 3; call++) {
-      const result = await client.callTool({ name: 'echo', arguments: { text: `${i}.${call}` } });
-      assert.deepEqual(result, { content: [{ type: 'text', text: `${i}.${call}` }] });
+test(
+  `robust soak: ${SESSIONS} HTTP sessions created, called three times and deleted; the server's heap stays flat`,
+  { timeout: LONG ? 6 * 3600_000 : 300_000 },
+  async (t) => {
+    const monitor = await connectRobust('http', { nodeArgs: ['--expose-gc'] });
+    t.after(() => monitor.close());
+    const samples: number[] = [await heapOf(monitor)];
+    for (let i = 1; i <= SESSIONS; i++) {
+      const transport = new StreamableHTTPClientTransport(new URL(monitor.url!));
+      const client = new Client({ name: 'soak', version: '1.0.0' });
+      await client.connect(transport);
+      for (let call = 0; call < 3; call++) {
+        const result = await client.callTool({ name: 'echo', arguments: { text: `${i}.${call}` } });
+        assert.deepEqual(result, { content: [{ type: 'text', text: `${i}.${call}` }] });
+      }
+      await transport.terminateSession();
+      await client.close();
+      if (i % Math.ceil(SESSIONS / SAMPLES) === 0) samples.push(await heapOf(monitor));
     }
-    await transport.terminateSession();
-    await client.close();
-    if (i % Math.ceil(SESSIONS / SAMPLES) === 0) samples.push(await heapOf(monitor));
-  }
-  t.diagnostic(assertFlat(samples, `${SESSIONS} sessions`));
-  t.diagnostic(rssLine(monitor));
-});
+    t.diagnostic(assertFlat(samples, `${SESSIONS} sessions`));
+    t.diagnostic(rssLine(monitor));
+  },
+);
 
-test(`robust soak: ${CALLS} stdio calls; the server's heap stays flat`, { timeout: LONG ? 6 * 3600_000 : 300_000 }, async (t) => {
-  const peer = await connectRobust('stdio', { nodeArgs: ['--expose-gc'] });
-  t.after(() => peer.close());
-  const samples: number[] = [await heapOf(peer)];
-  for (let i = 1; i <= CALLS; i++) {
-    const result = await peer.client.callTool({ name: 'echo', arguments: { text: String(i) } });
-    assert.deepEqual(result, { content: [{ type: 'text', text: String(i) }] });
-    if (i % Math.ceil(CALLS / SAMPLES) === 0) samples.push(await heapOf(peer));
-  }
-  t.diagnostic(assertFlat(samples, `${CALLS} stdio calls`));
-  t.diagnostic(rssLine(peer));
-});
+test(
+  `robust soak: ${CALLS} stdio calls; the server's heap stays flat`,
+  { timeout: LONG ? 6 * 3600_000 : 300_000 },
+  async (t) => {
+    const peer = await connectRobust('stdio', { nodeArgs: ['--expose-gc'] });
+    t.after(() => peer.close());
+    const samples: number[] = [await heapOf(peer)];
+    for (let i = 1; i <= CALLS; i++) {
+      const result = await peer.client.callTool({ name: 'echo', arguments: { text: String(i) } });
+      assert.deepEqual(result, { content: [{ type: 'text', text: String(i) }] });
+      if (i % Math.ceil(CALLS / SAMPLES) === 0) samples.push(await heapOf(peer));
+    }
+    t.diagnostic(assertFlat(samples, `${CALLS} stdio calls`));
+    t.diagnostic(rssLine(peer));
+  },
+);

@@ -42,15 +42,18 @@ test('the executor runs a batch through the online scheduler: a freed slot goes 
   assert.deepEqual(started, ['db-1', 'p-1', 'db-2', 'p-2']);
   await open('db-2');
   await open('p-2');
-  assert.deepEqual((await running).map((outcome) => (outcome.ok ? outcome.result.content : outcome.error.message)), [
-    [{ type: 'text', text: 'db-1' }],
-    [{ type: 'text', text: 'db-2' }],
-    [{ type: 'text', text: 'p-1' }],
-    [{ type: 'text', text: 'p-2' }],
-  ]);
+  assert.deepEqual(
+    (await running).map((outcome) => (outcome.ok ? outcome.result.content : outcome.error.message)),
+    [
+      [{ type: 'text', text: 'db-1' }],
+      [{ type: 'text', text: 'db-2' }],
+      [{ type: 'text', text: 'p-1' }],
+      [{ type: 'text', text: 'p-2' }],
+    ],
+  );
 });
 
-test('batchClaims: the serial rule is the executor\'s; otherwise each call claims what its tool claims', () => {
+test("batchClaims: the serial rule is the executor's; otherwise each call claims what its tool claims", () => {
   const plain = makeTool('plain');
   const db = makeTool('db', { resource: 'db:main' });
   const sync = makeTool('sync', { barrier: true, sequential: true });
@@ -87,5 +90,8 @@ test('a sequential tool in a batch makes the whole batch serial, while online it
   await open('p-2');
   assert.deepEqual(started, ['p-1', 's', 'p-2', 'p-3']);
   await open('p-3');
-  assert.equal((await running).every((outcome) => outcome.ok), true);
+  assert.equal(
+    (await running).every((outcome) => outcome.ok),
+    true,
+  );
 });

@@ -79,28 +79,51 @@ function runOps(factory: Factory, limit: number, ops: readonly Op[], seen: Cover
     if (running().some((c) => c.claims.exclusive)) return false;
     if (earlier.some((c) => c.claims.exclusive && !settled(c))) return false;
     const r = call.claims.resource;
-    return r === '' || !calls.some((c) => c !== call && c.claims.resource === r && (c.state === 'running' || (c.index < call.index && c.state === 'waiting')));
+    return (
+      r === '' ||
+      !calls.some(
+        (c) =>
+          c !== call &&
+          c.claims.resource === r &&
+          (c.state === 'running' || (c.index < call.index && c.state === 'waiting')),
+      )
+    );
   };
 
   const onStart = (call: Tracked): void => {
     check(call.state === 'waiting', `call ${call.index} started while ${call.state}`);
-    check(allowed(call), `call ${call.index} (${call.claims.kind}${call.claims.resource === '' ? '' : ` ${call.claims.resource}`}) started before the rules allowed it`);
+    check(
+      allowed(call),
+      `call ${call.index} (${call.claims.kind}${call.claims.resource === '' ? '' : ` ${call.claims.resource}`}) started before the rules allowed it`,
+    );
     const earlierAllowed = calls.find((c) => c.index < call.index && c.state === 'waiting' && allowed(c));
-    check(earlierAllowed === undefined, `a slot went to call ${call.index} while earlier call ${earlierAllowed?.index} could start`);
+    check(
+      earlierAllowed === undefined,
+      `a slot went to call ${call.index} while earlier call ${earlierAllowed?.index} could start`,
+    );
     if (call.ticket !== undefined) seen.startedAfterWaiting += 1;
     if (call.claims.exclusive) seen.exclusiveStarts += 1;
     call.state = 'running';
     const now = running();
     check(now.length <= limit, `${now.length} calls run at once, limit ${limit}`);
-    check(!now.some((c) => c.claims.exclusive) || now.length === 1, `an exclusive call runs beside ${now.length - 1} other calls`);
+    check(
+      !now.some((c) => c.claims.exclusive) || now.length === 1,
+      `an exclusive call runs beside ${now.length - 1} other calls`,
+    );
     const resources = now.map((c) => c.claims.resource).filter((r) => r !== '');
-    check(new Set(resources).size === resources.length, `two calls on one resource run together: ${resources.join(', ')}`);
+    check(
+      new Set(resources).size === resources.length,
+      `two calls on one resource run together: ${resources.join(', ')}`,
+    );
   };
 
   const checkProgress = (): void => {
     for (const call of calls) {
       const expected = call.state === 'ended' ? 'released' : call.state;
-      check(call.ticket?.status === expected, `call ${call.index} is ${call.state} but its ticket says ${call.ticket?.status}`);
+      check(
+        call.ticket?.status === expected,
+        `call ${call.index} is ${call.state} but its ticket says ${call.ticket?.status}`,
+      );
     }
     if (running().length >= limit) return;
     const stuck = calls.find((c) => c.state === 'waiting' && allowed(c));
@@ -109,7 +132,12 @@ function runOps(factory: Factory, limit: number, ops: readonly Op[], seen: Cover
 
   for (const op of ops) {
     if (op.type === 'submit') {
-      const call: Tracked = { index: calls.length, claims: claimsFor(op.kind, op.resource), state: 'waiting', ticket: undefined };
+      const call: Tracked = {
+        index: calls.length,
+        claims: claimsFor(op.kind, op.resource),
+        state: 'waiting',
+        ticket: undefined,
+      };
       calls.push(call);
       call.ticket = scheduler.submit({ claims: call.claims, label: `call-${call.index}`, start: () => onStart(call) });
     } else if (op.type === 'complete') {
@@ -140,7 +168,14 @@ function runOps(factory: Factory, limit: number, ops: readonly Op[], seen: Cover
 }
 
 const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ type: fc.constant('submit' as const), kind: fc.constantFrom<Kind>('none', 'resource', 'resource', 'barrier', 'sequential'), resource: fc.integer({ min: 0, max: 2 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      type: fc.constant('submit' as const),
+      kind: fc.constantFrom<Kind>('none', 'resource', 'resource', 'barrier', 'sequential'),
+      resource: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ type: fc.constant('complete' as const), pick: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('cancel' as const), pick: fc.nat(20) }) },
 );
@@ -157,12 +192,18 @@ test(`the scheduler keeps every rule over ${RUNS} random interleavings (seed ${S
   const seen = newCoverage();
   fc.assert(property(real, seen), { seed: SEED, numRuns: RUNS });
   // The generator must reach waits, exclusive calls and withdrawals, or the property proves little.
-  assert.ok(seen.startedAfterWaiting > 300 && seen.exclusiveStarts > 300 && seen.cancelled > 40, `coverage: ${JSON.stringify(seen)}`);
+  assert.ok(
+    seen.startedAfterWaiting > 300 && seen.exclusiveStarts > 300 && seen.cancelled > 40,
+    `coverage: ${JSON.stringify(seen)}`,
+  );
 });
 
 test('the scheduler keeps every rule over long interleavings (up to 400 steps, 10 runs)', () => {
   const long = fc.tuple(limitArbitrary, fc.array(opArbitrary, { minLength: 200, maxLength: 400 }));
-  fc.assert(fc.property(long, ([limit, ops]) => runOps(real, limit, ops)), { seed: SEED, numRuns: 10 });
+  fc.assert(
+    fc.property(long, ([limit, ops]) => runOps(real, limit, ops)),
+    { seed: SEED, numRuns: 10 },
+  );
 });
 
 /** Runs the property against a broken scheduler and returns the rule it reported broken. */
@@ -188,15 +229,24 @@ function misreading(change: (claims: CallClaims) => CallClaims): Factory {
 }
 
 test('the property catches a scheduler that ignores resource keys', () => {
-  assert.match(caught(misreading((c) => (c.kind === 'resource' ? NO_CLAIMS : c))), /started before the rules allowed it|two calls on one resource run together/);
+  assert.match(
+    caught(misreading((c) => (c.kind === 'resource' ? NO_CLAIMS : c))),
+    /started before the rules allowed it|two calls on one resource run together/,
+  );
 });
 
 test('the property catches a scheduler that lets a barrier run beside other calls', () => {
-  assert.match(caught(misreading((c) => (c.kind === 'barrier' ? NO_CLAIMS : c))), /started before the rules allowed it|an exclusive call runs beside/);
+  assert.match(
+    caught(misreading((c) => (c.kind === 'barrier' ? NO_CLAIMS : c))),
+    /started before the rules allowed it|an exclusive call runs beside/,
+  );
 });
 
 test('the property catches a scheduler that runs everything one at a time', () => {
-  assert.match(caught((limit) => new Scheduler({ maxConcurrent: Math.min(limit, 1) })), /waits though the rules allow it to start/);
+  assert.match(
+    caught((limit) => new Scheduler({ maxConcurrent: Math.min(limit, 1) })),
+    /waits though the rules allow it to start/,
+  );
 });
 
 test('the property catches a scheduler whose withdrawn calls still start', () => {
@@ -206,7 +256,9 @@ test('the property catches a scheduler whose withdrawn calls still start', () =>
       submit: (submission) => {
         const ticket = inner.submit(submission);
         return {
-          get status() { return ticket.status; },
+          get status() {
+            return ticket.status;
+          },
           label: ticket.label,
           waitingFor: () => ticket.waitingFor(),
           release: () => ticket.release(),

@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BARRIER_CLAIMS, NO_CLAIMS, Scheduler, ScopedSchedulers, admit, schedulingClaimsOf, type CallClaims, type Ticket } from '../src/runtime/scheduler/index.js';
+import {
+  BARRIER_CLAIMS,
+  NO_CLAIMS,
+  Scheduler,
+  ScopedSchedulers,
+  admit,
+  schedulingClaimsOf,
+  type CallClaims,
+  type Ticket,
+} from '../src/runtime/scheduler/index.js';
 import { makeTool } from './support/executor-tools.js';
 
 /** Claims by name, as the tools of the contract would give them. */
@@ -10,18 +19,42 @@ const sequential: CallClaims = { exclusive: true, resource: '', kind: 'sequentia
 const on = (resource: string): CallClaims => ({ exclusive: false, resource, kind: 'resource' });
 
 /** A scheduler whose calls record when they start, by label. */
-function recorder(maxConcurrent?: number): { scheduler: Scheduler; started: string[]; submit(label: string, claims: CallClaims): Ticket } {
+function recorder(maxConcurrent?: number): {
+  scheduler: Scheduler;
+  started: string[];
+  submit(label: string, claims: CallClaims): Ticket;
+} {
   const scheduler = new Scheduler(maxConcurrent === undefined ? {} : { maxConcurrent });
   const started: string[] = [];
-  return { scheduler, started, submit: (label, claims) => scheduler.submit({ label, claims, start: () => started.push(label) }) };
+  return {
+    scheduler,
+    started,
+    submit: (label, claims) => scheduler.submit({ label, claims, start: () => started.push(label) }),
+  };
 }
 
 test('schedulingClaimsOf reads a tool through the contract readers', () => {
   assert.deepEqual(schedulingClaimsOf(makeTool('plain')), { exclusive: false, resource: '', kind: 'none' });
-  assert.deepEqual(schedulingClaimsOf(makeTool('db', { resource: 'db:main' })), { exclusive: false, resource: 'db:main', kind: 'resource' });
-  assert.deepEqual(schedulingClaimsOf(makeTool('seq', { sequential: true, resource: 'db:main' })), { exclusive: true, resource: '', kind: 'sequential' });
-  assert.deepEqual(schedulingClaimsOf(makeTool('sync', { barrier: true, sequential: true, resource: 'db:main' })), { exclusive: true, resource: '', kind: 'barrier' });
-  assert.deepEqual(schedulingClaimsOf(makeTool('odd', { resource: 42 as unknown as string })), { exclusive: false, resource: '', kind: 'none' });
+  assert.deepEqual(schedulingClaimsOf(makeTool('db', { resource: 'db:main' })), {
+    exclusive: false,
+    resource: 'db:main',
+    kind: 'resource',
+  });
+  assert.deepEqual(schedulingClaimsOf(makeTool('seq', { sequential: true, resource: 'db:main' })), {
+    exclusive: true,
+    resource: '',
+    kind: 'sequential',
+  });
+  assert.deepEqual(schedulingClaimsOf(makeTool('sync', { barrier: true, sequential: true, resource: 'db:main' })), {
+    exclusive: true,
+    resource: '',
+    kind: 'barrier',
+  });
+  assert.deepEqual(schedulingClaimsOf(makeTool('odd', { resource: 42 as unknown as string })), {
+    exclusive: false,
+    resource: '',
+    kind: 'none',
+  });
   assert.deepEqual(schedulingClaimsOf(undefined), { exclusive: false, resource: '', kind: 'none' });
 });
 
@@ -29,7 +62,14 @@ test('calls that share nothing start at once, in arrival order', () => {
   const { scheduler, started, submit } = recorder();
   const tickets = ['a', 'b', 'c'].map((label) => submit(label, none));
   assert.deepEqual(started, ['a', 'b', 'c']);
-  assert.deepEqual(tickets.map((t) => [t.status, t.waitingFor()]), [['running', ''], ['running', ''], ['running', '']]);
+  assert.deepEqual(
+    tickets.map((t) => [t.status, t.waitingFor()]),
+    [
+      ['running', ''],
+      ['running', ''],
+      ['running', ''],
+    ],
+  );
   assert.equal(scheduler.running, 3);
 });
 
@@ -149,7 +189,17 @@ test('cancelWaiting withdraws every waiting call at once without granting any of
 test('a start that throws releases its call and the error reaches the submitter', () => {
   const scheduler = new Scheduler();
   const started: string[] = [];
-  assert.throws(() => scheduler.submit({ label: 'bad', claims: on('db'), start: () => { throw new Error('start failed'); } }), { message: 'start failed' });
+  assert.throws(
+    () =>
+      scheduler.submit({
+        label: 'bad',
+        claims: on('db'),
+        start: () => {
+          throw new Error('start failed');
+        },
+      }),
+    { message: 'start failed' },
+  );
   scheduler.submit({ label: 'next', claims: on('db'), start: () => started.push('next') });
   assert.deepEqual(started, ['next']);
 });
@@ -166,11 +216,26 @@ test('the scheduler says when it became idle', () => {
 });
 
 test('bad options are refused with the option named', () => {
-  assert.throws(() => new Scheduler({ maxConcurrent: 0 }), { name: 'TypeError', message: 'Scheduler: "maxConcurrent" must be a positive integer or Infinity, got 0' });
-  assert.throws(() => new Scheduler({ maxConcurrent: 2.5 }), { name: 'TypeError', message: 'Scheduler: "maxConcurrent" must be a positive integer or Infinity, got 2.5' });
-  assert.throws(() => new Scheduler({ onIdle: 'no' as unknown as () => void }), { name: 'TypeError', message: 'Scheduler: "onIdle" must be a function, got a string' });
-  assert.throws(() => new Scheduler(null as unknown as object), { name: 'TypeError', message: 'Scheduler: options must be an object, got null' });
-  assert.throws(() => new ScopedSchedulers(-1), { name: 'TypeError', message: 'Scheduler: "maxConcurrent" must be a positive integer or Infinity, got -1' });
+  assert.throws(() => new Scheduler({ maxConcurrent: 0 }), {
+    name: 'TypeError',
+    message: 'Scheduler: "maxConcurrent" must be a positive integer or Infinity, got 0',
+  });
+  assert.throws(() => new Scheduler({ maxConcurrent: 2.5 }), {
+    name: 'TypeError',
+    message: 'Scheduler: "maxConcurrent" must be a positive integer or Infinity, got 2.5',
+  });
+  assert.throws(() => new Scheduler({ onIdle: 'no' as unknown as () => void }), {
+    name: 'TypeError',
+    message: 'Scheduler: "onIdle" must be a function, got a string',
+  });
+  assert.throws(() => new Scheduler(null as unknown as object), {
+    name: 'TypeError',
+    message: 'Scheduler: options must be an object, got null',
+  });
+  assert.throws(() => new ScopedSchedulers(-1), {
+    name: 'TypeError',
+    message: 'Scheduler: "maxConcurrent" must be a positive integer or Infinity, got -1',
+  });
 });
 
 test('admit resolves with the running ticket, and reports a wait once with its reason', async () => {
@@ -178,7 +243,11 @@ test('admit resolves with the running ticket, and reports a wait once with its r
   const first = await admit(scheduler, { label: 'a', claims: on('db') });
   assert.equal(first.status, 'running');
   const waits: string[] = [];
-  const second = admit(scheduler, { label: 'b', claims: on('db'), onWait: (ticket) => waits.push(ticket.waitingFor()) });
+  const second = admit(scheduler, {
+    label: 'b',
+    claims: on('db'),
+    onWait: (ticket) => waits.push(ticket.waitingFor()),
+  });
   assert.deepEqual(waits, ['waits for resource "db", held by "a"']);
   first.release();
   const ticket = await second;
@@ -199,16 +268,33 @@ test('admit withdraws a waiting call whose signal aborts, and never queues an ab
   assert.equal((await behind).label, 'c');
   const waits: string[] = [];
   const aborted = AbortSignal.abort(new Error('too late'));
-  await assert.rejects(admit(scheduler, { label: 'd', claims: barrier, signal: aborted, onWait: () => waits.push('d') }), { message: 'too late' });
-  assert.deepEqual([scheduler.running, scheduler.queued, waits], [1, 0, []], 'only c runs; d would have had to wait, so it was withdrawn at once');
+  await assert.rejects(
+    admit(scheduler, { label: 'd', claims: barrier, signal: aborted, onWait: () => waits.push('d') }),
+    { message: 'too late' },
+  );
+  assert.deepEqual(
+    [scheduler.running, scheduler.queued, waits],
+    [1, 0, []],
+    'only c runs; d would have had to wait, so it was withdrawn at once',
+  );
   const free = await admit(scheduler, { label: 'e', claims: none, signal: aborted });
-  assert.deepEqual([free.status, scheduler.running], ['running', 2], 'e could start at once, so it starts and its work sees the aborted signal');
+  assert.deepEqual(
+    [free.status, scheduler.running],
+    ['running', 2],
+    'e could start at once, so it starts and its work sees the aborted signal',
+  );
 });
 
 test('admit ignores a throw from onWait', async () => {
   const scheduler = new Scheduler();
   const holder = await admit(scheduler, { label: 'a', claims: barrier });
-  const next = admit(scheduler, { label: 'b', claims: none, onWait: () => { throw new Error('reporter broke'); } });
+  const next = admit(scheduler, {
+    label: 'b',
+    claims: none,
+    onWait: () => {
+      throw new Error('reporter broke');
+    },
+  });
   holder.release();
   assert.equal((await next).status, 'running');
 });
@@ -225,7 +311,10 @@ test('scoped schedulers keep scopes apart and drop a scope once it is empty', as
   other.release();
   assert.equal(scopes.size, 0);
   const holder = await scopes.admit('session:3', { label: 'h', claims: barrier });
-  await assert.rejects(scopes.admit('session:3', { label: 'd', claims: none, signal: AbortSignal.abort(new Error('gone')) }), { message: 'gone' });
+  await assert.rejects(
+    scopes.admit('session:3', { label: 'd', claims: none, signal: AbortSignal.abort(new Error('gone')) }),
+    { message: 'gone' },
+  );
   assert.equal(scopes.size, 1);
   holder.release();
   assert.equal(scopes.size, 0);

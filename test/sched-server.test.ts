@@ -4,7 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { LoggingMessageNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  type CallToolResult,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_META_KEY, createServer } from '../src/mcp/server/index.js';
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../src/mcp/transports/index.js';
 import { schedTools } from './support/sched-tools.js';
@@ -44,18 +48,25 @@ const clients: Client[] = [];
 /** Every log message a client received, by client. */
 const logs = new Map<Client, unknown[]>();
 
-async function connected(transport: StdioClientTransport | StreamableHTTPClientTransport | InMemoryTransport): Promise<Client> {
+async function connected(
+  transport: StdioClientTransport | StreamableHTTPClientTransport | InMemoryTransport,
+): Promise<Client> {
   const client = new Client({ name: 'sched-test', version: '1.0.0' });
   const received: unknown[] = [];
   logs.set(client, received);
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void received.push(notification.params));
+  client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (notification) => void received.push(notification.params),
+  );
   await client.connect(transport);
   clients.push(client);
   return client;
 }
 
-const stdioClient = (): Promise<Client> => connected(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' }));
-const httpClient = (handle: HttpHandle): Promise<Client> => connected(new StreamableHTTPClientTransport(new URL(handle.url)));
+const stdioClient = (): Promise<Client> =>
+  connected(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' }));
+const httpClient = (handle: HttpHandle): Promise<Client> =>
+  connected(new StreamableHTTPClientTransport(new URL(handle.url)));
 
 /** The progress a call reported, and a way to wait for the next one that matches. */
 class ProgressLog {
@@ -92,8 +103,16 @@ interface CallOptions {
   readonly progress?: ProgressLog;
 }
 
-function call(client: Client, name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-  const requestOptions = { ...(options.signal ? { signal: options.signal } : {}), ...(options.progress ? { onprogress: options.progress.onprogress } : {}) };
+function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<CallToolResult> {
+  const requestOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.progress ? { onprogress: options.progress.onprogress } : {}),
+  };
   return client.callTool({ name, arguments: args }, undefined, requestOptions) as Promise<CallToolResult>;
 }
 
@@ -133,7 +152,11 @@ async function hold(client: Client, name: string, id: string): Promise<{ readonl
  * earlier call ended and ends before every later call starts. With `arrivalKnown` false (HTTP
  * requests on separate connections may arrive in any order) only the "never overlap" half is checked.
  */
-function checkRules(sent: readonly (readonly [string, string])[], spans: ReadonlyMap<string, Span>, arrivalKnown: boolean): void {
+function checkRules(
+  sent: readonly (readonly [string, string])[],
+  spans: ReadonlyMap<string, Span>,
+  arrivalKnown: boolean,
+): void {
   const overlap = (x: Span, y: Span): boolean => x.start < y.end && y.start < x.end;
   for (let i = 0; i < sent.length; i += 1) {
     for (let j = i + 1; j < sent.length; j += 1) {
@@ -143,18 +166,31 @@ function checkRules(sent: readonly (readonly [string, string])[], spans: Readonl
       const b = spans.get(idJ)!;
       const claimsI = CLAIMS.get(toolI)!;
       const claimsJ = CLAIMS.get(toolJ)!;
-      const ordered = claimsI.exclusive || claimsJ.exclusive || (claimsI.resource !== '' && claimsI.resource === claimsJ.resource);
+      const ordered =
+        claimsI.exclusive || claimsJ.exclusive || (claimsI.resource !== '' && claimsI.resource === claimsJ.resource);
       if (!ordered) continue;
-      if (arrivalKnown) assert.ok(a.end < b.start, `${idI} (${toolI}) ends before ${idJ} (${toolJ}) starts: ${JSON.stringify([a, b])}`);
-      else assert.ok(!overlap(a, b), `${idI} (${toolI}) and ${idJ} (${toolJ}) do not overlap: ${JSON.stringify([a, b])}`);
+      if (arrivalKnown)
+        assert.ok(a.end < b.start, `${idI} (${toolI}) ends before ${idJ} (${toolJ}) starts: ${JSON.stringify([a, b])}`);
+      else
+        assert.ok(!overlap(a, b), `${idI} (${toolI}) and ${idJ} (${toolJ}) do not overlap: ${JSON.stringify([a, b])}`);
     }
   }
 }
 
 /** A burst of calls with every claim, sent at once. */
 const BURST: readonly (readonly [string, string])[] = [
-  ['res_a', 'a1'], ['free', 'f1'], ['res_a_too', 'a2'], ['res_b', 'b1'], ['barrier', 'B1'], ['free', 'f2'],
-  ['res_a', 'a3'], ['seq', 'S1'], ['res_b', 'b2'], ['free', 'f3'], ['res_a_too', 'a4'], ['res_b', 'b3'],
+  ['res_a', 'a1'],
+  ['free', 'f1'],
+  ['res_a_too', 'a2'],
+  ['res_b', 'b1'],
+  ['barrier', 'B1'],
+  ['free', 'f2'],
+  ['res_a', 'a3'],
+  ['seq', 'S1'],
+  ['res_b', 'b2'],
+  ['free', 'f3'],
+  ['res_a_too', 'a4'],
+  ['res_b', 'b3'],
 ];
 
 async function burst(client: Client, prefix: string): Promise<Map<string, Span>> {
@@ -196,23 +232,33 @@ test('stdio: calls that share nothing, or hold different resources, run at the s
     call(stdio, 'meet_a', { group: 'g1', count: 3 }),
     call(stdio, 'meet_b', { group: 'g1', count: 3 }),
   ]);
-  assert.deepEqual(met.map((result) => spanOf(result).id), ['g1', 'g1', 'g1']);
+  assert.deepEqual(
+    met.map((result) => spanOf(result).id),
+    ['g1', 'g1', 'g1'],
+  );
 });
 
-test('stdio: a waiting call says what it waits for once (progress 0 and a debug log line), then its own progress follows', TIMEOUT, async () => {
-  const held = await hold(stdio, 'res_a', 'hold-visible');
-  const progress = new ProgressLog();
-  const before = logs.get(stdio)!.length;
-  const waiting = call(stdio, 'res_a_too', { id: 'visible' }, { progress });
-  await progress.waiting();
-  const text = 'tools/call "res_a_too" waits for resource "shell:a", held by "res_a"';
-  assert.deepEqual(logs.get(stdio)!.slice(before), [{ level: 'debug', logger: 'toolwright/scheduling', data: text }]);
-  await held.stop();
-  assert.equal(spanOf(await waiting).id, 'visible');
-  assert.deepEqual(progress.events, [{ progress: 0, message: text }, { progress: 1, message: 'started' }]);
-});
+test(
+  'stdio: a waiting call says what it waits for once (progress 0 and a debug log line), then its own progress follows',
+  TIMEOUT,
+  async () => {
+    const held = await hold(stdio, 'res_a', 'hold-visible');
+    const progress = new ProgressLog();
+    const before = logs.get(stdio)!.length;
+    const waiting = call(stdio, 'res_a_too', { id: 'visible' }, { progress });
+    await progress.waiting();
+    const text = 'tools/call "res_a_too" waits for resource "shell:a", held by "res_a"';
+    assert.deepEqual(logs.get(stdio)!.slice(before), [{ level: 'debug', logger: 'toolwright/scheduling', data: text }]);
+    await held.stop();
+    assert.equal(spanOf(await waiting).id, 'visible');
+    assert.deepEqual(progress.events, [
+      { progress: 0, message: text },
+      { progress: 1, message: 'started' },
+    ]);
+  },
+);
 
-test('HTTP: the debug line follows the session\'s logging level; the progress at 0 is still sent', TIMEOUT, async () => {
+test("HTTP: the debug line follows the session's logging level; the progress at 0 is still sent", TIMEOUT, async () => {
   const client = await httpClient(http);
   await client.setLoggingLevel('info');
   const held = await hold(client, 'res_b', 'quiet-hold');
@@ -221,7 +267,10 @@ test('HTTP: the debug line follows the session\'s logging level; the progress at
   await progress.waiting();
   await held.stop();
   assert.equal(spanOf(await waiting).id, 'quiet');
-  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "res_b" waits for resource "shell:b", held by "res_b"' }, { progress: 1, message: 'started' }]);
+  assert.deepEqual(progress.events, [
+    { progress: 0, message: 'tools/call "res_b" waits for resource "shell:b", held by "res_b"' },
+    { progress: 1, message: 'started' },
+  ]);
   assert.deepEqual(logs.get(client), []);
 });
 
@@ -229,41 +278,74 @@ test('stdio: a cancelled waiting call never starts and stops holding back the ca
   const held = await hold(stdio, 'res_a', 'hold-cancel');
   const controller = new AbortController();
   const barrierProgress = new ProgressLog();
-  const barrier = call(stdio, 'barrier', { id: 'cancelled-barrier' }, { signal: controller.signal, progress: barrierProgress });
-  const barrierOutcome = barrier.then(() => 'answered', (error: unknown) => (error as Error).message);
+  const barrier = call(
+    stdio,
+    'barrier',
+    { id: 'cancelled-barrier' },
+    { signal: controller.signal, progress: barrierProgress },
+  );
+  const barrierOutcome = barrier.then(
+    () => 'answered',
+    (error: unknown) => (error as Error).message,
+  );
   await barrierProgress.waiting();
-  assert.deepEqual(barrierProgress.events, [{ progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' }]);
+  assert.deepEqual(barrierProgress.events, [
+    { progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' },
+  ]);
   const behindProgress = new ProgressLog();
   const behind = call(stdio, 'free', { id: 'behind-barrier' }, { progress: behindProgress });
   await behindProgress.waiting();
-  assert.deepEqual(behindProgress.events, [{ progress: 0, message: 'tools/call "free" waits for the barrier "barrier" to finish' }]);
+  assert.deepEqual(behindProgress.events, [
+    { progress: 0, message: 'tools/call "free" waits for the barrier "barrier" to finish' },
+  ]);
   controller.abort(REASON);
   assert.equal(await barrierOutcome, CANCELLED);
   // The call behind the withdrawn barrier runs while the held call still runs.
   assert.equal(spanOf(await behind).id, 'behind-barrier');
   await held.stop();
   const history = await historyOf(stdio);
-  assert.deepEqual(history.filter((entry) => /hold-cancel|barrier/.test(entry)), ['start hold-cancel', 'start behind-barrier', 'end behind-barrier', 'abort hold-cancel']);
+  assert.deepEqual(
+    history.filter((entry) => /hold-cancel|barrier/.test(entry)),
+    ['start hold-cancel', 'start behind-barrier', 'end behind-barrier', 'abort hold-cancel'],
+  );
 });
 
-test('stdio: a waiting call times out by its own limit, counted from when it was received, and never starts', TIMEOUT, async () => {
-  const held = await hold(stdio, 'res_a', 'hold-limit');
-  const result = await call(stdio, 'res_a_limited', { id: 'limited' });
-  assert.deepEqual(result, { content: [{ type: 'text', text: 'tool "res_a_limited" timed out after 300 ms' }], isError: true });
-  await held.stop();
-  assert.deepEqual((await historyOf(stdio)).filter((entry) => /limit/.test(entry)), ['start hold-limit', 'abort hold-limit']);
-});
+test(
+  'stdio: a waiting call times out by its own limit, counted from when it was received, and never starts',
+  TIMEOUT,
+  async () => {
+    const held = await hold(stdio, 'res_a', 'hold-limit');
+    const result = await call(stdio, 'res_a_limited', { id: 'limited' });
+    assert.deepEqual(result, {
+      content: [{ type: 'text', text: 'tool "res_a_limited" timed out after 300 ms' }],
+      isError: true,
+    });
+    await held.stop();
+    assert.deepEqual(
+      (await historyOf(stdio)).filter((entry) => /limit/.test(entry)),
+      ['start hold-limit', 'abort hold-limit'],
+    );
+  },
+);
 
 test('stdio: a call answered with a timeout keeps its resource until its tool really stops', TIMEOUT, async () => {
   const timedOut = await call(stdio, 'gate_a_limited', { id: 'stubborn', gate: 'stubborn' });
-  assert.deepEqual(timedOut, { content: [{ type: 'text', text: 'tool "gate_a_limited" timed out after 200 ms' }], isError: true });
+  assert.deepEqual(timedOut, {
+    content: [{ type: 'text', text: 'tool "gate_a_limited" timed out after 200 ms' }],
+    isError: true,
+  });
   const progress = new ProgressLog();
   const waiting = call(stdio, 'res_a', { id: 'after-stubborn' }, { progress });
   await progress.waiting();
-  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a_limited"' }]);
+  assert.deepEqual(progress.events, [
+    { progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a_limited"' },
+  ]);
   assert.equal(textOf(await call(stdio, 'open', { gate: 'stubborn' })), 'opened');
   assert.equal(spanOf(await waiting).id, 'after-stubborn');
-  assert.deepEqual((await historyOf(stdio)).filter((entry) => /stubborn/.test(entry)), ['start stubborn', 'end stubborn', 'start after-stubborn', 'end after-stubborn']);
+  assert.deepEqual(
+    (await historyOf(stdio)).filter((entry) => /stubborn/.test(entry)),
+    ['start stubborn', 'end stubborn', 'start after-stubborn', 'end after-stubborn'],
+  );
 });
 
 test('HTTP: two sessions do not block each other', TIMEOUT, async () => {
@@ -282,7 +364,9 @@ test('HTTP: with scope "server", two sessions share one schedule', TIMEOUT, asyn
   const progress = new ProgressLog();
   const waiting = call(second, 'barrier', { id: 'server-two' }, { progress });
   await progress.waiting();
-  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' }]);
+  assert.deepEqual(progress.events, [
+    { progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' },
+  ]);
   await held.stop();
   assert.equal(spanOf(await waiting).id, 'server-two');
 });
@@ -298,7 +382,9 @@ test('HTTP stateless: requests have no session, so they share the server scope',
   const progress = new ProgressLog();
   const waiting = call(second, 'res_a', { id: 'stateless-two' }, { progress });
   await progress.waiting();
-  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a"' }]);
+  assert.deepEqual(progress.events, [
+    { progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a"' },
+  ]);
   assert.equal(textOf(await call(second, 'open', { gate: 'stateless' })), 'opened');
   const [one, two] = [spanOf(await held), spanOf(await waiting)];
   assert.ok(one.end < two.start, `the held call ended before the waiting one started: ${JSON.stringify([one, two])}`);
@@ -311,7 +397,9 @@ test('HTTP: maxConcurrent bounds the calls of one scope that run at once', TIMEO
   const progress = new ProgressLog();
   const waiting = call(client, 'free', { id: 'slot-two' }, { progress });
   await progress.waiting();
-  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "free" waits for a free slot (at most 1 call runs at once)' }]);
+  assert.deepEqual(progress.events, [
+    { progress: 0, message: 'tools/call "free" waits for a free slot (at most 1 call runs at once)' },
+  ]);
   await held.stop();
   assert.equal(spanOf(await waiting).id, 'slot-two');
 });
@@ -319,10 +407,18 @@ test('HTTP: maxConcurrent bounds the calls of one scope that run at once', TIMEO
 test('HTTP: scheduling false switches enforcement off, so calls on one resource overlap', TIMEOUT, async () => {
   const off = await listen({ scheduling: false });
   const client = await httpClient(off);
-  const met = await Promise.all([call(client, 'meet_a', { group: 'off', count: 2 }), call(client, 'meet_a', { group: 'off', count: 2 })]);
-  assert.deepEqual(met.map((result) => spanOf(result).id), ['off', 'off']);
+  const met = await Promise.all([
+    call(client, 'meet_a', { group: 'off', count: 2 }),
+    call(client, 'meet_a', { group: 'off', count: 2 }),
+  ]);
+  assert.deepEqual(
+    met.map((result) => spanOf(result).id),
+    ['off', 'off'],
+  );
   // The claims are still listed, for a host that schedules by them itself.
-  const listed = (await client.listTools()).tools.filter((tool) => ['meet_a', 'barrier', 'seq'].includes(tool.name)).map((tool) => [tool.name, tool._meta]);
+  const listed = (await client.listTools()).tools
+    .filter((tool) => ['meet_a', 'barrier', 'seq'].includes(tool.name))
+    .map((tool) => [tool.name, tool._meta]);
   assert.deepEqual(listed, [
     ['barrier', { [TOOL_META_KEY]: { sequential: true, barrier: true, replay: true } }],
     ['seq', { [TOOL_META_KEY]: { sequential: true, replay: true } }],
@@ -330,48 +426,82 @@ test('HTTP: scheduling false switches enforcement off, so calls on one resource 
   ]);
 });
 
-test('in memory: with scope "principal", the connections of one principal share a schedule, other principals run beside them', TIMEOUT, async () => {
-  const tools = schedTools();
-  /** A connection to a server of its own for `tools`, whose requests carry auth info naming `clientId` (as an auth layer would add). */
-  const connect = async (clientId: string): Promise<Client> => {
-    const server = createServer({ name: 'sched-memory', version: '1.0.0' }, tools, { scheduling: { scope: 'principal' } });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverTransport);
-    const send = clientTransport.send.bind(clientTransport);
-    clientTransport.send = (message, options) => send(message, { ...options, authInfo: { token: 'test', clientId, scopes: [] } });
-    return connected(clientTransport);
-  };
-  const alice = await connect('alice');
-  const aliceAgain = await connect('alice');
-  const bob = await connect('bob');
-  const held = await hold(alice, 'barrier', 'alice-one');
-  const progress = new ProgressLog();
-  const waiting = call(aliceAgain, 'barrier', { id: 'alice-two' }, { progress });
-  await progress.waiting();
-  assert.deepEqual(progress.events, [{ progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' }]);
-  assert.equal(spanOf(await call(bob, 'barrier', { id: 'bob-one' })).id, 'bob-one');
-  await held.stop();
-  assert.equal(spanOf(await waiting).id, 'alice-two');
-});
+test(
+  'in memory: with scope "principal", the connections of one principal share a schedule, other principals run beside them',
+  TIMEOUT,
+  async () => {
+    const tools = schedTools();
+    /** A connection to a server of its own for `tools`, whose requests carry auth info naming `clientId` (as an auth layer would add). */
+    const connect = async (clientId: string): Promise<Client> => {
+      const server = createServer({ name: 'sched-memory', version: '1.0.0' }, tools, {
+        scheduling: { scope: 'principal' },
+      });
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverTransport);
+      const send = clientTransport.send.bind(clientTransport);
+      clientTransport.send = (message, options) =>
+        send(message, { ...options, authInfo: { token: 'test', clientId, scopes: [] } });
+      return connected(clientTransport);
+    };
+    const alice = await connect('alice');
+    const aliceAgain = await connect('alice');
+    const bob = await connect('bob');
+    const held = await hold(alice, 'barrier', 'alice-one');
+    const progress = new ProgressLog();
+    const waiting = call(aliceAgain, 'barrier', { id: 'alice-two' }, { progress });
+    await progress.waiting();
+    assert.deepEqual(progress.events, [
+      { progress: 0, message: 'tools/call "barrier" waits for 1 earlier call to finish (a barrier runs alone)' },
+    ]);
+    assert.equal(spanOf(await call(bob, 'barrier', { id: 'bob-one' })).id, 'bob-one');
+    await held.stop();
+    assert.equal(spanOf(await waiting).id, 'alice-two');
+  },
+);
 
 test('a malformed scheduling option is refused when the server is made', () => {
   const info = { name: 'bad', version: '1.0.0' };
-  assert.throws(() => createServer(info, [], { scheduling: { scope: 'team' as 'server' } }), { name: 'TypeError', message: 'createServer: "scheduling.scope" must be "session", "principal" or "server", got "team"' });
-  assert.throws(() => createServer(info, [], { scheduling: { maxConcurrent: 0 } }), { name: 'TypeError', message: 'createServer: "scheduling.maxConcurrent" must be a positive integer, got 0' });
-  assert.throws(() => createServer(info, [], { scheduling: true as unknown as false }), { name: 'TypeError', message: 'createServer: "scheduling" must be false or an object with "scope" and "maxConcurrent", got a boolean' });
-  return assert.rejects(serveHttp(info, [], { scheduling: { scope: 7 as unknown as 'server' } }), { name: 'TypeError', message: 'createServer: "scheduling.scope" must be "session", "principal" or "server", got a number' });
+  assert.throws(() => createServer(info, [], { scheduling: { scope: 'team' as 'server' } }), {
+    name: 'TypeError',
+    message: 'createServer: "scheduling.scope" must be "session", "principal" or "server", got "team"',
+  });
+  assert.throws(() => createServer(info, [], { scheduling: { maxConcurrent: 0 } }), {
+    name: 'TypeError',
+    message: 'createServer: "scheduling.maxConcurrent" must be a positive integer, got 0',
+  });
+  assert.throws(() => createServer(info, [], { scheduling: true as unknown as false }), {
+    name: 'TypeError',
+    message: 'createServer: "scheduling" must be false or an object with "scope" and "maxConcurrent", got a boolean',
+  });
+  return assert.rejects(serveHttp(info, [], { scheduling: { scope: 7 as unknown as 'server' } }), {
+    name: 'TypeError',
+    message: 'createServer: "scheduling.scope" must be "session", "principal" or "server", got a number',
+  });
 });
 
-test('HTTP, 2026-07-28 era (the v2 client pinned to it; stateless requests share the server scope): a burst never overlaps where a claim forbids it', TIMEOUT, async () => {
-  const { Client: V2Client, StreamableHTTPClientTransport: V2HttpTransport } = await import('@modelcontextprotocol/client');
-  const modern = new V2Client({ name: 'sched-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await modern.connect(new V2HttpTransport(new URL(http.url)));
-  try {
-    const results = await Promise.all(BURST.map(([tool, id]) => modern.callTool({ name: tool, arguments: { id: `m${id}` } })));
-    const spans = new Map(results.map((result, index) => [BURST[index]![1], spanOf(result as CallToolResult)]));
-    assert.deepEqual([...spans.keys()], BURST.map(([, id]) => id));
-    checkRules(BURST, spans, false);
-  } finally {
-    await modern.close();
-  }
-});
+test(
+  'HTTP, 2026-07-28 era (the v2 client pinned to it; stateless requests share the server scope): a burst never overlaps where a claim forbids it',
+  TIMEOUT,
+  async () => {
+    const { Client: V2Client, StreamableHTTPClientTransport: V2HttpTransport } =
+      await import('@modelcontextprotocol/client');
+    const modern = new V2Client(
+      { name: 'sched-2026', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(new V2HttpTransport(new URL(http.url)));
+    try {
+      const results = await Promise.all(
+        BURST.map(([tool, id]) => modern.callTool({ name: tool, arguments: { id: `m${id}` } })),
+      );
+      const spans = new Map(results.map((result, index) => [BURST[index]![1], spanOf(result as CallToolResult)]));
+      assert.deepEqual(
+        [...spans.keys()],
+        BURST.map(([, id]) => id),
+      );
+      checkRules(BURST, spans, false);
+    } finally {
+      await modern.close();
+    }
+  },
+);

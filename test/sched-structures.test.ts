@@ -33,7 +33,11 @@ test('ArrivalHeap pops in arrival order whatever the order of pushes and pops', 
 });
 
 test('Fifo shifts in push order, removes from anywhere, and says where the removed item was', () => {
-  const op = fc.oneof(fc.constant({ push: true as const }), fc.constant({ shift: true as const }), fc.record({ remove: fc.nat(50) }));
+  const op = fc.oneof(
+    fc.constant({ push: true as const }),
+    fc.constant({ shift: true as const }),
+    fc.record({ remove: fc.nat(50) }),
+  );
   fc.assert(
     fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
       const fifo = new Fifo<number>();

@@ -16,24 +16,34 @@ describe('cli lint', () => {
     assert.equal(run.err, '');
     const lines = run.out.trimEnd().split('\n');
     assert.equal(lines.length, 20);
-    assert.equal(lines[0], 'create_issue inputSchema /properties/body/type: [gemini/type-list] type ["string","null"] is a list; Gemini takes one type (null through anyOf or nullable); fix: compile or serve with schemaProfile: \'portable\' (or --profile portable): the listing writes anyOf [X, {"type":"null"}] and the server still enforces it');
+    assert.equal(
+      lines[0],
+      'create_issue inputSchema /properties/body/type: [gemini/type-list] type ["string","null"] is a list; Gemini takes one type (null through anyOf or nullable); fix: compile or serve with schemaProfile: \'portable\' (or --profile portable): the listing writes anyOf [X, {"type":"null"}] and the server still enforces it',
+    );
     assert.equal(lines[19], '19 findings (gemini 19)');
   });
 
   it('with --profile portable finds nothing and exits 0', async () => {
-    assert.deepEqual(await runCliCaptured(['lint', ISSUES, '--profile', 'portable']), { code: 0, out: 'no findings\n', err: '' });
+    assert.deepEqual(await runCliCaptured(['lint', ISSUES, '--profile', 'portable']), {
+      code: 0,
+      out: 'no findings\n',
+      err: '',
+    });
   });
 
   it('prints the findings as JSON with --json', async () => {
     const run = await runCliCaptured(['lint', ISSUES, '--provider', 'anthropic-strict', '--json']);
     const findings = JSON.parse(run.out) as { rule: string; pointer: string; tool: string }[];
     assert.equal(run.code, 1);
-    assert.deepEqual(findings.filter((f) => f.tool === 'plan_tasks').map((f) => `${f.rule} ${f.pointer}`), [
-      'anthropic-strict/recursion /$defs',
-      'anthropic-strict/numeric-bounds /properties/issue/minimum',
-      'anthropic-strict/length-bounds /$defs/Task/properties/title/minLength',
-      'anthropic-strict/type-list /$defs/Task/properties/subtasks/type',
-    ]);
+    assert.deepEqual(
+      findings.filter((f) => f.tool === 'plan_tasks').map((f) => `${f.rule} ${f.pointer}`),
+      [
+        'anthropic-strict/recursion /$defs',
+        'anthropic-strict/numeric-bounds /properties/issue/minimum',
+        'anthropic-strict/length-bounds /$defs/Task/properties/title/minLength',
+        'anthropic-strict/type-list /$defs/Task/properties/subtasks/type',
+      ],
+    );
   });
 });
 
@@ -48,23 +58,52 @@ describe('cli list --profile and --lint', () => {
 
   it('lists the portable schemas with --profile portable, and the findings with --lint', async () => {
     const run = await runCliCaptured(['list', ISSUES, '--profile', 'portable', '--json', '--lint']);
-    const listed = JSON.parse(run.out) as { tools: { name: string; inputSchema: { required: string[] } }[]; findings: unknown[] };
+    const listed = JSON.parse(run.out) as {
+      tools: { name: string; inputSchema: { required: string[] } }[];
+      findings: unknown[];
+    };
     assert.deepEqual(listed.findings, []);
-    assert.deepEqual(listed.tools.find((t) => t.name === 'search_issues')!.inputSchema.required, ['query', 'states', 'limit']);
+    assert.deepEqual(listed.tools.find((t) => t.name === 'search_issues')!.inputSchema.required, [
+      'query',
+      'states',
+      'limit',
+    ]);
     const text = await runCliCaptured(['list', ISSUES, '--lint']);
-    assert.ok(text.out.endsWith('73 findings (openai-strict 25, gemini 19, anthropic-strict 29)\n'), text.out.slice(-200));
+    assert.ok(
+      text.out.endsWith('73 findings (openai-strict 25, gemini 19, anthropic-strict 29)\n'),
+      text.out.slice(-200),
+    );
   });
 });
 
 describe('cli arguments for profiles and lint', () => {
   it('parses --profile, --lint and --provider', () => {
-    assert.deepEqual(parseArgs(['lint', 'm.js', '--provider', 'gemini,mcp', '--profile=portable']), { kind: 'lint', module: 'm.js', profile: 'portable', providers: ['gemini', 'mcp'], json: false });
+    assert.deepEqual(parseArgs(['lint', 'm.js', '--provider', 'gemini,mcp', '--profile=portable']), {
+      kind: 'lint',
+      module: 'm.js',
+      profile: 'portable',
+      providers: ['gemini', 'mcp'],
+      json: false,
+    });
     assert.deepEqual(parseArgs(['list', 'm.js', '--lint']), { kind: 'list', module: 'm.js', json: false, lint: true });
-    assert.deepEqual(parseArgs(['serve', 'm.js', '--profile', 'gemini']), { kind: 'serve', module: 'm.js', stateless: false, profile: 'gemini' });
+    assert.deepEqual(parseArgs(['serve', 'm.js', '--profile', 'gemini']), {
+      kind: 'serve',
+      module: 'm.js',
+      stateless: false,
+      profile: 'gemini',
+    });
   });
 
   it('refuses an unknown profile or provider, naming the known ones', () => {
-    assert.throws(() => parseArgs(['list', 'm.js', '--profile', 'claude']), new UsageError('--profile must be one of exact, portable, openai-strict, gemini, anthropic-strict, got "claude"'));
-    assert.throws(() => parseArgs(['lint', 'm.js', '--provider', 'openai']), new UsageError('--provider: unknown provider "openai" (known: openai-strict, gemini, anthropic, anthropic-strict, mcp)'));
+    assert.throws(
+      () => parseArgs(['list', 'm.js', '--profile', 'claude']),
+      new UsageError('--profile must be one of exact, portable, openai-strict, gemini, anthropic-strict, got "claude"'),
+    );
+    assert.throws(
+      () => parseArgs(['lint', 'm.js', '--provider', 'openai']),
+      new UsageError(
+        '--provider: unknown provider "openai" (known: openai-strict, gemini, anthropic, anthropic-strict, mcp)',
+      ),
+    );
   });
 });

@@ -20,7 +20,10 @@ test('a nested DTO is inlined, through @ValidateNested + @Type or design:type al
   const point = objectSchema({ x: { type: 'integer' }, y: { type: 'integer' } });
   const result = generated(Args);
   assert.deepEqual(result.schema, objectSchema({ from: point, to: point }));
-  assert.deepEqual(result.issues.map((issue) => issue.member), ['via']);
+  assert.deepEqual(
+    result.issues.map((issue) => issue.member),
+    ['via'],
+  );
 });
 
 test('arrays of nested DTOs, with or without each: true', () => {
@@ -33,19 +36,34 @@ test('arrays of nested DTOs, with or without each: true', () => {
     @ValidateNested() @Type(() => Item) extras!: Item[];
   }
   const item = objectSchema({ sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } });
-  assert.deepEqual(cleanSchema(Order), objectSchema({ items: { type: 'array', items: item }, extras: { type: 'array', items: item } }));
+  assert.deepEqual(
+    cleanSchema(Order),
+    objectSchema({ items: { type: 'array', items: item }, extras: { type: 'array', items: item } }),
+  );
 });
 
 test('an optional nested DTO admits null through a type list, the form client libraries keep', () => {
-  class Filter { @IsString() field!: string; }
-  class Args { @IsOptional() @ValidateNested() @Type(() => Filter) filter?: Filter; }
-  assert.deepEqual(cleanSchema(Args), objectSchema({
-    filter: { ...objectSchema({ field: { type: 'string' } }), type: ['object', 'null'] },
-  }, []));
+  class Filter {
+    @IsString() field!: string;
+  }
+  class Args {
+    @IsOptional() @ValidateNested() @Type(() => Filter) filter?: Filter;
+  }
+  assert.deepEqual(
+    cleanSchema(Args),
+    objectSchema(
+      {
+        filter: { ...objectSchema({ field: { type: 'string' } }), type: ['object', 'null'] },
+      },
+      [],
+    ),
+  );
 });
 
 test('a recursive DTO goes through $defs, and only the recursive classes do', () => {
-  class Leaf { @IsString() name!: string; }
+  class Leaf {
+    @IsString() name!: string;
+  }
   class TreeNode {
     @IsString() label!: string;
     @IsOptional() @ValidateNested({ each: true }) @Type(() => TreeNode) children?: TreeNode[];
@@ -56,12 +74,18 @@ test('a recursive DTO goes through $defs, and only the recursive classes do', ()
     @ValidateNested() @Type(() => Leaf) other!: Leaf;
   }
   const leaf = objectSchema({ name: { type: 'string' } });
-  const tree = objectSchema({
-    label: { type: 'string' },
-    children: { type: ['array', 'null'], items: { $ref: '#/$defs/TreeNode' } },
-    leaf,
-  }, ['label', 'leaf']);
-  assert.deepEqual(cleanSchema(Args), { ...objectSchema({ root: { $ref: '#/$defs/TreeNode' }, other: leaf }), $defs: { TreeNode: tree } });
+  const tree = objectSchema(
+    {
+      label: { type: 'string' },
+      children: { type: ['array', 'null'], items: { $ref: '#/$defs/TreeNode' } },
+      leaf,
+    },
+    ['label', 'leaf'],
+  );
+  assert.deepEqual(cleanSchema(Args), {
+    ...objectSchema({ root: { $ref: '#/$defs/TreeNode' }, other: leaf }),
+    $defs: { TreeNode: tree },
+  });
 });
 
 test('a recursive root class is its own $defs entry', () => {
@@ -69,7 +93,10 @@ test('a recursive root class is its own $defs entry', () => {
     @IsString() name!: string;
     @IsOptional() @ValidateNested() @Type(() => Category) parent?: Category;
   }
-  const body = objectSchema({ name: { type: 'string' }, parent: { anyOf: [{ $ref: '#/$defs/Category' }, { type: 'null' }] } }, ['name']);
+  const body = objectSchema(
+    { name: { type: 'string' }, parent: { anyOf: [{ $ref: '#/$defs/Category' }, { type: 'null' }] } },
+    ['name'],
+  );
   const schema = cleanSchema(Category);
   assert.deepEqual(schema, { ...body, $defs: { Category: body } });
   const validate = compileSchema(schema);
@@ -88,9 +115,15 @@ test('mutually recursive classes both go into $defs', () => {
   }
   const schema = cleanSchema(Person);
   assert.deepEqual(schema, {
-    ...objectSchema({ name: { type: 'string' }, employer: { anyOf: [{ $ref: '#/$defs/Company' }, { type: 'null' }] } }, ['name']),
+    ...objectSchema(
+      { name: { type: 'string' }, employer: { anyOf: [{ $ref: '#/$defs/Company' }, { type: 'null' }] } },
+      ['name'],
+    ),
     $defs: {
-      Person: objectSchema({ name: { type: 'string' }, employer: { anyOf: [{ $ref: '#/$defs/Company' }, { type: 'null' }] } }, ['name']),
+      Person: objectSchema(
+        { name: { type: 'string' }, employer: { anyOf: [{ $ref: '#/$defs/Company' }, { type: 'null' }] } },
+        ['name'],
+      ),
       Company: objectSchema({ title: { type: 'string' }, staff: { type: 'array', items: { $ref: '#/$defs/Person' } } }),
     },
   });
@@ -110,7 +143,8 @@ test('two different recursive classes with the same name get distinct $defs name
     @ValidateNested() @Type(() => A) first!: InstanceType<typeof A>;
     @ValidateNested() @Type(() => B) second!: InstanceType<typeof B>;
   }
-  const nodeOf = (ref: string, field: string) => objectSchema({ next: { anyOf: [{ $ref: ref }, { type: 'null' }] }, [field]: { type: 'string' } }, [field]);
+  const nodeOf = (ref: string, field: string) =>
+    objectSchema({ next: { anyOf: [{ $ref: ref }, { type: 'null' }] }, [field]: { type: 'string' } }, [field]);
   assert.deepEqual(cleanSchema(Args), {
     ...objectSchema({ first: { $ref: '#/$defs/Node' }, second: { $ref: '#/$defs/Node_2' } }),
     $defs: { Node: nodeOf('#/$defs/Node', 'a'), Node_2: nodeOf('#/$defs/Node_2', 'b') },
@@ -128,33 +162,59 @@ test('a subclass has its base class properties first, in declaration order', () 
   }
   // class-validator lets a subclass's rules of a property replace all the base class's rules of
   // that property (of the same kind): @IsInt() is gone, as it is for validate().
-  assert.deepEqual(cleanSchema(Search), objectSchema({
-    offset: { type: ['integer', 'null'], minimum: 0 },
-    limit: { type: 'number', minimum: 1 },
-    query: { type: 'string' },
-  }, ['limit', 'query']));
-  assert.deepEqual(cleanSchema(Paging), objectSchema({ offset: { type: ['integer', 'null'], minimum: 0 }, limit: { type: 'integer' } }, ['limit']));
+  assert.deepEqual(
+    cleanSchema(Search),
+    objectSchema(
+      {
+        offset: { type: ['integer', 'null'], minimum: 0 },
+        limit: { type: 'number', minimum: 1 },
+        query: { type: 'string' },
+      },
+      ['limit', 'query'],
+    ),
+  );
+  assert.deepEqual(
+    cleanSchema(Paging),
+    objectSchema({ offset: { type: ['integer', 'null'], minimum: 0 }, limit: { type: 'integer' } }, ['limit']),
+  );
 });
 
 test('a discriminated @Type is anyOf its subtypes, each with its discriminator value', () => {
   abstract class Shape {}
-  class Circle extends Shape { @IsInt() @Min(0) radius!: number; }
+  class Circle extends Shape {
+    @IsInt() @Min(0) radius!: number;
+  }
   class Square extends Shape {
     @IsString() kind!: string;
     @IsInt() side!: number;
   }
-  const discriminator = { property: 'kind', subTypes: [{ name: 'circle', value: Circle }, { name: 'square', value: Square }] };
+  const discriminator = {
+    property: 'kind',
+    subTypes: [
+      { name: 'circle', value: Circle },
+      { name: 'square', value: Square },
+    ],
+  };
   class Args {
     @ValidateNested() @Type(() => Shape, { discriminator, keepDiscriminatorProperty: true }) shape!: Shape;
     @IsOptional() @ValidateNested({ each: true }) @Type(() => Shape, { discriminator }) more?: Shape[];
   }
-  const circle = objectSchema({ radius: { type: 'integer', minimum: 0 }, kind: { type: 'string', const: 'circle' } }, ['radius', 'kind']);
+  const circle = objectSchema({ radius: { type: 'integer', minimum: 0 }, kind: { type: 'string', const: 'circle' } }, [
+    'radius',
+    'kind',
+  ]);
   const square = objectSchema({ kind: { type: 'string', const: 'square' }, side: { type: 'integer' } });
   const schema = cleanSchema(Args);
-  assert.deepEqual(schema, objectSchema({
-    shape: { anyOf: [circle, square] },
-    more: { type: ['array', 'null'], items: { anyOf: [circle, square] } },
-  }, ['shape']));
+  assert.deepEqual(
+    schema,
+    objectSchema(
+      {
+        shape: { anyOf: [circle, square] },
+        more: { type: ['array', 'null'], items: { anyOf: [circle, square] } },
+      },
+      ['shape'],
+    ),
+  );
   const validate = compileSchema(schema);
   assert.equal(validate({ shape: { kind: 'circle', radius: 2 } }), true);
   assert.equal(validate({ shape: { kind: 'square', side: 2 }, more: [{ kind: 'circle', radius: 1 }] }), true);
@@ -163,11 +223,27 @@ test('a discriminated @Type is anyOf its subtypes, each with its discriminator v
 });
 
 test('an optional discriminated @Type adds null to its anyOf', () => {
-  class A { @IsString() a!: string; }
-  class Args {
-    @IsOptional() @ValidateNested() @Type(() => A, { discriminator: { property: 't', subTypes: [{ name: 'a', value: A }] } }) value?: A;
+  class A {
+    @IsString() a!: string;
   }
-  assert.deepEqual(cleanSchema(Args), objectSchema({
-    value: { anyOf: [objectSchema({ a: { type: 'string' }, t: { type: 'string', const: 'a' } }, ['a', 't']), { type: 'null' }] },
-  }, []));
+  class Args {
+    @IsOptional()
+    @ValidateNested()
+    @Type(() => A, { discriminator: { property: 't', subTypes: [{ name: 'a', value: A }] } })
+    value?: A;
+  }
+  assert.deepEqual(
+    cleanSchema(Args),
+    objectSchema(
+      {
+        value: {
+          anyOf: [
+            objectSchema({ a: { type: 'string' }, t: { type: 'string', const: 'a' } }, ['a', 't']),
+            { type: 'null' },
+          ],
+        },
+      },
+      [],
+    ),
+  );
 });

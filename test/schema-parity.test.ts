@@ -2,9 +2,33 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../src/index.js';
 import {
-  ArrayMaxSize, ArrayNotEmpty, Equals, IsArray, IsBoolean, IsEmail, IsEnum, IsIn, IsInt, IsNegative, IsNotEmpty, IsNotIn, IsNumber,
-  IsOptional, IsPositive, IsString, IsUrl, Length, Matches, Max, MaxLength, Min, Validate, ValidateNested, ValidatorConstraint,
-  validateSync, type ValidatorConstraintInterface,
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  Equals,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNegative,
+  IsNotEmpty,
+  IsNotIn,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  validateSync,
+  type ValidatorConstraintInterface,
 } from 'class-validator';
 import { plainToInstance, Type } from 'class-transformer';
 import { generated } from './support/schema-helpers.js';
@@ -93,8 +117,14 @@ test('parity: numbers', () => {
 });
 
 test('parity: enums and lists', () => {
-  enum Level { Low = 1, High = 2 }
-  enum Color { Red = 'red', Blue = 'blue' }
+  enum Level {
+    Low = 1,
+    High = 2,
+  }
+  enum Color {
+    Red = 'red',
+    Blue = 'blue',
+  }
   class Args {
     @IsEnum(Level) level!: Level;
     @IsEnum(Color) color!: Color;
@@ -111,8 +141,13 @@ test('parity: enums and lists', () => {
 });
 
 test('known difference: class-validator accepts a numeric enum member name, the schema does not', () => {
-  enum Level { Low = 1, High = 2 }
-  class Args { @IsEnum(Level) level!: Level; }
+  enum Level {
+    Low = 1,
+    High = 2,
+  }
+  class Args {
+    @IsEnum(Level) level!: Level;
+  }
   assert.deepEqual(verdicts(Args, { level: 'Low' }), { ours: false, classValidator: true });
 });
 
@@ -142,7 +177,9 @@ test('parity: arrays and nested DTOs', () => {
 test('parity: residual constraints are decided by class-validator', () => {
   @ValidatorConstraint({ name: 'isEven' })
   class IsEven implements ValidatorConstraintInterface {
-    validate(value: unknown) { return typeof value === 'number' && value % 2 === 0; }
+    validate(value: unknown) {
+      return typeof value === 'number' && value % 2 === 0;
+    }
   }
   class Args {
     @IsInt() @Validate(IsEven) n!: number;
@@ -163,8 +200,12 @@ test('parity: residual constraints are decided by class-validator', () => {
 });
 
 test('known differences: ajv formats are stricter than class-validator in places', () => {
-  class Url { @IsUrl() url!: string; }
-  class Email { @IsEmail() email!: string; }
+  class Url {
+    @IsUrl() url!: string;
+  }
+  class Email {
+    @IsEmail() email!: string;
+  }
   // validator.js accepts a URL without a scheme; format "uri" needs one.
   assert.deepEqual(verdicts(Url, { url: 'example.com' }), { ours: false, classValidator: true });
   // validator.js accepts non-ASCII local parts; ajv-formats' email does not.

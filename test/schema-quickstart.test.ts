@@ -18,7 +18,13 @@ import { startLockRegistry, type LockRegistry } from './support/lock-registry.js
 // NODE_TEST_CONTEXT is left out: with it, the project's own `node --test` would report to this
 // test runner instead of printing its results.
 const { NODE_TEST_CONTEXT: _context, ...PARENT_ENV } = process.env;
-let NPM_ENV: NodeJS.ProcessEnv = { ...PARENT_ENV, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'error' };
+let NPM_ENV: NodeJS.ProcessEnv = {
+  ...PARENT_ENV,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_loglevel: 'error',
+};
 
 /** The fenced blocks of the README section that starts with `heading`, in order, with their language. */
 function blocksOf(readme: string, heading: string): { lang: string; text: string }[] {
@@ -41,9 +47,22 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'toolwright-quickstart-'));
   const cacheDir = (await runProcess('npm', ['config', 'get', 'cache'], { timeoutMs: 60_000 })).stdout.trim();
   const npmRoot = (await runProcess('npm', ['root', '-g'], { timeoutMs: 60_000 })).stdout.trim();
-  registry = await startLockRegistry({ lockPath: join(REPO_ROOT, 'package-lock.json'), cacheDir: join(cacheDir, '_cacache'), npmRoot });
-  NPM_ENV = { ...NPM_ENV, npm_config_registry: registry.url, npm_config_cache: join(work, 'npm-cache'), npm_config_prefer_online: 'true' };
-  const packed = await runProcess('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO_ROOT, timeoutMs: 120_000, env: { ...process.env, npm_config_loglevel: 'error' } });
+  registry = await startLockRegistry({
+    lockPath: join(REPO_ROOT, 'package-lock.json'),
+    cacheDir: join(cacheDir, '_cacache'),
+    npmRoot,
+  });
+  NPM_ENV = {
+    ...NPM_ENV,
+    npm_config_registry: registry.url,
+    npm_config_cache: join(work, 'npm-cache'),
+    npm_config_prefer_online: 'true',
+  };
+  const packed = await runProcess('npm', ['pack', '--silent', '--pack-destination', work], {
+    cwd: REPO_ROOT,
+    timeoutMs: 120_000,
+    env: { ...process.env, npm_config_loglevel: 'error' },
+  });
   assert.equal(packed.code, 0, packed.stderr);
   tarball = join(work, packed.stdout.trim().split('\n').pop()!);
 });
@@ -55,9 +74,21 @@ after(async () => {
 
 describe('the README quick start, in an empty folder', { timeout: 600_000 }, () => {
   it('installs, builds and calls the tool exactly as the README says; init writes a project whose npm test passes', async () => {
-    const blocks = blocksOf(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'), '## Your first tool, in an empty folder');
-    assert.deepEqual(blocks.map((b) => b.lang), ['sh', 'json', 'ts', 'ts', 'sh']);
-    const [install, tsconfig, greet, server, run] = blocks as unknown as [{ text: string }, { text: string }, { text: string }, { text: string }, { text: string }];
+    const blocks = blocksOf(
+      readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'),
+      '## Your first tool, in an empty folder',
+    );
+    assert.deepEqual(
+      blocks.map((b) => b.lang),
+      ['sh', 'json', 'ts', 'ts', 'sh'],
+    );
+    const [install, tsconfig, greet, server, run] = blocks as unknown as [
+      { text: string },
+      { text: string },
+      { text: string },
+      { text: string },
+      { text: string },
+    ];
 
     const installScript = install.text.replace('npm install toolwright ', `npm install ${tarball} `);
     assert.notEqual(installScript, install.text, 'the install line names toolwright');
@@ -73,25 +104,37 @@ describe('the README quick start, in an empty folder', { timeout: 600_000 }, () 
       writeFileSync(join(app, name), block.text.startsWith('// tsconfig') ? rest.join('\n') : block.text);
     }
 
-    const lines = run.text.split('\n').filter((line) => line.trim() !== '').map((line) => line.replace(/\s+#.*$/, ''));
+    const lines = run.text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => line.replace(/\s+#.*$/, ''));
     assert.equal(lines[0], 'npx tsc');
     const built = await sh(lines[0]!, app, 200_000);
     assert.deepEqual({ code: built.code, out: built.stdout }, { code: 0, out: '' });
     const called = await sh(lines[1]!, app, 60_000);
-    assert.deepEqual({ code: called.code, out: called.stdout, err: called.stderr }, { code: 0, out: 'Hello, Ada! Hello, Ada!\n', err: '[info] greeting Ada\n' });
+    assert.deepEqual(
+      { code: called.code, out: called.stdout, err: called.stderr },
+      { code: 0, out: 'Hello, Ada! Hello, Ada!\n', err: '[info] greeting Ada\n' },
+    );
     const listed = await sh(lines[2]!, app, 60_000);
     assert.equal(listed.code, 0);
     assert.match(listed.stdout, /^greet — Greet someone, politely\n/);
 
     const init = await sh('npx toolwright init tools', app, 60_000);
     assert.equal(init.code, 0, init.stderr);
-    assert.match(init.stdout, /^wrote package\.json, tsconfig\.json, src\/greet\.ts, src\/server\.ts, test\/greet\.test\.ts in /);
+    assert.match(
+      init.stdout,
+      /^wrote package\.json, tsconfig\.json, src\/greet\.ts, src\/server\.ts, test\/greet\.test\.ts in /,
+    );
     const tested = await sh('npm test', join(app, 'tools'), 200_000);
     assert.equal(tested.code, 0, tested.stdout + tested.stderr);
     assert.match(tested.stdout, /# pass 2\n# fail 0\n/);
     const again = await sh('npx toolwright init tools', app, 60_000);
     assert.equal(again.code, 2);
-    assert.match(again.stderr, /^toolwright: init: tsconfig\.json, src\/greet\.ts, src\/server\.ts, test\/greet\.test\.ts already exist in .*tools; run init in an empty folder \(nothing was written\)\n$/);
+    assert.match(
+      again.stderr,
+      /^toolwright: init: tsconfig\.json, src\/greet\.ts, src\/server\.ts, test\/greet\.test\.ts already exist in .*tools; run init in an empty folder \(nothing was written\)\n$/,
+    );
   });
 });
 
@@ -100,22 +143,41 @@ describe('init in process', () => {
     const { runCli } = await import('../src/cli/run.js');
     const dir = mkdtempSync(join(tmpdir(), 'toolwright-init-'));
     try {
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { test: 'echo "Error: no test specified" && exit 1', lint: 'eslint .' } }));
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: 'x', scripts: { test: 'echo "Error: no test specified" && exit 1', lint: 'eslint .' } }),
+      );
       let out = '';
-      const io = { out: (t: string) => void (out += t), err: () => undefined, cwd: dir, stopRequested: () => new Promise<void>(() => {}) };
+      const io = {
+        out: (t: string) => void (out += t),
+        err: () => undefined,
+        cwd: dir,
+        stopRequested: () => new Promise<void>(() => {}),
+      };
       assert.equal(await runCli(['init'], io), 0);
       assert.deepEqual(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')), {
         name: 'x',
-        scripts: { test: 'tsc -p . && node --test dist/test/', lint: 'eslint .', build: 'tsc -p .', start: 'tsc -p . && node dist/src/server.js' },
+        scripts: {
+          test: 'tsc -p . && node --test dist/test/',
+          lint: 'eslint .',
+          build: 'tsc -p .',
+          start: 'tsc -p . && node dist/src/server.js',
+        },
         type: 'module',
       });
-      assert.match(out, /\n {2}npm install toolwright reflect-metadata class-validator class-transformer @modelcontextprotocol\/server @modelcontextprotocol\/client\n/);
+      assert.match(
+        out,
+        /\n {2}npm install toolwright reflect-metadata class-validator class-transformer @modelcontextprotocol\/server @modelcontextprotocol\/client\n/,
+      );
       const cjs = join(dir, 'cjs');
       mkdirSync(cjs);
       writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
       let err = '';
       assert.equal(await runCli(['init', 'cjs'], { ...io, err: (t: string) => void (err += t) }), 2);
-      assert.equal(err, `toolwright: init: ${join(cjs, 'package.json')} has "type": "commonjs"; toolwright projects are ES modules ("type": "module")\n`);
+      assert.equal(
+        err,
+        `toolwright: init: ${join(cjs, 'package.json')} has "type": "commonjs"; toolwright projects are ES modules ("type": "module")\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

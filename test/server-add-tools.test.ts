@@ -10,12 +10,22 @@ function tool(name: string, execute: ContractTool['execute'] = async () => `${na
 }
 
 test('addTools on a fresh Server registers the capabilities it needs, merged with the server own', async () => {
-  const server = new Server({ name: 'mine', version: '1.0.0' }, { capabilities: { experimental: { 'example/own': {} } } });
+  const server = new Server(
+    { name: 'mine', version: '1.0.0' },
+    { capabilities: { experimental: { 'example/own': {} } } },
+  );
   addTools(server, [tool('one')], { transport: 'memory' });
   const { client, close } = await connect(server);
   try {
-    assert.deepEqual(client.getServerCapabilities(), { experimental: { 'example/own': {}, [FACTS_CAPABILITY]: {} }, tools: {}, logging: {} });
-    assert.deepEqual((await client.listTools()).tools.map((listed) => listed.name), ['one']);
+    assert.deepEqual(client.getServerCapabilities(), {
+      experimental: { 'example/own': {}, [FACTS_CAPABILITY]: {} },
+      tools: {},
+      logging: {},
+    });
+    assert.deepEqual(
+      (await client.listTools()).tools.map((listed) => listed.name),
+      ['one'],
+    );
     assert.deepEqual(await client.callTool({ name: 'one' }), { content: [{ type: 'text', text: 'one ran' }] });
   } finally {
     await close();
@@ -23,13 +33,17 @@ test('addTools on a fresh Server registers the capabilities it needs, merged wit
 });
 
 test('addTools on a connected Server needs the tools capability; without logging nothing is logged', async () => {
-  const chatty = tool('chatty', async (_args, ctx) => { ctx.log('error', 'unheard'); return 'quiet'; });
+  const chatty = tool('chatty', async (_args, ctx) => {
+    ctx.log('error', 'unheard');
+    return 'quiet';
+  });
   const bare = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: {} });
   const [, bareTransport] = InMemoryTransport.createLinkedPair();
   await bare.connect(bareTransport);
   try {
     assert.throws(() => addTools(bare, [chatty]), {
-      message: 'addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }',
+      message:
+        'addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }',
     });
   } finally {
     await bare.close();
@@ -38,7 +52,9 @@ test('addTools on a connected Server needs the tools capability; without logging
   const connected = await connect(withTools);
   try {
     addTools(withTools, [chatty]);
-    assert.deepEqual(await connected.client.callTool({ name: 'chatty' }), { content: [{ type: 'text', text: 'quiet' }] });
+    assert.deepEqual(await connected.client.callTool({ name: 'chatty' }), {
+      content: [{ type: 'text', text: 'quiet' }],
+    });
     assert.deepEqual(notificationsOf(connected.wire, 'notifications/message'), []);
   } finally {
     await connected.close();
@@ -48,20 +64,30 @@ test('addTools on a connected Server needs the tools capability; without logging
 test('addTools refuses a second call on one server and anything that is not a Server', () => {
   const server = new Server({ name: 'mine', version: '1.0.0' }, { capabilities: {} });
   addTools(server, [tool('one')]);
-  assert.throws(() => addTools(server, [tool('two')]), { message: 'addTools: this server already serves toolwright tools; pass every tool in one call' });
-  assert.throws(() => addTools({} as Server, [tool('one')]), {
-    message: 'addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)',
+  assert.throws(() => addTools(server, [tool('two')]), {
+    message: 'addTools: this server already serves toolwright tools; pass every tool in one call',
   });
-  assert.throws(() => addTools(new Server({ name: 'x', version: '1' }), [tool('dup'), tool('dup')]), { message: 'addTools: tool "dup" is listed twice; tool names must be unique' });
+  assert.throws(() => addTools({} as Server, [tool('one')]), {
+    message:
+      'addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)',
+  });
+  assert.throws(() => addTools(new Server({ name: 'x', version: '1' }), [tool('dup'), tool('dup')]), {
+    message: 'addTools: tool "dup" is listed twice; tool names must be unique',
+  });
 });
 
 test('addTools serves next to an McpServer prompt through mcpServer.server', async () => {
   const mcp = new McpServer({ name: 'mixed', version: '1.0.0' });
-  mcp.registerPrompt('greet', { description: 'a greeting' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }));
+  mcp.registerPrompt('greet', { description: 'a greeting' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }],
+  }));
   addTools(mcp.server, [tool('one')]);
   const { client, close } = await connect(mcp.server);
   try {
-    assert.deepEqual((await client.listPrompts()).prompts.map((prompt) => prompt.name), ['greet']);
+    assert.deepEqual(
+      (await client.listPrompts()).prompts.map((prompt) => prompt.name),
+      ['greet'],
+    );
     assert.deepEqual(await client.callTool({ name: 'one' }), { content: [{ type: 'text', text: 'one ran' }] });
   } finally {
     await close();

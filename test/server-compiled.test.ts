@@ -11,10 +11,14 @@ test('a compiled decorated tool is listed, called, validated once and asked for 
   const runs: unknown[] = [];
   class ReadArgs {
     @Description('Path relative to the workspace root')
-    @IsString() @MaxLength(64)
+    @IsString()
+    @MaxLength(64)
     path!: string;
 
-    @IsOptional() @IsInt() @Min(1) @Max(100)
+    @IsOptional()
+    @IsInt()
+    @Min(1)
+    @Max(100)
     limit?: number;
   }
 
@@ -45,7 +49,9 @@ test('a compiled decorated tool is listed, called, validated once and asked for 
     });
     assert.deepEqual(listed!.inputSchema.required, ['path']);
 
-    assert.deepEqual(await client.callTool({ name: 'read_file', arguments: { path: 'a.txt', limit: 5 } }), { content: [{ type: 'text', text: 'contents of a.txt' }] });
+    assert.deepEqual(await client.callTool({ name: 'read_file', arguments: { path: 'a.txt', limit: 5 } }), {
+      content: [{ type: 'text', text: 'contents of a.txt' }],
+    });
     assert.deepEqual(runs, [{ isDto: true, path: 'a.txt', limit: 5, session: { id: '', transport: 'memory' } }]);
 
     assert.deepEqual(await client.callTool({ name: 'read_file', arguments: { path: 7, limit: 0 } }), {
@@ -54,12 +60,29 @@ test('a compiled decorated tool is listed, called, validated once and asked for 
     });
     assert.deepEqual(runs, [{ isDto: true, path: 'a.txt', limit: 5, session: { id: '', transport: 'memory' } }]);
 
-    assert.deepEqual(await client.request({ method: FACTS_METHOD, params: { calls: [{ name: 'read_file', arguments: { path: 'b.txt' } }, { name: 'read_file', arguments: { limit: 'x' } }] } } as never, ResultSchema), {
-      results: [
-        { facts: { calls: [{ tool: 'read', args: { path: 'b.txt' } }] }, replay: 'unknown' },
-        { error: 'invalid arguments: /: must have required property "path"; /limit: must be integer or null', replay: 'unknown' },
-      ],
-    });
+    assert.deepEqual(
+      await client.request(
+        {
+          method: FACTS_METHOD,
+          params: {
+            calls: [
+              { name: 'read_file', arguments: { path: 'b.txt' } },
+              { name: 'read_file', arguments: { limit: 'x' } },
+            ],
+          },
+        } as never,
+        ResultSchema,
+      ),
+      {
+        results: [
+          { facts: { calls: [{ tool: 'read', args: { path: 'b.txt' } }] }, replay: 'unknown' },
+          {
+            error: 'invalid arguments: /: must have required property "path"; /limit: must be integer or null',
+            replay: 'unknown',
+          },
+        ],
+      },
+    );
     assert.deepEqual(runs, [{ isDto: true, path: 'a.txt', limit: 5, session: { id: '', transport: 'memory' } }]);
   } finally {
     await close();

@@ -11,7 +11,12 @@ test('a result object is checked: content must be an array, structuredContent an
       { content: 'hello' },
       { content: [], structuredContent: [1, 2] },
       { content: [], structuredContent: 'text' },
-      { content: [{ type: 'text', text: 'ok' }, { type: 'image', data: 'AAAA' }] },
+      {
+        content: [
+          { type: 'text', text: 'ok' },
+          { type: 'image', data: 'AAAA' },
+        ],
+      },
       { content: [{ type: 'text', text: 'ok' }, 'loose'] },
       { content: [{ type: 'resource', resource: { uri: 'file:///a' } }] },
       { content: [{ type: 'resource', resource: 'file:///a' }] },
@@ -36,7 +41,30 @@ test('a result object is checked: content must be an array, structuredContent an
 
 test('a resource link keeps its title, description and mimeType and nothing else', () => {
   assert.deepEqual(
-    contentOf({ content: [{ type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', title: 'The A file', description: 'first', mimeType: 'text/plain', extra: 1 } as never] }),
-    { content: [{ type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', title: 'The A file', description: 'first', mimeType: 'text/plain' }] },
+    contentOf({
+      content: [
+        {
+          type: 'resource_link',
+          uri: 'file:///a.txt',
+          name: 'a.txt',
+          title: 'The A file',
+          description: 'first',
+          mimeType: 'text/plain',
+          extra: 1,
+        } as never,
+      ],
+    }),
+    {
+      content: [
+        {
+          type: 'resource_link',
+          uri: 'file:///a.txt',
+          name: 'a.txt',
+          title: 'The A file',
+          description: 'first',
+          mimeType: 'text/plain',
+        },
+      ],
+    },
   );
 });

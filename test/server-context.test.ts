@@ -11,7 +11,9 @@ function tool(name: string, execute: ContractTool['execute'], extra: Partial<Con
 
 /** Resolves when `signal` aborts. */
 function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 test('cancelling a call aborts the tool signal and the server sends no result for it', async () => {
@@ -35,9 +37,18 @@ test('cancelling a call aborts the tool signal and the server sends no result fo
     await until(() => finished);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(reason, 'user pressed stop');
-    assert.deepEqual(responsesOf(wire).map((message) => (message as { id: unknown }).id), [0]);
-    await assert.rejects(client.callTool({ name: 'slow' }, undefined, { signal: AbortSignal.abort() }), { name: 'AbortError', message: 'This operation was aborted' });
-    assert.deepEqual(responsesOf(wire).map((message) => (message as { id: unknown }).id), [0]);
+    assert.deepEqual(
+      responsesOf(wire).map((message) => (message as { id: unknown }).id),
+      [0],
+    );
+    await assert.rejects(client.callTool({ name: 'slow' }, undefined, { signal: AbortSignal.abort() }), {
+      name: 'AbortError',
+      message: 'This operation was aborted',
+    });
+    assert.deepEqual(
+      responsesOf(wire).map((message) => (message as { id: unknown }).id),
+      [0],
+    );
   } finally {
     await close();
   }
@@ -46,7 +57,12 @@ test('cancelling a call aborts the tool signal and the server sends no result fo
 test('closing the connection aborts calls in flight', async () => {
   let started = false;
   let sawAbort = false;
-  const waiting = tool('waiting', async (_args, ctx) => { started = true; await aborted(ctx.signal); sawAbort = true; return 'closed'; });
+  const waiting = tool('waiting', async (_args, ctx) => {
+    started = true;
+    await aborted(ctx.signal);
+    sawAbort = true;
+    return 'closed';
+  });
   const { client, server, close } = await serve([waiting]);
   const call = client.callTool({ name: 'waiting' }).catch((err: Error) => err.message);
   await until(() => started);
@@ -59,20 +75,32 @@ test('closing the connection aborts calls in flight', async () => {
 test('a tool past its timeoutMs is answered with the timeout error, its signal aborted and its late result dropped', async () => {
   let reason: unknown;
   let release: () => void = () => {};
-  const bounded = tool('bounded', async (_args, ctx) => {
-    await aborted(ctx.signal);
-    reason = ctx.signal.reason;
-    await new Promise<void>((resolve) => { release = resolve; });
-    return 'late';
-  }, { timeoutMs: 20 });
+  const bounded = tool(
+    'bounded',
+    async (_args, ctx) => {
+      await aborted(ctx.signal);
+      reason = ctx.signal.reason;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return 'late';
+    },
+    { timeoutMs: 20 },
+  );
   const ignoring = tool('ignoring', () => new Promise(() => {}), { timeoutMs: 10 });
   const quick = tool('quick', async () => 'in time', { timeoutMs: 60_000 });
   const { client, close } = await serve([bounded, ignoring, quick]);
   try {
-    assert.deepEqual(await client.callTool({ name: 'bounded' }), { content: [{ type: 'text', text: 'tool "bounded" timed out after 20 ms' }], isError: true });
+    assert.deepEqual(await client.callTool({ name: 'bounded' }), {
+      content: [{ type: 'text', text: 'tool "bounded" timed out after 20 ms' }],
+      isError: true,
+    });
     assert.equal((reason as Error).name, 'CallTimeoutError');
     release();
-    assert.deepEqual(await client.callTool({ name: 'ignoring' }), { content: [{ type: 'text', text: 'tool "ignoring" timed out after 10 ms' }], isError: true });
+    assert.deepEqual(await client.callTool({ name: 'ignoring' }), {
+      content: [{ type: 'text', text: 'tool "ignoring" timed out after 10 ms' }],
+      isError: true,
+    });
     assert.deepEqual(await client.callTool({ name: 'quick' }), { content: [{ type: 'text', text: 'in time' }] });
   } finally {
     await close();
@@ -99,7 +127,10 @@ test('progress is sent only with a progress token: numbered updates, explicit va
   const { client, wire, close } = await serve([working]);
   try {
     const received: Progress[] = [];
-    assert.deepEqual(await client.callTool({ name: 'working' }, undefined, { onprogress: (progress) => received.push(progress) }), { content: [{ type: 'text', text: 'done' }] });
+    assert.deepEqual(
+      await client.callTool({ name: 'working' }, undefined, { onprogress: (progress) => received.push(progress) }),
+      { content: [{ type: 'text', text: 'done' }] },
+    );
     const expected = [
       { progress: 1, message: 'step one' },
       { progress: 10, total: 20, message: 'half' },
@@ -108,11 +139,17 @@ test('progress is sent only with a progress token: numbered updates, explicit va
       { progress: 5 },
     ];
     assert.deepEqual(received, expected);
-    assert.deepEqual(notificationsOf(wire, 'notifications/progress'), expected.map((params) => ({ progressToken: 1, ...params })));
+    assert.deepEqual(
+      notificationsOf(wire, 'notifications/progress'),
+      expected.map((params) => ({ progressToken: 1, ...params })),
+    );
     kept!.progress('after the result');
     await client.callTool({ name: 'working' });
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(notificationsOf(wire, 'notifications/progress'), expected.map((params) => ({ progressToken: 1, ...params })));
+    assert.deepEqual(
+      notificationsOf(wire, 'notifications/progress'),
+      expected.map((params) => ({ progressToken: 1, ...params })),
+    );
   } finally {
     await close();
   }
@@ -129,7 +166,9 @@ test('log messages honour logging/setLevel; everything passes until the client s
   const { client, wire, close } = await serve([chatty]);
   try {
     const received: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => { received.push(notification.params); });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      received.push(notification.params);
+    });
     await client.callTool({ name: 'chatty' });
     assert.deepEqual(notificationsOf(wire, 'notifications/message'), [
       { level: 'debug', data: 'debugging' },
@@ -144,20 +183,35 @@ test('log messages honour logging/setLevel; everything passes until the client s
       { level: 'emergency', data: ['all', 'hands'] },
     ]);
     await until(() => received.length === 6);
-    await assert.rejects(client.request({ method: 'logging/setLevel', params: { level: 'loud' } }, LoggingMessageNotificationSchema.shape.params), {
-      message: 'MCP error -32602: logging/setLevel: unknown level "loud"; use one of debug, info, notice, warning, error, critical, alert, emergency',
-    });
+    await assert.rejects(
+      client.request(
+        { method: 'logging/setLevel', params: { level: 'loud' } },
+        LoggingMessageNotificationSchema.shape.params,
+      ),
+      {
+        message:
+          'MCP error -32602: logging/setLevel: unknown level "loud"; use one of debug, info, notice, warning, error, critical, alert, emergency',
+      },
+    );
   } finally {
     await close();
   }
 });
 
 test('ctx.log with an unknown level fails the call with a readable error', async () => {
-  const wrong = tool('wrong', async (_args, ctx) => { ctx.log('verbose' as never, 'x'); return 'unreachable'; });
+  const wrong = tool('wrong', async (_args, ctx) => {
+    ctx.log('verbose' as never, 'x');
+    return 'unreachable';
+  });
   const { client, close } = await serve([wrong]);
   try {
     assert.deepEqual(await client.callTool({ name: 'wrong' }), {
-      content: [{ type: 'text', text: 'ctx.log: unknown level "verbose"; use one of debug, info, notice, warning, error, critical, alert, emergency' }],
+      content: [
+        {
+          type: 'text',
+          text: 'ctx.log: unknown level "verbose"; use one of debug, info, notice, warning, error, critical, alert, emergency',
+        },
+      ],
       isError: true,
     });
   } finally {
@@ -182,8 +236,18 @@ test('each connection has its own session object, the same for every call on it'
   const first = await connect(createServer({ name: 's', version: '1' }, tools, { transport: 'memory' }));
   const second = await connect(createServer({ name: 's', version: '1' }, tools));
   try {
-    const texts = async (client: typeof first.client) => ((await client.callTool({ name: 'count' })).content as Array<{ text: string }>)[0]!.text;
-    assert.deepEqual([await texts(first.client), await texts(first.client), await texts(second.client), await texts(first.client), await texts(second.client)], ['1', '2', '1', '3', '2']);
+    const texts = async (client: typeof first.client) =>
+      ((await client.callTool({ name: 'count' })).content as Array<{ text: string }>)[0]!.text;
+    assert.deepEqual(
+      [
+        await texts(first.client),
+        await texts(first.client),
+        await texts(second.client),
+        await texts(first.client),
+        await texts(second.client),
+      ],
+      ['1', '2', '1', '3', '2'],
+    );
     assert.equal(seen[0], seen[1]);
     assert.notEqual(seen[0], seen[2]);
     assert.deepEqual(seen[0], { id: '', transport: 'memory' });
@@ -200,7 +264,13 @@ test('completion/complete is not advertised, and is "Method not found" (a tools-
   const { client, close } = await serve([tool('x', async () => 'x')]);
   try {
     assert.equal(client.getServerCapabilities()?.completions, undefined);
-    await assert.rejects(client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'a' } }), { code: -32601, message: 'MCP error -32601: Method not found' });
+    await assert.rejects(
+      client.complete({
+        ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+        argument: { name: 'arg1', value: 'a' },
+      }),
+      { code: -32601, message: 'MCP error -32601: Method not found' },
+    );
   } finally {
     await close();
   }
@@ -208,14 +278,22 @@ test('completion/complete is not advertised, and is "Method not found" (a tools-
 
 test('the session id is the transport session id, for logs and for the session log level', async () => {
   const seen: string[] = [];
-  const tagged = tool('tagged', async (_args, ctx) => { seen.push(sessionId(ctx), sessionFrom(ctx)!.transport); ctx.log('info', 'hidden'); ctx.log('error', 'shown'); return 'ok'; });
+  const tagged = tool('tagged', async (_args, ctx) => {
+    seen.push(sessionId(ctx), sessionFrom(ctx)!.transport);
+    ctx.log('info', 'hidden');
+    ctx.log('error', 'shown');
+    return 'ok';
+  });
   const { InMemoryTransport } = await import('@modelcontextprotocol/server');
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   serverTransport.sessionId = 'session-abc';
   const wire: unknown[] = [];
   const send = serverTransport.send.bind(serverTransport);
-  serverTransport.send = async (message, options) => { wire.push(message); return send(message, options); };
+  serverTransport.send = async (message, options) => {
+    wire.push(message);
+    return send(message, options);
+  };
   const server = createServer({ name: 's', version: '1' }, [tagged], { transport: 'http' });
   await server.connect(serverTransport);
   const client = new Client({ name: 'c', version: '1' });

@@ -17,7 +17,9 @@ import { createValidator } from '../src/compiler/validation/validator.js';
 interface Storage {
   getStrategy(target: Function): unknown;
 }
-const storage = (createRequire(import.meta.url)('class-transformer/cjs/storage.js') as { defaultMetadataStorage: Storage }).defaultMetadataStorage;
+const storage = (
+  createRequire(import.meta.url)('class-transformer/cjs/storage.js') as { defaultMetadataStorage: Storage }
+).defaultMetadataStorage;
 
 /** Counts the times class-transformer's storage is asked for `dto`'s strategy while `body` runs. */
 async function plansDuring(dto: Function, body: () => unknown): Promise<number> {
@@ -54,19 +56,33 @@ test('a plain schema: nothing is planned until a call passes validation, then on
   const Args = argsClass();
   let pipeline!: ReturnType<typeof createArgumentsPipeline>;
   assert.equal(await plansDuring(Args, () => (pipeline = createArgumentsPipeline({ schema: PLAIN, dto: Args }))), 0);
-  assert.equal(await plansDuring(Args, () => pipeline.parse({ text: 5 }).catch((err: Error) => assert.equal(err.message, 'invalid arguments: /text: must be string'))), 0);
+  assert.equal(
+    await plansDuring(Args, () =>
+      pipeline
+        .parse({ text: 5 })
+        .catch((err: Error) => assert.equal(err.message, 'invalid arguments: /text: must be string')),
+    ),
+    0,
+  );
   let results: object[] = [];
   const planned = await plansDuring(Args, async () => {
-    results = await Promise.all([pipeline.parse({ text: 'a', count: null }), pipeline.parse({ text: 'b', count: 7 }), pipeline.parse({ text: 'c', count: null })]);
+    results = await Promise.all([
+      pipeline.parse({ text: 'a', count: null }),
+      pipeline.parse({ text: 'b', count: 7 }),
+      pipeline.parse({ text: 'c', count: null }),
+    ]);
     results.push(await pipeline.parse({ text: 'd', count: null }));
   });
   assert.equal(planned, 1);
-  assert.deepEqual(results.map((dto) => [dto instanceof Args, { ...dto }]), [
-    [true, { text: 'a', count: 3 }],
-    [true, { text: 'b', count: 7 }],
-    [true, { text: 'c', count: 3 }],
-    [true, { text: 'd', count: 3 }],
-  ]);
+  assert.deepEqual(
+    results.map((dto) => [dto instanceof Args, { ...dto }]),
+    [
+      [true, { text: 'a', count: 3 }],
+      [true, { text: 'b', count: 7 }],
+      [true, { text: 'c', count: 3 }],
+      [true, { text: 'd', count: 3 }],
+    ],
+  );
 });
 
 test('a schema compiled at once (not plain, or a validator given) is planned with its compile', async () => {
@@ -77,10 +93,16 @@ test('a schema compiled at once (not plain, or a validator given) is planned wit
     additionalProperties: false,
     $defs: { Count: { type: ['integer', 'null'] } },
   };
-  for (const [schema, validator] of [[withRef, undefined], [PLAIN, createValidator()]] as const) {
+  for (const [schema, validator] of [
+    [withRef, undefined],
+    [PLAIN, createValidator()],
+  ] as const) {
     const Args = argsClass();
     let pipeline!: ReturnType<typeof createArgumentsPipeline>;
-    assert.equal(await plansDuring(Args, () => (pipeline = createArgumentsPipeline({ schema, dto: Args, validator }))), 1);
+    assert.equal(
+      await plansDuring(Args, () => (pipeline = createArgumentsPipeline({ schema, dto: Args, validator }))),
+      1,
+    );
     let dto!: object;
     assert.equal(await plansDuring(Args, async () => (dto = await pipeline.parse({ text: 'a', count: null }))), 0);
     assert.deepEqual({ ...dto }, { text: 'a', count: 3 });

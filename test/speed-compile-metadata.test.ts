@@ -33,7 +33,13 @@ test('field options: merged per property along the class chain, base keys first,
   (read as Map<string, object>).delete('c');
   assert.deepEqual(getFieldOptions(Sub), expected);
   assert.notEqual(getFieldOptions(Base), getFieldOptions(Base));
-  assert.deepEqual(getFieldOptions(Base), new Map([['a', { description: 'first', title: 'A', examples: ['x'] }], ['b', { deprecated: true }]]));
+  assert.deepEqual(
+    getFieldOptions(Base),
+    new Map([
+      ['a', { description: 'first', title: 'A', examples: ['x'] }],
+      ['b', { deprecated: true }],
+    ]),
+  );
   // The compiler's own reader answers the recorded (frozen) entries of a single class.
   assert.ok([...fieldOptionsOf(Base).values()].every((options) => Object.isFrozen(options)));
   assert.deepEqual(fieldOptionsOf(Sub), expected);
@@ -54,7 +60,11 @@ test('claims: each decorator records a new frozen object, so an earlier answer n
   Tool({ description: 'echo', scopes: ['a'] })(Echo);
   assert.deepEqual(first, { annotations: { readOnly: true } });
   assert.deepEqual(second, { annotations: { readOnly: true, idempotent: true } });
-  assert.deepEqual(getClaims(Echo), { annotations: { readOnly: true, idempotent: true }, resource: 'shell:one', scopes: ['a'] });
+  assert.deepEqual(getClaims(Echo), {
+    annotations: { readOnly: true, idempotent: true },
+    resource: 'shell:one',
+    scopes: ['a'],
+  });
   for (const claims of [first, second, getClaims(Echo)]) {
     assert.ok(Object.isFrozen(claims));
     assert.ok(Object.isFrozen(claims.annotations));

@@ -18,7 +18,11 @@ test('required lists of every length up to 20: unique ones are plain, a repeat a
       assert.equal(isPlainSchema({ type: 'object', required: repeated }), false, `${length} names, a repeat at ${at}`);
       const first = names(length);
       first[at] = first[0]!;
-      assert.equal(isPlainSchema({ type: 'object', required: first }), false, `${length} names, the first again at ${at}`);
+      assert.equal(
+        isPlainSchema({ type: 'object', required: first }),
+        false,
+        `${length} names, the first again at ${at}`,
+      );
     }
   }
 });

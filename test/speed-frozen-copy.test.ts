@@ -23,14 +23,20 @@ function assertFrozenEverywhere(value: unknown, path = '$'): void {
 function sharedObjects(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
   if (a === b) return true;
-  return Object.keys(a).some((key) => sharedObjects((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  return Object.keys(a).some((key) =>
+    sharedObjects((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
 }
 
 test('a plain schema is copied as the JSON round trip copies it, frozen, sharing nothing', () => {
   const proto = JSON.parse('{"__proto__": {"type": "string"}}') as JsonObject;
   const schema = {
     type: 'object',
-    properties: { text: { type: 'string', maxLength: 10, examples: ['a', 'b'] }, n: { anyOf: [{ type: 'integer', minimum: -1.5 }, { type: 'null' }] }, weird: proto },
+    properties: {
+      text: { type: 'string', maxLength: 10, examples: ['a', 'b'] },
+      n: { anyOf: [{ type: 'integer', minimum: -1.5 }, { type: 'null' }] },
+      weird: proto,
+    },
     required: ['text'],
     additionalProperties: false,
     default: { nested: [[1, [2, { deep: true }]], null] },
@@ -52,7 +58,11 @@ test('what is not plain JSON comes out as the JSON round trip makes it, a copy f
       { a: { b: 1 }, n: Number.NaN, m: Infinity, list: [undefined, () => 1] } as unknown as JsonObject,
       { when } as unknown as JsonObject,
       { custom: { toJSON: () => 'custom' } } as unknown as JsonObject,
-      { instance: new (class Point { x = 1; })() } as unknown as JsonObject,
+      {
+        instance: new (class Point {
+          x = 1;
+        })(),
+      } as unknown as JsonObject,
     ];
     for (const schema of cases) {
       const expected = JSON.parse(JSON.stringify(schema)) as JsonObject;
@@ -73,7 +83,11 @@ test('frozenInPlace freezes a plain schema itself and answers it', () => {
   const proto = JSON.parse('{"__proto__": {"type": "string"}}') as JsonObject;
   const schema = {
     type: 'object',
-    properties: { text: { type: 'string', examples: ['a'] }, n: { anyOf: [{ type: 'integer', minimum: -1.5 }, { type: 'null' }] }, weird: proto },
+    properties: {
+      text: { type: 'string', examples: ['a'] },
+      n: { anyOf: [{ type: 'integer', minimum: -1.5 }, { type: 'null' }] },
+      weird: proto,
+    },
     required: ['text'],
     additionalProperties: false,
     default: { nested: [[1, [2, { deep: true }]], null] },
@@ -104,7 +118,10 @@ test('compile lists the generated schema itself, frozen, a default of a class ne
   const [tool] = compile([Line]);
   const point = {
     type: 'object',
-    properties: { x: { type: ['integer', 'null'], default: 1 }, origin: { type: ['object', 'null'], default: { at: [0, 0] } } },
+    properties: {
+      x: { type: ['integer', 'null'], default: 1 },
+      origin: { type: ['object', 'null'], default: { at: [0, 0] } },
+    },
     additionalProperties: false,
   };
   assert.deepEqual(tool!.parameters, {

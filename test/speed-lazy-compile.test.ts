@@ -10,7 +10,12 @@ import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-val
 import { Type } from 'class-transformer';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Tool, compile } from '../src/index.js';
-import { compileSchema, compileWhenFirstUsed, createValidator, defaultValidator } from '../src/compiler/validation/validator.js';
+import {
+  compileSchema,
+  compileWhenFirstUsed,
+  createValidator,
+  defaultValidator,
+} from '../src/compiler/validation/validator.js';
 import { DEFAULT_FORMATS, isPlainSchema } from '../src/compiler/validation/plain-schema.js';
 import { contextFor, invalidMessage } from './support/compile-helpers.js';
 import { compilesDuring } from './support/validation-helpers.js';
@@ -55,10 +60,11 @@ process.exit(0);
 
 function runNode(args: readonly string[]): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => (error === null ? resolve({ stdout }) : reject(new Error(`${error.message}\n${stderr}`))));
+    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) =>
+      error === null ? resolve({ stdout }) : reject(new Error(`${error.message}\n${stderr}`)),
+    );
   });
 }
-
 
 /** What ajv itself says when compiling `schema` with toolwright's default settings. */
 function ajvError(schema: object): string {
@@ -86,9 +92,23 @@ test('compile() leaves a plain arguments schema uncompiled until the first call,
   let tool!: ReturnType<typeof compile>[number];
   assert.equal(await compilesDuring(() => void ([tool] = compile([Echo]))), 0);
   const ctx = contextFor(tool.name);
-  assert.equal(await compilesDuring(async () => assert.equal(await invalidMessage(tool.execute({ text: 5, count: 0, extra: 1 }, ctx)), 'invalid arguments: /: must NOT have additional property "extra"; /text: must be string; /count: must be >= 1')), 1);
-  assert.equal(await compilesDuring(async () => assert.equal(await tool.execute({ text: 'hi', count: 2 }, ctx), 'hi x2')), 0);
-  assert.equal(await invalidMessage(tool.execute({ count: 9 }, ctx)), 'invalid arguments: /: must have required property "text"; /count: must be <= 5');
+  assert.equal(
+    await compilesDuring(async () =>
+      assert.equal(
+        await invalidMessage(tool.execute({ text: 5, count: 0, extra: 1 }, ctx)),
+        'invalid arguments: /: must NOT have additional property "extra"; /text: must be string; /count: must be >= 1',
+      ),
+    ),
+    1,
+  );
+  assert.equal(
+    await compilesDuring(async () => assert.equal(await tool.execute({ text: 'hi', count: 2 }, ctx), 'hi x2')),
+    0,
+  );
+  assert.equal(
+    await invalidMessage(tool.execute({ count: 9 }, ctx)),
+    'invalid arguments: /: must have required property "text"; /count: must be <= 5',
+  );
 });
 
 test('a schema with $defs (a recursive DTO) is compiled by compile() itself', async () => {
@@ -105,10 +125,13 @@ test('a schema with $defs (a recursive DTO) is compiled by compile() itself', as
   let tool!: ReturnType<typeof compile>[number];
   assert.equal(await compilesDuring(() => void ([tool] = compile([Walk]))), 1);
   assert.ok(JSON.stringify(tool.parameters).includes('"$ref"'));
-  assert.equal(await invalidMessage(tool.execute({ name: 'a', children: [{ name: 1 }] }, contextFor(tool.name))), 'invalid arguments: /children/0/name: must be string');
+  assert.equal(
+    await invalidMessage(tool.execute({ name: 'a', children: [{ name: 1 }] }, contextFor(tool.name))),
+    'invalid arguments: /children/0/name: must be string',
+  );
 });
 
-test('compileWhenFirstUsed throws at once, with ajv\'s own message, for every schema ajv cannot compile', () => {
+test("compileWhenFirstUsed throws at once, with ajv's own message, for every schema ajv cannot compile", () => {
   const invalid: object[] = [
     { type: 'object', properties: { a: { type: 'strng' } } },
     { type: 'object', properties: { a: { enum: [] } } },
@@ -133,28 +156,71 @@ test('compileWhenFirstUsed throws at once, with ajv\'s own message, for every sc
 
 test('compileWhenFirstUsed compiles a schema of a validator you gave at once, and defers only what it can vouch for', async () => {
   const mine = new Ajv2020({ strict: false });
-  mine.addKeyword({ keyword: 'even', compile: (value: unknown) => { if (value !== true) throw new Error('even must be true'); return (data: unknown) => typeof data === 'number' && data % 2 === 0; } });
+  mine.addKeyword({
+    keyword: 'even',
+    compile: (value: unknown) => {
+      if (value !== true) throw new Error('even must be true');
+      return (data: unknown) => typeof data === 'number' && data % 2 === 0;
+    },
+  });
   assert.throws(() => compileWhenFirstUsed({ type: 'number', even: false }, mine), { message: 'even must be true' });
   const even = compileWhenFirstUsed({ type: 'number', even: true }, mine);
   assert.equal(even(2), true);
   assert.equal(even(3), false);
-  const plain = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string', format: 'email' } } }, required: ['n'], additionalProperties: false };
+  const plain = {
+    type: 'object',
+    properties: {
+      n: { type: 'integer', minimum: 1 },
+      tags: { type: 'array', items: { type: 'string', format: 'email' } },
+    },
+    required: ['n'],
+    additionalProperties: false,
+  };
   let check!: ReturnType<typeof compileWhenFirstUsed>;
   assert.equal(await compilesDuring(() => void (check = compileWhenFirstUsed(plain))), 0);
   assert.equal(check.errors, null);
   assert.equal(await compilesDuring(() => assert.equal(check({ n: 0, tags: ['x'] }), false)), 1);
-  assert.deepEqual((check.errors ?? []).map((error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`), ['/n must be >= 1', '/tags/0 must match format "email"']);
+  assert.deepEqual(
+    (check.errors ?? []).map(
+      (error: { instancePath: string; message?: string }) => `${error.instancePath} ${error.message}`,
+    ),
+    ['/n must be >= 1', '/tags/0 must match format "email"'],
+  );
   assert.equal(check({ n: 1, tags: ['a@b.co'] }), true);
   assert.equal(check.errors, null);
-  assert.equal(await compilesDuring(() => compileWhenFirstUsed({ type: 'object', properties: { a: { type: 'string', format: 'no-such-format' } } })), 1);
+  assert.equal(
+    await compilesDuring(() =>
+      compileWhenFirstUsed({ type: 'object', properties: { a: { type: 'string', format: 'no-such-format' } } }),
+    ),
+    1,
+  );
 });
 
 test('isPlainSchema vouches only for keywords whose compile cannot fail once the meta-schema accepted them', () => {
   const plain: unknown[] = [
     true,
-    { type: 'object', properties: { a: { type: 'string', maxLength: 3, pattern: '^[a-z]+$', format: 'uri' } }, required: ['a'], additionalProperties: false },
-    { type: 'array', items: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] }, prefixItems: [{ const: 1 }], uniqueItems: true },
-    { type: 'object', patternProperties: { '^x-': { type: 'string' } }, propertyNames: { maxLength: 9 }, not: { required: ['b'] }, description: 'd', title: 't', default: {}, examples: [{}] },
+    {
+      type: 'object',
+      properties: { a: { type: 'string', maxLength: 3, pattern: '^[a-z]+$', format: 'uri' } },
+      required: ['a'],
+      additionalProperties: false,
+    },
+    {
+      type: 'array',
+      items: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+      prefixItems: [{ const: 1 }],
+      uniqueItems: true,
+    },
+    {
+      type: 'object',
+      patternProperties: { '^x-': { type: 'string' } },
+      propertyNames: { maxLength: 9 },
+      not: { required: ['b'] },
+      description: 'd',
+      title: 't',
+      default: {},
+      examples: [{}],
+    },
     { enum: [1, 'a'], allOf: [{ oneOf: [{ type: 'number' }, false] }] },
   ];
   for (const schema of plain) assert.equal(isPlainSchema(schema, known), true, JSON.stringify(schema));
@@ -199,13 +265,17 @@ test('isPlainSchema vouches only for keywords whose compile cannot fail once the
   assert.equal(isPlainSchema(deep, known), false);
 });
 
-test('the formats isPlainSchema knows are exactly the default validator\'s', () => {
+test("the formats isPlainSchema knows are exactly the default validator's", () => {
   assert.deepEqual([...DEFAULT_FORMATS].sort(), Object.keys((defaultValidator() as Ajv2020).formats).sort());
 });
 
 test('importing toolwright, compiling and serving plain tools loads no ajv until a call validates', async () => {
   const { stdout } = await runNode(['--input-type=module', '-e', NO_AJV_SCRIPT]);
-  assert.deepEqual(stdout.trim().split('\n'), ['after compile: 0 ajv files', 'after serve: 0 ajv files', 'after a call: ajv loaded']);
+  assert.deepEqual(stdout.trim().split('\n'), [
+    'after compile: 0 ajv files',
+    'after serve: 0 ajv files',
+    'after a call: ajv loaded',
+  ]);
 });
 
 test('importing toolwright, compiling and serving a hand-built tool loads no class-validator, class-transformer or ajv', async () => {
@@ -215,8 +285,21 @@ test('importing toolwright, compiling and serving a hand-built tool loads no cla
 
 test('a hand-built tool with a schema ajv cannot compile still fails compile() and serveStdio at once', async () => {
   const { ContractError, serveStdio } = await import('../src/index.js');
-  const bad = { name: 'bad', description: 'Bad', parameters: { type: 'object', properties: { a: { enum: [] } } }, execute: async () => 'x' };
-  assert.throws(() => compile([bad]), (error: unknown) => error instanceof ContractError && error.message.includes('"parameters" is not a valid JSON Schema 2020-12 (enum must have non-empty array)'));
+  const bad = {
+    name: 'bad',
+    description: 'Bad',
+    parameters: { type: 'object', properties: { a: { enum: [] } } },
+    execute: async () => 'x',
+  };
+  assert.throws(
+    () => compile([bad]),
+    (error: unknown) =>
+      error instanceof ContractError &&
+      error.message.includes('"parameters" is not a valid JSON Schema 2020-12 (enum must have non-empty array)'),
+  );
   const { PassThrough } = await import('node:stream');
-  await assert.rejects(serveStdio({ name: 'x', version: '1' }, [bad], { stdin: new PassThrough(), stdout: new PassThrough() }), { message: /enum must have non-empty array/ });
+  await assert.rejects(
+    serveStdio({ name: 'x', version: '1' }, [bad], { stdin: new PassThrough(), stdout: new PassThrough() }),
+    { message: /enum must have non-empty array/ },
+  );
 });

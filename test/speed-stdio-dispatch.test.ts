@@ -57,11 +57,20 @@ const response = { jsonrpc: '2.0', id: 0, result: { action: 'cancel' } } as JSON
 const errorResponse = { jsonrpc: '2.0', id: 4, error: { code: -1, message: 'no' } } as JSONRPCMessage;
 
 function startedTransport(stdin: PassThrough): HardenedStdioTransport {
-  return new HardenedStdioTransport({ stdin, stdout: new LineStdout(), maxLineBytes: 1024 * 1024, log: () => undefined });
+  return new HardenedStdioTransport({
+    stdin,
+    stdout: new LineStdout(),
+    maxLineBytes: 1024 * 1024,
+    log: () => undefined,
+  });
 }
 
 /** A stand-in for the SDK `Protocol`'s three dispatch methods, recording what each received. */
-function recordingProtocol(seen: string[]): { _onrequest(m: JSONRPCMessage): void; _onnotification(m: JSONRPCMessage): void; _onresponse(m: JSONRPCMessage): void } {
+function recordingProtocol(seen: string[]): {
+  _onrequest(m: JSONRPCMessage): void;
+  _onnotification(m: JSONRPCMessage): void;
+  _onresponse(m: JSONRPCMessage): void;
+} {
   return {
     _onrequest: (m) => void seen.push(`request ${JSON.stringify(m)}`),
     _onnotification: (m) => void seen.push(`notification ${JSON.stringify(m)}`),
@@ -118,7 +127,17 @@ test('direct dispatch is left off for a protocol without the three methods, or w
 /** Tools whose answers show each path: a plain answer, progress then a wait for cancel, an elicitation. */
 function sessionTools(events: string[]): ContractTool[] {
   return [
-    { name: 'echo', description: 'Echoes text', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, execute: async (args) => String((args as { text: unknown }).text) },
+    {
+      name: 'echo',
+      description: 'Echoes text',
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      execute: async (args) => String((args as { text: unknown }).text),
+    },
     {
       name: 'wait',
       description: 'Reports progress, then waits to be cancelled',
@@ -135,14 +154,26 @@ function sessionTools(events: string[]): ContractTool[] {
       description: 'Asks the user for a name',
       parameters: { type: 'object', properties: {} },
       execute: async (_args, ctx) => {
-        const answer = await ctx.elicit({ message: 'Your name?', schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+        const answer = await ctx.elicit({
+          message: 'Your name?',
+          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        });
         return `${answer.action} ${JSON.stringify(answer.content ?? null)}`;
       },
     },
   ];
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'speed', version: '1.0.0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: { elicitation: { form: {} } },
+    clientInfo: { name: 'speed', version: '1.0.0' },
+  },
+};
 
 /**
  * Plays one scripted 2025-era session against a server on `stdin`/`stdout` and returns every line
@@ -167,7 +198,12 @@ async function playSession(stdin: PassThrough, stdout: LineStdout): Promise<stri
   await read();
   send({ jsonrpc: '2.0', id: 5, method: 'no/such/method' });
   await read();
-  send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: { progressToken: 'p6' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 6,
+    method: 'tools/call',
+    params: { name: 'wait', arguments: {}, _meta: { progressToken: 'p6' } },
+  });
   await read();
   send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6, reason: 'user stopped it' } });
   send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 999, reason: 'unknown id' } });
@@ -198,7 +234,7 @@ const EXPECTED_SESSION = (initializeAnswer: string): string[] => [
   '{"result":{},"jsonrpc":"2.0","id":9}',
 ];
 
-test('a whole 2025-era session over stdio is answered exactly as through the SDK\'s own message handler', async () => {
+test("a whole 2025-era session over stdio is answered exactly as through the SDK's own message handler", async () => {
   const viaSdk: { events: string[]; lines: string[] } = { events: [], lines: [] };
   const direct: { events: string[]; lines: string[] } = { events: [], lines: [] };
   {
@@ -206,7 +242,9 @@ test('a whole 2025-era session over stdio is answered exactly as through the SDK
     const stdin = new PassThrough();
     const stdout = new LineStdout();
     const transport = new HardenedStdioTransport({ stdin, stdout, maxLineBytes: 1024 * 1024, log: () => undefined });
-    const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(viaSdk.events), { transport: 'stdio' });
+    const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(viaSdk.events), {
+      transport: 'stdio',
+    });
     await server.connect(transport);
     viaSdk.lines = await playSession(stdin, stdout);
     await nextTurn();
@@ -219,11 +257,20 @@ test('a whole 2025-era session over stdio is answered exactly as through the SDK
     const stdout = new LineStdout();
     const servers: Server[] = [];
     const factory = (): Server => {
-      const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(direct.events), { transport: 'stdio' });
+      const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools(direct.events), {
+        transport: 'stdio',
+      });
       servers.push(server);
       return server;
     };
-    const handle = await connectStdio(factory, { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined });
+    const handle = await connectStdio(factory, {
+      stdin,
+      stdout,
+      handleSignals: false,
+      exitProcess: false,
+      guardStdout: false,
+      log: () => undefined,
+    });
     direct.lines = await playSession(stdin, stdout);
     assert.equal(servers.length, 1);
     const connected = servers[0]!.transport;
@@ -237,7 +284,10 @@ test('a whole 2025-era session over stdio is answered exactly as through the SDK
   assert.deepEqual(direct.lines, viaSdk.lines);
   assert.deepEqual(direct.events, ['wait aborted: user stopped it']);
   assert.deepEqual(viaSdk.events, direct.events);
-  assert.match(direct.lines[0]!, /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":false\},"logging":\{\},"experimental":\{/);
+  assert.match(
+    direct.lines[0]!,
+    /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":false\},"logging":\{\},"experimental":\{/,
+  );
 });
 
 test('a server whose connect is its own keeps its message handler: every message still goes through it', async () => {
@@ -263,10 +313,19 @@ test('a server whose connect is its own keeps its message handler: every message
   };
   assert.equal(connectsAsTheSdk(createServer({ name: 'plain', version: '1.0.0' }, [])), true);
   assert.equal(connectsAsTheSdk(factory()), false);
-  const handle = await connectStdio(factory, { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined });
+  const handle = await connectStdio(factory, {
+    stdin,
+    stdout,
+    handleSignals: false,
+    exitProcess: false,
+    guardStdout: false,
+    log: () => undefined,
+  });
   stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
   await stdout.next();
-  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'traced' } } })}\n`);
+  stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'traced' } } })}\n`,
+  );
   assert.equal(await stdout.next(), '{"result":{"content":[{"type":"text","text":"traced"}]},"jsonrpc":"2.0","id":2}');
   assert.equal((built!.transport as HardenedStdioTransport).dispatchesDirectly, false);
   assert.deepEqual(seen, ['initialize', 'notifications/initialized', 'tools/call']);

@@ -26,18 +26,28 @@ function transportOn(stdout: RecordingStdout, stdin = new PassThrough()): Harden
   return new HardenedStdioTransport({ stdin, stdout, maxLineBytes: 1024 * 1024, log: () => undefined });
 }
 
-const response = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `answer ${id}` }] } }) as JSONRPCMessage;
+const response = (id: number): JSONRPCMessage =>
+  ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `answer ${id}` }] } }) as JSONRPCMessage;
 const line = (id: number): string => `${JSON.stringify(response(id))}\n`;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Feeds `tools/call` requests with these ids to the transport, so they are in flight. */
 async function requestsInFlight(stdin: PassThrough, ids: readonly number[]): Promise<void> {
-  stdin.write(ids.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x', arguments: {} } })}\n`).join(''));
+  stdin.write(
+    ids
+      .map(
+        (id) =>
+          `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x', arguments: {} } })}\n`,
+      )
+      .join(''),
+  );
   await nextTurn();
 }
 
 /** A started transport on recording stdio, with `tools/call` requests of these ids in flight. */
-async function startedWith(ids: readonly number[]): Promise<{ stdout: RecordingStdout; stdin: PassThrough; transport: HardenedStdioTransport }> {
+async function startedWith(
+  ids: readonly number[],
+): Promise<{ stdout: RecordingStdout; stdin: PassThrough; transport: HardenedStdioTransport }> {
   const stdout = new RecordingStdout();
   const stdin = new PassThrough();
   const transport = transportOn(stdout, stdin);
@@ -91,10 +101,19 @@ test('a stdout that breaks rejects the answers kept, and the transport closes as
 test('concurrent calls to a real stdio child all get their own answers', async () => {
   const server = fileURLToPath(new URL('../bench/support/echo6-toolwright-server.js', import.meta.url));
   const client = new Client({ name: 'speed-writes', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [server, 'stdio', '1'], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [server, 'stdio', '1'], stderr: 'ignore' }),
+  );
   try {
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => client.callTool({ name: 'echo6', arguments: { text: `t${i}`, count: 2, separator: '+' } })));
-    assert.deepEqual(answers.map((answer) => (answer.content as Array<{ text: string }>)[0]!.text), Array.from({ length: 40 }, (_, i) => `t${i}+t${i}`));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        client.callTool({ name: 'echo6', arguments: { text: `t${i}`, count: 2, separator: '+' } }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((answer) => (answer.content as Array<{ text: string }>)[0]!.text),
+      Array.from({ length: 40 }, (_, i) => `t${i}+t${i}`),
+    );
   } finally {
     await client.close();
   }

@@ -48,20 +48,27 @@ test('connectRedis answers commands on a real redis-server', { skip: redisSkip }
   assert.equal(connection!.where, redis!.url);
 });
 
-test('Redis down: a command fails at once with RedisUnavailableError naming Redis; it answers again when Redis is back', { skip: redisSkip }, async () => {
-  await redis!.down();
-  try {
-    await assert.rejects(connection!.command(['PING']), (error: unknown) => {
-      assert.ok(error instanceof RedisUnavailableError);
-      assert.equal(error.code, 'redis-unavailable');
-      assert.equal(error.message, `Redis at ${redis!.url} cannot be reached: The client is offline (the shared store toolwright keeps replay and decisions in)`);
-      return true;
-    });
-  } finally {
-    await redis!.up();
-  }
-  assert.equal(await pingUntilUp(connection!), 'PONG');
-});
+test(
+  'Redis down: a command fails at once with RedisUnavailableError naming Redis; it answers again when Redis is back',
+  { skip: redisSkip },
+  async () => {
+    await redis!.down();
+    try {
+      await assert.rejects(connection!.command(['PING']), (error: unknown) => {
+        assert.ok(error instanceof RedisUnavailableError);
+        assert.equal(error.code, 'redis-unavailable');
+        assert.equal(
+          error.message,
+          `Redis at ${redis!.url} cannot be reached: The client is offline (the shared store toolwright keeps replay and decisions in)`,
+        );
+        return true;
+      });
+    } finally {
+      await redis!.up();
+    }
+    assert.equal(await pingUntilUp(connection!), 'PONG');
+  },
+);
 
 test('Redis hung: a command fails after commandTimeoutMs with RedisUnavailableError', { skip: redisSkip }, async () => {
   redis!.pause();
@@ -77,45 +84,81 @@ test('Redis hung: a command fails after commandTimeoutMs with RedisUnavailableEr
   assert.equal(await pingUntilUp(connection!), 'PONG');
 });
 
-test('connectRedis to a port where nothing listens rejects within connectTimeoutMs, naming Redis and the refusal', { skip: redisSkip }, async () => {
-  const spare = await startRedisServer();
-  const url = spare.url;
-  await spare.stop();
-  await assert.rejects(connectRedis({ url, connectTimeoutMs: 300 }), (error: unknown) => {
-    assert.ok(error instanceof RedisUnavailableError);
-    assert.equal(error.message, `Redis at ${url} cannot be reached: no connection within 300 ms (connect ECONNREFUSED 127.0.0.1:${spare.port}) (the shared store toolwright keeps replay and decisions in)`);
-    return true;
-  });
-});
+test(
+  'connectRedis to a port where nothing listens rejects within connectTimeoutMs, naming Redis and the refusal',
+  { skip: redisSkip },
+  async () => {
+    const spare = await startRedisServer();
+    const url = spare.url;
+    await spare.stop();
+    await assert.rejects(connectRedis({ url, connectTimeoutMs: 300 }), (error: unknown) => {
+      assert.ok(error instanceof RedisUnavailableError);
+      assert.equal(
+        error.message,
+        `Redis at ${url} cannot be reached: no connection within 300 ms (connect ECONNREFUSED 127.0.0.1:${spare.port}) (the shared store toolwright keeps replay and decisions in)`,
+      );
+      return true;
+    });
+  },
+);
 
 test('a closed connection refuses commands; close is idempotent', { skip: redisSkip }, async () => {
   const conn = await connectRedis({ url: redis!.url });
   await conn.close();
   await conn.close();
-  await assert.rejects(conn.command(['PING']), { name: 'RedisUnavailableError', message: `Redis at ${redis!.url} is not connected: the connection was closed (the shared store toolwright keeps replay and decisions in)` });
+  await assert.rejects(conn.command(['PING']), {
+    name: 'RedisUnavailableError',
+    message: `Redis at ${redis!.url} is not connected: the connection was closed (the shared store toolwright keeps replay and decisions in)`,
+  });
 });
 
-test('a host\'s own client is used as it is and left open by close()', async () => {
+test("a host's own client is used as it is and left open by close()", async () => {
   const sent: string[][] = [];
   let closed = false;
-  const client = { sendCommand: async (args: string[]) => (sent.push(args), 'PONG'), close: async () => void (closed = true) };
+  const client = {
+    sendCommand: async (args: string[]) => (sent.push(args), 'PONG'),
+    close: async () => void (closed = true),
+  };
   const conn = await connectRedis({ client, keyPrefix: 'app1:' });
   assert.equal(await conn.command(['PING']), 'PONG');
   await conn.close();
   assert.deepEqual(sent, [['PING']]);
   assert.equal(closed, false);
   assert.equal(conn.keyPrefix, 'app1:');
-  assert.equal(conn.where, 'the host\'s client');
+  assert.equal(conn.where, "the host's client");
 });
 
 test('connectRedis refuses bad options with a TypeError naming the option', async () => {
-  await assert.rejects(connectRedis({ url: 'http://x' }), { name: 'TypeError', message: 'connectRedis: "url" must be a redis:// or rediss:// URL, got "http://x"' });
-  await assert.rejects(connectRedis({ url: 'http://user:secret@x' }), { name: 'TypeError', message: 'connectRedis: "url" must be a redis:// or rediss:// URL, got "http://x"' });
-  await assert.rejects(connectRedis({ commandTimeoutMs: 0 }), { name: 'TypeError', message: 'connectRedis: "commandTimeoutMs" must be a positive whole number of milliseconds, got 0' });
-  await assert.rejects(connectRedis({ connectTimeoutMs: 1.5 }), { name: 'TypeError', message: 'connectRedis: "connectTimeoutMs" must be a positive whole number of milliseconds, got 1.5' });
-  await assert.rejects(connectRedis({ client: {} as never }), { name: 'TypeError', message: 'connectRedis: "client" must have a sendCommand(args) method (a node-redis client, or an adapter for another client)' });
-  await assert.rejects(connectRedis({ keyPrefix: 3 as never }), { name: 'TypeError', message: 'connectRedis: "keyPrefix" must be a string, got a number' });
-  await assert.rejects(connectRedis({ host: 'x' } as never), { name: 'TypeError', message: 'connectRedis: unknown option "host" (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)' });
+  await assert.rejects(connectRedis({ url: 'http://x' }), {
+    name: 'TypeError',
+    message: 'connectRedis: "url" must be a redis:// or rediss:// URL, got "http://x"',
+  });
+  await assert.rejects(connectRedis({ url: 'http://user:secret@x' }), {
+    name: 'TypeError',
+    message: 'connectRedis: "url" must be a redis:// or rediss:// URL, got "http://x"',
+  });
+  await assert.rejects(connectRedis({ commandTimeoutMs: 0 }), {
+    name: 'TypeError',
+    message: 'connectRedis: "commandTimeoutMs" must be a positive whole number of milliseconds, got 0',
+  });
+  await assert.rejects(connectRedis({ connectTimeoutMs: 1.5 }), {
+    name: 'TypeError',
+    message: 'connectRedis: "connectTimeoutMs" must be a positive whole number of milliseconds, got 1.5',
+  });
+  await assert.rejects(connectRedis({ client: {} as never }), {
+    name: 'TypeError',
+    message:
+      'connectRedis: "client" must have a sendCommand(args) method (a node-redis client, or an adapter for another client)',
+  });
+  await assert.rejects(connectRedis({ keyPrefix: 3 as never }), {
+    name: 'TypeError',
+    message: 'connectRedis: "keyPrefix" must be a string, got a number',
+  });
+  await assert.rejects(connectRedis({ host: 'x' } as never), {
+    name: 'TypeError',
+    message:
+      'connectRedis: unknown option "host" (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)',
+  });
 });
 
 test('redactedRedisUrl drops the user name and password', () => {
@@ -125,7 +168,12 @@ test('redactedRedisUrl drops the user name and password', () => {
 });
 
 test('importing toolwright, /runtime, /mcp and /redis never loads @redis/client; connectRedis does', async () => {
-  const outcome = await runProcess(process.execPath, ['--input-type=module', '-e', `${RECORD_RESOLVED_MODULES}
+  const outcome = await runProcess(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `${RECORD_RESOLVED_MODULES}
     await import('toolwright');
     await import('toolwright/runtime');
     await import('toolwright/mcp');
@@ -136,7 +184,10 @@ test('importing toolwright, /runtime, /mcp and /redis never loads @redis/client;
     await connectRedis({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 50 }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 50));
     console.log(JSON.stringify({ before, after: redisClient(seen) > 0 }));
-  `], { timeoutMs: 30_000, cwd: REPO_ROOT });
+  `,
+    ],
+    { timeoutMs: 30_000, cwd: REPO_ROOT },
+  );
   assert.equal(outcome.stderr, '');
   assert.deepEqual(JSON.parse(outcome.stdout), { before: 0, after: true });
 });

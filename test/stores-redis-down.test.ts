@@ -29,7 +29,12 @@ const chargeTool: ContractTool = {
   name: 'charge',
   description: 'Charges once per idempotency key',
   replay: 'keyed',
-  parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { amount: { type: 'number' } },
+    required: ['amount'],
+    additionalProperties: false,
+  },
   execute: async (args) => {
     charges += 1;
     return { content: [text(`charged ${(args as { amount: number }).amount}`)] };
@@ -60,7 +65,8 @@ after(async () => {
   await redis?.stop();
 });
 
-const charge = (amount: number, key: string) => client!.callTool({ name: 'charge', arguments: { amount }, _meta: { [IDEMPOTENCY_KEY_META]: key } });
+const charge = (amount: number, key: string) =>
+  client!.callTool({ name: 'charge', arguments: { amount }, _meta: { [IDEMPOTENCY_KEY_META]: key } });
 /** A write's answer without its permission record (`_meta`). */
 const write = async (path: string) => {
   const { _meta: _record, ...answer } = await client!.callTool({ name: 'write_file', arguments: { path } });
@@ -79,44 +85,62 @@ async function untilServed(attempt: () => Promise<unknown>): Promise<unknown> {
   return last;
 }
 
-test('Redis stopped: calls that need it fail at once naming Redis; calls that do not are served; after a restart calls succeed again', { skip: redisSkip, timeout: 60_000 }, async () => {
-  assert.deepEqual(await charge(1, 'before'), { content: [{ type: 'text', text: 'charged 1' }] });
-  assert.deepEqual(await write('/tmp/a'), { content: [{ type: 'text', text: 'wrote /tmp/a' }] });
-  const down = `Redis at ${redis!.url} cannot be reached: The client is offline (the shared store toolwright keeps replay and decisions in)`;
-  const before = charges;
-  await redis!.down();
-  try {
-    assert.deepEqual(await charge(2, 'during'), failed(down));
-    assert.deepEqual(await write('/tmp/a'), failed(down));
-    assert.equal(charges, before, 'a keyed call whose claim failed never ran');
-    // No key: no store needed. A rule decides: no store needed.
-    assert.deepEqual(await client!.callTool({ name: 'charge', arguments: { amount: 3 } }), { content: [{ type: 'text', text: 'charged 3' }] });
-    assert.deepEqual(await write('/public/x'), { content: [{ type: 'text', text: 'wrote /public/x' }] });
-  } finally {
-    await redis!.up();
-  }
-  // The restarted Redis is empty (no persistence in this harness): the key runs afresh, the question is asked again.
-  assert.deepEqual(await untilServed(() => charge(2, 'during')), { content: [{ type: 'text', text: 'charged 2' }] });
-  assert.deepEqual(await charge(2, 'during'), { content: [{ type: 'text', text: 'charged 2' }] });
-  assert.equal(charges, before + 2);
-  assert.deepEqual(await untilServed(() => write('/tmp/a')), { content: [{ type: 'text', text: 'wrote /tmp/a' }] });
-});
+test(
+  'Redis stopped: calls that need it fail at once naming Redis; calls that do not are served; after a restart calls succeed again',
+  { skip: redisSkip, timeout: 60_000 },
+  async () => {
+    assert.deepEqual(await charge(1, 'before'), { content: [{ type: 'text', text: 'charged 1' }] });
+    assert.deepEqual(await write('/tmp/a'), { content: [{ type: 'text', text: 'wrote /tmp/a' }] });
+    const down = `Redis at ${redis!.url} cannot be reached: The client is offline (the shared store toolwright keeps replay and decisions in)`;
+    const before = charges;
+    await redis!.down();
+    try {
+      assert.deepEqual(await charge(2, 'during'), failed(down));
+      assert.deepEqual(await write('/tmp/a'), failed(down));
+      assert.equal(charges, before, 'a keyed call whose claim failed never ran');
+      // No key: no store needed. A rule decides: no store needed.
+      assert.deepEqual(await client!.callTool({ name: 'charge', arguments: { amount: 3 } }), {
+        content: [{ type: 'text', text: 'charged 3' }],
+      });
+      assert.deepEqual(await write('/public/x'), { content: [{ type: 'text', text: 'wrote /public/x' }] });
+    } finally {
+      await redis!.up();
+    }
+    // The restarted Redis is empty (no persistence in this harness): the key runs afresh, the question is asked again.
+    assert.deepEqual(await untilServed(() => charge(2, 'during')), { content: [{ type: 'text', text: 'charged 2' }] });
+    assert.deepEqual(await charge(2, 'during'), { content: [{ type: 'text', text: 'charged 2' }] });
+    assert.equal(charges, before + 2);
+    assert.deepEqual(await untilServed(() => write('/tmp/a')), { content: [{ type: 'text', text: 'wrote /tmp/a' }] });
+  },
+);
 
-test('Redis hung: calls that need it fail after the command bound naming Redis, never hanging; they succeed once it answers again', { skip: redisSkip, timeout: 60_000 }, async () => {
-  const hung = `Redis at ${redis!.url} did not answer within ${COMMAND_TIMEOUT_MS} ms (the shared store toolwright keeps replay and decisions in)`;
-  redis!.pause();
-  try {
-    assert.deepEqual(await charge(4, 'hung'), failed(hung));
-    assert.deepEqual(await write('/tmp/hung'), failed(hung));
-  } finally {
-    redis!.resume();
-  }
-  assert.deepEqual(await untilServed(() => charge(4, 'hung')), { content: [{ type: 'text', text: 'charged 4' }] });
-  assert.deepEqual(await untilServed(() => write('/tmp/hung')), { content: [{ type: 'text', text: 'wrote /tmp/hung' }] });
-});
+test(
+  'Redis hung: calls that need it fail after the command bound naming Redis, never hanging; they succeed once it answers again',
+  { skip: redisSkip, timeout: 60_000 },
+  async () => {
+    const hung = `Redis at ${redis!.url} did not answer within ${COMMAND_TIMEOUT_MS} ms (the shared store toolwright keeps replay and decisions in)`;
+    redis!.pause();
+    try {
+      assert.deepEqual(await charge(4, 'hung'), failed(hung));
+      assert.deepEqual(await write('/tmp/hung'), failed(hung));
+    } finally {
+      redis!.resume();
+    }
+    assert.deepEqual(await untilServed(() => charge(4, 'hung')), { content: [{ type: 'text', text: 'charged 4' }] });
+    assert.deepEqual(await untilServed(() => write('/tmp/hung')), {
+      content: [{ type: 'text', text: 'wrote /tmp/hung' }],
+    });
+  },
+);
 
-test('restart(): the harness brings Redis back on the same URL, and the process\'s connection follows it', { skip: redisSkip, timeout: 60_000 }, async () => {
-  await redis!.restart();
-  assert.deepEqual(await untilServed(() => charge(5, 'after-restart')), { content: [{ type: 'text', text: 'charged 5' }] });
-  assert.deepEqual(await charge(5, 'after-restart'), { content: [{ type: 'text', text: 'charged 5' }] });
-});
+test(
+  "restart(): the harness brings Redis back on the same URL, and the process's connection follows it",
+  { skip: redisSkip, timeout: 60_000 },
+  async () => {
+    await redis!.restart();
+    assert.deepEqual(await untilServed(() => charge(5, 'after-restart')), {
+      content: [{ type: 'text', text: 'charged 5' }],
+    });
+    assert.deepEqual(await charge(5, 'after-restart'), { content: [{ type: 'text', text: 'charged 5' }] });
+  },
+);

@@ -21,18 +21,30 @@ test('http: a second initialize on a session gets 400 -32600 and the session liv
   const again = await rawRequest(handle.port, { headers, body: INITIALIZE });
   assert.deepEqual(
     { status: again.status, type: again.headers['content-type'], text: again.text },
-    { status: 400, type: 'application/json', text: '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: Server already initialized"},"id":null}' },
+    {
+      status: 400,
+      type: 'application/json',
+      text: '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: Server already initialized"},"id":null}',
+    },
   );
-  const ping = await rawRequest(handle.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+  const ping = await rawRequest(handle.port, {
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+  });
   assert.deepEqual(sseMessages(ping.text), [{ result: {}, jsonrpc: '2.0', id: 2 }]);
   assert.equal(handle.sessionCount, 1);
 });
 
-test('http: a 200 KB body (over express.json\'s 100 kb default) is served', async (t) => {
+test("http: a 200 KB body (over express.json's 100 kb default) is served", async (t) => {
   const handle = await start(t);
   const id = await initSession(handle.port);
   const text = 'x'.repeat(200 * 1024);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text } },
+  });
   const res = await rawRequest(handle.port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body });
   assert.equal(res.status, 200);
   assert.deepEqual(sseMessages(res.text), [{ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id: 2 }]);

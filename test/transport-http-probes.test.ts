@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from '../src/mcp/transports/index.js';
 import { makeTestServer } from './support/transport-test-server.js';
-import { INITIALIZE, POST_HEADERS, initSession, rawRequest, sseMessages, type RawResponse } from './support/transport-http-probe.js';
+import {
+  INITIALIZE,
+  POST_HEADERS,
+  initSession,
+  rawRequest,
+  sseMessages,
+  type RawResponse,
+} from './support/transport-http-probe.js';
 
 async function start(t: { after(fn: () => Promise<void>): void }, options: HttpOptions = {}): Promise<HttpHandle> {
   const handle = await listenHttp(() => makeTestServer(), options);
@@ -11,7 +18,8 @@ async function start(t: { after(fn: () => Promise<void>): void }, options: HttpO
   return handle;
 }
 
-const error = (code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+const error = (code: number, message: string): string =>
+  JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 function assertJsonError(res: RawResponse, status: number, code: number, message: string): void {
   assert.deepEqual(
@@ -26,16 +34,28 @@ test('http: a foreign Host gets 403 before anything else', async (t) => {
   const { port } = await start(t);
   const res = await rawRequest(port, { headers: { ...POST_HEADERS, host: 'evil.example.com' }, body: INITIALIZE });
   assertJsonError(res, 403, -32000, 'Forbidden: invalid Host header: evil.example.com');
-  const garbage = await rawRequest(port, { headers: { ...POST_HEADERS, host: 'localhost@evil.example.com' }, body: INITIALIZE });
+  const garbage = await rawRequest(port, {
+    headers: { ...POST_HEADERS, host: 'localhost@evil.example.com' },
+    body: INITIALIZE,
+  });
   assertJsonError(garbage, 403, -32000, 'Forbidden: invalid Host header: localhost@evil.example.com');
 });
 
 test('http: loopback Host names pass with any port; allowedHosts extends them', async (t) => {
   const { port } = await start(t, { allowedHosts: ['mcp.example.test', 'pinned.example.test:8080'] });
-  for (const host of ['localhost:1', '127.0.0.1', `[::1]:${port}`, 'mcp.example.test:3000', 'pinned.example.test:8080']) {
+  for (const host of [
+    'localhost:1',
+    '127.0.0.1',
+    `[::1]:${port}`,
+    'mcp.example.test:3000',
+    'pinned.example.test:8080',
+  ]) {
     assert.match(await initSession(port, { host }), /^[A-Za-z0-9_-]{43}$/, host);
   }
-  const wrongPort = await rawRequest(port, { headers: { ...POST_HEADERS, host: 'pinned.example.test:8081' }, body: INITIALIZE });
+  const wrongPort = await rawRequest(port, {
+    headers: { ...POST_HEADERS, host: 'pinned.example.test:8081' },
+    body: INITIALIZE,
+  });
   assertJsonError(wrongPort, 403, -32000, 'Forbidden: invalid Host header: pinned.example.test:8081');
 });
 
@@ -54,22 +74,36 @@ test('http: a foreign Origin gets 403 (the DNS-rebinding probe of the conformanc
 
 test('http: a loopback Origin (any port) or a listed allowedOrigins entry is accepted', async (t) => {
   const { port } = await start(t, { allowedOrigins: ['https://app.example.com'] });
-  for (const origin of ['http://localhost:5173', `http://127.0.0.1:${port}`, 'https://[::1]', 'https://app.example.com']) {
+  for (const origin of [
+    'http://localhost:5173',
+    `http://127.0.0.1:${port}`,
+    'https://[::1]',
+    'https://app.example.com',
+  ]) {
     assert.match(await initSession(port, { origin }), /^[A-Za-z0-9_-]{43}$/, origin);
   }
-  const other = await rawRequest(port, { headers: { ...POST_HEADERS, origin: 'http://app.example.com' }, body: INITIALIZE });
+  const other = await rawRequest(port, {
+    headers: { ...POST_HEADERS, origin: 'http://app.example.com' },
+    body: INITIALIZE,
+  });
   assertJsonError(other, 403, -32000, 'Forbidden: invalid Origin header: http://app.example.com');
 });
 
 test('http: bad guard configuration fails at build time', async () => {
-  await assert.rejects(listenHttp(() => makeTestServer(), { allowedHosts: ['http://x'] }), {
-    name: 'TypeError',
-    message: 'allowedHosts: "http://x" is not a host name or host:port',
-  });
-  await assert.rejects(listenHttp(() => makeTestServer(), { allowedOrigins: ['app.example.com'] }), {
-    name: 'TypeError',
-    message: 'allowedOrigins: "app.example.com" is not an http(s) origin',
-  });
+  await assert.rejects(
+    listenHttp(() => makeTestServer(), { allowedHosts: ['http://x'] }),
+    {
+      name: 'TypeError',
+      message: 'allowedHosts: "http://x" is not a host name or host:port',
+    },
+  );
+  await assert.rejects(
+    listenHttp(() => makeTestServer(), { allowedOrigins: ['app.example.com'] }),
+    {
+      name: 'TypeError',
+      message: 'allowedOrigins: "app.example.com" is not an http(s) origin',
+    },
+  );
 });
 
 test('http: session ids are 43 base64url characters, visible ASCII, and unique', async (t) => {
@@ -82,8 +116,18 @@ test('http: session ids are 43 base64url characters, visible ASCII, and unique',
 test('http: session errors: none 400, unknown 404, after DELETE 404', async (t) => {
   const handle = await start(t);
   const { port } = handle;
-  assertJsonError(await rawRequest(port, { headers: POST_HEADERS, body: TOOLS_LIST }), 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-  assertJsonError(await rawRequest(port, { method: 'GET', headers: { accept: 'text/event-stream' } }), 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+  assertJsonError(
+    await rawRequest(port, { headers: POST_HEADERS, body: TOOLS_LIST }),
+    400,
+    -32000,
+    'Bad Request: Mcp-Session-Id header is required',
+  );
+  assertJsonError(
+    await rawRequest(port, { method: 'GET', headers: { accept: 'text/event-stream' } }),
+    400,
+    -32000,
+    'Bad Request: Mcp-Session-Id header is required',
+  );
   assertJsonError(
     await rawRequest(port, { headers: { ...POST_HEADERS, 'mcp-session-id': 'no-such-session' }, body: TOOLS_LIST }),
     404,
@@ -93,10 +137,18 @@ test('http: session errors: none 400, unknown 404, after DELETE 404', async (t) 
   const id = await initSession(port);
   assert.equal(handle.sessionCount, 1);
   const list = await rawRequest(port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body: TOOLS_LIST });
-  assert.deepEqual({ status: list.status, tools: sseMessages(list.text).map((m) => (m as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)) }, {
-    status: 200,
-    tools: [['echo', 'whoami', 'slow', 'noisy']],
-  });
+  assert.deepEqual(
+    {
+      status: list.status,
+      tools: sseMessages(list.text).map((m) =>
+        (m as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name),
+      ),
+    },
+    {
+      status: 200,
+      tools: [['echo', 'whoami', 'slow', 'noisy']],
+    },
+  );
   const deleted = await rawRequest(port, { method: 'DELETE', headers: { 'mcp-session-id': id } });
   assert.deepEqual({ status: deleted.status, text: deleted.text }, { status: 200, text: '' });
   assert.equal(handle.sessionCount, 0);
@@ -141,8 +193,18 @@ test('http: Accept without text/event-stream gets 406, a non-JSON Content-Type 4
 
 test('http: malformed JSON gets 400 -32700, JSON that is not JSON-RPC too', async (t) => {
   const { port } = await start(t);
-  assertJsonError(await rawRequest(port, { headers: POST_HEADERS, body: '{"jsonrpc":' }), 400, -32700, 'Parse error: Invalid JSON');
-  assertJsonError(await rawRequest(port, { headers: POST_HEADERS, body: '{"foo":1}' }), 400, -32700, 'Parse error: Invalid JSON-RPC message');
+  assertJsonError(
+    await rawRequest(port, { headers: POST_HEADERS, body: '{"jsonrpc":' }),
+    400,
+    -32700,
+    'Parse error: Invalid JSON',
+  );
+  assertJsonError(
+    await rawRequest(port, { headers: POST_HEADERS, body: '{"foo":1}' }),
+    400,
+    -32700,
+    'Parse error: Invalid JSON-RPC message',
+  );
   const id = await initSession(port);
   assertJsonError(
     await rawRequest(port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body: '{"foo":1}' }),
@@ -155,7 +217,12 @@ test('http: malformed JSON gets 400 -32700, JSON that is not JSON-RPC too', asyn
 test('http: a 5 MiB body gets 413 as JSON, declared or streamed; maxBodyBytes lowers the limit', async (t) => {
   const { port } = await start(t);
   const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } });
-  assertJsonError(await rawRequest(port, { headers: POST_HEADERS, body: big }), 413, -32000, 'Payload Too Large: Request body must not exceed 4194304 bytes');
+  assertJsonError(
+    await rawRequest(port, { headers: POST_HEADERS, body: big }),
+    413,
+    -32000,
+    'Payload Too Large: Request body must not exceed 4194304 bytes',
+  );
   const small = await start(t, { maxBodyBytes: 100 });
   const chunked = await rawRequest(small.port, {
     headers: { ...POST_HEADERS, 'transfer-encoding': 'chunked' },
@@ -170,10 +237,23 @@ test('http: PUT gets 405 with Allow, another path 404, both JSON', async (t) => 
   const put = await rawRequest(port, { method: 'PUT', headers: POST_HEADERS, body: INITIALIZE });
   assertJsonError(put, 405, -32000, 'Method not allowed.');
   assert.equal(put.headers['allow'], 'GET, POST, DELETE');
-  assertJsonError(await rawRequest(port, { method: 'GET', path: '/' }), 404, -32000, 'Not Found: the MCP endpoint is /mcp');
-  assertJsonError(await rawRequest(port, { path: '/mcp/extra', headers: POST_HEADERS, body: INITIALIZE }), 404, -32000, 'Not Found: the MCP endpoint is /mcp');
+  assertJsonError(
+    await rawRequest(port, { method: 'GET', path: '/' }),
+    404,
+    -32000,
+    'Not Found: the MCP endpoint is /mcp',
+  );
+  assertJsonError(
+    await rawRequest(port, { path: '/mcp/extra', headers: POST_HEADERS, body: INITIALIZE }),
+    404,
+    -32000,
+    'Not Found: the MCP endpoint is /mcp',
+  );
   const query = await rawRequest(port, { path: '/mcp?x=1', headers: POST_HEADERS, body: INITIALIZE });
-  assert.deepEqual({ status: query.status, initialized: sseMessages(query.text).map((m) => (m as { id: unknown }).id) }, { status: 200, initialized: [1] });
+  assert.deepEqual(
+    { status: query.status, initialized: sseMessages(query.text).map((m) => (m as { id: unknown }).id) },
+    { status: 200, initialized: [1] },
+  );
   assert.match(String(query.headers['mcp-session-id']), /^[A-Za-z0-9_-]{43}$/);
 });
 
@@ -186,6 +266,11 @@ test('http: a factory that throws gives 500 -32603 Internal error, without detai
     { onError: (e) => errors.push(e.message) },
   );
   t.after(() => handle.close());
-  assertJsonError(await rawRequest(handle.port, { headers: POST_HEADERS, body: INITIALIZE }), 500, -32603, 'Internal error');
+  assertJsonError(
+    await rawRequest(handle.port, { headers: POST_HEADERS, body: INITIALIZE }),
+    500,
+    -32603,
+    'Internal error',
+  );
   assert.deepEqual(errors, ['secret detail']);
 });

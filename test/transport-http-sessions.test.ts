@@ -4,15 +4,30 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { listenHttp, type HttpHandle, type HttpOptions, type SessionCloseReason } from '../src/mcp/transports/index.js';
 import { makeTestServer } from './support/transport-test-server.js';
-import { POST_HEADERS, Signal, initSession, openRequest, rawRequest, readAll, sseMessages } from './support/transport-http-probe.js';
+import {
+  POST_HEADERS,
+  Signal,
+  initSession,
+  openRequest,
+  rawRequest,
+  readAll,
+  sseMessages,
+} from './support/transport-http-probe.js';
 
-async function start(t: { after(fn: () => Promise<void>): void }, probe: Signal, options: HttpOptions = {}): Promise<HttpHandle> {
+async function start(
+  t: { after(fn: () => Promise<void>): void },
+  probe: Signal,
+  options: HttpOptions = {},
+): Promise<HttpHandle> {
   const handle = await listenHttp(() => makeTestServer(probe.push), options);
   t.after(() => handle.close());
   return handle;
 }
 
-async function connect(t: { after(fn: () => Promise<void>): void }, url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  t: { after(fn: () => Promise<void>): void },
+  url: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url));
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   await client.connect(transport);
@@ -21,7 +36,8 @@ async function connect(t: { after(fn: () => Promise<void>): void }, url: string)
 }
 
 const textResult = (text: string) => ({ content: [{ type: 'text', text }] });
-const callBody = (id: number, name: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+const callBody = (id: number, name: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
 
 test('http: the SDK client lists and calls tools; two concurrent sessions each see their own id', async (t) => {
   const handle = await start(t, new Signal());
@@ -29,7 +45,10 @@ test('http: the SDK client lists and calls tools; two concurrent sessions each s
   const b = await connect(t, handle.url);
   assert.equal(handle.sessionCount, 2);
   const list = await a.client.listTools();
-  assert.deepEqual(list.tools.map((tool) => tool.name), ['echo', 'whoami', 'slow', 'noisy']);
+  assert.deepEqual(
+    list.tools.map((tool) => tool.name),
+    ['echo', 'whoami', 'slow', 'noisy'],
+  );
   const [echoA, echoB, whoA, whoB] = await Promise.all([
     a.client.callTool({ name: 'echo', arguments: { text: 'from a' } }),
     b.client.callTool({ name: 'echo', arguments: { text: 'from b' } }),
@@ -62,18 +81,24 @@ test('http: a session with no open request for sessionIdleMs is closed, then ans
     headers: { ...POST_HEADERS, 'mcp-session-id': id },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
   });
-  assert.deepEqual({ status: res.status, text: res.text }, {
-    status: 404,
-    text: '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}',
-  });
+  assert.deepEqual(
+    { status: res.status, text: res.text },
+    {
+      status: 404,
+      text: '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}',
+    },
+  );
 });
 
-test('http: DELETE reports reason deleted and aborts the session\'s in-flight call', async (t) => {
+test("http: DELETE reports reason deleted and aborts the session's in-flight call", async (t) => {
   const probe = new Signal();
   const closed: SessionCloseReason[] = [];
   const handle = await start(t, probe, { onSessionClosed: (_id, reason) => closed.push(reason) });
   const id = await initSession(handle.port);
-  const call = openRequest(handle.port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body: callBody(5, 'slow') });
+  const call = openRequest(handle.port, {
+    headers: { ...POST_HEADERS, 'mcp-session-id': id },
+    body: callBody(5, 'slow'),
+  });
   await probe.waitFor('slow started');
   const deleted = await rawRequest(handle.port, { method: 'DELETE', headers: { 'mcp-session-id': id } });
   assert.deepEqual({ status: deleted.status, text: deleted.text }, { status: 200, text: '' });
@@ -95,12 +120,19 @@ test('http: notifications/cancelled aborts the call and closes its SSE stream wi
   await probe.waitFor('slow started');
   const cancel = await rawRequest(handle.port, {
     headers,
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'test' } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 5, reason: 'test' },
+    }),
   });
   assert.deepEqual({ status: cancel.status, text: cancel.text }, { status: 202, text: '' });
   await probe.waitFor('slow aborted');
   assert.deepEqual(sseMessages(await streamed), []);
-  const after = await rawRequest(handle.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }) });
+  const after = await rawRequest(handle.port, {
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }),
+  });
   assert.deepEqual(sseMessages(after.text), [{ result: {}, jsonrpc: '2.0', id: 6 }]);
 });
 
@@ -129,7 +161,10 @@ test('http: a client hanging up mid-call aborts the call; the session lives on',
   await probe.waitFor('slow started');
   call.destroy();
   await probe.waitFor('slow aborted');
-  const after = await rawRequest(handle.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' }) });
+  const after = await rawRequest(handle.port, {
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' }),
+  });
   assert.deepEqual(sseMessages(after.text), [{ result: {}, jsonrpc: '2.0', id: 10 }]);
   assert.equal(handle.sessionCount, 1);
 });
@@ -137,10 +172,15 @@ test('http: a client hanging up mid-call aborts the call; the session lives on',
 test('http: close() aborts in-flight calls, ends sessions as closed and frees the port', async (t) => {
   const probe = new Signal();
   const closed: SessionCloseReason[] = [];
-  const handle = await listenHttp(() => makeTestServer(probe.push), { onSessionClosed: (_id, reason) => closed.push(reason) });
+  const handle = await listenHttp(() => makeTestServer(probe.push), {
+    onSessionClosed: (_id, reason) => closed.push(reason),
+  });
   t.after(() => handle.close());
   const id = await initSession(handle.port);
-  const call = openRequest(handle.port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body: callBody(5, 'slow') });
+  const call = openRequest(handle.port, {
+    headers: { ...POST_HEADERS, 'mcp-session-id': id },
+    body: callBody(5, 'slow'),
+  });
   const streamed = call.response.then(readAll, () => 'connection closed');
   await probe.waitFor('slow started');
   await handle.close();
@@ -150,7 +190,10 @@ test('http: close() aborts in-flight calls, ends sessions as closed and frees th
   // The open stream ends with no message for the aborted call: cleanly ('') when the session's
   // close ends it, or cut off when closeAllConnections gets there first.
   const text = await streamed;
-  assert.ok(text === '' || text === 'connection closed', `expected no message for the call, got ${JSON.stringify(text)}`);
+  assert.ok(
+    text === '' || text === 'connection closed',
+    `expected no message for the call, got ${JSON.stringify(text)}`,
+  );
 });
 
 test('http stateless: the SDK client calls tools; no session id; GET is 405', async (t) => {
@@ -162,11 +205,14 @@ test('http stateless: the SDK client calls tools; no session id; GET is 405', as
   assert.deepEqual(await client.callTool({ name: 'whoami', arguments: {} }), textResult('(none)'));
   assert.equal(handle.sessionCount, 0);
   const get = await rawRequest(handle.port, { method: 'GET', headers: { accept: 'text/event-stream' } });
-  assert.deepEqual({ status: get.status, allow: get.headers['allow'], text: get.text }, {
-    status: 405,
-    allow: 'POST',
-    text: '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null}',
-  });
+  assert.deepEqual(
+    { status: get.status, allow: get.headers['allow'], text: get.text },
+    {
+      status: 405,
+      allow: 'POST',
+      text: '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null}',
+    },
+  );
 });
 
 test('http stateless: a client hanging up aborts its call', async (t) => {

@@ -10,18 +10,24 @@ import { serveTools } from './support/transport-serve-tools.js';
 const info = { name: 'serve-test', version: '1.0.0' };
 
 test('serveHttp: contract tools through createServer see an http session carrying the session id', async (t) => {
-  const handle = await serveHttp(info, serveTools(() => undefined));
+  const handle = await serveHttp(
+    info,
+    serveTools(() => undefined),
+  );
   t.after(() => handle.close());
   const transport = new StreamableHTTPClientTransport(new URL(handle.url));
   const client = new Client({ name: 'serve-test', version: '1.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
-  assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), ['where', 'wait']);
+  assert.deepEqual(
+    (await client.listTools()).tools.map((tool) => tool.name),
+    ['where', 'wait'],
+  );
   const result = await client.callTool({ name: 'where', arguments: {} });
   assert.deepEqual(result.content, [{ type: 'text', text: `http ${JSON.stringify(transport.sessionId)}` }]);
 });
 
-test('serveHttp: a hang-up aborts a contract tool\'s ctx.signal', async (t) => {
+test("serveHttp: a hang-up aborts a contract tool's ctx.signal", async (t) => {
   const probe = new Signal();
   const handle = await serveHttp(info, serveTools(probe.push));
   t.after(() => handle.close());
@@ -38,7 +44,10 @@ test('serveHttp: a hang-up aborts a contract tool\'s ctx.signal', async (t) => {
 
 test('serveHttp: an invalid tool set rejects before listening', async () => {
   const [where] = serveTools(() => undefined);
-  await assert.rejects(serveHttp(info, [where!, where!]), { name: 'Error', message: 'createServer: tool "where" is listed twice; tool names must be unique' });
+  await assert.rejects(serveHttp(info, [where!, where!]), {
+    name: 'Error',
+    message: 'createServer: tool "where" is listed twice; tool names must be unique',
+  });
 });
 
 test('serveStdio: contract tools over a child process; stdin EOF aborts a running call', async (t) => {

@@ -26,7 +26,10 @@ test('LineSplitter reports one oversize event (a complete or an unfinished line)
   const unfinished = new LineSplitter(4);
   assert.deepEqual(unfinished.push(Buffer.from('abc')), []);
   assert.deepEqual(unfinished.push(Buffer.from('de')), [{ kind: 'oversize', bytes: 5 }]);
-  assert.throws(() => new LineSplitter(0), { name: 'RangeError', message: 'maxLineBytes must be a positive integer number of bytes, got 0' });
+  assert.throws(() => new LineSplitter(0), {
+    name: 'RangeError',
+    message: 'maxLineBytes must be a positive integer number of bytes, got 0',
+  });
 });
 
 test('parseLine classifies every kind of line', () => {
@@ -41,11 +44,19 @@ test('parseLine classifies every kind of line', () => {
   });
   assert.deepEqual(parseLine('{"jsonrpc":"2.0","id":"x","method":5}'), {
     kind: 'invalid',
-    answer: { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' }, id: 'x' },
+    answer: {
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
+      id: 'x',
+    },
   });
   assert.deepEqual(parseLine('5'), {
     kind: 'invalid',
-    answer: { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' }, id: null },
+    answer: {
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
+      id: null,
+    },
   });
 });
 
@@ -67,7 +78,11 @@ test('connectStdio on injected streams: answers, and close() resolves without to
 test('connectStdio rejects a negative shutdownTimeoutMs before building a server', async () => {
   let built = 0;
   await assert.rejects(
-    connectStdio(() => (built++, makeTestServer()), { stdin: new PassThrough(), stdout: new PassThrough(), shutdownTimeoutMs: -1 }),
+    connectStdio(() => (built++, makeTestServer()), {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      shutdownTimeoutMs: -1,
+    }),
     { name: 'RangeError', message: 'shutdownTimeoutMs must be a non-negative number of milliseconds, got -1' },
   );
   assert.equal(built, 0);

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StdioChild } from './support/transport-child.js';
 
-const tool = (name: string) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object', properties: {} } });
+const tool = (name: string) => ({
+  name,
+  description: `test tool ${name}`,
+  inputSchema: { type: 'object', properties: {} },
+});
 
 test('stdio: tools/list and tools/call over a real child process', async (t) => {
   const child = new StdioChild();
@@ -56,7 +60,10 @@ test('stdio: stdin EOF aborts an in-flight call, sends nothing for it, and exits
   child.child.stdin.end();
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
   assert.equal(child.stderr, 'probe: ready\nprobe: slow started\nprobe: slow aborted\n');
-  assert.deepEqual(child.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id), [1]);
+  assert.deepEqual(
+    child.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id),
+    [1],
+  );
   assert.equal(id, 2);
 });
 
@@ -74,7 +81,11 @@ test('stdio: SIGTERM drains an in-flight call, refuses new requests, then exits 
     id: id + 1,
   });
   child.child.kill('SIGUSR2');
-  assert.deepEqual(await child.response(id), { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'gate opened' }] } });
+  assert.deepEqual(await child.response(id), {
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text: 'gate opened' }] },
+  });
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
 });
 
@@ -86,13 +97,18 @@ test('stdio: SIGTERM past the shutdown deadline aborts the call and exits 0', as
   await child.waitForStderr('probe: slow started');
   child.child.kill('SIGTERM');
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
-  assert.equal(child.stderr, [
-    'probe: ready',
-    'probe: slow started',
-    'toolwright: SIGTERM: draining 1 in-flight call(s) for up to 20 ms',
-    'toolwright: SIGTERM: shutdown deadline passed; aborting 1 call(s)',
-    'probe: slow aborted',
-  ].map((line) => `${line}\n`).join(''));
+  assert.equal(
+    child.stderr,
+    [
+      'probe: ready',
+      'probe: slow started',
+      'toolwright: SIGTERM: draining 1 in-flight call(s) for up to 20 ms',
+      'toolwright: SIGTERM: shutdown deadline passed; aborting 1 call(s)',
+      'probe: slow aborted',
+    ]
+      .map((line) => `${line}\n`)
+      .join(''),
+  );
 });
 
 test('stdio: a client that closes its end of stdout (EPIPE) ends the server cleanly, aborting calls', async (t) => {
@@ -104,7 +120,10 @@ test('stdio: a client that closes its end of stdout (EPIPE) ends the server clea
   child.child.stdout.destroy();
   child.send('ping');
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
-  assert.equal(child.stderr, 'probe: ready\nprobe: slow started\ntoolwright: stdout closed by the client (EPIPE); closing\nprobe: slow aborted\n');
+  assert.equal(
+    child.stderr,
+    'probe: ready\nprobe: slow started\ntoolwright: stdout closed by the client (EPIPE); closing\nprobe: slow aborted\n',
+  );
 });
 
 test('stdio: a client that closes both stdout and stderr still gets a clean exit 0', async (t) => {
@@ -121,9 +140,18 @@ test('stdio: a line over maxLineBytes is answered, then the server closes and ex
   const child = new StdioChild({ MAX_LINE_BYTES: '1024' });
   t.after(() => child.kill());
   await child.waitForStderr('probe: ready');
-  child.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(2000) } } }));
+  child.writeLine(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x'.repeat(2000) } },
+    }),
+  );
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
-  assert.deepEqual(child.lines, ['{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: line exceeds 1024 bytes"},"id":null}']);
+  assert.deepEqual(child.lines, [
+    '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: line exceeds 1024 bytes"},"id":null}',
+  ]);
   assert.equal(child.stderr, 'probe: ready\ntoolwright: stdin line exceeds 1024 bytes; closing\n');
 });
 
@@ -134,7 +162,10 @@ test('stdio: console.log in a tool goes to stderr, never into the protocol strea
   const call = await child.request('tools/call', { name: 'noisy', arguments: {} });
   assert.deepEqual(call, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'ok' }] } });
   assert.equal(child.stderr, 'probe: ready\nnoise from a tool\n');
-  assert.deepEqual(child.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id), [1, 2]);
+  assert.deepEqual(
+    child.lines.map((l) => (JSON.parse(l) as { id?: unknown }).id),
+    [1, 2],
+  );
   child.child.stdin.end();
   assert.deepEqual(await child.exit(), { code: 0, signal: null });
 });

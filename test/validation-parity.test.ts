@@ -44,7 +44,14 @@ async function classValidator(dto: Function, input: unknown): Promise<'valid' | 
 
 test('the parity corpus is large enough and covers valid and invalid inputs', () => {
   // Exact counts: a case dropped by mistake (or a filter that matches nothing) shows up here.
-  assert.deepEqual({ cases: CORPUS.length, valid: CORPUS.filter((c) => c.ours === 'valid').length, invalid: CORPUS.filter((c) => c.ours === 'invalid').length }, { cases: 99, valid: 28, invalid: 71 });
+  assert.deepEqual(
+    {
+      cases: CORPUS.length,
+      valid: CORPUS.filter((c) => c.ours === 'valid').length,
+      invalid: CORPUS.filter((c) => c.ours === 'invalid').length,
+    },
+    { cases: 99, valid: 28, invalid: 71 },
+  );
 });
 
 test('the compiled pipeline agrees with class-validator except for the listed differences', async () => {
@@ -54,9 +61,12 @@ test('the compiled pipeline agrees with class-validator except for the listed di
     const tool = tools.get(entry.dto)!;
     const mine = await ours(tool, entry.input);
     const theirs = await classValidator(DTOS[entry.dto], entry.input);
-    const expectedTheirs = entry.knownDifference === undefined ? entry.ours : entry.ours === 'valid' ? 'invalid' : 'valid';
+    const expectedTheirs =
+      entry.knownDifference === undefined ? entry.ours : entry.ours === 'valid' ? 'invalid' : 'valid';
     if (mine !== entry.ours || theirs !== expectedTheirs) {
-      rows.push(`${entry.dto} / ${entry.label}: compiled=${mine} (want ${entry.ours}), class-validator=${theirs} (want ${expectedTheirs})`);
+      rows.push(
+        `${entry.dto} / ${entry.label}: compiled=${mine} (want ${entry.ours}), class-validator=${theirs} (want ${expectedTheirs})`,
+      );
     }
   }
   assert.deepEqual(rows, []);
@@ -79,18 +89,25 @@ test('for valid inputs without nulls, the tool gets the DTO class-transformer bu
 
 test('every known difference states its reason', () => {
   const known = CORPUS.filter((c) => c.knownDifference !== undefined);
-  assert.deepEqual(known.map((c) => `${c.dto} / ${c.label}`), [
-    'CreateUser / numeric enum by member name',
-    'CreateUser / own __proto__ key from JSON.parse',
-    'CreateUser / constructor key',
-    'Search / page missing',
-    'Search / page given as an array of pages',
-    'Schedule / date only',
-    'Contact / email with a non-ASCII local part',
-    'Contact / URL without a scheme',
-    'Contact / each: true given a lone string',
-    'Contact / an emoji with a variation selector under @MaxLength(1)',
-    'Contact / two equal points under @ArrayUnique()',
-  ]);
-  assert.deepEqual(known.filter((c) => c.knownDifference!.length <= 40).map((c) => c.label), [], 'each reason is a full sentence');
+  assert.deepEqual(
+    known.map((c) => `${c.dto} / ${c.label}`),
+    [
+      'CreateUser / numeric enum by member name',
+      'CreateUser / own __proto__ key from JSON.parse',
+      'CreateUser / constructor key',
+      'Search / page missing',
+      'Search / page given as an array of pages',
+      'Schedule / date only',
+      'Contact / email with a non-ASCII local part',
+      'Contact / URL without a scheme',
+      'Contact / each: true given a lone string',
+      'Contact / an emoji with a variation selector under @MaxLength(1)',
+      'Contact / two equal points under @ArrayUnique()',
+    ],
+  );
+  assert.deepEqual(
+    known.filter((c) => c.knownDifference!.length <= 40).map((c) => c.label),
+    [],
+    'each reason is a full sentence',
+  );
 });

@@ -2,7 +2,15 @@ import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { InvalidArgumentsError, type JsonObject } from '../src/index.js';
 import { createArgumentsPipeline, depthProblem, argumentsObject, kindOf } from '../src/compiler/validation/index.js';
 
@@ -36,7 +44,18 @@ const LIMIT_SCHEMA: JsonObject = {
 };
 
 test('kindOf names every kind of value in words', () => {
-  assert.deepEqual([null, undefined, [], 'x', 1, true, () => 1, {}, 1n, Symbol('s')].map(kindOf), ['null', 'nothing', 'an array', 'a string', 'a number', 'a boolean', 'a function', 'an object', 'a bigint', 'a symbol']);
+  assert.deepEqual([null, undefined, [], 'x', 1, true, () => 1, {}, 1n, Symbol('s')].map(kindOf), [
+    'null',
+    'nothing',
+    'an array',
+    'a string',
+    'a number',
+    'a boolean',
+    'a function',
+    'an object',
+    'a bigint',
+    'a symbol',
+  ]);
 });
 
 test('argumentsObject reads undefined and "" as a fresh {} and refuses non-objects', () => {
@@ -61,7 +80,10 @@ test('depthProblem allows exactly maxDepth levels and refuses one more', () => {
 
 test('depthProblem walks 100,000-deep objects and arrays without overflowing the stack', () => {
   assert.deepEqual(depthProblem(nested(100_000)), { pointer: '', message: 'nested deeper than 64 levels' });
-  assert.deepEqual(depthProblem({ ok: 1, deep: nestedArrays(100_000) }), { pointer: '', message: 'nested deeper than 64 levels' });
+  assert.deepEqual(depthProblem({ ok: 1, deep: nestedArrays(100_000) }), {
+    pointer: '',
+    message: 'nested deeper than 64 levels',
+  });
   const parsed = JSON.parse('{"x":' + '['.repeat(5000) + ']'.repeat(5000) + '}');
   assert.deepEqual(depthProblem(parsed), { pointer: '', message: 'nested deeper than 64 levels' });
 });
@@ -76,7 +98,13 @@ test('depthProblem refuses a cycle and walks a shared reference', () => {
 
 test('the pipeline refuses non-objects with the kind named', async () => {
   const pipeline = createArgumentsPipeline({ schema: LIMIT_SCHEMA });
-  for (const [raw, kind] of [[null, 'null'], [[], 'an array'], ['{"path":"a"}', 'a string'], [5, 'a number'], [false, 'a boolean']] as const) {
+  for (const [raw, kind] of [
+    [null, 'null'],
+    [[], 'an array'],
+    ['{"path":"a"}', 'a string'],
+    [5, 'a number'],
+    [false, 'a boolean'],
+  ] as const) {
     const err = await rejection(pipeline.parse(raw));
     assert.equal(err.message, `invalid arguments: expected an object, got ${kind}`);
     assert.deepEqual(err.problems, [{ pointer: '', message: `expected an object, got ${kind}` }]);
@@ -90,18 +118,30 @@ test('the pipeline caps depth before validating: 5,000 and 100,000 deep under an
   const hundred = { path: 'a', extra: nestedArrays(100_000) };
   assert.equal((await rejection(pipeline.parse(hundred))).message, 'invalid arguments: nested deeper than 64 levels');
   const shallow = createArgumentsPipeline({ schema: LIMIT_SCHEMA, maxDepth: 2 });
-  assert.equal((await rejection(shallow.parse({ path: 'a', extra: { b: {} } }))).message, 'invalid arguments: nested deeper than 2 levels');
+  assert.equal(
+    (await rejection(shallow.parse({ path: 'a', extra: { b: {} } }))).message,
+    'invalid arguments: nested deeper than 2 levels',
+  );
 });
 
 test('maxDepth must be a positive integer', () => {
-  assert.throws(() => createArgumentsPipeline({ schema: LIMIT_SCHEMA, maxDepth: 0 }), { name: 'RangeError', message: 'maxDepth must be a positive integer, got 0' });
+  assert.throws(() => createArgumentsPipeline({ schema: LIMIT_SCHEMA, maxDepth: 0 }), {
+    name: 'RangeError',
+    message: 'maxDepth must be a positive integer, got 0',
+  });
 });
 
 test('the pipeline lists every schema problem with its pointer', async () => {
   const pipeline = createArgumentsPipeline({ schema: LIMIT_SCHEMA });
-  assert.equal((await rejection(pipeline.parse({ path: 'a', limit: 0 }))).message, 'invalid arguments: /limit: must be >= 1');
+  assert.equal(
+    (await rejection(pipeline.parse({ path: 'a', limit: 0 }))).message,
+    'invalid arguments: /limit: must be >= 1',
+  );
   const many = await rejection(pipeline.parse({ limit: 'ten', more: 1 }));
-  assert.equal(many.message, 'invalid arguments: /: must have required property "path"; /: must NOT have additional property "more"; /limit: must be integer or null');
+  assert.equal(
+    many.message,
+    'invalid arguments: /: must have required property "path"; /: must NOT have additional property "more"; /limit: must be integer or null',
+  );
 });
 
 test('an own __proto__ key from JSON.parse is refused cleanly and pollutes nothing', async () => {
@@ -112,7 +152,10 @@ test('an own __proto__ key from JSON.parse is refused cleanly and pollutes nothi
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   assert.equal((Object.prototype as Record<string, unknown>).polluted, undefined);
   const bare = await rejection(pipeline.parse(JSON.parse('{"__proto__":{"polluted":1}}')));
-  assert.equal(bare.message, 'invalid arguments: /: must have required property "path"; /: must NOT have additional property "__proto__"');
+  assert.equal(
+    bare.message,
+    'invalid arguments: /: must have required property "path"; /: must NOT have additional property "__proto__"',
+  );
   const ctor = await rejection(pipeline.parse(JSON.parse('{"path":"a","constructor":{"prototype":{"polluted":1}}}')));
   assert.equal(ctor.message, 'invalid arguments: /: must NOT have additional property "constructor"');
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -132,7 +175,10 @@ test('the pipeline builds the DTO without conversion and drops nulls of optional
   assert.deepEqual(raw, { path: 'a', limit: null }, 'the raw arguments are never changed');
   const given = (await pipeline.parse({ path: 'b', limit: 3 })) as Args;
   assert.deepEqual({ ...given }, { path: 'b', limit: 3 });
-  assert.equal((await rejection(pipeline.parse({ path: 'a', limit: '5' }))).message, 'invalid arguments: /limit: must be integer or null');
+  assert.equal(
+    (await rejection(pipeline.parse({ path: 'a', limit: '5' }))).message,
+    'invalid arguments: /limit: must be integer or null',
+  );
 });
 
 test('nulls are dropped in nested objects and array items, through $refs', async () => {
@@ -149,16 +195,39 @@ test('nulls are dropped in nested objects and array items, through $refs', async
     properties: { inner: { $ref: '#/$defs/Inner' }, list: { type: 'array', items: { $ref: '#/$defs/Inner' } } },
     required: ['inner', 'list'],
     additionalProperties: false,
-    $defs: { Inner: { type: 'object', properties: { code: { type: 'string' }, note: { type: ['string', 'null'] } }, required: ['code'], additionalProperties: false } },
+    $defs: {
+      Inner: {
+        type: 'object',
+        properties: { code: { type: 'string' }, note: { type: ['string', 'null'] } },
+        required: ['code'],
+        additionalProperties: false,
+      },
+    },
   };
   const pipeline = createArgumentsPipeline({ schema, dto: Outer });
-  const raw = { inner: { code: 'a', note: null }, list: [{ code: 'b', note: null }, { code: 'c', note: 'n' }] };
+  const raw = {
+    inner: { code: 'a', note: null },
+    list: [
+      { code: 'b', note: null },
+      { code: 'c', note: 'n' },
+    ],
+  };
   const dto = (await pipeline.parse(raw)) as Outer;
   assert.ok(dto.inner instanceof Inner);
   assert.ok(dto.list[0] instanceof Inner);
-  assert.deepEqual([{ ...dto.inner }, ...dto.list.map((item) => ({ ...item }))], [{ code: 'a', note: undefined }, { code: 'b', note: undefined }, { code: 'c', note: 'n' }]);
+  assert.deepEqual(
+    [{ ...dto.inner }, ...dto.list.map((item) => ({ ...item }))],
+    [
+      { code: 'a', note: undefined },
+      { code: 'b', note: undefined },
+      { code: 'c', note: 'n' },
+    ],
+  );
   assert.deepEqual(raw.inner, { code: 'a', note: null });
-  assert.equal((await rejection(pipeline.parse({ inner: { code: null }, list: [] }))).message, 'invalid arguments: /inner/code: must be string');
+  assert.equal(
+    (await rejection(pipeline.parse({ inner: { code: null }, list: [] }))).message,
+    'invalid arguments: /inner/code: must be string',
+  );
 });
 
 test('residual constraints run with class-validator and report only their own errors', async () => {
@@ -175,13 +244,26 @@ test('residual constraints run with class-validator and report only their own er
     @IsInt() @Validate(IsEven) count!: number;
     @IsString() label!: string;
   }
-  const schema: JsonObject = { type: 'object', properties: { count: { type: 'integer' }, label: { type: 'string' } }, required: ['count', 'label'], additionalProperties: false };
-  const pipeline = createArgumentsPipeline({ schema, dto: Args, residual: [{ className: 'Args', property: 'count', constraint: 'isEven' }] });
+  const schema: JsonObject = {
+    type: 'object',
+    properties: { count: { type: 'integer' }, label: { type: 'string' } },
+    required: ['count', 'label'],
+    additionalProperties: false,
+  };
+  const pipeline = createArgumentsPipeline({
+    schema,
+    dto: Args,
+    residual: [{ className: 'Args', property: 'count', constraint: 'isEven' }],
+  });
   assert.equal(pipeline.checksResidual, true);
   const valid = (await pipeline.parse({ count: 4, label: 'x' })) as Args;
   assert.ok(valid instanceof Args);
   assert.deepEqual({ ...valid }, { count: 4, label: 'x' });
   const err = await rejection(pipeline.parse({ count: 3, label: 'x' }));
   assert.equal(err.message, 'invalid arguments: /count: must be an even number');
-  assert.equal((await rejection(pipeline.parse({ count: 3 }))).message, 'invalid arguments: /: must have required property "label"', 'ajv problems come first and stop the call');
+  assert.equal(
+    (await rejection(pipeline.parse({ count: 3 }))).message,
+    'invalid arguments: /: must have required property "label"',
+    'ajv problems come first and stop the call',
+  );
 });

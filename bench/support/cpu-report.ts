@@ -31,7 +31,11 @@ const CPU_REPORT_TIMEOUT_MS = 5_000;
  * caller collects them from the child's stderr). Throws, naming `label`, when the child is not
  * running or sends no report within 5 s.
  */
-export async function requestCpuReport(label: string, pid: number | null, cpuLines: readonly string[]): Promise<number> {
+export async function requestCpuReport(
+  label: string,
+  pid: number | null,
+  cpuLines: readonly string[],
+): Promise<number> {
   if (pid === null) throw new Error(`${label}: the server process is not running`);
   const before = cpuLines.length;
   process.kill(pid, 'SIGUSR2');
@@ -44,7 +48,11 @@ export async function requestCpuReport(label: string, pid: number | null, cpuLin
 }
 
 /** As `requestCpuReport`, with the child's peak RSS too (see `UsageReport`). */
-export async function requestUsageReport(label: string, pid: number | null, cpuLines: readonly string[]): Promise<UsageReport> {
+export async function requestUsageReport(
+  label: string,
+  pid: number | null,
+  cpuLines: readonly string[],
+): Promise<UsageReport> {
   await requestCpuReport(label, pid, cpuLines);
   return usageOfLine(cpuLines[cpuLines.length - 1]!);
 }

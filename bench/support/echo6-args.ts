@@ -15,7 +15,8 @@ export interface ServerArgs {
 /** Reads `process.argv`: transport `stdio` unless `http`; tool count 1 unless a positive integer up to 10,000 is given. */
 export function serverArgs(argv: readonly string[] = process.argv): ServerArgs {
   const count = Number(argv[3] ?? '1');
-  if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new RangeError(`tool count must be an integer from 1 to 10,000, got ${String(argv[3])}`);
+  if (!Number.isInteger(count) || count < 1 || count > 10_000)
+    throw new RangeError(`tool count must be an integer from 1 to 10,000, got ${String(argv[3])}`);
   return { transport: argv[2] === 'http' ? 'http' : 'stdio', toolCount: count };
 }
 
@@ -25,7 +26,8 @@ export function toolName(index: number): string {
 }
 
 /** The tool's description, the same on every side. */
-export const DESCRIPTION = 'Echoes the text back, repeated count times (1 to 5), joined by the separator, between prefix and suffix, upper-cased on request.';
+export const DESCRIPTION =
+  'Echoes the text back, repeated count times (1 to 5), joined by the separator, between prefix and suffix, upper-cased on request.';
 
 /** The arguments of one echo6 call. */
 export interface Echo6Input {

@@ -33,10 +33,17 @@ function echo6Dto(): Function {
 }
 
 const dtos = Array.from({ length: toolCount }, echo6Dto);
-const tools = dtos.map((_dto, index) => ({ name: toolName(index), description: DESCRIPTION, inputSchema: echo6Schema(), annotations: { readOnlyHint: true, idempotentHint: true } }));
+const tools = dtos.map((_dto, index) => ({
+  name: toolName(index),
+  description: DESCRIPTION,
+  inputSchema: echo6Schema(),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+}));
 const server = new Server({ name: 'sdk2-echo6-floor', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.setRequestHandler('tools/list', () => ({ tools }));
-server.setRequestHandler('tools/call', (request) => ({ content: [{ type: 'text', text: echo6((request.params.arguments ?? {}) as unknown as Echo6Input) }] }));
+server.setRequestHandler('tools/call', (request) => ({
+  content: [{ type: 'text', text: echo6((request.params.arguments ?? {}) as unknown as Echo6Input) }],
+}));
 server.connect(new StdioServerTransport()).catch((error: unknown) => {
   process.stderr.write(`sdk2-echo6-floor: ${String(error)}\n`);
   process.exit(1);

@@ -23,7 +23,9 @@ const tools = compile(
 );
 const served =
   transport === 'http'
-    ? serveHttp({ name: 'toolwright-echo6-handbuilt', version: '1.0.0' }, tools).then((handle) => void process.stderr.write(`url ${handle.url}\n`))
+    ? serveHttp({ name: 'toolwright-echo6-handbuilt', version: '1.0.0' }, tools).then(
+        (handle) => void process.stderr.write(`url ${handle.url}\n`),
+      )
     : serveStdio({ name: 'toolwright-echo6-handbuilt', version: '1.0.0' }, tools);
 served.catch((error: unknown) => {
   process.stderr.write(`toolwright-echo6-handbuilt: ${String(error)}\n`);

@@ -34,8 +34,10 @@ function echoServer(): McpServer {
 if (transport === 'http') {
   serveSdk1Http(echoServer);
 } else {
-  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sdk1-echo6: ${String(error)}\n`);
-    process.exit(1);
-  });
+  echoServer()
+    .connect(new StdioServerTransport())
+    .catch((error: unknown) => {
+      process.stderr.write(`sdk1-echo6: ${String(error)}\n`);
+      process.exit(1);
+    });
 }

@@ -35,8 +35,10 @@ function echoServer(): McpServer {
 if (transport === 'http') {
   serveSdk2Http(echoServer);
 } else {
-  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sdk2-echo6: ${String(error)}\n`);
-    process.exit(1);
-  });
+  echoServer()
+    .connect(new StdioServerTransport())
+    .catch((error: unknown) => {
+      process.stderr.write(`sdk2-echo6: ${String(error)}\n`);
+      process.exit(1);
+    });
 }

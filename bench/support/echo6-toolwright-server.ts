@@ -15,7 +15,9 @@ const { transport, toolCount } = serverArgs();
 const tools = compile(Array.from({ length: toolCount }, (_, index) => echo6Class(toolName(index))));
 const served =
   transport === 'http'
-    ? serveHttp({ name: 'toolwright-echo6', version: '1.0.0' }, tools).then((handle) => void process.stderr.write(`url ${handle.url}\n`))
+    ? serveHttp({ name: 'toolwright-echo6', version: '1.0.0' }, tools).then(
+        (handle) => void process.stderr.write(`url ${handle.url}\n`),
+      )
     : serveStdio({ name: 'toolwright-echo6', version: '1.0.0' }, tools);
 served.catch((error: unknown) => {
   process.stderr.write(`toolwright-echo6: ${String(error)}\n`);

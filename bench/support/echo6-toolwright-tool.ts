@@ -11,7 +11,11 @@ export function echo6Class(name: string): Function {
   class Echo6Args {
     @Description('The text to echo back') @IsString() @MaxLength(10_000) text!: string;
     @Description('How many times to repeat it (default 1)') @IsOptional() @IsInt() @Min(1) @Max(5) count?: number;
-    @Description('What goes between the copies (default one space)') @IsOptional() @IsString() @MaxLength(10) separator?: string;
+    @Description('What goes between the copies (default one space)')
+    @IsOptional()
+    @IsString()
+    @MaxLength(10)
+    separator?: string;
     @Description('What goes before the copies') @IsOptional() @IsString() @MaxLength(100) prefix?: string;
     @Description('What goes after the copies') @IsOptional() @IsString() @MaxLength(100) suffix?: string;
     @Description('Upper-case the answer') @IsOptional() @IsBoolean() upper?: boolean;
@@ -26,4 +30,3 @@ export function echo6Class(name: string): Function {
   }
   return Echo6;
 }
-

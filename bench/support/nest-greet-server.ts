@@ -11,7 +11,9 @@ import { reportCpuOnSignal } from './cpu-report.js';
 
 reportCpuOnSignal();
 
-@Module({ imports: [GreetingModule, ToolwrightModule.forRoot({ name: 'nest-greet', version: '1.0.0', transport: 'stdio' })] })
+@Module({
+  imports: [GreetingModule, ToolwrightModule.forRoot({ name: 'nest-greet', version: '1.0.0', transport: 'stdio' })],
+})
 class BenchModule {}
 
 async function main(): Promise<void> {

@@ -16,7 +16,9 @@ class GreetingService {
 }
 
 class GreetArgs {
-  @Description('Who to greet') @IsString() @MaxLength(100)
+  @Description('Who to greet')
+  @IsString()
+  @MaxLength(100)
   name!: string;
 }
 
@@ -30,7 +32,10 @@ class GreetTool {
   }
 }
 
-serveStdio({ name: 'plain-greet', version: '1.0.0' }, compile([GreetTool], { resolve: () => new GreetTool(new GreetingService()) })).catch((error: unknown) => {
+serveStdio(
+  { name: 'plain-greet', version: '1.0.0' },
+  compile([GreetTool], { resolve: () => new GreetTool(new GreetingService()) }),
+).catch((error: unknown) => {
   process.stderr.write(`plain-greet: ${String(error)}\n`);
   process.exit(1);
 });

@@ -10,7 +10,10 @@ import { reportCpuOnSignal } from './cpu-report.js';
 reportCpuOnSignal();
 
 const upstream = fileURLToPath(new URL('./toolwright-echo-server.js', import.meta.url));
-createProxy([{ name: 'echo-upstream', command: process.execPath, args: [upstream] }], { stderr: 'ignore', info: { name: 'proxy-echo', version: '1.0.0' } })
+createProxy([{ name: 'echo-upstream', command: process.execPath, args: [upstream] }], {
+  stderr: 'ignore',
+  info: { name: 'proxy-echo', version: '1.0.0' },
+})
   .then((proxy) => proxy.serveStdio())
   .catch((error: unknown) => {
     process.stderr.write(`proxy-echo: ${String(error)}\n`);

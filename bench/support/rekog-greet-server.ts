@@ -24,7 +24,12 @@ class GreetingService {
 class GreetController {
   constructor(private readonly greetings: GreetingService) {}
 
-  @Tool({ name: 'greet', description: 'Greet someone', parameters: z.object({ name: z.string().max(100).describe('Who to greet') }), annotations: { readOnlyHint: true } })
+  @Tool({
+    name: 'greet',
+    description: 'Greet someone',
+    parameters: z.object({ name: z.string().max(100).describe('Who to greet') }),
+    annotations: { readOnlyHint: true },
+  })
   greet(@Payload() args: { name: string }): { content: { type: 'text'; text: string }[] } {
     return { content: [{ type: 'text', text: this.greetings.greet(args.name) }] };
   }

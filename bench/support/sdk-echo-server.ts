@@ -13,30 +13,32 @@ import { serveSdk1Http } from './sdk-http.js';
 reportCpuOnSignal();
 
 function echoServer(): McpServer {
-const server = new McpServer({ name: 'sdk-echo', version: '1.0.0' });
-server.registerTool(
-  'echo',
-  {
-    description: 'Echoes the text back, repeated count times (1 to 5).',
-    inputSchema: {
-      text: z.string().max(10_000).describe('The text to echo back'),
-      count: z.number().int().min(1).max(5).optional().describe('How many times to repeat it (default 1)'),
+  const server = new McpServer({ name: 'sdk-echo', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes the text back, repeated count times (1 to 5).',
+      inputSchema: {
+        text: z.string().max(10_000).describe('The text to echo back'),
+        count: z.number().int().min(1).max(5).optional().describe('How many times to repeat it (default 1)'),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true },
     },
-    annotations: { readOnlyHint: true, idempotentHint: true },
-  },
-  async ({ text, count }) => ({
-    content: [{ type: 'text', text: Array.from({ length: count ?? 1 }, () => text).join(' ') }],
-  }),
-);
+    async ({ text, count }) => ({
+      content: [{ type: 'text', text: Array.from({ length: count ?? 1 }, () => text).join(' ') }],
+    }),
+  );
 
-return server;
+  return server;
 }
 
 if (process.argv[2] === 'http') {
   serveSdk1Http(echoServer);
 } else {
-  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sdk-echo: ${String(error)}\n`);
-    process.exit(1);
-  });
+  echoServer()
+    .connect(new StdioServerTransport())
+    .catch((error: unknown) => {
+      process.stderr.write(`sdk-echo: ${String(error)}\n`);
+      process.exit(1);
+    });
 }

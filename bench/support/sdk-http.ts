@@ -23,35 +23,47 @@ function withBody(req: IncomingMessage, use: (body: unknown) => void): void {
 }
 
 function listen(server: ReturnType<typeof createServer>): void {
-  server.listen(0, '127.0.0.1', () => process.stderr.write(`url http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`));
+  server.listen(0, '127.0.0.1', () =>
+    process.stderr.write(`url http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`),
+  );
 }
 
 /** Serves SDK 2.x servers made by `makeServer` (one per request) over streamable HTTP. */
 export function serveSdk2Http(makeServer: () => McpServer2): void {
   const handler = createMcpHandler(makeServer);
-  listen(createServer((req, res) => {
-    withBody(req, (parsedBody) => {
-      handler.fetch(toWebRequest(req), parsedBody === undefined ? {} : { parsedBody }).then((response) => sendWebResponse(response, res), () => res.destroy());
-    });
-  }));
+  listen(
+    createServer((req, res) => {
+      withBody(req, (parsedBody) => {
+        handler.fetch(toWebRequest(req), parsedBody === undefined ? {} : { parsedBody }).then(
+          (response) => sendWebResponse(response, res),
+          () => res.destroy(),
+        );
+      });
+    }),
+  );
 }
 
 /** Serves SDK 1.x servers made by `makeServer` (one per session) over streamable HTTP. */
 export function serveSdk1Http(makeServer: () => McpServer1): void {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
-  listen(createServer((req, res) => {
-    withBody(req, (body) => {
-      const id = req.headers['mcp-session-id'];
-      let session = typeof id === 'string' ? sessions.get(id) : undefined;
-      const serve = async (): Promise<void> => {
-        if (session === undefined) {
-          const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, fresh) });
-          session = fresh;
-          await makeServer().connect(fresh);
-        }
-        await session.handleRequest(req, res, body);
-      };
-      serve().catch(() => res.destroy());
-    });
-  }));
+  listen(
+    createServer((req, res) => {
+      withBody(req, (body) => {
+        const id = req.headers['mcp-session-id'];
+        let session = typeof id === 'string' ? sessions.get(id) : undefined;
+        const serve = async (): Promise<void> => {
+          if (session === undefined) {
+            const fresh = new StreamableHTTPServerTransport({
+              sessionIdGenerator: () => randomUUID(),
+              onsessioninitialized: (sid) => void sessions.set(sid, fresh),
+            });
+            session = fresh;
+            await makeServer().connect(fresh);
+          }
+          await session.handleRequest(req, res, body);
+        };
+        serve().catch(() => res.destroy());
+      });
+    }),
+  );
 }

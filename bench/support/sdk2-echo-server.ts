@@ -25,7 +25,9 @@ function echoServer(): McpServer {
       }),
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
-    async ({ text, count }) => ({ content: [{ type: 'text', text: Array.from({ length: count ?? 1 }, () => text).join(' ') }] }),
+    async ({ text, count }) => ({
+      content: [{ type: 'text', text: Array.from({ length: count ?? 1 }, () => text).join(' ') }],
+    }),
   );
   return server;
 }
@@ -33,8 +35,10 @@ function echoServer(): McpServer {
 if (process.argv[2] === 'http') {
   serveSdk2Http(echoServer);
 } else {
-  echoServer().connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sdk2-echo: ${String(error)}\n`);
-    process.exit(1);
-  });
+  echoServer()
+    .connect(new StdioServerTransport())
+    .catch((error: unknown) => {
+      process.stderr.write(`sdk2-echo: ${String(error)}\n`);
+      process.exit(1);
+    });
 }

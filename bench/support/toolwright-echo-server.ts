@@ -11,7 +11,9 @@ reportCpuOnSignal();
 
 const served =
   process.argv[2] === 'http'
-    ? serveHttp({ name: 'toolwright-echo', version: '1.0.0' }, compile([Echo])).then((handle) => void process.stderr.write(`url ${handle.url}\n`))
+    ? serveHttp({ name: 'toolwright-echo', version: '1.0.0' }, compile([Echo])).then(
+        (handle) => void process.stderr.write(`url ${handle.url}\n`),
+      )
     : serveStdio({ name: 'toolwright-echo', version: '1.0.0' }, compile([Echo]));
 served.catch((error: unknown) => {
   process.stderr.write(`toolwright-echo: ${String(error)}\n`);

@@ -23,14 +23,23 @@ export interface ClientCredentialsCall {
  * client-credentials grant for this resource (RFC 8707 `resource`) and retries. Resolves the
  * tool's text and the names `tools/list` showed.
  */
-export async function callWithClientCredentials(call: ClientCredentialsCall): Promise<{ listed: string[]; text: string }> {
-  const authProvider = new ClientCredentialsProvider({ clientId: call.clientId, clientSecret: call.clientSecret, expectedIssuer: call.issuer, scope: call.scope });
+export async function callWithClientCredentials(
+  call: ClientCredentialsCall,
+): Promise<{ listed: string[]; text: string }> {
+  const authProvider = new ClientCredentialsProvider({
+    clientId: call.clientId,
+    clientSecret: call.clientSecret,
+    expectedIssuer: call.issuer,
+    scope: call.scope,
+  });
   const client = new Client({ name: 'toolwright-sample-auth-client', version: '0.1.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(call.url), { authProvider }));
   try {
     const listed = (await client.listTools()).tools.map((tool) => tool.name);
     const result = await client.callTool({ name: call.tool, arguments: call.args ?? {} });
-    const text = (result.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? `[${part.type}]`).join('\n');
+    const text = (result.content as Array<{ type: string; text?: string }>)
+      .map((part) => part.text ?? `[${part.type}]`)
+      .join('\n');
     return { listed, text };
   } finally {
     await client.close();

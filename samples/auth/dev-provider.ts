@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 
 /** The client the development provider knows: a confidential client for the client-credentials grant. */
-export const DEV_CLIENT = { clientId: 'sample-client', clientSecret: 'sample-client-secret-do-not-use-in-production' } as const;
+export const DEV_CLIENT = {
+  clientId: 'sample-client',
+  clientSecret: 'sample-client-secret-do-not-use-in-production',
+} as const;
 
 /** The scopes the development provider grants. */
 export const DEV_SCOPES = ['mcp', 'issues:read', 'issues:write'] as const;

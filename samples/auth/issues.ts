@@ -46,7 +46,9 @@ export class ListIssues {
   constructor(private readonly store: IssueStore) {}
   execute(args: ListIssuesArgs): string {
     const shown = this.store.issues.filter((issue) => args.author === undefined || issue.author === args.author);
-    return shown.length === 0 ? 'no issues' : shown.map((issue) => `#${issue.id} ${issue.title} (${issue.author})`).join('\n');
+    return shown.length === 0
+      ? 'no issues'
+      : shown.map((issue) => `#${issue.id} ${issue.title} (${issue.author})`).join('\n');
   }
 }
 
@@ -55,7 +57,9 @@ export class ListIssues {
 export class WhoAmI {
   execute(_args: unknown, ctx: CallContext): string {
     const p = ctx.principal;
-    return p === undefined ? 'nobody (no principal: stdio or HTTP without auth)' : `${p.subject} via client ${p.clientId}, scopes: ${p.scopes.join(' ')}`;
+    return p === undefined
+      ? 'nobody (no principal: stdio or HTTP without auth)'
+      : `${p.subject} via client ${p.clientId}, scopes: ${p.scopes.join(' ')}`;
   }
 }
 

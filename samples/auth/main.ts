@@ -19,11 +19,19 @@ async function serve(): Promise<void> {
   const port = process.env.PORT === undefined ? 3001 : Number(process.env.PORT);
   const dev = process.env.AUTH_ISSUER === undefined ? await startDevProvider() : undefined;
   const issuer = process.env.AUTH_ISSUER ?? dev!.issuer;
-  const handle = await serveIssues({ issuer, port, ...(process.env.AUTH_RESOURCE !== undefined ? { resource: process.env.AUTH_RESOURCE } : {}) });
+  const handle = await serveIssues({
+    issuer,
+    port,
+    ...(process.env.AUTH_RESOURCE !== undefined ? { resource: process.env.AUTH_RESOURCE } : {}),
+  });
   const lines = [`issue tracker: ${handle.url} (tokens from ${issuer})`];
   if (dev !== undefined) {
-    lines.push(`development authorization server: ${dev.issuer} (client ${DEV_CLIENT.clientId} / ${DEV_CLIENT.clientSecret})`);
-    lines.push(`try: node dist/samples/auth/main.js call ${handle.url} ${dev.issuer} ${DEV_CLIENT.clientId} ${DEV_CLIENT.clientSecret} "mcp issues:write" create_issue '{"title":"hello"}'`);
+    lines.push(
+      `development authorization server: ${dev.issuer} (client ${DEV_CLIENT.clientId} / ${DEV_CLIENT.clientSecret})`,
+    );
+    lines.push(
+      `try: node dist/samples/auth/main.js call ${handle.url} ${dev.issuer} ${DEV_CLIENT.clientId} ${DEV_CLIENT.clientSecret} "mcp issues:write" create_issue '{"title":"hello"}'`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   const stop = (): void => {
@@ -35,8 +43,17 @@ async function serve(): Promise<void> {
 
 async function call(args: readonly string[]): Promise<void> {
   const [url, issuer, clientId, clientSecret, scope, tool, json] = args;
-  if (tool === undefined) throw new Error('usage: main.js call <url> <issuer> <client-id> <client-secret> <scope> <tool> [json-args]');
-  const outcome = await callWithClientCredentials({ url: url!, issuer: issuer!, clientId: clientId!, clientSecret: clientSecret!, scope: scope!, tool, args: json === undefined ? {} : (JSON.parse(json) as Record<string, unknown>) });
+  if (tool === undefined)
+    throw new Error('usage: main.js call <url> <issuer> <client-id> <client-secret> <scope> <tool> [json-args]');
+  const outcome = await callWithClientCredentials({
+    url: url!,
+    issuer: issuer!,
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    scope: scope!,
+    tool,
+    args: json === undefined ? {} : (JSON.parse(json) as Record<string, unknown>),
+  });
   process.stdout.write(`listed: ${outcome.listed.join(', ')}\n${outcome.text}\n`);
 }
 

@@ -5,7 +5,13 @@ import { haproxyConfig, type Backend } from './haproxy-config.js';
 import { findBinary, startServiceProcess } from './service-process.js';
 
 /** Where HAProxy is looked for when `haproxy` is not on `PATH` (Debian installs it in /usr/sbin). */
-const HAPROXY_PLACES = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/bin/haproxy', '/opt/homebrew/bin/haproxy'];
+const HAPROXY_PLACES = [
+  '/usr/sbin/haproxy',
+  '/usr/local/sbin/haproxy',
+  '/usr/bin/haproxy',
+  '/usr/local/bin/haproxy',
+  '/opt/homebrew/bin/haproxy',
+];
 
 /**
  * The HAProxy binary to run: `$HAPROXY` when set, else the first of the usual places that exists,
@@ -48,9 +54,16 @@ export interface Balancer {
  */
 export async function startBalancer(options: BalancerOptions): Promise<Balancer> {
   const binary = options.binary ?? haproxyBinary();
-  if (binary === undefined) throw new Error(`HAProxy is not installed (looked for haproxy on PATH and in ${HAPROXY_PLACES.join(', ')}); on Debian or Ubuntu: apt-get install haproxy`);
+  if (binary === undefined)
+    throw new Error(
+      `HAProxy is not installed (looked for haproxy on PATH and in ${HAPROXY_PLACES.join(', ')}); on Debian or Ubuntu: apt-get install haproxy`,
+    );
   const port = options.port ?? (await freePort());
-  const config = haproxyConfig({ port, backends: options.backends, ...(options.checkIntervalMs !== undefined ? { checkIntervalMs: options.checkIntervalMs } : {}) });
+  const config = haproxyConfig({
+    port,
+    backends: options.backends,
+    ...(options.checkIntervalMs !== undefined ? { checkIntervalMs: options.checkIntervalMs } : {}),
+  });
   const { stop } = await startServiceProcess({
     label: 'HAProxy',
     binary,

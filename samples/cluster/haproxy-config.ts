@@ -43,16 +43,25 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * duplicate backend name.
  */
 export function haproxyConfig(options: HaproxyConfigOptions): string {
-  if (!isPort(options.port)) throw new TypeError(`haproxy port must be an integer from 1 to 65535, got ${String(options.port)}`);
+  if (!isPort(options.port))
+    throw new TypeError(`haproxy port must be an integer from 1 to 65535, got ${String(options.port)}`);
   if (options.backends.length === 0) throw new TypeError('haproxy needs at least one backend');
   const names = new Set<string>();
   for (const backend of options.backends) {
-    if (!NAME.test(backend.name) || names.has(backend.name)) throw new TypeError(`haproxy backend names must be unique and 1 to 64 of A-Za-z0-9_-, got ${JSON.stringify(backend.name)}`);
-    if (!isPort(backend.port)) throw new TypeError(`haproxy backend ${backend.name}: port must be an integer from 1 to 65535, got ${String(backend.port)}`);
+    if (!NAME.test(backend.name) || names.has(backend.name))
+      throw new TypeError(
+        `haproxy backend names must be unique and 1 to 64 of A-Za-z0-9_-, got ${JSON.stringify(backend.name)}`,
+      );
+    if (!isPort(backend.port))
+      throw new TypeError(
+        `haproxy backend ${backend.name}: port must be an integer from 1 to 65535, got ${String(backend.port)}`,
+      );
     names.add(backend.name);
   }
   const inter = options.checkIntervalMs ?? 1000;
-  const servers = options.backends.map((b) => `  server ${b.name} ${b.host ?? '127.0.0.1'}:${b.port} check inter ${inter}ms fall 2 rise 1`);
+  const servers = options.backends.map(
+    (b) => `  server ${b.name} ${b.host ?? '127.0.0.1'}:${b.port} check inter ${inter}ms fall 2 rise 1`,
+  );
   return [
     'global',
     '  maxconn 4000',

@@ -8,4 +8,6 @@ import { runNodeProcess, startClusterNode } from './node.js';
 
 const nodeId = process.env.NODE_ID ?? `node-${process.pid}`;
 const port = Number(process.env.PORT ?? '0');
-runNodeProcess(nodeId, () => startClusterNode({ nodeId, port, ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}) }));
+runNodeProcess(nodeId, () =>
+  startClusterNode({ nodeId, port, ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}) }),
+);

@@ -35,7 +35,10 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
   const serve = options.serve ?? {};
   const shared = options.redisUrl === undefined ? undefined : await connectRedis({ url: options.redisUrl });
   const relay = shared === undefined ? undefined : redisRelayBus({ connection: shared, url: options.redisUrl });
-  const replay = shared === undefined ? new MemoryReplayStore() : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
+  const replay =
+    shared === undefined
+      ? new MemoryReplayStore()
+      : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
   try {
     const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
       replay,
@@ -93,7 +96,9 @@ export function runNodeProcess(nodeId: string, start: () => Promise<HttpHandle>)
       process.once('SIGINT', shut);
     },
     (error: unknown) => {
-      process.stderr.write(`toolwright cluster node ${nodeId}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `toolwright cluster node ${nodeId}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exit(1);
     },
   );

@@ -56,10 +56,13 @@ export class NodeProcesses {
    * when one exits first or stays silent past `startTimeoutMs`.
    */
   static async start(options: NodeProcessesOptions): Promise<NodeProcesses> {
-    if (!Number.isInteger(options.count) || options.count < 1 || options.count > 64) throw new RangeError(`count must be an integer from 1 to 64, got ${String(options.count)}`);
+    if (!Number.isInteger(options.count) || options.count < 1 || options.count > 64)
+      throw new RangeError(`count must be an integer from 1 to 64, got ${String(options.count)}`);
     const set = new NodeProcesses(options);
     const prefix = options.nodeIdPrefix ?? 'node-';
-    const started = await Promise.allSettled(Array.from({ length: options.count }, (_, i) => set.launch(i, `${prefix}${i + 1}`, 0)));
+    const started = await Promise.allSettled(
+      Array.from({ length: options.count }, (_, i) => set.launch(i, `${prefix}${i + 1}`, 0)),
+    );
     for (const outcome of started) if (outcome.status === 'fulfilled') set.slots[outcome.value.index] = outcome.value;
     const failure = started.find((outcome) => outcome.status === 'rejected');
     if (failure !== undefined) {
@@ -71,7 +74,14 @@ export class NodeProcesses {
 
   /** The processes, in index order. */
   get nodes(): readonly NodeProcess[] {
-    return this.slots.map((slot) => ({ index: slot.index, nodeId: slot.nodeId, port: slot.port, pid: slot.pid, url: `http://127.0.0.1:${slot.port}/mcp`, alive: slot.alive }));
+    return this.slots.map((slot) => ({
+      index: slot.index,
+      nodeId: slot.nodeId,
+      port: slot.port,
+      pid: slot.pid,
+      url: `http://127.0.0.1:${slot.port}/mcp`,
+      alive: slot.alive,
+    }));
   }
 
   /** Kills process `index` with `signal` (default SIGKILL: no goodbye) and resolves once it has exited. */
@@ -117,7 +127,9 @@ export class NodeProcesses {
       if (this.options.env?.CLUSTER_QUIET !== '1') process.stderr.write(`[${nodeId}] ${chunk}`);
     });
     let slot: Slot | undefined;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => (slot !== undefined && (slot.alive = false), resolve())));
+    const exited = new Promise<void>((resolve) =>
+      child.once('exit', () => (slot !== undefined && (slot.alive = false), resolve())),
+    );
     return new Promise<Slot>((resolve, reject) => {
       let line = '';
       const fail = (why: string): void => {
@@ -125,7 +137,10 @@ export class NodeProcesses {
         child.kill('SIGKILL');
         reject(new Error(`node ${nodeId} did not start: ${why}${stderr.trim() === '' ? '' : `: ${stderr.trim()}`}`));
       };
-      const timer = setTimeout(() => fail(`no ready line within ${this.options.startTimeoutMs ?? 20_000} ms`), this.options.startTimeoutMs ?? 20_000);
+      const timer = setTimeout(
+        () => fail(`no ready line within ${this.options.startTimeoutMs ?? 20_000} ms`),
+        this.options.startTimeoutMs ?? 20_000,
+      );
       child.once('exit', (code, signal) => slot === undefined && fail(`it exited (${code ?? signal})`));
       child.once('error', (error) => fail(error.message));
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {

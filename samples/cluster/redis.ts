@@ -25,7 +25,10 @@ export interface LocalRedis {
  */
 export async function startLocalRedis(port?: number): Promise<LocalRedis> {
   const binary = redisServerBinary();
-  if (binary === undefined) throw new Error('redis-server is not installed (looked on PATH and in /usr/bin, /usr/local/bin, /opt/homebrew/bin); on Debian or Ubuntu: apt-get install redis-server');
+  if (binary === undefined)
+    throw new Error(
+      'redis-server is not installed (looked on PATH and in /usr/bin, /usr/local/bin, /opt/homebrew/bin); on Debian or Ubuntu: apt-get install redis-server',
+    );
   const chosen = port ?? (await freePort());
   const { stop } = await startServiceProcess({
     label: 'redis-server',

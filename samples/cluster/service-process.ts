@@ -9,7 +9,8 @@ import { waitForPort } from './wait-for-port.js';
  * `undefined` (not installed). Never runs it.
  */
 export function findBinary(name: string, places: readonly string[]): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':')) if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
+  for (const dir of (process.env.PATH ?? '').split(':'))
+    if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
   return places.find((place) => existsSync(place));
 }
 
@@ -46,7 +47,9 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
   let output = '';
   let ended: string | undefined;
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => ((ended = `exit ${code ?? signal}: ${output.trim()}`), resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => ((ended = `exit ${code ?? signal}: ${output.trim()}`), resolve())),
+  );
   child.once('error', (error) => (ended = error.message));
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

@@ -28,8 +28,14 @@ function option(argv: readonly string[], name: string, fallback: string | undefi
 async function main(argv: readonly string[]): Promise<void> {
   const count = Number(option(argv, 'processes', process.env.PROCESSES ?? '3'));
   const wanted = Number(option(argv, 'port', process.env.PORT ?? '8080'));
-  if (!Number.isInteger(count) || count < 1 || count > 64) throw new Error(`--processes must be a whole number from 1 to 64, got ${String(option(argv, 'processes', process.env.PROCESSES))}`);
-  if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535) throw new Error(`--port must be a port number (0 for a free one), got ${String(option(argv, 'port', process.env.PORT))}`);
+  if (!Number.isInteger(count) || count < 1 || count > 64)
+    throw new Error(
+      `--processes must be a whole number from 1 to 64, got ${String(option(argv, 'processes', process.env.PROCESSES))}`,
+    );
+  if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535)
+    throw new Error(
+      `--port must be a port number (0 for a free one), got ${String(option(argv, 'port', process.env.PORT))}`,
+    );
 
   let redis: LocalRedis | undefined;
   let redisUrl = process.env.REDIS_URL;
@@ -41,7 +47,8 @@ async function main(argv: readonly string[]): Promise<void> {
     note = `Redis: ${redis.url} (started for this run)`;
   } else {
     redisUrl = undefined;
-    note = 'Redis: none (redis-server is not installed: apt-get install redis-server); a parked call\'s retry must reach the process that parked it';
+    note =
+      "Redis: none (redis-server is not installed: apt-get install redis-server); a parked call's retry must reach the process that parked it";
   }
   let processes: NodeProcesses | undefined;
   let balancer: Balancer | undefined;
@@ -51,8 +58,15 @@ async function main(argv: readonly string[]): Promise<void> {
     await redis?.stop();
   };
   try {
-    processes = await NodeProcesses.start({ count, script: NODE_SCRIPT, env: redisUrl === undefined ? {} : { REDIS_URL: redisUrl } });
-    balancer = await startBalancer({ port: wanted === 0 ? await freePort() : wanted, backends: processes.nodes.map((node) => ({ name: node.nodeId, port: node.port })) });
+    processes = await NodeProcesses.start({
+      count,
+      script: NODE_SCRIPT,
+      env: redisUrl === undefined ? {} : { REDIS_URL: redisUrl },
+    });
+    balancer = await startBalancer({
+      port: wanted === 0 ? await freePort() : wanted,
+      backends: processes.nodes.map((node) => ({ name: node.nodeId, port: node.port })),
+    });
   } catch (error) {
     await stopAll();
     throw error;
@@ -68,7 +82,10 @@ async function main(argv: readonly string[]): Promise<void> {
     `  npx mcp-inspector --cli ${balancer.url} --method tools/call --tool-name whoami`,
     '',
     'HAProxy configuration:',
-    ...balancer.config.trimEnd().split('\n').map((line) => `  ${line}`),
+    ...balancer.config
+      .trimEnd()
+      .split('\n')
+      .map((line) => `  ${line}`),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -31,7 +31,11 @@ async function busyFor(process: Process, ms: number, signal: AbortSignal): Promi
  * `whoami`: says which process answered (`{"pid":...,"node":...,"running":...}`), so a client
  * can see where the balancer sent a call, and how many `slow` and `order` calls it runs now.
  */
-@Tool({ name: 'whoami', args: undefined, description: 'Say which toolwright process answered this call (its pid and node id) and how many slow calls it runs' })
+@Tool({
+  name: 'whoami',
+  args: undefined,
+  description: 'Say which toolwright process answered this call (its pid and node id) and how many slow calls it runs',
+})
 @ReadOnly()
 export class WhoAmI {
   constructor(private readonly process: Process) {}
@@ -41,7 +45,9 @@ export class WhoAmI {
 }
 
 class SlowArgs {
-  @IsInt() @Min(0) @Max(600_000)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
   ms!: number;
 }
 
@@ -60,10 +66,13 @@ export class Slow {
 }
 
 class OrderArgs {
-  @IsString() @MaxLength(100)
+  @IsString()
+  @MaxLength(100)
   item!: string;
 
-  @IsInt() @Min(0) @Max(600_000)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
   ms!: number;
 }
 
@@ -73,7 +82,9 @@ class OrderArgs {
  * key `IDEMPOTENCY_KEY_META`) gets the first outcome for a retry with the same key on any
  * process, and the order is placed once (with the server's `replay` store; see `node.ts`).
  */
-@Tool({ description: 'Place an order (slowly); with an idempotency key it is placed once, whichever process a retry reaches' })
+@Tool({
+  description: 'Place an order (slowly); with an idempotency key it is placed once, whichever process a retry reaches',
+})
 @Replay('keyed')
 export class Order {
   constructor(private readonly process: Process) {}
@@ -95,7 +106,10 @@ export class Confirm {
   constructor(private readonly process: Process) {}
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     const startedOn = JSON.stringify(this.process.me);
-    const answer = await ctx.elicit({ message: 'Proceed?', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+    const answer = await ctx.elicit({
+      message: 'Proceed?',
+      schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    });
     return `${answer.action} ${JSON.stringify(answer.content ?? null)}; asked and finished by ${startedOn}`;
   }
 }
@@ -103,5 +117,7 @@ export class Confirm {
 /** The cluster sample's tools (`whoami`, `slow`, `confirm`, `order`), each told which process it runs in. */
 export function clusterTools(me: Answerer): readonly ContractTool[] {
   const process: Process = { me, running: 0, orders: 0 };
-  return compile([WhoAmI, Slow, Confirm, Order], { resolve: (cls) => new (cls as new (process: Process) => object)(process) });
+  return compile([WhoAmI, Slow, Confirm, Order], {
+    resolve: (cls) => new (cls as new (process: Process) => object)(process),
+  });
 }

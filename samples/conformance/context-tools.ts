@@ -10,7 +10,14 @@ import { Description, Tool, ToolError, type CallContext } from '../../src/index.
 const pause = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 @Tool({ name: 'test_tool_with_logging', description: 'Sends three info log messages while it runs.', args: undefined })
@@ -25,7 +32,11 @@ export class TestToolWithLogging {
   }
 }
 
-@Tool({ name: 'test_tool_with_progress', description: 'Reports progress 0, 50 and 100 of 100 while it runs.', args: undefined })
+@Tool({
+  name: 'test_tool_with_progress',
+  description: 'Reports progress 0, 50 and 100 of 100 while it runs.',
+  args: undefined,
+})
 export class TestToolWithProgress {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     ctx.progress({ progress: 0, total: 100 });
@@ -51,12 +62,20 @@ export class SamplingArgs {
   prompt!: string;
 }
 
-@Tool({ name: 'test_sampling', description: "Asks the client's model to answer a prompt (sampling/createMessage).", args: SamplingArgs })
+@Tool({
+  name: 'test_sampling',
+  description: "Asks the client's model to answer a prompt (sampling/createMessage).",
+  args: SamplingArgs,
+})
 export class TestSampling {
   async execute(args: SamplingArgs, ctx: CallContext): Promise<string> {
-    const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: args.prompt } }], maxTokens: 100 });
+    const answer = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: args.prompt } }],
+      maxTokens: 100,
+    });
     const content = answer.content as { type?: unknown; text?: unknown };
-    const reply = content.type === 'text' && typeof content.text === 'string' ? content.text : JSON.stringify(answer.content);
+    const reply =
+      content.type === 'text' && typeof content.text === 'string' ? content.text : JSON.stringify(answer.content);
     return `LLM response: ${reply}`;
   }
 }
@@ -68,7 +87,11 @@ export class ElicitationArgs {
   message!: string;
 }
 
-@Tool({ name: 'test_elicitation', description: 'Asks the user for a username and an email (elicitation/create).', args: ElicitationArgs })
+@Tool({
+  name: 'test_elicitation',
+  description: 'Asks the user for a username and an email (elicitation/create).',
+  args: ElicitationArgs,
+})
 export class TestElicitation {
   async execute(args: ElicitationArgs, ctx: CallContext): Promise<string> {
     const answer = await ctx.elicit({

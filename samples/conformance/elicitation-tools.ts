@@ -9,7 +9,11 @@ function completed(answer: ElicitAnswer): string {
   return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
 }
 
-@Tool({ name: 'test_elicitation_sep1034_defaults', description: 'Asks a form whose fields all have defaults (SEP-1034).', args: undefined })
+@Tool({
+  name: 'test_elicitation_sep1034_defaults',
+  description: 'Asks a form whose fields all have defaults (SEP-1034).',
+  args: undefined,
+})
 export class TestElicitationSep1034Defaults {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     return completed(
@@ -21,7 +25,12 @@ export class TestElicitationSep1034Defaults {
             name: { type: 'string', description: 'User name', default: 'John Doe' },
             age: { type: 'integer', description: 'User age', default: 30 },
             score: { type: 'number', description: 'User score', default: 95.5 },
-            status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            status: {
+              type: 'string',
+              description: 'User status',
+              enum: ['active', 'inactive', 'pending'],
+              default: 'active',
+            },
             verified: { type: 'boolean', description: 'Verification status', default: true },
           },
         },
@@ -30,7 +39,11 @@ export class TestElicitationSep1034Defaults {
   }
 }
 
-@Tool({ name: 'test_elicitation_sep1330_enums', description: 'Asks a form with the five enum forms (SEP-1330).', args: undefined })
+@Tool({
+  name: 'test_elicitation_sep1330_enums',
+  description: 'Asks a form with the five enum forms (SEP-1330).',
+  args: undefined,
+})
 export class TestElicitationSep1330Enums {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
     return completed(
@@ -39,7 +52,11 @@ export class TestElicitationSep1330Enums {
         schema: {
           type: 'object',
           properties: {
-            untitledSingle: { type: 'string', description: 'Untitled single-select', enum: ['option1', 'option2', 'option3'] },
+            untitledSingle: {
+              type: 'string',
+              description: 'Untitled single-select',
+              enum: ['option1', 'option2', 'option3'],
+            },
             titledSingle: {
               type: 'string',
               description: 'Titled single-select',
@@ -49,8 +66,17 @@ export class TestElicitationSep1330Enums {
                 { const: 'value3', title: 'Third Option' },
               ],
             },
-            legacyEnum: { type: 'string', description: 'Legacy titled enum', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-            untitledMulti: { type: 'array', description: 'Untitled multi-select', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            legacyEnum: {
+              type: 'string',
+              description: 'Legacy titled enum',
+              enum: ['opt1', 'opt2', 'opt3'],
+              enumNames: ['Option One', 'Option Two', 'Option Three'],
+            },
+            untitledMulti: {
+              type: 'array',
+              description: 'Untitled multi-select',
+              items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            },
             titledMulti: {
               type: 'array',
               description: 'Titled multi-select',

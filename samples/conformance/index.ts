@@ -8,8 +8,20 @@
  * and run `node scripts/conformance.mjs` to hold it to the suite. `echo` is extra: the
  * Inspector tests and the server benchmark call it.
  */
-import { TestAudioContent, TestEmbeddedResource, TestImageContent, TestMultipleContentTypes, TestSimpleText } from './content-tools.js';
-import { TestElicitation, TestErrorHandling, TestSampling, TestToolWithLogging, TestToolWithProgress } from './context-tools.js';
+import {
+  TestAudioContent,
+  TestEmbeddedResource,
+  TestImageContent,
+  TestMultipleContentTypes,
+  TestSimpleText,
+} from './content-tools.js';
+import {
+  TestElicitation,
+  TestErrorHandling,
+  TestSampling,
+  TestToolWithLogging,
+  TestToolWithProgress,
+} from './context-tools.js';
 import { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './elicitation-tools.js';
 import { Echo } from './echo-tool.js';
 import { jsonSchema2020Tool } from './json-schema-tool.js';
@@ -28,8 +40,20 @@ import {
   TestInputRequiredMultipleInputs,
 } from './input-round-tools.js';
 
-export { TestAudioContent, TestEmbeddedResource, TestImageContent, TestMultipleContentTypes, TestSimpleText } from './content-tools.js';
-export { TestElicitation, TestErrorHandling, TestSampling, TestToolWithLogging, TestToolWithProgress } from './context-tools.js';
+export {
+  TestAudioContent,
+  TestEmbeddedResource,
+  TestImageContent,
+  TestMultipleContentTypes,
+  TestSimpleText,
+} from './content-tools.js';
+export {
+  TestElicitation,
+  TestErrorHandling,
+  TestSampling,
+  TestToolWithLogging,
+  TestToolWithProgress,
+} from './context-tools.js';
 export { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './elicitation-tools.js';
 export { Echo } from './echo-tool.js';
 export { jsonSchema2020Tool } from './json-schema-tool.js';

@@ -5,7 +5,15 @@ import { WriteFile } from './write-file.js';
 
 export { ReadFile, ReadFileArgs } from './read-file.js';
 export { WriteFile, WriteFileArgs, WRITE_MODES, type WriteMode } from './write-file.js';
-export { ListDirectory, ListDirectoryArgs, ListOptions, Listing, ListEntry, SORT_KEYS, type SortKey } from './list-directory.js';
+export {
+  ListDirectory,
+  ListDirectoryArgs,
+  ListOptions,
+  Listing,
+  ListEntry,
+  SORT_KEYS,
+  type SortKey,
+} from './list-directory.js';
 export { Workspace } from './workspace.js';
 export { globToRegExp } from './glob.js';
 

@@ -1,7 +1,19 @@
 import { opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { Description, Idempotent, ReadOnly, Tool, ToolError, type CallContext } from '../../src/index.js';
 import { globToRegExp, matchesAny } from './glob.js';
 import { Workspace } from './workspace.js';
@@ -49,7 +61,9 @@ export class ListDirectoryArgs {
   @IsIn(SORT_KEYS)
   sort?: SortKey;
 
-  @Description('Globs the relative paths of files must match, such as "*.ts" or "src/**/*.json" (folders are always listed)')
+  @Description(
+    'Globs the relative paths of files must match, such as "*.ts" or "src/**/*.json" (folders are always listed)',
+  )
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
@@ -82,7 +96,13 @@ export class Listing {
  * Lists a folder in the workspace, optionally recursively, filtered by globs and sorted. It
  * returns structured content (`Listing`), so a client can read the entries as data.
  */
-@Tool({ name: 'list_directory', title: 'List folder', description: 'List the entries of a folder in the workspace, with sizes and modification times.', args: ListDirectoryArgs, result: Listing })
+@Tool({
+  name: 'list_directory',
+  title: 'List folder',
+  description: 'List the entries of a folder in the workspace, with sizes and modification times.',
+  args: ListDirectoryArgs,
+  result: Listing,
+})
 @ReadOnly()
 @Idempotent()
 export class ListDirectory {
@@ -105,7 +125,11 @@ export class ListDirectory {
       ctx.signal.throwIfAborted();
       const { dir, depth } = pending.shift()!;
       const handle = await opendir(dir).catch((err: NodeJS.ErrnoException) => {
-        throw new ToolError(err.code === 'ENOTDIR' ? `${JSON.stringify(args.path)} is not a folder` : `folder ${JSON.stringify(args.path ?? '.')} does not exist`);
+        throw new ToolError(
+          err.code === 'ENOTDIR'
+            ? `${JSON.stringify(args.path)} is not a folder`
+            : `folder ${JSON.stringify(args.path ?? '.')} does not exist`,
+        );
       });
       for await (const dirent of handle) {
         if (!options.includeHidden && dirent.name.startsWith('.')) continue;

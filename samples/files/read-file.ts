@@ -32,7 +32,12 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
  * Reads a UTF-8 text file inside the workspace, optionally a range of lines. A missing file, a
  * folder, a file over 4 MiB and a path outside the workspace are errors the model can read.
  */
-@Tool({ name: 'read_file', title: 'Read file', description: 'Read a UTF-8 text file in the workspace, optionally a range of lines.', args: ReadFileArgs })
+@Tool({
+  name: 'read_file',
+  title: 'Read file',
+  description: 'Read a UTF-8 text file in the workspace, optionally a range of lines.',
+  args: ReadFileArgs,
+})
 @ReadOnly()
 @Idempotent()
 export class ReadFile {
@@ -47,7 +52,10 @@ export class ReadFile {
     const info = await stat(file).catch(() => undefined);
     if (info === undefined) throw new ToolError(`file ${JSON.stringify(args.path)} does not exist`);
     if (!info.isFile()) throw new ToolError(`${JSON.stringify(args.path)} is not a file`);
-    if (info.size > MAX_FILE_BYTES) throw new ToolError(`file ${JSON.stringify(args.path)} has ${info.size} bytes, more than the ${MAX_FILE_BYTES} this tool reads`);
+    if (info.size > MAX_FILE_BYTES)
+      throw new ToolError(
+        `file ${JSON.stringify(args.path)} has ${info.size} bytes, more than the ${MAX_FILE_BYTES} this tool reads`,
+      );
     const content = await readFile(file, { encoding: 'utf8', signal: ctx.signal });
     if (args.startLine === undefined && args.maxLines === undefined) return content;
     const lines = content.split('\n');

@@ -11,7 +11,8 @@ export class Workspace {
   readonly root: string;
 
   constructor(root: string) {
-    if (typeof root !== 'string' || root === '') throw new TypeError('Workspace needs the root folder, got ' + JSON.stringify(root));
+    if (typeof root !== 'string' || root === '')
+      throw new TypeError('Workspace needs the root folder, got ' + JSON.stringify(root));
     this.root = path.resolve(root);
   }
 
@@ -26,7 +27,8 @@ export class Workspace {
     if (!isInside(this.root, absolute)) throw new ToolError(`path ${JSON.stringify(given)} is outside the workspace`);
     const realRoot = await realpath(this.root);
     const existing = await nearestExisting(absolute);
-    if (existing !== undefined && !isInside(realRoot, existing)) throw new ToolError(`path ${JSON.stringify(given)} is outside the workspace (through a symbolic link)`);
+    if (existing !== undefined && !isInside(realRoot, existing))
+      throw new ToolError(`path ${JSON.stringify(given)} is outside the workspace (through a symbolic link)`);
     return absolute;
   }
 

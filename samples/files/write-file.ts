@@ -1,7 +1,16 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { Description, Destructive, Facts, Resource, Tool, ToolError, type CallContext, type ToolFacts } from '../../src/index.js';
+import {
+  Description,
+  Destructive,
+  Facts,
+  Resource,
+  Tool,
+  ToolError,
+  type CallContext,
+  type ToolFacts,
+} from '../../src/index.js';
 import { Workspace } from './workspace.js';
 
 /** How `write_file` treats an existing file. */
@@ -37,7 +46,12 @@ export class WriteFileArgs {
  * writes of one batch happen one after another, in order. Its facts state that a call amounts
  * to `write{path}`, so a permission policy can decide on the path without running it.
  */
-@Tool({ name: 'write_file', title: 'Write file', description: 'Write a UTF-8 text file in the workspace (overwrite, append or create).', args: WriteFileArgs })
+@Tool({
+  name: 'write_file',
+  title: 'Write file',
+  description: 'Write a UTF-8 text file in the workspace (overwrite, append or create).',
+  args: WriteFileArgs,
+})
 @Destructive()
 @Resource('fs:workspace')
 export class WriteFile {
@@ -53,11 +67,19 @@ export class WriteFile {
     const mode = args.mode ?? 'overwrite';
     try {
       if (mode === 'append') await appendFile(file, args.content, 'utf8');
-      else await writeFile(file, args.content, { encoding: 'utf8', flag: mode === 'create' ? 'wx' : 'w', signal: ctx.signal });
+      else
+        await writeFile(file, args.content, {
+          encoding: 'utf8',
+          flag: mode === 'create' ? 'wx' : 'w',
+          signal: ctx.signal,
+        });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw new ToolError(`file ${JSON.stringify(args.path)} already exists (mode "create")`);
-      if (code === 'ENOENT') throw new ToolError(`the folder of ${JSON.stringify(args.path)} does not exist (set createFolders to create it)`);
+      if (code === 'ENOENT')
+        throw new ToolError(
+          `the folder of ${JSON.stringify(args.path)} does not exist (set createFolders to create it)`,
+        );
       if (code === 'EISDIR') throw new ToolError(`${JSON.stringify(args.path)} is a folder`);
       throw err;
     }

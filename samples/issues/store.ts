@@ -14,7 +14,13 @@ export class IssueStore {
 
   create(args: CreateIssueArgs): StoredIssue {
     const id = this.issues.length + 1;
-    const issue: StoredIssue = { id, title: args.title, url: `https://issues.example/${id}`, state: 'open', labels: args.labels.map((label) => label.name) };
+    const issue: StoredIssue = {
+      id,
+      title: args.title,
+      url: `https://issues.example/${id}`,
+      state: 'open',
+      labels: args.labels.map((label) => label.name),
+    };
     this.issues.push(issue);
     return issue;
   }

@@ -1,5 +1,16 @@
 import { Args, ReadOnly, Tool, type CallContext } from 'toolwright';
-import { CommentArgs, CreateIssueArgs, IssueResult, LinkArgs, MilestoneTarget, PlanArgs, ScheduleArgs, SearchIssuesArgs, SearchResult, Task } from './dtos.js';
+import {
+  CommentArgs,
+  CreateIssueArgs,
+  IssueResult,
+  LinkArgs,
+  MilestoneTarget,
+  PlanArgs,
+  ScheduleArgs,
+  SearchIssuesArgs,
+  SearchResult,
+  Task,
+} from './dtos.js';
 import { IssueStore } from './store.js';
 
 /**
@@ -34,14 +45,18 @@ export class AddComment {
 @Tool({ description: 'Plan an issue into a milestone or a sprint', args: ScheduleArgs })
 export class ScheduleIssue {
   async execute(args: ScheduleArgs) {
-    return args.target instanceof MilestoneTarget ? `#${args.issue} planned for milestone ${args.target.milestone}` : `#${args.issue} planned for sprint ${args.target.sprint}`;
+    return args.target instanceof MilestoneTarget
+      ? `#${args.issue} planned for milestone ${args.target.milestone}`
+      : `#${args.issue} planned for sprint ${args.target.sprint}`;
   }
 }
 
 @Tool({ description: 'Link an issue to others', args: LinkArgs })
 export class LinkIssues {
   async execute(args: LinkArgs) {
-    return Object.entries(args.links).map(([name, link]) => `${name}: #${args.issue} ${link.relation} #${link.issue}`).join('\n');
+    return Object.entries(args.links)
+      .map(([name, link]) => `${name}: #${args.issue} ${link.relation} #${link.issue}`)
+      .join('\n');
   }
 }
 

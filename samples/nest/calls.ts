@@ -1,4 +1,13 @@
-import { Injectable, Module, Scope, UseGuards, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  Module,
+  Scope,
+  UseGuards,
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { type Observable, tap } from 'rxjs';
@@ -29,7 +38,10 @@ export class AuditInterceptor implements NestInterceptor {
 }
 
 /** The users the bearer tokens stand for (a stand-in for a real authentication service). */
-const USERS: ReadonlyMap<string, { name: string }> = new Map([['token-ada', { name: 'Ada' }], ['token-alan', { name: 'Alan' }]]);
+const USERS: ReadonlyMap<string, { name: string }> = new Map([
+  ['token-ada', { name: 'Ada' }],
+  ['token-alan', { name: 'Alan' }],
+]);
 
 /**
  * An auth guard as a Nest app has for its HTTP routes: it reads the HTTP request's bearer token
@@ -38,7 +50,9 @@ const USERS: ReadonlyMap<string, { name: string }> = new Map([['token-ada', { na
 @Injectable()
 export class BearerGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; user?: unknown } | undefined>();
+    const request = context
+      .switchToHttp()
+      .getRequest<{ headers: Record<string, string | undefined>; user?: unknown } | undefined>();
     const token = request?.headers.authorization?.replace(/^Bearer /, '');
     const user = token === undefined ? undefined : USERS.get(token);
     if (request === undefined || user === undefined) return false;
@@ -72,13 +86,20 @@ export class AuditLogTool {
 let instances = 0;
 
 export class CountArgs {
-  @IsOptional() @IsInt() @Min(0) @Max(10_000)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
   waitMs: number = 0;
 }
 
 /** Request-scoped: Nest builds a fresh instance for every call. */
 @Injectable({ scope: Scope.REQUEST })
-@Tool({ name: 'instance', description: 'Report which instance of this request-scoped tool served the call', args: CountArgs })
+@Tool({
+  name: 'instance',
+  description: 'Report which instance of this request-scoped tool served the call',
+  args: CountArgs,
+})
 @ReadOnly()
 export class InstanceTool {
   private readonly id = ++instances;
@@ -90,7 +111,9 @@ export class InstanceTool {
 }
 
 export class SleepArgs {
-  @IsInt() @Min(0) @Max(60_000)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
   ms!: number;
 }
 
@@ -110,14 +133,26 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
     const timer = setTimeout(() => resolve(true), ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(false);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+      { once: true },
+    );
   });
 }
 
 @Module({
-  providers: [AuditLog, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }, BearerGuard, WhoAmITool, AuditLogTool, InstanceTool, SleepTool],
+  providers: [
+    AuditLog,
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+    BearerGuard,
+    WhoAmITool,
+    AuditLogTool,
+    InstanceTool,
+    SleepTool,
+  ],
 })
 export class CallsModule {}

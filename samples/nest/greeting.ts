@@ -11,7 +11,9 @@ export class GreetingService {
 }
 
 export class GreetArgs {
-  @Description('Who to greet') @IsString() @MaxLength(100)
+  @Description('Who to greet')
+  @IsString()
+  @MaxLength(100)
   name!: string;
 }
 

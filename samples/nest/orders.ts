@@ -28,7 +28,10 @@ export class OrdersService {
 @Catch(OrderLockedError)
 export class OrderLockedFilter implements ExceptionFilter {
   catch(error: OrderLockedError): ToolResult {
-    return { content: [{ type: 'text', text: `order ${error.orderId} is being edited; try again in a minute` }], isError: true };
+    return {
+      content: [{ type: 'text', text: `order ${error.orderId} is being edited; try again in a minute` }],
+      isError: true,
+    };
   }
 }
 
@@ -46,7 +49,10 @@ export class FindOrderTool {
 
   execute(args: FindOrderArgs): ToolResult {
     const order = this.orders.find(args.id);
-    return { content: [{ type: 'text', text: `${order.id}: ${order.item} (${order.status})` }], structuredContent: order };
+    return {
+      content: [{ type: 'text', text: `${order.id}: ${order.item} (${order.status})` }],
+      structuredContent: order,
+    };
   }
 }
 

@@ -44,7 +44,8 @@ export function parseCommandLine(line: string): CommandLine {
     if (separated) endWord();
     if (token === '>' || token === '>>') {
       endWord();
-      if (pendingRedirect !== undefined || redirect !== undefined) throw new ToolError('only one output redirection is allowed');
+      if (pendingRedirect !== undefined || redirect !== undefined)
+        throw new ToolError('only one output redirection is allowed');
       pendingRedirect = token === '>>';
     } else if (token === "'" || token === '"') {
       throw new ToolError(`unclosed ${token} quote`);
@@ -94,7 +95,11 @@ export async function runCommand(line: CommandLine, session: ShellSession, ctx: 
   const facts = factsOfCommand(line, session.cwd);
   for (const fact of facts) {
     const subject = (fact.args as { path: string }).path;
-    await ctx.requirePermission({ subject, capabilities: [fact.tool], reason: `${line.command} ${fact.tool === 'read' ? 'reads' : 'writes'} ${subject}` });
+    await ctx.requirePermission({
+      subject,
+      capabilities: [fact.tool],
+      reason: `${line.command} ${fact.tool === 'read' ? 'reads' : 'writes'} ${subject}`,
+    });
   }
   // Every check is done: from here on, act.
   const output = act(line, session);
@@ -116,7 +121,10 @@ function act(line: CommandLine, session: ShellSession): string {
       return '';
     }
     case 'ls':
-      return fs.list(at(line.words[0] ?? '.')).map((name) => `${name}\n`).join('');
+      return fs
+        .list(at(line.words[0] ?? '.'))
+        .map((name) => `${name}\n`)
+        .join('');
     case 'echo':
       return `${line.words.join(' ')}\n`;
     case 'cat':

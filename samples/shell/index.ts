@@ -1,5 +1,11 @@
 import { compile, type ContractTool } from '../../src/index.js';
-import { createPolicy, type AskPermission, type CallCoreOptions, type PermissionPolicy, type StateScope } from '../../src/runtime/index.js';
+import {
+  createPolicy,
+  type AskPermission,
+  type CallCoreOptions,
+  type PermissionPolicy,
+  type StateScope,
+} from '../../src/runtime/index.js';
 import { ReadFile, WriteFile } from './file-tools.js';
 import { ShellSessions } from './sessions.js';
 import { Shell } from './shell-tool.js';
@@ -12,7 +18,9 @@ export { parseCommandLine, factsOfCommand, runCommand, SHELL_COMMANDS, type Comm
 
 /** Compiles the shell sample's tools (`shell`, `write_file`, `read_file`) over one set of sessions. */
 export function shellTools(sessions: ShellSessions = new ShellSessions()): readonly ContractTool[] {
-  return compile([Shell, WriteFile, ReadFile], { resolve: (cls) => new (cls as new (s: ShellSessions) => object)(sessions) });
+  return compile([Shell, WriteFile, ReadFile], {
+    resolve: (cls) => new (cls as new (s: ShellSessions) => object)(sessions),
+  });
 }
 
 /**
@@ -21,7 +29,9 @@ export function shellTools(sessions: ShellSessions = new ShellSessions()): reado
  * (through `ask` when given, else through the client's elicitation). An "always" answer holds for
  * the session that gave it (`decisionScope`, default per principal, else per session).
  */
-export function shellPolicy(options: { readonly ask?: AskPermission; readonly decisionScope?: StateScope } = {}): PermissionPolicy {
+export function shellPolicy(
+  options: { readonly ask?: AskPermission; readonly decisionScope?: StateScope } = {},
+): PermissionPolicy {
   return createPolicy({
     implications: { write: ['read'] },
     rules: [
@@ -44,7 +54,13 @@ export interface GuardedShell {
  * `createServer`, `serveStdio`, `serveHttp`), which runs every call under `policy`, with every
  * result bounded (the tools' own `@MaxOutput` first, else `maxOutputChars`, default 10,000).
  */
-export function guardedShell(options: { readonly policy?: PermissionPolicy; readonly maxOutputChars?: number; readonly sessions?: ShellSessions } = {}): GuardedShell {
+export function guardedShell(
+  options: {
+    readonly policy?: PermissionPolicy;
+    readonly maxOutputChars?: number;
+    readonly sessions?: ShellSessions;
+  } = {},
+): GuardedShell {
   return {
     tools: shellTools(options.sessions),
     options: { policy: options.policy ?? shellPolicy(), maxOutputChars: options.maxOutputChars ?? 10_000 },

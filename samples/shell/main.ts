@@ -7,7 +7,9 @@ import { guardedShell } from './index.js';
  * (a client without elicitation is denied), writes under `/etc` are refused.
  */
 const shell = guardedShell();
-serveStdio({ name: 'toolwright-shell-sample', version: '0.1.0' }, shell.tools, shell.options).catch((error: unknown) => {
-  process.stderr.write(`shell sample: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+serveStdio({ name: 'toolwright-shell-sample', version: '0.1.0' }, shell.tools, shell.options).catch(
+  (error: unknown) => {
+    process.stderr.write(`shell sample: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

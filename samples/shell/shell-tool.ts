@@ -5,7 +5,9 @@ import type { ShellSessions } from './sessions.js';
 
 /** The arguments of `shell`. */
 export class ShellArgs {
-  @Description(`One command line: ${SHELL_COMMANDS.join(', ')}; quotes group words; > or >> redirects the output to a file`)
+  @Description(
+    `One command line: ${SHELL_COMMANDS.join(', ')}; quotes group words; > or >> redirects the output to a file`,
+  )
   @IsString()
   @MinLength(1)
   @MaxLength(2_000)
@@ -18,7 +20,12 @@ export class ShellArgs {
  * the model's order (`cd` then `ls` sees the new folder). It asks `read` or `write` permission
  * for each path a command touches before acting. Output is bounded to 4,000 characters.
  */
-@Tool({ name: 'shell', description: 'Run one command line in your shell session (cd, pwd, ls, echo, cat, mkdir; > and >> redirect output to a file).', args: ShellArgs })
+@Tool({
+  name: 'shell',
+  description:
+    'Run one command line in your shell session (cd, pwd, ls, echo, cat, mkdir; > and >> redirect output to a file).',
+  args: ShellArgs,
+})
 @Resource('shell:session')
 @MaxOutput({ chars: 4_000 })
 export class Shell {

@@ -40,7 +40,8 @@ export class VirtualFs {
     if (this.folders.has(at)) throw new ToolError(`${at} is a folder`);
     if (!this.folders.has(path.posix.dirname(at))) throw new ToolError(`no such folder: ${path.posix.dirname(at)}`);
     const next = append ? (this.files.get(at) ?? '') + content : content;
-    if (next.length > FS_LIMITS.fileChars) throw new ToolError(`${at} would hold ${next.length} characters; the limit is ${FS_LIMITS.fileChars}`);
+    if (next.length > FS_LIMITS.fileChars)
+      throw new ToolError(`${at} would hold ${next.length} characters; the limit is ${FS_LIMITS.fileChars}`);
     if (!this.files.has(at)) this.checkRoom();
     this.files.set(at, next);
   }
@@ -63,12 +64,16 @@ export class VirtualFs {
     if (!this.folders.has(at)) throw new ToolError(this.files.has(at) ? `${at} is a file` : `no such folder: ${at}`);
     const prefix = at === '/' ? '/' : `${at}/`;
     const names: string[] = [];
-    for (const folder of this.folders) if (folder !== at && folder.startsWith(prefix) && !folder.slice(prefix.length).includes('/')) names.push(`${folder.slice(prefix.length)}/`);
-    for (const file of this.files.keys()) if (file.startsWith(prefix) && !file.slice(prefix.length).includes('/')) names.push(file.slice(prefix.length));
+    for (const folder of this.folders)
+      if (folder !== at && folder.startsWith(prefix) && !folder.slice(prefix.length).includes('/'))
+        names.push(`${folder.slice(prefix.length)}/`);
+    for (const file of this.files.keys())
+      if (file.startsWith(prefix) && !file.slice(prefix.length).includes('/')) names.push(file.slice(prefix.length));
     return names.sort();
   }
 
   private checkRoom(): void {
-    if (this.folders.size + this.files.size >= FS_LIMITS.entries) throw new ToolError(`the session's file system is full (${FS_LIMITS.entries} entries)`);
+    if (this.folders.size + this.files.size >= FS_LIMITS.entries)
+      throw new ToolError(`the session's file system is full (${FS_LIMITS.entries} entries)`);
   }
 }

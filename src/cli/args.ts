@@ -104,7 +104,8 @@ export interface InitCommand {
   readonly dir?: string;
 }
 
-export type CliCommand = ServeCommand | ListCommand | LintCommand | CallCommand | ProxyCommand | InitCommand | HelpCommand | VersionCommand;
+export type CliCommand =
+  ServeCommand | ListCommand | LintCommand | CallCommand | ProxyCommand | InitCommand | HelpCommand | VersionCommand;
 
 /** A mistake on the command line. The CLI prints its message and exits with code 2. */
 export class UsageError extends ToolwrightError {
@@ -119,20 +120,61 @@ type CommandName = (typeof COMMANDS)[number];
 
 /** Which flags each command takes, and whether each takes a value. */
 const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'>>> = {
-  serve: new Map([['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--profile', 'value'], ['--help', 'switch']]),
-  list: new Map([['--json', 'switch'], ['--profile', 'value'], ['--lint', 'switch'], ['--help', 'switch']]),
-  lint: new Map([['--profile', 'value'], ['--provider', 'value'], ['--json', 'switch'], ['--help', 'switch']]),
-  call: new Map([['--json', 'switch'], ['--help', 'switch']]),
-  proxy: new Map([['--config', 'value'], ['--http', 'value'], ['--stateless', 'switch'], ['--name', 'value'], ['--version', 'value'], ['--auth-issuer', 'value'], ['--auth-resource', 'value'], ['--auth-scopes', 'value'], ['--help', 'switch']]),
+  serve: new Map([
+    ['--http', 'value'],
+    ['--stateless', 'switch'],
+    ['--name', 'value'],
+    ['--version', 'value'],
+    ['--profile', 'value'],
+    ['--help', 'switch'],
+  ]),
+  list: new Map([
+    ['--json', 'switch'],
+    ['--profile', 'value'],
+    ['--lint', 'switch'],
+    ['--help', 'switch'],
+  ]),
+  lint: new Map([
+    ['--profile', 'value'],
+    ['--provider', 'value'],
+    ['--json', 'switch'],
+    ['--help', 'switch'],
+  ]),
+  call: new Map([
+    ['--json', 'switch'],
+    ['--help', 'switch'],
+  ]),
+  proxy: new Map([
+    ['--config', 'value'],
+    ['--http', 'value'],
+    ['--stateless', 'switch'],
+    ['--name', 'value'],
+    ['--version', 'value'],
+    ['--auth-issuer', 'value'],
+    ['--auth-resource', 'value'],
+    ['--auth-scopes', 'value'],
+    ['--help', 'switch'],
+  ]),
   init: new Map([['--help', 'switch']]),
 };
 
-const POSITIONALS: Readonly<Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>> = {
-  serve: { min: 1, max: 1, usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]' },
+const POSITIONALS: Readonly<
+  Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>
+> = {
+  serve: {
+    min: 1,
+    max: 1,
+    usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]',
+  },
   list: { min: 1, max: 1, usage: 'toolwright list <module> [--json] [--profile p] [--lint]' },
   lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
   call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
-  proxy: { min: 0, max: Number.POSITIVE_INFINITY, usage: "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]" },
+  proxy: {
+    min: 0,
+    max: Number.POSITIVE_INFINITY,
+    usage:
+      "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
+  },
   init: { min: 0, max: 1, usage: 'toolwright init [dir]' },
 };
 
@@ -161,7 +203,7 @@ export function helpText(topic?: HelpCommand['topic']): string {
 
 const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
   serve: [
-    'Serves the module\'s tools over MCP: stdio by default (stdout carries only MCP messages),',
+    "Serves the module's tools over MCP: stdio by default (stdout carries only MCP messages),",
     'or streamable HTTP with --http (host defaults to 127.0.0.1; port 0 picks a free port; the URL',
     'is printed on stderr). --stateless serves each HTTP request with a fresh server (no sessions,',
     'so no sampling or elicitation). --name and --version set the server info. --profile',
@@ -170,10 +212,10 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
   list: [
     'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
     `--profile (${SCHEMA_PROFILES.join(', ')}) lists the schemas as that profile makes them;`,
-    '--lint also prints the linter\'s findings.',
+    "--lint also prints the linter's findings.",
   ].join('\n'),
   lint: [
-    'Checks every tool\'s listed schemas against the documented rules of OpenAI strict mode, Gemini,',
+    "Checks every tool's listed schemas against the documented rules of OpenAI strict mode, Gemini,",
     'Anthropic (standard and strict) and the MCP spec; prints one finding per line (tool, schema,',
     'JSON pointer, [rule id], problem, fix), or with --json the findings as JSON. --provider limits',
     `the rules (${LINT_PROVIDERS.join(', ')}); --profile lints the listing a profile makes.`,
@@ -228,17 +270,26 @@ function proxyAuthOf(flags: ReadonlyMap<string, string>, http: boolean): ProxyAu
   const resource = nonEmpty('--auth-resource', flags.get('--auth-resource'));
   const scopes = flags.get('--auth-scopes');
   if (issuer === undefined) {
-    if (resource !== undefined || scopes !== undefined) throw new UsageError(`${resource !== undefined ? '--auth-resource' : '--auth-scopes'} needs --auth-issuer`);
+    if (resource !== undefined || scopes !== undefined)
+      throw new UsageError(`${resource !== undefined ? '--auth-resource' : '--auth-scopes'} needs --auth-issuer`);
     return undefined;
   }
-  if (!http) throw new UsageError('--auth-issuer only applies to --http (stdio is not authenticated: a local process trusts its parent)');
-  for (const [flag, value] of [['--auth-issuer', issuer], ['--auth-resource', resource]] as const) {
-    if (value !== undefined && !URL.canParse(value)) throw new UsageError(`${flag} expects a URL, got ${JSON.stringify(value)}`);
+  if (!http)
+    throw new UsageError(
+      '--auth-issuer only applies to --http (stdio is not authenticated: a local process trusts its parent)',
+    );
+  for (const [flag, value] of [
+    ['--auth-issuer', issuer],
+    ['--auth-resource', resource],
+  ] as const) {
+    if (value !== undefined && !URL.canParse(value))
+      throw new UsageError(`${flag} expects a URL, got ${JSON.stringify(value)}`);
   }
   let requiredScopes: string[] | undefined;
   if (scopes !== undefined) {
     requiredScopes = scopes.split(',').map((scope) => scope.trim());
-    if (requiredScopes.some((scope) => scope === '' || /\s/.test(scope))) throw new UsageError(`--auth-scopes expects scopes separated by commas, got ${JSON.stringify(scopes)}`);
+    if (requiredScopes.some((scope) => scope === '' || /\s/.test(scope)))
+      throw new UsageError(`--auth-scopes expects scopes separated by commas, got ${JSON.stringify(scopes)}`);
   }
   return { issuer, ...optional('resource', resource), ...optional('requiredScopes', requiredScopes) };
 }
@@ -275,7 +326,10 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (first === 'help') {
     if (rest.length === 0) return { kind: 'help' };
     const topic = rest[0]!;
-    if (rest.length > 1 || !isCommand(topic)) throw new UsageError(`help takes one command name (${COMMANDS.join(', ')}), got ${JSON.stringify(rest.join(' '))}`);
+    if (rest.length > 1 || !isCommand(topic))
+      throw new UsageError(
+        `help takes one command name (${COMMANDS.join(', ')}), got ${JSON.stringify(rest.join(' '))}`,
+      );
     return { kind: 'help', topic };
   }
   if (!isCommand(first)) {
@@ -285,7 +339,10 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (flags.has('--help')) return { kind: 'help', topic: first };
   const shape = POSITIONALS[first];
   if (positionals.length < shape.min || positionals.length > shape.max) {
-    const what = positionals.length < shape.min ? 'is missing arguments' : `has too many arguments (${JSON.stringify(positionals[shape.max])})`;
+    const what =
+      positionals.length < shape.min
+        ? 'is missing arguments'
+        : `has too many arguments (${JSON.stringify(positionals[shape.max])})`;
     throw new UsageError(`${first} ${what}; usage: ${shape.usage}`);
   }
   if (first === 'proxy') {
@@ -293,7 +350,8 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     const stateless = flags.has('--stateless');
     if (stateless && http === undefined) throw new UsageError('--stateless only applies to --http');
     const config = nonEmpty('--config', flags.get('--config'));
-    if (positionals.length === 0 && config === undefined) throw new UsageError(`proxy needs at least one upstream or --config; usage: ${shape.usage}`);
+    if (positionals.length === 0 && config === undefined)
+      throw new UsageError(`proxy needs at least one upstream or --config; usage: ${shape.usage}`);
     const auth = proxyAuthOf(flags, http !== undefined);
     return {
       kind: 'proxy',
@@ -324,10 +382,22 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       };
     }
     case 'list':
-      return { kind: 'list', module, json: flags.has('--json'), ...profileFlag(flags), ...(flags.has('--lint') ? { lint: true } : {}) };
+      return {
+        kind: 'list',
+        module,
+        json: flags.has('--json'),
+        ...profileFlag(flags),
+        ...(flags.has('--lint') ? { lint: true } : {}),
+      };
     case 'lint': {
       const provider = flags.get('--provider');
-      return { kind: 'lint', module, ...profileFlag(flags), ...(provider === undefined ? {} : { providers: parseProviders(provider) }), json: flags.has('--json') };
+      return {
+        kind: 'lint',
+        module,
+        ...profileFlag(flags),
+        ...(provider === undefined ? {} : { providers: parseProviders(provider) }),
+        json: flags.has('--json'),
+      };
     }
     case 'call':
       return {
@@ -343,15 +413,22 @@ export function parseArgs(argv: readonly string[]): CliCommand {
 function profileFlag(flags: ReadonlyMap<string, string>): { profile?: SchemaProfile } {
   const value = flags.get('--profile');
   if (value === undefined) return {};
-  if (!(SCHEMA_PROFILES as readonly string[]).includes(value)) throw new UsageError(`--profile must be one of ${SCHEMA_PROFILES.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!(SCHEMA_PROFILES as readonly string[]).includes(value))
+    throw new UsageError(`--profile must be one of ${SCHEMA_PROFILES.join(', ')}, got ${JSON.stringify(value)}`);
   return { profile: value as SchemaProfile };
 }
 
 function parseProviders(text: string): LintProvider[] {
-  const providers = text.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const providers = text
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
   if (providers.length === 0) throw new UsageError(`--provider needs one or more of ${LINT_PROVIDERS.join(', ')}`);
   for (const provider of providers) {
-    if (!(LINT_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider: unknown provider ${JSON.stringify(provider)} (known: ${LINT_PROVIDERS.join(', ')})`);
+    if (!(LINT_PROVIDERS as readonly string[]).includes(provider))
+      throw new UsageError(
+        `--provider: unknown provider ${JSON.stringify(provider)} (known: ${LINT_PROVIDERS.join(', ')})`,
+      );
   }
   return providers as LintProvider[];
 }
@@ -370,7 +447,10 @@ function nonEmpty(flag: string, value: string | undefined): string | undefined {
 }
 
 /** Splits the words after a command into positionals and known flags (values by flag name). */
-function splitWords(command: CommandName, words: readonly string[]): { positionals: string[]; flags: Map<string, string> } {
+function splitWords(
+  command: CommandName,
+  words: readonly string[],
+): { positionals: string[]; flags: Map<string, string> } {
   const known = FLAGS[command];
   const positionals: string[] = [];
   const flags = new Map<string, string>();
@@ -393,7 +473,9 @@ function splitWords(command: CommandName, words: readonly string[]): { positiona
     const name = equals < 0 ? word : word.slice(0, equals);
     const kind = known.get(name);
     if (kind === undefined) {
-      throw new UsageError(`${command} has no option ${JSON.stringify(name)} (options: ${[...known.keys()].join(', ')})`);
+      throw new UsageError(
+        `${command} has no option ${JSON.stringify(name)} (options: ${[...known.keys()].join(', ')})`,
+      );
     }
     if (flags.has(name)) throw new UsageError(`${name} is given twice`);
     if (kind === 'switch') {

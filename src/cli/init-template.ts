@@ -5,7 +5,8 @@
  */
 
 /** The peers a tool project installs next to toolwright, and its development tools. */
-export const INSTALL_LINE = 'npm install toolwright reflect-metadata class-validator class-transformer @modelcontextprotocol/server @modelcontextprotocol/client';
+export const INSTALL_LINE =
+  'npm install toolwright reflect-metadata class-validator class-transformer @modelcontextprotocol/server @modelcontextprotocol/client';
 export const INSTALL_DEV_LINE = 'npm install -D typescript @types/node';
 
 export const TSCONFIG = `{

@@ -12,7 +12,10 @@ import { compile, type SchemaProfile } from '../compiler/index.js';
  */
 export class CliError extends ToolwrightError {
   override readonly name = 'CliError';
-  constructor(message: string, readonly exitCode: number = 2) {
+  constructor(
+    message: string,
+    readonly exitCode: number = 2,
+  ) {
     super('cli-failed', message);
   }
 }
@@ -41,9 +44,14 @@ export interface LoadedTools {
  * throws, the module gives no tools, or `compile` finds problems (the `ContractError` message,
  * every issue listed). It never serves or runs anything but that `tools()` function.
  */
-export async function loadTools(modulePath: string, cwd: string, options: { readonly schemaProfile?: SchemaProfile } = {}): Promise<LoadedTools> {
+export async function loadTools(
+  modulePath: string,
+  cwd: string,
+  options: { readonly schemaProfile?: SchemaProfile } = {},
+): Promise<LoadedTools> {
   const path = resolve(cwd, modulePath);
-  if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: file not found`);
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: file not found`);
   let exports: Record<string, unknown>;
   try {
     exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
@@ -52,13 +60,19 @@ export async function loadTools(modulePath: string, cwd: string, options: { read
   }
   const given = await toolsExported(exports, modulePath);
   if (given.length === 0) {
-    throw new CliError(`module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools`);
+    throw new CliError(
+      `module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools`,
+    );
   }
   let tools: readonly ContractTool[];
   try {
-    tools = compile(given as Parameters<typeof compile>[0], options.schemaProfile === undefined ? {} : { schemaProfile: options.schemaProfile });
+    tools = compile(
+      given as Parameters<typeof compile>[0],
+      options.schemaProfile === undefined ? {} : { schemaProfile: options.schemaProfile },
+    );
   } catch (error) {
-    if (error instanceof ContractError) throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
+    if (error instanceof ContractError)
+      throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
     throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${messageOf(error)}`);
   }
   return { path, defaultName: defaultNameOf(path), tools };
@@ -73,15 +87,22 @@ async function toolsExported(exports: Record<string, unknown>, modulePath: strin
     } catch (error) {
       throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${messageOf(error)}`);
     }
-    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function must return an array, got ${exportedKindOf(listed)}`);
+    if (!Array.isArray(listed))
+      throw new CliError(
+        `module ${JSON.stringify(modulePath)}: its tools() function must return an array, got ${exportedKindOf(listed)}`,
+      );
   }
   if (listed !== undefined) {
-    if (!Array.isArray(listed)) throw new CliError(`module ${JSON.stringify(modulePath)}: its "tools" export must be an array or a function returning one, got ${exportedKindOf(listed)}`);
+    if (!Array.isArray(listed))
+      throw new CliError(
+        `module ${JSON.stringify(modulePath)}: its "tools" export must be an array or a function returning one, got ${exportedKindOf(listed)}`,
+      );
     return [...listed];
   }
   const classes: unknown[] = [];
   for (const value of Object.values(exports)) {
-    if (typeof value === 'function' && getToolOptions(value) !== undefined && !classes.includes(value)) classes.push(value);
+    if (typeof value === 'function' && getToolOptions(value) !== undefined && !classes.includes(value))
+      classes.push(value);
   }
   return classes;
 }

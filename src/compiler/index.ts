@@ -8,4 +8,12 @@ export * from './schema/index.js';
 export * from './validation/index.js';
 export * from './lint/index.js';
 export * from './profile/index.js';
-export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getFieldOptions, type Class, type ToolClaims } from '../decorators/index.js';
+export {
+  getToolOptions,
+  getClaims,
+  getFactsMethod,
+  getArgsParameter,
+  getFieldOptions,
+  type Class,
+  type ToolClaims,
+} from '../decorators/index.js';

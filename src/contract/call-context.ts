@@ -1,5 +1,19 @@
 import { ToolwrightError } from './errors.js';
-import type { Call, CallContext, ElicitAnswer, Elicitation, LogLevel, PermissionRequest, Principal, ProgressUpdate, Root, SamplingRequest, SamplingResult, Session, TransportRequest } from './context.js';
+import type {
+  Call,
+  CallContext,
+  ElicitAnswer,
+  Elicitation,
+  LogLevel,
+  PermissionRequest,
+  Principal,
+  ProgressUpdate,
+  Root,
+  SamplingRequest,
+  SamplingResult,
+  Session,
+  TransportRequest,
+} from './context.js';
 import type { Json } from './json.js';
 import { RawJsonData } from './raw-json.js';
 import type { ToolOutput, ToolRecord } from './result.js';
@@ -41,7 +55,10 @@ export class RootsUnavailableError extends ToolwrightError {
 export class NoPermissionPolicyError extends ToolwrightError {
   override readonly name = 'NoPermissionPolicyError';
   constructor(request: PermissionRequest) {
-    super('no-permission-policy', `permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`);
+    super(
+      'no-permission-policy',
+      `permission denied: no permission policy is configured to grant ${request.capabilities.join(', ')} on ${JSON.stringify(request.subject)}`,
+    );
   }
 }
 

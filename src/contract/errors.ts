@@ -60,7 +60,10 @@ export class ContractError extends ToolwrightError {
   constructor(issues: readonly ContractIssue[]) {
     if (issues.length === 0) throw new TypeError('ContractError needs at least one issue');
     const lines = issues.map((issue) => `  - [${issue.code}] ${issue.message}`);
-    super(issues[0]!.code, `toolwright: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the tool contract:\n${lines.join('\n')}`);
+    super(
+      issues[0]!.code,
+      `toolwright: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the tool contract:\n${lines.join('\n')}`,
+    );
     this.issues = Object.freeze([...issues]);
   }
 }
@@ -109,7 +112,10 @@ export class ToolError extends ToolwrightError {
   /** A record of the failed call, served under the record key as a successful call's would be. */
   readonly record?: ToolRecord;
 
-  constructor(message: string, options: { details?: unknown; cause?: unknown; code?: string; record?: ToolRecord } = {}) {
+  constructor(
+    message: string,
+    options: { details?: unknown; cause?: unknown; code?: string; record?: ToolRecord } = {},
+  ) {
     super(options.code ?? 'tool-error', message, options);
     if (options.details !== undefined) this.details = options.details;
     if (options.record !== undefined) this.record = options.record;

@@ -2,7 +2,13 @@ export * from './json.js';
 export * from './result.js';
 export * from './errors.js';
 export * from './context.js';
-export { createCallContext, SamplingUnavailableError, RootsUnavailableError, NoPermissionPolicyError, type CallContextInit } from './call-context.js';
+export {
+  createCallContext,
+  SamplingUnavailableError,
+  RootsUnavailableError,
+  NoPermissionPolicyError,
+  type CallContextInit,
+} from './call-context.js';
 export * from './tool.js';
 export * from './readers.js';
 export * from './wrap.js';

@@ -83,12 +83,16 @@ export async function factsOf(tool: ContractTool, args: JsonObject, ctx: CallCon
     return { claimed: true, error: asError(err) };
   }
   if (typeof facts !== 'object' || facts === null || Array.isArray(facts)) {
-    return { claimed: true, error: new Error(`tool "${tool.name}": facts must return an object with "calls", got ${kindOf(facts)}`) };
+    return {
+      claimed: true,
+      error: new Error(`tool "${tool.name}": facts must return an object with "calls", got ${kindOf(facts)}`),
+    };
   }
   const given = facts as { calls?: unknown; rewrite?: unknown };
   if (given.calls !== undefined && given.calls !== null && !Array.isArray(given.calls)) {
     return { claimed: true, error: new Error(`tool "${tool.name}": facts "calls" must be an array or null`) };
   }
-  const normalised: ToolFacts = given.calls === undefined ? { ...(facts as ToolFacts), calls: null } : (facts as ToolFacts);
+  const normalised: ToolFacts =
+    given.calls === undefined ? { ...(facts as ToolFacts), calls: null } : (facts as ToolFacts);
   return { claimed: true, facts: normalised };
 }

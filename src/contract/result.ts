@@ -95,7 +95,11 @@ export function embeddedBlob(uri: string, blob: string, mimeType?: string): Reso
 }
 
 /** Makes a resource link part. */
-export function resourceLink(uri: string, name: string, extra: Omit<ResourceLinkPart, 'type' | 'uri' | 'name'> = {}): ResourceLinkPart {
+export function resourceLink(
+  uri: string,
+  name: string,
+  extra: Omit<ResourceLinkPart, 'type' | 'uri' | 'name'> = {},
+): ResourceLinkPart {
   return { type: 'resource_link', uri, name, ...extra };
 }
 

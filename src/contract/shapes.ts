@@ -11,7 +11,12 @@ import type { ContractTool } from './tool.js';
  * `execute` function. It checks nothing else (not the name rule, not the schemas).
  */
 export function isContractTool(value: unknown): value is ContractTool {
-  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { execute?: unknown }).execute === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { execute?: unknown }).execute === 'function'
+  );
 }
 
 /**
@@ -25,5 +30,9 @@ export function isToolOutput(value: unknown): value is ToolOutput {
 
 /** True for a promise or any other object or function with a `then` method. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -1,4 +1,9 @@
-import { DecoratorError, type Annotations, type ToolFlow as FlowClaim, type ToolReplay as ReplayClaim } from '../contract/index.js';
+import {
+  DecoratorError,
+  type Annotations,
+  type ToolFlow as FlowClaim,
+  type ToolReplay as ReplayClaim,
+} from '../contract/index.js';
 import { checkOnApply, classTarget, optionalBoolean, plainOptions } from './guards.js';
 import { addClaims, type ToolClaims } from './metadata.js';
 import { Scopes } from './scopes.js';
@@ -66,7 +71,9 @@ const RESOURCE_PATTERN = /^\S+$/;
 export function Resource(key: string): ClassDecorator {
   return checkedClaimDecorator('@Resource()', () => {
     if (typeof key !== 'string' || !RESOURCE_PATTERN.test(key)) {
-      throw new DecoratorError(`@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`);
+      throw new DecoratorError(
+        `@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`,
+      );
     }
     return { resource: key };
   });
@@ -93,7 +100,9 @@ export function Flow(flow: FlowClaim): ClassDecorator {
 export function Replay(replay: Exclude<ReplayClaim, 'unknown'>): ClassDecorator {
   return checkedClaimDecorator('@Replay()', () => {
     if (replay !== 'safe' && replay !== 'keyed') {
-      throw new DecoratorError(`@Replay(): expected "safe" or "keyed", got ${JSON.stringify(replay)} (leave it off for "unknown")`);
+      throw new DecoratorError(
+        `@Replay(): expected "safe" or "keyed", got ${JSON.stringify(replay)} (leave it off for "unknown")`,
+      );
     }
     return { replay };
   });

@@ -4,8 +4,12 @@ import { kindOf } from '../util/describe.js';
 /** Describes a decorator target in an error message ("member Foo.bar", "class Foo", ...). */
 export function describeTarget(args: readonly unknown[]): string {
   const [target, key] = args;
-  const owner = typeof target === 'function' ? target.name : (target as { constructor?: { name?: string } } | undefined)?.constructor?.name ?? typeof target;
-  if (key === undefined) return typeof target === 'function' ? `class ${owner || '(anonymous)'}` : String(typeof target);
+  const owner =
+    typeof target === 'function'
+      ? target.name
+      : ((target as { constructor?: { name?: string } } | undefined)?.constructor?.name ?? typeof target);
+  if (key === undefined)
+    return typeof target === 'function' ? `class ${owner || '(anonymous)'}` : String(typeof target);
   return `member ${owner}.${String(key)}`;
 }
 
@@ -21,16 +25,33 @@ export function classTarget(decorator: string, args: readonly unknown[]): Functi
 /** Checks that a legacy decorator was applied to an instance property; returns the class and the name. */
 export function propertyTarget(decorator: string, args: readonly unknown[]): { cls: Function; property: string } {
   const [target, key, descriptor] = args;
-  if (typeof target === 'object' && target !== null && typeof key === 'string' && (descriptor === undefined || (typeof descriptor === 'object' && descriptor !== null && !('value' in descriptor && typeof (descriptor as PropertyDescriptor).value === 'function')))) {
+  if (
+    typeof target === 'object' &&
+    target !== null &&
+    typeof key === 'string' &&
+    (descriptor === undefined ||
+      (typeof descriptor === 'object' &&
+        descriptor !== null &&
+        !('value' in descriptor && typeof (descriptor as PropertyDescriptor).value === 'function')))
+  ) {
     return { cls: (target as { constructor: Function }).constructor, property: key };
   }
-  throw new DecoratorError(`${decorator} decorates an instance property of an arguments class, but it was applied to ${describeTarget(args)}`);
+  throw new DecoratorError(
+    `${decorator} decorates an instance property of an arguments class, but it was applied to ${describeTarget(args)}`,
+  );
 }
 
 /** Checks that a legacy decorator was applied to an instance method; returns the class and the name. */
 export function methodTarget(decorator: string, args: readonly unknown[]): { cls: Function; method: string | symbol } {
   const [target, key, descriptor] = args;
-  if (typeof target === 'object' && target !== null && (typeof key === 'string' || typeof key === 'symbol') && typeof descriptor === 'object' && descriptor !== null && typeof (descriptor as PropertyDescriptor).value === 'function') {
+  if (
+    typeof target === 'object' &&
+    target !== null &&
+    (typeof key === 'string' || typeof key === 'symbol') &&
+    typeof descriptor === 'object' &&
+    descriptor !== null &&
+    typeof (descriptor as PropertyDescriptor).value === 'function'
+  ) {
     return { cls: (target as { constructor: Function }).constructor, method: key };
   }
   throw new DecoratorError(`${decorator} decorates an instance method, but it was applied to ${describeTarget(args)}`);
@@ -42,19 +63,22 @@ export function plainOptions(decorator: string, options: unknown, allowed: reado
     throw new DecoratorError(`${decorator} takes an options object, got ${kindOf(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new DecoratorError(`${decorator} has no option "${key}" (known options: ${allowed.join(', ')})`);
+    if (!allowed.includes(key))
+      throw new DecoratorError(`${decorator} has no option "${key}" (known options: ${allowed.join(', ')})`);
   }
   return options as Record<string, unknown>;
 }
 
 /** Throws unless `value` is a boolean or undefined. */
 export function optionalBoolean(decorator: string, name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'boolean') throw new DecoratorError(`${decorator}: "${name}" must be a boolean, got ${kindOf(value)}`);
+  if (value !== undefined && typeof value !== 'boolean')
+    throw new DecoratorError(`${decorator}: "${name}" must be a boolean, got ${kindOf(value)}`);
 }
 
 /** Throws unless `value` is a string or undefined. */
 export function optionalString(decorator: string, name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'string') throw new DecoratorError(`${decorator}: "${name}" must be a string, got ${kindOf(value)}`);
+  if (value !== undefined && typeof value !== 'string')
+    throw new DecoratorError(`${decorator}: "${name}" must be a string, got ${kindOf(value)}`);
 }
 
 /**
@@ -72,7 +96,11 @@ export function checkOnApply<T>(decorator: string, check: () => T): (args: reado
     checked = check();
   } catch (err) {
     if (!(err instanceof DecoratorError)) throw err;
-    const rest = err.message.startsWith(`${decorator}: `) ? err.message.slice(decorator.length + 2) : err.message.startsWith(`${decorator} `) ? err.message.slice(decorator.length + 1) : err.message;
+    const rest = err.message.startsWith(`${decorator}: `)
+      ? err.message.slice(decorator.length + 2)
+      : err.message.startsWith(`${decorator} `)
+        ? err.message.slice(decorator.length + 1)
+        : err.message;
     return (args) => {
       throw new DecoratorError(`${decorator} on ${describeTarget(args)}: ${rest}`);
     };

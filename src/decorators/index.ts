@@ -1,10 +1,37 @@
 export { Tool, defineTool } from './tool.js';
-export { ReadOnly, Destructive, Idempotent, OpenWorld, Sequential, Barrier, Resource, Flow, Replay, defineClaims } from './claims.js';
+export {
+  ReadOnly,
+  Destructive,
+  Idempotent,
+  OpenWorld,
+  Sequential,
+  Barrier,
+  Resource,
+  Flow,
+  Replay,
+  defineClaims,
+} from './claims.js';
 export { Timeout, defineTimeout } from './timeout.js';
 export { Requires, defineRequires } from './requires.js';
 export { MaxOutput, defineMaxOutput } from './max-output.js';
 export { Scopes, defineScopes } from './scopes.js';
 export { Facts, Args, Description, Field, defineFacts, defineDescription, defineField } from './members.js';
 export { MapOf, UnionOf, defineMapOf, defineUnionOf, type DiscriminatedUnion } from './shapes.js';
-export { getToolOptions, getClaims, getFactsMethod, getArgsParameter, getArgsClass, getFieldOptions, getShapes } from './metadata.js';
-export type { Class, ToolOptions, FieldOptions, ToolClaims, ShapeOptions, ValueType, ValueTypeRef } from './metadata.js';
+export {
+  getToolOptions,
+  getClaims,
+  getFactsMethod,
+  getArgsParameter,
+  getArgsClass,
+  getFieldOptions,
+  getShapes,
+} from './metadata.js';
+export type {
+  Class,
+  ToolOptions,
+  FieldOptions,
+  ToolClaims,
+  ShapeOptions,
+  ValueType,
+  ValueTypeRef,
+} from './metadata.js';

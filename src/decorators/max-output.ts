@@ -8,7 +8,9 @@ function checkChars(options: unknown): number {
   const given = plainOptions('@MaxOutput()', options, ['chars']);
   const chars = given.chars;
   if (!isPositiveInteger(chars)) {
-    throw new DecoratorError(`@MaxOutput(): "chars" must be a positive integer, got ${typeof chars === 'number' ? String(chars) : kindOf(chars)}`);
+    throw new DecoratorError(
+      `@MaxOutput(): "chars" must be a positive integer, got ${typeof chars === 'number' ? String(chars) : kindOf(chars)}`,
+    );
   }
   return chars;
 }

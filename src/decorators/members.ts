@@ -1,7 +1,14 @@
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { checkOnApply, methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
-import { addFieldOptions, getFactsMethod, setArgsClass, setArgsParameter, setFactsMethod, type FieldOptions } from './metadata.js';
+import {
+  addFieldOptions,
+  getFactsMethod,
+  setArgsClass,
+  setArgsParameter,
+  setFactsMethod,
+  type FieldOptions,
+} from './metadata.js';
 
 /**
  * Marks the method that answers the facts claim: `facts(args, ctx)` returns `{ calls, rewrite? }`
@@ -13,7 +20,9 @@ export function Facts(): MethodDecorator {
     const { cls, method } = methodTarget('@Facts()', args);
     const existing = getFactsMethod(cls);
     if (existing !== undefined && existing !== method) {
-      throw new DecoratorError(`@Facts(): ${cls.name} already answers facts with ${String(existing)}(); a tool has one facts method`);
+      throw new DecoratorError(
+        `@Facts(): ${cls.name} already answers facts with ${String(existing)}(); a tool has one facts method`,
+      );
     }
     setFactsMethod(cls, method);
   };
@@ -42,7 +51,10 @@ export function Args(dto?: Function): ParameterDecorator {
   });
   return (target: object, key: string | symbol | undefined, index: number) => {
     if (typeof target !== 'object' || key !== 'execute' || index !== 0) {
-      const where = typeof target === 'function' ? `constructor of ${target.name}` : `${(target as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'}.${String(key)}() parameter ${index}`;
+      const where =
+        typeof target === 'function'
+          ? `constructor of ${target.name}`
+          : `${(target as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'}.${String(key)}() parameter ${index}`;
       throw new DecoratorError(`@Args() marks the first parameter of execute(), but it was applied to the ${where}`);
     }
     const cls = (target as { constructor: Function }).constructor;
@@ -80,7 +92,9 @@ export function Field(options: FieldOptions): PropertyDecorator {
     optionalString('@Field()', 'title', given.title);
     optionalBoolean('@Field()', 'deprecated', given.deprecated);
     if (given.examples !== undefined && !Array.isArray(given.examples)) {
-      throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`);
+      throw new DecoratorError(
+        `@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`,
+      );
     }
     return Object.freeze({ ...(given as FieldOptions) });
   });

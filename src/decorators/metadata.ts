@@ -67,7 +67,11 @@ export type ValueTypeRef = ValueType | (() => ValueType);
 export type ShapeOptions =
   | { readonly kind: 'map'; readonly value: ValueTypeRef }
   | { readonly kind: 'union'; readonly members: readonly ValueTypeRef[] }
-  | { readonly kind: 'discriminated'; readonly discriminator: string; readonly cases: ReadonlyMap<string, ValueTypeRef> };
+  | {
+      readonly kind: 'discriminated';
+      readonly discriminator: string;
+      readonly cases: ReadonlyMap<string, ValueTypeRef>;
+    };
 
 function own<T>(target: object, key: symbol): T | undefined {
   return Object.prototype.hasOwnProperty.call(target, key) ? (target as Record<symbol, T>)[key] : undefined;
@@ -98,7 +102,8 @@ export function getClaims(cls: Function): ToolClaims {
 export function addClaims(cls: Function, patch: ToolClaims): void {
   const current = own<ToolClaims>(cls, CLAIMS_KEY);
   const next: { -readonly [K in keyof ToolClaims]: ToolClaims[K] } = { ...current, ...patch };
-  if (patch.annotations !== undefined) next.annotations = Object.freeze({ ...current?.annotations, ...patch.annotations });
+  if (patch.annotations !== undefined)
+    next.annotations = Object.freeze({ ...current?.annotations, ...patch.annotations });
   else if (current?.annotations !== undefined) next.annotations = current.annotations;
   setOwn(cls, CLAIMS_KEY, Object.freeze(next));
 }
@@ -140,7 +145,12 @@ export function classChain(cls: Function): Function[] {
   // Most classes extend nothing: no walk for them.
   if (typeof cls === 'function' && Object.getPrototypeOf(cls) === Function.prototype) return [cls];
   const chain: Function[] = [];
-  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype && chain.length < 64; c = Object.getPrototypeOf(c)) chain.unshift(c as Function);
+  for (
+    let c: unknown = cls;
+    typeof c === 'function' && c !== Function.prototype && chain.length < 64;
+    c = Object.getPrototypeOf(c)
+  )
+    chain.unshift(c as Function);
   return chain;
 }
 

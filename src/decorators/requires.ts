@@ -9,10 +9,14 @@ function checkRequirement(options: unknown): Requirement {
   const given = plainOptions('@Requires()', options, REQUIRES_KEYS);
   const caps = given.capabilities;
   if (!Array.isArray(caps) || caps.length === 0 || !caps.every((c) => typeof c === 'string' && c !== '')) {
-    throw new DecoratorError(`@Requires(): "capabilities" must be a non-empty array of capability names such as ['write'], got ${JSON.stringify(caps) ?? typeof caps}`);
+    throw new DecoratorError(
+      `@Requires(): "capabilities" must be a non-empty array of capability names such as ['write'], got ${JSON.stringify(caps) ?? typeof caps}`,
+    );
   }
   if (typeof given.subject !== 'function') {
-    throw new DecoratorError(`@Requires(): "subject" must be a function of the arguments such as (args) => args.path, got ${kindOf(given.subject)}`);
+    throw new DecoratorError(
+      `@Requires(): "subject" must be a function of the arguments such as (args) => args.path, got ${kindOf(given.subject)}`,
+    );
   }
   optionalString('@Requires()', 'label', given.label);
   optionalString('@Requires()', 'reason', given.reason);

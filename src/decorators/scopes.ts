@@ -15,11 +15,17 @@ export function isScopeToken(value: unknown): value is string {
  * given. Throws a `DecoratorError` naming the decorator when none is given or one is not an
  * RFC 6749 scope token (an empty string, a space, a quote, a backslash, a non-string).
  */
-export function checkScopes(decorator: string, scopes: readonly unknown[], example = decorator.replace('()', "('issues:write')")): readonly string[] {
+export function checkScopes(
+  decorator: string,
+  scopes: readonly unknown[],
+  example = decorator.replace('()', "('issues:write')"),
+): readonly string[] {
   if (scopes.length === 0) throw new DecoratorError(`${decorator}: name at least one scope, such as ${example}`);
   for (const scope of scopes) {
     if (!isScopeToken(scope)) {
-      throw new DecoratorError(`${decorator}: a scope must be a non-empty string of printable ASCII without spaces, quotes or backslashes (RFC 6749), got ${JSON.stringify(scope) ?? typeof scope}`);
+      throw new DecoratorError(
+        `${decorator}: a scope must be a non-empty string of printable ASCII without spaces, quotes or backslashes (RFC 6749), got ${JSON.stringify(scope) ?? typeof scope}`,
+      );
     }
   }
   return Object.freeze([...new Set(scopes as readonly string[])]);

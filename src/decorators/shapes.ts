@@ -26,7 +26,9 @@ function isValueType(value: unknown): value is ValueType {
 function checkValueType(decorator: string, what: string, value: unknown): ValueTypeRef {
   if (isValueType(value)) return value;
   if (typeof value === 'function' && value.prototype === undefined) return value as () => ValueType;
-  throw new DecoratorError(`${decorator}: ${what} must be String, Number, Boolean, Date, a class, or () => Class, got ${kindOf(value)}`);
+  throw new DecoratorError(
+    `${decorator}: ${what} must be String, Number, Boolean, Date, a class, or () => Class, got ${kindOf(value)}`,
+  );
 }
 
 /**
@@ -78,27 +80,38 @@ export function UnionOf(members: readonly ValueTypeRef[] | DiscriminatedUnion): 
 
 function checkUnion(members: unknown): ShapeOptions {
   if (Array.isArray(members)) {
-    if (members.length === 0) throw new DecoratorError('@UnionOf(): list at least one member type, for example @UnionOf([String, Number])');
+    if (members.length === 0)
+      throw new DecoratorError('@UnionOf(): list at least one member type, for example @UnionOf([String, Number])');
     const checked = members.map((member, index) => checkValueType('@UnionOf()', `member ${index}`, member));
     return Object.freeze({ kind: 'union', members: Object.freeze(checked) });
   }
   if (!isJsonObject(members)) {
-    throw new DecoratorError(`@UnionOf() takes a list of member types or { discriminator, cases }, got ${kindOf(members)}`);
+    throw new DecoratorError(
+      `@UnionOf() takes a list of member types or { discriminator, cases }, got ${kindOf(members)}`,
+    );
   }
   for (const key of Object.keys(members)) {
-    if (key !== 'discriminator' && key !== 'cases') throw new DecoratorError(`@UnionOf() has no option "${key}" (known options: discriminator, cases)`);
+    if (key !== 'discriminator' && key !== 'cases')
+      throw new DecoratorError(`@UnionOf() has no option "${key}" (known options: discriminator, cases)`);
   }
   const { discriminator, cases } = members as { discriminator?: unknown; cases?: unknown };
   if (typeof discriminator !== 'string' || discriminator.trim() === '') {
-    throw new DecoratorError(`@UnionOf(): "discriminator" must be the name of the property that tells the cases apart, got ${kindOf(discriminator)}`);
+    throw new DecoratorError(
+      `@UnionOf(): "discriminator" must be the name of the property that tells the cases apart, got ${kindOf(discriminator)}`,
+    );
   }
   if (!isJsonObject(cases) || Object.keys(cases).length === 0) {
-    throw new DecoratorError(`@UnionOf(): "cases" must map each ${discriminator} value to its class, for example { circle: Circle }, got ${kindOf(cases)}`);
+    throw new DecoratorError(
+      `@UnionOf(): "cases" must map each ${discriminator} value to its class, for example { circle: Circle }, got ${kindOf(cases)}`,
+    );
   }
   const checkedCases = new Map<string, ValueTypeRef>();
   for (const [name, value] of Object.entries(cases)) {
     const checked = checkValueType('@UnionOf()', `case "${name}"`, value);
-    if (PRIMITIVES.has(checked)) throw new DecoratorError(`@UnionOf(): case "${name}" must be a class (a discriminated union holds objects), got ${(checked as Function).name}`);
+    if (PRIMITIVES.has(checked))
+      throw new DecoratorError(
+        `@UnionOf(): case "${name}" must be a class (a discriminated union holds objects), got ${(checked as Function).name}`,
+      );
     checkedCases.set(name, checked);
   }
   return Object.freeze({ kind: 'discriminated', discriminator, cases: checkedCases });
@@ -110,6 +123,10 @@ export function defineMapOf(dto: Function, property: string, valueType: ValueTyp
 }
 
 /** The plain-function twin of `@UnionOf()`. */
-export function defineUnionOf(dto: Function, property: string, members: readonly ValueTypeRef[] | DiscriminatedUnion): void {
+export function defineUnionOf(
+  dto: Function,
+  property: string,
+  members: readonly ValueTypeRef[] | DiscriminatedUnion,
+): void {
   UnionOf(members)(dto.prototype, property);
 }

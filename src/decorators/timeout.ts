@@ -5,7 +5,9 @@ import { addClaims } from './metadata.js';
 
 function checkMs(decorator: string, ms: unknown): number {
   if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_TIMEOUT_MS) {
-    throw new DecoratorError(`${decorator}: the limit must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${typeof ms === 'number' ? String(ms) : JSON.stringify(ms) ?? typeof ms}`);
+    throw new DecoratorError(
+      `${decorator}: the limit must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${typeof ms === 'number' ? String(ms) : (JSON.stringify(ms) ?? typeof ms)}`,
+    );
   }
   return ms;
 }

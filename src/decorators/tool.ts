@@ -11,10 +11,14 @@ function checkToolOptions(options: unknown): ToolOptions {
   optionalString('@Tool()', 'name', given.name);
   optionalString('@Tool()', 'title', given.title);
   if (typeof given.description !== 'string') {
-    throw new DecoratorError(`@Tool(): "description" is required and must be a string, got ${kindOf(given.description)}`);
+    throw new DecoratorError(
+      `@Tool(): "description" is required and must be a string, got ${kindOf(given.description)}`,
+    );
   }
   if (typeof given.name === 'string' && !TOOL_NAME_PATTERN.test(given.name)) {
-    throw new DecoratorError(`@Tool(): name ${JSON.stringify(given.name)} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)`);
+    throw new DecoratorError(
+      `@Tool(): name ${JSON.stringify(given.name)} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)`,
+    );
   }
   for (const key of ['args', 'result'] as const) {
     if (given[key] !== undefined && typeof given[key] !== 'function') {
@@ -22,8 +26,14 @@ function checkToolOptions(options: unknown): ToolOptions {
     }
   }
   if (given.scopes !== undefined) {
-    if (!Array.isArray(given.scopes)) throw new DecoratorError(`@Tool(): "scopes" must be an array of scope names such as ['issues:write'], got ${kindOf(given.scopes)}`);
-    return { ...(given as unknown as ToolOptions), scopes: checkScopes('@Tool() "scopes"', given.scopes, "scopes: ['issues:write']") };
+    if (!Array.isArray(given.scopes))
+      throw new DecoratorError(
+        `@Tool(): "scopes" must be an array of scope names such as ['issues:write'], got ${kindOf(given.scopes)}`,
+      );
+    return {
+      ...(given as unknown as ToolOptions),
+      scopes: checkScopes('@Tool() "scopes"', given.scopes, "scopes: ['issues:write']"),
+    };
   }
   return given as unknown as ToolOptions;
 }
@@ -43,7 +53,8 @@ export function Tool(options: ToolOptions): ClassDecorator {
     const given = checked(args);
     setToolOptions(cls, given);
     // `scopes` is the one option that is a claim: it adds up with @Scopes, in either order.
-    if (given.scopes !== undefined) addClaims(cls, { scopes: Object.freeze([...new Set([...(getClaims(cls).scopes ?? []), ...given.scopes])]) });
+    if (given.scopes !== undefined)
+      addClaims(cls, { scopes: Object.freeze([...new Set([...(getClaims(cls).scopes ?? []), ...given.scopes])]) });
   };
 }
 

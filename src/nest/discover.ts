@@ -51,7 +51,14 @@ export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
       });
       continue;
     }
-    found.push({ cls, name: options.name ?? inferToolName(cls.name), moduleName, wrapper, perCall, instance: instance as object | undefined });
+    found.push({
+      cls,
+      name: options.name ?? inferToolName(cls.name),
+      moduleName,
+      wrapper,
+      perCall,
+      instance: instance as object | undefined,
+    });
   }
   issues.push(...duplicateIssues(found));
   if (issues.length > 0) throw new ContractError(issues);

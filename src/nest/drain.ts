@@ -6,7 +6,8 @@ import { MAX_TIMEOUT_MS } from '../util/limits.js';
 export const SHUTTING_DOWN_TEXT = 'the server is shutting down; call again later';
 
 /** The message a call still running when the shutdown's wait ran out ends with. */
-export const SHUT_DOWN_MID_CALL_TEXT = 'the server shut down before the call finished; it may or may not have taken effect';
+export const SHUT_DOWN_MID_CALL_TEXT =
+  'the server shut down before the call finished; it may or may not have taken effect';
 
 /** One call in flight: how to end it for its caller when the shutdown stops waiting. */
 interface RunningCall {

@@ -21,14 +21,22 @@ function httpExceptionText(exception: HttpException): string {
   if (typeof response === 'object' && response !== null) {
     const message = (response as { message?: unknown }).message;
     if (typeof message === 'string' && message !== '') return message;
-    if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return message.join('; ');
+    if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string'))
+      return message.join('; ');
   }
   return exception.message;
 }
 
 /** True for an RxJS-style observable (what an exception filter or interceptor may return). */
-function isObservable(value: unknown): value is { subscribe(observer: { next(v: unknown): void; error(e: unknown): void; complete(): void }): unknown } {
-  return typeof value === 'object' && value !== null && typeof (value as { subscribe?: unknown }).subscribe === 'function' && typeof (value as { pipe?: unknown }).pipe === 'function';
+function isObservable(
+  value: unknown,
+): value is { subscribe(observer: { next(v: unknown): void; error(e: unknown): void; complete(): void }): unknown } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { subscribe?: unknown }).subscribe === 'function' &&
+    typeof (value as { pipe?: unknown }).pipe === 'function'
+  );
 }
 
 /** The last value an observable emits (`undefined` when it completes empty); a plain value as it is. */

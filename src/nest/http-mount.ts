@@ -43,7 +43,12 @@ export interface MountOptions {
  *
  * Throws a `TypeError` for an adapter other than Express's or Fastify's.
  */
-export function mountHandler(adapter: AbstractHttpAdapter, path: string, handler: McpHttpHandler, options: MountOptions = {}): void {
+export function mountHandler(
+  adapter: AbstractHttpAdapter,
+  path: string,
+  handler: McpHttpHandler,
+  options: MountOptions = {},
+): void {
   const type = adapter.getType();
   const instance = adapter.getInstance() as Record<string, (...args: unknown[]) => unknown>;
   const paths = [path, ...(options.alsoAt ?? [])];
@@ -65,16 +70,22 @@ export function mountHandler(adapter: AbstractHttpAdapter, path: string, handler
   }
   if (type === 'fastify') {
     for (const at of paths) {
-      instance.all!(at, { errorHandler: fastifyBodyErrorHandler }, (request: FastifyLikeRequest, reply: FastifyLikeReply) => {
-        reply.hijack();
-        if (request.body !== undefined) request.raw.body = request.body;
-        onRequest(request.raw, reply.raw);
-        httpRequestStore.run(request, () => handler(request.raw, reply.raw));
-      });
+      instance.all!(
+        at,
+        { errorHandler: fastifyBodyErrorHandler },
+        (request: FastifyLikeRequest, reply: FastifyLikeReply) => {
+          reply.hijack();
+          if (request.body !== undefined) request.raw.body = request.body;
+          onRequest(request.raw, reply.raw);
+          httpRequestStore.run(request, () => handler(request.raw, reply.raw));
+        },
+      );
     }
     return;
   }
-  throw new TypeError(`ToolwrightModule: transport 'http' supports the Express and Fastify adapters, not ${JSON.stringify(type)}`);
+  throw new TypeError(
+    `ToolwrightModule: transport 'http' supports the Express and Fastify adapters, not ${JSON.stringify(type)}`,
+  );
 }
 
 /** Fastify's body parser errors at the endpoint, answered as JSON-RPC errors the way `createHttpHandler` answers them. */
@@ -86,7 +97,10 @@ function fastifyBodyErrorHandler(error: { statusCode?: number }, _request: unkno
   };
   const answer = error.statusCode === undefined ? undefined : answers[error.statusCode];
   if (answer === undefined) return reply.send(error);
-  reply.code(error.statusCode!).type('application/json').send(JSON.stringify(jsonRpcError(answer[0], answer[1])));
+  reply
+    .code(error.statusCode!)
+    .type('application/json')
+    .send(JSON.stringify(jsonRpcError(answer[0], answer[1])));
 }
 
 /** True for the error Express's JSON body parser passes on for a body that is not JSON. */

@@ -9,8 +9,15 @@ import type { AddressInfo } from 'node:net';
 export function listeningUrlOf(server: { address(): AddressInfo | string | null }, path: string): string {
   const address = server.address();
   if (typeof address !== 'object' || address === null) {
-    throw new Error('ToolwrightModule: auth needs the URL of this server (its resource): the application does not listen on a TCP port yet; set auth.resource');
+    throw new Error(
+      'ToolwrightModule: auth needs the URL of this server (its resource): the application does not listen on a TCP port yet; set auth.resource',
+    );
   }
-  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address.includes(':') ? `[${address.address}]` : address.address;
+  const host =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? '127.0.0.1'
+      : address.address.includes(':')
+        ? `[${address.address}]`
+        : address.address;
   return `http://${host}:${address.port}${path}`;
 }

@@ -7,7 +7,13 @@ import { contextWith } from '../runtime/internal.js';
 import { messageOf } from '../util/describe.js';
 import type { DiscoveredTool } from './discover.js';
 import { mappedFailure, settled } from './exceptions.js';
-import { httpRequestStore, rememberCall, TOOL_CALL_CONTEXT_TYPE, type NestToolCall, type ToolCallArgs } from './tool-call.js';
+import {
+  httpRequestStore,
+  rememberCall,
+  TOOL_CALL_CONTEXT_TYPE,
+  type NestToolCall,
+  type ToolCallArgs,
+} from './tool-call.js';
 
 /** What `nestTools` needs from the application. */
 export interface NestToolsContext {
@@ -67,12 +73,17 @@ const callScopes = new WeakMap<CallContext, CallScope>();
 export function nestTools(discovered: readonly DiscoveredTool[], context: NestToolsContext): ContractTool[] {
   const compileOptions = { ...(context.compileOptions ?? {}) } as CompileOptions;
   if ('resolve' in compileOptions || 'resolveForCall' in compileOptions) {
-    throw new TypeError('ToolwrightModule: the compile options must not set "resolve" or "resolveForCall": the module makes the instances through Nest');
+    throw new TypeError(
+      'ToolwrightModule: the compile options must not set "resolve" or "resolveForCall": the module makes the instances through Nest',
+    );
   }
   const resolvers = new Map<Function, (ctx: CallContext) => Promise<object>>();
   for (const tool of discovered) if (tool.perCall) resolvers.set(tool.cls, perCallResolver(tool, context));
   const resolveForCall = (cls: Function, ctx: CallContext): Promise<object> => resolvers.get(cls)!(ctx);
-  const compiled = compile(discovered.map((tool) => (tool.perCall ? tool.cls : tool.instance!)), { ...compileOptions, resolveForCall });
+  const compiled = compile(
+    discovered.map((tool) => (tool.perCall ? tool.cls : tool.instance!)),
+    { ...compileOptions, resolveForCall },
+  );
   return discovered.map((tool, index) => servedTool(tool, compiled[index]!, context));
 }
 
@@ -81,14 +92,21 @@ function servedTool(discovered: DiscoveredTool, compiled: ContractTool, context:
   const host = handlerHostOf(discovered);
   const scopedGlobals = context.scopedGlobals ?? [];
   // With request-scoped global enhancers, even a static tool's handler is made for each call.
-  const staticHandler = discovered.perCall || scopedGlobals.length > 0 ? undefined : enhanced(context, host, bridge, undefined);
+  const staticHandler =
+    discovered.perCall || scopedGlobals.length > 0 ? undefined : enhanced(context, host, bridge, undefined);
   const moduleRef = moduleRefOf(discovered, context);
   const resolveFirst = discovered.perCall && hasScopedEnhancers(discovered);
 
   const execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
     const request = httpRequestStore.getStore();
     const toolContext = contextWith(ctx, {});
-    const call: NestToolCall = Object.freeze({ tool: compiled.name, arguments: raw, session: ctx.session, request, context: toolContext });
+    const call: NestToolCall = Object.freeze({
+      tool: compiled.name,
+      arguments: raw,
+      session: ctx.session,
+      request,
+      context: toolContext,
+    });
     rememberCall(toolContext, call);
     try {
       let handler = staticHandler;
@@ -112,7 +130,12 @@ function servedTool(discovered: DiscoveredTool, compiled: ContractTool, context:
 }
 
 /** Wraps `bridge` (called on `host`) in the guards, interceptors and filters Nest applies to it. */
-function enhanced(context: NestToolsContext, host: object, bridge: Function, contextId: ContextId | undefined): EnhancedHandler {
+function enhanced(
+  context: NestToolsContext,
+  host: object,
+  bridge: Function,
+  contextId: ContextId | undefined,
+): EnhancedHandler {
   return context.contextCreator.create(
     host as Record<string, unknown>,
     bridge as (...args: unknown[]) => unknown,
@@ -134,7 +157,9 @@ function enhanced(context: NestToolsContext, host: object, bridge: Function, con
 function handlerHostOf(discovered: DiscoveredTool): object {
   if (!discovered.perCall) return discovered.instance!;
   const kept = discovered.wrapper.instance as unknown;
-  return typeof kept === 'object' && kept !== null ? kept : (Object.create(discovered.cls.prototype as object) as object);
+  return typeof kept === 'object' && kept !== null
+    ? kept
+    : (Object.create(discovered.cls.prototype as object) as object);
 }
 
 /**
@@ -154,7 +179,8 @@ function bridgeOf(cls: Function, compiled: ContractTool): Function {
   };
   const original = (cls.prototype as { execute?: unknown }).execute;
   if (typeof original === 'function') {
-    for (const key of Reflect.getOwnMetadataKeys(original)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, original), bridge);
+    for (const key of Reflect.getOwnMetadataKeys(original))
+      Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, original), bridge);
   }
   Object.defineProperty(bridge, 'name', { value: 'execute' });
   return bridge;
@@ -166,22 +192,33 @@ function bridgeOf(cls: Function, compiled: ContractTool): Function {
  * transient one, which Nest keys by its host, is recorded as the context's own instance (a tool
  * call has no host controller to key it by).
  */
-async function makeScopedGlobals(enhancers: readonly InstanceWrapper[], moduleRef: ModuleRef, contextId: ContextId): Promise<void> {
+async function makeScopedGlobals(
+  enhancers: readonly InstanceWrapper[],
+  moduleRef: ModuleRef,
+  contextId: ContextId,
+): Promise<void> {
   for (const enhancer of enhancers) {
     const instance = await moduleRef.resolve(enhancer.token as string, contextId, { strict: false });
-    if (enhancer.isTransient) enhancer.setInstanceByContextId(contextId, { instance, isResolved: true, isPending: false } as never);
+    if (enhancer.isTransient)
+      enhancer.setInstanceByContextId(contextId, { instance, isResolved: true, isPending: false } as never);
   }
 }
 
 /** The `ModuleRef` to resolve a per-call provider with: its own module's (strict), else the root's. */
-function moduleRefOf(discovered: DiscoveredTool, context: NestToolsContext): { readonly ref: ModuleRef; readonly strict: boolean } {
+function moduleRefOf(
+  discovered: DiscoveredTool,
+  context: NestToolsContext,
+): { readonly ref: ModuleRef; readonly strict: boolean } {
   const hostRef = discovered.wrapper.host?.providers.get(ModuleRef)?.instance as ModuleRef | undefined;
   return hostRef === undefined ? { ref: context.moduleRef, strict: false } : { ref: hostRef, strict: true };
 }
 
 /** True when the provider's own guards, interceptors or filters are made per request (or per host). */
 function hasScopedEnhancers(discovered: DiscoveredTool): boolean {
-  const enhancers = (discovered.wrapper.getEnhancersMetadata?.() ?? []) as { isTransient: boolean; isDependencyTreeStatic(): boolean }[];
+  const enhancers = (discovered.wrapper.getEnhancersMetadata?.() ?? []) as {
+    isTransient: boolean;
+    isDependencyTreeStatic(): boolean;
+  }[];
   return enhancers.some((enhancer) => enhancer.isTransient || !enhancer.isDependencyTreeStatic());
 }
 
@@ -206,12 +243,20 @@ function perCallResolver(discovered: DiscoveredTool, context: NestToolsContext):
 }
 
 /** The instance of a per-call provider for `contextId`; an error naming the class and module when Nest cannot make one. */
-async function resolveInstance(discovered: DiscoveredTool, moduleRef: { readonly ref: ModuleRef; readonly strict: boolean }, contextId: ContextId): Promise<object> {
+async function resolveInstance(
+  discovered: DiscoveredTool,
+  moduleRef: { readonly ref: ModuleRef; readonly strict: boolean },
+  contextId: ContextId,
+): Promise<object> {
   let instance: unknown;
   try {
-    instance = await moduleRef.ref.resolve(discovered.wrapper.token as Function, contextId, { strict: moduleRef.strict });
+    instance = await moduleRef.ref.resolve(discovered.wrapper.token as Function, contextId, {
+      strict: moduleRef.strict,
+    });
   } catch (err) {
-    throw new Error(`Nest could not make an instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call: ${messageOf(err)}`);
+    throw new Error(
+      `Nest could not make an instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call: ${messageOf(err)}`,
+    );
   }
   if (typeof instance !== 'object' || instance === null) {
     throw new Error(`Nest made no instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call`);

@@ -121,19 +121,31 @@ export const DEFAULT_MCP_PATH = '/mcp';
  */
 export function checkModuleOptions(options: unknown): ToolwrightModuleOptions {
   const where = 'ToolwrightModule';
-  if (typeof options !== 'object' || options === null) throw new TypeError(`${where}: the options must be an object { name, version, transport }, got ${options === null ? 'null' : typeof options}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      `${where}: the options must be an object { name, version, transport }, got ${options === null ? 'null' : typeof options}`,
+    );
   const given = options as Partial<ToolwrightModuleOptions>;
-  if (typeof given.name !== 'string' || given.name === '') throw new TypeError(`${where}: "name" must be a non-empty string (the server's name)`);
-  if (typeof given.version !== 'string' || given.version === '') throw new TypeError(`${where}: "version" must be a non-empty string (the server's version)`);
-  if (given.transport !== 'stdio' && given.transport !== 'http' && given.transport !== 'none') throw new TypeError(`${where}: "transport" must be 'stdio', 'http' or 'none', got ${JSON.stringify(given.transport) ?? 'undefined'}`);
+  if (typeof given.name !== 'string' || given.name === '')
+    throw new TypeError(`${where}: "name" must be a non-empty string (the server's name)`);
+  if (typeof given.version !== 'string' || given.version === '')
+    throw new TypeError(`${where}: "version" must be a non-empty string (the server's version)`);
+  if (given.transport !== 'stdio' && given.transport !== 'http' && given.transport !== 'none')
+    throw new TypeError(
+      `${where}: "transport" must be 'stdio', 'http' or 'none', got ${JSON.stringify(given.transport) ?? 'undefined'}`,
+    );
   if (given.path !== undefined && (typeof given.path !== 'string' || !given.path.startsWith('/'))) {
     throw new TypeError(`${where}: "path" must be a path beginning with "/", got ${JSON.stringify(given.path)}`);
   }
-  if (given.instructions !== undefined && typeof given.instructions !== 'string') throw new TypeError(`${where}: "instructions" must be a string`);
+  if (given.instructions !== undefined && typeof given.instructions !== 'string')
+    throw new TypeError(`${where}: "instructions" must be a string`);
   if (given.auth !== undefined) {
-    if (typeof given.auth !== 'object' || given.auth === null) throw new TypeError(`${where}: "auth" must be an object { verifier, issuer, ... } (see AuthOptions)`);
-    if (given.transport !== 'http') throw new TypeError(`${where}: "auth" needs transport 'http' (over stdio a local process trusts its parent)`);
+    if (typeof given.auth !== 'object' || given.auth === null)
+      throw new TypeError(`${where}: "auth" must be an object { verifier, issuer, ... } (see AuthOptions)`);
+    if (given.transport !== 'http')
+      throw new TypeError(`${where}: "auth" needs transport 'http' (over stdio a local process trusts its parent)`);
   }
-  if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean') throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
+  if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean')
+    throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
   return given as ToolwrightModuleOptions;
 }

@@ -1,7 +1,14 @@
 import type { CompileOptions, SchemaValidator } from '../compiler/index.js';
 import { PermissionPolicy, type CallCoreOptions } from '../runtime/index.js';
 import { kindOf } from '../util/describe.js';
-import { TOOLWRIGHT_CALL_OPTIONS, TOOLWRIGHT_COMPILE_OPTIONS, TOOLWRIGHT_OUTPUT_LIMITS, TOOLWRIGHT_POLICY, TOOLWRIGHT_VALIDATOR, type ToolwrightOutputLimits } from './options.js';
+import {
+  TOOLWRIGHT_CALL_OPTIONS,
+  TOOLWRIGHT_COMPILE_OPTIONS,
+  TOOLWRIGHT_OUTPUT_LIMITS,
+  TOOLWRIGHT_POLICY,
+  TOOLWRIGHT_VALIDATOR,
+  type ToolwrightOutputLimits,
+} from './options.js';
 
 /** Finds the provider of a token anywhere in the application (`undefined` when there is none). */
 export type ProviderLookup = (token: symbol) => unknown;
@@ -19,7 +26,9 @@ function providedObject(lookup: ProviderLookup, token: symbol): Record<string, u
   const value = lookup(token);
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`ToolwrightModule: the ${TOKEN_NAMES.get(token)} provider must be an object, got ${kindOf(value)}`);
+    throw new TypeError(
+      `ToolwrightModule: the ${TOKEN_NAMES.get(token)} provider must be an object, got ${kindOf(value)}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -32,7 +41,9 @@ function providedObject(lookup: ProviderLookup, token: symbol): Record<string, u
 function single(option: string, sources: readonly (readonly [symbol, unknown])[]): unknown {
   const given = sources.filter(([, value]) => value !== undefined);
   if (given.length > 1) {
-    throw new TypeError(`ToolwrightModule: "${option}" is provided by ${given.map(([token]) => TOKEN_NAMES.get(token)).join(' and by ')}; provide it once`);
+    throw new TypeError(
+      `ToolwrightModule: "${option}" is provided by ${given.map(([token]) => TOKEN_NAMES.get(token)).join(' and by ')}; provide it once`,
+    );
   }
   return given[0]?.[1];
 }
@@ -54,7 +65,9 @@ function validatorOf(lookup: ProviderLookup): SchemaValidator | undefined {
 export function compileOptionsOf(lookup: ProviderLookup): Omit<CompileOptions, 'resolve' | 'resolveForCall'> {
   const given = providedObject(lookup, TOOLWRIGHT_COMPILE_OPTIONS) ?? {};
   if ('resolve' in given || 'resolveForCall' in given) {
-    throw new TypeError('ToolwrightModule: the TOOLWRIGHT_COMPILE_OPTIONS provider must not set "resolve" or "resolveForCall": the module makes the instances through Nest');
+    throw new TypeError(
+      'ToolwrightModule: the TOOLWRIGHT_COMPILE_OPTIONS provider must not set "resolve" or "resolveForCall": the module makes the instances through Nest',
+    );
   }
   const validator = validatorOf(lookup);
   return { ...given, ...(validator === undefined ? {} : { validator }) };
@@ -70,11 +83,20 @@ export function compileOptionsOf(lookup: ProviderLookup): Omit<CompileOptions, '
 export function callOptionsOf(lookup: ProviderLookup): CallCoreOptions {
   const given = providedObject(lookup, TOOLWRIGHT_CALL_OPTIONS) ?? {};
   const policy = lookup(TOOLWRIGHT_POLICY);
-  if (policy !== undefined && !(policy instanceof PermissionPolicy)) throw new TypeError('ToolwrightModule: the TOOLWRIGHT_POLICY provider must be a PermissionPolicy (see createPolicy)');
+  if (policy !== undefined && !(policy instanceof PermissionPolicy))
+    throw new TypeError(
+      'ToolwrightModule: the TOOLWRIGHT_POLICY provider must be a PermissionPolicy (see createPolicy)',
+    );
   const limits = providedObject(lookup, TOOLWRIGHT_OUTPUT_LIMITS) as ToolwrightOutputLimits | undefined;
   const options: Record<string, unknown> = { ...given };
-  options.policy = single('policy', [[TOOLWRIGHT_CALL_OPTIONS, given.policy], [TOOLWRIGHT_POLICY, policy]]);
-  options.maxOutputChars = single('maxOutputChars', [[TOOLWRIGHT_CALL_OPTIONS, given.maxOutputChars], [TOOLWRIGHT_OUTPUT_LIMITS, limits?.maxOutputChars]]);
+  options.policy = single('policy', [
+    [TOOLWRIGHT_CALL_OPTIONS, given.policy],
+    [TOOLWRIGHT_POLICY, policy],
+  ]);
+  options.maxOutputChars = single('maxOutputChars', [
+    [TOOLWRIGHT_CALL_OPTIONS, given.maxOutputChars],
+    [TOOLWRIGHT_OUTPUT_LIMITS, limits?.maxOutputChars],
+  ]);
   options.validator = validatorOf(lookup);
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
   return options as CallCoreOptions;

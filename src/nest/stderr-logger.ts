@@ -6,7 +6,13 @@ import { ConsoleLogger, type LogLevel } from '@nestjs/common';
  * `NestFactory.createApplicationContext(AppModule, { logger: new StderrLogger() })`.
  */
 export class StderrLogger extends ConsoleLogger {
-  protected override printMessages(messages: unknown[], context?: string, logLevel?: LogLevel, _writeStreamType?: 'stdout' | 'stderr', errorStack?: unknown): void {
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    _writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
     super.printMessages(messages, context, logLevel, 'stderr', errorStack);
   }
 }

@@ -1,10 +1,22 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { Server } from '@modelcontextprotocol/server';
 import type { CompileOptions } from '../compiler/index.js';
 import type { ContractTool, Session } from '../contract/index.js';
 // The edge's narrower faces, so the module never loads the client and proxy parts of toolwright/mcp.
-import { connectStdio, createHttpHandler, DEFAULT_SHUTDOWN_TIMEOUT_MS, type McpHttpHandler, type StdioHandle } from '../mcp/transports/index.js';
+import {
+  connectStdio,
+  createHttpHandler,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  type McpHttpHandler,
+  type StdioHandle,
+} from '../mcp/transports/index.js';
 import type { ServerInfo, ServerOptions } from '../mcp/server/index.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions } from '../mcp/auth/index.js';
 import { ParkedRuns, servedToolsOf, serverFor, toolScopesOf, type ServedTool } from '../mcp/internal.js';
@@ -100,12 +112,22 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const discovered = discoverTools(this.discovery);
     const compileOptions: Omit<CompileOptions, 'resolve' | 'resolveForCall'> = compileOptionsOf(lookup);
     const scopedGlobals = scopedGlobalEnhancers(this.modules);
-    let tools = nestTools(discovered, { contextCreator: this.contextCreator, moduleRef: this.moduleRef, compileOptions, scopedGlobals });
+    let tools = nestTools(discovered, {
+      contextCreator: this.contextCreator,
+      moduleRef: this.moduleRef,
+      compileOptions,
+      scopedGlobals,
+    });
     tools = this.calls.track(tools);
     // Each served tool runs its compiled pipeline itself, inside Nest's guards, interceptors and
     // filters (invalid arguments reach the filters as a BadRequestException), so the call core
     // runs it as it is instead of validating its arguments a second time.
-    for (const tool of tools) registerCompiledEntry(tool, { parse: async (raw) => (raw ?? {}) as object, run: (args, ctx) => tool.execute(args, ctx), validateOutput: undefined });
+    for (const tool of tools)
+      registerCompiledEntry(tool, {
+        parse: async (raw) => (raw ?? {}) as object,
+        run: (args, ctx) => tool.execute(args, ctx),
+        validateOutput: undefined,
+      });
     this.served = Object.freeze(tools);
     this.serverOptions = {
       ...callOptionsOf(lookup),
@@ -151,13 +173,19 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private mountHttp(): void {
     const adapter = this.adapterHost?.httpAdapter;
     if (adapter === undefined || adapter === null) {
-      throw new Error("ToolwrightModule: transport 'http' needs an HTTP application (NestFactory.create); a standalone application context has no HTTP server: use transport 'stdio'");
+      throw new Error(
+        "ToolwrightModule: transport 'http' needs an HTTP application (NestFactory.create); a standalone application context has no HTTP server: use transport 'stdio'",
+      );
     }
     const path = this.options.path ?? DEFAULT_MCP_PATH;
     const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
-    this.handler = createHttpHandler(() => this.createMcpServer('http'), { ...(this.options.http ?? {}), ...(auth === undefined ? {} : { auth }) });
+    this.handler = createHttpHandler(() => this.createMcpServer('http'), {
+      ...(this.options.http ?? {}),
+      ...(auth === undefined ? {} : { auth }),
+    });
     mountHandler(adapter, path, this.handler, {
-      alsoAt: auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`],
+      alsoAt:
+        auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`],
       onRequest: (req, res) => {
         if (req.method === 'POST') this.posts.track(res);
       },

@@ -1,6 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { checkModuleOptions, TOOLWRIGHT_OPTIONS, type ToolwrightModuleAsyncOptions, type ToolwrightModuleOptions } from './options.js';
+import {
+  checkModuleOptions,
+  TOOLWRIGHT_OPTIONS,
+  type ToolwrightModuleAsyncOptions,
+  type ToolwrightModuleOptions,
+} from './options.js';
 import { ToolwrightServer } from './toolwright-server.js';
 
 /**
@@ -26,14 +31,20 @@ export class ToolwrightModule {
   /** The module with options a factory makes from injected providers; bad options fail the application's start. */
   static forRootAsync(options: ToolwrightModuleAsyncOptions): DynamicModule {
     if (typeof options !== 'object' || options === null || typeof options.useFactory !== 'function') {
-      throw new TypeError('ToolwrightModule.forRootAsync: the options must be { useFactory, inject?, imports? } with a useFactory function');
+      throw new TypeError(
+        'ToolwrightModule.forRootAsync: the options must be { useFactory, inject?, imports? } with a useFactory function',
+      );
     }
     const factory = options.useFactory;
     return {
       module: ToolwrightModule,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
       providers: [
-        { provide: TOOLWRIGHT_OPTIONS, useFactory: async (...args: unknown[]) => checkModuleOptions(await factory(...args)), inject: options.inject ?? [] },
+        {
+          provide: TOOLWRIGHT_OPTIONS,
+          useFactory: async (...args: unknown[]) => checkModuleOptions(await factory(...args)),
+          inject: options.inject ?? [],
+        },
         ToolwrightServer,
       ],
       exports: [ToolwrightServer],

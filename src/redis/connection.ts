@@ -28,7 +28,13 @@ export interface ConnectRedisOptions {
   readonly keyPrefix?: string;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['url', 'client', 'connectTimeoutMs', 'commandTimeoutMs', 'keyPrefix']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'url',
+  'client',
+  'connectTimeoutMs',
+  'commandTimeoutMs',
+  'keyPrefix',
+]);
 
 /** The URL `connectRedis` uses when given none. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -54,21 +60,36 @@ export function redactedRedisUrl(url: string): string {
 }
 
 function checkOptions(options: ConnectRedisOptions): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`connectRedis: options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(`connectRedis: options must be an object, got ${kindOf(options)}`);
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`connectRedis: unknown option ${JSON.stringify(key)} (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)`);
+    if (!OPTION_KEYS.has(key))
+      throw new TypeError(
+        `connectRedis: unknown option ${JSON.stringify(key)} (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)`,
+      );
   }
   if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-    throw new TypeError(`connectRedis: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`);
+    throw new TypeError(
+      `connectRedis: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`,
+    );
   }
-  if (options.client !== undefined && typeof (options.client as { sendCommand?: unknown } | null)?.sendCommand !== 'function') {
-    throw new TypeError('connectRedis: "client" must have a sendCommand(args) method (a node-redis client, or an adapter for another client)');
+  if (
+    options.client !== undefined &&
+    typeof (options.client as { sendCommand?: unknown } | null)?.sendCommand !== 'function'
+  ) {
+    throw new TypeError(
+      'connectRedis: "client" must have a sendCommand(args) method (a node-redis client, or an adapter for another client)',
+    );
   }
   for (const name of ['connectTimeoutMs', 'commandTimeoutMs'] as const) {
     const value = options[name];
-    if (value !== undefined && !(isPositiveInteger(value) && value <= MAX_TIMEOUT_MS)) throw new TypeError(`connectRedis: "${name}" must be a positive whole number of milliseconds, got ${String(value)}`);
+    if (value !== undefined && !(isPositiveInteger(value) && value <= MAX_TIMEOUT_MS))
+      throw new TypeError(
+        `connectRedis: "${name}" must be a positive whole number of milliseconds, got ${String(value)}`,
+      );
   }
-  if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') throw new TypeError(`connectRedis: "keyPrefix" must be a string, got ${kindOf(options.keyPrefix)}`);
+  if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string')
+    throw new TypeError(`connectRedis: "keyPrefix" must be a string, got ${kindOf(options.keyPrefix)}`);
 }
 
 /** What `connectRedis` needs of `@redis/client`'s client: connect, send, close, and its events. */
@@ -96,7 +117,15 @@ export class RedisConnection {
   private closed = false;
 
   /** Use `connectRedis`; this constructor neither connects nor checks its arguments. */
-  constructor(private readonly client: RedisCommandClient, options: { readonly where: string; readonly keyPrefix: string; readonly commandTimeoutMs: number; readonly owned: OwnedClient | undefined }) {
+  constructor(
+    private readonly client: RedisCommandClient,
+    options: {
+      readonly where: string;
+      readonly keyPrefix: string;
+      readonly commandTimeoutMs: number;
+      readonly owned: OwnedClient | undefined;
+    },
+  ) {
     this.where = options.where;
     this.keyPrefix = options.keyPrefix;
     this.commandTimeoutMs = options.commandTimeoutMs;
@@ -112,7 +141,10 @@ export class RedisConnection {
     if (this.closed) throw new RedisUnavailableError(this.where, 'is not connected: the connection was closed');
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
+      timer = setTimeout(
+        () => reject(new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`)),
+        this.commandTimeoutMs,
+      );
     });
     const sent = this.client.sendCommand([...args], { timeout: this.commandTimeoutMs });
     sent.catch(() => undefined);
@@ -139,7 +171,8 @@ export class RedisConnection {
 }
 
 /** Messages of node-redis errors that mean Redis is not there (rather than a reply of Redis). */
-const UNAVAILABLE = /closed|offline|socket|connect|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|timeout|LOADING/i;
+const UNAVAILABLE =
+  /closed|offline|socket|connect|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|timeout|LOADING/i;
 
 /** The error a failed command rejects with: `RedisUnavailableError` for a connection problem, else the client's error as is. */
 function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): unknown {
@@ -147,8 +180,15 @@ function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): u
   const name = (thrown as { name?: unknown } | null)?.name;
   const message = (thrown as { message?: unknown } | null)?.message;
   const text = typeof message === 'string' ? message : String(thrown);
-  if (name === 'TimeoutError' || name === 'CommandTimeoutDuringMaintenanceError') return new RedisUnavailableError(where, `did not answer within ${timeoutMs} ms`, { cause: thrown });
-  if (name === 'ClientClosedError' || name === 'ClientOfflineError' || name === 'SocketClosedUnexpectedlyError' || name === 'ConnectionTimeoutError' || UNAVAILABLE.test(text)) {
+  if (name === 'TimeoutError' || name === 'CommandTimeoutDuringMaintenanceError')
+    return new RedisUnavailableError(where, `did not answer within ${timeoutMs} ms`, { cause: thrown });
+  if (
+    name === 'ClientClosedError' ||
+    name === 'ClientOfflineError' ||
+    name === 'SocketClosedUnexpectedlyError' ||
+    name === 'ConnectionTimeoutError' ||
+    UNAVAILABLE.test(text)
+  ) {
     return new RedisUnavailableError(where, `cannot be reached: ${text}`, { cause: thrown });
   }
   return thrown;
@@ -167,20 +207,34 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
   checkOptions(options);
   const keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
-  if (options.client !== undefined) return new RedisConnection(options.client, { where: 'the host\'s client', keyPrefix, commandTimeoutMs, owned: undefined });
+  if (options.client !== undefined)
+    return new RedisConnection(options.client, {
+      where: "the host's client",
+      keyPrefix,
+      commandTimeoutMs,
+      owned: undefined,
+    });
   const url = options.url ?? DEFAULT_REDIS_URL;
   const where = redactedRedisUrl(url);
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
   let createClient: (options: object) => OwnedClient;
   try {
-    ({ createClient } = (await import('@redis/client')) as unknown as { createClient: (options: object) => OwnedClient });
+    ({ createClient } = (await import('@redis/client')) as unknown as {
+      createClient: (options: object) => OwnedClient;
+    });
   } catch (thrown) {
-    throw new Error('connectRedis: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright, needed only for the Redis stores)', { cause: thrown });
+    throw new Error(
+      'connectRedis: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright, needed only for the Redis stores)',
+      { cause: thrown },
+    );
   }
   const client = createClient({
     url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), MAX_RECONNECT_DELAY_MS) },
+    socket: {
+      connectTimeout: connectTimeoutMs,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), MAX_RECONNECT_DELAY_MS),
+    },
   });
   let lastError: unknown;
   // node-redis reports every connection problem as an 'error' event; without a listener the
@@ -193,12 +247,23 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
     await Promise.race([
       client.connect(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new RedisUnavailableError(where, `cannot be reached: no connection within ${connectTimeoutMs} ms${lastError === undefined ? '' : ` (${errorText(lastError)})`}`)), connectTimeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(
+              new RedisUnavailableError(
+                where,
+                `cannot be reached: no connection within ${connectTimeoutMs} ms${lastError === undefined ? '' : ` (${errorText(lastError)})`}`,
+              ),
+            ),
+          connectTimeoutMs,
+        );
       }),
     ]);
   } catch (thrown) {
     client.destroy();
-    throw thrown instanceof RedisUnavailableError ? thrown : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
+    throw thrown instanceof RedisUnavailableError
+      ? thrown
+      : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
   } finally {
     clearTimeout(timer);
   }

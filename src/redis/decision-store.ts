@@ -1,6 +1,13 @@
 import { kindOf } from '../util/describe.js';
 import { isPositiveInteger } from '../util/limits.js';
-import { ScopedDecisions, type DecisionOwner, type DecisionSelector, type PermissionEffect, type RememberedDecisionStore, type StoredDecision } from '../runtime/index.js';
+import {
+  ScopedDecisions,
+  type DecisionOwner,
+  type DecisionSelector,
+  type PermissionEffect,
+  type RememberedDecisionStore,
+  type StoredDecision,
+} from '../runtime/index.js';
 import type { RedisConnection } from './connection.js';
 import { RedisBadReplyError } from './errors.js';
 
@@ -83,14 +90,24 @@ const SCAN_COUNT = '500';
 const MAX_SCAN_STEPS = 100_000;
 
 function checkOptions(options: RedisDecisionStoreOptions): { namespace: string; sessionTtlMs: number } {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`RedisDecisionStore: options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(`RedisDecisionStore: options must be an object, got ${kindOf(options)}`);
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`RedisDecisionStore: unknown option ${JSON.stringify(key)} (known options: namespace, sessionTtlMs)`);
+    if (!OPTION_KEYS.has(key))
+      throw new TypeError(
+        `RedisDecisionStore: unknown option ${JSON.stringify(key)} (known options: namespace, sessionTtlMs)`,
+      );
   }
   const namespace = options.namespace ?? 'default';
-  if (typeof namespace !== 'string' || namespace === '' || /[*?[\]\\]/.test(namespace)) throw new TypeError(`RedisDecisionStore: "namespace" must be a non-empty string without *, ?, [, ] or \\, got ${typeof namespace === 'string' ? JSON.stringify(namespace) : kindOf(namespace)}`);
+  if (typeof namespace !== 'string' || namespace === '' || /[*?[\]\\]/.test(namespace))
+    throw new TypeError(
+      `RedisDecisionStore: "namespace" must be a non-empty string without *, ?, [, ] or \\, got ${typeof namespace === 'string' ? JSON.stringify(namespace) : kindOf(namespace)}`,
+    );
   const sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_DECISIONS_TTL_MS;
-  if (!isPositiveInteger(sessionTtlMs)) throw new TypeError(`RedisDecisionStore: "sessionTtlMs" must be a positive whole number of milliseconds, got ${String(sessionTtlMs)}`);
+  if (!isPositiveInteger(sessionTtlMs))
+    throw new TypeError(
+      `RedisDecisionStore: "sessionTtlMs" must be a positive whole number of milliseconds, got ${String(sessionTtlMs)}`,
+    );
   return { namespace, sessionTtlMs };
 }
 
@@ -101,7 +118,8 @@ function globEscaped(text: string): string {
 
 /** Pairs of a flat [field, value, ...] reply. */
 function pairsOf(reply: unknown, where: string): [string, string][] {
-  if (!Array.isArray(reply) || reply.length % 2 !== 0 || !reply.every((x) => typeof x === 'string')) throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for a decision hash`);
+  if (!Array.isArray(reply) || reply.length % 2 !== 0 || !reply.every((x) => typeof x === 'string'))
+    throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for a decision hash`);
   const pairs: [string, string][] = [];
   for (let i = 0; i < reply.length; i += 2) pairs.push([reply[i] as string, reply[i + 1] as string]);
   return pairs;
@@ -121,10 +139,18 @@ function decisionOf(tool: string, subject: string, capability: string, value: st
     throw new RedisBadReplyError(`${where}: the stored decision for ${JSON.stringify(capability)} is not JSON`);
   }
   const { seq, effect, reason } = parsed ?? {};
-  if (typeof seq !== 'number' || (effect !== 'allow' && effect !== 'deny') || (reason !== undefined && typeof reason !== 'string')) {
-    throw new RedisBadReplyError(`${where}: the stored decision for ${JSON.stringify(capability)} is not one toolwright wrote`);
+  if (
+    typeof seq !== 'number' ||
+    (effect !== 'allow' && effect !== 'deny') ||
+    (reason !== undefined && typeof reason !== 'string')
+  ) {
+    throw new RedisBadReplyError(
+      `${where}: the stored decision for ${JSON.stringify(capability)} is not one toolwright wrote`,
+    );
   }
-  const decision = Object.freeze(reason === undefined ? { tool, subject, capability, effect } : { tool, subject, capability, effect, reason });
+  const decision = Object.freeze(
+    reason === undefined ? { tool, subject, capability, effect } : { tool, subject, capability, effect, reason },
+  );
   return { seq, decision };
 }
 
@@ -149,8 +175,12 @@ export class RedisDecisionStore implements RememberedDecisionStore {
   private readonly local = new ScopedDecisions();
 
   /** Throws a `TypeError` naming a bad option. */
-  constructor(private readonly redis: RedisConnection, options: RedisDecisionStoreOptions = {}) {
-    if (typeof (redis as { command?: unknown } | null)?.command !== 'function') throw new TypeError('RedisDecisionStore: the first argument must be a RedisConnection (see connectRedis)');
+  constructor(
+    private readonly redis: RedisConnection,
+    options: RedisDecisionStoreOptions = {},
+  ) {
+    if (typeof (redis as { command?: unknown } | null)?.command !== 'function')
+      throw new TypeError('RedisDecisionStore: the first argument must be a RedisConnection (see connectRedis)');
     const checked = checkOptions(options);
     this.base = `${redis.keyPrefix}decisions:${checked.namespace}:`;
     this.sessionTtlMs = checked.sessionTtlMs;
@@ -161,16 +191,39 @@ export class RedisDecisionStore implements RememberedDecisionStore {
     if (key === undefined) return this.local.decisionsOn(owner, tool, subject);
     const where = `remembered decisions of ${key}`;
     const reply = await this.redis.command(['EVAL', LOAD, '1', this.hashKey(key, memberOf(tool, subject))]);
-    return pairsOf(reply, where).map(([capability, value]) => decisionOf(tool, subject, capability, value, where)).sort((a, b) => a.seq - b.seq).map((o) => o.decision);
+    return pairsOf(reply, where)
+      .map(([capability, value]) => decisionOf(tool, subject, capability, value, where))
+      .sort((a, b) => a.seq - b.seq)
+      .map((o) => o.decision);
   }
 
-  async remember(owner: DecisionOwner, tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string): Promise<void> {
+  async remember(
+    owner: DecisionOwner,
+    tool: string,
+    subject: string,
+    capabilities: readonly string[],
+    effect: PermissionEffect,
+    reason?: string,
+  ): Promise<void> {
     const key = this.ownerKey(owner);
     if (key === undefined) return this.local.remember(owner, tool, subject, capabilities, effect, reason);
     if (capabilities.length === 0) return;
     const member = memberOf(tool, subject);
     const ttl = owner.kind === 'session' ? String(this.sessionTtlMs) : '0';
-    await this.redis.command(['EVAL', REMEMBER, '3', this.hashKey(key, member), this.indexKey(key), `${this.base}seq`, member, ttl, effect, reason === undefined ? '0' : '1', reason ?? '', ...capabilities]);
+    await this.redis.command([
+      'EVAL',
+      REMEMBER,
+      '3',
+      this.hashKey(key, member),
+      this.indexKey(key),
+      `${this.base}seq`,
+      member,
+      ttl,
+      effect,
+      reason === undefined ? '0' : '1',
+      reason ?? '',
+      ...capabilities,
+    ]);
   }
 
   async list(owner: DecisionOwner): Promise<readonly StoredDecision[]> {
@@ -178,11 +231,13 @@ export class RedisDecisionStore implements RememberedDecisionStore {
     if (key === undefined) return this.local.list(owner);
     const where = `remembered decisions of ${key}`;
     const reply = await this.redis.command(['EVAL', LIST, '1', this.indexKey(key), this.hashKey(key, '')]);
-    if (!Array.isArray(reply) || reply.length % 2 !== 0) throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for a list of decisions`);
+    if (!Array.isArray(reply) || reply.length % 2 !== 0)
+      throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for a list of decisions`);
     const all: Ordered[] = [];
     for (let i = 0; i < reply.length; i += 2) {
       const [tool, subject] = toolAndSubjectOf(reply[i], where);
-      for (const [capability, value] of pairsOf(reply[i + 1], where)) all.push(decisionOf(tool, subject, capability, value, where));
+      for (const [capability, value] of pairsOf(reply[i + 1], where))
+        all.push(decisionOf(tool, subject, capability, value, where));
     }
     return all.sort((a, b) => a.seq - b.seq).map((o) => o.decision);
   }
@@ -190,7 +245,16 @@ export class RedisDecisionStore implements RememberedDecisionStore {
   async revoke(owner: DecisionOwner, selector: DecisionSelector = {}): Promise<number> {
     const key = this.ownerKey(owner);
     if (key === undefined) return this.local.revoke(owner, selector);
-    const reply = await this.redis.command(['EVAL', REVOKE, '1', this.indexKey(key), this.hashKey(key, ''), selector.tool ?? '', selector.subject ?? '', selector.capability ?? '']);
+    const reply = await this.redis.command([
+      'EVAL',
+      REVOKE,
+      '1',
+      this.indexKey(key),
+      this.hashKey(key, ''),
+      selector.tool ?? '',
+      selector.subject ?? '',
+      selector.capability ?? '',
+    ]);
     return Number(reply);
   }
 
@@ -199,9 +263,17 @@ export class RedisDecisionStore implements RememberedDecisionStore {
     this.local.clear();
     let cursor = '0';
     for (let step = 0; step < MAX_SCAN_STEPS; step += 1) {
-      const reply = await this.redis.command(['SCAN', cursor, 'MATCH', `${globEscaped(this.base)}*`, 'COUNT', SCAN_COUNT]);
+      const reply = await this.redis.command([
+        'SCAN',
+        cursor,
+        'MATCH',
+        `${globEscaped(this.base)}*`,
+        'COUNT',
+        SCAN_COUNT,
+      ]);
       const [next, keys] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [undefined, undefined];
-      if (typeof next !== 'string' || !Array.isArray(keys)) throw new RedisBadReplyError(`remembered decisions: Redis answered ${JSON.stringify(reply)} to SCAN`);
+      if (typeof next !== 'string' || !Array.isArray(keys))
+        throw new RedisBadReplyError(`remembered decisions: Redis answered ${JSON.stringify(reply)} to SCAN`);
       if (keys.length > 0) await this.redis.command(['DEL', ...(keys as string[])]);
       cursor = next;
       if (cursor === '0') return;
@@ -239,9 +311,12 @@ function memberOf(tool: string, subject: string): string {
 function toolAndSubjectOf(member: unknown, where: string): [string, string] {
   try {
     const parsed = JSON.parse(String(member)) as unknown;
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') return [parsed[0], parsed[1]];
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string')
+      return [parsed[0], parsed[1]];
   } catch {
     // Reported below.
   }
-  throw new RedisBadReplyError(`${where}: the index names ${JSON.stringify(member)}, which is not a [tool, subject] pair`);
+  throw new RedisBadReplyError(
+    `${where}: the index names ${JSON.stringify(member)}, which is not a [tool, subject] pair`,
+  );
 }

@@ -14,7 +14,11 @@ export class RedisUnavailableError extends ToolwrightError {
   readonly where: string;
 
   constructor(where: string, problem: string, options?: { cause?: unknown }) {
-    super('redis-unavailable', `Redis at ${where} ${problem} (the shared store toolwright keeps replay and decisions in)`, options);
+    super(
+      'redis-unavailable',
+      `Redis at ${where} ${problem} (the shared store toolwright keeps replay and decisions in)`,
+      options,
+    );
     this.where = where;
   }
 }

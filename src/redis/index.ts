@@ -15,6 +15,15 @@ export {
 } from './connection.js';
 export { RedisUnavailableError, RedisBadReplyError } from './errors.js';
 export { redisRelayBus, type RedisRelayBus, type RedisRelayBusOptions, type RedisSubscriber } from './relay-bus.js';
-export { RedisReplayStore, DEFAULT_REPLAY_TTL_MS, DEFAULT_REPLAY_LEASE_MS, type RedisReplayStoreOptions } from './replay-store.js';
+export {
+  RedisReplayStore,
+  DEFAULT_REPLAY_TTL_MS,
+  DEFAULT_REPLAY_LEASE_MS,
+  type RedisReplayStoreOptions,
+} from './replay-store.js';
 export { StoredFailure, outcomeToJson, outcomeFromJson } from './outcome-json.js';
-export { RedisDecisionStore, DEFAULT_SESSION_DECISIONS_TTL_MS, type RedisDecisionStoreOptions } from './decision-store.js';
+export {
+  RedisDecisionStore,
+  DEFAULT_SESSION_DECISIONS_TTL_MS,
+  type RedisDecisionStoreOptions,
+} from './decision-store.js';

@@ -40,7 +40,7 @@ function recordOfStored(stored: unknown): ToolRecord | undefined {
   if (typeof stored !== 'object' || stored === null) return undefined;
   const { ns, json, raw } = stored as { ns?: unknown; json?: unknown; raw?: unknown };
   if (typeof ns !== 'string' || typeof json !== 'string') return undefined;
-  return Object.freeze({ ns, data: raw === true ? new RawJsonData(json) : JSON.parse(json) as unknown });
+  return Object.freeze({ ns, data: raw === true ? new RawJsonData(json) : (JSON.parse(json) as unknown) });
 }
 
 /**
@@ -66,7 +66,11 @@ export function outcomeToJson(outcome: ReplayOutcome): string {
   const error = outcome.error as Error & { code?: unknown };
   const failure: Record<string, unknown> = {
     ok: false,
-    error: { name: typeof error?.name === 'string' ? error.name : 'Error', code: typeof error?.code === 'string' ? error.code : 'tool-failed', message: typeof error?.message === 'string' ? error.message : String(error) },
+    error: {
+      name: typeof error?.name === 'string' ? error.name : 'Error',
+      code: typeof error?.code === 'string' ? error.code : 'tool-failed',
+      message: typeof error?.message === 'string' ? error.message : String(error),
+    },
   };
   const stored = storedRecordOf((outcome as { readonly record?: ToolRecord }).record);
   if (stored !== undefined) failure.record = stored;
@@ -84,9 +88,25 @@ export function outcomeFromJson(text: string, where: string): ReplayOutcome {
   } catch {
     throw new RedisBadReplyError(`${where}: the stored outcome is not JSON`);
   }
-  const { ok, result, error, record } = (parsed ?? {}) as { ok?: unknown; result?: unknown; error?: unknown; record?: unknown };
-  if (ok === true && typeof result === 'object' && result !== null && Array.isArray((result as { content?: unknown }).content)) {
-    const stored = result as { content: ToolResult['content']; structuredContent?: ToolResult['structuredContent']; isError?: true; terminate?: true; record?: unknown };
+  const { ok, result, error, record } = (parsed ?? {}) as {
+    ok?: unknown;
+    result?: unknown;
+    error?: unknown;
+    record?: unknown;
+  };
+  if (
+    ok === true &&
+    typeof result === 'object' &&
+    result !== null &&
+    Array.isArray((result as { content?: unknown }).content)
+  ) {
+    const stored = result as {
+      content: ToolResult['content'];
+      structuredContent?: ToolResult['structuredContent'];
+      isError?: true;
+      terminate?: true;
+      record?: unknown;
+    };
     const out: { -readonly [K in keyof ToolResult]: ToolResult[K] } = { content: stored.content };
     if (stored.structuredContent !== undefined) out.structuredContent = stored.structuredContent;
     if (stored.isError === true) out.isError = true;
@@ -100,7 +120,9 @@ export function outcomeFromJson(text: string, where: string): ReplayOutcome {
     if (typeof name === 'string' && typeof code === 'string' && typeof message === 'string') {
       const failure = new StoredFailure(name, code, message);
       const kept = recordOfStored(record);
-      return (kept === undefined ? { ok: false, error: failure } : { ok: false, error: failure, record: kept }) as ReplayOutcome;
+      return (
+        kept === undefined ? { ok: false, error: failure } : { ok: false, error: failure, record: kept }
+      ) as ReplayOutcome;
     }
   }
   throw new RedisBadReplyError(`${where}: the stored outcome is not one toolwright wrote`);

@@ -54,14 +54,23 @@ interface OwnedSubscriber extends RedisSubscriber {
  * again when Redis is back. Bad options throw a `TypeError` naming the option.
  */
 export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`redisRelayBus: options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`redisRelayBus: options must be an object, got ${kindOf(options)}`);
   const connection = options.connection;
-  if (typeof (connection as { command?: unknown } | undefined)?.command !== 'function') throw new TypeError('redisRelayBus: "connection" must be a RedisConnection (from connectRedis)');
+  if (typeof (connection as { command?: unknown } | undefined)?.command !== 'function')
+    throw new TypeError('redisRelayBus: "connection" must be a RedisConnection (from connectRedis)');
   if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-    throw new TypeError(`redisRelayBus: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`);
+    throw new TypeError(
+      `redisRelayBus: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`,
+    );
   }
-  if (options.subscriber !== undefined && (typeof options.subscriber.subscribe !== 'function' || typeof options.subscriber.unsubscribe !== 'function')) {
-    throw new TypeError('redisRelayBus: "subscriber" must have subscribe(channel, listener) and unsubscribe(channel) methods (a node-redis client)');
+  if (
+    options.subscriber !== undefined &&
+    (typeof options.subscriber.subscribe !== 'function' || typeof options.subscriber.unsubscribe !== 'function')
+  ) {
+    throw new TypeError(
+      'redisRelayBus: "subscriber" must have subscribe(channel, listener) and unsubscribe(channel) methods (a node-redis client)',
+    );
   }
   const url = options.url ?? DEFAULT_REDIS_URL;
   const where = redactedRedisUrl(url);
@@ -93,7 +102,11 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
       try {
         await client.subscribe(channel, listener);
       } catch (thrown) {
-        throw thrown instanceof RedisUnavailableError ? thrown : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, { cause: thrown });
+        throw thrown instanceof RedisUnavailableError
+          ? thrown
+          : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, {
+              cause: thrown,
+            });
       }
       return { close: async () => void (await client.unsubscribe(channel, listener).catch(() => undefined)) };
     },
@@ -116,11 +129,22 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
 async function connectSubscriber(url: string, where: string, timeoutMs: number): Promise<OwnedSubscriber> {
   let createClient: (options: object) => OwnedSubscriber;
   try {
-    ({ createClient } = (await import('@redis/client')) as unknown as { createClient: (options: object) => OwnedSubscriber });
+    ({ createClient } = (await import('@redis/client')) as unknown as {
+      createClient: (options: object) => OwnedSubscriber;
+    });
   } catch (thrown) {
-    throw new Error('redisRelayBus: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright)', { cause: thrown });
+    throw new Error(
+      'redisRelayBus: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright)',
+      { cause: thrown },
+    );
   }
-  const client = createClient({ url, socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1000) } });
+  const client = createClient({
+    url,
+    socket: {
+      connectTimeout: timeoutMs,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1000),
+    },
+  });
   let lastError: unknown;
   // Without an 'error' listener node-redis would crash the process; it keeps reconnecting.
   client.on('error', (error) => (lastError = error));
@@ -129,12 +153,25 @@ async function connectSubscriber(url: string, where: string, timeoutMs: number):
     await Promise.race([
       client.connect(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new RedisUnavailableError(where, `cannot be reached: no connection within ${timeoutMs} ms${lastError === undefined ? '' : ` (${(lastError as Error).message})`}`)), timeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(
+              new RedisUnavailableError(
+                where,
+                `cannot be reached: no connection within ${timeoutMs} ms${lastError === undefined ? '' : ` (${(lastError as Error).message})`}`,
+              ),
+            ),
+          timeoutMs,
+        );
       }),
     ]);
   } catch (thrown) {
     client.destroy();
-    throw thrown instanceof RedisUnavailableError ? thrown : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, { cause: thrown });
+    throw thrown instanceof RedisUnavailableError
+      ? thrown
+      : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, {
+          cause: thrown,
+        });
   } finally {
     clearTimeout(timer);
   }

@@ -1,7 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { kindOf } from '../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
-import { LostOutcomeError, type ReplayBegin, type ReplayClaim, type ReplayOutcome, type ReplayStore } from '../runtime/index.js';
+import {
+  LostOutcomeError,
+  type ReplayBegin,
+  type ReplayClaim,
+  type ReplayOutcome,
+  type ReplayStore,
+} from '../runtime/index.js';
 import { fingerprint, ownedReplayKey } from '../runtime/internal.js';
 import type { RedisConnection } from './connection.js';
 import { RedisBadReplyError } from './errors.js';
@@ -97,14 +103,22 @@ interface HeldClaim {
 }
 
 function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseMs: number } {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`RedisReplayStore: options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(`RedisReplayStore: options must be an object, got ${kindOf(options)}`);
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`RedisReplayStore: unknown option ${JSON.stringify(key)} (known options: ttlMs, leaseMs)`);
+    if (!OPTION_KEYS.has(key))
+      throw new TypeError(`RedisReplayStore: unknown option ${JSON.stringify(key)} (known options: ttlMs, leaseMs)`);
   }
   const ttlMs = options.ttlMs ?? DEFAULT_REPLAY_TTL_MS;
-  if (ttlMs !== Infinity && !isPositiveInteger(ttlMs)) throw new TypeError(`RedisReplayStore: "ttlMs" must be a positive whole number of milliseconds or Infinity, got ${String(ttlMs)}`);
+  if (ttlMs !== Infinity && !isPositiveInteger(ttlMs))
+    throw new TypeError(
+      `RedisReplayStore: "ttlMs" must be a positive whole number of milliseconds or Infinity, got ${String(ttlMs)}`,
+    );
   const leaseMs = options.leaseMs ?? DEFAULT_REPLAY_LEASE_MS;
-  if (!isPositiveInteger(leaseMs) || leaseMs < 30 || leaseMs > MAX_TIMEOUT_MS) throw new TypeError(`RedisReplayStore: "leaseMs" must be a whole number of milliseconds from 30, got ${String(leaseMs)}`);
+  if (!isPositiveInteger(leaseMs) || leaseMs < 30 || leaseMs > MAX_TIMEOUT_MS)
+    throw new TypeError(
+      `RedisReplayStore: "leaseMs" must be a whole number of milliseconds from 30, got ${String(leaseMs)}`,
+    );
   return { ttlMs: ttlMs === Infinity ? 0 : ttlMs, leaseMs };
 }
 
@@ -135,8 +149,12 @@ export class RedisReplayStore implements ReplayStore {
   private readonly held = new Map<string, HeldClaim>();
 
   /** Throws a `TypeError` naming a bad option. */
-  constructor(private readonly redis: RedisConnection, options: RedisReplayStoreOptions = {}) {
-    if (typeof (redis as { command?: unknown } | null)?.command !== 'function') throw new TypeError('RedisReplayStore: the first argument must be a RedisConnection (see connectRedis)');
+  constructor(
+    private readonly redis: RedisConnection,
+    options: RedisReplayStoreOptions = {},
+  ) {
+    if (typeof (redis as { command?: unknown } | null)?.command !== 'function')
+      throw new TypeError('RedisReplayStore: the first argument must be a RedisConnection (see connectRedis)');
     ({ ttlMs: this.ttlMs, leaseMs: this.leaseMs } = checkOptions(options));
   }
 
@@ -146,13 +164,24 @@ export class RedisReplayStore implements ReplayStore {
   }
 
   async begin(claim: ReplayClaim): Promise<ReplayBegin> {
-    const print = createHash('sha256').update(fingerprint({ tool: claim.tool, args: claim.args })).digest('base64');
+    const print = createHash('sha256')
+      .update(fingerprint({ tool: claim.tool, args: claim.args }))
+      .digest('base64');
     const token = randomUUID();
     const owned = ownedReplayKey(claim.key, claim.owner);
     const key = this.keyOf(owned);
     let reply: unknown;
     try {
-      reply = await this.redis.command(['EVAL', BEGIN, '1', key, print, token, String(this.leaseMs), String(this.ttlMs)]);
+      reply = await this.redis.command([
+        'EVAL',
+        BEGIN,
+        '1',
+        key,
+        print,
+        token,
+        String(this.leaseMs),
+        String(this.ttlMs),
+      ]);
     } catch (thrown) {
       // A claim that timed out may still reach Redis later (a hung server that wakes up):
       // withdraw it, so the key does not read as running for a call that never ran.
@@ -173,7 +202,9 @@ export class RedisReplayStore implements ReplayStore {
       case 'different-arguments':
         return { status };
     }
-    throw new RedisBadReplyError(`replay key ${JSON.stringify(claim.key)}: Redis answered ${JSON.stringify(reply)} to a claim`);
+    throw new RedisBadReplyError(
+      `replay key ${JSON.stringify(claim.key)}: Redis answered ${JSON.stringify(reply)} to a claim`,
+    );
   }
 
   /**
@@ -208,14 +239,20 @@ export class RedisReplayStore implements ReplayStore {
   }
 
   private hold(key: string, redisKey: string, token: string): void {
-    const timer = setInterval(() => {
-      const held = this.held.get(key);
-      if (held === undefined) return;
-      const sent = held.pending === undefined ? this.redis.command(['EVAL', RENEW, '1', redisKey, token, String(this.leaseMs), String(this.ttlMs)]) : this.record(key, held);
-      sent.catch(() => {
-        // Redis is away: the next tick tries again; past the lease, the claim reads as lost.
-      });
-    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        const held = this.held.get(key);
+        if (held === undefined) return;
+        const sent =
+          held.pending === undefined
+            ? this.redis.command(['EVAL', RENEW, '1', redisKey, token, String(this.leaseMs), String(this.ttlMs)])
+            : this.record(key, held);
+        sent.catch(() => {
+          // Redis is away: the next tick tries again; past the lease, the claim reads as lost.
+        });
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
     timer.unref();
     this.held.set(key, { token, redisKey, timer, pending: undefined });
   }

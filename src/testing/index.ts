@@ -1,4 +1,10 @@
 // reflect-metadata must be loaded before any decorated class is evaluated (see src/index.ts).
 import 'reflect-metadata';
 
-export { testTools, type ToolTester, type TestToolsOptions, type TestCallOptions, type TestCallContext } from './test-tools.js';
+export {
+  testTools,
+  type ToolTester,
+  type TestToolsOptions,
+  type TestCallOptions,
+  type TestCallContext,
+} from './test-tools.js';

@@ -49,7 +49,8 @@ export interface ToolTester {
  * `prepareTools` throw for bad tools or options.
  */
 export function testTools(sources: readonly unknown[], options: TestToolsOptions = {}): ToolTester {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`testTools: options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`testTools: options must be an object, got ${kindOf(options)}`);
   const { resolve, resolveForCall, maxDepth, validator, context: shared } = options;
   const compileOptions: CompileOptions = {
     ...(resolve === undefined ? {} : { resolve }),
@@ -65,7 +66,12 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
     async callTool(name: string, args?: unknown, callOptions: TestCallOptions = {}): Promise<CallToolResult> {
       const { served: tool, args: checked } = toolCallOf(served, { name, arguments: args });
       calls += 1;
-      const ctx = createCallContext({ session, ...shared, ...callOptions.context, call: { id: `test-${calls}`, tool: name, args: checked } });
+      const ctx = createCallContext({
+        session,
+        ...shared,
+        ...callOptions.context,
+        call: { id: `test-${calls}`, tool: name, args: checked },
+      });
       return mcpResultOf(await tool.prepared.call(checked, ctx));
     },
   });

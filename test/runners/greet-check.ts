@@ -16,7 +16,11 @@ export class EchoTool {
   }
 }
 
-process.stdout.write(`greet: ${compile([GreetTool]).map((tool) => tool.name).join(', ')}\n`);
+process.stdout.write(
+  `greet: ${compile([GreetTool])
+    .map((tool) => tool.name)
+    .join(', ')}\n`,
+);
 try {
   compile([EchoTool]);
   process.stdout.write('echo: compiled\n');

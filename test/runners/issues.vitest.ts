@@ -24,10 +24,21 @@ const ctx = (tool: string) => createCallContext({ call: { id: '1', tool, args: {
 describe('toolwright under vitest 3', () => {
   it('compiles the issue tracker sample without design metadata and calls its tools', async () => {
     const compiled = compile(tools, { schemaProfile: 'portable' });
-    expect(compiled.map((tool) => tool.name)).toEqual(['create_issue', 'search_issues', 'add_comment', 'schedule_issue', 'link_issues', 'plan_tasks']);
+    expect(compiled.map((tool) => tool.name)).toEqual([
+      'create_issue',
+      'search_issues',
+      'add_comment',
+      'schedule_issue',
+      'link_issues',
+      'plan_tasks',
+    ]);
     const schedule = compiled.find((tool) => tool.name === 'schedule_issue')!;
-    expect(await schedule.execute({ issue: 4, target: { kind: 'sprint', sprint: 2 } }, ctx('schedule_issue'))).toBe('#4 planned for sprint 2');
-    await expect(schedule.execute({ issue: 4, target: { kind: 'sprint', sprint: 0 } }, ctx('schedule_issue'))).rejects.toThrow('invalid arguments: /target/sprint: must be >= 1');
+    expect(await schedule.execute({ issue: 4, target: { kind: 'sprint', sprint: 2 } }, ctx('schedule_issue'))).toBe(
+      '#4 planned for sprint 2',
+    );
+    await expect(
+      schedule.execute({ issue: 4, target: { kind: 'sprint', sprint: 0 } }, ctx('schedule_issue')),
+    ).rejects.toThrow('invalid arguments: /target/sprint: must be >= 1');
   });
 
   it('compiles the greet sample (@Args(GreetArgs)) and names the runner and the fix for a bare @Args()', () => {

@@ -121,7 +121,14 @@ export async function startProvider(jwks?: { keys: JWK[] }): Promise<TestProvide
     async signIn(authorizationUrl, login) {
       const cookies = new Map<string, string>();
       const step = async (url: string, init: RequestInit = {}): Promise<Response> => {
-        const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+        const response = await fetch(url, {
+          ...init,
+          redirect: 'manual',
+          headers: {
+            ...(init.headers as Record<string, string>),
+            cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          },
+        });
         for (const line of response.headers.getSetCookie()) {
           const [pair] = line.split(';');
           const at = pair!.indexOf('=');
@@ -136,12 +143,19 @@ export async function startProvider(jwks?: { keys: JWK[] }): Promise<TestProvide
         if (/\/interaction\/[^/]+$/.test(new URL(next).pathname)) {
           const page = await (await step(next)).text();
           const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1] ?? 'consent';
-          response = await step(next, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ prompt, login, password: 'any' }).toString() });
+          response = await step(next, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ prompt, login, password: 'any' }).toString(),
+          });
         } else {
           response = await step(next);
         }
         const location = response.headers.get('location');
-        if (location === null) throw new Error(`sign-in stopped at ${next}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+        if (location === null)
+          throw new Error(
+            `sign-in stopped at ${next}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`,
+          );
         next = new URL(location, issuer).href;
       }
       throw new Error('sign-in did not reach the redirect URI in 12 steps');
@@ -156,7 +170,8 @@ export async function startProvider(jwks?: { keys: JWK[] }): Promise<TestProvide
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }).toString(),
       });
       const body = (await response.json()) as { access_token?: string };
-      if (!response.ok || typeof body.access_token !== 'string') throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+      if (!response.ok || typeof body.access_token !== 'string')
+        throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
       return body.access_token;
     },
     async close() {

@@ -15,7 +15,12 @@ export const createdIssues: string[] = [];
 export const createIssueTool: ContractTool = {
   name: 'create_issue',
   description: 'Open an issue',
-  parameters: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { title: { type: 'string' } },
+    required: ['title'],
+    additionalProperties: false,
+  },
   scopes: ['issues:write'],
   execute: async (args) => {
     const title = (args as JsonObject).title as string;

@@ -15,7 +15,10 @@ export interface CliRun {
  * resolved against the repository root. `stop` resolves the run's `stopRequested` (for `serve
  * --http`); by default it never resolves.
  */
-export async function runCliCaptured(argv: readonly string[], stop: Promise<void> = new Promise(() => {})): Promise<CliRun> {
+export async function runCliCaptured(
+  argv: readonly string[],
+  stop: Promise<void> = new Promise(() => {}),
+): Promise<CliRun> {
   let out = '';
   let err = '';
   const io: CliIo = {

@@ -20,7 +20,16 @@ export const CLI_PATH = join(OUT_DIR, 'bundle', 'cli', 'main.js');
 export const CONFORMANCE_SAMPLE = join(OUT_DIR, 'samples', 'conformance', 'index.js');
 
 /** The MCP Inspector's command (the `mcp-inspector` bin of @modelcontextprotocol/inspector). */
-export const INSPECTOR_PATH = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+export const INSPECTOR_PATH = join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
 
 /** A compiled CLI test fixture module under test/support/cli-fixtures/. */
 export function fixture(name: string): string {

@@ -39,8 +39,16 @@ export function legacyV2Client(url: string, options: ClientOptions = {}): Promis
 }
 
 /** An SDK 2.x client named `name` with `negotiation` over HTTP at `url`, answering elicitations with `CONFIRM_ANSWER`. */
-async function v2Client(url: string, options: ClientOptions, name: string, negotiation: object): Promise<ClusterClient> {
-  const client = new V2Client({ name, version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, ...negotiation });
+async function v2Client(
+  url: string,
+  options: ClientOptions,
+  name: string,
+  negotiation: object,
+): Promise<ClusterClient> {
+  const client = new V2Client(
+    { name, version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, ...negotiation },
+  );
   client.setRequestHandler('elicitation/create', async () => CONFIRM_ANSWER as never);
   const transportErrors: string[] = [];
   const transport = new V2HttpTransport(new URL(url), requestInit(options));
@@ -48,21 +56,31 @@ async function v2Client(url: string, options: ClientOptions, name: string, negot
   watchErrors(transport, transportErrors);
   return {
     transportErrors,
-    call: async (toolName, args = {}) => (await client.callTool({ name: toolName, arguments: args }, { timeout: options.timeoutMs ?? 30_000 } as never)) as Record<string, unknown>,
+    call: async (toolName, args = {}) =>
+      (await client.callTool({ name: toolName, arguments: args }, {
+        timeout: options.timeoutMs ?? 30_000,
+      } as never)) as Record<string, unknown>,
     close: () => client.close(),
   };
 }
 
 /** A `@modelcontextprotocol/sdk` 1.x client (the 2025-11-25 era) over HTTP at `url`: one session. */
 export async function v1Client(url: string, options: ClientOptions = {}): Promise<ClusterClient> {
-  const client = new V1Client({ name: 'cluster-v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  const client = new V1Client(
+    { name: 'cluster-v1', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   const transportErrors: string[] = [];
   const transport = new V1HttpTransport(new URL(url), requestInit(options));
   await client.connect(transport);
   watchErrors(transport, transportErrors);
   return {
     transportErrors,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs ?? 30_000 })) as Record<string, unknown>,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs ?? 30_000 })) as Record<
+        string,
+        unknown
+      >,
     close: () => client.close(),
   };
 }
@@ -88,16 +106,40 @@ export interface RawCall {
  * `_meta` envelope `meta` (see `envelope`), `params` merged in (a `requestState`, `inputResponses`),
  * and with `Authorization: Bearer <token>` when given; reads the whole answer (JSON or SSE).
  */
-export async function modernCall(url: string, name: string, params: Record<string, unknown>, meta: Record<string, unknown>, options: { readonly token?: string; readonly signal?: AbortSignal } = {}): Promise<RawCall> {
+export async function modernCall(
+  url: string,
+  name: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown>,
+  options: { readonly token?: string; readonly signal?: AbortSignal } = {},
+): Promise<RawCall> {
   const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, ...params, _meta: meta } };
-  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
   const type = res.headers.get('content-type') ?? '';
   const text = await res.text();
-  if (!type.startsWith('text/event-stream') && !type.startsWith('application/json')) throw new Error(`HTTP ${res.status} ${type}: ${text.slice(0, 200)}`);
-  const messages = type.startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown) : [JSON.parse(text) as unknown];
-  const response = messages.find((m) => typeof m === 'object' && m !== null && 'id' in m) as { result?: Record<string, unknown>; error?: unknown } | undefined;
+  if (!type.startsWith('text/event-stream') && !type.startsWith('application/json'))
+    throw new Error(`HTTP ${res.status} ${type}: ${text.slice(0, 200)}`);
+  const messages = type.startsWith('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as unknown)
+    : [JSON.parse(text) as unknown];
+  const response = messages.find((m) => typeof m === 'object' && m !== null && 'id' in m) as
+    { result?: Record<string, unknown>; error?: unknown } | undefined;
   if (response?.result !== undefined) {
     const { _meta, ...rest } = response.result as { _meta?: Record<string, unknown> };
     const { 'io.modelcontextprotocol/serverInfo': _info, ...meta } = _meta ?? {};

@@ -19,11 +19,25 @@ const serve: ServeHttpOptions = {
           resource: process.env.RESOURCE ?? 'http://127.0.0.1/mcp',
           verifier: async (token: string) => {
             if (!token.startsWith('dev-')) throw invalidToken('not a dev token');
-            return { clientId: token.slice(4), scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, audience: [process.env.RESOURCE ?? 'http://127.0.0.1/mcp'], claims: {} };
+            return {
+              clientId: token.slice(4),
+              scopes: [],
+              expiresAt: Math.floor(Date.now() / 1000) + 3600,
+              audience: [process.env.RESOURCE ?? 'http://127.0.0.1/mcp'],
+              claims: {},
+            };
           },
         },
       }
     : {}),
 };
 
-runNodeProcess(nodeId, () => startClusterNode({ nodeId, port, ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}), ...(process.env.REPLAY_LEASE_MS ? { replayLeaseMs: Number(process.env.REPLAY_LEASE_MS) } : {}), serve }));
+runNodeProcess(nodeId, () =>
+  startClusterNode({
+    nodeId,
+    port,
+    ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+    ...(process.env.REPLAY_LEASE_MS ? { replayLeaseMs: Number(process.env.REPLAY_LEASE_MS) } : {}),
+    serve,
+  }),
+);

@@ -1,8 +1,37 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayContains, ArrayMaxSize, ArrayMinSize, ArrayNotContains, ArrayNotEmpty, ArrayUnique, Equals, IsArray, IsBoolean, IsDivisibleBy, IsEnum, IsIn,
-  IsEmail, IsInt, IsISO8601, IsNegative, IsNotEmpty, IsNotIn, IsNumber, IsOptional, IsPositive, IsString, IsUrl, IsUUID, Length, Matches, Max,
-  MaxLength, Min, MinLength, NotEquals, ValidateNested,
+  ArrayContains,
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayNotContains,
+  ArrayNotEmpty,
+  ArrayUnique,
+  Equals,
+  IsArray,
+  IsBoolean,
+  IsDivisibleBy,
+  IsEnum,
+  IsIn,
+  IsEmail,
+  IsInt,
+  IsISO8601,
+  IsNegative,
+  IsNotEmpty,
+  IsNotIn,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  NotEquals,
+  ValidateNested,
 } from 'class-validator';
 
 /**
@@ -58,7 +87,12 @@ export class Tune {
   @IsString() @IsNotIn(['root', 'admin']) owner!: string;
   @IsString() @NotEquals('default') profile!: string;
   @IsNumber() @IsNegative() offset!: number;
-  @IsArray() @ArrayMinSize(1) @ArrayContains(['base']) @ArrayNotContains(['legacy']) @IsString({ each: true }) layers!: string[];
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayContains(['base'])
+  @ArrayNotContains(['legacy'])
+  @IsString({ each: true })
+  layers!: string[];
 }
 
 export class Point {
@@ -97,7 +131,12 @@ export const DTOS = { CreateUser, Search, Schedule, Tune, Contact } as const;
 export const CORPUS: readonly ParityCase[] = [
   // CreateUser: valid
   { dto: 'CreateUser', label: 'minimal', input: user, ours: 'valid' },
-  { dto: 'CreateUser', label: 'every field', input: { ...user, age: 36, level: 2, tags: ['a', 'b'], id: '3b241101-e2bb-4255-8caf-4136c566a962' }, ours: 'valid' },
+  {
+    dto: 'CreateUser',
+    label: 'every field',
+    input: { ...user, age: 36, level: 2, tags: ['a', 'b'], id: '3b241101-e2bb-4255-8caf-4136c566a962' },
+    ours: 'valid',
+  },
   { dto: 'CreateUser', label: 'age 0 and 150', input: { ...user, age: 150 }, ours: 'valid' },
   { dto: 'CreateUser', label: 'user role', input: { ...user, role: 'user' }, ours: 'valid' },
   { dto: 'CreateUser', label: 'empty tags', input: { ...user, tags: [] }, ours: 'valid' },
@@ -115,14 +154,23 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'CreateUser', label: 'age negative', input: { ...user, age: -1 }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'age too high', input: { ...user, age: 151 }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'age fractional', input: { ...user, age: 3.5 }, ours: 'invalid' },
-  { dto: 'CreateUser', label: 'age as a string (no implicit conversion)', input: { ...user, age: '36' }, ours: 'invalid' },
+  {
+    dto: 'CreateUser',
+    label: 'age as a string (no implicit conversion)',
+    input: { ...user, age: '36' },
+    ours: 'invalid',
+  },
   { dto: 'CreateUser', label: 'role unknown', input: { ...user, role: 'root' }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'role by member name', input: { ...user, role: 'Admin' }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'level out of range', input: { ...user, level: 3 }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'level as a numeric string', input: { ...user, level: '1' }, ours: 'invalid' },
   {
-    dto: 'CreateUser', label: 'numeric enum by member name', input: { ...user, level: 'Low' }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 1: class-validator @IsEnum on a numeric enum also accepts the member names, because TypeScript adds reverse mappings (class-validator issue #1060, fix PR #2685 open); the schema lists only the values',
+    dto: 'CreateUser',
+    label: 'numeric enum by member name',
+    input: { ...user, level: 'Low' },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 1: class-validator @IsEnum on a numeric enum also accepts the member names, because TypeScript adds reverse mappings (class-validator issue #1060, fix PR #2685 open); the schema lists only the values',
   },
   { dto: 'CreateUser', label: 'too many tags', input: { ...user, tags: ['a', 'b', 'c', 'd'] }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'tag too long', input: { ...user, tags: ['x'.repeat(11)] }, ours: 'invalid' },
@@ -133,44 +181,101 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'CreateUser', label: 'id not a UUID', input: { ...user, id: 'not-a-uuid' }, ours: 'invalid' },
   { dto: 'CreateUser', label: 'unknown key', input: { ...user, admin: true }, ours: 'invalid' },
   {
-    dto: 'CreateUser', label: 'own __proto__ key from JSON.parse', input: JSON.parse('{"name":"Ada","role":"admin","active":true,"__proto__":{"isAdmin":true}}'), ours: 'invalid',
-    knownDifference: 'plainToInstance skips the keys __proto__ and constructor (TransformOperationExecutor), so whitelist never sees them and class-validator passes; the schema refuses every unknown key, these included',
+    dto: 'CreateUser',
+    label: 'own __proto__ key from JSON.parse',
+    input: JSON.parse('{"name":"Ada","role":"admin","active":true,"__proto__":{"isAdmin":true}}'),
+    ours: 'invalid',
+    knownDifference:
+      'plainToInstance skips the keys __proto__ and constructor (TransformOperationExecutor), so whitelist never sees them and class-validator passes; the schema refuses every unknown key, these included',
   },
   {
-    dto: 'CreateUser', label: 'constructor key', input: JSON.parse('{"name":"Ada","role":"admin","active":true,"constructor":{"prototype":{}}}'), ours: 'invalid',
-    knownDifference: 'plainToInstance skips the keys __proto__ and constructor, so whitelist never sees them and class-validator passes; the schema refuses every unknown key, these included',
+    dto: 'CreateUser',
+    label: 'constructor key',
+    input: JSON.parse('{"name":"Ada","role":"admin","active":true,"constructor":{"prototype":{}}}'),
+    ours: 'invalid',
+    knownDifference:
+      'plainToInstance skips the keys __proto__ and constructor, so whitelist never sees them and class-validator passes; the schema refuses every unknown key, these included',
   },
   // Search: valid
   { dto: 'Search', label: 'minimal', input: search, ours: 'valid' },
-  { dto: 'Search', label: 'page size and score', input: { ...search, page: { number: 2, size: 100 }, score: 0.5 }, ours: 'valid' },
+  {
+    dto: 'Search',
+    label: 'page size and score',
+    input: { ...search, page: { number: 2, size: 100 }, score: 0.5 },
+    ours: 'valid',
+  },
   { dto: 'Search', label: 'score bounds', input: { ...search, score: 1 }, ours: 'valid' },
-  { dto: 'Search', label: 'filters', input: { ...search, filters: [{ field: 'name', value: 'x' }, { field: 'date', value: '2026' }] }, ours: 'valid' },
+  {
+    dto: 'Search',
+    label: 'filters',
+    input: {
+      ...search,
+      filters: [
+        { field: 'name', value: 'x' },
+        { field: 'date', value: '2026' },
+      ],
+    },
+    ours: 'valid',
+  },
   { dto: 'Search', label: 'empty filters', input: { ...search, filters: [] }, ours: 'valid' },
-  { dto: 'Search', label: 'null optional nested size', input: { ...search, page: { number: 1, size: null } }, ours: 'valid' },
+  {
+    dto: 'Search',
+    label: 'null optional nested size',
+    input: { ...search, page: { number: 1, size: null } },
+    ours: 'valid',
+  },
   { dto: 'Search', label: 'null filters and score', input: { ...search, filters: null, score: null }, ours: 'valid' },
   // Search: invalid
   { dto: 'Search', label: 'query with capitals', input: { ...search, query: 'Red' }, ours: 'invalid' },
   { dto: 'Search', label: 'empty query', input: { ...search, query: '' }, ours: 'invalid' },
   {
-    dto: 'Search', label: 'page missing', input: { query: 'x' }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 5: class-validator skips @ValidateNested on an undefined value, so a nested object without @IsDefined is silently optional; toolwright makes every property without @IsOptional required',
+    dto: 'Search',
+    label: 'page missing',
+    input: { query: 'x' },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 5: class-validator skips @ValidateNested on an undefined value, so a nested object without @IsDefined is silently optional; toolwright makes every property without @IsOptional required',
   },
   { dto: 'Search', label: 'page null', input: { ...search, page: null }, ours: 'invalid' },
   { dto: 'Search', label: 'page a number', input: { ...search, page: 1 }, ours: 'invalid' },
   { dto: 'Search', label: 'page number 0', input: { ...search, page: { number: 0 } }, ours: 'invalid' },
   { dto: 'Search', label: 'page size 0', input: { ...search, page: { number: 1, size: 0 } }, ours: 'invalid' },
   { dto: 'Search', label: 'page size 101', input: { ...search, page: { number: 1, size: 101 } }, ours: 'invalid' },
-  { dto: 'Search', label: 'unknown key in page', input: { ...search, page: { number: 1, offset: 3 } }, ours: 'invalid' },
-  { dto: 'Search', label: 'filter field unknown', input: { ...search, filters: [{ field: 'size', value: 'x' }] }, ours: 'invalid' },
-  { dto: 'Search', label: 'filter value empty', input: { ...search, filters: [{ field: 'name', value: '' }] }, ours: 'invalid' },
+  {
+    dto: 'Search',
+    label: 'unknown key in page',
+    input: { ...search, page: { number: 1, offset: 3 } },
+    ours: 'invalid',
+  },
+  {
+    dto: 'Search',
+    label: 'filter field unknown',
+    input: { ...search, filters: [{ field: 'size', value: 'x' }] },
+    ours: 'invalid',
+  },
+  {
+    dto: 'Search',
+    label: 'filter value empty',
+    input: { ...search, filters: [{ field: 'name', value: '' }] },
+    ours: 'invalid',
+  },
   { dto: 'Search', label: 'filter missing value', input: { ...search, filters: [{ field: 'name' }] }, ours: 'invalid' },
-  { dto: 'Search', label: 'filters an object', input: { ...search, filters: { field: 'name', value: 'x' } }, ours: 'invalid' },
+  {
+    dto: 'Search',
+    label: 'filters an object',
+    input: { ...search, filters: { field: 'name', value: 'x' } },
+    ours: 'invalid',
+  },
   { dto: 'Search', label: 'filter a string', input: { ...search, filters: ['name'] }, ours: 'invalid' },
   { dto: 'Search', label: 'score above 1', input: { ...search, score: 1.5 }, ours: 'invalid' },
   { dto: 'Search', label: 'score a string', input: { ...search, score: '0.5' }, ours: 'invalid' },
   {
-    dto: 'Search', label: 'page given as an array of pages', input: { ...search, page: [{ number: 1 }] }, ours: 'invalid',
-    knownDifference: '@ValidateNested accepts an array in place of an object and validates each item (add @IsObject to refuse it in class-validator); the schema says object',
+    dto: 'Search',
+    label: 'page given as an array of pages',
+    input: { ...search, page: [{ number: 1 }] },
+    ours: 'invalid',
+    knownDifference:
+      '@ValidateNested accepts an array in place of an object and validates each item (add @IsObject to refuse it in class-validator); the schema says object',
   },
   // Schedule: valid
   { dto: 'Schedule', label: 'minimal', input: schedule, ours: 'valid' },
@@ -178,10 +283,19 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'Schedule', label: 'offset time', input: { ...schedule, when: '2026-11-30T09:00:00+01:00' }, ours: 'valid' },
   { dto: 'Schedule', label: 'one code', input: { ...schedule, codes: [7] }, ours: 'valid' },
   {
-    dto: 'Schedule', label: 'date only', input: { ...schedule, when: '2026-11-30' }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 8: the generator maps @IsISO8601() to format "date-time" (RFC 3339: a date and a time), while class-validator accepts any ISO 8601 string, a date alone included; the schema is stricter',
+    dto: 'Schedule',
+    label: 'date only',
+    input: { ...schedule, when: '2026-11-30' },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 8: the generator maps @IsISO8601() to format "date-time" (RFC 3339: a date and a time), while class-validator accepts any ISO 8601 string, a date alone included; the schema is stricter',
   },
-  { dto: 'Schedule', label: 'fractional seconds', input: { ...schedule, when: '2026-11-30T09:00:00.123Z' }, ours: 'valid' },
+  {
+    dto: 'Schedule',
+    label: 'fractional seconds',
+    input: { ...schedule, when: '2026-11-30T09:00:00.123Z' },
+    ours: 'valid',
+  },
   { dto: 'Schedule', label: 'negative minutes divisible by 5', input: { ...schedule, minutes: -10 }, ours: 'valid' },
   // Schedule: invalid
   { dto: 'Schedule', label: 'when not a date', input: { ...schedule, when: 'tomorrow' }, ours: 'invalid' },
@@ -208,32 +322,86 @@ export const CORPUS: readonly ParityCase[] = [
   { dto: 'Tune', label: 'base layer missing', input: { ...tune, layers: ['extra'] }, ours: 'invalid' },
   { dto: 'Tune', label: 'legacy layer present', input: { ...tune, layers: ['base', 'legacy'] }, ours: 'invalid' },
   { dto: 'Tune', label: 'no layers', input: { ...tune, layers: [] }, ours: 'invalid' },
-  { dto: 'Tune', label: 'version missing', input: { owner: 'ada', profile: 'fast', offset: -1, layers: ['base'] }, ours: 'invalid' },
+  {
+    dto: 'Tune',
+    label: 'version missing',
+    input: { owner: 'ada', profile: 'fast', offset: -1, layers: ['base'] },
+    ours: 'invalid',
+  },
   // Contact: format checks (ajv format, then class-validator as a residual check) and MAPPING.md's known differences
   { dto: 'Contact', label: 'minimal', input: contact, ours: 'valid' },
-  { dto: 'Contact', label: 'homepage, aliases, mark and points', input: { ...contact, homepage: 'https://example.com/ada', aliases: ['a'], mark: 'x', points: [{ x: 1, y: 2 }, { x: 2, y: 1 }] }, ours: 'valid' },
-  { dto: 'Contact', label: 'email without a domain', input: { email: 'ada' }, ours: 'invalid' },
-  { dto: 'Contact', label: 'email ajv accepts and @IsEmail refuses (residual)', input: { email: 'a@b.c' }, ours: 'invalid' },
-  { dto: 'Contact', label: 'mailto URL ajv accepts and @IsUrl refuses (residual)', input: { ...contact, homepage: 'mailto:ada@example.com' }, ours: 'invalid' },
-  { dto: 'Contact', label: 'alias not a string', input: { ...contact, aliases: [1] }, ours: 'invalid' },
   {
-    dto: 'Contact', label: 'email with a non-ASCII local part', input: { email: 'ä@example.com' }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 10: ajv-formats "email" refuses non-ASCII local parts that @IsEmail() accepts',
+    dto: 'Contact',
+    label: 'homepage, aliases, mark and points',
+    input: {
+      ...contact,
+      homepage: 'https://example.com/ada',
+      aliases: ['a'],
+      mark: 'x',
+      points: [
+        { x: 1, y: 2 },
+        { x: 2, y: 1 },
+      ],
+    },
+    ours: 'valid',
+  },
+  { dto: 'Contact', label: 'email without a domain', input: { email: 'ada' }, ours: 'invalid' },
+  {
+    dto: 'Contact',
+    label: 'email ajv accepts and @IsEmail refuses (residual)',
+    input: { email: 'a@b.c' },
+    ours: 'invalid',
   },
   {
-    dto: 'Contact', label: 'URL without a scheme', input: { ...contact, homepage: 'example.com' }, ours: 'invalid',
+    dto: 'Contact',
+    label: 'mailto URL ajv accepts and @IsUrl refuses (residual)',
+    input: { ...contact, homepage: 'mailto:ada@example.com' },
+    ours: 'invalid',
+  },
+  { dto: 'Contact', label: 'alias not a string', input: { ...contact, aliases: [1] }, ours: 'invalid' },
+  {
+    dto: 'Contact',
+    label: 'email with a non-ASCII local part',
+    input: { email: 'ä@example.com' },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 10: ajv-formats "email" refuses non-ASCII local parts that @IsEmail() accepts',
+  },
+  {
+    dto: 'Contact',
+    label: 'URL without a scheme',
+    input: { ...contact, homepage: 'example.com' },
+    ours: 'invalid',
     knownDifference: 'MAPPING.md known difference 9: ajv-formats "uri" needs a scheme; @IsUrl() accepts "example.com"',
   },
   {
-    dto: 'Contact', label: 'each: true given a lone string', input: { ...contact, aliases: 'ada' }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 2: class-validator applies an each: true rule to a lone non-array value; the schema says array',
+    dto: 'Contact',
+    label: 'each: true given a lone string',
+    input: { ...contact, aliases: 'ada' },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 2: class-validator applies an each: true rule to a lone non-array value; the schema says array',
   },
   {
-    dto: 'Contact', label: 'an emoji with a variation selector under @MaxLength(1)', input: { ...contact, mark: '\u2764\ufe0f' }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 12: ajv counts code points (2), validator.js isLength leaves out the variation selector U+FE0F (1)',
+    dto: 'Contact',
+    label: 'an emoji with a variation selector under @MaxLength(1)',
+    input: { ...contact, mark: '\u2764\ufe0f' },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 12: ajv counts code points (2), validator.js isLength leaves out the variation selector U+FE0F (1)',
   },
   {
-    dto: 'Contact', label: 'two equal points under @ArrayUnique()', input: { ...contact, points: [{ x: 1, y: 1 }, { x: 1, y: 1 }] }, ours: 'invalid',
-    knownDifference: 'MAPPING.md known difference 13: uniqueItems compares deeply; @ArrayUnique() compares with ===, so two equal objects pass it',
+    dto: 'Contact',
+    label: 'two equal points under @ArrayUnique()',
+    input: {
+      ...contact,
+      points: [
+        { x: 1, y: 1 },
+        { x: 1, y: 1 },
+      ],
+    },
+    ours: 'invalid',
+    knownDifference:
+      'MAPPING.md known difference 13: uniqueItems compares deeply; @ArrayUnique() compares with ===, so two equal objects pass it',
   },
 ];

@@ -7,17 +7,42 @@ export function decorated(): ContractTool[] {
       name: 'bash',
       title: 'Shell',
       description: 'Runs a command',
-      parameters: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false },
+      parameters: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { command: { type: 'string' } },
+        required: ['command'],
+        additionalProperties: false,
+      },
       annotations: { title: 'Shell', destructive: true, openWorld: true },
       flow: { sends: true },
       replay: 'safe',
       resource: 'shell:session',
-      facts: (args) => ({ calls: [{ tool: 'read', args: { path: '.env' }, text: 'read .env' }, { tool: '', args }], rewrite: { command: String(args.command), stamp: 'abc' } }),
+      facts: (args) => ({
+        calls: [
+          { tool: 'read', args: { path: '.env' }, text: 'read .env' },
+          { tool: '', args },
+        ],
+        rewrite: { command: String(args.command), stamp: 'abc' },
+      }),
       execute: async () => 'ran',
     },
     { name: 'itself', description: 'Claims itself', facts: () => ({ calls: null }), execute: async () => 'x' },
-    { name: 'nothing', description: 'Claims nothing statable', facts: () => ({ calls: [] }), replay: 'keyed', execute: async () => 'x' },
-    { name: 'failing', description: 'Cannot say', facts: () => { throw new Error('cannot read the command'); }, execute: async () => 'x' },
+    {
+      name: 'nothing',
+      description: 'Claims nothing statable',
+      facts: () => ({ calls: [] }),
+      replay: 'keyed',
+      execute: async () => 'x',
+    },
+    {
+      name: 'failing',
+      description: 'Cannot say',
+      facts: () => {
+        throw new Error('cannot read the command');
+      },
+      execute: async () => 'x',
+    },
     { name: 'plain', description: 'No claims', annotations: { readOnly: true }, execute: async () => 'plain' },
   ];
 }
@@ -32,11 +57,19 @@ export const FACTS_CALLS = [
   { name: 'x', arguments: {} },
 ];
 
-
 /** The facts method's answer to `FACTS_CALLS` from a server of `decorated()` tools. */
 export const FACTS_ANSWERS = {
   results: [
-    { facts: { calls: [{ tool: 'read', args: { path: '.env' }, text: 'read .env' }, { tool: '', args: { command: 'cat .env > out/x' } }], rewrite: { command: 'cat .env > out/x', stamp: 'abc' } }, replay: 'safe' },
+    {
+      facts: {
+        calls: [
+          { tool: 'read', args: { path: '.env' }, text: 'read .env' },
+          { tool: '', args: { command: 'cat .env > out/x' } },
+        ],
+        rewrite: { command: 'cat .env > out/x', stamp: 'abc' },
+      },
+      replay: 'safe',
+    },
     { facts: { calls: null }, replay: 'unknown' },
     { facts: { calls: [] }, replay: 'unknown' },
     { error: 'cannot read the command', replay: 'unknown' },

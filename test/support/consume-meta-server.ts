@@ -24,24 +24,53 @@ export const REFUSED_META = {
 
 export function metaServer(): McpServer {
   const server = new McpServer({ name: 'meta', version: '1.0.0' });
-  server.registerTool('traced', { description: 'Echoes with _meta', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } }, async ({ text }) => ({
-    content: [{ type: 'text', text: `traced: ${text}` }],
-    _meta: TRACED_META,
-  }));
-  server.registerTool('refused', { description: 'Fails with _meta', annotations: { readOnlyHint: true } }, async () => ({
-    content: [{ type: 'text', text: 'refused: not today' }],
-    isError: true,
-    _meta: REFUSED_META,
-  }));
-  server.registerTool('confirm', { description: 'Asks for a name, then says it', inputSchema: z.object({ greeting: z.string() }), annotations: { readOnlyHint: true } }, async ({ greeting }, ctx) => {
-    const answer = ctx.mcpReq.inputResponses?.name;
-    if (answer === undefined) {
-      return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } });
-    }
-    return { content: [{ type: 'text', text: `${greeting} ${JSON.stringify(answer)}` }] };
-  });
+  server.registerTool(
+    'traced',
+    {
+      description: 'Echoes with _meta',
+      inputSchema: z.object({ text: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text }) => ({
+      content: [{ type: 'text', text: `traced: ${text}` }],
+      _meta: TRACED_META,
+    }),
+  );
+  server.registerTool(
+    'refused',
+    { description: 'Fails with _meta', annotations: { readOnlyHint: true } },
+    async () => ({
+      content: [{ type: 'text', text: 'refused: not today' }],
+      isError: true,
+      _meta: REFUSED_META,
+    }),
+  );
+  server.registerTool(
+    'confirm',
+    {
+      description: 'Asks for a name, then says it',
+      inputSchema: z.object({ greeting: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
+    async ({ greeting }, ctx) => {
+      const answer = ctx.mcpReq.inputResponses?.name;
+      if (answer === undefined) {
+        return inputRequired({
+          inputRequests: {
+            name: inputRequired.elicit({
+              message: 'Name?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+            }),
+          },
+        });
+      }
+      return { content: [{ type: 'text', text: `${greeting} ${JSON.stringify(answer)}` }] };
+    },
+  );
   server.registerTool('add_tool', { description: 'Registers the tool "extra"' }, async () => {
-    server.registerTool('extra', { description: 'Added later' }, async () => ({ content: [{ type: 'text', text: 'extra ran' }] }));
+    server.registerTool('extra', { description: 'Added later' }, async () => ({
+      content: [{ type: 'text', text: 'extra ran' }],
+    }));
     return { content: [{ type: 'text', text: 'added' }] };
   });
   return server;

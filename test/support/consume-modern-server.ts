@@ -7,12 +7,27 @@ import * as z from 'zod/v4';
 
 serveStdio(() => {
   const server = new McpServer({ name: 'modern', version: '1.0.0' });
-  server.registerTool('confirm', { description: 'Asks for a name, then says it', inputSchema: z.object({ greeting: z.string() }), annotations: { readOnlyHint: true } }, async ({ greeting }, ctx) => {
-  const answer = ctx.mcpReq.inputResponses?.name;
-  if (answer === undefined) {
-    return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } });
-  }
-  return { content: [{ type: 'text', text: `${greeting} ${JSON.stringify(answer)}` }] };
-  });
+  server.registerTool(
+    'confirm',
+    {
+      description: 'Asks for a name, then says it',
+      inputSchema: z.object({ greeting: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
+    async ({ greeting }, ctx) => {
+      const answer = ctx.mcpReq.inputResponses?.name;
+      if (answer === undefined) {
+        return inputRequired({
+          inputRequests: {
+            name: inputRequired.elicit({
+              message: 'Name?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+            }),
+          },
+        });
+      }
+      return { content: [{ type: 'text', text: `${greeting} ${JSON.stringify(answer)}` }] };
+    },
+  );
   return server;
 });

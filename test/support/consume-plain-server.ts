@@ -10,19 +10,33 @@ import * as z from 'zod/v4';
 const name = process.argv[2] ?? 'plain';
 const added = process.argv[3] ?? 'extra';
 const server = new McpServer({ name, version: '1.0.0' });
-server.registerTool('echo', { title: 'Echo', description: 'Echoes the text', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
-  content: [{ type: 'text', text: `${name}: ${text}` }],
-}));
+server.registerTool(
+  'echo',
+  {
+    title: 'Echo',
+    description: 'Echoes the text',
+    inputSchema: { text: z.string() },
+    annotations: { readOnlyHint: true },
+  },
+  async ({ text }) => ({
+    content: [{ type: 'text', text: `${name}: ${text}` }],
+  }),
+);
 server.registerTool('crash', { description: 'Exits the process mid-call' }, async () => {
   setImmediate(() => process.exit(3));
   return await new Promise<never>(() => {});
 });
 server.registerTool('add_tool', { description: `Registers the tool ${JSON.stringify(added)}` }, async () => {
-  server.registerTool(added, { description: 'Added later' }, async () => ({ content: [{ type: 'text', text: 'extra ran' }] }));
+  server.registerTool(added, { description: 'Added later' }, async () => ({
+    content: [{ type: 'text', text: 'extra ran' }],
+  }));
   return { content: [{ type: 'text', text: 'added' }] };
 });
 server.registerTool('ask', { description: 'Asks the user for a name' }, async () => {
-  const answer = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+  const answer = await server.server.elicitInput({
+    message: 'Name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+  });
   return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
 });
 await server.connect(new StdioServerTransport());

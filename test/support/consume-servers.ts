@@ -14,17 +14,23 @@ export interface CountedClient {
 }
 
 /** Connects a fresh client (offering elicitation) to `server` over a linked in-memory pair. */
-export async function connectCounted(server: Server | { connect(t: unknown): Promise<void>; close(): Promise<void> }): Promise<CountedClient> {
+export async function connectCounted(
+  server: Server | { connect(t: unknown): Promise<void>; close(): Promise<void> },
+): Promise<CountedClient> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const sent: Array<{ method: string; params?: unknown }> = [];
   const notified: Array<{ method: string; params?: unknown }> = [];
   const send = clientTransport.send.bind(clientTransport);
   clientTransport.send = async (message: JSONRPCMessage, options) => {
-    if ('method' in message && 'id' in message) sent.push(structuredClone({ method: message.method, params: message.params }));
+    if ('method' in message && 'id' in message)
+      sent.push(structuredClone({ method: message.method, params: message.params }));
     else if ('method' in message) notified.push(structuredClone({ method: message.method, params: message.params }));
     return send(message, options);
   };
-  const client = new Client({ name: 'consume-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  const client = new Client(
+    { name: 'consume-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {}, url: {} } } },
+  );
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return {

@@ -32,7 +32,10 @@ export function interopTools(): ContractTool[] {
       name: 'form',
       description: 'Asks for a name with a form',
       async execute(_args, ctx) {
-        const answer = await ctx.elicit({ message: 'Your name?', schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+        const answer = await ctx.elicit({
+          message: 'Your name?',
+          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        });
         return `form: ${answer.action} ${JSON.stringify(answer.content ?? null)}`;
       },
     },
@@ -48,7 +51,10 @@ export function interopTools(): ContractTool[] {
       name: 'sample',
       description: 'Asks the client model',
       async execute(_args, ctx) {
-        const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'ping' } }], maxTokens: 5 });
+        const answer = await ctx.sample({
+          messages: [{ role: 'user', content: { type: 'text', text: 'ping' } }],
+          maxTokens: 5,
+        });
         return `model ${answer.model} said ${(answer.content as { text: string }).text}`;
       },
     },
@@ -65,13 +71,21 @@ export function interopTools(): ContractTool[] {
     {
       name: 'recorded',
       description: 'Leaves a record',
-      execute: async () => ({ content: [{ type: 'text', text: 'recorded' }], record: { ns: 'interop:test', data: { ok: true } } }),
+      execute: async () => ({
+        content: [{ type: 'text', text: 'recorded' }],
+        record: { ns: 'interop:test', data: { ok: true } },
+      }),
     },
     {
       name: 'facts_tool',
       description: 'States its facts',
       replay: 'safe',
-      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { path: { type: 'string' } },
+        required: ['path'],
+        additionalProperties: false,
+      },
       facts: (args) => ({ calls: [{ tool: 'read', args: { path: String(args.path) } }] }),
       execute: async () => 'read',
     },
@@ -79,7 +93,12 @@ export function interopTools(): ContractTool[] {
   const writer: ContractTool = {
     name: 'write_file',
     description: 'Writes a file after asking permission',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
     async execute(args, ctx) {
       const path = String((args as { path: string }).path);
       await ctx.requirePermission({ subject: path, capabilities: ['write'] });

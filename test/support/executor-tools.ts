@@ -5,7 +5,11 @@ import type { CallOutcome } from '../../src/runtime/executor/index.js';
 export type TestClaims = Partial<Omit<ContractTool, 'name' | 'description' | 'execute'>>;
 
 /** A hand-built contract tool: a plain object with the given name, claims and `execute`. */
-export function makeTool(name: string, claims: TestClaims = {}, execute: (args: unknown, ctx: CallContext) => Promise<ToolOutput> = async () => name): ContractTool {
+export function makeTool(
+  name: string,
+  claims: TestClaims = {},
+  execute: (args: unknown, ctx: CallContext) => Promise<ToolOutput> = async () => name,
+): ContractTool {
   return { name, description: `test tool ${name}`, ...claims, execute };
 }
 
@@ -39,7 +43,8 @@ export async function settle(turns = 3): Promise<void> {
 export function plain(outcome: CallOutcome): Record<string, unknown> {
   const { startedAt, endedAt, ...rest } = outcome;
   if (typeof endedAt !== 'number') throw new Error(`outcome ${outcome.id} has no endedAt`);
-  if (outcome.started !== (typeof startedAt === 'number')) throw new Error(`outcome ${outcome.id}: started=${outcome.started} but startedAt=${String(startedAt)}`);
+  if (outcome.started !== (typeof startedAt === 'number'))
+    throw new Error(`outcome ${outcome.id}: started=${outcome.started} but startedAt=${String(startedAt)}`);
   if (rest.ok) return rest;
   const { error, ...others } = rest;
   return { ...others, error: `${error.name}: ${error.message}` };

@@ -6,7 +6,9 @@ import { haproxyBinary, startBalancer, type Balancer } from '../../samples/clust
  * happens; a developer without it is told how to get it.
  */
 export function haproxySkipReason(): string | undefined {
-  return haproxyBinary() === undefined ? 'haproxy is not installed: apt-get install haproxy (brew install haproxy on macOS), or set HAPROXY to its path' : undefined;
+  return haproxyBinary() === undefined
+    ? 'haproxy is not installed: apt-get install haproxy (brew install haproxy on macOS), or set HAPROXY to its path'
+    : undefined;
 }
 
 /** A running HAProxy for a test: the MCP URL through it, and how to stop it. */
@@ -23,6 +25,9 @@ export interface TestBalancer {
  * `haproxySkipReason()` first.
  */
 export async function startHaproxy(ports: readonly number[]): Promise<TestBalancer & { readonly balancer: Balancer }> {
-  const balancer = await startBalancer({ backends: ports.map((port, i) => ({ name: `node${i + 1}`, port })), checkIntervalMs: 200 });
+  const balancer = await startBalancer({
+    backends: ports.map((port, i) => ({ name: `node${i + 1}`, port })),
+    checkIntervalMs: 200,
+  });
   return { url: balancer.url, stop: () => balancer.stop(), balancer };
 }

@@ -17,8 +17,14 @@ export interface ServedOverHttp {
  * its URL on stderr. Rejects (after killing the child) if no URL appears within `timeoutMs` or
  * the child exits first, with what it wrote.
  */
-export function serveOverHttp(module: string, extra: readonly string[] = [], timeoutMs = 15_000): Promise<ServedOverHttp> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', module, '--http', '127.0.0.1:0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function serveOverHttp(
+  module: string,
+  extra: readonly string[] = [],
+  timeoutMs = 15_000,
+): Promise<ServedOverHttp> {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', module, '--http', '127.0.0.1:0', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

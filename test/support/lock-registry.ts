@@ -26,21 +26,45 @@ interface LockedEntry {
   readonly [key: string]: unknown;
 }
 
-const MANIFEST_KEYS = ['dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bin', 'engines', 'os', 'cpu', 'license', 'hasInstallScript'] as const;
+const MANIFEST_KEYS = [
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'bin',
+  'engines',
+  'os',
+  'cpu',
+  'license',
+  'hasInstallScript',
+] as const;
 
 /** npm's own copies of cacache and semver (npm bundles both), found from `npmRoot` (`npm root -g`). */
-function npmInternals(npmRoot: string): { cacache: { get: { byDigest(cache: string, integrity: string): Promise<Buffer> } }; semver: { rcompare(a: string, b: string): number } } {
+function npmInternals(npmRoot: string): {
+  cacache: { get: { byDigest(cache: string, integrity: string): Promise<Buffer> } };
+  semver: { rcompare(a: string, b: string): number };
+} {
   const require = createRequire(join(npmRoot, 'npm', 'package.json'));
   return { cacache: require('cacache'), semver: require('semver') };
 }
 
 /** Starts the registry for `lockPath`, reading tarballs from `cacheDir` (npm's cache folder). */
-export async function startLockRegistry(options: { readonly lockPath: string; readonly cacheDir: string; readonly npmRoot: string }): Promise<LockRegistry> {
+export async function startLockRegistry(options: {
+  readonly lockPath: string;
+  readonly cacheDir: string;
+  readonly npmRoot: string;
+}): Promise<LockRegistry> {
   const { cacache, semver } = npmInternals(options.npmRoot);
   const lock = JSON.parse(readFileSync(options.lockPath, 'utf8')) as { packages: Record<string, LockedEntry> };
   const byName = new Map<string, Map<string, LockedEntry>>();
   for (const [path, entry] of Object.entries(lock.packages)) {
-    if (!path.includes('node_modules/') || entry.link === true || entry.version === undefined || entry.integrity === undefined) continue;
+    if (
+      !path.includes('node_modules/') ||
+      entry.link === true ||
+      entry.version === undefined ||
+      entry.integrity === undefined
+    )
+      continue;
     const name = entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const versions = byName.get(name) ?? new Map<string, LockedEntry>();
     versions.set(entry.version, entry);
@@ -53,7 +77,10 @@ export async function startLockRegistry(options: { readonly lockPath: string; re
     for (const [version, entry] of versions) {
       const manifest: Record<string, unknown> = { name, version };
       for (const key of MANIFEST_KEYS) if (entry[key] !== undefined) manifest[key] = entry[key];
-      manifest.dist = { tarball: `${base}/-/tarball/${encodeURIComponent(entry.integrity!)}`, integrity: entry.integrity };
+      manifest.dist = {
+        tarball: `${base}/-/tarball/${encodeURIComponent(entry.integrity!)}`,
+        integrity: entry.integrity,
+      };
       integrities.add(entry.integrity!);
       listed[version] = manifest;
     }

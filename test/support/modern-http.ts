@@ -37,7 +37,10 @@ export async function modernPost(
   signal?: AbortSignal,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<RawAnswer> {
-  const params = { ...(request.params ?? {}), _meta: { ...((request.params?._meta as Record<string, unknown> | undefined) ?? {}), ...meta } };
+  const params = {
+    ...(request.params ?? {}),
+    _meta: { ...((request.params?._meta as Record<string, unknown> | undefined) ?? {}), ...meta },
+  };
   const headers: Record<string, string> = {
     accept: 'application/json, text/event-stream',
     'content-type': 'application/json',
@@ -46,18 +49,30 @@ export async function modernPost(
   };
   if (typeof request.params?.name === 'string') headers['mcp-name'] = request.params.name;
   Object.assign(headers, extraHeaders);
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: request.id, method: request.method, params }), ...(signal === undefined ? {} : { signal }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: request.id, method: request.method, params }),
+    ...(signal === undefined ? {} : { signal }),
+  });
   const type = res.headers.get('content-type');
   const text = await res.text();
   const messages = type?.startsWith('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as unknown)
-    : text === '' ? [] : [JSON.parse(text) as unknown];
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as unknown)
+    : text === ''
+      ? []
+      : [JSON.parse(text) as unknown];
   return { status: res.status, type, messages };
 }
 
 /** The `result` of the one response among `messages` (throws when there is none). */
 export function resultOf(answer: RawAnswer): Record<string, unknown> {
-  const response = answer.messages.find((m) => typeof m === 'object' && m !== null && 'id' in m && ('result' in m || 'error' in m)) as { result?: Record<string, unknown>; error?: unknown } | undefined;
+  const response = answer.messages.find(
+    (m) => typeof m === 'object' && m !== null && 'id' in m && ('result' in m || 'error' in m),
+  ) as { result?: Record<string, unknown>; error?: unknown } | undefined;
   if (response?.result === undefined) throw new Error(`no result in ${JSON.stringify(answer)}`);
   return response.result;
 }

@@ -53,5 +53,8 @@ export function toolwrightSourcesOf(urls: readonly string[]): string[] {
 }
 
 function withoutExtension(path: string): string {
-  return path.replace(/\.(js|ts)$/, '').split(sep).join('/');
+  return path
+    .replace(/\.(js|ts)$/, '')
+    .split(sep)
+    .join('/');
 }

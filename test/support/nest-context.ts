@@ -8,7 +8,10 @@ import { connect, type Connected } from './server-harness.js';
  * An application context of `root` beside `ToolwrightModule.forRoot(options)` (typically with no
  * transport), with an in-memory MCP client connected to its server; `close` ends both.
  */
-export async function startedInMemory(root: Function | DynamicModule, options: ToolwrightModuleOptions): Promise<Connected & { app: INestApplicationContext }> {
+export async function startedInMemory(
+  root: Function | DynamicModule,
+  options: ToolwrightModuleOptions,
+): Promise<Connected & { app: INestApplicationContext }> {
   @Module({ imports: [root as never, ToolwrightModule.forRoot(options)] })
   class TestRoot {}
   const app = await NestFactory.createApplicationContext(TestRoot, { logger: false, abortOnError: false });

@@ -8,7 +8,11 @@ import { REPO_ROOT } from './cli-paths.js';
 
 /** The clients every Nest era test drives: the SDK 1.x client, and the 2.x client in each era. */
 export type EraClientKind = 'sdk 1.x (2025-11-25)' | 'sdk 2.x (2025-11-25)' | 'sdk 2.x (2026-07-28)';
-export const ERA_CLIENT_KINDS: readonly EraClientKind[] = ['sdk 1.x (2025-11-25)', 'sdk 2.x (2025-11-25)', 'sdk 2.x (2026-07-28)'];
+export const ERA_CLIENT_KINDS: readonly EraClientKind[] = [
+  'sdk 1.x (2025-11-25)',
+  'sdk 2.x (2025-11-25)',
+  'sdk 2.x (2026-07-28)',
+];
 
 /** One connected client, whichever SDK line and era it is. */
 export interface EraClient {
@@ -20,7 +24,9 @@ export interface EraClient {
 }
 
 /** Where a client connects: an HTTP endpoint (with headers on every request), or a child process over stdio. */
-export type EraTarget = { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: readonly string[] };
+export type EraTarget =
+  | { readonly url: URL; readonly headers?: Record<string, string> }
+  | { readonly command: string; readonly args: readonly string[] };
 
 /** What the client answers to an elicitation: accept, with `{ answer }` for a form. */
 export type ElicitAnswerer = (message: string) => string;
@@ -34,33 +40,52 @@ export function plainResult(result: unknown): Record<string, unknown> {
 }
 
 /** Connects a client of `kind` to `target`; elicitations are answered by `answer` (default: `yes`). */
-export async function connectEraClient(kind: EraClientKind, target: EraTarget, answer: ElicitAnswerer = () => 'yes'): Promise<EraClient> {
+export async function connectEraClient(
+  kind: EraClientKind,
+  target: EraTarget,
+  answer: ElicitAnswerer = () => 'yes',
+): Promise<EraClient> {
   const info = { name: 'nest-era-test', version: '1.0.0' };
   const capabilities = { elicitation: { form: {} } };
-  const reply = (params: { message?: unknown }) => ({ action: 'accept' as const, content: { answer: answer(String(params.message)) } });
+  const reply = (params: { message?: unknown }) => ({
+    action: 'accept' as const,
+    content: { answer: answer(String(params.message)) },
+  });
   if (kind === 'sdk 1.x (2025-11-25)') {
     const client = new V1Client(info, { capabilities });
     client.setRequestHandler(ElicitRequestSchema, async (request) => reply(request.params));
-    await client.connect('url' in target
-      ? new V1HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } })
-      : new V1StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }));
+    await client.connect(
+      'url' in target
+        ? new V1HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } })
+        : new V1StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }),
+    );
     return {
       kind,
       listToolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      call: async (name, args = {}) => plainResult(await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })),
+      call: async (name, args = {}) =>
+        plainResult(await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })),
       close: () => client.close(),
     };
   }
   const era = kind === 'sdk 2.x (2026-07-28)' ? '2026-07-28' : '2025-11-25';
-  const client = new V2Client(info, { capabilities, ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}) });
-  client.setRequestHandler('elicitation/create', async (request) => reply(request.params as { message?: unknown }) as never);
-  await client.connect('url' in target
-    ? new V2HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } })
-    : new V2StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }));
+  const client = new V2Client(info, {
+    capabilities,
+    ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}),
+  });
+  client.setRequestHandler(
+    'elicitation/create',
+    async (request) => reply(request.params as { message?: unknown }) as never,
+  );
+  await client.connect(
+    'url' in target
+      ? new V2HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } })
+      : new V2StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }),
+  );
   return {
     kind,
     listToolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    call: async (name, args = {}) => plainResult(await client.callTool({ name, arguments: args }, { timeout: 30_000 } as never)),
+    call: async (name, args = {}) =>
+      plainResult(await client.callTool({ name, arguments: args }, { timeout: 30_000 } as never)),
     close: () => client.close(),
   };
 }

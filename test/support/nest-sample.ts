@@ -32,7 +32,10 @@ export interface HttpSample {
  * rejects when it exits first or has not listened within 60 s (the process is then killed).
  */
 export function startHttpSample(main: string, args: readonly string[] = []): Promise<HttpSample> {
-  const child = spawn(process.execPath, [main, '--port', '0', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main, '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   const exited = new Promise<Exit>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
@@ -59,7 +62,11 @@ export function startHttpSample(main: string, args: readonly string[] = []): Pro
     });
     void exited.then((exit) => {
       clearTimeout(timer);
-      reject(new Error(`the sample exited (${JSON.stringify(exit)}) before listening; stdout:\n${stdout}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `the sample exited (${JSON.stringify(exit)}) before listening; stdout:\n${stdout}\nstderr:\n${stderr}`,
+        ),
+      );
     });
   });
 }
@@ -72,10 +79,19 @@ export async function httpClient(url: URL, headers: Record<string, string> = {})
 }
 
 /** A real SDK client that started `main --stdio` as its child process. */
-export async function stdioClient(main: string): Promise<{ client: Client; transport: StdioClientTransport; stderr(): string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [main, '--stdio'], cwd: REPO_ROOT, stderr: 'pipe' });
+export async function stdioClient(
+  main: string,
+): Promise<{ client: Client; transport: StdioClientTransport; stderr(): string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [main, '--stdio'],
+    cwd: REPO_ROOT,
+    stderr: 'pipe',
+  });
   let stderr = '';
-  (transport.stderr as NodeJS.ReadableStream | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  (transport.stderr as NodeJS.ReadableStream | null)
+    ?.setEncoding('utf8')
+    .on('data', (chunk: string) => (stderr += chunk));
   const client = new Client({ name: 'nest-sample-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
@@ -84,7 +100,8 @@ export async function stdioClient(main: string): Promise<{ client: Client; trans
 /** The one text block of a tool result. */
 export function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  if (content.length !== 1 || content[0]!.type !== 'text') throw new Error(`expected one text block, got ${JSON.stringify(result)}`);
+  if (content.length !== 1 || content[0]!.type !== 'text')
+    throw new Error(`expected one text block, got ${JSON.stringify(result)}`);
   return content[0]!.text!;
 }
 

@@ -9,22 +9,29 @@ import { createPolicy, type CallCoreOptions, type Interceptor } from '../../src/
  */
 
 class EchoArgs {
-  @IsString() @MaxLength(10)
+  @IsString()
+  @MaxLength(10)
   text!: string;
 
-  @IsOptional() @IsInt() @Min(1) @Max(3)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3)
   times?: number;
 }
 
 @Tool({ name: 'echo', description: 'Echoes text, up to three times', args: EchoArgs })
 class Echo {
   execute(args: EchoArgs) {
-    return Array(args.times ?? 1).fill(args.text).join(' ');
+    return Array(args.times ?? 1)
+      .fill(args.text)
+      .join(' ');
   }
 }
 
 class Stats {
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   files!: number;
 }
 
@@ -53,7 +60,12 @@ class Write {
   }
 }
 
-const NUMBERS = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false } as const;
+const NUMBERS = {
+  type: 'object',
+  properties: { a: { type: 'number' }, b: { type: 'number' } },
+  required: ['a', 'b'],
+  additionalProperties: false,
+} as const;
 
 /** The tools and host options every host of the parity suite serves, with fresh state. */
 export function parityHost(): { tools: ContractTool[]; options: CallCoreOptions } {
@@ -62,7 +74,12 @@ export function parityHost(): { tools: ContractTool[]; options: CallCoreOptions 
     {
       name: 'count',
       description: 'Takes a number',
-      parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { n: { type: 'number' } },
+        required: ['n'],
+        additionalProperties: false,
+      },
       execute: async (args) => `n=${(args as { n: number }).n}`,
     },
     {
@@ -89,24 +106,31 @@ export function parityHost(): { tools: ContractTool[]; options: CallCoreOptions 
       name: 'slow',
       description: 'Answers only after its signal aborted (too late)',
       timeoutMs: 100,
-      execute: (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('late'), { once: true })),
+      execute: (_args, ctx) =>
+        new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('late'), { once: true })),
     },
     {
       name: 'wait_for_cancel',
       description: 'Says it started, then waits until the caller cancels',
-      execute: (_args, ctx: CallContext) => new Promise((_resolve, reject) => {
-        ctx.signal.addEventListener('abort', () => {
-          cancels += 1;
-          reject(new Error('cancelled by the caller'));
-        }, { once: true });
-        ctx.progress('started');
-      }),
+      execute: (_args, ctx: CallContext) =>
+        new Promise((_resolve, reject) => {
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              cancels += 1;
+              reject(new Error('cancelled by the caller'));
+            },
+            { once: true },
+          );
+          ctx.progress('started');
+        }),
     },
     {
       name: 'cancels',
       description: 'How many calls were cancelled so far (waits a little for the first)',
       execute: async () => {
-        for (let tries = 0; tries < 200 && cancels === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+        for (let tries = 0; tries < 200 && cancels === 0; tries++)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         return String(cancels);
       },
     },
@@ -114,21 +138,34 @@ export function parityHost(): { tools: ContractTool[]; options: CallCoreOptions 
     {
       name: 'big_structured',
       description: 'Returns structured content larger than the bound',
-      execute: async () => ({ content: [{ type: 'text', text: 'see structured' }], structuredContent: { items: 'y'.repeat(60) } }),
+      execute: async () => ({
+        content: [{ type: 'text', text: 'see structured' }],
+        structuredContent: { items: 'y'.repeat(60) },
+      }),
     },
     {
       name: 'note',
       description: 'Leaves a record',
-      execute: async () => ({ content: [{ type: 'text', text: 'noted' }], record: { ns: 'parity:note', data: { kept: true } } }),
+      execute: async () => ({
+        content: [{ type: 'text', text: 'noted' }],
+        record: { ns: 'parity:note', data: { kept: true } },
+      }),
     },
   ];
   const guard: Interceptor = {
     name: 'guard',
-    before: (call) => ((call.args as { text?: unknown }).text === 'forbidden' ? { action: 'refuse', reason: 'forbidden word' } : undefined),
+    before: (call) =>
+      (call.args as { text?: unknown }).text === 'forbidden'
+        ? { action: 'refuse', reason: 'forbidden word' }
+        : undefined,
   };
   const policy = createPolicy({
     rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }],
-    ask: (question) => (question.subject === '/ok' ? { decision: 'allow_once' } : { decision: 'deny_once', reason: 'not this one' }),
+    ask: (question) =>
+      question.subject === '/ok' ? { decision: 'allow_once' } : { decision: 'deny_once', reason: 'not this one' },
   });
-  return { tools: [...compile([Echo, StatsTool, Write]), ...handBuilt], options: { policy, interceptors: [guard], maxOutputChars: 40 } };
+  return {
+    tools: [...compile([Echo, StatsTool, Write]), ...handBuilt],
+    options: { policy, interceptors: [guard], maxOutputChars: 40 },
+  };
 }

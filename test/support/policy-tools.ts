@@ -1,13 +1,27 @@
 import { createCallContext } from '../../src/runtime/index.js';
-import { type CallContext, type ContractTool, type ElicitAnswer, type Elicitation, type ToolOutput } from '../../src/index.js';
+import {
+  type CallContext,
+  type ContractTool,
+  type ElicitAnswer,
+  type Elicitation,
+  type ToolOutput,
+} from '../../src/index.js';
 
 /** A context for one in-process call; `elicit` answers questions when given. */
-export function callContext(tool: string, args: unknown, elicit?: (question: Elicitation) => Promise<ElicitAnswer>): CallContext {
+export function callContext(
+  tool: string,
+  args: unknown,
+  elicit?: (question: Elicitation) => Promise<ElicitAnswer>,
+): CallContext {
   return createCallContext({ call: { id: 'call-1', tool, args }, ...(elicit === undefined ? {} : { elicit }) });
 }
 
 /** Runs a tool once in process (a runner from `throughCore` runs it the way a host would). */
-export function callTool(tool: Pick<ContractTool, 'name' | 'execute'>, args: unknown, elicit?: (question: Elicitation) => Promise<ElicitAnswer>): Promise<ToolOutput> {
+export function callTool(
+  tool: Pick<ContractTool, 'name' | 'execute'>,
+  args: unknown,
+  elicit?: (question: Elicitation) => Promise<ElicitAnswer>,
+): Promise<ToolOutput> {
   return tool.execute(args, callContext(tool.name, args, elicit));
 }
 

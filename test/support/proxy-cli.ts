@@ -20,7 +20,8 @@ export async function startProxyCli(args: readonly string[]): Promise<ProxyCli> 
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
-  for (let i = 0; i < 3000 && exitCode === undefined && !/http:\/\/\S+\/mcp/.test(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 3000 && exitCode === undefined && !/http:\/\/\S+\/mcp/.test(stderr); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   const url = /(http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
   if (url === undefined) {
     child.kill('SIGTERM');

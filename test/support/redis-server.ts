@@ -27,9 +27,10 @@ export interface RedisServer {
 }
 
 /** Why the Redis tests are skipped, or `undefined` when `redis-server` is on PATH. */
-export const redisSkip: string | undefined = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error === undefined
-  ? undefined
-  : 'redis-server is not installed: run `apt-get install redis-server` (.ci/run does)';
+export const redisSkip: string | undefined =
+  spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error === undefined
+    ? undefined
+    : 'redis-server is not installed: run `apt-get install redis-server` (.ci/run does)';
 
 /** A free loopback port (the OS's pick for port 0, released at once). */
 function freePort(): Promise<number> {
@@ -46,7 +47,24 @@ function freePort(): Promise<number> {
 /** Starts `redis-server` on `port` and resolves once it accepts connections (rejects after 10 s or when it exits first). */
 function launch(port: number, dir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -34,7 +34,12 @@ const FIXTURE = new URL('./robust-fixture.js', import.meta.url).pathname;
  */
 export async function connectRobust(
   transport: RobustTransport,
-  options: { server?: Record<string, unknown>; policy?: Record<string, unknown>; capabilities?: ClientCapabilities; nodeArgs?: string[] } = {},
+  options: {
+    server?: Record<string, unknown>;
+    policy?: Record<string, unknown>;
+    capabilities?: ClientCapabilities;
+    nodeArgs?: string[];
+  } = {},
 ): Promise<RobustPeer> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -66,7 +71,12 @@ export async function connectRobust(
     });
 
   if (transport === 'stdio') {
-    const stdio = new StdioClientTransport({ command: process.execPath, args: [...(options.nodeArgs ?? []), FIXTURE], env, stderr: 'pipe' });
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: [...(options.nodeArgs ?? []), FIXTURE],
+      env,
+      stderr: 'pipe',
+    });
     stdio.stderr?.on('data', onStderr);
     await client.connect(stdio);
     const pid = stdio.pid;
@@ -79,7 +89,10 @@ export async function connectRobust(
       close: () => client.close(),
     };
   }
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), FIXTURE], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), FIXTURE], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr.on('data', onStderr);
   try {
     await waitForStderr('probe: ready');
@@ -134,7 +147,11 @@ export async function closeSharedPeers(): Promise<void> {
 }
 
 /** A server of its own for one test, with `options`, closed when the test ends. */
-export async function peer(t: After, transport: RobustTransport, options: Parameters<typeof connectRobust>[1] = {}): Promise<RobustPeer> {
+export async function peer(
+  t: After,
+  transport: RobustTransport,
+  options: Parameters<typeof connectRobust>[1] = {},
+): Promise<RobustPeer> {
   const connected = await connectRobust(transport, options);
   t.after(() => connected.close());
   return connected;

@@ -16,9 +16,10 @@ const tools = robustTools(probe);
 options.policy = createPolicy(policy);
 const info = { name: 'robust-fixture', version: '1.0.0' };
 
-const started = process.env.ROBUST_TRANSPORT === 'http'
-  ? serveHttp(info, tools, options).then((handle) => probe(`url ${handle.url}`))
-  : serveStdio(info, tools, options);
+const started =
+  process.env.ROBUST_TRANSPORT === 'http'
+    ? serveHttp(info, tools, options).then((handle) => probe(`url ${handle.url}`))
+    : serveStdio(info, tools, options);
 started.then(
   () => probe('ready'),
   (error: unknown) => {

@@ -3,10 +3,24 @@ import { type JsonObject, type CallContext, type ContractTool, type ToolOutput }
 /** Receives probe events (`hang started`, `stubborn aborted`, ...). */
 export type Probe = (event: string) => void;
 
-const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 
-function tool(name: string, parameters: Record<string, unknown>, execute: (args: any, ctx: CallContext) => Promise<ToolOutput> | ToolOutput): ContractTool {
-  return { name, description: `robustness fixture: ${name}`, parameters: parameters as JsonObject, execute: async (args, ctx) => execute(args, ctx) };
+function tool(
+  name: string,
+  parameters: Record<string, unknown>,
+  execute: (args: any, ctx: CallContext) => Promise<ToolOutput> | ToolOutput,
+): ContractTool {
+  return {
+    name,
+    description: `robustness fixture: ${name}`,
+    parameters: parameters as JsonObject,
+    execute: async (args, ctx) => execute(args, ctx),
+  };
 }
 
 /** What a thrown value of each `throw` kind is. */
@@ -37,13 +51,22 @@ export function robustTools(probe: Probe = () => undefined): ContractTool[] {
   const counters = new WeakMap<object, number>();
   const plain: ContractTool[] = [
     tool('echo', object({ text: { type: 'string' } }, ['text']), (args) => String(args.text)),
-    tool('bigint', object(), () => ({ content: [{ type: 'text', text: 'has a bigint' }], structuredContent: { n: 10n } as never })),
+    tool('bigint', object(), () => ({
+      content: [{ type: 'text', text: 'has a bigint' }],
+      structuredContent: { n: 10n } as never,
+    })),
     tool('cycle', object(), () => {
       const node: Record<string, unknown> = { name: 'loop' };
       node.self = node;
       return { content: [{ type: 'text', text: 'has a cycle' }], structuredContent: node as never };
     }),
-    tool('huge', object({ chars: { type: 'integer', minimum: 0 }, char: { type: 'string', minLength: 1, maxLength: 1 } }, ['chars']), (args) => (args.char ?? 'x').repeat(args.chars)),
+    tool(
+      'huge',
+      object({ chars: { type: 'integer', minimum: 0 }, char: { type: 'string', minLength: 1, maxLength: 1 } }, [
+        'chars',
+      ]),
+      (args) => (args.char ?? 'x').repeat(args.chars),
+    ),
     tool('floating', object(), () => {
       void Promise.reject(new Error('floating boom'));
       return 'still here';

@@ -26,9 +26,17 @@ export interface RunProcessOptions {
  * ended with everything it wrote. It never rejects for a non-zero exit; it rejects only when the
  * process cannot be started.
  */
-export function runProcess(command: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessOutcome> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: RunProcessOptions,
+): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -39,7 +39,12 @@ export function schedTools(): ContractTool[] {
   const holder = (name: string, claims: Partial<ContractTool>): ContractTool => ({
     name,
     description: `holds ${name} for a while`,
-    parameters: { type: 'object', properties: { id: { type: 'string' }, ms: { type: 'integer', minimum: 0, maximum: 60_000 } }, required: ['id'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { id: { type: 'string' }, ms: { type: 'integer', minimum: 0, maximum: 60_000 } },
+      required: ['id'],
+      additionalProperties: false,
+    },
     ...claims,
     async execute(args: unknown, ctx: CallContext) {
       const { id, ms = 15 } = args as { id: string; ms?: number };
@@ -69,7 +74,12 @@ export function schedTools(): ContractTool[] {
     name,
     description: `holds shell:a until its gate opens (${name})`,
     resource: 'shell:a',
-    parameters: { type: 'object', properties: { id: { type: 'string' }, gate: { type: 'string' } }, required: ['id', 'gate'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { id: { type: 'string' }, gate: { type: 'string' } },
+      required: ['id', 'gate'],
+      additionalProperties: false,
+    },
     ...claims,
     async execute(args: unknown, ctx: CallContext) {
       const { id, gate } = args as { id: string; gate: string };
@@ -77,7 +87,9 @@ export function schedTools(): ContractTool[] {
       history.push(`start ${id}`);
       ctx.progress('started');
       let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`gate ${gate} never opened`)), 10_000)));
+      const limit = new Promise<never>(
+        (_resolve, reject) => (timer = setTimeout(() => reject(new Error(`gate ${gate} never opened`)), 10_000)),
+      );
       await Promise.race([gateOf(gate), limit]).finally(() => clearTimeout(timer));
       const end = ++clock;
       history.push(`end ${id}`);
@@ -88,7 +100,12 @@ export function schedTools(): ContractTool[] {
   const meeter = (name: string, claims: Partial<ContractTool>): ContractTool => ({
     name,
     description: `meets the other calls of a group (${name})`,
-    parameters: { type: 'object', properties: { group: { type: 'string' }, count: { type: 'integer', minimum: 1, maximum: 10 } }, required: ['group', 'count'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { group: { type: 'string' }, count: { type: 'integer', minimum: 1, maximum: 10 } },
+      required: ['group', 'count'],
+      additionalProperties: false,
+    },
     ...claims,
     async execute(args: unknown) {
       const { group, count } = args as { group: string; count: number };
@@ -103,7 +120,10 @@ export function schedTools(): ContractTool[] {
       if (met.present >= count) for (const wake of met.arrived.splice(0)) wake();
       else {
         await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`meet ${group}: only ${met.present} of ${count} arrived`)), 10_000);
+          const timer = setTimeout(
+            () => reject(new Error(`meet ${group}: only ${met.present} of ${count} arrived`)),
+            10_000,
+          );
           met.arrived.push(() => {
             clearTimeout(timer);
             resolve();
@@ -130,7 +150,12 @@ export function schedTools(): ContractTool[] {
     {
       name: 'open',
       description: 'opens a gate',
-      parameters: { type: 'object', properties: { gate: { type: 'string' } }, required: ['gate'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { gate: { type: 'string' } },
+        required: ['gate'],
+        additionalProperties: false,
+      },
       async execute(args: unknown) {
         gateOf((args as { gate: string }).gate).open!();
         return 'opened';

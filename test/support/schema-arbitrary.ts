@@ -33,12 +33,20 @@ export function arbitraryOf(schema: Schema, root: Schema = schema): fc.Arbitrary
     case 'integer':
       return fc.integer({ min: numberOr(schema.minimum, -1_000_000), max: numberOr(schema.maximum, 1_000_000) });
     case 'number':
-      return fc.double({ min: numberOr(schema.minimum, -1e9), max: numberOr(schema.maximum, 1e9), noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: numberOr(schema.minimum, -1e9),
+        max: numberOr(schema.maximum, 1e9),
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'string':
       return stringOf(schema);
     case 'array': {
       const items = schema.items === undefined ? fc.jsonValue() : arbitraryOf(schema.items as Schema, root);
-      return fc.array(items, { minLength: numberOr(schema.minItems, 0), maxLength: Math.min(numberOr(schema.maxItems, MAX_ITEMS), MAX_ITEMS) });
+      return fc.array(items, {
+        minLength: numberOr(schema.minItems, 0),
+        maxLength: Math.min(numberOr(schema.maxItems, MAX_ITEMS), MAX_ITEMS),
+      });
     }
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
@@ -67,7 +75,9 @@ function numberOr(value: unknown, fallback: number): number {
 
 /** A value of a JSON type other than the one(s) `schema` allows, for mutations, and the ajv message it earns. */
 export function wrongValueFor(schema: Schema): { value: unknown; message: string } | undefined {
-  const types = new Set<string>(Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
+  const types = new Set<string>(
+    Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [],
+  );
   if (types.size === 0 || schema.enum !== undefined) return undefined;
   const named = [...types].join(',');
   if (!types.has('string')) return { value: 'not the right type', message: `must be ${named}` };

@@ -36,7 +36,11 @@ export async function connect(server: Server, clientOptions: ClientOptions = {})
 }
 
 /** Builds a server for `tools` with `createServer` and connects a fresh client to it. */
-export async function serve(tools: readonly ContractTool[], clientOptions: ClientOptions = {}, options: ServerOptions = { transport: 'memory' }): Promise<Connected> {
+export async function serve(
+  tools: readonly ContractTool[],
+  clientOptions: ClientOptions = {},
+  options: ServerOptions = { transport: 'memory' },
+): Promise<Connected> {
   return connect(createServer({ name: 'server-test', version: '0.0.1' }, tools, options), clientOptions);
 }
 
@@ -47,7 +51,9 @@ export function responsesOf(wire: readonly JSONRPCMessage[]): JSONRPCMessage[] {
 
 /** The notifications with `method` the server sent, their params only. */
 export function notificationsOf(wire: readonly JSONRPCMessage[], method: string): unknown[] {
-  return wire.filter((message) => 'method' in message && !('id' in message) && message.method === method).map((message) => (message as { params?: unknown }).params);
+  return wire
+    .filter((message) => 'method' in message && !('id' in message) && message.method === method)
+    .map((message) => (message as { params?: unknown }).params);
 }
 
 /** Resolves once `condition()` holds, checking every few milliseconds, at most `tries` times. */

@@ -5,7 +5,12 @@ import type { VerifiedToken } from '../../src/mcp/index.js';
 export const writeTool: ContractTool = {
   name: 'write_file',
   description: 'Writes a file (needs write on its path)',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
   execute: async (args, ctx) => {
     const { path } = args as { path: string };
     await ctx.requirePermission({ subject: path, capabilities: ['write'] });
@@ -21,7 +26,15 @@ export const STORES_RESOURCE = 'https://tools.example/mcp';
  * the subject (issuer `https://as.example`, valid for an hour).
  */
 export const STORES_AUTH = {
-  verifier: async (token: string): Promise<VerifiedToken> => ({ subject: token, clientId: 'app', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, audience: [STORES_RESOURCE], issuer: 'https://as.example', claims: { sub: token } }),
+  verifier: async (token: string): Promise<VerifiedToken> => ({
+    subject: token,
+    clientId: 'app',
+    scopes: [],
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    audience: [STORES_RESOURCE],
+    issuer: 'https://as.example',
+    claims: { sub: token },
+  }),
   issuer: 'https://as.example',
   resource: STORES_RESOURCE,
 };

@@ -92,7 +92,10 @@ class Boom {
 
 const maxLineBytes = process.env['MAX_LINE_BYTES'] === undefined ? undefined : Number(process.env['MAX_LINE_BYTES']);
 
-serveStdio({ name: 'badinput-fixture', version: '1.0.0' }, compile([Echo, Slow, Sum, Boom]), { maxOutputChars: Infinity, ...(maxLineBytes === undefined ? {} : { maxLineBytes }) }).then(
+serveStdio({ name: 'badinput-fixture', version: '1.0.0' }, compile([Echo, Slow, Sum, Boom]), {
+  maxOutputChars: Infinity,
+  ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+}).then(
   () => probe('ready'),
   (error: unknown) => {
     process.stderr.write(`fixture failed: ${String(error)}\n`);

@@ -92,12 +92,16 @@ export class StdioChild {
 
   /** Resolves once stderr contains `text`. */
   waitForStderr(text: string): Promise<string> {
-    return this.waitFor(`stderr to contain ${JSON.stringify(text)}`, () => (this.stderr.includes(text) ? text : undefined));
+    return this.waitFor(`stderr to contain ${JSON.stringify(text)}`, () =>
+      this.stderr.includes(text) ? text : undefined,
+    );
   }
 
   /** Resolves once stdout holds at least `count` lines. */
   waitForLines(count: number): Promise<string[]> {
-    return this.waitFor(`${count} stdout line(s)`, () => (this.lines.length >= count ? this.lines.slice(0, count) : undefined));
+    return this.waitFor(`${count} stdout line(s)`, () =>
+      this.lines.length >= count ? this.lines.slice(0, count) : undefined,
+    );
   }
 
   /** Resolves how the child exited. */

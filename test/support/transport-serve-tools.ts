@@ -10,7 +10,8 @@ export function serveTools(probe: (event: string) => void): ContractTool[] {
     {
       name: 'where',
       description: 'Tells which transport and session the call arrived on',
-      execute: async (_args: unknown, ctx: CallContext) => `${ctx.session?.transport ?? 'none'} ${JSON.stringify(ctx.session?.id ?? null)}`,
+      execute: async (_args: unknown, ctx: CallContext) =>
+        `${ctx.session?.transport ?? 'none'} ${JSON.stringify(ctx.session?.id ?? null)}`,
     },
     {
       name: 'wait',
@@ -18,10 +19,14 @@ export function serveTools(probe: (event: string) => void): ContractTool[] {
       execute: (_args: unknown, ctx: CallContext) =>
         new Promise((resolve) => {
           probe('wait started');
-          ctx.signal.addEventListener('abort', () => {
-            probe('wait aborted');
-            resolve('wait aborted');
-          }, { once: true });
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              probe('wait aborted');
+              resolve('wait aborted');
+            },
+            { once: true },
+          );
         }),
     },
   ];

@@ -14,7 +14,8 @@ const gate: ExtraTool = {
       probe('gate started');
     }),
 };
-const number = (name: string): number | undefined => (process.env[name] === undefined ? undefined : Number(process.env[name]));
+const number = (name: string): number | undefined =>
+  process.env[name] === undefined ? undefined : Number(process.env[name]);
 const maxLineBytes = number('MAX_LINE_BYTES');
 const shutdownTimeoutMs = number('SHUTDOWN_TIMEOUT_MS');
 

@@ -51,7 +51,8 @@ export function makeTestServer(probe: Probe = () => undefined, extra: readonly E
         return text('unreachable');
       default: {
         const tool = extra.find((t) => t.name === request.params.name);
-        if (tool === undefined) return { content: [{ type: 'text', text: `no tool ${request.params.name}` }], isError: true };
+        if (tool === undefined)
+          return { content: [{ type: 'text', text: `no tool ${request.params.name}` }], isError: true };
         return text(await tool.run(ctx.mcpReq.signal));
       }
     }

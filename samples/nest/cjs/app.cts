@@ -1,6 +1,21 @@
 // The CommonJS flavour of the NestJS sample: the same kind of application, compiled to CommonJS
 // (as `nest new` configures it), loading toolwright and toolwright/nest through require(esm).
-import { Catch, Injectable, Module, NotFoundException, Scope, UseFilters, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type DynamicModule, type ExceptionFilter, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Catch,
+  Injectable,
+  Module,
+  NotFoundException,
+  Scope,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+  type CallHandler,
+  type CanActivate,
+  type DynamicModule,
+  type ExceptionFilter,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { map, type Observable } from 'rxjs';
 import { ReadOnly, Tool, type CallContext, type ToolResult } from 'toolwright';
@@ -8,7 +23,10 @@ import { toolCallOf, ToolwrightModule, type ToolwrightTransport } from 'toolwrig
 
 @Injectable()
 export class InventoryService {
-  private readonly stock = new Map([['teapot', 3], ['kettle', 0]]);
+  private readonly stock = new Map([
+    ['teapot', 3],
+    ['kettle', 0],
+  ]);
 
   count(item: string): number {
     const count = this.stock.get(item);
@@ -59,7 +77,9 @@ export class StockTool {
 @Injectable()
 export class BearerGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; user?: unknown } | undefined>();
+    const request = context
+      .switchToHttp()
+      .getRequest<{ headers: Record<string, string | undefined>; user?: unknown } | undefined>();
     if (request?.headers.authorization !== 'Bearer token-ada') return false;
     request.user = { name: 'Ada' };
     return true;
@@ -89,7 +109,9 @@ export class InstanceTool {
 }
 
 export class SleepArgs {
-  @IsInt() @Min(0) @Max(60_000)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
   ms!: number;
 }
 
@@ -109,6 +131,12 @@ export class ShopModule {}
 @Module({})
 export class AppModule {
   static serving(transport: ToolwrightTransport): DynamicModule {
-    return { module: AppModule, imports: [ShopModule, ToolwrightModule.forRoot({ name: 'nest-cjs-sample', version: '1.0.0', transport, path: '/mcp' })] };
+    return {
+      module: AppModule,
+      imports: [
+        ShopModule,
+        ToolwrightModule.forRoot({ name: 'nest-cjs-sample', version: '1.0.0', transport, path: '/mcp' }),
+      ],
+    };
   }
 }

@@ -22,10 +22,12 @@ async function main(): Promise<void> {
     : await NestFactory.create(AppModule.serving('http'), { logger });
   app.enableShutdownHooks();
   await app.listen(port, '127.0.0.1');
-  process.stderr.write(`listening on http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp\n`);
+  process.stderr.write(
+    `listening on http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp\n`,
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

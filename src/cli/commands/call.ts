@@ -23,27 +23,36 @@ import { toolwrightVersion } from '../version.js';
 export async function callCommand(command: CallCommand, io: CliIo): Promise<number> {
   const { tools, defaultName } = await loadTools(command.module, io.cwd);
   if (!tools.some((tool) => tool.name === command.tool)) {
-    throw new CliError(`module ${JSON.stringify(command.module)} has no tool ${JSON.stringify(command.tool)} (tools: ${tools.map((tool) => tool.name).join(', ')})`);
+    throw new CliError(
+      `module ${JSON.stringify(command.module)} has no tool ${JSON.stringify(command.tool)} (tools: ${tools.map((tool) => tool.name).join(', ')})`,
+    );
   }
   const server = createServer({ name: defaultName, version: '0.0.0' }, tools, { transport: 'memory' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'toolwright-cli', version: toolwrightVersion() });
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
-    io.err(`[${level}${logger === undefined ? '' : ` ${logger}`}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
+    io.err(
+      `[${level}${logger === undefined ? '' : ` ${logger}`}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`,
+    );
   });
   let result: CallToolResult;
   try {
     await server.connect(serverSide);
     await client.connect(clientSide);
     await client.setLoggingLevel('debug');
-    result = await client.callTool({ name: command.tool, arguments: command.args }, {
-      onprogress: (progress) => {
-        const total = progress.total === undefined ? '' : `/${progress.total}`;
-        io.err(`[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`);
+    result = await client.callTool(
+      { name: command.tool, arguments: command.args },
+      {
+        onprogress: (progress) => {
+          const total = progress.total === undefined ? '' : `/${progress.total}`;
+          io.err(
+            `[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`,
+          );
+        },
+        timeout: MAX_TIMEOUT_MS,
       },
-      timeout: MAX_TIMEOUT_MS,
-    });
+    );
   } catch (error) {
     throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${messageOf(error)}`, 1);
   } finally {

@@ -27,7 +27,10 @@ const FILES: readonly (readonly [string, string])[] = [
 export async function initCommand(command: InitCommand, io: CliIo): Promise<number> {
   const folder = resolve(io.cwd, command.dir ?? '.');
   const existing = FILES.map(([path]) => path).filter((path) => existsSync(join(folder, path)));
-  if (existing.length > 0) throw new CliError(`init: ${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''} in ${folder}; run init in an empty folder (nothing was written)`);
+  if (existing.length > 0)
+    throw new CliError(
+      `init: ${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''} in ${folder}; run init in an empty folder (nothing was written)`,
+    );
   const manifest = packageJson(folder);
   try {
     for (const [path, text] of FILES) {
@@ -38,24 +41,33 @@ export async function initCommand(command: InitCommand, io: CliIo): Promise<numb
   } catch (error) {
     throw new CliError(`init: cannot write the project into ${folder}: ${messageOf(error)}`);
   }
-  io.out([
-    `wrote ${['package.json', ...FILES.map(([path]) => path)].join(', ')} in ${folder}`,
-    '',
-    'next:',
-    ...(command.dir === undefined ? [] : [`  cd ${command.dir}`]),
-    `  ${INSTALL_LINE}`,
-    `  ${INSTALL_DEV_LINE}`,
-    '  npm test                                         # builds and runs test/greet.test.ts',
-    `  npx toolwright call dist/src/greet.js greet '{"name":"Ada"}'`,
-    '',
-  ].join('\n'));
+  io.out(
+    [
+      `wrote ${['package.json', ...FILES.map(([path]) => path)].join(', ')} in ${folder}`,
+      '',
+      'next:',
+      ...(command.dir === undefined ? [] : [`  cd ${command.dir}`]),
+      `  ${INSTALL_LINE}`,
+      `  ${INSTALL_DEV_LINE}`,
+      '  npm test                                         # builds and runs test/greet.test.ts',
+      `  npx toolwright call dist/src/greet.js greet '{"name":"Ada"}'`,
+      '',
+    ].join('\n'),
+  );
   return 0;
 }
 
 /** The package.json to write: the existing one with `type` and the scripts added, or a new one. */
 function packageJson(folder: string): Record<string, unknown> {
   const path = join(folder, 'package.json');
-  let manifest: Record<string, unknown> = { name: basename(folder).toLowerCase().replace(/[^a-z0-9._-]/g, '-') || 'my-tools', version: '0.1.0', private: true };
+  let manifest: Record<string, unknown> = {
+    name:
+      basename(folder)
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]/g, '-') || 'my-tools',
+    version: '0.1.0',
+    private: true,
+  };
   if (existsSync(path)) {
     let parsed: unknown;
     try {
@@ -64,10 +76,14 @@ function packageJson(folder: string): Record<string, unknown> {
       throw new CliError(`init: ${path} is not valid JSON (${messageOf(error)}); fix it or remove it`);
     }
     if (!isJsonObject(parsed)) throw new CliError(`init: ${path} must hold a JSON object`);
-    if (parsed.type !== undefined && parsed.type !== 'module') throw new CliError(`init: ${path} has "type": ${JSON.stringify(parsed.type)}; toolwright projects are ES modules ("type": "module")`);
+    if (parsed.type !== undefined && parsed.type !== 'module')
+      throw new CliError(
+        `init: ${path} has "type": ${JSON.stringify(parsed.type)}; toolwright projects are ES modules ("type": "module")`,
+      );
     manifest = { ...parsed };
   }
   const scripts = isJsonObject(manifest.scripts) ? { ...manifest.scripts } : {};
-  for (const [name, script] of Object.entries(SCRIPTS)) if (scripts[name] === undefined || /no test specified/.test(String(scripts[name]))) scripts[name] = script;
+  for (const [name, script] of Object.entries(SCRIPTS))
+    if (scripts[name] === undefined || /no test specified/.test(String(scripts[name]))) scripts[name] = script;
   return { ...manifest, type: 'module', scripts };
 }

@@ -11,7 +11,11 @@ import { loadTools } from '../load.js';
  * throw `CliError` (exit 2).
  */
 export async function lintCommand(command: LintCommand, io: CliIo): Promise<number> {
-  const { tools } = await loadTools(command.module, io.cwd, command.profile === undefined ? {} : { schemaProfile: command.profile });
+  const { tools } = await loadTools(
+    command.module,
+    io.cwd,
+    command.profile === undefined ? {} : { schemaProfile: command.profile },
+  );
   const findings = lintTools(tools, command.providers === undefined ? {} : { providers: command.providers });
   io.out(command.json ? `${JSON.stringify(findings, null, 2)}\n` : formatFindings(findings));
   return findings.length === 0 ? 0 : 1;

@@ -14,10 +14,16 @@ import { loadTools } from '../load.js';
  * information here; `toolwright lint` fails on them); loading problems throw `CliError`.
  */
 export async function listCommand(command: ListCommand, io: CliIo): Promise<number> {
-  const { tools } = await loadTools(command.module, io.cwd, command.profile === undefined ? {} : { schemaProfile: command.profile });
+  const { tools } = await loadTools(
+    command.module,
+    io.cwd,
+    command.profile === undefined ? {} : { schemaProfile: command.profile },
+  );
   const definitions = tools.map((tool) => definitionOf(tool));
   if (command.json) {
-    io.out(`${JSON.stringify(command.lint === true ? { tools: definitions, findings: lintTools(tools) } : definitions, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify(command.lint === true ? { tools: definitions, findings: lintTools(tools) } : definitions, null, 2)}\n`,
+    );
     return 0;
   }
   io.out(formatDefinitions(tools));

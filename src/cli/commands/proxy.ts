@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isJsonObject } from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
-import { createProxy, jwtVerifier, type AuthOptions, type Proxy, type ProxyOptions, type ProxyUpstream } from '../../mcp/index.js';
+import {
+  createProxy,
+  jwtVerifier,
+  type AuthOptions,
+  type Proxy,
+  type ProxyOptions,
+  type ProxyUpstream,
+} from '../../mcp/index.js';
 import type { ProxyAuthConfig, ProxyCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { CliError } from '../load.js';
@@ -18,7 +25,8 @@ export function upstreamOfWord(word: string): ProxyUpstream {
   const naming = named === null ? {} : { name: named[1]!, prefix: `${named[1]!}.` };
   if (/^https?:\/\//.test(target)) return { ...naming, url: target };
   const [command, ...args] = target.trim().split(/\s+/);
-  if (command === undefined || command === '') throw new CliError(`proxy: the upstream ${JSON.stringify(word)} has no command`);
+  if (command === undefined || command === '')
+    throw new CliError(`proxy: the upstream ${JSON.stringify(word)} has no command`);
   return { ...naming, command, args };
 }
 
@@ -27,7 +35,10 @@ const CONFIG_KEYS = ['servers', 'maxLLMChars', 'maxOutputChars', 'policy', 'auth
 const AUTH_KEYS = ['issuer', 'resource', 'requiredScopes', 'jwksUri', 'resourceName'];
 
 /** Reads `--config`: an array of upstreams, or `{servers, maxLLMChars?, maxOutputChars?, policy?, auth?}`. */
-async function readConfig(path: string, cwd: string): Promise<{ servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig }> {
+async function readConfig(
+  path: string,
+  cwd: string,
+): Promise<{ servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig }> {
   let text: string;
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
@@ -41,10 +52,16 @@ async function readConfig(path: string, cwd: string): Promise<{ servers: unknown
     throw new CliError(`proxy: the config ${JSON.stringify(path)} is not valid JSON: ${messageOf(err)}`);
   }
   if (Array.isArray(value)) return { servers: value, options: {} };
-  if (!isJsonObject(value) || !Array.isArray(value.servers)) throw new CliError(`proxy: the config ${JSON.stringify(path)} must be an array of servers or an object with a "servers" array`);
+  if (!isJsonObject(value) || !Array.isArray(value.servers))
+    throw new CliError(
+      `proxy: the config ${JSON.stringify(path)} must be an array of servers or an object with a "servers" array`,
+    );
   const options: { maxLLMChars?: number; maxOutputChars?: number; policy?: ProxyOptions['policy'] } = {};
   for (const key of Object.keys(value)) {
-    if (!CONFIG_KEYS.includes(key)) throw new CliError(`proxy: the config has an unknown key ${JSON.stringify(key)} (known keys: ${CONFIG_KEYS.join(', ')})`);
+    if (!CONFIG_KEYS.includes(key))
+      throw new CliError(
+        `proxy: the config has an unknown key ${JSON.stringify(key)} (known keys: ${CONFIG_KEYS.join(', ')})`,
+      );
   }
   if (value.maxLLMChars !== undefined) {
     if (typeof value.maxLLMChars !== 'number') throw new CliError('proxy: "maxLLMChars" must be a number');
@@ -66,26 +83,41 @@ async function readConfig(path: string, cwd: string): Promise<{ servers: unknown
  * `jwksUri`, a string array `requiredScopes` and a string `resourceName`, nothing else.
  */
 function authOfConfig(auth: unknown): ProxyAuthConfig {
-  if (!isJsonObject(auth)) throw new CliError('proxy: "auth" must be an object like {"issuer": "https://auth.example.com", "requiredScopes": ["mcp"]}');
+  if (!isJsonObject(auth))
+    throw new CliError(
+      'proxy: "auth" must be an object like {"issuer": "https://auth.example.com", "requiredScopes": ["mcp"]}',
+    );
   for (const key of Object.keys(auth)) {
-    if (!AUTH_KEYS.includes(key)) throw new CliError(`proxy: "auth" has an unknown key ${JSON.stringify(key)} (known keys: ${AUTH_KEYS.join(', ')})`);
+    if (!AUTH_KEYS.includes(key))
+      throw new CliError(
+        `proxy: "auth" has an unknown key ${JSON.stringify(key)} (known keys: ${AUTH_KEYS.join(', ')})`,
+      );
   }
   for (const key of ['issuer', 'resource', 'jwksUri'] as const) {
     const url = auth[key];
     if (url === undefined && key !== 'issuer') continue;
-    if (typeof url !== 'string' || !URL.canParse(url)) throw new CliError(`proxy: "auth.${key}" must be a URL, got ${JSON.stringify(url ?? null)}`);
+    if (typeof url !== 'string' || !URL.canParse(url))
+      throw new CliError(`proxy: "auth.${key}" must be a URL, got ${JSON.stringify(url ?? null)}`);
   }
-  if (auth.requiredScopes !== undefined && (!Array.isArray(auth.requiredScopes) || !auth.requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))) {
+  if (
+    auth.requiredScopes !== undefined &&
+    (!Array.isArray(auth.requiredScopes) ||
+      !auth.requiredScopes.every((scope) => typeof scope === 'string' && scope !== ''))
+  ) {
     throw new CliError('proxy: "auth.requiredScopes" must be an array of non-empty strings');
   }
-  if (auth.resourceName !== undefined && typeof auth.resourceName !== 'string') throw new CliError('proxy: "auth.resourceName" must be a string');
+  if (auth.resourceName !== undefined && typeof auth.resourceName !== 'string')
+    throw new CliError('proxy: "auth.resourceName" must be a string');
   return auth as unknown as ProxyAuthConfig;
 }
 
 /** The `auth` option of the proxy's HTTP side: JWTs of the issuer, checked with its JWKS. */
 export function authOptionsOf(config: ProxyAuthConfig): AuthOptions {
   return {
-    verifier: jwtVerifier({ issuer: config.issuer, ...(config.jwksUri === undefined ? {} : { jwksUri: config.jwksUri }) }),
+    verifier: jwtVerifier({
+      issuer: config.issuer,
+      ...(config.jwksUri === undefined ? {} : { jwksUri: config.jwksUri }),
+    }),
     issuer: config.issuer,
     ...(config.resource === undefined ? {} : { resource: config.resource }),
     ...(config.requiredScopes === undefined ? {} : { requiredScopes: config.requiredScopes }),
@@ -103,15 +135,24 @@ export function authOptionsOf(config: ProxyAuthConfig): AuthOptions {
  * `authOptionsOf`).
  */
 export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<number> {
-  const fromConfig: { servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig } = command.config === undefined ? { servers: [], options: {} } : await readConfig(command.config, io.cwd);
-  if (fromConfig.auth !== undefined && command.auth !== undefined) throw new CliError('proxy: give auth in the config or as --auth-* flags, not both');
+  const fromConfig: { servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig } =
+    command.config === undefined ? { servers: [], options: {} } : await readConfig(command.config, io.cwd);
+  if (fromConfig.auth !== undefined && command.auth !== undefined)
+    throw new CliError('proxy: give auth in the config or as --auth-* flags, not both');
   const auth = command.auth ?? fromConfig.auth;
-  if (auth !== undefined && command.http === undefined) throw new CliError('proxy: "auth" only applies to --http (stdio is not authenticated: a local process trusts its parent)');
+  if (auth !== undefined && command.http === undefined)
+    throw new CliError(
+      'proxy: "auth" only applies to --http (stdio is not authenticated: a local process trusts its parent)',
+    );
   const upstreams = [...(fromConfig.servers as ProxyUpstream[]), ...command.upstreams.map(upstreamOfWord)];
   const info = { name: command.name ?? 'toolwright-proxy', version: command.version ?? '0.0.0' };
   let proxy: Proxy;
   try {
-    proxy = await createProxy(upstreams, { ...fromConfig.options, info, onError: (err) => io.err(`toolwright: ${err.message}\n`) });
+    proxy = await createProxy(upstreams, {
+      ...fromConfig.options,
+      info,
+      onError: (err) => io.err(`toolwright: ${err.message}\n`),
+    });
   } catch (err) {
     throw new CliError(messageOf(err));
   }
@@ -126,7 +167,12 @@ export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<nu
     const { host, port } = command.http;
     let server: Awaited<ReturnType<Proxy['serveHttp']>>;
     try {
-      server = await proxy.serveHttp({ host, port, stateless: command.stateless, ...(auth === undefined ? {} : { auth: authOptionsOf(auth) }) });
+      server = await proxy.serveHttp({
+        host,
+        port,
+        stateless: command.stateless,
+        ...(auth === undefined ? {} : { auth: authOptionsOf(auth) }),
+      });
     } catch (error) {
       throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
     }

@@ -18,7 +18,11 @@ import { CliError, loadTools } from '../load.js';
  *   (`cannot listen on 127.0.0.1:3000: ...`).
  */
 export async function serveCommand(command: ServeCommand, io: CliIo): Promise<number> {
-  const { tools, defaultName } = await loadTools(command.module, io.cwd, command.profile === undefined ? {} : { schemaProfile: command.profile });
+  const { tools, defaultName } = await loadTools(
+    command.module,
+    io.cwd,
+    command.profile === undefined ? {} : { schemaProfile: command.profile },
+  );
   const info = { name: command.name ?? defaultName, version: command.version ?? '0.0.0' };
   const count = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
   if (command.http === undefined) {
@@ -35,7 +39,9 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
     throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
   }
   const mode = command.stateless ? 'stateless' : 'stateful sessions';
-  io.err(`toolwright: serving ${count} of ${info.name} ${info.version} at ${server.url} (streamable HTTP, ${mode}); Ctrl-C stops\n`);
+  io.err(
+    `toolwright: serving ${count} of ${info.name} ${info.version} at ${server.url} (streamable HTTP, ${mode}); Ctrl-C stops\n`,
+  );
   await io.stopRequested();
   await server.close();
   return 0;

@@ -39,7 +39,10 @@ export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswe
     if (args === undefined) return { kind: 'none' };
     const first = recorded?.[0];
     if (isDtoClass(first) && first !== args && !(args.prototype instanceof first)) {
-      return issue(className, `class ${className}: @Tool() names args ${typeName(args)}, but execute()'s first parameter is typed ${typeName(first)}; make them the same class (or type the parameter with a base class of ${typeName(args)})`);
+      return issue(
+        className,
+        `class ${className}: @Tool() names args ${typeName(args)}, but execute()'s first parameter is typed ${typeName(first)}; make them the same class (or type the parameter with a base class of ${typeName(args)})`,
+      );
     }
     return { kind: 'class', dto: args };
   }
@@ -47,29 +50,51 @@ export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswe
   if (marked !== undefined) {
     const first = recorded?.[0];
     if (isDtoClass(first) && first !== marked && !(marked.prototype instanceof first)) {
-      return issue(className, `class ${className}: @Args() names ${typeName(marked)}, but execute()'s first parameter is typed ${typeName(first)}; make them the same class`);
+      return issue(
+        className,
+        `class ${className}: @Args() names ${typeName(marked)}, but execute()'s first parameter is typed ${typeName(first)}; make them the same class`,
+      );
     }
     return { kind: 'class', dto: marked };
   }
   if (typeof execute !== 'function') return { kind: 'none' };
   if (recorded === undefined && getArgsParameter(cls) !== undefined && reflectMetadataLoaded()) {
-    return issue(className, `class ${className}: execute() has @Args(), but no design:paramtypes was recorded, so its class is unknown: the runner compiled this file without decorator metadata (tsx, vitest 3 and esbuild bundles use esbuild, which never emits it; with tsc, emitDecoratorMetadata is off). Name the class: @Args(${className.replace(/Tool$/, '')}Args) or @Tool({ args: ${className.replace(/Tool$/, '')}Args })`);
+    return issue(
+      className,
+      `class ${className}: execute() has @Args(), but no design:paramtypes was recorded, so its class is unknown: the runner compiled this file without decorator metadata (tsx, vitest 3 and esbuild bundles use esbuild, which never emits it; with tsc, emitDecoratorMetadata is off). Name the class: @Args(${className.replace(/Tool$/, '')}Args) or @Tool({ args: ${className.replace(/Tool$/, '')}Args })`,
+    );
   }
   if (recorded === undefined) {
     if (execute.length === 0) return { kind: 'none' };
     if (!reflectMetadataLoaded()) {
       return {
         kind: 'issue',
-        issue: { code: 'reflect-metadata-missing', className, member: 'execute', message: `class ${className}: reflect-metadata is not loaded, so the type of execute()'s first parameter cannot be read: import 'reflect-metadata' (or toolwright) before any decorated class, or add @Tool({ args: YourArgs })` },
+        issue: {
+          code: 'reflect-metadata-missing',
+          className,
+          member: 'execute',
+          message: `class ${className}: reflect-metadata is not loaded, so the type of execute()'s first parameter cannot be read: import 'reflect-metadata' (or toolwright) before any decorated class, or add @Tool({ args: YourArgs })`,
+        },
       };
     }
-    return issue(className, `class ${className}: the arguments class of execute() cannot be inferred, because TypeScript records parameter types only on decorated methods: add @Tool({ args: YourArgs }), or mark the parameter with @Args() and type it with a class (for a tool without arguments, give execute() no parameters or write @Tool({ args: undefined }))`);
+    return issue(
+      className,
+      `class ${className}: the arguments class of execute() cannot be inferred, because TypeScript records parameter types only on decorated methods: add @Tool({ args: YourArgs }), or mark the parameter with @Args() and type it with a class (for a tool without arguments, give execute() no parameters or write @Tool({ args: undefined }))`,
+    );
   }
   if (recorded.length === 0) return { kind: 'none' };
   const first = recorded[0];
   if (isDtoClass(first)) return { kind: 'class', dto: first };
-  const typed = first === undefined ? 'nothing TypeScript could record (a type declared later in the file, or a circular import)' : first === Object ? 'Object (an interface, a type alias, an object literal type or any)' : typeName(first);
-  return issue(className, `class ${className}: execute()'s first parameter is typed ${typed}, which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class`);
+  const typed =
+    first === undefined
+      ? 'nothing TypeScript could record (a type declared later in the file, or a circular import)'
+      : first === Object
+        ? 'Object (an interface, a type alias, an object literal type or any)'
+        : typeName(first);
+  return issue(
+    className,
+    `class ${className}: execute()'s first parameter is typed ${typed}, which is no class to build a schema from: add @Tool({ args: YourArgs }) or type the parameter with an arguments class`,
+  );
 }
 
 function issue(className: string, message: string): ArgsClassAnswer {

@@ -48,7 +48,9 @@ async function instanceFor(parts: BuildParts, ctx: CallContext): Promise<Methods
     throw new Error(`class ${parts.className}: resolveForCall() failed: ${messageOf(err)}`, { cause: err });
   }
   if (typeof made !== 'object' || made === null || typeof (made as { execute?: unknown }).execute !== 'function') {
-    throw new TypeError(`class ${parts.className}: resolveForCall() returned ${kindOf(made)} without an execute() method; return an instance of ${parts.className}`);
+    throw new TypeError(
+      `class ${parts.className}: resolveForCall() returned ${kindOf(made)} without an execute() method; return an instance of ${parts.className}`,
+    );
   }
   return made as Methods;
 }
@@ -80,10 +82,13 @@ export function buildTool(parts: BuildParts): ContractTool {
     if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
   }
   const rules = { toolName: name, structured: validateResult !== undefined };
-  const runWith = async (instance: Methods, args: object, ctx: CallContext): Promise<ToolOutput> => outputOf(await instance.execute!.call(instance, args, ctx), rules);
+  const runWith = async (instance: Methods, args: object, ctx: CallContext): Promise<ToolOutput> =>
+    outputOf(await instance.execute!.call(instance, args, ctx), rules);
   const fixed = parts.instance as Methods | undefined;
   const run = (args: object, ctx: CallContext): Promise<ToolOutput> =>
-    fixed !== undefined ? runWith(fixed, args, ctx) : instanceFor(parts, ctx).then((instance) => runWith(instance, args, ctx));
+    fixed !== undefined
+      ? runWith(fixed, args, ctx)
+      : instanceFor(parts, ctx).then((instance) => runWith(instance, args, ctx));
   tool.execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
     const output = await run(await pipeline.parse(raw), ctx);
     if (validateResult !== undefined) checkOutputSchema(validateResult, resultOf(output));

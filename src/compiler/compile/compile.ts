@@ -1,4 +1,11 @@
-import { ContractError, isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool, type JsonObject } from '../../contract/index.js';
+import {
+  ContractError,
+  isJsonObject,
+  TOOL_NAME_PATTERN,
+  type ContractIssue,
+  type ContractTool,
+  type JsonObject,
+} from '../../contract/index.js';
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
 import { kindOf, messageOf } from '../../util/describe.js';
@@ -57,7 +64,11 @@ export interface CompileOptions {
 }
 
 /** The schema of a tool that takes no arguments: only `{}` (or nothing) is accepted. */
-export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false }) as JsonObject;
+export const NO_ARGUMENTS_SCHEMA: JsonObject = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({}),
+  additionalProperties: false,
+}) as JsonObject;
 
 const NO_RESIDUAL: readonly ResidualConstraint[] = Object.freeze([]);
 
@@ -94,22 +105,30 @@ interface Entry {
  * copied onto it as it is, `annotations` included exactly as recorded.
  */
 export function compile(sources: readonly unknown[], options: CompileOptions = {}): readonly ContractTool[] {
-  if (!Array.isArray(sources)) throw new TypeError(`compile() takes an array of tool classes, instances and contract tools, got ${kindOf(sources)}`);
+  if (!Array.isArray(sources))
+    throw new TypeError(
+      `compile() takes an array of tool classes, instances and contract tools, got ${kindOf(sources)}`,
+    );
   checkOptions(options);
   const issues: ContractIssue[] = [];
   const entries: Entry[] = sources.map((source, index) => compileOne(source, index, options, issues));
   issues.push(...duplicateIssues(entries));
   if (issues.length > 0) throw new ContractError(issues);
   const compiled = Object.freeze(entries.map((entry) => entry.tool!));
-  const listed = options.schemaProfile === undefined ? compiled : applySchemaProfile(compiled, options.schemaProfile, { recursionDepth: options.recursionDepth });
+  const listed =
+    options.schemaProfile === undefined
+      ? compiled
+      : applySchemaProfile(compiled, options.schemaProfile, { recursionDepth: options.recursionDepth });
   if (options.lint !== undefined && options.lint !== false) {
     const findings = lintTools(listed, options.lint === true ? {} : { providers: options.lint });
     if (findings.length > 0) {
-      throw new ContractError(findings.map((f) => ({
-        code: 'schema-lint' as const,
-        className: '',
-        message: `tool "${f.tool}" ${f.schema}${f.pointer === '' ? '' : ` ${f.pointer}`}: [${f.rule}] ${f.message}; fix: ${f.fix}`,
-      })));
+      throw new ContractError(
+        findings.map((f) => ({
+          code: 'schema-lint' as const,
+          className: '',
+          message: `tool "${f.tool}" ${f.schema}${f.pointer === '' ? '' : ` ${f.pointer}`}: [${f.rule}] ${f.message}; fix: ${f.fix}`,
+        })),
+      );
     }
   }
   return listed;
@@ -117,15 +136,20 @@ export function compile(sources: readonly unknown[], options: CompileOptions = {
 
 /** Throws a `TypeError` naming a bad compile option, before any class is read. */
 function checkOptions(options: CompileOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`compile(): the options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`compile(): the options must be an object, got ${kindOf(options)}`);
   if (options.resolve !== undefined && typeof options.resolve !== 'function') {
     throw new TypeError(`compile(): "resolve" must be a function (cls) => instance, got ${kindOf(options.resolve)}`);
   }
   if (options.resolveForCall !== undefined && typeof options.resolveForCall !== 'function') {
-    throw new TypeError(`compile(): "resolveForCall" must be a function (cls, ctx) => instance, got ${kindOf(options.resolveForCall)}`);
+    throw new TypeError(
+      `compile(): "resolveForCall" must be a function (cls, ctx) => instance, got ${kindOf(options.resolveForCall)}`,
+    );
   }
   if (options.resolve !== undefined && options.resolveForCall !== undefined) {
-    throw new TypeError('compile(): give "resolve" (one instance per class) or "resolveForCall" (one per call), not both');
+    throw new TypeError(
+      'compile(): give "resolve" (one instance per class) or "resolveForCall" (one per call), not both',
+    );
   }
   checkValidatorOption(options.validator, 'compile()');
   if (options.schemaProfile !== undefined) checkProfile('compile()', options.schemaProfile);
@@ -134,7 +158,9 @@ function checkOptions(options: CompileOptions): void {
     throw new TypeError(`compile(): "lint" must be true, false or a list of providers, got ${kindOf(options.lint)}`);
   }
   if (options.maxDepth !== undefined && !isPositiveInteger(options.maxDepth)) {
-    throw new TypeError(`compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got ${String(options.maxDepth)}`);
+    throw new TypeError(
+      `compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got ${String(options.maxDepth)}`,
+    );
   }
 }
 
@@ -142,14 +168,19 @@ function compileOne(source: unknown, index: number, options: CompileOptions, iss
   if (typeof source === 'function') return compileClass(source, undefined, options, issues);
   if (isJsonObject(source)) {
     const cls = (source as { constructor?: unknown }).constructor;
-    if (typeof cls === 'function' && getToolOptions(cls) !== undefined) return compileClass(cls, source, options, issues);
+    if (typeof cls === 'function' && getToolOptions(cls) !== undefined)
+      return compileClass(cls, source, options, issues);
     if (looksHandBuilt(source)) return compileHandBuilt(source, index, options, issues);
     if (typeof cls === 'function') {
       issues.push(missingDecorator(cls));
       return { name: undefined, source: `class ${cls.name}`, tool: undefined };
     }
   }
-  issues.push({ code: 'missing-tool-decorator', className: '', message: `item ${index} is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got ${kindOf(source)}` });
+  issues.push({
+    code: 'missing-tool-decorator',
+    className: '',
+    message: `item ${index} is not a tool: expected a @Tool() class, an instance of one, or a contract tool object with name, description and execute, got ${kindOf(source)}`,
+  });
   return { name: undefined, source: `item ${index}`, tool: undefined };
 }
 
@@ -166,24 +197,46 @@ function missingDecorator(cls: Function): ContractIssue {
   const base = Object.getPrototypeOf(cls) as Function | null;
   const className = cls.name || '(anonymous class)';
   if (typeof base === 'function' && getToolOptions(base) !== undefined) {
-    return { code: 'missing-tool-decorator', className, message: `class ${className} has no @Tool() of its own (its base class ${base.name} has one, but @Tool() is not inherited): add @Tool({ description: '...' }) to ${className}` };
+    return {
+      code: 'missing-tool-decorator',
+      className,
+      message: `class ${className} has no @Tool() of its own (its base class ${base.name} has one, but @Tool() is not inherited): add @Tool({ description: '...' }) to ${className}`,
+    };
   }
-  return { code: 'missing-tool-decorator', className, message: `class ${className} has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()` };
+  return {
+    code: 'missing-tool-decorator',
+    className,
+    message: `class ${className} has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()`,
+  };
 }
 
 /** Generates a schema, turning a generator that throws into an `invalid-schema` issue. */
-function schemaOf(dto: Function, role: 'arguments' | 'result', className: string, issues: ContractIssue[]): GeneratedSchema | undefined {
+function schemaOf(
+  dto: Function,
+  role: 'arguments' | 'result',
+  className: string,
+  issues: ContractIssue[],
+): GeneratedSchema | undefined {
   try {
     const generated = generateSchema(dto, { role });
     issues.push(...generated.issues);
     return generated.issues.length === 0 ? generated : undefined;
   } catch (err) {
-    issues.push({ code: 'invalid-schema', className, message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${messageOf(err)}` });
+    issues.push({
+      code: 'invalid-schema',
+      className,
+      message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${messageOf(err)}`,
+    });
     return undefined;
   }
 }
 
-function compileClass(cls: Function, given: object | undefined, options: CompileOptions, issues: ContractIssue[]): Entry {
+function compileClass(
+  cls: Function,
+  given: object | undefined,
+  options: CompileOptions,
+  issues: ContractIssue[],
+): Entry {
   const toolOptions = getToolOptions(cls);
   const className = cls.name || '(anonymous class)';
   if (toolOptions === undefined) {
@@ -194,20 +247,39 @@ function compileClass(cls: Function, given: object | undefined, options: Compile
   const source = `class ${className}`;
   const name = nameOf(cls, toolOptions, issues);
   if (toolOptions.description.trim() === '') {
-    issues.push({ code: 'missing-description', className, member: 'description', message: `class ${className}: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })` });
+    issues.push({
+      code: 'missing-description',
+      className,
+      member: 'description',
+      message: `class ${className}: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })`,
+    });
   }
   const execute = (given ?? (cls.prototype as object)) as { execute?: unknown };
   if (typeof execute.execute !== 'function') {
-    issues.push({ code: 'missing-execute', className, member: 'execute', message: `class ${className} has no execute() method: add execute(args, ctx) returning the tool's output` });
+    issues.push({
+      code: 'missing-execute',
+      className,
+      member: 'execute',
+      message: `class ${className} has no execute() method: add execute(args, ctx) returning the tool's output`,
+    });
   }
   const args = argsClassOf(cls, toolOptions);
   if (args.kind === 'issue') issues.push(args.issue);
   const dto = args.kind === 'class' ? args.dto : undefined;
   const argsSchema = dto === undefined ? undefined : schemaOf(dto, 'arguments', className, issues);
-  const resultSchema = toolOptions.result === undefined ? undefined : schemaOf(toolOptions.result, 'result', className, issues);
+  const resultSchema =
+    toolOptions.result === undefined ? undefined : schemaOf(toolOptions.result, 'result', className, issues);
   const factsMethod = getFactsMethod(cls);
-  if (factsMethod !== undefined && typeof (cls.prototype as Record<string | symbol, unknown>)[factsMethod] !== 'function') {
-    issues.push({ code: 'missing-execute', className, member: String(factsMethod), message: `class ${className}: @Facts() marks ${String(factsMethod)}, which is not a method: mark a method facts(args, ctx)` });
+  if (
+    factsMethod !== undefined &&
+    typeof (cls.prototype as Record<string | symbol, unknown>)[factsMethod] !== 'function'
+  ) {
+    issues.push({
+      code: 'missing-execute',
+      className,
+      member: String(factsMethod),
+      message: `class ${className}: @Facts() marks ${String(factsMethod)}, which is not a method: mark a method facts(args, ctx)`,
+    });
   }
   if (issues.length > before || name === undefined) return { name, source, tool: undefined };
 
@@ -218,25 +290,56 @@ function compileClass(cls: Function, given: object | undefined, options: Compile
   let pipeline: ArgumentsPipeline;
   let validateResult: CompiledSchema | undefined;
   try {
-    pipeline = createArgumentsPipeline({ schema: parameters, dto, residual, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, validator: options.validator });
+    pipeline = createArgumentsPipeline({
+      schema: parameters,
+      dto,
+      residual,
+      maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+      validator: options.validator,
+    });
   } catch (err) {
-    issues.push({ code: 'invalid-schema', className, message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${messageOf(err)}` });
+    issues.push({
+      code: 'invalid-schema',
+      className,
+      message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${messageOf(err)}`,
+    });
     return { name, source, tool: undefined };
   }
   try {
     validateResult = outputSchema === undefined ? undefined : compileWhenFirstUsed(outputSchema, options.validator);
   } catch (err) {
-    issues.push({ code: 'invalid-schema', className, message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}` });
+    issues.push({
+      code: 'invalid-schema',
+      className,
+      message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}`,
+    });
     return { name, source, tool: undefined };
   }
   const perCall = given === undefined ? options.resolveForCall : undefined;
   const instance = given ?? (perCall === undefined ? instanceOf(cls, className, options, issues) : undefined);
   if (instance === undefined && perCall === undefined) return { name, source, tool: undefined };
   if (instance !== undefined && typeof (instance as { execute?: unknown }).execute !== 'function') {
-    issues.push({ code: 'missing-execute', className, member: 'execute', message: `class ${className}: the instance resolve() returned has no execute() method: return an instance of ${className}` });
+    issues.push({
+      code: 'missing-execute',
+      className,
+      member: 'execute',
+      message: `class ${className}: the instance resolve() returned has no execute() method: return an instance of ${className}`,
+    });
     return { name, source, tool: undefined };
   }
-  const tool = buildTool({ cls, className, instance, resolveForCall: perCall, name, toolOptions, parameters, outputSchema, pipeline, validateResult, factsMethod });
+  const tool = buildTool({
+    cls,
+    className,
+    instance,
+    resolveForCall: perCall,
+    name,
+    toolOptions,
+    parameters,
+    outputSchema,
+    pipeline,
+    validateResult,
+    factsMethod,
+  });
   recordInfo(tool, {
     className,
     argsClass: dto?.name,
@@ -252,12 +355,20 @@ function nameOf(cls: Function, toolOptions: ToolOptions, issues: ContractIssue[]
   if (toolOptions.name !== undefined) return toolOptions.name;
   const className = cls.name;
   if (className === '') {
-    issues.push({ code: 'invalid-name', className: '(anonymous class)', message: `an anonymous class has no name to infer a tool name from: set @Tool({ name: '...' })` });
+    issues.push({
+      code: 'invalid-name',
+      className: '(anonymous class)',
+      message: `an anonymous class has no name to infer a tool name from: set @Tool({ name: '...' })`,
+    });
     return undefined;
   }
   const inferred = inferToolName(className);
   if (!TOOL_NAME_PATTERN.test(inferred)) {
-    issues.push({ code: 'invalid-name', className, message: `class ${className}: the tool name ${JSON.stringify(inferred)} inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: '...' })` });
+    issues.push({
+      code: 'invalid-name',
+      className,
+      message: `class ${className}: the tool name ${JSON.stringify(inferred)} inferred from the class name is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): set @Tool({ name: '...' })`,
+    });
     return undefined;
   }
   return inferred;
@@ -282,7 +393,11 @@ function duplicateIssues(entries: readonly Entry[]): ContractIssue[] {
   for (const name of firstSource.keys()) {
     const sources = repeated.get(name);
     if (sources === undefined) continue;
-    issues.push({ code: 'duplicate-name', className: '', message: `tool name ${JSON.stringify(name)} is used ${sources.length} times (${sources.join(', ')}): names must be unique in a set; give all but one another name (@Tool({ name: '...' }) on a class, "name" on a contract tool)` });
+    issues.push({
+      code: 'duplicate-name',
+      className: '',
+      message: `tool name ${JSON.stringify(name)} is used ${sources.length} times (${sources.join(', ')}): names must be unique in a set; give all but one another name (@Tool({ name: '...' }) on a class, "name" on a contract tool)`,
+    });
   }
   return issues;
 }

@@ -3,7 +3,6 @@ import { messageOf } from '../../util/describe.js';
 import { compileWhenFirstUsed, type SchemaValidator } from '../validation/validator.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
 
-
 /**
  * True when `value` (an object whose class has no `@Tool`) is to be checked as a hand-built
  * contract tool: a plain object (or one without a prototype), or any object with a string `name`.
@@ -26,13 +25,28 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
   const given = tool as Partial<Record<(typeof CONTRACT_KEYS)[number], unknown>>;
   const className = '';
   if (typeof given.name !== 'string' || !TOOL_NAME_PATTERN.test(given.name)) {
-    issues.push({ code: 'invalid-name', className, member: 'name', message: `${label} has name ${given.name === undefined ? 'undefined' : JSON.stringify(given.name)}, which is not a valid MCP tool name: give it a "name" of 1 to 128 of A-Z a-z 0-9 _ - .` });
+    issues.push({
+      code: 'invalid-name',
+      className,
+      member: 'name',
+      message: `${label} has name ${given.name === undefined ? 'undefined' : JSON.stringify(given.name)}, which is not a valid MCP tool name: give it a "name" of 1 to 128 of A-Z a-z 0-9 _ - .`,
+    });
   }
   if (typeof given.description !== 'string' || given.description.trim() === '') {
-    issues.push({ code: 'missing-description', className, member: 'description', message: `${label} has no description: give it a "description" that tells the model what the tool does` });
+    issues.push({
+      code: 'missing-description',
+      className,
+      member: 'description',
+      message: `${label} has no description: give it a "description" that tells the model what the tool does`,
+    });
   }
   if (typeof given.execute !== 'function') {
-    issues.push({ code: 'missing-execute', className, member: 'execute', message: `${label} has no execute function: give it execute(args, ctx) returning the tool's output` });
+    issues.push({
+      code: 'missing-execute',
+      className,
+      member: 'execute',
+      message: `${label} has no execute function: give it execute(args, ctx) returning the tool's output`,
+    });
   }
   for (const key of ['parameters', 'outputSchema'] as const) {
     const schema = given[key];
@@ -46,7 +60,13 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
         problem = messageOf(err);
       }
     }
-    if (problem !== undefined) issues.push({ code: 'invalid-schema', className, member: key, message: `${label}: "${key}" is not a valid JSON Schema 2020-12 (${problem}); fix the schema` });
+    if (problem !== undefined)
+      issues.push({
+        code: 'invalid-schema',
+        className,
+        member: key,
+        message: `${label}: "${key}" is not a valid JSON Schema 2020-12 (${problem}); fix the schema`,
+      });
   }
   return issues;
 }
@@ -64,9 +84,13 @@ export function frozenHandBuilt(tool: ContractTool): ContractTool {
   const put = (key: string | symbol): void => {
     const value = source[key];
     const enumerable = Object.getOwnPropertyDescriptor(tool, key)?.enumerable ?? true;
-    Object.defineProperty(copy, key, { value: typeof value === 'function' ? (value as Function).bind(tool) : value, enumerable });
+    Object.defineProperty(copy, key, {
+      value: typeof value === 'function' ? (value as Function).bind(tool) : value,
+      enumerable,
+    });
   };
   for (const key of Reflect.ownKeys(tool)) put(key);
-  for (const key of CONTRACT_KEYS) if (!Object.prototype.hasOwnProperty.call(copy, key) && source[key] !== undefined) put(key);
+  for (const key of CONTRACT_KEYS)
+    if (!Object.prototype.hasOwnProperty.call(copy, key) && source[key] !== undefined) put(key);
   return Object.freeze(copy) as unknown as ContractTool;
 }

@@ -63,7 +63,8 @@ function isPlainFrozen(value: unknown, depth: number): boolean {
   } else {
     if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
     const keys = Object.keys(value);
-    for (let index = 0; index < keys.length; index++) if (!isPlainFrozen((value as Record<string, unknown>)[keys[index]!], depth + 1)) return false;
+    for (let index = 0; index < keys.length; index++)
+      if (!isPlainFrozen((value as Record<string, unknown>)[keys[index]!], depth + 1)) return false;
   }
   Object.freeze(value);
   return true;
@@ -92,7 +93,8 @@ function frozenPlainCopy(value: unknown, depth: number): unknown {
   for (const key of Object.keys(value)) {
     const member = frozenPlainCopy((value as Record<string, unknown>)[key], depth + 1);
     if (member === NOT_PLAIN) return NOT_PLAIN;
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
     else copy[key] = member;
   }
   return Object.freeze(copy);

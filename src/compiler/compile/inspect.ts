@@ -31,7 +31,12 @@ export function inspectTool(tool: ContractTool): ToolInspection {
   for (const key of CLAIM_KEYS) {
     const value = tool[key];
     if (value === undefined || value === false || value === '') continue;
-    claims[key] = key === 'replay' && typeof value === 'function' ? '(computed per call)' : key === 'requires' ? (value as readonly unknown[]).length : value;
+    claims[key] =
+      key === 'replay' && typeof value === 'function'
+        ? '(computed per call)'
+        : key === 'requires'
+          ? (value as readonly unknown[]).length
+          : value;
   }
   if (isFactual(tool)) claims.facts = true;
   return {
@@ -56,14 +61,18 @@ export function explainTools(tools: readonly ContractTool[]): ToolInspection[] {
 }
 
 function indent(textBlock: string, by: string): string {
-  return textBlock.split('\n').map((line) => by + line).join('\n');
+  return textBlock
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
 }
 
 function claimWords(tool: ContractTool): string[] {
   const words: string[] = [];
   const a = tool.annotations;
   if (a !== undefined) {
-    for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) if (a[key] === true) words.push(key);
+    for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const)
+      if (a[key] === true) words.push(key);
     if (a.title !== undefined) words.push(`title=${JSON.stringify(a.title)}`);
   }
   if (tool.barrier === true) words.push('barrier');
@@ -76,7 +85,8 @@ function claimWords(tool: ContractTool): string[] {
   if (isFactual(tool)) words.push('facts');
   if (tool.timeoutMs !== undefined) words.push(`timeout=${tool.timeoutMs}ms`);
   if (tool.maxOutputChars !== undefined) words.push(`maxOutputChars=${tool.maxOutputChars}`);
-  if (tool.requires !== undefined && tool.requires.length > 0) words.push(`requires=${tool.requires.map((r) => r.capabilities.join('+')).join(',')}`);
+  if (tool.requires !== undefined && tool.requires.length > 0)
+    words.push(`requires=${tool.requires.map((r) => r.capabilities.join('+')).join(',')}`);
   return words;
 }
 
@@ -113,7 +123,9 @@ export function formatDefinitions(tools: readonly ContractTool[], options: Forma
       lines.push(schemaBlock(tool.outputSchema, how));
     }
     if (seen.residual.length > 0) {
-      lines.push(`  checked at run time by class-validator: ${seen.residual.map((r) => `${r.className}.${r.property} ${r.constraint}`).join(', ')}`);
+      lines.push(
+        `  checked at run time by class-validator: ${seen.residual.map((r) => `${r.className}.${r.property} ${r.constraint}`).join(', ')}`,
+      );
     }
     return lines.join('\n');
   });

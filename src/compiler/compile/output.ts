@@ -30,5 +30,7 @@ export function outputOf(value: unknown, rules: OutputRules): ToolOutput {
     return { content: [text(json)], structuredContent: structured };
   }
   const hint = rules.structured ? '' : ', or declare @Tool({ result: YourResult }) to return structured objects';
-  throw new Error(`tool "${rules.toolName}": execute returned ${kindOf(value)}; return a string, an array of content parts or a ToolResult${hint}`);
+  throw new Error(
+    `tool "${rules.toolName}": execute returned ${kindOf(value)}; return a string, an array of content parts or a ToolResult${hint}`,
+  );
 }

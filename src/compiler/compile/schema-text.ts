@@ -16,7 +16,8 @@ function withoutNull(schema: JsonObject): JsonObject {
 
 function range(min: unknown, max: unknown, unit: string): string | undefined {
   if (min === undefined && max === undefined) return undefined;
-  if (min !== undefined && max !== undefined) return min === max ? `${unit} ${String(min)}` : `${unit} ${String(min)}..${String(max)}`;
+  if (min !== undefined && max !== undefined)
+    return min === max ? `${unit} ${String(min)}` : `${unit} ${String(min)}..${String(max)}`;
   return min !== undefined ? `${unit} >= ${String(min)}` : `${unit} <= ${String(max)}`;
 }
 
@@ -24,15 +25,26 @@ function typeWords(schema: JsonObject, root: JsonObject, seen: ReadonlySet<JsonO
   const { schema: target, name: ref } = resolveLocalRef(withoutNull(schema), root);
   if (ref !== undefined && ref !== '(recursive)') return ref;
   if (ref !== undefined && seen.has(target)) return ref;
-  if (Array.isArray(target.enum)) return target.enum.filter((v) => v !== null).map((v) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(target.enum))
+    return target.enum
+      .filter((v) => v !== null)
+      .map((v) => JSON.stringify(v))
+      .join(' | ');
   if ('const' in target) return JSON.stringify(target.const);
-  const types = (Array.isArray(target.type) ? target.type : target.type === undefined ? [] : [target.type]).filter((t) => t !== 'null');
+  const types = (Array.isArray(target.type) ? target.type : target.type === undefined ? [] : [target.type]).filter(
+    (t) => t !== 'null',
+  );
   if (types.length === 1 && types[0] === 'array') {
     const item = isJsonObject(target.items) ? typeWords(target.items, root, seen) : 'unknown';
     return item.includes(' ') ? `(${item})[]` : `${item}[]`;
   }
-  if (types.length === 1 && types[0] === 'object' && isJsonObject(target.additionalProperties)) return `Record<string, ${typeWords(target.additionalProperties, root, seen)}>`;
-  if (types.length === 0 && Array.isArray(target.anyOf)) return target.anyOf.filter(isJsonObject).map((b) => typeWords(b, root, seen)).join(' | ');
+  if (types.length === 1 && types[0] === 'object' && isJsonObject(target.additionalProperties))
+    return `Record<string, ${typeWords(target.additionalProperties, root, seen)}>`;
+  if (types.length === 0 && Array.isArray(target.anyOf))
+    return target.anyOf
+      .filter(isJsonObject)
+      .map((b) => typeWords(b, root, seen))
+      .join(' | ');
   return types.length === 0 ? 'any' : types.join(' | ');
 }
 
@@ -82,7 +94,12 @@ export function schemaLines(schema: JsonObject, indent = ''): string[] {
     for (const [name, value] of Object.entries(properties)) {
       if (!isJsonObject(value)) continue;
       const target = resolveLocalRef(withoutNull(value), root).schema;
-      const description = typeof value.description === 'string' ? value.description : typeof target.description === 'string' ? target.description : undefined;
+      const description =
+        typeof value.description === 'string'
+          ? value.description
+          : typeof target.description === 'string'
+            ? target.description
+            : undefined;
       const head = `${name}${required.has(name) ? '' : '?'}: ${[typeWords(value, root, seen), ...constraintWords(value, root)].join(', ')}`;
       lines.push(`${pad}${head}${description === undefined ? '' : ` — ${description}`}`);
       const nested = nestedObject(value, root);

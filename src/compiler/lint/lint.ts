@@ -17,9 +17,11 @@ function appliesTo(rule: LintRule, role: 'input' | 'output'): boolean {
 
 function providersOf(options: LintOptions): ReadonlySet<LintProvider> {
   const providers = options.providers ?? LINT_PROVIDERS;
-  if (!Array.isArray(providers)) throw new TypeError(`lint: "providers" must be an array of ${LINT_PROVIDERS.join(', ')}, got ${kindOf(providers)}`);
+  if (!Array.isArray(providers))
+    throw new TypeError(`lint: "providers" must be an array of ${LINT_PROVIDERS.join(', ')}, got ${kindOf(providers)}`);
   for (const provider of providers) {
-    if (!LINT_PROVIDERS.includes(provider)) throw new TypeError(`lint: unknown provider ${JSON.stringify(provider)} (known: ${LINT_PROVIDERS.join(', ')})`);
+    if (!LINT_PROVIDERS.includes(provider))
+      throw new TypeError(`lint: unknown provider ${JSON.stringify(provider)} (known: ${LINT_PROVIDERS.join(', ')})`);
   }
   return new Set(providers);
 }
@@ -31,7 +33,11 @@ function providersOf(options: LintOptions): ReadonlySet<LintProvider> {
  * only, so an output schema is checked against the MCP rules alone. Never changes the schema;
  * throws a `TypeError` only for bad options.
  */
-export function lintSchema(schema: JsonObject, target: { readonly tool: string; readonly role: 'input' | 'output' }, options: LintOptions = {}): LintFinding[] {
+export function lintSchema(
+  schema: JsonObject,
+  target: { readonly tool: string; readonly role: 'input' | 'output' },
+  options: LintOptions = {},
+): LintFinding[] {
   const providers = providersOf(options);
   const full: LintTarget = { ...target, document: schema };
   const findings: LintFinding[] = [];
@@ -49,10 +55,12 @@ export function lintSchema(schema: JsonObject, target: { readonly tool: string; 
         citation: rule.citation,
       });
     };
-    if (rule.checkTool !== undefined) for (const violation of rule.checkTool({ name: target.tool }, full)) add('', violation);
-    if (rule.check !== undefined) walkSchema(schema, (node) => {
-      for (const violation of rule.check!(node, full)) add(node.pointer, violation);
-    });
+    if (rule.checkTool !== undefined)
+      for (const violation of rule.checkTool({ name: target.tool }, full)) add('', violation);
+    if (rule.check !== undefined)
+      walkSchema(schema, (node) => {
+        for (const violation of rule.check!(node, full)) add(node.pointer, violation);
+      });
   }
   return findings;
 }
@@ -68,8 +76,15 @@ export function lintTools(tools: readonly ContractTool[], options: LintOptions =
   if (!Array.isArray(tools)) throw new TypeError(`lintTools() takes an array of contract tools, got ${kindOf(tools)}`);
   const findings: LintFinding[] = [];
   for (const tool of tools) {
-    findings.push(...lintSchema(isJsonObject(tool.parameters) ? tool.parameters : EMPTY_ARGUMENTS, { tool: tool.name, role: 'input' }, options));
-    if (isJsonObject(tool.outputSchema)) findings.push(...lintSchema(tool.outputSchema, { tool: tool.name, role: 'output' }, options));
+    findings.push(
+      ...lintSchema(
+        isJsonObject(tool.parameters) ? tool.parameters : EMPTY_ARGUMENTS,
+        { tool: tool.name, role: 'input' },
+        options,
+      ),
+    );
+    if (isJsonObject(tool.outputSchema))
+      findings.push(...lintSchema(tool.outputSchema, { tool: tool.name, role: 'output' }, options));
   }
   return findings;
 }
@@ -80,7 +95,9 @@ export function lintTools(tools: readonly ContractTool[], options: LintOptions =
  */
 export function formatFindings(findings: readonly LintFinding[]): string {
   if (findings.length === 0) return 'no findings\n';
-  const lines = findings.map((f) => `${f.tool} ${f.schema}${f.pointer === '' ? '' : ` ${f.pointer}`}: [${f.rule}] ${f.message}; fix: ${f.fix}`);
+  const lines = findings.map(
+    (f) => `${f.tool} ${f.schema}${f.pointer === '' ? '' : ` ${f.pointer}`}: [${f.rule}] ${f.message}; fix: ${f.fix}`,
+  );
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.provider, (counts.get(f.provider) ?? 0) + 1);
   const summary = [...counts].map(([provider, count]) => `${provider} ${count}`).join(', ');

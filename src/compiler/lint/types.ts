@@ -4,7 +4,13 @@ import type { JsonObject } from '../../contract/index.js';
 export type LintProvider = 'openai-strict' | 'gemini' | 'anthropic' | 'anthropic-strict' | 'mcp';
 
 /** Every provider, in the order findings are reported. */
-export const LINT_PROVIDERS: readonly LintProvider[] = ['openai-strict', 'gemini', 'anthropic', 'anthropic-strict', 'mcp'];
+export const LINT_PROVIDERS: readonly LintProvider[] = [
+  'openai-strict',
+  'gemini',
+  'anthropic',
+  'anthropic-strict',
+  'mcp',
+];
 
 /** One schema the linter visits, with where it sits. */
 export interface SchemaNode {

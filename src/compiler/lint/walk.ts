@@ -2,7 +2,18 @@ import { isJsonObject, type JsonObject } from '../../contract/index.js';
 import type { SchemaNode } from './types.js';
 
 /** Keywords whose value is one subschema. */
-const SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems'] as const;
+const SINGLE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+] as const;
 /** Keywords whose value is a list of subschemas. */
 const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 /** Keywords whose value maps names to subschemas. */
@@ -30,19 +41,30 @@ export function walkSchema(schema: JsonObject, visit: (node: SchemaNode) => void
     visited++;
     visit(node);
     const children: SchemaNode[] = [];
-    const depthBelow = node.objectDepth + (node.schema.type === 'object' || (Array.isArray(node.schema.type) && node.schema.type.includes('object')) ? 1 : 0);
+    const depthBelow =
+      node.objectDepth +
+      (node.schema.type === 'object' || (Array.isArray(node.schema.type) && node.schema.type.includes('object'))
+        ? 1
+        : 0);
     const add = (child: unknown, pointer: string, objectDepth: number): void => {
       if (isJsonObject(child)) children.push({ schema: child, pointer, root: false, objectDepth });
     };
     for (const key of MAPS) {
       const map = node.schema[key];
       if (!isJsonObject(map)) continue;
-      for (const name of Object.keys(map)) add(map[name], `${node.pointer}/${key}/${pointerSegment(name)}`, key === 'properties' || key === 'patternProperties' ? depthBelow : 1);
+      for (const name of Object.keys(map))
+        add(
+          map[name],
+          `${node.pointer}/${key}/${pointerSegment(name)}`,
+          key === 'properties' || key === 'patternProperties' ? depthBelow : 1,
+        );
     }
-    for (const key of SINGLE) add(node.schema[key], `${node.pointer}/${key}`, key === 'additionalProperties' ? depthBelow : node.objectDepth);
+    for (const key of SINGLE)
+      add(node.schema[key], `${node.pointer}/${key}`, key === 'additionalProperties' ? depthBelow : node.objectDepth);
     for (const key of LISTS) {
       const list = node.schema[key];
-      if (Array.isArray(list)) list.forEach((child, index) => add(child, `${node.pointer}/${key}/${index}`, node.objectDepth));
+      if (Array.isArray(list))
+        list.forEach((child, index) => add(child, `${node.pointer}/${key}/${index}`, node.objectDepth));
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
@@ -77,7 +99,13 @@ export function isRecursive(document: JsonObject): boolean {
   const edges = new Map<string, string[]>();
   for (const name of Object.keys(defs)) {
     const def = defs[name];
-    if (isJsonObject(def)) edges.set(name, refsOf(def).filter((ref) => ref.startsWith('#/$defs/')).map((ref) => ref.slice('#/$defs/'.length)));
+    if (isJsonObject(def))
+      edges.set(
+        name,
+        refsOf(def)
+          .filter((ref) => ref.startsWith('#/$defs/'))
+          .map((ref) => ref.slice('#/$defs/'.length)),
+      );
   }
   const state = new Map<string, 'open' | 'done'>();
   const visit = (name: string, depth: number): void => {

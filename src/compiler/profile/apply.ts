@@ -1,10 +1,22 @@
-import { InvalidArgumentsError, isJsonObject, type CallContext, type ContractTool, type JsonObject } from '../../contract/index.js';
+import {
+  InvalidArgumentsError,
+  isJsonObject,
+  type CallContext,
+  type ContractTool,
+  type JsonObject,
+} from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { problemsOf } from '../validation/ajv.js';
 import { compileSchema } from '../validation/validator.js';
 import { compiledEntryOf, registerCompiledEntry, type CompiledEntry } from '../compile/entry.js';
 import { compiledInfoOf, deepFrozen, recordInfo } from '../compile/info.js';
-import { checkProfile, checkRecursionDepth, DEFAULT_RECURSION_DEPTH, profileRules, type SchemaProfile } from './options.js';
+import {
+  checkProfile,
+  checkRecursionDepth,
+  DEFAULT_RECURSION_DEPTH,
+  profileRules,
+  type SchemaProfile,
+} from './options.js';
 import { entriesToMaps, profileSchema, type EntriesPlan } from './portable.js';
 
 /** The options of `applySchemaProfile`. */
@@ -23,17 +35,24 @@ export interface SchemaProfileOptions {
  * `parameters` pass through unchanged. Throws a `TypeError` for an unknown profile or a bad
  * recursion depth.
  */
-export function applySchemaProfile(tools: readonly ContractTool[], profile: SchemaProfile, options: SchemaProfileOptions = {}): readonly ContractTool[] {
-  if (!Array.isArray(tools)) throw new TypeError(`applySchemaProfile() takes an array of contract tools, got ${kindOf(tools)}`);
+export function applySchemaProfile(
+  tools: readonly ContractTool[],
+  profile: SchemaProfile,
+  options: SchemaProfileOptions = {},
+): readonly ContractTool[] {
+  if (!Array.isArray(tools))
+    throw new TypeError(`applySchemaProfile() takes an array of contract tools, got ${kindOf(tools)}`);
   const checked = checkProfile('applySchemaProfile()', profile);
   const depth = checkRecursionDepth('applySchemaProfile()', options.recursionDepth ?? DEFAULT_RECURSION_DEPTH);
   if (checked === 'exact') return tools;
   const rules = profileRules(checked);
-  return Object.freeze(tools.map((tool) => {
-    if (!isJsonObject(tool.parameters)) return tool;
-    const { schema, entries } = profileSchema(tool.parameters, rules, depth);
-    return profiledTool(tool, deepFrozen(schema), entries);
-  }));
+  return Object.freeze(
+    tools.map((tool) => {
+      if (!isJsonObject(tool.parameters)) return tool;
+      const { schema, entries } = profileSchema(tool.parameters, rules, depth);
+      return profiledTool(tool, deepFrozen(schema), entries);
+    }),
+  );
 }
 
 /**
@@ -62,9 +81,17 @@ function adapterOf(tool: ContractTool, entries: EntriesPlan | undefined): (args:
 function entryOf(tool: ContractTool, adapt: (args: unknown) => unknown): CompiledEntry {
   const inner = compiledEntryOf(tool);
   if (inner !== undefined) {
-    return { parse: async (raw) => inner.parse(adapt(raw)), run: (args, ctx) => inner.run(args, ctx), validateOutput: inner.validateOutput };
+    return {
+      parse: async (raw) => inner.parse(adapt(raw)),
+      run: (args, ctx) => inner.run(args, ctx),
+      validateOutput: inner.validateOutput,
+    };
   }
-  return { parse: async (raw) => adapt(raw) as object, run: async (args, ctx) => tool.execute(args, ctx), validateOutput: undefined };
+  return {
+    parse: async (raw) => adapt(raw) as object,
+    run: async (args, ctx) => tool.execute(args, ctx),
+    validateOutput: undefined,
+  };
 }
 
 function profiledTool(tool: ContractTool, parameters: JsonObject, entries: EntriesPlan | undefined): ContractTool {
@@ -73,13 +100,18 @@ function profiledTool(tool: ContractTool, parameters: JsonObject, entries: Entri
   for (const key of Object.keys(tool)) copy[key] = (tool as unknown as Record<string, unknown>)[key];
   copy.parameters = parameters;
   copy.execute = async (args: unknown, ctx: CallContext) => tool.execute(adapt(args), ctx);
-  if (typeof tool.facts === 'function') copy.facts = (args: JsonObject, ctx: CallContext) => tool.facts!(adapt(args) as JsonObject, ctx);
+  if (typeof tool.facts === 'function')
+    copy.facts = (args: JsonObject, ctx: CallContext) => tool.facts!(adapt(args) as JsonObject, ctx);
   if (typeof tool.replay === 'function') {
     const replay = tool.replay;
     copy.replay = (args: JsonObject, ctx: CallContext) => replay(adapt(args) as JsonObject, ctx);
   }
   if (Array.isArray(tool.requires) && entries !== undefined) {
-    copy.requires = Object.freeze(tool.requires.map((requirement) => Object.freeze({ ...requirement, subject: (args: unknown) => requirement.subject(adapt(args)) })));
+    copy.requires = Object.freeze(
+      tool.requires.map((requirement) =>
+        Object.freeze({ ...requirement, subject: (args: unknown) => requirement.subject(adapt(args)) }),
+      ),
+    );
   }
   if (typeof tool.close === 'function') copy.close = () => tool.close!();
   const result = copy as unknown as ContractTool;

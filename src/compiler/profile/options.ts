@@ -9,7 +9,13 @@ import { kindOf } from '../../util/describe.js';
  */
 export type SchemaProfile = 'exact' | 'portable' | 'openai-strict' | 'gemini' | 'anthropic-strict';
 
-export const SCHEMA_PROFILES: readonly SchemaProfile[] = ['exact', 'portable', 'openai-strict', 'gemini', 'anthropic-strict'];
+export const SCHEMA_PROFILES: readonly SchemaProfile[] = [
+  'exact',
+  'portable',
+  'openai-strict',
+  'gemini',
+  'anthropic-strict',
+];
 
 /** How deep a recursive class is listed when a profile must unroll it (`$ref` not allowed, or recursion refused). */
 export const DEFAULT_RECURSION_DEPTH = 3;
@@ -38,7 +44,18 @@ export interface ProfileRules {
   readonly formats: ReadonlySet<string> | 'all';
 }
 
-const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems'];
+const BOUNDS = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+];
 const ANNOTATIONS = ['default', 'examples', 'deprecated'];
 const LOGIC = ['not', 'allOf', 'oneOf', 'pattern'];
 
@@ -46,20 +63,69 @@ const LOGIC = ['not', 'allOf', 'oneOf', 'pattern'];
 export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileRules {
   switch (profile) {
     case 'portable':
-      return { allRequired: true, nullThroughAnyOf: true, inlineRefs: true, mapsAsEntries: true, constAsEnum: true, stringEnumsOnly: true, moved: new Set([...BOUNDS, ...ANNOTATIONS, ...LOGIC]), formats: new Set(['date-time']) };
+      return {
+        allRequired: true,
+        nullThroughAnyOf: true,
+        inlineRefs: true,
+        mapsAsEntries: true,
+        constAsEnum: true,
+        stringEnumsOnly: true,
+        moved: new Set([...BOUNDS, ...ANNOTATIONS, ...LOGIC]),
+        formats: new Set(['date-time']),
+      };
     case 'openai-strict':
-      return { allRequired: true, nullThroughAnyOf: false, inlineRefs: true, mapsAsEntries: true, constAsEnum: false, stringEnumsOnly: false, moved: new Set(['default', 'minLength', 'maxLength', 'uniqueItems', 'not', 'allOf', 'oneOf']), formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']) };
+      return {
+        allRequired: true,
+        nullThroughAnyOf: false,
+        inlineRefs: true,
+        mapsAsEntries: true,
+        constAsEnum: false,
+        stringEnumsOnly: false,
+        moved: new Set(['default', 'minLength', 'maxLength', 'uniqueItems', 'not', 'allOf', 'oneOf']),
+        formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']),
+      };
     case 'gemini':
-      return { allRequired: false, nullThroughAnyOf: true, inlineRefs: true, mapsAsEntries: true, constAsEnum: true, stringEnumsOnly: true, moved: new Set(['exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'uniqueItems', 'examples', 'deprecated', 'not', 'allOf', 'oneOf']), formats: new Set(['date-time']) };
+      return {
+        allRequired: false,
+        nullThroughAnyOf: true,
+        inlineRefs: true,
+        mapsAsEntries: true,
+        constAsEnum: true,
+        stringEnumsOnly: true,
+        moved: new Set([
+          'exclusiveMinimum',
+          'exclusiveMaximum',
+          'multipleOf',
+          'uniqueItems',
+          'examples',
+          'deprecated',
+          'not',
+          'allOf',
+          'oneOf',
+        ]),
+        formats: new Set(['date-time']),
+      };
     case 'anthropic-strict':
-      return { allRequired: false, nullThroughAnyOf: true, inlineRefs: true, mapsAsEntries: true, constAsEnum: false, stringEnumsOnly: false, moved: new Set(BOUNDS), formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']) };
+      return {
+        allRequired: false,
+        nullThroughAnyOf: true,
+        inlineRefs: true,
+        mapsAsEntries: true,
+        constAsEnum: false,
+        stringEnumsOnly: false,
+        moved: new Set(BOUNDS),
+        formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']),
+      };
   }
 }
 
 /** Throws a `TypeError` naming the option when `profile` is not a known profile. */
 export function checkProfile(where: string, profile: unknown): SchemaProfile {
-  if (typeof profile === 'string' && (SCHEMA_PROFILES as readonly string[]).includes(profile)) return profile as SchemaProfile;
-  throw new TypeError(`${where}: "schemaProfile" must be one of ${SCHEMA_PROFILES.join(', ')}, got ${typeof profile === 'string' ? JSON.stringify(profile) : kindOf(profile)}`);
+  if (typeof profile === 'string' && (SCHEMA_PROFILES as readonly string[]).includes(profile))
+    return profile as SchemaProfile;
+  throw new TypeError(
+    `${where}: "schemaProfile" must be one of ${SCHEMA_PROFILES.join(', ')}, got ${typeof profile === 'string' ? JSON.stringify(profile) : kindOf(profile)}`,
+  );
 }
 
 /** Throws a `TypeError` unless `depth` is a whole number from 1 to 16. */

@@ -43,7 +43,8 @@ function withoutNull(schema: JsonObject): { readonly base: JsonObject; readonly 
   if (Array.isArray(schema.anyOf) && schema.anyOf.some((member) => isJsonObject(member) && member.type === 'null')) {
     const members = schema.anyOf.filter((member) => !(isJsonObject(member) && member.type === 'null'));
     const { anyOf: _anyOf, ...rest } = schema;
-    const base: JsonObject = members.length === 1 && isJsonObject(members[0]) ? { ...rest, ...members[0] } : { ...rest, anyOf: members };
+    const base: JsonObject =
+      members.length === 1 && isJsonObject(members[0]) ? { ...rest, ...members[0] } : { ...rest, anyOf: members };
     return { base, nullable: true };
   }
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) {
@@ -74,7 +75,10 @@ function withNotes(schema: JsonObject, notes: readonly string[]): JsonObject {
   if (kept.length === 0) return schema;
   const text = kept.join('; ');
   const current = typeof schema.description === 'string' && schema.description !== '' ? schema.description : undefined;
-  return { ...schema, description: current === undefined ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : `${current} (${text})` };
+  return {
+    ...schema,
+    description: current === undefined ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : `${current} (${text})`,
+  };
 }
 
 interface Context {
@@ -91,7 +95,9 @@ function resolveRef(ref: string, root: JsonObject): JsonObject | undefined {
   if (!ref.startsWith('#/$defs/')) return undefined;
   const defs = root.$defs;
   const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
-  return isJsonObject(defs) && Object.prototype.hasOwnProperty.call(defs, name) && isJsonObject(defs[name]) ? defs[name] : undefined;
+  return isJsonObject(defs) && Object.prototype.hasOwnProperty.call(defs, name) && isJsonObject(defs[name])
+    ? defs[name]
+    : undefined;
 }
 
 /** The marker for "this branch is cut because recursion went too deep". */
@@ -157,7 +163,10 @@ function transformBase(schema: JsonObject, context: Context, plan: EntriesPlan):
     const valueSchema = transform(schema.additionalProperties, context, plan.values);
     const entry: JsonObject = {
       type: 'object',
-      properties: { key: { type: 'string' }, value: valueSchema === CUT ? { type: 'object', properties: {}, additionalProperties: false } : valueSchema },
+      properties: {
+        key: { type: 'string' },
+        value: valueSchema === CUT ? { type: 'object', properties: {}, additionalProperties: false } : valueSchema,
+      },
       required: ['key', 'value'],
       additionalProperties: false,
     };
@@ -182,7 +191,12 @@ function transformBase(schema: JsonObject, context: Context, plan: EntriesPlan):
       let listed = transform(child, context, childPlan);
       if (listed === CUT) {
         if (!required.has(name)) continue;
-        listed = { type: 'object', properties: {}, additionalProperties: false, description: 'Nested too deep to be listed.' };
+        listed = {
+          type: 'object',
+          properties: {},
+          additionalProperties: false,
+          description: 'Nested too deep to be listed.',
+        };
       }
       if (rules.allRequired && !required.has(name) && !withoutNull(listed).nullable) listed = admitNull(listed, rules);
       setDataKey(properties, name, listed);
@@ -236,7 +250,11 @@ export function profileSchema(schema: JsonObject, rules: ProfileRules, recursion
  */
 export function entriesToMaps(value: unknown, plan: EntriesPlan): unknown {
   let current = value;
-  if (plan.entries && Array.isArray(current) && current.every((item) => isJsonObject(item) && typeof item.key === 'string' && 'value' in item)) {
+  if (
+    plan.entries &&
+    Array.isArray(current) &&
+    current.every((item) => isJsonObject(item) && typeof item.key === 'string' && 'value' in item)
+  ) {
     const object: Record<string, unknown> = {};
     for (const item of current as { key: string; value: unknown }[]) setDataKey(object, item.key, item.value);
     current = object;
@@ -260,7 +278,8 @@ export function entriesToMaps(value: unknown, plan: EntriesPlan): unknown {
   if (plan.values !== undefined) {
     for (const key of Object.keys(source)) set(key, entriesToMaps(source[key], plan.values));
   } else {
-    for (const [name, child] of plan.properties) if (Object.prototype.hasOwnProperty.call(source, name)) set(name, entriesToMaps(source[name], child));
+    for (const [name, child] of plan.properties)
+      if (Object.prototype.hasOwnProperty.call(source, name)) set(name, entriesToMaps(source[name], child));
   }
   return copy ?? current;
 }

@@ -37,7 +37,11 @@ function initialValuesOf(cls: Function): Map<string, unknown> {
 }
 
 /** The property names in schema order: base classes first, each class's in decorator order. */
-function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], fieldNames: Iterable<string>): string[] {
+function propertyOrder(
+  cls: Function,
+  metadatas: readonly ValidationMetadata[],
+  fieldNames: Iterable<string>,
+): string[] {
   const names: string[] = [];
   const seen = new Set<string>();
   const add = (name: string): void => {
@@ -48,7 +52,9 @@ function propertyOrder(cls: Function, metadatas: readonly ValidationMetadata[], 
   };
   // Each class's own rules, read from that class, so a property a subclass redecorates keeps
   // the place its base class declared it at.
-  for (const c of classChain(cls)) for (const metadata of c === cls ? metadatas : validationMetadataOf(c)) if (metadata.target === c) add(metadata.propertyName);
+  for (const c of classChain(cls))
+    for (const metadata of c === cls ? metadatas : validationMetadataOf(c))
+      if (metadata.target === c) add(metadata.propertyName);
   for (const metadata of metadatas) if (typeof metadata.target === 'function') add(metadata.propertyName);
   for (const name of fieldNames) add(name);
   return names;
@@ -120,6 +126,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
     collectReferences(property.rules, references);
   }
   const known = new Set(names);
-  for (const key of initialValues.keys()) if (!known.has(key)) issues.push(messages.undecoratedProperty(className, key, role));
+  for (const key of initialValues.keys())
+    if (!known.has(key)) issues.push(messages.undecoratedProperty(className, key, role));
   return { cls, className, properties, references, issues };
 }

@@ -25,7 +25,9 @@ const NUMBER = typeSet('number');
 const ARRAY = typeSet('array');
 
 function isEmptyOptions(options: unknown): boolean {
-  return options === undefined || options === null || (typeof options === 'object' && Object.keys(options).length === 0);
+  return (
+    options === undefined || options === null || (typeof options === 'object' && Object.keys(options).length === 0)
+  );
 }
 
 function isCount(value: unknown): value is number {
@@ -84,7 +86,8 @@ export function patternOf(pattern: unknown, modifiers: unknown): string | undefi
     if ([...pattern.flags].some((flag) => !HARMLESS_FLAGS.has(flag))) return undefined;
     source = pattern.source;
   } else if (typeof pattern === 'string') {
-    if (modifiers !== undefined && modifiers !== '' && [...String(modifiers)].some((flag) => !HARMLESS_FLAGS.has(flag))) return undefined;
+    if (modifiers !== undefined && modifiers !== '' && [...String(modifiers)].some((flag) => !HARMLESS_FLAGS.has(flag)))
+      return undefined;
     source = pattern;
   } else {
     return undefined;
@@ -105,7 +108,11 @@ export function patternOf(pattern: unknown, modifiers: unknown): string | undefi
  * `whenNoOptions`, a decorator given options (`allow_display_name`, `require_tld: false`, ...)
  * gets no format at all: the options may accept values the format would refuse.
  */
-const stringFormat = (decorator: string, format: string, how: { readonly residual: boolean; readonly whenNoOptions?: boolean }): ConstraintMapping => ({
+const stringFormat = (
+  decorator: string,
+  format: string,
+  how: { readonly residual: boolean; readonly whenNoOptions?: boolean },
+): ConstraintMapping => ({
   decorator,
   apply(context) {
     context.rules.requireTypes(STRING, decorator);
@@ -132,83 +139,166 @@ export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new M
   ['isBoolean', typeOnly('@IsBoolean()', 'boolean')],
   ['isArray', typeOnly('@IsArray()', 'array')],
   ['isObject', typeOnly('@IsObject()', 'object')],
-  ['isNumber', {
-    decorator: '@IsNumber()',
-    apply(context) {
-      context.rules.requireTypes(NUMBER, '@IsNumber()');
-      // allowNaN and allowInfinity cannot matter (JSON has neither); maxDecimalPlaces can.
-      const options = context.constraints[0] as { maxDecimalPlaces?: unknown } | undefined;
-      if (options !== undefined && options !== null && options.maxDecimalPlaces !== undefined) context.residual();
+  [
+    'isNumber',
+    {
+      decorator: '@IsNumber()',
+      apply(context) {
+        context.rules.requireTypes(NUMBER, '@IsNumber()');
+        // allowNaN and allowInfinity cannot matter (JSON has neither); maxDecimalPlaces can.
+        const options = context.constraints[0] as { maxDecimalPlaces?: unknown } | undefined;
+        if (options !== undefined && options !== null && options.maxDecimalPlaces !== undefined) context.residual();
+      },
     },
-  }],
-  ['isEnum', {
-    decorator: '@IsEnum()',
-    apply(context) {
-      const values = Array.isArray(context.constraints[1]) ? context.constraints[1] : enumValuesOf(context.constraints[0]);
-      restrictToPrimitives(context, values, '@IsEnum()');
+  ],
+  [
+    'isEnum',
+    {
+      decorator: '@IsEnum()',
+      apply(context) {
+        const values = Array.isArray(context.constraints[1])
+          ? context.constraints[1]
+          : enumValuesOf(context.constraints[0]);
+        restrictToPrimitives(context, values, '@IsEnum()');
+      },
     },
-  }],
-  ['isIn', {
-    decorator: '@IsIn()',
-    apply(context) {
-      restrictToPrimitives(context, context.constraints[0], '@IsIn()');
+  ],
+  [
+    'isIn',
+    {
+      decorator: '@IsIn()',
+      apply(context) {
+        restrictToPrimitives(context, context.constraints[0], '@IsIn()');
+      },
     },
-  }],
-  ['equals', {
-    decorator: '@Equals()',
-    apply(context) {
-      const value = context.constraints[0];
-      if (!isJsonPrimitive(value)) {
-        context.residual();
-        return;
-      }
-      context.rules.constValue = { value };
-      context.rules.requireTypes(typeSet(jsonTypeOf(value)), '@Equals()');
+  ],
+  [
+    'equals',
+    {
+      decorator: '@Equals()',
+      apply(context) {
+        const value = context.constraints[0];
+        if (!isJsonPrimitive(value)) {
+          context.residual();
+          return;
+        }
+        context.rules.constValue = { value };
+        context.rules.requireTypes(typeSet(jsonTypeOf(value)), '@Equals()');
+      },
     },
-  }],
-  ['notEquals', {
-    decorator: '@NotEquals()',
-    apply(context) {
-      const value = context.constraints[0];
-      if (isJsonPrimitive(value)) context.rules.forbid([value]);
+  ],
+  [
+    'notEquals',
+    {
+      decorator: '@NotEquals()',
+      apply(context) {
+        const value = context.constraints[0];
+        if (isJsonPrimitive(value)) context.rules.forbid([value]);
+      },
     },
-  }],
-  ['isNotIn', {
-    decorator: '@IsNotIn()',
-    apply(context) {
-      const values = context.constraints[0];
-      if (Array.isArray(values)) context.rules.forbid(values.filter(isJsonPrimitive) as Json[]);
+  ],
+  [
+    'isNotIn',
+    {
+      decorator: '@IsNotIn()',
+      apply(context) {
+        const values = context.constraints[0];
+        if (Array.isArray(values)) context.rules.forbid(values.filter(isJsonPrimitive) as Json[]);
+      },
     },
-  }],
-  ['isNotEmpty', {
-    decorator: '@IsNotEmpty()',
-    apply(context) {
-      context.rules.notEmpty = true;
+  ],
+  [
+    'isNotEmpty',
+    {
+      decorator: '@IsNotEmpty()',
+      apply(context) {
+        context.rules.notEmpty = true;
+      },
     },
-  }],
-  ['min', { decorator: '@Min()', apply: (context) => { context.rules.requireTypes(NUMBER, '@Min()'); numberBound(context, 'minimum', context.constraints[0]); } }],
-  ['max', { decorator: '@Max()', apply: (context) => { context.rules.requireTypes(NUMBER, '@Max()'); numberBound(context, 'maximum', context.constraints[0]); } }],
-  ['isPositive', { decorator: '@IsPositive()', apply: (context) => { context.rules.requireTypes(NUMBER, '@IsPositive()'); context.rules.bound('exclusiveMinimum', 0); } }],
-  ['isNegative', { decorator: '@IsNegative()', apply: (context) => { context.rules.requireTypes(NUMBER, '@IsNegative()'); context.rules.bound('exclusiveMaximum', 0); } }],
-  ['isLength', {
-    decorator: '@Length()',
-    apply(context) {
-      context.rules.requireTypes(STRING, '@Length()');
-      countBound(context, 'minLength', context.constraints[0]);
-      countBound(context, 'maxLength', context.constraints[1]);
+  ],
+  [
+    'min',
+    {
+      decorator: '@Min()',
+      apply: (context) => {
+        context.rules.requireTypes(NUMBER, '@Min()');
+        numberBound(context, 'minimum', context.constraints[0]);
+      },
     },
-  }],
-  ['minLength', { decorator: '@MinLength()', apply: (context) => { context.rules.requireTypes(STRING, '@MinLength()'); countBound(context, 'minLength', context.constraints[0]); } }],
-  ['maxLength', { decorator: '@MaxLength()', apply: (context) => { context.rules.requireTypes(STRING, '@MaxLength()'); countBound(context, 'maxLength', context.constraints[0]); } }],
-  ['matches', {
-    decorator: '@Matches()',
-    apply(context) {
-      context.rules.requireTypes(STRING, '@Matches()');
-      const pattern = patternOf(context.constraints[0], context.constraints[1]);
-      if (pattern === undefined) context.residual();
-      else context.rules.addPattern(pattern);
+  ],
+  [
+    'max',
+    {
+      decorator: '@Max()',
+      apply: (context) => {
+        context.rules.requireTypes(NUMBER, '@Max()');
+        numberBound(context, 'maximum', context.constraints[0]);
+      },
     },
-  }],
+  ],
+  [
+    'isPositive',
+    {
+      decorator: '@IsPositive()',
+      apply: (context) => {
+        context.rules.requireTypes(NUMBER, '@IsPositive()');
+        context.rules.bound('exclusiveMinimum', 0);
+      },
+    },
+  ],
+  [
+    'isNegative',
+    {
+      decorator: '@IsNegative()',
+      apply: (context) => {
+        context.rules.requireTypes(NUMBER, '@IsNegative()');
+        context.rules.bound('exclusiveMaximum', 0);
+      },
+    },
+  ],
+  [
+    'isLength',
+    {
+      decorator: '@Length()',
+      apply(context) {
+        context.rules.requireTypes(STRING, '@Length()');
+        countBound(context, 'minLength', context.constraints[0]);
+        countBound(context, 'maxLength', context.constraints[1]);
+      },
+    },
+  ],
+  [
+    'minLength',
+    {
+      decorator: '@MinLength()',
+      apply: (context) => {
+        context.rules.requireTypes(STRING, '@MinLength()');
+        countBound(context, 'minLength', context.constraints[0]);
+      },
+    },
+  ],
+  [
+    'maxLength',
+    {
+      decorator: '@MaxLength()',
+      apply: (context) => {
+        context.rules.requireTypes(STRING, '@MaxLength()');
+        countBound(context, 'maxLength', context.constraints[0]);
+      },
+    },
+  ],
+  [
+    'matches',
+    {
+      decorator: '@Matches()',
+      apply(context) {
+        context.rules.requireTypes(STRING, '@Matches()');
+        const pattern = patternOf(context.constraints[0], context.constraints[1]);
+        if (pattern === undefined) context.residual();
+        else context.rules.addPattern(pattern);
+      },
+    },
+  ],
   ['isEmail', stringFormat('@IsEmail()', 'email', { residual: true, whenNoOptions: true })],
   ['isUrl', stringFormat('@IsUrl()', 'uri', { residual: true, whenNoOptions: true })],
   // Every version is a UUID to ajv; the version (and the variant digit, which ajv does not check
@@ -219,23 +309,89 @@ export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new M
   // JSON has no Date: the argument is an ISO date-time string that @Type(() => Date) turns into
   // a Date; class-validator then checks that it really is one.
   ['isDate', stringFormat('@IsDate()', 'date-time', { residual: true })],
-  ['arrayMinSize', { decorator: '@ArrayMinSize()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayMinSize()'); countBound(context, 'minItems', context.constraints[0]); } }],
-  ['arrayMaxSize', { decorator: '@ArrayMaxSize()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayMaxSize()'); countBound(context, 'maxItems', context.constraints[0]); } }],
-  ['arrayNotEmpty', { decorator: '@ArrayNotEmpty()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayNotEmpty()'); context.rules.bound('minItems', 1); } }],
-  ['arrayUnique', {
-    decorator: '@ArrayUnique()',
-    apply(context) {
-      context.rules.requireTypes(ARRAY, '@ArrayUnique()');
-      context.rules.uniqueItems = true;
-      // An identifier function (ArrayUnique(o => o.id)) is invisible in the metadata, and
-      // class-validator compares items with ===: it also runs at call time.
-      context.residual();
+  [
+    'arrayMinSize',
+    {
+      decorator: '@ArrayMinSize()',
+      apply: (context) => {
+        context.rules.requireTypes(ARRAY, '@ArrayMinSize()');
+        countBound(context, 'minItems', context.constraints[0]);
+      },
     },
-  }],
-  ['arrayContains', { decorator: '@ArrayContains()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayContains()'); context.residual(); } }],
-  ['arrayNotContains', { decorator: '@ArrayNotContains()', apply: (context) => { context.rules.requireTypes(ARRAY, '@ArrayNotContains()'); context.residual(); } }],
-  ['isDivisibleBy', { decorator: '@IsDivisibleBy()', apply: (context) => { context.rules.requireTypes(NUMBER, '@IsDivisibleBy()'); context.residual(); } }],
-  ['isNotEmptyObject', { decorator: '@IsNotEmptyObject()', apply: (context) => { context.rules.requireTypes(typeSet('object'), '@IsNotEmptyObject()'); context.residual(); } }],
+  ],
+  [
+    'arrayMaxSize',
+    {
+      decorator: '@ArrayMaxSize()',
+      apply: (context) => {
+        context.rules.requireTypes(ARRAY, '@ArrayMaxSize()');
+        countBound(context, 'maxItems', context.constraints[0]);
+      },
+    },
+  ],
+  [
+    'arrayNotEmpty',
+    {
+      decorator: '@ArrayNotEmpty()',
+      apply: (context) => {
+        context.rules.requireTypes(ARRAY, '@ArrayNotEmpty()');
+        context.rules.bound('minItems', 1);
+      },
+    },
+  ],
+  [
+    'arrayUnique',
+    {
+      decorator: '@ArrayUnique()',
+      apply(context) {
+        context.rules.requireTypes(ARRAY, '@ArrayUnique()');
+        context.rules.uniqueItems = true;
+        // An identifier function (ArrayUnique(o => o.id)) is invisible in the metadata, and
+        // class-validator compares items with ===: it also runs at call time.
+        context.residual();
+      },
+    },
+  ],
+  [
+    'arrayContains',
+    {
+      decorator: '@ArrayContains()',
+      apply: (context) => {
+        context.rules.requireTypes(ARRAY, '@ArrayContains()');
+        context.residual();
+      },
+    },
+  ],
+  [
+    'arrayNotContains',
+    {
+      decorator: '@ArrayNotContains()',
+      apply: (context) => {
+        context.rules.requireTypes(ARRAY, '@ArrayNotContains()');
+        context.residual();
+      },
+    },
+  ],
+  [
+    'isDivisibleBy',
+    {
+      decorator: '@IsDivisibleBy()',
+      apply: (context) => {
+        context.rules.requireTypes(NUMBER, '@IsDivisibleBy()');
+        context.residual();
+      },
+    },
+  ],
+  [
+    'isNotEmptyObject',
+    {
+      decorator: '@IsNotEmptyObject()',
+      apply: (context) => {
+        context.rules.requireTypes(typeSet('object'), '@IsNotEmptyObject()');
+        context.residual();
+      },
+    },
+  ],
 ]);
 
 /**
@@ -244,14 +400,68 @@ export const CONSTRAINT_MAPPINGS: ReadonlyMap<string, ConstraintMapping> = new M
  * checked by class-validator at call time.
  */
 const STRING_RESIDUALS = [
-  'contains', 'notContains', 'isAlpha', 'isAlphanumeric', 'isAscii', 'isBIC', 'isBase32', 'isBase58', 'isBase64',
-  'isBooleanString', 'isBtcAddress', 'isByteLength', 'isCreditCard', 'isCurrency', 'isDataURI', 'isDecimal', 'isEAN',
-  'isEthereumAddress', 'isFqdn', 'IsFirebasePushId', 'isFullWidth', 'isHSL', 'isHalfWidth', 'isHash', 'isHexColor',
-  'isHexadecimal', 'isIBAN', 'isIp', 'isIsbn', 'isIsin', 'isISO31661Alpha2', 'isISO31661Alpha3', 'isISO31661Numeric',
-  'isISRC', 'isISSN', 'isIdentityCard', 'isJson', 'isJwt', 'isLocale', 'isLowercase', 'isMacAddress', 'isMagnetURI',
-  'isMilitaryTime', 'isMimeType', 'isMobilePhone', 'isMongoId', 'isMultibyte', 'isNumberString', 'isOctal',
-  'isPassportNumber', 'isPort', 'isPostalCode', 'isRFC3339', 'isRgbColor', 'isSemVer', 'isStrongPassword',
-  'isSurrogatePair', 'isUppercase', 'isVariableWidth', 'isISO4217CurrencyCode', 'isTaxId', 'isISO6391',
+  'contains',
+  'notContains',
+  'isAlpha',
+  'isAlphanumeric',
+  'isAscii',
+  'isBIC',
+  'isBase32',
+  'isBase58',
+  'isBase64',
+  'isBooleanString',
+  'isBtcAddress',
+  'isByteLength',
+  'isCreditCard',
+  'isCurrency',
+  'isDataURI',
+  'isDecimal',
+  'isEAN',
+  'isEthereumAddress',
+  'isFqdn',
+  'IsFirebasePushId',
+  'isFullWidth',
+  'isHSL',
+  'isHalfWidth',
+  'isHash',
+  'isHexColor',
+  'isHexadecimal',
+  'isIBAN',
+  'isIp',
+  'isIsbn',
+  'isIsin',
+  'isISO31661Alpha2',
+  'isISO31661Alpha3',
+  'isISO31661Numeric',
+  'isISRC',
+  'isISSN',
+  'isIdentityCard',
+  'isJson',
+  'isJwt',
+  'isLocale',
+  'isLowercase',
+  'isMacAddress',
+  'isMagnetURI',
+  'isMilitaryTime',
+  'isMimeType',
+  'isMobilePhone',
+  'isMongoId',
+  'isMultibyte',
+  'isNumberString',
+  'isOctal',
+  'isPassportNumber',
+  'isPort',
+  'isPostalCode',
+  'isRFC3339',
+  'isRgbColor',
+  'isSemVer',
+  'isStrongPassword',
+  'isSurrogatePair',
+  'isUppercase',
+  'isVariableWidth',
+  'isISO4217CurrencyCode',
+  'isTaxId',
+  'isISO6391',
 ];
 
 for (const name of STRING_RESIDUALS) {

@@ -47,11 +47,16 @@ function definitionNamesOf(models: ReadonlyMap<Function, ClassModel>): ReadonlyM
 export function generateSchema(dto: Function, options: GenerateSchemaOptions = {}): GeneratedSchema {
   const role = options.role ?? 'arguments';
   if (!isDtoClass(dto)) {
-    return { schema: { type: 'object', properties: {}, additionalProperties: false }, residual: [], issues: [messages.notAClass(dto, role)] };
+    return {
+      schema: { type: 'object', properties: {}, additionalProperties: false },
+      residual: [],
+      issues: [messages.notAClass(dto, role)],
+    };
   }
   const models = reachableModels(dto, role);
   // A class that holds no other class cannot be in a cycle: no `$defs` to look for.
-  const names = models.size === 1 && models.get(dto)!.references.length === 0 ? NO_DEFINITIONS : definitionNamesOf(models);
+  const names =
+    models.size === 1 && models.get(dto)!.references.length === 0 ? NO_DEFINITIONS : definitionNamesOf(models);
 
   const reference: ClassReference = (cls) => {
     const name = names.get(cls);
@@ -71,7 +76,8 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
   for (const model of models.values()) {
     issues.push(...model.issues);
     for (const property of model.properties) {
-      for (const constraint of property.residual) residual.push({ className: model.className, property: property.name, constraint });
+      for (const constraint of property.residual)
+        residual.push({ className: model.className, property: property.name, constraint });
     }
   }
   return { schema, residual, issues };

@@ -10,7 +10,8 @@ const MAX_DEPTH = 64;
  * any other is defined.
  */
 export function setDataKey(target: object, key: string, value: unknown): void {
-  if (key in target) Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key in target)
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else (target as Record<string, unknown>)[key] = value;
 }
 
@@ -49,7 +50,12 @@ export function jsonCopyOf(value: unknown, depth = 0): Json | undefined {
 
 /** Whether `value` is a JSON primitive a parsed argument can be `===` to (class-validator compares with `===`). */
 export function isJsonPrimitive(value: unknown): value is null | boolean | number | string {
-  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 /** The JSON Schema type of a JSON primitive; whole numbers are `integer`. */

@@ -50,7 +50,8 @@ export interface PropertyInput {
 
 /** The name a rule is listed under in `residual` (class-validator's error key where it has one). */
 function residualNameOf(metadata: ValidationMetadata): string {
-  if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) return metadata.name ?? constraintNameOf(metadata.constraintCls) ?? 'customValidation';
+  if (metadata.type === ValidationTypes.CUSTOM_VALIDATION)
+    return metadata.name ?? constraintNameOf(metadata.constraintCls) ?? 'customValidation';
   if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) return metadata.name ?? 'validateIf';
   return metadata.name ?? metadata.type;
 }
@@ -79,7 +80,12 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
     // @ValidateIf() switches every other rule of the property off when its condition is false,
     // and the condition is code: the schema lets any value through and class-validator decides.
     for (const metadata of metadatas) {
-      if (isOptionalRule(metadata) || metadata.type === ValidationTypes.WHITELIST || metadata.type === ValidationTypes.IS_DEFINED) continue;
+      if (
+        isOptionalRule(metadata) ||
+        metadata.type === ValidationTypes.WHITELIST ||
+        metadata.type === ValidationTypes.IS_DEFINED
+      )
+        continue;
       addResidual(residualNameOf(metadata));
     }
   } else {
@@ -94,25 +100,33 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
       }
     }
     let design: { readonly value: unknown } | undefined;
-    if (input.shape !== undefined) applyShape(rules, input.shape, { className, property: name, designType: designTypeOf(cls, name), issues: input.issues });
-    else resolvePropertyType(rules, {
-      className,
-      property: name,
-      hinted,
-      variants: variantsOf(hint?.options),
-      // Read once, and only when the decorators leave the type open.
-      designType: () => (design ??= { value: designTypeOf(cls, name) }).value,
-      reflectLoaded: reflectMetadataLoaded(),
-      allowsAnything: metadatas.some((m) => m.type === ValidationTypes.WHITELIST),
-      issues: input.issues,
-    });
+    if (input.shape !== undefined)
+      applyShape(rules, input.shape, {
+        className,
+        property: name,
+        designType: designTypeOf(cls, name),
+        issues: input.issues,
+      });
+    else
+      resolvePropertyType(rules, {
+        className,
+        property: name,
+        hinted,
+        variants: variantsOf(hint?.options),
+        // Read once, and only when the decorators leave the type open.
+        designType: () => (design ??= { value: designTypeOf(cls, name) }).value,
+        reflectLoaded: reflectMetadataLoaded(),
+        allowsAnything: metadatas.some((m) => m.type === ValidationTypes.WHITELIST),
+        issues: input.issues,
+      });
     reportConflicts(className, name, rules, input.issues);
   }
 
   const field = input.field ?? {};
   const defaultValue = defaultOf(input, field);
   const examples = field.examples === undefined ? undefined : jsonCopyOf(field.examples);
-  if (field.examples !== undefined && examples === undefined) input.issues.push(messages.fieldValueNotJson(className, name, 'examples'));
+  if (field.examples !== undefined && examples === undefined)
+    input.issues.push(messages.fieldValueNotJson(className, name, 'examples'));
   const model: { -readonly [K in keyof PropertyModel]: PropertyModel[K] } = {
     name,
     optional,
@@ -136,10 +150,19 @@ function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (const
   // One context for every rule of the property, pointed at each rule in turn (mappings use it
   // only while they run).
   let constraint = '';
-  const context: { -readonly [K in keyof MappingContext]: MappingContext[K] } = { rules, constraints: NO_CONSTRAINTS, residual: () => addResidual(constraint) };
+  const context: { -readonly [K in keyof MappingContext]: MappingContext[K] } = {
+    rules,
+    constraints: NO_CONSTRAINTS,
+    residual: () => addResidual(constraint),
+  };
   for (const metadata of input.metadatas) {
     const type = metadata.type;
-    if (type === ValidationTypes.CONDITIONAL_VALIDATION || type === ValidationTypes.WHITELIST || type === ValidationTypes.IS_DEFINED) continue;
+    if (
+      type === ValidationTypes.CONDITIONAL_VALIDATION ||
+      type === ValidationTypes.WHITELIST ||
+      type === ValidationTypes.IS_DEFINED
+    )
+      continue;
     if (typeof metadata.validateIf === 'function') {
       // A rule with its own `validateIf` option applies only sometimes: class-validator checks it.
       addResidual(residualNameOf(metadata));
@@ -151,7 +174,10 @@ function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (const
       target.nestedRequested = true;
       continue;
     }
-    const mapping = type === ValidationTypes.CUSTOM_VALIDATION && metadata.name !== undefined ? CONSTRAINT_MAPPINGS.get(metadata.name) : undefined;
+    const mapping =
+      type === ValidationTypes.CUSTOM_VALIDATION && metadata.name !== undefined
+        ? CONSTRAINT_MAPPINGS.get(metadata.name)
+        : undefined;
     if (mapping === undefined) {
       addResidual(residualNameOf(metadata));
       continue;

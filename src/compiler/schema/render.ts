@@ -8,7 +8,16 @@ import type { BoundKeyword, ValueRules, Variants } from './value-rules.js';
 /** How a nested DTO class appears where it is used: its schema inline, or a `$ref`. */
 export type ClassReference = (cls: Function) => JsonObject;
 
-const BOUND_ORDER: readonly BoundKeyword[] = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
+const BOUND_ORDER: readonly BoundKeyword[] = [
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+];
 
 /**
  * The JSON Schema of one value's rules. Keywords come in a fixed order (type, enum, const,
@@ -18,10 +27,16 @@ const BOUND_ORDER: readonly BoundKeyword[] = ['minimum', 'exclusiveMinimum', 'ma
  * `admitNull`). The keywords are added to `schema` (a fresh object by default), which is
  * answered.
  */
-export function renderRules(rules: ValueRules, reference: ClassReference, nullable = false, schema: JsonObject = {}): JsonObject {
+export function renderRules(
+  rules: ValueRules,
+  reference: ClassReference,
+  nullable = false,
+  schema: JsonObject = {},
+): JsonObject {
   if (rules.nested !== undefined) Object.assign(schema, reference(rules.nested));
   else if (rules.variants !== undefined) schema.anyOf = renderVariants(rules.variants, reference);
-  else if (rules.unionMembers !== undefined) schema.anyOf = rules.unionMembers.map((member) => renderRules(member, reference));
+  else if (rules.unionMembers !== undefined)
+    schema.anyOf = rules.unionMembers.map((member) => renderRules(member, reference));
   else if (rules.types !== undefined) {
     if (rules.types.size === 0) schema.not = {};
     else schema.type = typeKeyword(rules.types);
@@ -94,7 +109,8 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
  * may be wrapped whole); any other is changed in place, keys keeping their places, and answered.
  */
 function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
-  if (rules.nested !== undefined) return schema.type === 'object' ? { ...schema, type: ['object', 'null'] } : { anyOf: [schema, { type: 'null' }] };
+  if (rules.nested !== undefined)
+    return schema.type === 'object' ? { ...schema, type: ['object', 'null'] } : { anyOf: [schema, { type: 'null' }] };
   if (rules.variants !== undefined || rules.unionMembers !== undefined) {
     schema.anyOf = [...(schema.anyOf as Json[]), { type: 'null' }];
     return schema;

@@ -25,11 +25,25 @@ export function resolveValueType(ref: ValueTypeRef, input: ShapeInput, decorator
   try {
     resolved = (ref as () => unknown)();
   } catch (error) {
-    input.issues.push(messages.shapeTypeProblem(input.className, input.property, decorator, `its type function threw (${messageOf(error)})`));
+    input.issues.push(
+      messages.shapeTypeProblem(
+        input.className,
+        input.property,
+        decorator,
+        `its type function threw (${messageOf(error)})`,
+      ),
+    );
     return undefined;
   }
   if (primitiveTypesOf(resolved) !== undefined || isDtoClass(resolved)) return resolved as ValueType;
-  input.issues.push(messages.shapeTypeProblem(input.className, input.property, decorator, `its type function returned ${typeof resolved === 'function' ? resolved.name || 'an anonymous function' : String(resolved)}, which is no class`));
+  input.issues.push(
+    messages.shapeTypeProblem(
+      input.className,
+      input.property,
+      decorator,
+      `its type function returned ${typeof resolved === 'function' ? resolved.name || 'an anonymous function' : String(resolved)}, which is no class`,
+    ),
+  );
   return undefined;
 }
 

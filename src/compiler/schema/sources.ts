@@ -23,7 +23,9 @@ let metadataStorage: MetadataStorage | undefined;
  * libphonenumber-js).
  */
 function getMetadataStorage(): MetadataStorage {
-  metadataStorage ??= (createRequire(import.meta.url)('class-validator') as { getMetadataStorage: () => MetadataStorage }).getMetadataStorage();
+  metadataStorage ??= (
+    createRequire(import.meta.url)('class-validator') as { getMetadataStorage: () => MetadataStorage }
+  ).getMetadataStorage();
   return metadataStorage;
 }
 
@@ -75,11 +77,19 @@ const NO_RULES: readonly ValidationMetadata[] = Object.freeze([]);
  * classes in the order class-validator first saw them. A base class is found through the
  * prototype chain (`dto.prototype instanceof Base`, where `Base.prototype.constructor === Base`).
  */
-function collectedMetadata(byTarget: Map<unknown, readonly ValidationMetadata[]>, dto: Function, prototype: object): readonly ValidationMetadata[] {
+function collectedMetadata(
+  byTarget: Map<unknown, readonly ValidationMetadata[]>,
+  dto: Function,
+  prototype: object,
+): readonly ValidationMetadata[] {
   // class-validator's own list, never changed here (every caller only reads it).
   const own = byTarget.get(dto) ?? NO_RULES;
   const bases: Function[] = [];
-  for (let proto = Object.getPrototypeOf(prototype) as object | null, hops = 0; proto !== null && hops < 1000; proto = Object.getPrototypeOf(proto) as object | null, hops++) {
+  for (
+    let proto = Object.getPrototypeOf(prototype) as object | null, hops = 0;
+    proto !== null && hops < 1000;
+    proto = Object.getPrototypeOf(proto) as object | null, hops++
+  ) {
     const base = (proto as { constructor?: unknown }).constructor;
     if (typeof base === 'function' && base !== dto && base.prototype === proto && byTarget.has(base)) bases.push(base);
   }
@@ -89,8 +99,12 @@ function collectedMetadata(byTarget: Map<unknown, readonly ValidationMetadata[]>
     for (const key of byTarget.keys()) order.set(key, order.size);
     bases.sort((a, b) => order.get(a)! - order.get(b)!);
   }
-  const inherited = bases.flatMap((base) => byTarget.get(base) ?? []).filter((rule) => typeof rule.target !== 'string' && rule.target !== dto);
-  return own.concat(inherited.filter((rule) => !own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type)));
+  const inherited = bases
+    .flatMap((base) => byTarget.get(base) ?? [])
+    .filter((rule) => typeof rule.target !== 'string' && rule.target !== dto);
+  return own.concat(
+    inherited.filter((rule) => !own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type)),
+  );
 }
 
 /**
@@ -134,8 +148,13 @@ let typeStorage: TypeStorage | null | undefined;
 export function classTransformerStorage(): TypeStorage | null {
   if (typeStorage === undefined) {
     try {
-      const required = createRequire(import.meta.url)('class-transformer/cjs/storage.js') as { defaultMetadataStorage?: TypeStorage };
-      typeStorage = typeof required.defaultMetadataStorage?.findTypeMetadata === 'function' ? required.defaultMetadataStorage : null;
+      const required = createRequire(import.meta.url)('class-transformer/cjs/storage.js') as {
+        defaultMetadataStorage?: TypeStorage;
+      };
+      typeStorage =
+        typeof required.defaultMetadataStorage?.findTypeMetadata === 'function'
+          ? required.defaultMetadataStorage
+          : null;
     } catch {
       typeStorage = null;
     }
@@ -173,6 +192,7 @@ export function paramTypesOf(cls: Function, method: string): unknown {
 
 function designMetadataOf(key: 'design:type' | 'design:paramtypes', cls: Function, member: string): unknown {
   if (!reflectMetadataLoaded()) return undefined;
-  const getMetadata = (Reflect as unknown as { getMetadata: (key: string, target: object, member: string) => unknown }).getMetadata;
+  const getMetadata = (Reflect as unknown as { getMetadata: (key: string, target: object, member: string) => unknown })
+    .getMetadata;
   return getMetadata(key, cls.prototype as object, member);
 }

@@ -6,9 +6,36 @@ import type { ValueRules, Variants } from './value-rules.js';
 
 /** Constructors that are never DTO classes: JavaScript's own. */
 const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([
-  Object, Function, String, Number, Boolean, Symbol, BigInt, Array, Date, RegExp, Error, Promise, Map, Set, WeakMap, WeakSet,
-  ArrayBuffer, SharedArrayBuffer, DataView, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
-  Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+  Object,
+  Function,
+  String,
+  Number,
+  Boolean,
+  Symbol,
+  BigInt,
+  Array,
+  Date,
+  RegExp,
+  Error,
+  Promise,
+  Map,
+  Set,
+  WeakMap,
+  WeakSet,
+  ArrayBuffer,
+  SharedArrayBuffer,
+  DataView,
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
   ...(typeof Buffer === 'function' ? [Buffer] : []),
 ]);
 
@@ -98,7 +125,10 @@ function applyPrimitive(rules: ValueRules, primitive: { readonly types: TypeSet;
  * Returns true when the value is settled (nested, or reported).
  */
 function resolveNested(rules: ValueRules, input: ResolutionInput): boolean {
-  const mayBeObject = (rules.types === undefined || rules.types.has('object')) && rules.enumValues === undefined && rules.constValue === undefined;
+  const mayBeObject =
+    (rules.types === undefined || rules.types.has('object')) &&
+    rules.enumValues === undefined &&
+    rules.constValue === undefined;
   if (input.variants !== undefined && mayBeObject) {
     rules.variants = input.variants;
     return true;
@@ -112,7 +142,12 @@ function resolveNested(rules: ValueRules, input: ResolutionInput): boolean {
       return true;
     }
   }
-  if (rules.nestedRequested && rules.types === undefined && rules.enumValues === undefined && rules.constValue === undefined) {
+  if (
+    rules.nestedRequested &&
+    rules.types === undefined &&
+    rules.enumValues === undefined &&
+    rules.constValue === undefined
+  ) {
     input.issues.push(messages.nestedClassUnknown(input.className, input.property));
     return true;
   }
@@ -133,7 +168,10 @@ function resolveItems(rules: ValueRules, input: ResolutionInput, depth = 0): voi
     return;
   }
   const candidate = isDtoClass(input.hinted) ? input.hinted : undefined;
-  const mayBeObject = (items.types === undefined || items.types.has('object')) && items.enumValues === undefined && items.constValue === undefined;
+  const mayBeObject =
+    (items.types === undefined || items.types.has('object')) &&
+    items.enumValues === undefined &&
+    items.constValue === undefined;
   if (input.variants !== undefined && mayBeObject) {
     items.variants = input.variants;
     return;
@@ -152,7 +190,8 @@ function resolveItems(rules: ValueRules, input: ResolutionInput, depth = 0): voi
 function gapOf(designType: unknown): messages.DesignTypeGap {
   if (designType === undefined) return { kind: 'absent' };
   if (designType === Object) return { kind: 'object' };
-  if (typeof designType === 'function') return { kind: 'unsupported', name: designType.name || 'an anonymous function' };
+  if (typeof designType === 'function')
+    return { kind: 'unsupported', name: designType.name || 'an anonymous function' };
   return { kind: 'enum-object' };
 }
 
@@ -163,10 +202,17 @@ function gapOf(designType: unknown): messages.DesignTypeGap {
  */
 export function variantsOf(options: { readonly discriminator?: unknown } | undefined): Variants | undefined {
   const discriminator = options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
-  if (discriminator === undefined || discriminator === null || typeof discriminator.property !== 'string' || !Array.isArray(discriminator.subTypes)) return undefined;
+  if (
+    discriminator === undefined ||
+    discriminator === null ||
+    typeof discriminator.property !== 'string' ||
+    !Array.isArray(discriminator.subTypes)
+  )
+    return undefined;
   const cases: { name: string; cls: Function }[] = [];
   for (const subType of discriminator.subTypes as { name?: unknown; value?: unknown }[]) {
-    if (typeof subType?.name === 'string' && isDtoClass(subType.value)) cases.push({ name: subType.name, cls: subType.value });
+    if (typeof subType?.name === 'string' && isDtoClass(subType.value))
+      cases.push({ name: subType.name, cls: subType.value });
   }
   return cases.length === 0 ? undefined : { property: discriminator.property, cases };
 }

@@ -14,7 +14,8 @@ export interface Variants {
   readonly cases: readonly { readonly name: string; readonly cls: Function }[];
 }
 
-export type BoundKeyword = 'minimum' | 'exclusiveMinimum' | 'minLength' | 'minItems' | 'maximum' | 'exclusiveMaximum' | 'maxLength' | 'maxItems';
+export type BoundKeyword =
+  'minimum' | 'exclusiveMinimum' | 'minLength' | 'minItems' | 'maximum' | 'exclusiveMaximum' | 'maxLength' | 'maxItems';
 
 // The lists and bounds of rules start as these shared empty values and get their own on the
 // first addition (most properties never add to most of them).
@@ -72,7 +73,8 @@ export class ValueRules {
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
-    if (!this.typeDecorators.includes(decorator)) this.typeDecorators = appended(this.typeDecorators, decorator, NO_STRINGS);
+    if (!this.typeDecorators.includes(decorator))
+      this.typeDecorators = appended(this.typeDecorators, decorator, NO_STRINGS);
     const next = this.types === undefined ? types : intersectTypes(this.types, types);
     if (next.size === 0 && this.typeConflict === undefined) this.typeConflict = [...this.typeDecorators];
     this.types = next;
@@ -93,13 +95,15 @@ export class ValueRules {
 
   /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
   restrictTo(values: readonly Json[], decorator: string): void {
-    if (!this.enumDecorators.includes(decorator)) this.enumDecorators = appended(this.enumDecorators, decorator, NO_STRINGS);
+    if (!this.enumDecorators.includes(decorator))
+      this.enumDecorators = appended(this.enumDecorators, decorator, NO_STRINGS);
     this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
   }
 
   /** Forbids each of `values` (primitives only). */
   forbid(values: readonly Json[]): void {
-    for (const value of values) if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value, NO_VALUES);
+    for (const value of values)
+      if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value, NO_VALUES);
   }
 
   /** Adds a string format (a second one goes into `allOf` when rendered). */
@@ -120,6 +124,13 @@ export class ValueRules {
 
   /** Whether anything says what the value is: a type, allowed values, or a DTO class. */
   hasKnownType(): boolean {
-    return this.types !== undefined || this.enumValues !== undefined || this.constValue !== undefined || this.nested !== undefined || this.variants !== undefined || this.unionMembers !== undefined;
+    return (
+      this.types !== undefined ||
+      this.enumValues !== undefined ||
+      this.constValue !== undefined ||
+      this.nested !== undefined ||
+      this.variants !== undefined ||
+      this.unionMembers !== undefined
+    );
   }
 }

@@ -32,7 +32,9 @@ export function problemsOf(errors: readonly ErrorObject[] | null | undefined): A
  * its output schema: ...`); not exported from the validation index.
  */
 export function problemsText(errors: readonly ErrorObject[] | null | undefined): string {
-  return problemsOf(errors).map((problem) => `${problem.pointer}: ${problem.message}`).join('; ');
+  return problemsOf(errors)
+    .map((problem) => `${problem.pointer}: ${problem.message}`)
+    .join('; ');
 }
 
 function isAlternative(error: ErrorObject): boolean {
@@ -51,16 +53,23 @@ function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
     errors.forEach((error, index) => {
       if (error.schemaPath.startsWith(prefix)) branchErrors.push(index);
     });
-    const typeMismatches = branchErrors.filter((index) => errors[index]!.keyword === 'type' && errors[index]!.instancePath === alternative.instancePath);
+    const typeMismatches = branchErrors.filter(
+      (index) => errors[index]!.keyword === 'type' && errors[index]!.instancePath === alternative.instancePath,
+    );
     if (typeMismatches.length === branchErrors.length) {
       // The value's type matches no branch: one problem naming every type allowed.
       const types: string[] = [];
       for (const index of typeMismatches) {
         const type = (errors[index]!.params as { type?: unknown }).type;
-        for (const each of Array.isArray(type) ? type : String(type).split(',')) if (!types.includes(String(each))) types.push(String(each));
+        for (const each of Array.isArray(type) ? type : String(type).split(','))
+          if (!types.includes(String(each))) types.push(String(each));
       }
       for (const index of branchErrors) skipped.add(index);
-      if (types.length > 0) replaced.set(at, { pointer: alternative.instancePath === '' ? '/' : alternative.instancePath, message: `must be ${listed(types)}` });
+      if (types.length > 0)
+        replaced.set(at, {
+          pointer: alternative.instancePath === '' ? '/' : alternative.instancePath,
+          message: `must be ${listed(types)}`,
+        });
       return;
     }
     // A branch of the right type failed deeper: keep its problems only.
@@ -69,7 +78,9 @@ function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
     foldDiscriminated(errors, alternative, branchErrors, skipped, replaced);
   });
   // An enum or const says more than a type mismatch at the same place: `must be one of 1, 2`.
-  const listedValues = new Set(errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath));
+  const listedValues = new Set(
+    errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath),
+  );
   errors.forEach((error, index) => {
     if (error.keyword === 'type' && listedValues.has(error.instancePath)) skipped.add(index);
   });
@@ -88,11 +99,22 @@ function foldAlternatives(errors: readonly ErrorObject[]): ArgumentProblem[] {
  * when none matched, the problem is one line at the discriminator, `/shape/kind: must be one of
  * "circle", "square"`.
  */
-function foldDiscriminated(errors: readonly ErrorObject[], alternative: ErrorObject, branchErrors: readonly number[], skipped: Set<number>, replaced: Map<number, ArgumentProblem>): void {
-  const branchOf = (index: number): string => errors[index]!.schemaPath.slice(alternative.schemaPath.length + 1).split('/')[0]!;
-  const isDiscriminatorMiss = (error: ErrorObject): boolean => error.keyword === 'const' && error.instancePath.startsWith(`${alternative.instancePath}/`) && !error.instancePath.slice(alternative.instancePath.length + 1).includes('/');
+function foldDiscriminated(
+  errors: readonly ErrorObject[],
+  alternative: ErrorObject,
+  branchErrors: readonly number[],
+  skipped: Set<number>,
+  replaced: Map<number, ArgumentProblem>,
+): void {
+  const branchOf = (index: number): string =>
+    errors[index]!.schemaPath.slice(alternative.schemaPath.length + 1).split('/')[0]!;
+  const isDiscriminatorMiss = (error: ErrorObject): boolean =>
+    error.keyword === 'const' &&
+    error.instancePath.startsWith(`${alternative.instancePath}/`) &&
+    !error.instancePath.slice(alternative.instancePath.length + 1).includes('/');
   const missed = new Map<string, ErrorObject>();
-  for (const index of branchErrors) if (isDiscriminatorMiss(errors[index]!)) missed.set(branchOf(index), errors[index]!);
+  for (const index of branchErrors)
+    if (isDiscriminatorMiss(errors[index]!)) missed.set(branchOf(index), errors[index]!);
   // Some branch's discriminator matched (or none is a discriminated branch: nothing missed, nothing
   // skipped; `branchErrors` is never empty here, the caller has a branch error that is no type mismatch).
   const branches = new Set(branchErrors.map(branchOf));
@@ -102,7 +124,9 @@ function foldDiscriminated(errors: readonly ErrorObject[], alternative: ErrorObj
   }
   const first = [...missed.values()][0]!;
   if ([...missed.values()].some((error) => error.instancePath !== first.instancePath)) return;
-  const values = [...missed.values()].map((error) => JSON.stringify((error.params as { allowedValue?: unknown }).allowedValue));
+  const values = [...missed.values()].map((error) =>
+    JSON.stringify((error.params as { allowedValue?: unknown }).allowedValue),
+  );
   const firstIndex = branchErrors.find((index) => errors[index] === first)!;
   for (const index of branchErrors) skipped.add(index);
   skipped.delete(firstIndex);
@@ -122,7 +146,10 @@ function problemOf(error: ErrorObject): ArgumentProblem {
     case 'required':
       return { pointer, message: `must have required property ${JSON.stringify(params.missingProperty)}` };
     case 'enum':
-      return { pointer, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        pointer,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'const':
       return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
     case 'type': {

@@ -35,7 +35,14 @@ const load = createRequire(import.meta.url);
 let draft07: AjvLike | undefined;
 let draft04: AjvLike | undefined;
 
-const OPTIONS = { allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
+const OPTIONS = {
+  allErrors: true,
+  strict: false,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  validateFormats: true,
+} as const;
 
 function validatorFor(dialect: 'draft-07' | 'draft-04'): AjvLike {
   // ajv-formats' and ajv-draft-04's CommonJS exports are the plugin and the class themselves.

@@ -12,7 +12,22 @@ export type Instantiate = (plain: object) => object;
 const PLAIN_TO_CLASS = 0;
 
 /** Classes class-transformer converts values into itself (`String(v)`, `new Date(v)`, ...). */
-const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([Object, String, Number, Boolean, Date, Map, Set, Array, Function, Symbol, BigInt, Promise, RegExp, globalThis.Buffer]);
+const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([
+  Object,
+  String,
+  Number,
+  Boolean,
+  Date,
+  Map,
+  Set,
+  Array,
+  Function,
+  Symbol,
+  BigInt,
+  Promise,
+  RegExp,
+  globalThis.Buffer,
+]);
 
 /** Declared property types class-transformer fills as a collection other than an array. */
 const INTO_COLLECTION: ReadonlySet<unknown> = new Set<unknown>([Set, Map]);
@@ -35,11 +50,18 @@ interface ClassPlan {
 type ShapePlan =
   | { readonly kind: 'map'; readonly value: ClassPlan | null; readonly asMap: boolean }
   | { readonly kind: 'discriminated'; readonly property: string; readonly cases: ReadonlyMap<string, ClassPlan> }
-  | { readonly kind: 'union'; readonly members: readonly { readonly plan: ClassPlan; readonly accepts: (value: unknown) => boolean }[] };
+  | {
+      readonly kind: 'union';
+      readonly members: readonly { readonly plan: ClassPlan; readonly accepts: (value: unknown) => boolean }[];
+    };
 
 class NeedsClassTransformer extends Error {}
 
-type PlainToInstance = (cls: new () => object, plain: unknown, options: { enableImplicitConversion: boolean }) => unknown;
+type PlainToInstance = (
+  cls: new () => object,
+  plain: unknown,
+  options: { enableImplicitConversion: boolean },
+) => unknown;
 let plainToInstance: PlainToInstance | undefined;
 
 /**
@@ -47,7 +69,8 @@ let plainToInstance: PlainToInstance | undefined;
  * the package's CommonJS `main`, the very module `import 'class-transformer'` gives a tool author.
  */
 function classTransformer(): PlainToInstance {
-  plainToInstance ??= (createRequire(import.meta.url)('class-transformer') as { plainToInstance: PlainToInstance }).plainToInstance;
+  plainToInstance ??= (createRequire(import.meta.url)('class-transformer') as { plainToInstance: PlainToInstance })
+    .plainToInstance;
   return plainToInstance;
 }
 
@@ -67,7 +90,8 @@ function classTransformer(): PlainToInstance {
  */
 export function instantiatorOf(dto: Function): Instantiate {
   const storage = classTransformerStorage();
-  const slow: Instantiate = (plain) => classTransformer()(dto as new () => object, plain, { enableImplicitConversion: false }) as object;
+  const slow: Instantiate = (plain) =>
+    classTransformer()(dto as new () => object, plain, { enableImplicitConversion: false }) as object;
   if (storage === null) return slow;
   const plans = new Map<Function, ClassPlan | 'slow'>();
   const root = planOf(dto, storage, plans);
@@ -85,7 +109,10 @@ export function instantiatorOf(dto: Function): Instantiate {
 function planOf(cls: Function, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ClassPlan | 'slow' {
   const known = plans.get(cls);
   if (known !== undefined) return known;
-  const exposesOrExcludes = storage.getStrategy(cls) !== 'none' || storage.getExposedMetadatas(cls).length > 0 || storage.getExcludedMetadatas(cls).length > 0;
+  const exposesOrExcludes =
+    storage.getStrategy(cls) !== 'none' ||
+    storage.getExposedMetadatas(cls).length > 0 ||
+    storage.getExcludedMetadatas(cls).length > 0;
   const plan: ClassPlan | 'slow' = exposesOrExcludes ? 'slow' : { cls: cls as new () => object, properties: new Map() };
   plans.set(cls, plan);
   return plan;
@@ -105,8 +132,15 @@ function classOfRef(ref: ValueTypeRef): Function | undefined {
 }
 
 /** A plan for a shaped property, or `'slow'` when one of its classes needs class-transformer. */
-function shapePlanOf(owner: Function, key: string, shape: ShapeOptions, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ShapePlan | 'slow' {
-  const planFor = (cls: Function | undefined): ClassPlan | null | 'slow' => (cls === undefined ? null : planOf(cls, storage, plans));
+function shapePlanOf(
+  owner: Function,
+  key: string,
+  shape: ShapeOptions,
+  storage: TypeStorage,
+  plans: Map<Function, ClassPlan | 'slow'>,
+): ShapePlan | 'slow' {
+  const planFor = (cls: Function | undefined): ClassPlan | null | 'slow' =>
+    cls === undefined ? null : planOf(cls, storage, plans);
   switch (shape.kind) {
     case 'map': {
       const value = planFor(classOfRef(shape.value));
@@ -137,7 +171,12 @@ function shapePlanOf(owner: Function, key: string, shape: ShapeOptions, storage:
   }
 }
 
-function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): ClassPlan | ShapePlan | null | 'slow' {
+function propertyPlanOf(
+  plan: ClassPlan,
+  key: string,
+  storage: TypeStorage,
+  plans: Map<Function, ClassPlan | 'slow'>,
+): ClassPlan | ShapePlan | null | 'slow' {
   const known = plan.properties.get(key);
   if (known !== undefined) return known;
   let decided: ClassPlan | ShapePlan | null | 'slow';
@@ -150,7 +189,10 @@ function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plan
     const hint = storage.findTypeMetadata(plan.cls, key);
     if (hint === undefined) {
       decided = null;
-    } else if (hint.options?.discriminator !== undefined || INTO_COLLECTION.has((hint as { reflectedType?: unknown }).reflectedType)) {
+    } else if (
+      hint.options?.discriminator !== undefined ||
+      INTO_COLLECTION.has((hint as { reflectedType?: unknown }).reflectedType)
+    ) {
       decided = 'slow';
     } else {
       // `@Type` always records a type function; what it returns may still be no class.
@@ -162,7 +204,12 @@ function propertyPlanOf(plan: ClassPlan, key: string, storage: TypeStorage, plan
   return decided;
 }
 
-function buildInstance(plan: ClassPlan, plain: Record<string, unknown>, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): object {
+function buildInstance(
+  plan: ClassPlan,
+  plain: Record<string, unknown>,
+  storage: TypeStorage,
+  plans: Map<Function, ClassPlan | 'slow'>,
+): object {
   const instance = new plan.cls() as Record<string, unknown>;
   const prototype = plan.cls.prototype as object;
   for (const key of Object.keys(plain)) {
@@ -175,7 +222,12 @@ function buildInstance(plan: ClassPlan, plain: Record<string, unknown>, storage:
   return instance;
 }
 
-function buildTyped(plan: ClassPlan | ShapePlan, value: unknown, storage: TypeStorage, plans: Map<Function, ClassPlan | 'slow'>): unknown {
+function buildTyped(
+  plan: ClassPlan | ShapePlan,
+  value: unknown,
+  storage: TypeStorage,
+  plans: Map<Function, ClassPlan | 'slow'>,
+): unknown {
   if (Array.isArray(value)) return value.map((item) => buildTyped(plan, item, storage, plans));
   if (typeof value !== 'object' || value === null) return value;
   if (!('kind' in plan)) return buildInstance(plan, value as Record<string, unknown>, storage, plans);
@@ -185,7 +237,10 @@ function buildTyped(plan: ClassPlan | ShapePlan, value: unknown, storage: TypeSt
       const entries: [string, unknown][] = [];
       for (const key of Object.keys(object)) {
         if (key === '__proto__' || key === 'constructor') continue;
-        entries.push([key, plan.value === null ? copyJson(object[key]) : buildTyped(plan.value, object[key], storage, plans)]);
+        entries.push([
+          key,
+          plan.value === null ? copyJson(object[key]) : buildTyped(plan.value, object[key], storage, plans),
+        ]);
       }
       if (plan.asMap) return new Map(entries);
       const copy: Record<string, unknown> = {};

@@ -26,7 +26,8 @@ function admitsNull(schema: JsonObject, root: JsonObject): boolean {
   if ('const' in target && target.const === null) return true;
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = target[key];
-    if (Array.isArray(branches) && branches.some((branch) => isJsonObject(branch) && admitsNull(branch, root))) return true;
+    if (Array.isArray(branches) && branches.some((branch) => isJsonObject(branch) && admitsNull(branch, root)))
+      return true;
   }
   return false;
 }

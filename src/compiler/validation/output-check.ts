@@ -12,6 +12,12 @@ import type { CompiledSchema } from './validator.js';
  */
 export function checkOutputSchema(validate: CompiledSchema, result: ToolResult): void {
   if (result.isError === true) return;
-  if (result.structuredContent === undefined) throw new OutputSchemaMismatchError('structured content does not match the output schema: the tool returned no structured content');
-  if (!validate(result.structuredContent)) throw new OutputSchemaMismatchError(`structured content does not match the output schema: ${problemsText(validate.errors)}`);
+  if (result.structuredContent === undefined)
+    throw new OutputSchemaMismatchError(
+      'structured content does not match the output schema: the tool returned no structured content',
+    );
+  if (!validate(result.structuredContent))
+    throw new OutputSchemaMismatchError(
+      `structured content does not match the output schema: ${problemsText(validate.errors)}`,
+    );
 }

@@ -71,11 +71,15 @@ interface Preparation {
  */
 export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!isPositiveInteger(maxDepth)) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
+  if (!isPositiveInteger(maxDepth))
+    throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
   const { schema, dto } = options;
   const { check: validator, deferred } = firstUseCompile(schema, options.validator);
   const residual: ResidualCheck | undefined = dto === undefined ? undefined : residualCheckOf(options.residual ?? []);
-  const prepare = (): Preparation => ({ nullPlan: nullPlanOf(schema), instantiate: dto === undefined ? undefined : instantiatorOf(dto) });
+  const prepare = (): Preparation => ({
+    nullPlan: nullPlanOf(schema),
+    instantiate: dto === undefined ? undefined : instantiatorOf(dto),
+  });
   let prepared: Preparation | undefined = deferred ? undefined : prepare();
 
   return Object.freeze({

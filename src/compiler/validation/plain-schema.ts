@@ -3,7 +3,13 @@ import { isJsonObject } from '../../contract/index.js';
 /**
  * The keywords whose value is a subschema (or a boolean schema), walked by `isPlainSchema`.
  */
-const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames']);
+const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+]);
 /** The keywords whose value is an array of subschemas. */
 const SUBSCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 /** The keywords whose value is an object of subschemas (`patternProperties`' keys are checked as patterns too). */
@@ -15,7 +21,8 @@ const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value
 const isString = (value: unknown): boolean => typeof value === 'string';
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): boolean => Number.isFinite(value);
-const isUniqueStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString) && hasNoRepeats(value);
+const isUniqueStrings = (value: unknown): boolean =>
+  Array.isArray(value) && value.every(isString) && hasNoRepeats(value);
 
 const isJsonType = (value: unknown): boolean => JSON_TYPES.has(value as string);
 
@@ -27,7 +34,8 @@ function isTypeList(value: unknown): boolean {
 /** Whether no two items of `list` are the same (as a `Set` tells them apart); short lists without a `Set`. */
 function hasNoRepeats(list: readonly unknown[]): boolean {
   if (list.length > 16) return new Set(list).size === list.length;
-  for (let index = 1; index < list.length; index++) for (let before = 0; before < index; before++) if (list[index] === list[before]) return false;
+  for (let index = 1; index < list.length; index++)
+    for (let before = 0; before < index; before++) if (list[index] === list[before]) return false;
   return true;
 }
 // `Number.isInteger` and `Number.isFinite` are false for anything but a number (they never convert).
@@ -44,11 +52,22 @@ const SIMPLE_KEYWORDS: ReadonlyMap<string, (value: unknown) => boolean> = new Ma
   ['const', isAnything],
   ['default', isAnything],
   ['examples', (value: unknown) => Array.isArray(value)],
-  ...['minLength', 'maxLength', 'minItems', 'maxItems', 'minContains', 'maxContains', 'minProperties', 'maxProperties'].map((keyword) => [keyword, isNonNegativeInteger] as const),
+  ...[
+    'minLength',
+    'maxLength',
+    'minItems',
+    'maxItems',
+    'minContains',
+    'maxContains',
+    'minProperties',
+    'maxProperties',
+  ].map((keyword) => [keyword, isNonNegativeInteger] as const),
   ...['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].map((keyword) => [keyword, isNumber] as const),
   ['multipleOf', (value: unknown) => isNumber(value) && (value as number) > 0],
   ...['uniqueItems', 'deprecated', 'readOnly', 'writeOnly'].map((keyword) => [keyword, isBoolean] as const),
-  ...['title', 'description', '$comment', 'contentEncoding', 'contentMediaType'].map((keyword) => [keyword, isString] as const),
+  ...['title', 'description', '$comment', 'contentEncoding', 'contentMediaType'].map(
+    (keyword) => [keyword, isString] as const,
+  ),
   ['dependentRequired', (value: unknown) => isJsonObject(value) && Object.values(value).every(isUniqueStrings)],
 ]);
 
@@ -57,9 +76,32 @@ const SIMPLE_KEYWORDS: ReadonlyMap<string, (value: unknown) => boolean> = new Ma
  * (full) mode. A test pins this list against the validator's own.
  */
 export const DEFAULT_FORMATS: ReadonlySet<string> = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname',
-  'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
-  'double', 'password', 'binary',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
 ]);
 
 /**
@@ -75,7 +117,11 @@ export const DEFAULT_FORMATS: ReadonlySet<string> = new Set([
  * knows, so it must be compiled at once. It never throws and never changes the schema; a walk
  * deeper than `maxDepth` levels answers `false`.
  */
-export function isPlainSchema(schema: unknown, knownFormats: (name: string) => boolean = (name) => DEFAULT_FORMATS.has(name), maxDepth = 64): boolean {
+export function isPlainSchema(
+  schema: unknown,
+  knownFormats: (name: string) => boolean = (name) => DEFAULT_FORMATS.has(name),
+  maxDepth = 64,
+): boolean {
   if (typeof schema === 'boolean') return true;
   if (!isJsonObject(schema) || maxDepth <= 0) return false;
   const keywords = Object.keys(schema);
@@ -94,7 +140,12 @@ export function isPlainSchema(schema: unknown, knownFormats: (name: string) => b
     } else if (SUBSCHEMA_KEYWORDS.has(keyword)) {
       if (!isPlainSchema(value, knownFormats, maxDepth - 1)) return false;
     } else if (SUBSCHEMA_LIST_KEYWORDS.has(keyword)) {
-      if (!Array.isArray(value) || value.length === 0 || !value.every((each) => isPlainSchema(each, knownFormats, maxDepth - 1))) return false;
+      if (
+        !Array.isArray(value) ||
+        value.length === 0 ||
+        !value.every((each) => isPlainSchema(each, knownFormats, maxDepth - 1))
+      )
+        return false;
     } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
       if (!isJsonObject(value)) return false;
       for (const [name, each] of Object.entries(value)) {

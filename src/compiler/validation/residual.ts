@@ -53,7 +53,10 @@ export function residualCheckOf(residual: readonly ResidualConstraint[]): Residu
   };
   return {
     async problems(instance: object): Promise<ArgumentProblem[]> {
-      const errors = await classValidator()(instance, { forbidUnknownValues: false, validationError: { target: true, value: false } });
+      const errors = await classValidator()(instance, {
+        forbidUnknownValues: false,
+        validationError: { target: true, value: false },
+      });
       const out: ArgumentProblem[] = [];
       collect(errors, '', out);
       return out;

@@ -2,7 +2,9 @@ import { isJsonObject, type ArgumentProblem } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 
 /** What `argumentsObject` makes of raw arguments: the object to validate, or the problem. */
-export type ArgumentsShape = { readonly value: object; readonly problem?: undefined } | { readonly value?: undefined; readonly problem: ArgumentProblem };
+export type ArgumentsShape =
+  | { readonly value: object; readonly problem?: undefined }
+  | { readonly value?: undefined; readonly problem: ArgumentProblem };
 
 /**
  * Applies the contract's rules for the outer shape of raw arguments: `undefined` and `""` mean

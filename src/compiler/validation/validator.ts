@@ -39,7 +39,14 @@ export function createValidator(): Ajv2020 {
   const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as { Ajv2020: new (options: object) => Ajv2020 };
   // ajv-formats' CommonJS export is the plugin itself (its `default` is the same function).
   const addFormats = load('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    validateFormats: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -60,7 +67,10 @@ export function defaultValidator(): SchemaValidator {
 export function isSchemaValidator(value: unknown): value is SchemaValidator {
   if (typeof value !== 'object' || value === null) return false;
   const given = value as { compile?: unknown; removeSchema?: unknown };
-  return typeof given.compile === 'function' && (given.removeSchema === undefined || typeof given.removeSchema === 'function');
+  return (
+    typeof given.compile === 'function' &&
+    (given.removeSchema === undefined || typeof given.removeSchema === 'function')
+  );
 }
 
 /**
@@ -69,7 +79,9 @@ export function isSchemaValidator(value: unknown): value is SchemaValidator {
  */
 export function checkValidatorOption(value: unknown, where: string): SchemaValidator | undefined {
   if (value === undefined || isSchemaValidator(value)) return value;
-  throw new TypeError(`${where}: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got ${kindOf(value)}`);
+  throw new TypeError(
+    `${where}: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got ${kindOf(value)}`,
+  );
 }
 
 /** Compiled schemas per validator, each kept only as long as its schema object lives. */
@@ -130,7 +142,8 @@ export interface FirstUseCompile {
  * is deferred, so a schema that compiled at once never has anything left to fail later.
  */
 export function firstUseCompile(schema: object, validator?: SchemaValidator): FirstUseCompile {
-  if (validator !== undefined || !isPlainSchema(schema)) return { check: compileSchema(schema, validator), deferred: false };
+  if (validator !== undefined || !isPlainSchema(schema))
+    return { check: compileSchema(schema, validator), deferred: false };
   let compiled: CompiledSchema | undefined;
   const check = ((data: unknown): boolean => {
     compiled ??= compileSchema(schema);

@@ -21,7 +21,10 @@ export async function discoverAuthorizationServer(issuer: string): Promise<JsonO
   for (const url of candidates) {
     let response: Response;
     try {
-      response = await fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
+      response = await fetch(url, {
+        headers: { Accept: 'application/json' },
+        signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
+      });
     } catch (error) {
       problems.push(`${url}: ${(error as Error).message}`);
       continue;
@@ -35,7 +38,10 @@ export async function discoverAuthorizationServer(issuer: string): Promise<JsonO
       problems.push(`${url}: not a JSON object`);
       continue;
     }
-    if (metadata.issuer !== issuer) throw new Error(`authorization server metadata at ${url} names issuer ${JSON.stringify(metadata.issuer)}, expected ${JSON.stringify(issuer)}`);
+    if (metadata.issuer !== issuer)
+      throw new Error(
+        `authorization server metadata at ${url} names issuer ${JSON.stringify(metadata.issuer)}, expected ${JSON.stringify(issuer)}`,
+      );
     return metadata;
   }
   throw new Error(`cannot discover the authorization server ${issuer}: ${problems.join('; ')}`);

@@ -3,7 +3,12 @@ import type { AuthInfo, OAuthMetadata } from '@modelcontextprotocol/server';
 import { principalKey, type Principal } from '../../contract/index.js';
 import type { AuthOptions } from './options.js';
 import { PRINCIPAL_EXTRA_KEY, principalOf, principalOfToken } from './principal.js';
-import { defaultScopesSupported, issuerProblemOf, PROTECTED_RESOURCE_METADATA_PATH, serveMetadata } from './metadata.js';
+import {
+  defaultScopesSupported,
+  issuerProblemOf,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  serveMetadata,
+} from './metadata.js';
 import { sendOAuthError, sendWebResponse } from './send-response.js';
 import { missingScopes } from './tool-scopes.js';
 import { TokenRejectedError, type VerifiedToken } from './verified-token.js';
@@ -54,9 +59,16 @@ export interface AuthGate {
  * issuer that is not HTTPS outside localhost (unless `allowInsecureIssuer`).
  */
 export function createAuthGate(options: AuthOptions, onError: (error: Error) => void = () => {}): AuthGate {
-  if (typeof options.verifier !== 'function') throw new TypeError('auth.verifier must be a function (token) => Promise<VerifiedToken>, such as jwtVerifier({ issuer })');
-  if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('auth.issuer must be the authorization server\'s issuer URL');
-  if (options.resource === undefined) throw new TypeError('auth.resource must be this server\'s canonical URL (serveHttp and listenHttp default it to the URL they listen on)');
+  if (typeof options.verifier !== 'function')
+    throw new TypeError(
+      'auth.verifier must be a function (token) => Promise<VerifiedToken>, such as jwtVerifier({ issuer })',
+    );
+  if (typeof options.issuer !== 'string' || options.issuer === '')
+    throw new TypeError("auth.issuer must be the authorization server's issuer URL");
+  if (options.resource === undefined)
+    throw new TypeError(
+      "auth.resource must be this server's canonical URL (serveHttp and listenHttp default it to the URL they listen on)",
+    );
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const metadataOptions = (resource: URL) => ({
     oauthMetadata: { issuer: options.issuer } as OAuthMetadata,
@@ -66,7 +78,10 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
     dangerouslyAllowInsecureIssuerUrl: options.allowInsecureIssuer === true,
   });
   const issuerProblem = issuerProblemOf(options.issuer, options.allowInsecureIssuer === true);
-  if (issuerProblem !== undefined) throw new TypeError(`auth.issuer ${JSON.stringify(options.issuer)}: ${issuerProblem} (set allowInsecureIssuer only for tests)`);
+  if (issuerProblem !== undefined)
+    throw new TypeError(
+      `auth.issuer ${JSON.stringify(options.issuer)}: ${issuerProblem} (set allowInsecureIssuer only for tests)`,
+    );
   const resourceOf = typeof options.resource === 'function' ? options.resource : () => options.resource as string;
   // Start loading the SDK's helpers now, so the first request does not wait for them; a failure
   // to load shows on that request (500, reported to onError).
@@ -74,15 +89,25 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
   const sessionOwners = new WeakMap<object, string>();
 
   /** What depends on the resource URL, rebuilt only when it changes. */
-  let resolved: { href: string; url: URL; metadataUrl: string; metadataPaths: readonly string[]; metadata: object } | undefined;
+  let resolved:
+    { href: string; url: URL; metadataUrl: string; metadataPaths: readonly string[]; metadata: object } | undefined;
   const resolve = async () => {
     const href = resourceOf();
     if (resolved?.href === href) return resolved;
     const { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } = await sdk();
     const url = new URL(href);
     const metadataUrl = getOAuthProtectedResourceMetadataUrl(url);
-    const metadata = { ...buildOAuthProtectedResourceMetadata(metadataOptions(url)), bearer_methods_supported: ['header'] };
-    resolved = { href, url, metadataUrl, metadataPaths: [...new Set([new URL(metadataUrl).pathname, PROTECTED_RESOURCE_METADATA_PATH])], metadata };
+    const metadata = {
+      ...buildOAuthProtectedResourceMetadata(metadataOptions(url)),
+      bearer_methods_supported: ['header'],
+    };
+    resolved = {
+      href,
+      url,
+      metadataUrl,
+      metadataPaths: [...new Set([new URL(metadataUrl).pathname, PROTECTED_RESOURCE_METADATA_PATH])],
+      metadata,
+    };
     return resolved;
   };
 
@@ -111,7 +136,12 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
     },
   };
 
-  const challenge = (metadataUrl: string, error: string | undefined, description: string | undefined, scopes: readonly string[]): string => {
+  const challenge = (
+    metadataUrl: string,
+    error: string | undefined,
+    description: string | undefined,
+    scopes: readonly string[],
+  ): string => {
     const parts: string[] = [];
     if (error !== undefined) parts.push(`error="${quoted(error)}"`);
     if (description !== undefined) parts.push(`error_description="${quoted(description)}"`);
@@ -130,22 +160,42 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
       }
       if (url.searchParams.has('access_token')) {
         const description = 'Access tokens are not accepted in the query string; send Authorization: Bearer <token>';
-        sendOAuthError(res, 400, 'invalid_request', description, challenge(metadataUrl, 'invalid_request', description, requiredScopes));
+        sendOAuthError(
+          res,
+          400,
+          'invalid_request',
+          description,
+          challenge(metadataUrl, 'invalid_request', description, requiredScopes),
+        );
         return true;
       }
       const header = req.headers.authorization;
       if (header === undefined || !/^bearer(\s|$)/i.test(header)) {
-        sendOAuthError(res, 401, 'unauthorized', 'Authorization required: send an access token as Authorization: Bearer <token>', challenge(metadataUrl, undefined, undefined, requiredScopes));
+        sendOAuthError(
+          res,
+          401,
+          'unauthorized',
+          'Authorization required: send an access token as Authorization: Bearer <token>',
+          challenge(metadataUrl, undefined, undefined, requiredScopes),
+        );
         return true;
       }
       const { verifyBearerToken, bearerAuthChallengeResponse, OAuthError } = await sdk();
       try {
-        const authInfo = await verifyBearerToken(header, { verifier, requiredScopes, expectedResource: resource, resourceMetadataUrl: metadataUrl });
+        const authInfo = await verifyBearerToken(header, {
+          verifier,
+          requiredScopes,
+          expectedResource: resource,
+          resourceMetadataUrl: metadataUrl,
+        });
         (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
         return false;
       } catch (error) {
         if (!(error instanceof OAuthError)) onError(error instanceof Error ? error : new Error(String(error)));
-        await sendWebResponse(res, bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl: metadataUrl }));
+        await sendWebResponse(
+          res,
+          bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl: metadataUrl }),
+        );
         return true;
       }
     },
@@ -160,7 +210,13 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
         const description = `Insufficient scope: tool ${JSON.stringify(name)} needs ${missing.join(' ')}`;
         const scopes = [...new Set([...requiredScopes, ...(needed ?? [])])];
         // admit() resolved the resource for this request already.
-        sendOAuthError(res, 403, 'insufficient_scope', description, challenge(resolved!.metadataUrl, 'insufficient_scope', description, scopes));
+        sendOAuthError(
+          res,
+          403,
+          'insufficient_scope',
+          description,
+          challenge(resolved!.metadataUrl, 'insufficient_scope', description, scopes),
+        );
         return true;
       }
       return false;
@@ -201,7 +257,8 @@ function calledToolsOf(body: unknown): string[] {
 
 /** Compares resource identifiers as the SDK does: ignoring a fragment and one trailing slash. */
 function sameResource(a: string, b: string): boolean {
-  const comparable = (value: string) => (value.includes('#') ? value.slice(0, value.indexOf('#')) : value).replace(/\/$/, '');
+  const comparable = (value: string) =>
+    (value.includes('#') ? value.slice(0, value.indexOf('#')) : value).replace(/\/$/, '');
   return comparable(a) === comparable(b);
 }
 

@@ -26,19 +26,27 @@ export interface IntrospectionVerifierOptions {
  * (the request gets `500 server_error`). Nothing is cached: every request asks.
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
-  if (typeof options.clientId !== 'string' || typeof options.clientSecret !== 'string') throw new TypeError('introspectionVerifier: clientId and clientSecret must be strings');
+  if (typeof options.clientId !== 'string' || typeof options.clientSecret !== 'string')
+    throw new TypeError('introspectionVerifier: clientId and clientSecret must be strings');
   const timeoutMs = options.timeoutMs ?? 10_000;
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString('base64')}`;
   let endpoint: string | undefined = options.endpoint;
   return async (token: string) => {
     if (endpoint === undefined) {
       const found = (await discoverAuthorizationServer(options.issuer)).introspection_endpoint;
-      if (typeof found !== 'string') throw new Error(`introspectionVerifier: the metadata of ${options.issuer} names no introspection_endpoint; pass endpoint`);
+      if (typeof found !== 'string')
+        throw new Error(
+          `introspectionVerifier: the metadata of ${options.issuer} names no introspection_endpoint; pass endpoint`,
+        );
       endpoint = found;
     }
     const response = await fetch(endpoint, {
       method: 'POST',
-      headers: { Authorization: basic, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      headers: {
+        Authorization: basic,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
       signal: AbortSignal.timeout(timeoutMs),
     });

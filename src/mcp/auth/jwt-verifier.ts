@@ -17,7 +17,19 @@ export interface JwtVerifierOptions {
   readonly now?: () => number;
 }
 
-const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 
 /**
  * A `TokenVerifier` for JWT access tokens (RFC 9068) signed by the issuer's keys, checked with
@@ -29,13 +41,15 @@ const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS5
  * cannot be fetched rejects with a plain error (the request gets `500 server_error`).
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
-  if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('jwtVerifier: issuer must be the authorization server\'s issuer URL');
+  if (typeof options.issuer !== 'string' || options.issuer === '')
+    throw new TypeError("jwtVerifier: issuer must be the authorization server's issuer URL");
   const now = options.now ?? Date.now;
   let keys: JWTVerifyGetKey | undefined;
   const keySet = async (jose: Jose): Promise<JWTVerifyGetKey> => {
     if (keys !== undefined) return keys;
     const jwksUri = options.jwksUri ?? (await discoverAuthorizationServer(options.issuer)).jwks_uri;
-    if (typeof jwksUri !== 'string') throw new Error(`jwtVerifier: the metadata of ${options.issuer} names no jwks_uri; pass jwksUri`);
+    if (typeof jwksUri !== 'string')
+      throw new Error(`jwtVerifier: the metadata of ${options.issuer} names no jwks_uri; pass jwksUri`);
     keys = jose.createRemoteJWKSet(new URL(jwksUri));
     return keys;
   };
@@ -61,9 +75,17 @@ type Jose = typeof import('jose');
 /** Maps jose's errors to `invalid_token` refusals; anything else (a network failure) passes unchanged. */
 function refusalOf(joseErrors: Jose['errors'], error: unknown): unknown {
   if (error instanceof joseErrors.JWTExpired) return invalidToken('Token has expired');
-  if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'nbf') return invalidToken('Token is not valid yet');
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JWKSNoMatchingKey) return invalidToken('Token signature is invalid');
-  if (error instanceof joseErrors.JWTInvalid || error instanceof joseErrors.JWSInvalid || error instanceof joseErrors.JOSEAlgNotAllowed || error instanceof joseErrors.JWTClaimValidationFailed || error instanceof joseErrors.JOSENotSupported) {
+  if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'nbf')
+    return invalidToken('Token is not valid yet');
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JWKSNoMatchingKey)
+    return invalidToken('Token signature is invalid');
+  if (
+    error instanceof joseErrors.JWTInvalid ||
+    error instanceof joseErrors.JWSInvalid ||
+    error instanceof joseErrors.JOSEAlgNotAllowed ||
+    error instanceof joseErrors.JWTClaimValidationFailed ||
+    error instanceof joseErrors.JOSENotSupported
+  ) {
     return invalidToken(`Token is not a valid JWT: ${error.message}`);
   }
   return error;

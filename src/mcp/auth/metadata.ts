@@ -16,18 +16,34 @@ export function serveMetadata(req: IncomingMessage, res: ServerResponse, metadat
     return;
   }
   if (method !== 'GET' && method !== 'HEAD') {
-    const body = JSON.stringify({ error: 'method_not_allowed', error_description: `The method ${method} is not allowed for this endpoint` });
-    res.writeHead(405, { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    const body = JSON.stringify({
+      error: 'method_not_allowed',
+      error_description: `The method ${method} is not allowed for this endpoint`,
+    });
+    res.writeHead(405, {
+      Allow: 'GET, HEAD, OPTIONS',
+      'Access-Control-Allow-Origin': '*',
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(body);
     return;
   }
   const body = JSON.stringify(metadata);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Access-Control-Allow-Origin': '*',
+    'Cache-Control': 'max-age=3600',
+  });
   res.end(method === 'HEAD' ? undefined : body);
 }
 
 /** The default `scopes_supported`: the required scopes, then every tool's, without duplicates. */
-export function defaultScopesSupported(required: readonly string[], toolScopes: ReadonlyMap<string, readonly string[]> | undefined): string[] {
+export function defaultScopesSupported(
+  required: readonly string[],
+  toolScopes: ReadonlyMap<string, readonly string[]> | undefined,
+): string[] {
   const all = new Set(required);
   for (const scopes of toolScopes?.values() ?? []) for (const scope of scopes) all.add(scope);
   return [...all];
@@ -44,9 +60,9 @@ export function issuerProblemOf(issuer: string, allowInsecure: boolean): string 
   } catch {
     return 'not a URL';
   }
-  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1' && !allowInsecure) return 'Issuer URL must be HTTPS';
+  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1' && !allowInsecure)
+    return 'Issuer URL must be HTTPS';
   if (url.hash !== '') return `Issuer URL must not have a fragment: ${url.href}`;
   if (url.search !== '') return `Issuer URL must not have a query string: ${url.href}`;
   return undefined;
 }
-

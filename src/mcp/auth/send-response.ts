@@ -17,10 +17,19 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
 }
 
 /** Answers `status` with an OAuth error body (`{"error", "error_description"}`) and optional `WWW-Authenticate`. */
-export function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, challenge?: string): void {
+export function sendOAuthError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  description: string,
+  challenge?: string,
+): void {
   if (res.headersSent) return;
   const body = JSON.stringify({ error, error_description: description });
-  const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  };
   if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
   res.writeHead(status, headers);
   res.end(body);

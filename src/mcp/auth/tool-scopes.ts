@@ -31,13 +31,17 @@ export function insufficientScopeText(toolName: string, missing: readonly string
  * `TypeError` naming the tool when its `scopes` is not an array of RFC 6749 scope tokens (a
  * hand-built tool; `@Scopes` checks its own).
  */
-export function toolScopesOf(served: Iterable<{ readonly tool: Pick<ContractTool, 'name' | 'scopes'> }>): ReadonlyMap<string, readonly string[]> {
+export function toolScopesOf(
+  served: Iterable<{ readonly tool: Pick<ContractTool, 'name' | 'scopes'> }>,
+): ReadonlyMap<string, readonly string[]> {
   const scopes = new Map<string, readonly string[]>();
   for (const { tool } of served) {
     const given: unknown = tool.scopes;
     if (given === undefined) continue;
     if (!Array.isArray(given) || !given.every(isScopeToken)) {
-      throw new TypeError(`serveHttp: tool ${JSON.stringify(tool.name)}: scopes must be an array of scope names without spaces, quotes or backslashes (RFC 6749), got ${JSON.stringify(given) ?? typeof given}`);
+      throw new TypeError(
+        `serveHttp: tool ${JSON.stringify(tool.name)}: scopes must be an array of scope names without spaces, quotes or backslashes (RFC 6749), got ${JSON.stringify(given) ?? typeof given}`,
+      );
     }
     if (given.length > 0) scopes.set(tool.name, Object.freeze([...given]));
   }
@@ -45,7 +49,10 @@ export function toolScopesOf(served: Iterable<{ readonly tool: Pick<ContractTool
 }
 
 /** The `tools/list` definitions of the tools the request's principal may call (see `mayCall`). */
-export function callableDefinitions<D>(served: ReadonlyMap<string, { readonly prepared: { readonly tool: ContractTool }; readonly definition: D }>, authInfo: AuthInfoLike | undefined): D[] {
+export function callableDefinitions<D>(
+  served: ReadonlyMap<string, { readonly prepared: { readonly tool: ContractTool }; readonly definition: D }>,
+  authInfo: AuthInfoLike | undefined,
+): D[] {
   const principal = principalOf(authInfo);
   return [...served.values()].filter((s) => mayCall(s.prepared.tool, principal)).map((s) => s.definition);
 }

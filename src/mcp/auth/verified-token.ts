@@ -59,7 +59,8 @@ export function audiencesOfClaims(claims: JsonObject): string[] {
 
 /** Builds a `VerifiedToken` from a JWT payload or an RFC 7662 introspection answer. */
 export function verifiedTokenOfClaims(claims: JsonObject): VerifiedToken {
-  const clientId = typeof claims.client_id === 'string' ? claims.client_id : typeof claims.azp === 'string' ? claims.azp : '';
+  const clientId =
+    typeof claims.client_id === 'string' ? claims.client_id : typeof claims.azp === 'string' ? claims.azp : '';
   return {
     ...(typeof claims.sub === 'string' && claims.sub !== '' ? { subject: claims.sub } : {}),
     clientId,

@@ -25,7 +25,8 @@ export interface ProjectedOutput {
  * `mcp tool returned no result` with `isError`. It never throws.
  */
 export function projectResult(result: unknown, maxLLMChars: number): ProjectedOutput {
-  if (!isJsonObject(result)) return { forLLM: truncateChars(NO_RESULT_TEXT, maxLLMChars), forUser: NO_RESULT_TEXT, isError: true };
+  if (!isJsonObject(result))
+    return { forLLM: truncateChars(NO_RESULT_TEXT, maxLLMChars), forUser: NO_RESULT_TEXT, isError: true };
   const isError = result.isError === true;
   const model: string[] = [];
   const user: string[] = [];

@@ -15,9 +15,16 @@ export interface ClientRequestOptions {
  * the method); a 2.x client is told apart by its `getProtocolEra` method.
  */
 export interface McpClientLike {
-  listTools(params?: { cursor?: string }, options?: ClientRequestOptions): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  listTools(
+    params?: { cursor?: string },
+    options?: ClientRequestOptions,
+  ): Promise<{ tools: unknown[]; nextCursor?: string }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: never[]): Promise<unknown>;
-  request?(request: { method: string; params?: Record<string, unknown> }, resultSchema: never, options?: ClientRequestOptions): Promise<unknown>;
+  request?(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: never,
+    options?: ClientRequestOptions,
+  ): Promise<unknown>;
   getServerCapabilities?(): { experimental?: Record<string, unknown>; tools?: { listChanged?: boolean } } | undefined;
   getServerVersion?(): { name?: string } | undefined;
   getClientCapabilities?(): { elicitation?: unknown } | undefined;
@@ -32,7 +39,11 @@ export function isV2Client(client: McpClientLike): boolean {
 }
 
 /** Calls a tool with request options on either SDK line. */
-export function callToolOn(client: McpClientLike, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: ClientRequestOptions): Promise<unknown> {
+export function callToolOn(
+  client: McpClientLike,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: ClientRequestOptions,
+): Promise<unknown> {
   const call = client.callTool as unknown as (...args: unknown[]) => Promise<unknown>;
   return isV2Client(client) ? call.call(client, params, options) : call.call(client, params, undefined, options);
 }
@@ -61,17 +72,32 @@ function v1MethodSchema(method: string): object {
  * answer must stay as it crossed the wire, on either line. Throws a `TypeError` when the client
  * has no `request` method.
  */
-export function requestOn(client: McpClientLike, method: string, params: Record<string, unknown>, options: ClientRequestOptions): Promise<unknown> {
-  if (typeof client.request !== 'function') throw new TypeError(`the MCP client has no "request" method, so "${method}" cannot be sent`);
+export function requestOn(
+  client: McpClientLike,
+  method: string,
+  params: Record<string, unknown>,
+  options: ClientRequestOptions,
+): Promise<unknown> {
+  if (typeof client.request !== 'function')
+    throw new TypeError(`the MCP client has no "request" method, so "${method}" cannot be sent`);
   const request = client.request as unknown as (...args: unknown[]) => Promise<unknown>;
   return request.call(client, { method, params }, ANY_RESULT, options);
 }
 
 /** Registers `handler` for `method` on either line (2.x by method name, 1.x by a method schema). */
-function register(client: McpClientLike, kind: 'setNotificationHandler' | 'setRequestHandler', method: string, handler: (message: { params?: unknown }) => unknown): boolean {
+function register(
+  client: McpClientLike,
+  kind: 'setNotificationHandler' | 'setRequestHandler',
+  method: string,
+  handler: (message: { params?: unknown }) => unknown,
+): boolean {
   const set = client[kind];
   if (typeof set !== 'function') return false;
-  (set as unknown as (...args: unknown[]) => void).call(client, isV2Client(client) ? method : v1MethodSchema(method), handler);
+  (set as unknown as (...args: unknown[]) => void).call(
+    client,
+    isV2Client(client) ? method : v1MethodSchema(method),
+    handler,
+  );
   return true;
 }
 
@@ -84,9 +110,14 @@ export type ElicitParams = Record<string, unknown>;
  * client cannot take the handler: it has no `setRequestHandler`, or it declared no elicitation
  * capability (the SDKs refuse the handler then; the server will not ask such a client).
  */
-export function onElicitation(client: McpClientLike, answer: (params: ElicitParams) => Promise<Record<string, unknown>>): boolean {
+export function onElicitation(
+  client: McpClientLike,
+  answer: (params: ElicitParams) => Promise<Record<string, unknown>>,
+): boolean {
   try {
-    return register(client, 'setRequestHandler', 'elicitation/create', async (request) => answer((request?.params ?? {}) as ElicitParams));
+    return register(client, 'setRequestHandler', 'elicitation/create', async (request) =>
+      answer((request?.params ?? {}) as ElicitParams),
+    );
   } catch {
     return false;
   }

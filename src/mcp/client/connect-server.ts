@@ -23,7 +23,9 @@ export interface StdioTarget {
  * such as its `ClientCredentialsProvider` (which discovers the authorization server from the
  * upstream's `401`, obtains a token and refreshes it).
  */
-export type UpstreamAuthProvider = { token(): Promise<string | undefined>; onUnauthorized?(context: never): Promise<void> } | { readonly clientMetadata: object; tokens(...args: never[]): unknown };
+export type UpstreamAuthProvider =
+  | { token(): Promise<string | undefined>; onUnauthorized?(context: never): Promise<void> }
+  | { readonly clientMetadata: object; tokens(...args: never[]): unknown };
 
 /** A server to reach over streamable HTTP. */
 export interface UrlTarget {
@@ -85,17 +87,27 @@ interface Live {
 const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
 
 /** A fresh, unconnected 2.x client and the transport to connect it with. */
-async function clientAndTransport(target: ServerTarget, info: { name: string; version: string }, onToolsChanged: () => void): Promise<{ client: OwnedClient; transport: unknown }> {
+async function clientAndTransport(
+  target: ServerTarget,
+  info: { name: string; version: string },
+  onToolsChanged: () => void,
+): Promise<{ client: OwnedClient; transport: unknown }> {
   let v2: typeof import('@modelcontextprotocol/client');
   try {
     v2 = await import('@modelcontextprotocol/client');
   } catch (err) {
-    throw new Error(`connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`);
+    throw new Error(
+      `connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`,
+    );
   }
   // The client's own list-changed wiring: a notification handler in the 2025 era, a
   // `subscriptions/listen` stream in the 2026-07-28 era (when the server advertises listChanged).
   const listChanged = { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged() } };
-  const client = new v2.Client(info, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' }, listChanged }) as unknown as OwnedClient;
+  const client = new v2.Client(info, {
+    capabilities: CLIENT_CAPABILITIES,
+    versionNegotiation: { mode: 'auto' },
+    listChanged,
+  }) as unknown as OwnedClient;
   if ('url' in target) {
     const url = target.url instanceof URL ? target.url : new URL(target.url);
     const authProvider = authProviderOf(target);
@@ -114,9 +126,11 @@ async function clientAndTransport(target: ServerTarget, info: { name: string; ve
 /** The auth provider a URL target asks for: its `authProvider`, or one that gives its `bearerToken`. */
 function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
   const { bearerToken, authProvider } = target;
-  if (bearerToken !== undefined && authProvider !== undefined) throw new TypeError('connectServer: give "bearerToken" or "authProvider", not both');
+  if (bearerToken !== undefined && authProvider !== undefined)
+    throw new TypeError('connectServer: give "bearerToken" or "authProvider", not both');
   if (authProvider !== undefined) {
-    if (typeof authProvider !== 'object' || authProvider === null) throw new TypeError('connectServer: "authProvider" must be an SDK AuthProvider or OAuthClientProvider object');
+    if (typeof authProvider !== 'object' || authProvider === null)
+      throw new TypeError('connectServer: "authProvider" must be an SDK AuthProvider or OAuthClientProvider object');
     return authProvider;
   }
   if (bearerToken === undefined) return undefined;
@@ -124,7 +138,8 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
     if (bearerToken === '') throw new TypeError('connectServer: "bearerToken" must not be empty');
     return { token: async () => bearerToken };
   }
-  if (typeof bearerToken !== 'function') throw new TypeError('connectServer: "bearerToken" must be a string or a function that returns one');
+  if (typeof bearerToken !== 'function')
+    throw new TypeError('connectServer: "bearerToken" must be a string or a function that returns one');
   return { token: async () => bearerToken() };
 }
 
@@ -142,7 +157,10 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
  * and the next call, facts question or refresh connects again. Throws, naming the server, when
  * the first connection or listing fails.
  */
-export async function connectServer(target: ServerTarget, options: ConnectServerOptions = {}): Promise<ServerConnection> {
+export async function connectServer(
+  target: ServerTarget,
+  options: ConnectServerOptions = {},
+): Promise<ServerConnection> {
   if ('url' in target) authProviderOf(target);
   const label = labelOf(target);
   let live: Live | undefined;
@@ -154,7 +172,11 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
   let onToolsChanged = (): void => {};
 
   const attempt = async (): Promise<Live> => {
-    const { client, transport } = await clientAndTransport(target, options.clientInfo ?? { name: 'toolwright', version: '0' }, () => onToolsChanged());
+    const { client, transport } = await clientAndTransport(
+      target,
+      options.clientInfo ?? { name: 'toolwright', version: '0' },
+      () => onToolsChanged(),
+    );
     const state: Live = { client, closed: false };
     client.onclose = () => {
       state.closed = true;
@@ -238,7 +260,14 @@ export async function connectServer(target: ServerTarget, options: ConnectServer
 }
 
 /** The 2.x SDK's local error codes that a live connection produces (the connection is kept). */
-const LIVE_SDK_CODES: ReadonlySet<string> = new Set(['REQUEST_TIMEOUT', 'INVALID_RESULT', 'UNSUPPORTED_RESULT_TYPE', 'INPUT_REQUIRED_ROUNDS_EXCEEDED', 'CAPABILITY_NOT_SUPPORTED', 'LIST_PAGINATION_EXCEEDED']);
+const LIVE_SDK_CODES: ReadonlySet<string> = new Set([
+  'REQUEST_TIMEOUT',
+  'INVALID_RESULT',
+  'UNSUPPORTED_RESULT_TYPE',
+  'INPUT_REQUIRED_ROUNDS_EXCEEDED',
+  'CAPABILITY_NOT_SUPPORTED',
+  'LIST_PAGINATION_EXCEEDED',
+]);
 
 /**
  * True when `err` came from a live connection, so the connection is kept: a JSON-RPC error code
@@ -258,8 +287,15 @@ function labelOf(target: ServerTarget): string {
   return [target.command, ...(target.args ?? [])].join(' ');
 }
 
-function stdioParams(target: StdioTarget): { command: string; args: string[]; env?: Record<string, string>; cwd?: string; stderr: 'inherit' | 'ignore' | 'pipe' } {
-  if (typeof target.command !== 'string' || target.command === '') throw new TypeError('connectServer: "command" must be a non-empty string');
+function stdioParams(target: StdioTarget): {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  stderr: 'inherit' | 'ignore' | 'pipe';
+} {
+  if (typeof target.command !== 'string' || target.command === '')
+    throw new TypeError('connectServer: "command" must be a non-empty string');
   return {
     command: target.command,
     args: [...(target.args ?? [])],

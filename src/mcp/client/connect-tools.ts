@@ -25,16 +25,24 @@ export async function listToolsOf(client: McpClientLike, server: string): Promis
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
     const result = await listPage(client, cursor);
-    if (!isJsonObject(result) || !Array.isArray(result.tools)) throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: the answer has no "tools" array`);
+    if (!isJsonObject(result) || !Array.isArray(result.tools))
+      throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: the answer has no "tools" array`);
     for (const tool of result.tools) {
       const index = tools.length;
-      if (!isJsonObject(tool)) throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: tool ${index} is ${kindOf(tool)}, not an object`);
-      if (typeof tool.name !== 'string' || tool.name.trim() === '') throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: tool ${index} has a blank name`);
+      if (!isJsonObject(tool))
+        throw new Error(
+          `mcp server ${JSON.stringify(server)}: tools/list: tool ${index} is ${kindOf(tool)}, not an object`,
+        );
+      if (typeof tool.name !== 'string' || tool.name.trim() === '')
+        throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: tool ${index} has a blank name`);
       tools.push(tool as unknown as ListedTool);
     }
     const next = result.nextCursor;
     if (typeof next !== 'string' || next === '') return tools;
-    if (seen.has(next)) throw new Error(`mcp server ${JSON.stringify(server)}: tools/list: the cursor ${JSON.stringify(next)} came twice`);
+    if (seen.has(next))
+      throw new Error(
+        `mcp server ${JSON.stringify(server)}: tools/list: the cursor ${JSON.stringify(next)} came twice`,
+      );
     seen.add(next);
     cursor = next;
   }
@@ -91,7 +99,11 @@ export async function connectTools(client: McpClientLike, options: ConsumeOption
 }
 
 /** Builds the contract tools of `upstream` from a fresh listing through `client`. */
-export async function toolsOf(upstream: Upstream, client: McpClientLike, options: ConsumeOptions): Promise<ContractTool[]> {
+export async function toolsOf(
+  upstream: Upstream,
+  client: McpClientLike,
+  options: ConsumeOptions,
+): Promise<ContractTool[]> {
   const listed = await listToolsOf(client, upstream.server);
   const claimsApply = options.trustClaims === true && Upstream.offersFacts(client);
   const policy = policyOf(options);
@@ -99,8 +111,12 @@ export async function toolsOf(upstream: Upstream, client: McpClientLike, options
   const names = new Set<string>();
   return listed.map((tool) => {
     const name = `${prefix}${tool.name}`;
-    if (!TOOL_NAME_PATTERN.test(name)) throw new Error(`mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(name)}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`);
-    if (names.has(name)) throw new Error(`mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(name)} is listed twice`);
+    if (!TOOL_NAME_PATTERN.test(name))
+      throw new Error(
+        `mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(name)}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`,
+      );
+    if (names.has(name))
+      throw new Error(`mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(name)} is listed twice`);
     names.add(name);
     return consumedTool(upstream, {
       listed: tool,
@@ -119,11 +135,21 @@ export async function toolsOf(upstream: Upstream, client: McpClientLike, options
 function permissionOfTool(tool: ListedTool, options: ConsumeOptions): string {
   const explicit = pick(options.permission, tool);
   const annotations = isJsonObject(tool.annotations) ? tool.annotations : undefined;
-  return permissionOf(annotations, { ...(explicit === undefined ? {} : { permission: explicit }), trustServerAnnotations: options.trustServerAnnotations === true });
+  return permissionOf(annotations, {
+    ...(explicit === undefined ? {} : { permission: explicit }),
+    trustServerAnnotations: options.trustServerAnnotations === true,
+  });
 }
 
 function checkClient(client: McpClientLike): void {
-  if (typeof client !== 'object' || client === null || typeof client.listTools !== 'function' || typeof client.callTool !== 'function') {
-    throw new TypeError(`connectTools: expected a connected MCP client with listTools and callTool, got ${kindOf(client)}`);
+  if (
+    typeof client !== 'object' ||
+    client === null ||
+    typeof client.listTools !== 'function' ||
+    typeof client.callTool !== 'function'
+  ) {
+    throw new TypeError(
+      `connectTools: expected a connected MCP client with listTools and callTool, got ${kindOf(client)}`,
+    );
   }
 }

@@ -1,5 +1,19 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/server';
-import { InvalidArgumentsError, ToolError, createCallContext, isJsonObject, resultOf as toolResultOf, text, type CallContext, type ToolOutput, type ContractTool, type ContentPart, type JsonObject, type ToolRecord, type ToolResult } from '../../contract/index.js';
+import {
+  InvalidArgumentsError,
+  ToolError,
+  createCallContext,
+  isJsonObject,
+  resultOf as toolResultOf,
+  text,
+  type CallContext,
+  type ToolOutput,
+  type ContractTool,
+  type ContentPart,
+  type JsonObject,
+  type ToolRecord,
+  type ToolResult,
+} from '../../contract/index.js';
 import { registerCompiledEntry } from '../../compiler/internal.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
 import { checkDeclared, runUnderPolicy } from '../../runtime/internal.js';
@@ -67,7 +81,9 @@ export function consumedToolInfo(tool: ContractTool): ConsumedToolInfo | undefin
 export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): ContractTool {
   const listed = plan.listed;
   const listedName = listed.name;
-  const annotations = annotationsOfListed(isJsonObject(listed.annotations) ? (listed.annotations as ListedAnnotations) : undefined);
+  const annotations = annotationsOfListed(
+    isJsonObject(listed.annotations) ? (listed.annotations as ListedAnnotations) : undefined,
+  );
   const capability = plan.permission === '' ? UNCLASSIFIED_CAPABILITY : plan.permission;
   const claims = plan.claimsApply ? claimsOf(listed) : undefined;
   const core: ContractTool = {
@@ -77,7 +93,10 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
     execute: (args, ctx) => callUpstream(upstream, plan, listedName, args, ctx),
   };
   const policy = plan.policy;
-  const policed = policy === null ? core : { ...core, execute: (args: unknown, ctx: CallContext) => underPolicy(policy, core, args, ctx) };
+  const policed =
+    policy === null
+      ? core
+      : { ...core, execute: (args: unknown, ctx: CallContext) => underPolicy(policy, core, args, ctx) };
   const title = typeof listed.title === 'string' && listed.title !== '' ? listed.title : annotations?.title;
   const tool: Record<string | symbol, unknown> = {
     name: plan.name,
@@ -90,15 +109,24 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
   if (annotations !== undefined) tool.annotations = annotations;
   Object.assign(tool, executionOf(plan.executionMode, plan.permission, claims));
   if (plan.timeoutMs !== undefined) tool.timeoutMs = plan.timeoutMs;
-  if (claims?.facts === true) tool.facts = (args: JsonObject, ctx?: CallContext) => askFacts(upstream, listedName, args, ctx);
-  if (claims?.replay === true || claims?.facts === true) tool.replay = (args: JsonObject, ctx?: CallContext) => askReplay(upstream, listedName, args, ctx);
+  if (claims?.facts === true)
+    tool.facts = (args: JsonObject, ctx?: CallContext) => askFacts(upstream, listedName, args, ctx);
+  if (claims?.replay === true || claims?.facts === true)
+    tool.replay = (args: JsonObject, ctx?: CallContext) => askReplay(upstream, listedName, args, ctx);
   const definition = deepFreeze(structuredClone(listed)) as unknown as McpTool;
-  Object.defineProperty(tool, CONSUMED, { value: Object.freeze({ server: upstream.server, listedName, permission: plan.permission, definition }), enumerable: true });
+  Object.defineProperty(tool, CONSUMED, {
+    value: Object.freeze({ server: upstream.server, listedName, permission: plan.permission, definition }),
+    enumerable: true,
+  });
   withListedDefinition(tool as unknown as ContractTool, definition);
   // Its server validates the arguments: the call core must not (a schema in any dialect, or one
   // toolwright cannot compile, is served and called as given), so it runs the tool as it is.
   const consumed = tool as unknown as ContractTool;
-  registerCompiledEntry(consumed, { parse: async (raw) => (raw ?? {}) as object, run: (args, ctx) => consumed.execute(args, ctx), validateOutput: undefined });
+  registerCompiledEntry(consumed, {
+    parse: async (raw) => (raw ?? {}) as object,
+    run: (args, ctx) => consumed.execute(args, ctx),
+    validateOutput: undefined,
+  });
   return Object.freeze(consumed);
 }
 
@@ -108,7 +136,12 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
  * is put on the result unless the server sent one of its own (a denial carries it as
  * `error.record`).
  */
-async function underPolicy(policy: PermissionPolicy, core: ContractTool, args: unknown, ctx: CallContext): Promise<ToolOutput> {
+async function underPolicy(
+  policy: PermissionPolicy,
+  core: ContractTool,
+  args: unknown,
+  ctx: CallContext,
+): Promise<ToolOutput> {
   const { value, record } = await runUnderPolicy(policy, core.name, ctx, async (runCtx, requireEvery) => {
     await checkDeclared(core.requires ?? [], (args ?? {}) as Record<string, unknown>, requireEvery);
     return core.execute(args, runCtx);
@@ -124,7 +157,12 @@ async function underPolicy(policy: PermissionPolicy, core: ContractTool, args: u
  */
 const askedByContext = new WeakMap<object, Map<string, Promise<RemoteFactsAnswer>>>();
 
-async function ask(upstream: Upstream, name: string, args: JsonObject, ctx: CallContext | undefined): Promise<RemoteFactsAnswer> {
+async function ask(
+  upstream: Upstream,
+  name: string,
+  args: JsonObject,
+  ctx: CallContext | undefined,
+): Promise<RemoteFactsAnswer> {
   const key = `${name}\u0000${JSON.stringify(args ?? {})}`;
   let asked = ctx === undefined ? undefined : askedByContext.get(ctx);
   const known = asked?.get(key);
@@ -143,14 +181,26 @@ async function askFacts(upstream: Upstream, name: string, args: JsonObject, ctx:
   return answer.kind === 'facts' ? answer.facts : { calls: null };
 }
 
-async function askReplay(upstream: Upstream, name: string, args: JsonObject, ctx: CallContext | undefined): Promise<'safe' | 'unknown'> {
+async function askReplay(
+  upstream: Upstream,
+  name: string,
+  args: JsonObject,
+  ctx: CallContext | undefined,
+): Promise<'safe' | 'unknown'> {
   return (await ask(upstream, name, args, ctx)).replay;
 }
 
 /** Sends one call upstream and reads its result (see `connectTools` for the contract). */
-async function callUpstream(upstream: Upstream, plan: ConsumedToolPlan, listedName: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
+async function callUpstream(
+  upstream: Upstream,
+  plan: ConsumedToolPlan,
+  listedName: string,
+  args: unknown,
+  ctx: CallContext,
+): Promise<ToolResult> {
   const sent = args === undefined || args === null || args === '' ? {} : args;
-  if (!isJsonObject(sent)) throw new InvalidArgumentsError([{ pointer: '', message: 'the arguments must be a JSON object' }]);
+  if (!isJsonObject(sent))
+    throw new InvalidArgumentsError([{ pointer: '', message: 'the arguments must be a JSON object' }]);
   const where = `mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(listedName)}`;
   const context = ctx ?? createCallContext({ call: { id: '', tool: plan.name, args: sent } });
   let raw: unknown;
@@ -159,20 +209,33 @@ async function callUpstream(upstream: Upstream, plan: ConsumedToolPlan, listedNa
     const client = await upstream.client();
     // The call's idempotency key crosses in _meta, so a toolwright server deduplicates a keyed call.
     const key = context.call.idempotencyKey;
-    raw = await callToolOn(client, key === undefined ? { name: listedName, arguments: sent } : { name: listedName, arguments: sent, _meta: { [IDEMPOTENCY_KEY_META]: key } }, {
-      signal: context.signal,
-      timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
-      onprogress: (progress) => {
-        const message = typeof progress.message === 'string' ? progress.message : '';
-        const details: { progress: number; total?: number; message: string } = { progress: progress.progress, message };
-        if (typeof progress.total === 'number') details.total = progress.total;
-        context.update({ content: message === '' ? [] : [text(message)], details });
+    raw = await callToolOn(
+      client,
+      key === undefined
+        ? { name: listedName, arguments: sent }
+        : { name: listedName, arguments: sent, _meta: { [IDEMPOTENCY_KEY_META]: key } },
+      {
+        signal: context.signal,
+        timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
+        onprogress: (progress) => {
+          const message = typeof progress.message === 'string' ? progress.message : '';
+          const details: { progress: number; total?: number; message: string } = {
+            progress: progress.progress,
+            message,
+          };
+          if (typeof progress.total === 'number') details.total = progress.total;
+          context.update({ content: message === '' ? [] : [text(message)], details });
+        },
       },
-    });
+    );
   } catch (err) {
-    if (context.signal.aborted) throw context.signal.reason instanceof Error ? context.signal.reason : new Error(`${where}: the call was cancelled`);
+    if (context.signal.aborted)
+      throw context.signal.reason instanceof Error
+        ? context.signal.reason
+        : new Error(`${where}: the call was cancelled`);
     upstream.onFailure(err);
-    if (isTimeout(err) && plan.timeoutMs !== undefined) throw new Error(`${where}: timed out after ${plan.timeoutMs} ms`);
+    if (isTimeout(err) && plan.timeoutMs !== undefined)
+      throw new Error(`${where}: timed out after ${plan.timeoutMs} ms`);
     const own = `mcp server ${JSON.stringify(upstream.server)}: `;
     const message = messageOf(err);
     throw new Error(`${where}: ${message.startsWith(own) ? message.slice(own.length) : message}`);
@@ -211,7 +274,9 @@ function resultOf(raw: unknown, maxLLMChars: number | undefined): ToolResult {
   const content = (Array.isArray(raw.content) ? raw.content : []) as unknown as ContentPart[];
   const details = { result: raw };
   if (raw.isError === true) {
-    const texts = content.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => (part as { text: string }).text);
+    const texts = content
+      .filter((part) => part?.type === 'text' && typeof part.text === 'string')
+      .map((part) => (part as { text: string }).text);
     throw failureOf(raw, texts.join('\n'), details);
   }
   return withExtras(raw, { content, details });
@@ -235,7 +300,8 @@ function withExtras(raw: JsonObject, result: { content: ContentPart[]; details: 
 
 function recordOf(meta: unknown): ToolRecord | undefined {
   const wire = isJsonObject(meta) ? meta[RECORD_META_KEY] : undefined;
-  if (!isJsonObject(wire) || typeof wire.ns !== 'string' || wire.ns === '' || typeof wire.data !== 'string') return undefined;
+  if (!isJsonObject(wire) || typeof wire.ns !== 'string' || wire.ns === '' || typeof wire.data !== 'string')
+    return undefined;
   try {
     return { ns: wire.ns, data: JSON.parse(wire.data) };
   } catch {

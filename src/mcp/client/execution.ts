@@ -41,13 +41,18 @@ export function claimsOf(tool: ListedTool): ListedClaims {
  *    the server's listed `sequential`, `barrier` and `resource` claims apply too (a resource
  *    only on a tool that is neither sequential nor a barrier).
  */
-export function executionOf(mode: ExecutionMode | undefined, permission: string, claims: ListedClaims | undefined): ExecutionClaims {
+export function executionOf(
+  mode: ExecutionMode | undefined,
+  permission: string,
+  claims: ListedClaims | undefined,
+): ExecutionClaims {
   if (mode === 'parallel') return {};
   if (mode === 'sequential') return { sequential: true };
   if (mode === 'exclusive') return { barrier: true };
   const out: ExecutionClaims = {};
   if (permission !== 'read' || claims?.sequential === true) out.sequential = true;
   if (claims?.barrier === true) out.barrier = true;
-  if (claims !== undefined && claims.resource !== '' && out.sequential === undefined && out.barrier === undefined) out.resource = claims.resource;
+  if (claims !== undefined && claims.resource !== '' && out.sequential === undefined && out.barrier === undefined)
+    out.resource = claims.resource;
   return out;
 }

@@ -30,7 +30,10 @@ export class FactsBatcher {
   /** How many `execution/facts` requests were sent. */
   requests = 0;
 
-  constructor(private readonly client: McpClientLike, private readonly server: string) {}
+  constructor(
+    private readonly client: McpClientLike,
+    private readonly server: string,
+  ) {}
 
   /** The answer for one call of tool `name` with `args`. */
   ask(name: string, args: JsonObject): Promise<RemoteFactsAnswer> {
@@ -57,10 +60,16 @@ export class FactsBatcher {
     this.requests += 1;
     let answers: RemoteFactsAnswer[];
     try {
-      const reply = await requestOn(this.client, FACTS_METHOD, { calls: batch.map((p) => ({ name: p.name, arguments: p.args })) }, {});
+      const reply = await requestOn(
+        this.client,
+        FACTS_METHOD,
+        { calls: batch.map((p) => ({ name: p.name, arguments: p.args })) },
+        {},
+      );
       const results = isJsonObject(reply) && Array.isArray(reply.results) ? reply.results : undefined;
       if (results === undefined) throw new Error(`${FACTS_METHOD}: the answer has no "results" array`);
-      if (results.length !== batch.length) throw new Error(`${FACTS_METHOD}: ${results.length} answers for ${batch.length} calls`);
+      if (results.length !== batch.length)
+        throw new Error(`${FACTS_METHOD}: ${results.length} answers for ${batch.length} calls`);
       answers = results.map(readAnswer);
     } catch (err) {
       const error = new Error(`mcp server ${JSON.stringify(this.server)}: ${messageOf(err)}`);
@@ -84,12 +93,14 @@ function readAnswer(raw: unknown): RemoteFactsAnswer {
   if (typeof answer.error === 'string') return { kind: 'error', error: answer.error, replay };
   if (!isJsonObject(answer.facts)) return { kind: 'none', replay };
   const given = answer.facts.calls;
-  if (given !== null && given !== undefined && !Array.isArray(given)) return { kind: 'error', error: 'the server answered facts whose "calls" is not an array or null', replay };
+  if (given !== null && given !== undefined && !Array.isArray(given))
+    return { kind: 'error', error: 'the server answered facts whose "calls" is not an array or null', replay };
   let calls: FactCall[] | null = null;
   if (Array.isArray(given)) {
     calls = [];
     for (const call of given) {
-      if (!isJsonObject(call) || typeof call.tool !== 'string') return { kind: 'error', error: 'the server answered a fact call without a string "tool"', replay };
+      if (!isJsonObject(call) || typeof call.tool !== 'string')
+        return { kind: 'error', error: 'the server answered a fact call without a string "tool"', replay };
       const fact: { tool: string; args?: FactCall['args']; text?: string } = { tool: call.tool };
       if (call.args !== undefined) fact.args = call.args;
       if (typeof call.text === 'string') fact.text = call.text;

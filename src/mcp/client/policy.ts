@@ -1,4 +1,10 @@
-import { createPolicy, type AskPermission, type ImplicationsInit, type PermissionPolicy, type PermissionRule } from '../../runtime/index.js';
+import {
+  createPolicy,
+  type AskPermission,
+  type ImplicationsInit,
+  type PermissionPolicy,
+  type PermissionRule,
+} from '../../runtime/index.js';
 
 /** The capability an unclassified consumed tool (permission `""`) requires. */
 export const UNCLASSIFIED_CAPABILITY = 'unclassified';

@@ -55,7 +55,13 @@ export function permissionOf(annotations: ListedAnnotations | undefined, options
 export function annotationsOfListed(block: ListedAnnotations | undefined): Annotations | undefined {
   if (typeof block !== 'object' || block === null) return undefined;
   const flag = (value: unknown, missing: boolean): boolean => (typeof value === 'boolean' ? value : missing);
-  const annotations: { title?: string; readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean } = {
+  const annotations: {
+    title?: string;
+    readOnly: boolean;
+    destructive: boolean;
+    idempotent: boolean;
+    openWorld: boolean;
+  } = {
     readOnly: flag(block.readOnlyHint, false),
     destructive: flag(block.destructiveHint, true),
     idempotent: flag(block.idempotentHint, false),

@@ -5,7 +5,10 @@ import { onElicitation, type ElicitParams, type McpClientLike } from './client-l
 import { FactsBatcher } from './facts-batcher.js';
 
 /** The host's elicitor for questions an upstream server asks while one of its tools runs. */
-export type HostElicitor = (question: Elicitation, about: { readonly server: string; readonly tool: string | undefined }) => Promise<ElicitAnswer>;
+export type HostElicitor = (
+  question: Elicitation,
+  about: { readonly server: string; readonly tool: string | undefined },
+) => Promise<ElicitAnswer>;
 
 /**
  * One upstream server as the consumed tools see it: its name (for errors), the client to call
@@ -68,10 +71,13 @@ export class Upstream {
     const question = questionOf(params);
     const only = this.inflight.size === 1 ? [...this.inflight.entries()][0] : undefined;
     let answer: ElicitAnswer;
-    if (this.hostElicit !== undefined) answer = await this.hostElicit(question, { server: this.server, tool: only?.[1] });
+    if (this.hostElicit !== undefined)
+      answer = await this.hostElicit(question, { server: this.server, tool: only?.[1] });
     else if (only !== undefined) answer = await only[0].elicit(question);
     else answer = { action: 'cancel' };
-    return answer.action === 'accept' && answer.content !== undefined ? { action: 'accept', content: answer.content } : { action: answer.action };
+    return answer.action === 'accept' && answer.content !== undefined
+      ? { action: 'accept', content: answer.content }
+      : { action: answer.action };
   }
 }
 

@@ -1,13 +1,25 @@
 import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
-import { connectServer, type ConsumerPolicyOptions, type HostElicitor, type ServerConnection } from '../client/index.js';
+import {
+  connectServer,
+  type ConsumerPolicyOptions,
+  type HostElicitor,
+  type ServerConnection,
+} from '../client/index.js';
 import { serverFor } from '../server/create-server.js';
 import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { closingFirst } from '../transports/http/closing-first.js';
 import type { ServerInfo } from '../server/index.js';
 import { servedToolsOf, type ServedTool } from '../server/served-tools.js';
-import { connectStdio, listenHttp, type HttpHandle, type HttpOptions, type StdioHandle, type StdioOptions } from '../transports/index.js';
+import {
+  connectStdio,
+  listenHttp,
+  type HttpHandle,
+  type HttpOptions,
+  type StdioHandle,
+  type StdioOptions,
+} from '../transports/index.js';
 import { checkUpstream, upstreamName, type ProxyUpstream } from './upstream-config.js';
 
 /** How a proxy treats what passes through it. */
@@ -88,7 +100,8 @@ export interface Proxy {
  * prefix`.
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
-  if (!Array.isArray(upstreams) || upstreams.length === 0) throw new TypeError('proxy: give at least one upstream server');
+  if (!Array.isArray(upstreams) || upstreams.length === 0)
+    throw new TypeError('proxy: give at least one upstream server');
   const checked = upstreams.map(checkUpstream);
   const info = options.info ?? { name: 'toolwright-proxy', version: '0.0.0' };
   const serverOptions = options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars };
@@ -124,24 +137,35 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     for (const upstream of checked) {
       const policy = options.policy === undefined ? false : options.policy;
       connections.push(
-        await connectServer(upstream.url !== undefined ? { url: upstream.url, ...(upstream.headers ? { headers: upstream.headers } : {}), ...(upstream.bearerToken ? { bearerToken: upstream.bearerToken } : {}) } : {
-          command: upstream.command!,
-          ...(upstream.args ? { args: upstream.args } : {}),
-          ...(upstream.env ? { env: upstream.env } : {}),
-          ...(upstream.cwd ? { cwd: upstream.cwd } : {}),
-          stderr: options.stderr ?? 'inherit',
-        }, {
-          server: upstreamName(upstream),
-          policy,
-          trustClaims: options.trustClaims ?? true,
-          ...(upstream.prefix === undefined ? {} : { prefix: upstream.prefix }),
-          ...(upstream.permission === undefined ? {} : { permission: upstream.permission }),
-          ...(upstream.trustServerAnnotations === undefined ? {} : { trustServerAnnotations: upstream.trustServerAnnotations }),
-          ...(options.maxLLMChars === undefined ? {} : { maxLLMChars: options.maxLLMChars }),
-          ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
-          onToolsChanged: changed,
-          onRefreshError: (err) => options.onError?.(err),
-        }),
+        await connectServer(
+          upstream.url !== undefined
+            ? {
+                url: upstream.url,
+                ...(upstream.headers ? { headers: upstream.headers } : {}),
+                ...(upstream.bearerToken ? { bearerToken: upstream.bearerToken } : {}),
+              }
+            : {
+                command: upstream.command!,
+                ...(upstream.args ? { args: upstream.args } : {}),
+                ...(upstream.env ? { env: upstream.env } : {}),
+                ...(upstream.cwd ? { cwd: upstream.cwd } : {}),
+                stderr: options.stderr ?? 'inherit',
+              },
+          {
+            server: upstreamName(upstream),
+            policy,
+            trustClaims: options.trustClaims ?? true,
+            ...(upstream.prefix === undefined ? {} : { prefix: upstream.prefix }),
+            ...(upstream.permission === undefined ? {} : { permission: upstream.permission }),
+            ...(upstream.trustServerAnnotations === undefined
+              ? {}
+              : { trustServerAnnotations: upstream.trustServerAnnotations }),
+            ...(options.maxLLMChars === undefined ? {} : { maxLLMChars: options.maxLLMChars }),
+            ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
+            onToolsChanged: changed,
+            onRefreshError: (err) => options.onError?.(err),
+          },
+        ),
       );
     }
     rebuild();
@@ -153,7 +177,10 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
   const serverOf = (transport: 'stdio' | 'http' | 'other', runs?: ParkedRuns): Server => {
     const server = serverFor(info, served, { ...serverOptions, transport }, runs);
     server.registerCapabilities({ tools: { listChanged: true } });
-    server.setRequestHandler('tools/list', () => ({ tools: [...served.values()].map((tool) => tool.definition) }) as never);
+    server.setRequestHandler(
+      'tools/list',
+      () => ({ tools: [...served.values()].map((tool) => tool.definition) }) as never,
+    );
     live.add(server);
     const previous = server.onclose;
     server.onclose = () => {
@@ -193,7 +220,10 @@ function mergeTools(upstreams: readonly ProxyUpstream[], connections: readonly S
     const name = upstreamName(upstreams[index]!);
     for (const tool of connection.tools) {
       const first = owner.get(tool.name);
-      if (first !== undefined) throw new Error(`proxy: tool ${JSON.stringify(tool.name)} is listed by both ${JSON.stringify(first)} and ${JSON.stringify(name)}; give one of them a prefix`);
+      if (first !== undefined)
+        throw new Error(
+          `proxy: tool ${JSON.stringify(tool.name)} is listed by both ${JSON.stringify(first)} and ${JSON.stringify(name)}; give one of them a prefix`,
+        );
       owner.set(tool.name, name);
       tools.push(tool);
     }

@@ -22,7 +22,19 @@ export interface ProxyUpstream {
   readonly trustServerAnnotations?: boolean;
 }
 
-const KEYS: ReadonlySet<string> = new Set(['name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'bearerToken', 'prefix', 'permission', 'trustServerAnnotations']);
+const KEYS: ReadonlySet<string> = new Set([
+  'name',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'bearerToken',
+  'prefix',
+  'permission',
+  'trustServerAnnotations',
+]);
 
 /**
  * Checks one upstream entry (from the API or a JSON config file) and returns it. Throws a
@@ -32,23 +44,33 @@ const KEYS: ReadonlySet<string> = new Set(['name', 'command', 'args', 'env', 'cw
  */
 export function checkUpstream(entry: unknown, index: number): ProxyUpstream {
   const where = `proxy: upstream ${index + 1}`;
-  if (!isJsonObject(entry)) throw new TypeError(`${where}: must be an object like {"command": "node", "args": ["server.js"]} or {"url": "http://127.0.0.1:3000/mcp"}, got ${kindOf(entry)}`);
-  for (const key of Object.keys(entry)) if (!KEYS.has(key)) throw new TypeError(`${where}: unknown key ${JSON.stringify(key)} (known keys: ${[...KEYS].join(', ')})`);
+  if (!isJsonObject(entry))
+    throw new TypeError(
+      `${where}: must be an object like {"command": "node", "args": ["server.js"]} or {"url": "http://127.0.0.1:3000/mcp"}, got ${kindOf(entry)}`,
+    );
+  for (const key of Object.keys(entry))
+    if (!KEYS.has(key))
+      throw new TypeError(`${where}: unknown key ${JSON.stringify(key)} (known keys: ${[...KEYS].join(', ')})`);
   const hasCommand = entry.command !== undefined;
   const hasUrl = entry.url !== undefined;
   if (hasCommand === hasUrl) throw new TypeError(`${where}: give exactly one of "command" and "url"`);
   for (const key of ['name', 'command', 'cwd', 'url', 'bearerToken', 'prefix', 'permission'] as const) {
-    if (entry[key] !== undefined && typeof entry[key] !== 'string') throw new TypeError(`${where}: "${key}" must be a string, got ${kindOf(entry[key])}`);
+    if (entry[key] !== undefined && typeof entry[key] !== 'string')
+      throw new TypeError(`${where}: "${key}" must be a string, got ${kindOf(entry[key])}`);
   }
   if (entry.command === '') throw new TypeError(`${where}: "command" must not be empty`);
-  if (entry.bearerToken !== undefined && !hasUrl) throw new TypeError(`${where}: "bearerToken" only applies to a "url" upstream`);
+  if (entry.bearerToken !== undefined && !hasUrl)
+    throw new TypeError(`${where}: "bearerToken" only applies to a "url" upstream`);
   if (entry.bearerToken === '') throw new TypeError(`${where}: "bearerToken" must not be empty`);
-  if (entry.args !== undefined && (!Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string'))) throw new TypeError(`${where}: "args" must be an array of strings`);
+  if (entry.args !== undefined && (!Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string')))
+    throw new TypeError(`${where}: "args" must be an array of strings`);
   for (const key of ['env', 'headers'] as const) {
     const value = entry[key];
-    if (value !== undefined && (!isJsonObject(value) || !Object.values(value).every((v) => typeof v === 'string'))) throw new TypeError(`${where}: "${key}" must be an object of strings`);
+    if (value !== undefined && (!isJsonObject(value) || !Object.values(value).every((v) => typeof v === 'string')))
+      throw new TypeError(`${where}: "${key}" must be an object of strings`);
   }
-  if (entry.trustServerAnnotations !== undefined && typeof entry.trustServerAnnotations !== 'boolean') throw new TypeError(`${where}: "trustServerAnnotations" must be a boolean`);
+  if (entry.trustServerAnnotations !== undefined && typeof entry.trustServerAnnotations !== 'boolean')
+    throw new TypeError(`${where}: "trustServerAnnotations" must be a boolean`);
   if (hasUrl) {
     try {
       new URL(entry.url as string);

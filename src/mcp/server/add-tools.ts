@@ -62,14 +62,21 @@ export interface ServerOptions extends CallCoreOptions {
  * The SDK `Server` members `addTools` relies on, checked by shape, never with `instanceof` (a
  * CommonJS app may load the SDK twice).
  */
-type ServerLike = Pick<Server, 'setRequestHandler' | 'removeRequestHandler' | 'registerCapabilities' | 'getClientCapabilities' | 'getCapabilities'> & {
+type ServerLike = Pick<
+  Server,
+  'setRequestHandler' | 'removeRequestHandler' | 'registerCapabilities' | 'getClientCapabilities' | 'getCapabilities'
+> & {
   readonly transport?: unknown;
   onclose?: () => void;
   fallbackRequestHandler?: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
 };
 
 /** A method toolwright answers itself, past the SDK's request and result parsing. */
-type OwnHandler = (params: unknown, extra: HandlerExtra, ctx: ServerContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+type OwnHandler = (
+  params: unknown,
+  extra: HandlerExtra,
+  ctx: ServerContext,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /**
 /**
@@ -93,29 +100,65 @@ type OwnHandler = (params: unknown, extra: HandlerExtra, ctx: ServerContext) => 
  */
 export function addTools(server: Server, tools: readonly ContractTool[], options: ServerOptions = {}): void {
   const target = server as unknown as ServerLike;
-  if (typeof target !== 'object' || target === null || typeof target.setRequestHandler !== 'function' || typeof target.getCapabilities !== 'function' || typeof target.registerCapabilities !== 'function' || typeof target.removeRequestHandler !== 'function') {
-    throw new TypeError('addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)');
+  if (
+    typeof target !== 'object' ||
+    target === null ||
+    typeof target.setRequestHandler !== 'function' ||
+    typeof target.getCapabilities !== 'function' ||
+    typeof target.registerCapabilities !== 'function' ||
+    typeof target.removeRequestHandler !== 'function'
+  ) {
+    throw new TypeError(
+      'addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)',
+    );
   }
   serveTools(server, servedToolsOf(tools, 'addTools', options), options);
 }
 
 /** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
-export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions, runs: ParkedRuns = new ParkedRuns(options.inputRounds)): void {
+export function serveTools(
+  server: Server,
+  prepared: ReadonlyMap<string, ServedTool>,
+  options: ServerOptions,
+  runs: ParkedRuns = new ParkedRuns(options.inputRounds),
+): void {
   const target = server as unknown as ServerLike;
-  if (stateOf(server) !== undefined) throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
+  if (stateOf(server) !== undefined)
+    throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
   if (target.transport === undefined) {
-    target.registerCapabilities({ tools: {}, logging: {}, experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} } } as ServerCapabilities);
+    target.registerCapabilities({
+      tools: {},
+      logging: {},
+      experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} },
+    } as ServerCapabilities);
   } else if (target.getCapabilities().tools === undefined) {
-    throw new Error('addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }');
+    throw new Error(
+      'addTools: the server is already connected without the "tools" capability; call addTools before connect, or construct the Server with capabilities: { tools: {} }',
+    );
   }
   const logging = target.getCapabilities().logging !== undefined;
-  const state: ServerState = { tools: prepared, transport: options.transport ?? 'other', logging, validator: options.validator, replay: options.replay, session: undefined, logLevels: new Map() };
+  const state: ServerState = {
+    tools: prepared,
+    transport: options.transport ?? 'other',
+    logging,
+    validator: options.validator,
+    replay: options.replay,
+    session: undefined,
+    logLevels: new Map(),
+  };
   attachState(server, state);
   configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
-  target.setRequestHandler('tools/list', (_request: unknown, ctx: unknown) => ({ tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, authInfoOf(ctx)) : definitions }) as never);
+  target.setRequestHandler(
+    'tools/list',
+    (_request: unknown, ctx: unknown) =>
+      ({
+        tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, authInfoOf(ctx)) : definitions,
+      }) as never,
+  );
   const own = new Map<string, OwnHandler>();
-  const execute = (params: unknown) => (extra: HandlerExtra) => answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
+  const execute = (params: unknown) => (extra: HandlerExtra) =>
+    answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
   // On stateless HTTP every 2026-era request has a server of its own: a parked call belongs to no
   // connection there. Elsewhere (stdio, in memory) the server is the connection, and its close
   // stops the calls parked for it.
@@ -132,11 +175,17 @@ export function serveTools(server: Server, prepared: ReadonlyMap<string, ServedT
     const binding: RunBinding = { connection, principal: principalOf(ctx) };
     return answerModernToolCall(runs, binding, params, extra, ctx, execute(params));
   });
-  own.set(FACTS_METHOD, (params, extra) => answerFacts(target, state, params, extra) as unknown as Promise<Record<string, unknown>>);
+  own.set(
+    FACTS_METHOD,
+    (params, extra) => answerFacts(target, state, params, extra) as unknown as Promise<Record<string, unknown>>,
+  );
   if (logging) {
     own.set('logging/setLevel', (params, extra) => {
       const level = isJsonObject(params) ? params.level : undefined;
-      if (!isLogLevel(level)) throw invalidParams(`logging/setLevel: unknown level ${shownLevel(level)}; use one of ${LOG_LEVELS.join(', ')}`);
+      if (!isLogLevel(level))
+        throw invalidParams(
+          `logging/setLevel: unknown level ${shownLevel(level)}; use one of ${LOG_LEVELS.join(', ')}`,
+        );
       state.logLevels.set(extra.sessionId ?? '', level);
       return {};
     });

@@ -1,4 +1,11 @@
-import { createCallContext, type Call, type CallContext, type Json, type LogLevel, type ToolRecord } from '../../contract/index.js';
+import {
+  createCallContext,
+  type Call,
+  type CallContext,
+  type Json,
+  type LogLevel,
+  type ToolRecord,
+} from '../../contract/index.js';
 import { writtenRecordOf } from '../../contract/internal.js';
 import { elicitorOf } from './elicit.js';
 import { principalOf } from '../auth/principal.js';
@@ -43,13 +50,21 @@ export interface McpCallContext {
  * with `written()`. Messages go out on
  * the request's own stream, best effort, and stop once `finish()` is called.
  */
-export function mcpCallContextOf(_server: ContextServer, state: ServerState, extra: HandlerExtra, call: Call, signal: AbortSignal = extra.signal, canAsk = true): McpCallContext {
+export function mcpCallContextOf(
+  _server: ContextServer,
+  state: ServerState,
+  extra: HandlerExtra,
+  call: Call,
+  signal: AbortSignal = extra.signal,
+  canAsk = true,
+): McpCallContext {
   let open = true;
   const isOpen = (): boolean => open;
   const session = sessionOfState(state, extra.sessionId);
   const progress = progressSenderOf(extra, isOpen);
   const log = (level: LogLevel, data: Json, logger?: string): void => {
-    if (!isLogLevel(level)) throw new TypeError(`ctx.log: unknown level ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`);
+    if (!isLogLevel(level))
+      throw new TypeError(`ctx.log: unknown level ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`);
     if (!open || !state.logging) return;
     if (extra.era === 'modern') {
       if (extra.requestLogLevel === undefined || !passesLevel(level, extra.requestLogLevel)) return;
@@ -67,7 +82,19 @@ export function mcpCallContextOf(_server: ContextServer, state: ServerState, ext
     progress: progress?.progress,
     update: progress?.update,
     log,
-    ...(canAsk ? { elicit: elicitorOf(extra, signal, state.validator), sample: samplerOf(extra, signal), roots: rootsListerOf(extra, signal) } : {}),
+    ...(canAsk
+      ? {
+          elicit: elicitorOf(extra, signal, state.validator),
+          sample: samplerOf(extra, signal),
+          roots: rootsListerOf(extra, signal),
+        }
+      : {}),
   });
-  return { ctx, written: () => writtenRecordOf(ctx), finish: () => { open = false; } };
+  return {
+    ctx,
+    written: () => writtenRecordOf(ctx),
+    finish: () => {
+      open = false;
+    },
+  };
 }

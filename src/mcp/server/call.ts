@@ -35,14 +35,20 @@ export function errorResult(text: string): CallToolResult {
 export function mcpResultOf(end: CallEnd): CallToolResult {
   if (!end.ok) {
     const failure = errorResult(errorTextOf(end.error));
-    const meta = resultMetaFor(forwardedMetaOf(end.error), end.record === undefined ? undefined : wireRecordOf(end.record));
+    const meta = resultMetaFor(
+      forwardedMetaOf(end.error),
+      end.record === undefined ? undefined : wireRecordOf(end.record),
+    );
     if (meta !== undefined) failure._meta = meta;
     return failure;
   }
   const result = end.result;
   const answer: CallToolResult = { ...contentOf(result) };
   if (result.isError === true) answer.isError = true;
-  const meta = resultMetaFor(forwardedMetaOf(result), result.record === undefined ? undefined : wireRecordOf(result.record));
+  const meta = resultMetaFor(
+    forwardedMetaOf(result),
+    result.record === undefined ? undefined : wireRecordOf(result.record),
+  );
   if (meta !== undefined) answer._meta = meta;
   return answer;
 }
@@ -52,9 +58,13 @@ export function mcpResultOf(end: CallEnd): CallToolResult {
  * (`-32602`, `Unknown tool: <name>`), as are a missing name or non-object arguments (a
  * transport-level refusal: MCP's `arguments` is an object); missing arguments are `{}`.
  */
-export function toolCallOf(tools: ReadonlyMap<string, ServedTool>, params: unknown): { readonly served: ServedTool; readonly args: Record<string, unknown> } {
+export function toolCallOf(
+  tools: ReadonlyMap<string, ServedTool>,
+  params: unknown,
+): { readonly served: ServedTool; readonly args: Record<string, unknown> } {
   const given = (isJsonObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
-  if (typeof given.name !== 'string') throw invalidParams(`tools/call: params.name must be a string, got ${kindOf(given.name)}`);
+  if (typeof given.name !== 'string')
+    throw invalidParams(`tools/call: params.name must be a string, got ${kindOf(given.name)}`);
   const served = tools.get(given.name);
   if (served === undefined) throw invalidParams(`Unknown tool: ${given.name}`);
   const args = given.arguments ?? {};
@@ -76,14 +86,22 @@ export function toolCallOf(tools: ReadonlyMap<string, ServedTool>, params: unkno
  * was received (a call that waits past it ends `tool "<name>" timed out after <ms> ms` and never
  * starts); once it starts, each run of `execute` gets its limit as on every host.
  */
-export async function answerToolCall(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
+export async function answerToolCall(
+  server: ContextServer,
+  state: ServerState,
+  params: unknown,
+  extra: HandlerExtra,
+): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
   const { served, args } = toolCallOf(state.tools, params);
   const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
   if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
-  const call: Call = key === undefined ? { id: String(extra.requestId), tool: served.prepared.name, args } : { id: String(extra.requestId), tool: served.prepared.name, args, idempotencyKey: key };
+  const call: Call =
+    key === undefined
+      ? { id: String(extra.requestId), tool: served.prepared.name, args }
+      : { id: String(extra.requestId), tool: served.prepared.name, args, idempotencyKey: key };
   const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
   const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
   try {
@@ -94,7 +112,9 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
       runInTurn(state, served.prepared.tool, extra, waiting.signal, ctx as CallContext, () => {
         waiting.clear();
         return new Promise<void>((release) => {
-          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: () => release() }).then(answer);
+          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
+            settled: () => release(),
+          }).then(answer);
         });
       }).catch(withdrawn);
     });
@@ -113,7 +133,11 @@ export async function answerToolCall(server: ContextServer, state: ServerState, 
  * received, when it has one (its reason is the `CallTimeoutError`). `clear` stops the timer once
  * the call starts.
  */
-function waitLimitOf(request: AbortSignal, tool: string, timeoutMs: number | undefined): { readonly signal: AbortSignal; clear(): void } {
+function waitLimitOf(
+  request: AbortSignal,
+  tool: string,
+  timeoutMs: number | undefined,
+): { readonly signal: AbortSignal; clear(): void } {
   if (timeoutMs === undefined) return { signal: request, clear() {} };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);

@@ -36,7 +36,12 @@ export function createServer(info: ServerInfo, tools: readonly ContractTool[], o
  * one endpoint (an HTTP endpoint builds a server per request). Internal: not exported from the
  * server index.
  */
-export function serverFor(info: ServerInfo, prepared: ReadonlyMap<string, ServedTool>, options: ServerOptions = {}, runs: ParkedRuns = new ParkedRuns(options.inputRounds)): Server {
+export function serverFor(
+  info: ServerInfo,
+  prepared: ReadonlyMap<string, ServedTool>,
+  options: ServerOptions = {},
+  runs: ParkedRuns = new ParkedRuns(options.inputRounds),
+): Server {
   const implementation: { name: string; version: string; title?: string } = { name: info.name, version: info.version };
   if (info.title !== undefined) implementation.title = info.title;
   const server = new Server(implementation, {

@@ -1,10 +1,22 @@
 import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
-import { isBarrier, isFactual, isReadOnly, isSequential, resourceOf, type ContractTool, type JsonObject } from '../../contract/index.js';
+import {
+  isBarrier,
+  isFactual,
+  isReadOnly,
+  isSequential,
+  resourceOf,
+  type ContractTool,
+  type JsonObject,
+} from '../../contract/index.js';
 import { TOOL_META_KEY } from './constants.js';
 import { listedDefinitionOf } from './listed-definition.js';
 
 /** The arguments schema listed for a tool that takes none (as the Go seed lists it). */
-export const LISTED_EMPTY_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: Object.freeze({}), required: Object.freeze([]) }) as unknown as JsonObject;
+export const LISTED_EMPTY_SCHEMA: JsonObject = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({}),
+  required: Object.freeze([]),
+}) as unknown as JsonObject;
 
 /** The claims a listed tool carries under `_meta[TOOL_META_KEY]`; false and empty fields are left out. */
 export interface ToolMeta {

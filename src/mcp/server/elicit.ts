@@ -41,7 +41,11 @@ export function offersMode(capability: ElicitationCapability, mode: 'form' | 'ur
  * answer does not match (`elicitation answer does not match the requested schema: /age: must
  * be integer`). Cancelling the call cancels the question.
  */
-export function elicitorOf(extra: HandlerExtra, signal: AbortSignal, validator?: SchemaValidator): (question: Elicitation) => Promise<ElicitAnswer> {
+export function elicitorOf(
+  extra: HandlerExtra,
+  signal: AbortSignal,
+  validator?: SchemaValidator,
+): (question: Elicitation) => Promise<ElicitAnswer> {
   return async (question) => {
     if (typeof question !== 'object' || question === null || typeof question.message !== 'string') {
       throw new TypeError('elicitation: the question needs a "message" string');
@@ -53,15 +57,22 @@ export function elicitorOf(extra: HandlerExtra, signal: AbortSignal, validator?:
       // The 2026-07-28 revision dropped the elicitationId (its URL elicitations are in-band).
       const params: Record<string, unknown> = { mode: 'url', message: question.message, url: question.url };
       if (extra.era === 'legacy') params.elicitationId = randomUUID();
-      const answer = (await extra.sendRequest({ method: 'elicitation/create', params, ...keyOf(question.key) }, { signal })) as ElicitResultShape;
+      const answer = (await extra.sendRequest(
+        { method: 'elicitation/create', params, ...keyOf(question.key) },
+        { signal },
+      )) as ElicitResultShape;
       return answerOf(answer.action, answer.content as JsonObject | undefined);
     }
-    if (question.schema !== undefined && !isJsonObject(question.schema)) throw new TypeError('elicitation: "schema" must be a JSON object schema');
+    if (question.schema !== undefined && !isJsonObject(question.schema))
+      throw new TypeError('elicitation: "schema" must be a JSON object schema');
     if (!offersMode(capability, 'form')) return { action: 'cancel' };
     const requestedSchema: JsonObject = question.schema ?? { type: 'object', properties: {} };
     const validate = formValidatorOf(requestedSchema, validator);
     const params = { mode: 'form', message: question.message, requestedSchema };
-    const answer = (await extra.sendRequest({ method: 'elicitation/create', params, ...keyOf(question.key) }, { signal })) as ElicitResultShape;
+    const answer = (await extra.sendRequest(
+      { method: 'elicitation/create', params, ...keyOf(question.key) },
+      { signal },
+    )) as ElicitResultShape;
     const content = answer.content as JsonObject | undefined;
     if (answer.action === 'accept' && !validate(content ?? {})) {
       throw new Error(`elicitation answer does not match the requested schema: ${problemsText(validate.errors)}`);
@@ -86,7 +97,8 @@ function formValidatorOf(schema: JsonObject, validator: SchemaValidator | undefi
 /** The input-round key a question asked for, checked: `{ key }` or nothing. */
 export function keyOf(key: unknown): { key?: string } {
   if (key === undefined) return {};
-  if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(key)) throw new TypeError(`"key" must be 1 to 64 characters of A-Za-z0-9_-, got ${JSON.stringify(key) ?? typeof key}`);
+  if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(key))
+    throw new TypeError(`"key" must be 1 to 64 characters of A-Za-z0-9_-, got ${JSON.stringify(key) ?? typeof key}`);
   return { key };
 }
 

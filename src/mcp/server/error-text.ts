@@ -6,7 +6,11 @@
  */
 export function errorTextOf(thrown: unknown): string {
   try {
-    if (typeof thrown === 'object' && thrown !== null && typeof (thrown as { message?: unknown }).message === 'string') {
+    if (
+      typeof thrown === 'object' &&
+      thrown !== null &&
+      typeof (thrown as { message?: unknown }).message === 'string'
+    ) {
       const { message, name } = thrown as { message: string; name?: unknown };
       if (message !== '') return message;
       return typeof name === 'string' && name !== '' ? name : 'Error';

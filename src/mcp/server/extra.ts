@@ -80,7 +80,10 @@ export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerCont
     _meta: ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined,
     authInfo: ctx.http?.authInfo as AuthInfoLike | undefined,
     era,
-    clientCapabilities: () => (era === 'modern' ? (envelope?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined) : server.getClientCapabilities()),
+    clientCapabilities: () =>
+      era === 'modern'
+        ? (envelope?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
+        : server.getClientCapabilities(),
     requestLogLevel: isLogLevel(level) ? level : undefined,
     sendNotification: (notification) => ctx.mcpReq.notify(notification as never).catch(() => {}),
     sendRequest: (request, options) => ctx.mcpReq.send(request as never, { signal: options.signal }),

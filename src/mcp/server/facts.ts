@@ -1,4 +1,13 @@
-import { factsOf, isFactual, isJsonObject, replayOf, type FactCall, type Json, type JsonObject, type ToolFacts } from '../../contract/index.js';
+import {
+  factsOf,
+  isFactual,
+  isJsonObject,
+  replayOf,
+  type FactCall,
+  type Json,
+  type JsonObject,
+  type ToolFacts,
+} from '../../contract/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { FACTS_METHOD } from './constants.js';
 import { errorTextOf } from './error-text.js';
@@ -46,29 +55,54 @@ export type FactsWireAnswer =
  * `ctx.sample` rejects with `SamplingUnavailableError`. A facts request is not one of the
  * 2026-07-28 methods that may answer `input_required`, so asking could not work there anyway.
  */
-export async function answerFacts(server: ContextServer, state: ServerState, params: unknown, extra: HandlerExtra): Promise<{ results: FactsWireAnswer[] }> {
+export async function answerFacts(
+  server: ContextServer,
+  state: ServerState,
+  params: unknown,
+  extra: HandlerExtra,
+): Promise<{ results: FactsWireAnswer[] }> {
   const questions = questionsOf(params);
-  const results = await Promise.all(questions.map((question, index) => answerOne(server, state, question, extra, `${String(extra.requestId)}/${index}`)));
+  const results = await Promise.all(
+    questions.map((question, index) =>
+      answerOne(server, state, question, extra, `${String(extra.requestId)}/${index}`),
+    ),
+  );
   return { results };
 }
 
 function questionsOf(params: unknown): FactsQuestion[] {
   const calls = isJsonObject(params) ? params.calls : undefined;
-  if (!Array.isArray(calls)) throw invalidParams(`${FACTS_METHOD}: params.calls must be an array of {"name", "arguments"?}`);
+  if (!Array.isArray(calls))
+    throw invalidParams(`${FACTS_METHOD}: params.calls must be an array of {"name", "arguments"?}`);
   return calls.map((call, index) => {
-    if (!isJsonObject(call) || typeof call.name !== 'string') throw invalidParams(`${FACTS_METHOD}: params.calls[${index}] must be an object with a string "name"`);
+    if (!isJsonObject(call) || typeof call.name !== 'string')
+      throw invalidParams(`${FACTS_METHOD}: params.calls[${index}] must be an object with a string "name"`);
     return { name: call.name, arguments: call.arguments };
   });
 }
 
-async function answerOne(server: ContextServer, state: ServerState, question: FactsQuestion, extra: HandlerExtra, callId: string): Promise<FactsWireAnswer> {
+async function answerOne(
+  server: ContextServer,
+  state: ServerState,
+  question: FactsQuestion,
+  extra: HandlerExtra,
+  callId: string,
+): Promise<FactsWireAnswer> {
   const served = state.tools.get(question.name);
   if (served === undefined) return { error: `unknown tool ${JSON.stringify(question.name)}`, replay: 'unknown' };
   const args = question.arguments ?? {};
-  if (!isJsonObject(args)) return { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' };
+  if (!isJsonObject(args))
+    return { error: 'invalid arguments: the arguments must be a JSON object', replay: 'unknown' };
   const invalid = handBuiltArgumentsProblem(served.prepared, args);
   if (invalid !== undefined) return { error: invalid, replay: 'unknown' };
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, { id: callId, tool: served.prepared.name, args }, extra.signal, false);
+  const { ctx, finish } = mcpCallContextOf(
+    server,
+    state,
+    extra,
+    { id: callId, tool: served.prepared.name, args },
+    extra.signal,
+    false,
+  );
   try {
     const replay = (await replayOf(served.prepared.tool, args, ctx)) === 'safe' ? 'safe' : 'unknown';
     if (!isFactual(served.prepared.tool)) return { replay };

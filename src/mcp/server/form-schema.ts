@@ -17,7 +17,8 @@ const FORM_FORMATS: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date
 export function formSchemaOf(dto: Function): JsonObject {
   const label = `formSchemaOf(${typeof dto === 'function' && dto.name !== '' ? dto.name : 'anonymous class'})`;
   const generated = generateSchema(dto, { role: 'arguments' });
-  if (generated.issues.length > 0) throw new Error(`${label}: ${generated.issues.map((issue) => issue.message).join(' ')}`);
+  if (generated.issues.length > 0)
+    throw new Error(`${label}: ${generated.issues.map((issue) => issue.message).join(' ')}`);
   const source = generated.schema;
   const properties: JsonObject = {};
   for (const [name, schema] of Object.entries(isJsonObject(source.properties) ? source.properties : {})) {
@@ -41,9 +42,12 @@ function formFieldOf(schema: Json, label: string): JsonObject {
   if (Array.isArray(field.enum)) field.enum = field.enum.filter((value) => value !== null);
   switch (field.type) {
     case 'string':
-      if (Array.isArray(field.enum) && !field.enum.every((value) => typeof value === 'string')) throw new Error(refused);
+      if (Array.isArray(field.enum) && !field.enum.every((value) => typeof value === 'string'))
+        throw new Error(refused);
       if (field.format !== undefined && !FORM_FORMATS.has(String(field.format))) {
-        throw new Error(`${label} has format ${JSON.stringify(field.format)}, which elicitation forms cannot state (only email, uri, date, date-time)`);
+        throw new Error(
+          `${label} has format ${JSON.stringify(field.format)}, which elicitation forms cannot state (only email, uri, date, date-time)`,
+        );
       }
       return field;
     case 'number':
@@ -54,7 +58,13 @@ function formFieldOf(schema: Json, label: string): JsonObject {
       return field;
     case 'array': {
       const items = field.items;
-      if (!isJsonObject(items) || items.type !== 'string' || !Array.isArray(items.enum) || !items.enum.every((value) => typeof value === 'string')) throw new Error(refused);
+      if (
+        !isJsonObject(items) ||
+        items.type !== 'string' ||
+        !Array.isArray(items.enum) ||
+        !items.enum.every((value) => typeof value === 'string')
+      )
+        throw new Error(refused);
       return field;
     }
     default:

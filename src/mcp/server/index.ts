@@ -9,6 +9,15 @@ export type { FactsWireAnswer } from './facts.js';
 export { formSchemaOf } from './form-schema.js';
 export { DEFAULT_MAX_CONCURRENT_CALLS, type SchedulingOptions, type SchedulingOption } from './scheduling.js';
 export type { InputRoundOptions } from './input-rounds/options.js';
-export { DEFAULT_MAX_INPUT_REQUESTS, DEFAULT_ABANDON_AFTER_MS, DEFAULT_RELAY_TIMEOUT_MS } from './input-rounds/options.js';
-export { STALE_STATE_TEXT, InputRoundLimitError, InputRoundStoppedError, relayFailedText } from './input-rounds/errors.js';
+export {
+  DEFAULT_MAX_INPUT_REQUESTS,
+  DEFAULT_ABANDON_AFTER_MS,
+  DEFAULT_RELAY_TIMEOUT_MS,
+} from './input-rounds/options.js';
+export {
+  STALE_STATE_TEXT,
+  InputRoundLimitError,
+  InputRoundStoppedError,
+  relayFailedText,
+} from './input-rounds/errors.js';
 export { MemoryRelayBus, type RelayBus, type RelayListener } from './input-rounds/relay-bus.js';

@@ -1,7 +1,16 @@
 import type { LogLevel } from '../../contract/index.js';
 
 /** MCP's log levels, least severe first. */
-export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]);
 
 const SEVERITY: ReadonlyMap<string, number> = new Map(LOG_LEVELS.map((level, index) => [level, index]));
 

@@ -33,7 +33,11 @@ export function progressSenderOf(extra: HandlerExtra, isOpen: () => boolean): Pr
       count += 1;
       if (typeof update === 'string') return send(count, undefined, update);
       const given = typeof update === 'object' && update !== null ? update : {};
-      send(finite(given.progress) ?? count, finite(given.total), typeof given.message === 'string' ? given.message : undefined);
+      send(
+        finite(given.progress) ?? count,
+        finite(given.total),
+        typeof given.message === 'string' ? given.message : undefined,
+      );
     },
     update(output) {
       count += 1;
@@ -47,7 +51,11 @@ export function progressSenderOf(extra: HandlerExtra, isOpen: () => boolean): Pr
       }
       const info = details as { progress?: unknown; total?: unknown; message?: unknown } | undefined;
       if (typeof info === 'object' && info !== null && finite(info.progress) !== undefined) {
-        return send(finite(info.progress)!, finite(info.total), typeof info.message === 'string' && info.message !== '' ? info.message : message);
+        return send(
+          finite(info.progress)!,
+          finite(info.total),
+          typeof info.message === 'string' && info.message !== '' ? info.message : message,
+        );
       }
       send(count, undefined, message);
     },

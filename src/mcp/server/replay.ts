@@ -19,7 +19,9 @@ export function idempotencyKeyOf(meta: Readonly<Record<string, unknown>> | undef
   const key = meta?.[IDEMPOTENCY_KEY_META];
   if (key === undefined) return undefined;
   if (typeof key !== 'string' || key === '' || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw invalidParams(`tools/call: params._meta[${JSON.stringify(IDEMPOTENCY_KEY_META)}] must be a non-empty string of at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    throw invalidParams(
+      `tools/call: params._meta[${JSON.stringify(IDEMPOTENCY_KEY_META)}] must be a non-empty string of at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+    );
   }
   return key;
 }
@@ -27,8 +29,15 @@ export function idempotencyKeyOf(meta: Readonly<Record<string, unknown>> | undef
 /** Throws a `TypeError` naming `where` unless `replay` is absent or a store with `begin` and `complete`. */
 export function checkReplayOption(replay: unknown, where: string): void {
   if (replay === undefined) return;
-  if (typeof replay !== 'object' || replay === null || typeof (replay as ReplayStore).begin !== 'function' || typeof (replay as ReplayStore).complete !== 'function') {
-    throw new TypeError(`${where}: "replay" must be a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore), got ${kindOf(replay)}`);
+  if (
+    typeof replay !== 'object' ||
+    replay === null ||
+    typeof (replay as ReplayStore).begin !== 'function' ||
+    typeof (replay as ReplayStore).complete !== 'function'
+  ) {
+    throw new TypeError(
+      `${where}: "replay" must be a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore), got ${kindOf(replay)}`,
+    );
   }
 }
 
@@ -46,14 +55,28 @@ export function checkReplayOption(replay: unknown, where: string): void {
  * A store that fails to answer (Redis down: `RedisUnavailableError`) ends the call with its
  * error, and the tool does not run. `observer.settled` is called once in every case.
  */
-export function callOnce(replay: ReplayStore | undefined, prepared: PreparedTool, args: Record<string, unknown>, ctx: CallContext, key: string | undefined, observer: CallObserver): Promise<CallEnd> {
+export function callOnce(
+  replay: ReplayStore | undefined,
+  prepared: PreparedTool,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+  key: string | undefined,
+  observer: CallObserver,
+): Promise<CallEnd> {
   // The common case (no store, or no key) adds nothing to the call: no promise, no tick.
   if (replay === undefined || key === undefined) return prepared.call(args, ctx, observer);
   return keyedCall(replay, prepared, args, ctx, key, observer);
 }
 
 /** `callOnce` with a store and a key. */
-async function keyedCall(replay: ReplayStore, prepared: PreparedTool, args: Record<string, unknown>, ctx: CallContext, key: string, observer: CallObserver): Promise<CallEnd> {
+async function keyedCall(
+  replay: ReplayStore,
+  prepared: PreparedTool,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+  key: string,
+  observer: CallObserver,
+): Promise<CallEnd> {
   const settledWith = (end: CallEnd): CallEnd => {
     try {
       observer.settled?.(end);
@@ -65,17 +88,27 @@ async function keyedCall(replay: ReplayStore, prepared: PreparedTool, args: Reco
   let keyed: boolean;
   try {
     const tool = prepared.tool;
-    keyed = tool.replay === 'keyed' || (typeof tool.replay === 'function' && (await replayOf(tool, args as JsonObject, ctx)) === 'keyed');
+    keyed =
+      tool.replay === 'keyed' ||
+      (typeof tool.replay === 'function' && (await replayOf(tool, args as JsonObject, ctx)) === 'keyed');
   } catch {
     keyed = false;
   }
   if (!keyed) return prepared.call(args, ctx, observer);
   const principal = ctx.principal === undefined ? undefined : principalKey(ctx.principal);
   try {
-    const begun = await replay.begin(principal === undefined ? { key, tool: prepared.name, args } : { key, tool: prepared.name, args, owner: principal });
+    const begun = await replay.begin(
+      principal === undefined
+        ? { key, tool: prepared.name, args }
+        : { key, tool: prepared.name, args, owner: principal },
+    );
     if (begun.status === 'done') return settledWith(begun.outcome as CallEnd);
-    if (begun.status === 'running' || begun.status === 'different-arguments') return settledWith({ ok: false, error: new IdempotencyConflictError(key, begun.status) });
-    if (begun.status !== 'new') throw new Error(`the replay store answered ${JSON.stringify((begun as { status?: unknown }).status) ?? 'nothing'} for idempotency key ${JSON.stringify(key)}; expected "new", "done", "running" or "different-arguments"`);
+    if (begun.status === 'running' || begun.status === 'different-arguments')
+      return settledWith({ ok: false, error: new IdempotencyConflictError(key, begun.status) });
+    if (begun.status !== 'new')
+      throw new Error(
+        `the replay store answered ${JSON.stringify((begun as { status?: unknown }).status) ?? 'nothing'} for idempotency key ${JSON.stringify(key)}; expected "new", "done", "running" or "different-arguments"`,
+      );
   } catch (thrown) {
     return settledWith({ ok: false, error: thrown instanceof Error ? thrown : new Error(String(thrown)) });
   }

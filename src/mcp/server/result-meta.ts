@@ -48,7 +48,10 @@ export function forwardedMetaOf(result: ToolResult | Error): Readonly<JsonObject
  * call ended with, in its wire form) or is left out when there is none; without forwarded
  * `_meta`, just the record. `undefined` when there is nothing to send.
  */
-export function resultMetaFor(forwarded: Readonly<JsonObject> | undefined, record: WireRecord | string | undefined): Record<string, unknown> | undefined {
+export function resultMetaFor(
+  forwarded: Readonly<JsonObject> | undefined,
+  record: WireRecord | string | undefined,
+): Record<string, unknown> | undefined {
   if (forwarded === undefined) return record === undefined ? undefined : { [RECORD_META_KEY]: record };
   const meta: Record<string, unknown> = {};
   let placed = false;

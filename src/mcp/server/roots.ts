@@ -10,13 +10,26 @@ import type { HandlerExtra } from './extra.js';
  * where a request whose capabilities do not offer roots fails with `-32021`. Rejects when the
  * answer has no `roots` array of objects with a string `uri`. Cancelling the call cancels it.
  */
-export function rootsListerOf(extra: HandlerExtra, signal: AbortSignal): (options?: { readonly key?: string }) => Promise<readonly Root[]> {
+export function rootsListerOf(
+  extra: HandlerExtra,
+  signal: AbortSignal,
+): (options?: { readonly key?: string }) => Promise<readonly Root[]> {
   return async (options = {}) => {
     if (extra.era === 'legacy' && extra.clientCapabilities()?.roots === undefined) throw new RootsUnavailableError();
-    const answer = (await extra.sendRequest({ method: 'roots/list', params: {}, ...keyOf(options.key) }, { signal })) as { roots?: unknown };
-    if (!Array.isArray(answer?.roots) || !answer.roots.every((root) => isJsonObject(root) && typeof root.uri === 'string')) {
+    const answer = (await extra.sendRequest(
+      { method: 'roots/list', params: {}, ...keyOf(options.key) },
+      { signal },
+    )) as { roots?: unknown };
+    if (
+      !Array.isArray(answer?.roots) ||
+      !answer.roots.every((root) => isJsonObject(root) && typeof root.uri === 'string')
+    ) {
       throw new Error('roots/list: the client answered no "roots" array of objects with a string "uri"');
     }
-    return Object.freeze(answer.roots.map((root: { uri: string; name?: unknown }) => Object.freeze(typeof root.name === 'string' ? { uri: root.uri, name: root.name } : { uri: root.uri })));
+    return Object.freeze(
+      answer.roots.map((root: { uri: string; name?: unknown }) =>
+        Object.freeze(typeof root.name === 'string' ? { uri: root.uri, name: root.name } : { uri: root.uri }),
+      ),
+    );
   };
 }

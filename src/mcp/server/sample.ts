@@ -2,7 +2,16 @@ import { SamplingUnavailableError, type SamplingRequest, type SamplingResult } f
 import { keyOf } from './elicit.js';
 import type { HandlerExtra } from './extra.js';
 
-const REQUEST_FIELDS = ['messages', 'maxTokens', 'systemPrompt', 'temperature', 'stopSequences', 'modelPreferences', 'includeContext', 'metadata'] as const;
+const REQUEST_FIELDS = [
+  'messages',
+  'maxTokens',
+  'systemPrompt',
+  'temperature',
+  'stopSequences',
+  'modelPreferences',
+  'includeContext',
+  'metadata',
+] as const;
 
 /**
  * Makes `ctx.sample` for one call: a `sampling/createMessage` request with the request's MCP
@@ -14,16 +23,29 @@ const REQUEST_FIELDS = ['messages', 'maxTokens', 'systemPrompt', 'temperature', 
  * capabilities do not offer sampling fails with the revision's `-32021` error. Rejects with the
  * client's error when it refuses. Cancelling the call cancels the request.
  */
-export function samplerOf(extra: HandlerExtra, signal: AbortSignal): (request: SamplingRequest) => Promise<SamplingResult> {
+export function samplerOf(
+  extra: HandlerExtra,
+  signal: AbortSignal,
+): (request: SamplingRequest) => Promise<SamplingResult> {
   return async (request) => {
     // In the 2026-07-28 era the request goes into the call's input round, which answers a missing
     // capability with the revision's -32021 error.
-    if (extra.era === 'legacy' && extra.clientCapabilities()?.sampling === undefined) throw new SamplingUnavailableError();
-    if (typeof request !== 'object' || request === null) throw new TypeError('sampling: the request must be an object with "messages" and "maxTokens"');
+    if (extra.era === 'legacy' && extra.clientCapabilities()?.sampling === undefined)
+      throw new SamplingUnavailableError();
+    if (typeof request !== 'object' || request === null)
+      throw new TypeError('sampling: the request must be an object with "messages" and "maxTokens"');
     const params: Record<string, unknown> = {};
     for (const field of REQUEST_FIELDS) if (request[field] !== undefined) params[field] = request[field];
-    const answer = (await extra.sendRequest({ method: 'sampling/createMessage', params, ...keyOf(request.key) }, { signal })) as { role: SamplingResult['role']; content: unknown; model: string; stopReason?: unknown };
-    const result: { role: SamplingResult['role']; content: SamplingResult['content']; model: string; stopReason?: string } = {
+    const answer = (await extra.sendRequest(
+      { method: 'sampling/createMessage', params, ...keyOf(request.key) },
+      { signal },
+    )) as { role: SamplingResult['role']; content: unknown; model: string; stopReason?: unknown };
+    const result: {
+      role: SamplingResult['role'];
+      content: SamplingResult['content'];
+      model: string;
+      stopReason?: string;
+    } = {
       role: answer.role,
       content: answer.content as SamplingResult['content'],
       model: answer.model,

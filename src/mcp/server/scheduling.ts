@@ -1,7 +1,15 @@
 import type { CallContext, ContractTool } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { Scheduler, ScopedSchedulers, enter, schedulingClaimsOf, type CallClaims, type SchedulingScope, type Ticket } from '../../runtime/scheduler/index.js';
+import {
+  Scheduler,
+  ScopedSchedulers,
+  enter,
+  schedulingClaimsOf,
+  type CallClaims,
+  type SchedulingScope,
+  type Ticket,
+} from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
 import type { ServerState } from './state.js';
 
@@ -38,14 +46,20 @@ const SCOPES: ReadonlySet<string> = new Set(['session', 'principal', 'server']);
 export function checkSchedulingOption(option: unknown, where: string): void {
   if (option === undefined || option === false) return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw new TypeError(`${where}: "scheduling" must be false or an object with "scope" and "maxConcurrent", got ${kindOf(option)}`);
+    throw new TypeError(
+      `${where}: "scheduling" must be false or an object with "scope" and "maxConcurrent", got ${kindOf(option)}`,
+    );
   }
   const { scope, maxConcurrent } = option as { scope?: unknown; maxConcurrent?: unknown };
   if (scope !== undefined && (typeof scope !== 'string' || !SCOPES.has(scope))) {
-    throw new TypeError(`${where}: "scheduling.scope" must be "session", "principal" or "server", got ${typeof scope === 'string' ? JSON.stringify(scope) : kindOf(scope)}`);
+    throw new TypeError(
+      `${where}: "scheduling.scope" must be "session", "principal" or "server", got ${typeof scope === 'string' ? JSON.stringify(scope) : kindOf(scope)}`,
+    );
   }
   if (maxConcurrent !== undefined && !isPositiveInteger(maxConcurrent)) {
-    throw new TypeError(`${where}: "scheduling.maxConcurrent" must be a positive integer, got ${String(maxConcurrent)}`);
+    throw new TypeError(
+      `${where}: "scheduling.maxConcurrent" must be a positive integer, got ${String(maxConcurrent)}`,
+    );
   }
 }
 
@@ -105,7 +119,8 @@ function schedulerOf(enforcement: Enforcement, state: ServerState, extra: Handle
     return enforcement.session;
   }
   const principal = extra.authInfo?.clientId;
-  if (enforcement.scope !== 'server' && typeof principal === 'string' && principal !== '') return enforcement.shared.schedulerOf(`principal:${principal}`);
+  if (enforcement.scope !== 'server' && typeof principal === 'string' && principal !== '')
+    return enforcement.shared.schedulerOf(`principal:${principal}`);
   return enforcement.shared.schedulerOf('server');
 }
 
@@ -133,7 +148,14 @@ function claimsOfTool(tool: ContractTool): CallClaims {
  * text as its message (the tool's own progress follows once it starts). With enforcement off
  * (the `scheduling: false` option) `execute` runs at once.
  */
-export function runInTurn<T>(state: ServerState, tool: ContractTool, extra: HandlerExtra, signal: AbortSignal, ctx: CallContext, execute: () => T | Promise<T>): Promise<T> {
+export function runInTurn<T>(
+  state: ServerState,
+  tool: ContractTool,
+  extra: HandlerExtra,
+  signal: AbortSignal,
+  ctx: CallContext,
+  execute: () => T | Promise<T>,
+): Promise<T> {
   const enforcement = enforcementByState.get(state);
   if (enforcement === undefined) return invoke(execute);
   const entered = enter(schedulerOf(enforcement, state, extra), {
@@ -167,5 +189,10 @@ function reportWait(extra: HandlerExtra, ctx: CallContext, text: string): void {
   ctx.log('debug', text, 'toolwright/scheduling');
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;
-  extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 0, message: text } } as never).catch(() => {});
+  extra
+    .sendNotification({
+      method: 'notifications/progress',
+      params: { progressToken, progress: 0, message: text },
+    } as never)
+    .catch(() => {});
 }

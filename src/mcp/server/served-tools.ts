@@ -17,7 +17,11 @@ export interface ServedTool {
  * definition (see `definitionOf`). A malformed `scheduling` option throws too (see
  * `checkSchedulingOption`).
  */
-export function servedToolsOf(tools: readonly ContractTool[], where: string, options: CallCoreOptions & { readonly scheduling?: unknown; readonly replay?: unknown } = {}): Map<string, ServedTool> {
+export function servedToolsOf(
+  tools: readonly ContractTool[],
+  where: string,
+  options: CallCoreOptions & { readonly scheduling?: unknown; readonly replay?: unknown } = {},
+): Map<string, ServedTool> {
   checkSchedulingOption(options.scheduling, where);
   checkReplayOption(options.replay, where);
   const served = new Map<string, ServedTool>();

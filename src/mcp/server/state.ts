@@ -31,7 +31,8 @@ export function stateOf(server: object): ServerState | undefined {
 
 /** Records the state of `server`; throws when the server already serves toolwright tools. */
 export function attachState(server: object, state: ServerState): void {
-  if (states.has(server)) throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
+  if (states.has(server))
+    throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
   states.set(server, state);
 }
 

@@ -36,10 +36,19 @@ export function toJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
   if (isJsonObject(value) && value.jsonrpc === '2.0') {
     const keys = Object.keys(value);
     if (typeof value.method === 'string' && plainParams(value.params)) {
-      if ('id' in value ? isRequestId(value.id) && keys.every((k) => REQUEST_KEYS.has(k)) : keys.every((k) => NOTIFICATION_KEYS.has(k))) {
+      if (
+        'id' in value
+          ? isRequestId(value.id) && keys.every((k) => REQUEST_KEYS.has(k))
+          : keys.every((k) => NOTIFICATION_KEYS.has(k))
+      ) {
         return value as unknown as JSONRPCMessage;
       }
-    } else if (isRequestId(value.id) && isJsonObject(value.result) && !('_meta' in value.result) && keys.every((k) => RESULT_KEYS.has(k))) {
+    } else if (
+      isRequestId(value.id) &&
+      isJsonObject(value.result) &&
+      !('_meta' in value.result) &&
+      keys.every((k) => RESULT_KEYS.has(k))
+    ) {
       return value as unknown as JSONRPCMessage;
     }
   }
@@ -80,5 +89,9 @@ export function standInForBadResponse(value: unknown): JSONRPCMessage | undefine
   } else {
     return undefined;
   }
-  return { jsonrpc: '2.0', id: value.id as string | number, error: { code: -32600, message: `Invalid response from the client: ${why}` } } as JSONRPCMessage;
+  return {
+    jsonrpc: '2.0',
+    id: value.id as string | number,
+    error: { code: -32600, message: `Invalid response from the client: ${why}` },
+  } as JSONRPCMessage;
 }

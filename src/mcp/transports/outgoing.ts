@@ -25,7 +25,9 @@ export type Outgoing =
 export function maxMessageBytesOf(given: number | undefined): number {
   const value = given ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!(isPositiveInteger(value) || value === Infinity)) {
-    throw new RangeError(`maxMessageBytes must be a positive integer number of bytes or Infinity, got ${String(value)}`);
+    throw new RangeError(
+      `maxMessageBytes must be a positive integer number of bytes or Infinity, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -49,17 +51,26 @@ export function serialiseOutgoing(message: JSONRPCMessage, maxBytes: number): Ou
   const problem = problemOf(message, maxBytes);
   if (problem.json !== undefined) return { kind: 'send', json: problem.json, message };
   const id = (message as { id?: unknown }).id;
-  if ('method' in message) return { kind: 'drop', why: `the ${(message as { method: string }).method} message cannot be sent: ${problem.why}` };
+  if ('method' in message)
+    return {
+      kind: 'drop',
+      why: `the ${(message as { method: string }).method} message cannot be sent: ${problem.why}`,
+    };
   const why = `the result cannot be sent: ${problem.why}`;
   if (typeof id !== 'string' && typeof id !== 'number') return { kind: 'drop', why };
   const result = (message as { result?: unknown }).result;
-  const replacement = (isJsonObject(result) && Array.isArray(result.content)
-    ? { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: why }], isError: true } }
-    : { jsonrpc: '2.0', id, error: { code: JsonRpcCode.InternalError, message: why } }) as JSONRPCMessage;
+  const replacement = (
+    isJsonObject(result) && Array.isArray(result.content)
+      ? { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: why }], isError: true } }
+      : { jsonrpc: '2.0', id, error: { code: JsonRpcCode.InternalError, message: why } }
+  ) as JSONRPCMessage;
   return { kind: 'send', json: JSON.stringify(replacement), message: replacement, replaced: why };
 }
 
-function problemOf(message: JSONRPCMessage, maxBytes: number): { json: string; why?: undefined } | { json?: undefined; why: string } {
+function problemOf(
+  message: JSONRPCMessage,
+  maxBytes: number,
+): { json: string; why?: undefined } | { json?: undefined; why: string } {
   let json: string | undefined;
   try {
     json = JSON.stringify(message);

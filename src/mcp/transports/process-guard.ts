@@ -2,7 +2,8 @@ import process from 'node:process';
 import { messageOf } from '../../util/describe.js';
 
 /** The first words of the line logged for a floating rejection. */
-export const FLOATING_REJECTION_PREFIX = 'unhandled rejection (a promise nobody awaited, probably in a tool), the server keeps running';
+export const FLOATING_REJECTION_PREFIX =
+  'unhandled rejection (a promise nobody awaited, probably in a tool), the server keeps running';
 
 let installed = false;
 
@@ -19,7 +20,9 @@ let installed = false;
  * process; later calls do nothing. A process that already has an `unhandledRejection` listener
  * of its own keeps it and gets none from here.
  */
-export function keepServingOnFloatingRejections(log: (message: string) => void = (message) => void process.stderr.write(`toolwright: ${message}\n`)): void {
+export function keepServingOnFloatingRejections(
+  log: (message: string) => void = (message) => void process.stderr.write(`toolwright: ${message}\n`),
+): void {
   if (installed) return;
   installed = true;
   if (process.listenerCount('unhandledRejection') > 0) return;

@@ -8,7 +8,11 @@ import type { ServeHttpOptions } from './serve-http.js';
  * the SDK's HTTP code) is loaded only when it is called, so a stdio-only server never loads it.
  * It behaves exactly as `serveHttp` from `toolwright/mcp` in everything else.
  */
-export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
+export async function serveHttp(
+  info: ServerInfo,
+  tools: readonly ContractTool[],
+  options: ServeHttpOptions = {},
+): Promise<HttpHandle> {
   const { serveHttp: serve } = await import('./serve-http.js');
   return serve(info, tools, options);
 }

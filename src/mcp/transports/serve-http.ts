@@ -25,17 +25,30 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * its relay bus before it listens for requests (rejecting when the bus cannot listen). Resolves
  * once listening.
  */
-export async function serveHttp(info: ServerInfo, tools: readonly ContractTool[], options: ServeHttpOptions = {}): Promise<HttpHandle> {
+export async function serveHttp(
+  info: ServerInfo,
+  tools: readonly ContractTool[],
+  options: ServeHttpOptions = {},
+): Promise<HttpHandle> {
   keepServingOnFloatingRejections();
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
-  const auth = options.auth === undefined ? undefined : { toolScopes: toolScopesOf([...prepared.values()].map((served) => ({ tool: served.prepared.tool }))), ...options.auth };
+  const auth =
+    options.auth === undefined
+      ? undefined
+      : {
+          toolScopes: toolScopesOf([...prepared.values()].map((served) => ({ tool: served.prepared.tool }))),
+          ...options.auth,
+        };
   const runs = new ParkedRuns(options.inputRounds);
   // With a relay, this node listens for retries relayed to it before it takes requests.
   await runs.open();
   let handle: HttpHandle;
   try {
-    handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), { ...options, ...(auth !== undefined ? { auth } : {}) });
+    handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), {
+      ...options,
+      ...(auth !== undefined ? { auth } : {}),
+    });
   } catch (error) {
     await runs.closeAll();
     throw error;

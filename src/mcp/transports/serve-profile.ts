@@ -13,6 +13,15 @@ export interface ServeProfileOptions {
 }
 
 /** The tools as listed under `options.schemaProfile` (the tools themselves when there is none). */
-export function listedUnderProfile(tools: readonly ContractTool[], options: ServeProfileOptions): readonly ContractTool[] {
-  return options.schemaProfile === undefined ? tools : applySchemaProfile(tools, options.schemaProfile, options.recursionDepth === undefined ? {} : { recursionDepth: options.recursionDepth });
+export function listedUnderProfile(
+  tools: readonly ContractTool[],
+  options: ServeProfileOptions,
+): readonly ContractTool[] {
+  return options.schemaProfile === undefined
+    ? tools
+    : applySchemaProfile(
+        tools,
+        options.schemaProfile,
+        options.recursionDepth === undefined ? {} : { recursionDepth: options.recursionDepth },
+      );
 }

@@ -18,7 +18,11 @@ export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'tr
  * rerouted to stderr (`guardStdout`). A rejection a tool leaves unhandled is logged and the
  * process keeps serving (`keepServingOnFloatingRejections`). Resolves to the running server's handle.
  */
-export async function serveStdio(info: ServerInfo, tools: readonly ContractTool[], options: ServeStdioOptions = {}): Promise<StdioHandle> {
+export async function serveStdio(
+  info: ServerInfo,
+  tools: readonly ContractTool[],
+  options: ServeStdioOptions = {},
+): Promise<StdioHandle> {
   keepServingOnFloatingRejections(options.log);
   const serverOptions = { ...options, transport: 'stdio' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);

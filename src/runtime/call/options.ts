@@ -59,19 +59,29 @@ export interface CoreSettings {
  */
 export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
   const { policy, interceptors, maxOutputChars, timeoutMs, validator, log } = options;
-  if (log !== undefined && typeof log !== 'function') throw new TypeError(`${where}: "log" must be a function, got ${kindOf(log)}`);
+  if (log !== undefined && typeof log !== 'function')
+    throw new TypeError(`${where}: "log" must be a function, got ${kindOf(log)}`);
   if (policy !== undefined && !(policy instanceof PermissionPolicy)) {
-    throw new TypeError(`${where}: "policy" must be a PermissionPolicy (made with createPolicy), got ${kindOf(policy)}`);
+    throw new TypeError(
+      `${where}: "policy" must be a PermissionPolicy (made with createPolicy), got ${kindOf(policy)}`,
+    );
   }
   if (maxOutputChars !== undefined && maxOutputChars !== Infinity && !isPositiveInteger(maxOutputChars)) {
-    throw new TypeError(`${where}: "maxOutputChars" must be a positive integer or Infinity, got ${String(maxOutputChars)}`);
+    throw new TypeError(
+      `${where}: "maxOutputChars" must be a positive integer or Infinity, got ${String(maxOutputChars)}`,
+    );
   }
   const timeoutProblem = checkTimeout(timeoutMs);
   if (timeoutProblem !== undefined) throw new TypeError(`${where}: "timeoutMs" ${timeoutProblem}`);
   return Object.freeze({
     policy,
     interceptors: interceptors === undefined ? Object.freeze([]) : checkInterceptors(interceptors, where),
-    maxOutputChars: maxOutputChars === undefined ? DEFAULT_MAX_OUTPUT_CHARS : maxOutputChars === Infinity ? undefined : maxOutputChars,
+    maxOutputChars:
+      maxOutputChars === undefined
+        ? DEFAULT_MAX_OUTPUT_CHARS
+        : maxOutputChars === Infinity
+          ? undefined
+          : maxOutputChars,
     timeoutMs,
     validator: checkValidatorOption(validator, where),
     log: log ?? warnOnStderr,

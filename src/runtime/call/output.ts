@@ -12,7 +12,8 @@ import { kindOf } from '../../util/describe.js';
 export function outputProblemOf(output: unknown): string | undefined {
   if (typeof output === 'string') return undefined;
   if (Array.isArray(output)) return partsProblemOf(output);
-  if (typeof output !== 'object' || output === null) return `expected a string, an array of content parts or a result object, got ${kindOf(output)}`;
+  if (typeof output !== 'object' || output === null)
+    return `expected a string, an array of content parts or a result object, got ${kindOf(output)}`;
   const result = output as { content?: unknown; structuredContent?: unknown };
   if (!Array.isArray(result.content)) return 'a result object needs a "content" array';
   const partsProblem = partsProblemOf(result.content);
@@ -35,15 +36,18 @@ const REQUIRED_PART_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
 function partsProblemOf(parts: readonly unknown[]): string | undefined {
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index] as Record<string, unknown> | null;
-    if (typeof part !== 'object' || part === null || typeof part.type !== 'string') return `content part ${index} is not an object with a string "type"`;
+    if (typeof part !== 'object' || part === null || typeof part.type !== 'string')
+      return `content part ${index} is not an object with a string "type"`;
     const label = `content part ${index} (${JSON.stringify(part.type)})`;
     for (const field of REQUIRED_PART_FIELDS.get(part.type) ?? []) {
       if (typeof part[field] !== 'string') return `${label} needs a string "${field}", got ${kindOf(part[field])}`;
     }
     if (part.type === 'resource') {
       const resource = part.resource;
-      if (!isJsonObject(resource) || typeof resource.uri !== 'string') return `${label} needs a "resource" object with a string "uri"`;
-      if (typeof resource.text !== 'string' && typeof resource.blob !== 'string') return `${label} needs a string "text" or "blob" in its "resource"`;
+      if (!isJsonObject(resource) || typeof resource.uri !== 'string')
+        return `${label} needs a "resource" object with a string "uri"`;
+      if (typeof resource.text !== 'string' && typeof resource.blob !== 'string')
+        return `${label} needs a string "text" or "blob" in its "resource"`;
     }
   }
   return undefined;
@@ -56,6 +60,7 @@ function partsProblemOf(parts: readonly unknown[]): string | undefined {
  */
 export function checkedResult(name: string, output: unknown): ToolResult {
   const problem = outputProblemOf(output);
-  if (problem !== undefined) throw new InvalidOutputError(`tool ${JSON.stringify(name)} returned an invalid output: ${problem}`);
+  if (problem !== undefined)
+    throw new InvalidOutputError(`tool ${JSON.stringify(name)} returned an invalid output: ${problem}`);
   return resultOf(output as ToolResult);
 }

@@ -1,4 +1,11 @@
-import { TOOL_NAME_PATTERN, isJsonObject, type CallContext, type ContractTool, type JsonObject, type Requirement } from '../../contract/index.js';
+import {
+  TOOL_NAME_PATTERN,
+  isJsonObject,
+  type CallContext,
+  type ContractTool,
+  type JsonObject,
+  type Requirement,
+} from '../../contract/index.js';
 import { isContractTool } from '../../contract/internal.js';
 import { kindOf, messageOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
@@ -52,19 +59,22 @@ export interface CoreTool extends PreparedTool {
  */
 export function prepareTool(tool: ContractTool, settings: CoreSettings, where: string): PreparedTool {
   const label = `${where}: tool ${JSON.stringify(tool.name)}`;
-  if (!TOOL_NAME_PATTERN.test(tool.name)) throw new Error(`${label}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`);
+  if (!TOOL_NAME_PATTERN.test(tool.name))
+    throw new Error(`${label}: the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."`);
   const timeoutProblem = checkTimeout(tool.timeoutMs);
   if (timeoutProblem !== undefined) throw new Error(`${label}: timeoutMs: ${timeoutProblem}`);
   if (tool.maxOutputChars !== undefined && !isPositiveInteger(tool.maxOutputChars)) {
     throw new Error(`${label}: maxOutputChars: expected a positive integer, got ${String(tool.maxOutputChars)}`);
   }
   const requires = tool.requires ?? [];
-  if (!Array.isArray(requires)) throw new Error(`${label}: requires: expected an array of requirements, got ${kindOf(requires)}`);
+  if (!Array.isArray(requires))
+    throw new Error(`${label}: requires: expected an array of requirements, got ${kindOf(requires)}`);
   const entry = compiledEntryOf(tool);
   // A remote tool's server validates its arguments and results (see `markRemoteTool`).
   const local = !isRemoteTool(tool);
   const validateArguments = schemaOf(tool.parameters, `${label}: schema`, entry === undefined && local, settings);
-  const validateOutput = entry?.validateOutput ?? schemaOf(tool.outputSchema, `${label}: output schema`, local, settings);
+  const validateOutput =
+    entry?.validateOutput ?? schemaOf(tool.outputSchema, `${label}: output schema`, local, settings);
   if (entry !== undefined) schemaOf(tool.outputSchema, `${label}: output schema`, false, settings);
   const prepared: CoreTool = {
     name: tool.name,
@@ -101,14 +111,24 @@ export function isPreparedTool(value: unknown): value is PreparedTool {
  * contract tools (`<where>: tools[2] is not a contract tool ...`), and an `Error` naming the tool
  * for a name listed twice or a tool that cannot be prepared (see `prepareTool`).
  */
-export function prepareTools(tools: readonly ContractTool[], options: CallCoreOptions = {}, where = 'prepareTools'): ReadonlyMap<string, PreparedTool> {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`${where}: options must be an object, got ${kindOf(options)}`);
+export function prepareTools(
+  tools: readonly ContractTool[],
+  options: CallCoreOptions = {},
+  where = 'prepareTools',
+): ReadonlyMap<string, PreparedTool> {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`${where}: options must be an object, got ${kindOf(options)}`);
   const settings = coreSettingsOf(options, where);
-  if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of contract tools, got ${kindOf(tools)}`);
+  if (!Array.isArray(tools))
+    throw new TypeError(`${where}: tools must be an array of contract tools, got ${kindOf(tools)}`);
   const prepared = new Map<string, PreparedTool>();
   tools.forEach((tool, index) => {
-    if (!isContractTool(tool)) throw new TypeError(`${where}: tools[${index}] is not a contract tool (it needs a string "name" and an "execute" function)`);
-    if (prepared.has(tool.name)) throw new Error(`${where}: tool ${JSON.stringify(tool.name)} is listed twice; tool names must be unique`);
+    if (!isContractTool(tool))
+      throw new TypeError(
+        `${where}: tools[${index}] is not a contract tool (it needs a string "name" and an "execute" function)`,
+      );
+    if (prepared.has(tool.name))
+      throw new Error(`${where}: tool ${JSON.stringify(tool.name)} is listed twice; tool names must be unique`);
     prepared.set(tool.name, prepareTool(tool, settings, where));
   });
   return prepared;
@@ -122,9 +142,15 @@ export function prepareTools(tools: readonly ContractTool[], options: CallCoreOp
  * `log` is told `<label> declares the dialect "<uri>", which no validator here knows; it is
  * served unvalidated`.
  */
-function schemaOf(schema: JsonObject | undefined, label: string, compile: boolean, settings: Pick<CoreSettings, 'validator' | 'log'>): CompiledSchema | undefined {
+function schemaOf(
+  schema: JsonObject | undefined,
+  label: string,
+  compile: boolean,
+  settings: Pick<CoreSettings, 'validator' | 'log'>,
+): CompiledSchema | undefined {
   if (schema === undefined) return undefined;
-  if (!isJsonObject(schema) || schema.type !== 'object') throw new Error(`${label}: must be a JSON Schema object with "type": "object" at its root`);
+  if (!isJsonObject(schema) || schema.type !== 'object')
+    throw new Error(`${label}: must be a JSON Schema object with "type": "object" at its root`);
   if (!compile) return undefined;
   let validate: CompiledSchema | undefined;
   try {
@@ -132,6 +158,9 @@ function schemaOf(schema: JsonObject | undefined, label: string, compile: boolea
   } catch (err) {
     throw new Error(`${label}: ${messageOf(err)}`);
   }
-  if (validate === undefined) settings.log(`${label} declares the dialect ${JSON.stringify(schema.$schema)}, which no validator here knows; it is served unvalidated`);
+  if (validate === undefined)
+    settings.log(
+      `${label} declares the dialect ${JSON.stringify(schema.$schema)}, which no validator here knows; it is served unvalidated`,
+    );
   return validate;
 }

@@ -1,4 +1,11 @@
-import { InvalidArgumentsError, isJsonObject, type CallContext, type ToolOutput, type ToolRecord, type ToolResult } from '../../contract/index.js';
+import {
+  InvalidArgumentsError,
+  isJsonObject,
+  type CallContext,
+  type ToolOutput,
+  type ToolRecord,
+  type ToolResult,
+} from '../../contract/index.js';
 import { problemsOf } from '../../compiler/validation/index.js';
 import { checkOutputSchema } from '../../compiler/internal.js';
 import { writtenRecordOf } from '../../contract/internal.js';
@@ -74,8 +81,14 @@ interface CheckedArguments {
  * from `prepareTools` (anything else ends with `runToolCall: expected a tool made by
  * prepareTools`).
  */
-export function runToolCall(prepared: PreparedTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
-  if (!isPreparedTool(prepared)) return Promise.resolve({ ok: false, error: new TypeError('runToolCall: expected a tool made by prepareTools') });
+export function runToolCall(
+  prepared: PreparedTool,
+  raw: unknown,
+  ctx: CallContext,
+  observer?: CallObserver,
+): Promise<CallEnd> {
+  if (!isPreparedTool(prepared))
+    return Promise.resolve({ ok: false, error: new TypeError('runToolCall: expected a tool made by prepareTools') });
   return runPrepared(prepared as CoreTool, raw, ctx, observer);
 }
 
@@ -97,20 +110,32 @@ export function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, obse
   return Promise.race([real, limit.expired]);
 }
 
-async function runSteps(tool: CoreTool, raw: unknown, ctx: CallContext, observer: CallObserver | undefined, limit: CallTimeLimit | undefined): Promise<CallEnd> {
+async function runSteps(
+  tool: CoreTool,
+  raw: unknown,
+  ctx: CallContext,
+  observer: CallObserver | undefined,
+  limit: CallTimeLimit | undefined,
+): Promise<CallEnd> {
   try {
-    const args: CheckedArguments = tool.entry === undefined ? checkHandBuilt(tool, raw) : { value: await tool.entry.parse(raw), plain: plainOf(raw) };
+    const args: CheckedArguments =
+      tool.entry === undefined
+        ? checkHandBuilt(tool, raw)
+        : { value: await tool.entry.parse(raw), plain: plainOf(raw) };
     let result: ToolResult;
     let record: ToolRecord | undefined;
     if (tool.policy === undefined) {
-      result = tool.requires.length === 0 && tool.interceptors.length === 0
-        ? checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit))
-        : await runOnce(tool, args, ctx, requireEveryThrough(ctx), observer, limit);
+      result =
+        tool.requires.length === 0 && tool.interceptors.length === 0
+          ? checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit))
+          : await runOnce(tool, args, ctx, requireEveryThrough(ctx), observer, limit);
     } else {
       // Under a time limit the policy sees the limited signal: once a run timed out, the call is
       // over, and a permission its late run still asks for is never put to the user.
       const policyCtx = limit === undefined ? ctx : limit.contextFor(ctx);
-      const ran = await runUnderPolicy(tool.policy, tool.name, policyCtx, (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit));
+      const ran = await runUnderPolicy(tool.policy, tool.name, policyCtx, (runCtx, requireEvery) =>
+        runOnce(tool, args, runCtx, requireEvery, observer, limit),
+      );
       result = ran.value;
       record = ran.record;
     }
@@ -133,9 +158,17 @@ function recordOfError(thrown: unknown): ToolRecord | undefined {
 }
 
 /** Steps 2 to 5 of one run (see `runToolCall`). */
-async function runOnce(tool: CoreTool, args: CheckedArguments, ctx: CallContext, requireEvery: RequireEvery, observer: CallObserver | undefined, limit: CallTimeLimit | undefined): Promise<ToolResult> {
+async function runOnce(
+  tool: CoreTool,
+  args: CheckedArguments,
+  ctx: CallContext,
+  requireEvery: RequireEvery,
+  observer: CallObserver | undefined,
+  limit: CallTimeLimit | undefined,
+): Promise<ToolResult> {
   if (tool.requires.length > 0) await checkDeclared(tool.requires, args.plain, requireEvery);
-  if (tool.interceptors.length === 0) return checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit));
+  if (tool.interceptors.length === 0)
+    return checkedResult(tool.name, await execute(tool, args.value, ctx, observer, limit));
   const output = await runIntercepted(tool.interceptors, tool.tool, args.plain, ctx, async (given, rewritten) => {
     let use = args;
     if (rewritten) {
@@ -148,7 +181,13 @@ async function runOnce(tool: CoreTool, args: CheckedArguments, ctx: CallContext,
 }
 
 /** Step 4 and the start of step 5: the tool's own `execute`, under the time limit when there is one. */
-function execute(tool: CoreTool, value: unknown, ctx: CallContext, observer: CallObserver | undefined, limit: CallTimeLimit | undefined): Promise<ToolOutput> {
+function execute(
+  tool: CoreTool,
+  value: unknown,
+  ctx: CallContext,
+  observer: CallObserver | undefined,
+  limit: CallTimeLimit | undefined,
+): Promise<ToolOutput> {
   if (observer?.started !== undefined) {
     try {
       observer.started();
@@ -157,9 +196,12 @@ function execute(tool: CoreTool, value: unknown, ctx: CallContext, observer: Cal
     }
   }
   const entry = tool.entry;
-  if (limit === undefined) return entry === undefined ? Promise.resolve(tool.tool.execute(value, ctx)) : entry.run(value as object, ctx);
+  if (limit === undefined)
+    return entry === undefined ? Promise.resolve(tool.tool.execute(value, ctx)) : entry.run(value as object, ctx);
   const callCtx = limit.contextFor(ctx);
-  return limit.run(() => (entry === undefined ? Promise.resolve(tool.tool.execute(value, callCtx)) : entry.run(value as object, callCtx)));
+  return limit.run(() =>
+    entry === undefined ? Promise.resolve(tool.tool.execute(value, callCtx)) : entry.run(value as object, callCtx),
+  );
 }
 
 /** Step 1 for a hand-built tool: the outer shape, then its `parameters` when it has them. */

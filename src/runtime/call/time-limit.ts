@@ -35,7 +35,10 @@ export class CallTimeLimit {
   private controller: AbortController | undefined;
   private error: CallTimeoutError | undefined;
 
-  constructor(private readonly tool: string, private readonly limitMs: number) {
+  constructor(
+    private readonly tool: string,
+    private readonly limitMs: number,
+  ) {
     this.expired = new Promise((resolve) => {
       this.resolveExpired = resolve;
     });

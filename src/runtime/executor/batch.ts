@@ -35,7 +35,11 @@ function cancelledBeforeStart(prepared: PreparedCall): CallOutcome {
  * completed. It never rejects; `onComplete` sees each outcome once, in completion order (a throw
  * from it is ignored).
  */
-export function runBatch(prepared: readonly PreparedCall[], claims: readonly CallClaims[], settings: BatchSettings): Promise<CallOutcome[]> {
+export function runBatch(
+  prepared: readonly PreparedCall[],
+  claims: readonly CallClaims[],
+  settings: BatchSettings,
+): Promise<CallOutcome[]> {
   const total = prepared.length;
   if (total === 0) return Promise.resolve([]);
   const { maxParallel, signal, onComplete } = settings;
@@ -89,7 +93,11 @@ export function runBatch(prepared: readonly PreparedCall[], claims: readonly Cal
     signal?.addEventListener('abort', cancel, { once: true });
     const tickets: Ticket[] = new Array(total);
     for (let index = 0; index < total; index += 1) {
-      tickets[index] = scheduler.submit({ claims: claims[index]!, label: prepared[index]!.name, start: () => launch(index, () => tickets[index]!) });
+      tickets[index] = scheduler.submit({
+        claims: claims[index]!,
+        label: prepared[index]!.name,
+        start: () => launch(index, () => tickets[index]!),
+      });
     }
   });
 }

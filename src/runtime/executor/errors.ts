@@ -31,7 +31,10 @@ export class CallCancelledError extends ToolwrightError {
 export class UnknownOutcomeError extends ToolwrightError {
   override readonly name = 'UnknownOutcomeError';
   constructor(callId: string, tool: string) {
-    super('unknown-outcome', `the outcome of call ${callId} (tool "${tool}") is unknown and the tool cannot be safely re-run`);
+    super(
+      'unknown-outcome',
+      `the outcome of call ${callId} (tool "${tool}") is unknown and the tool cannot be safely re-run`,
+    );
   }
 }
 

@@ -17,33 +17,49 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
   if (tools === undefined) return new Map();
   if (tools instanceof Map) {
     for (const [name, tool] of tools) {
-      if (!isContractTool(tool)) throw new TypeError(`Executor: "tools" entry ${JSON.stringify(name)} is not a contract tool (it needs a string "name" and an "execute" function)`);
+      if (!isContractTool(tool))
+        throw new TypeError(
+          `Executor: "tools" entry ${JSON.stringify(name)} is not a contract tool (it needs a string "name" and an "execute" function)`,
+        );
     }
     return tools;
   }
   if (typeof (tools as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
-    throw new TypeError(`Executor: "tools" must be a Map of name -> contract tool or a list of contract tools, got ${kindOf(tools)}`);
+    throw new TypeError(
+      `Executor: "tools" must be a Map of name -> contract tool or a list of contract tools, got ${kindOf(tools)}`,
+    );
   }
   const registry = new Map<string, ContractTool>();
   let index = 0;
   for (const tool of tools as Iterable<unknown>) {
-    if (!isContractTool(tool)) throw new TypeError(`Executor: "tools" entry ${index} is not a contract tool (it needs a string "name" and an "execute" function)`);
+    if (!isContractTool(tool))
+      throw new TypeError(
+        `Executor: "tools" entry ${index} is not a contract tool (it needs a string "name" and an "execute" function)`,
+      );
     index += 1;
-    if (registry.has(tool.name)) throw new TypeError(`Executor: "tools" holds two tools named ${JSON.stringify(tool.name)}`);
+    if (registry.has(tool.name))
+      throw new TypeError(`Executor: "tools" holds two tools named ${JSON.stringify(tool.name)}`);
     registry.set(tool.name, tool);
   }
   return registry;
 }
 
 function checkOptions(options: ExecutorOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`Executor: options must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`Executor: options must be an object, got ${kindOf(options)}`);
   const { maxParallel, serial, onStart, replayStore } = options;
   if (maxParallel !== undefined && !isPositiveInteger(maxParallel)) {
     throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
   }
-  if (serial !== undefined && typeof serial !== 'boolean') throw new TypeError(`Executor: "serial" must be a boolean, got ${kindOf(serial)}`);
-  if (onStart !== undefined && typeof onStart !== 'function') throw new TypeError(`Executor: "onStart" must be a function, got ${kindOf(onStart)}`);
-  if (replayStore !== undefined && replayStore !== null && (typeof replayStore.begin !== 'function' || typeof replayStore.complete !== 'function')) {
+  if (serial !== undefined && typeof serial !== 'boolean')
+    throw new TypeError(`Executor: "serial" must be a boolean, got ${kindOf(serial)}`);
+  if (onStart !== undefined && typeof onStart !== 'function')
+    throw new TypeError(`Executor: "onStart" must be a function, got ${kindOf(onStart)}`);
+  if (
+    replayStore !== undefined &&
+    replayStore !== null &&
+    (typeof replayStore.begin !== 'function' || typeof replayStore.complete !== 'function')
+  ) {
     throw new TypeError('Executor: "replayStore" must have "begin" and "complete" methods, or be null');
   }
 }
@@ -97,7 +113,10 @@ export class Executor {
   /** The full plan of `calls`: stages in order, each a list of chains. Never runs anything. */
   plan(calls: readonly BatchCall[]): BatchPlan {
     const prepared = this.prepare(calls);
-    return planBatch(prepared.map((p) => p.tool), { serial: this.serial });
+    return planBatch(
+      prepared.map((p) => p.tool),
+      { serial: this.serial },
+    );
   }
 
   /**
@@ -111,8 +130,12 @@ export class Executor {
   async run(calls: readonly BatchCall[], runOptions: RunOptions = {}): Promise<CallOutcome[]> {
     const prepared = this.prepare(calls);
     const signal = runOptions.signal;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidBatchError('"signal" must be an AbortSignal');
-    const claims = batchClaims(prepared.map((p) => p.tool), { serial: this.serial });
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new InvalidBatchError('"signal" must be an AbortSignal');
+    const claims = batchClaims(
+      prepared.map((p) => p.tool),
+      { serial: this.serial },
+    );
     return runBatch(prepared, claims, {
       maxParallel: this.maxParallel,
       signal,
@@ -145,7 +168,11 @@ export class Executor {
       const contractCall = contractCallOf(call, name, call.idempotencyKey);
       let replay: string = 'unknown';
       try {
-        const ctx = createCallContext({ ...(typeof overrides === 'function' ? overrides(contractCall, tool) : overrides), call: contractCall, signal: runOptions.signal });
+        const ctx = createCallContext({
+          ...(typeof overrides === 'function' ? overrides(contractCall, tool) : overrides),
+          call: contractCall,
+          signal: runOptions.signal,
+        });
         replay = await replayOf(tool, call.args as JsonObject, ctx);
       } catch {
         // A claim that cannot be read (a throwing context factory or replay claim) leaves `replay` unknown.
@@ -179,7 +206,9 @@ export class Executor {
       }
       this.preparedTools.set(tool, prepared);
     }
-    return prepared instanceof Error ? { index, call, tool, name, problem: prepared } : { index, call, tool, name, prepared };
+    return prepared instanceof Error
+      ? { index, call, tool, name, problem: prepared }
+      : { index, call, tool, name, prepared };
   }
 
   /** Checks a batch and looks up its tools; throws `InvalidBatchError` naming the first problem. */
@@ -187,20 +216,32 @@ export class Executor {
     if (!Array.isArray(calls)) throw new InvalidBatchError(`a batch must be an array of calls, got ${kindOf(calls)}`);
     const positions = new Map<string, number>();
     return calls.map((call: unknown, index): PreparedCall => {
-      if (typeof call !== 'object' || call === null) throw new InvalidBatchError(`call ${index} must be an object with "id", "tool" and "args", got ${kindOf(call)}`);
+      if (typeof call !== 'object' || call === null)
+        throw new InvalidBatchError(
+          `call ${index} must be an object with "id", "tool" and "args", got ${kindOf(call)}`,
+        );
       const { id, tool } = call as { id?: unknown; tool?: unknown };
-      if (typeof id !== 'string' || id === '') throw new InvalidBatchError(`call ${index} needs a non-empty string "id", got ${JSON.stringify(id) ?? 'undefined'}`);
+      if (typeof id !== 'string' || id === '')
+        throw new InvalidBatchError(
+          `call ${index} needs a non-empty string "id", got ${JSON.stringify(id) ?? 'undefined'}`,
+        );
       const first = positions.get(id);
-      if (first !== undefined) throw new InvalidBatchError(`duplicate call id ${JSON.stringify(id)} at positions ${first} and ${index}`);
+      if (first !== undefined)
+        throw new InvalidBatchError(`duplicate call id ${JSON.stringify(id)} at positions ${first} and ${index}`);
       positions.set(id, index);
       const key = (call as { idempotencyKey?: unknown }).idempotencyKey;
-      if (key !== undefined && (typeof key !== 'string' || key === '')) throw new InvalidBatchError(`call ${JSON.stringify(id)}: "idempotencyKey" must be a non-empty string when given`);
+      if (key !== undefined && (typeof key !== 'string' || key === ''))
+        throw new InvalidBatchError(
+          `call ${JSON.stringify(id)}: "idempotencyKey" must be a non-empty string when given`,
+        );
       if (typeof tool === 'string') {
         const registered = this.registry.get(tool);
         return this.preparedCall(index, call as BatchCall, registered, tool);
       }
       if (isContractTool(tool)) return this.preparedCall(index, call as BatchCall, tool, tool.name);
-      throw new InvalidBatchError(`call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${kindOf(tool)}`);
+      throw new InvalidBatchError(
+        `call ${JSON.stringify(id)}: "tool" must be a contract tool or a tool name, got ${kindOf(tool)}`,
+      );
     });
   }
 }

@@ -24,8 +24,12 @@ export interface BatchPlan {
  * tool is unknown (it completes at once with an error and is planned as a chain of its own).
  * It never runs anything.
  */
-export function planBatch(tools: readonly (ContractTool | undefined)[], options: { readonly serial?: boolean } = {}): BatchPlan {
-  const serial = options.serial === true || tools.some((tool) => tool !== undefined && isSequential(tool) && !isBarrier(tool));
+export function planBatch(
+  tools: readonly (ContractTool | undefined)[],
+  options: { readonly serial?: boolean } = {},
+): BatchPlan {
+  const serial =
+    options.serial === true || tools.some((tool) => tool !== undefined && isSequential(tool) && !isBarrier(tool));
   if (serial) return { serial: true, stages: tools.length === 0 ? [] : [[tools.map((_, index) => index)]] };
 
   const stages: number[][][] = [];
@@ -71,7 +75,11 @@ const SERIAL_CLAIMS: CallClaims = Object.freeze({ exclusive: true, resource: '',
  * The online server never applies the serial rule: it cannot know what arrives after a call, so
  * there a sequential tool only runs alone.
  */
-export function batchClaims(tools: readonly (ContractTool | undefined)[], options: { readonly serial?: boolean } = {}): CallClaims[] {
-  const serial = options.serial === true || tools.some((tool) => tool !== undefined && isSequential(tool) && !isBarrier(tool));
+export function batchClaims(
+  tools: readonly (ContractTool | undefined)[],
+  options: { readonly serial?: boolean } = {},
+): CallClaims[] {
+  const serial =
+    options.serial === true || tools.some((tool) => tool !== undefined && isSequential(tool) && !isBarrier(tool));
   return tools.map((tool) => (serial ? SERIAL_CLAIMS : schedulingClaimsOf(tool)));
 }

@@ -20,7 +20,10 @@ export class LostOutcomeError extends ToolwrightError {
   override readonly name = 'LostOutcomeError';
   readonly key: string;
   constructor(key: string) {
-    super('lost-outcome', `the call that first used idempotency key ${JSON.stringify(key)} ended without an outcome (the process running it stopped or lost the shared store); whether it acted is unknown, so it is not run again`);
+    super(
+      'lost-outcome',
+      `the call that first used idempotency key ${JSON.stringify(key)} ended without an outcome (the process running it stopped or lost the shared store); whether it acted is unknown, so it is not run again`,
+    );
     this.key = key;
   }
 }

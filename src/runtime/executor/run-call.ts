@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { UnknownToolError, replayOf, type ToolRecord, type Call, type CallContext, type ContractTool, type JsonObject, type ProgressUpdate, type ToolOutput, type ToolReplay } from '../../contract/index.js';
+import {
+  UnknownToolError,
+  replayOf,
+  type ToolRecord,
+  type Call,
+  type CallContext,
+  type ContractTool,
+  type JsonObject,
+  type ProgressUpdate,
+  type ToolOutput,
+  type ToolReplay,
+} from '../../contract/index.js';
 import { createLazySignalContext } from '../../contract/internal.js';
 import { isThenable } from '../../contract/internal.js';
 import type { CallObserver, PreparedTool } from '../call/index.js';
@@ -37,7 +48,9 @@ export interface CallEnvironment {
 
 /** The contract's `Call` for a batch call run as tool `name`, with `key` as its idempotency key when there is one. */
 export function contractCallOf(call: BatchCall, name: string, key: string | undefined): Call {
-  return key === undefined ? { id: call.id, tool: name, args: call.args } : { id: call.id, tool: name, args: call.args, idempotencyKey: key };
+  return key === undefined
+    ? { id: call.id, tool: name, args: call.args }
+    : { id: call.id, tool: name, args: call.args, idempotencyKey: key };
 }
 
 /** True when the tool's replay claim might answer `keyed`, so its calls need an idempotency key. */
@@ -98,26 +111,35 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
   try {
     const overrides = typeof env.context === 'function' ? env.context(contractCall, tool) : env.context;
     const { onUpdate, onProgress } = env;
-    ctx = createLazySignalContext({
-      ...overrides,
-      call: contractCall,
-      update: onUpdate === undefined ? undefined : (output: ToolOutput) => {
-        if (completed) return;
-        try {
-          onUpdate(call.id, output);
-        } catch {
-          // A consumer's failure never fails the call.
-        }
+    ctx = createLazySignalContext(
+      {
+        ...overrides,
+        call: contractCall,
+        update:
+          onUpdate === undefined
+            ? undefined
+            : (output: ToolOutput) => {
+                if (completed) return;
+                try {
+                  onUpdate(call.id, output);
+                } catch {
+                  // A consumer's failure never fails the call.
+                }
+              },
+        progress:
+          onProgress === undefined
+            ? undefined
+            : (update: ProgressUpdate | string) => {
+                if (completed) return;
+                try {
+                  onProgress(call.id, typeof update === 'string' ? { message: update } : update);
+                } catch {
+                  // A consumer's failure never fails the call.
+                }
+              },
       },
-      progress: onProgress === undefined ? undefined : (update: ProgressUpdate | string) => {
-        if (completed) return;
-        try {
-          onProgress(call.id, typeof update === 'string' ? { message: update } : update);
-        } catch {
-          // A consumer's failure never fails the call.
-        }
-      },
-    }, () => controller.signal);
+      () => controller.signal,
+    );
   } catch (thrown) {
     return fail(errorFromThrown(name, thrown));
   }
@@ -126,7 +148,11 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
     try {
       const returned: unknown = env.onStart(contractCall, ctx, tool);
       if (isThenable(returned)) {
-        return fail(new Error('onStart returned a promise, but it must decide synchronously; put asynchronous checks in a tool wrapper'));
+        return fail(
+          new Error(
+            'onStart returned a promise, but it must decide synchronously; put asynchronous checks in a tool wrapper',
+          ),
+        );
       }
     } catch (thrown) {
       return fail(errorFromThrown(name, thrown));
@@ -144,7 +170,9 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
       if (controller.aborted) return fail(new CallCancelledError());
       let begun: ReplayBegin;
       try {
-        begun = (await store.begin({ key, tool: name, args: call.args })) ?? ({ status: undefined } as unknown as ReplayBegin);
+        begun =
+          (await store.begin({ key, tool: name, args: call.args })) ??
+          ({ status: undefined } as unknown as ReplayBegin);
       } catch (thrown) {
         return fail(errorFromThrown(name, thrown));
       }
@@ -156,19 +184,25 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
         return fail(new IdempotencyConflictError(key, begun.status));
       }
       if (begun.status !== 'new') {
-        return fail(new Error(`the replay store answered ${JSON.stringify((begun as { status?: unknown }).status) ?? 'nothing'} for idempotency key ${JSON.stringify(key)}; expected "new", "done", "running" or "different-arguments"`));
+        return fail(
+          new Error(
+            `the replay store answered ${JSON.stringify((begun as { status?: unknown }).status) ?? 'nothing'} for idempotency key ${JSON.stringify(key)}; expected "new", "done", "running" or "different-arguments"`,
+          ),
+        );
       }
       const storedKey = key;
-      return finish(await core.call(call.args, ctx, {
-        started: markStarted,
-        settled: (outcome) => {
-          void Promise.resolve()
-            .then(() => store.complete(storedKey, outcome as ReplayOutcome))
-            .catch(() => {
-              // A store that cannot record leaves the key running; the call's own outcome stands.
-            });
-        },
-      }));
+      return finish(
+        await core.call(call.args, ctx, {
+          started: markStarted,
+          settled: (outcome) => {
+            void Promise.resolve()
+              .then(() => store.complete(storedKey, outcome as ReplayOutcome))
+              .catch(() => {
+                // A store that cannot record leaves the key running; the call's own outcome stands.
+              });
+          },
+        }),
+      );
     }
     return finish(await core.call(call.args, ctx, observer));
   } finally {

@@ -1,4 +1,13 @@
-import type { Call, CallContext, CallContextInit, ContractTool, ProgressUpdate, ToolOutput, ToolRecord, ToolResult } from '../../contract/index.js';
+import type {
+  Call,
+  CallContext,
+  CallContextInit,
+  ContractTool,
+  ProgressUpdate,
+  ToolOutput,
+  ToolRecord,
+  ToolResult,
+} from '../../contract/index.js';
 import type { CallCoreOptions } from '../call/options.js';
 import type { ReplayStore } from './replay-store.js';
 

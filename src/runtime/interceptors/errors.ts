@@ -10,7 +10,12 @@ export class CallRefusedError extends ToolwrightError {
   readonly reason: string;
 
   constructor(reason: string, interceptor?: string) {
-    super('call-refused', interceptor === undefined || interceptor === '' ? `call refused: ${reason}` : `call refused by ${JSON.stringify(interceptor)}: ${reason}`);
+    super(
+      'call-refused',
+      interceptor === undefined || interceptor === ''
+        ? `call refused: ${reason}`
+        : `call refused by ${JSON.stringify(interceptor)}: ${reason}`,
+    );
     this.interceptor = interceptor;
     this.reason = reason;
   }

@@ -1,11 +1,21 @@
-import { factsOf, isJsonObject, resultOf, type CallContext, type ContractTool, type FactsAnswer, type ToolOutput } from '../../contract/index.js';
+import {
+  factsOf,
+  isJsonObject,
+  resultOf,
+  type CallContext,
+  type ContractTool,
+  type FactsAnswer,
+  type ToolOutput,
+} from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { isToolOutput } from '../../contract/internal.js';
 import { CallRefusedError, InterceptorError, RewriteUnavailableError } from './errors.js';
 import type { BeforeAnswer, InterceptedCall, Interceptor } from './types.js';
 
 function label(interceptor: Interceptor, index: number): string {
-  return interceptor.name === undefined || interceptor.name === '' ? `interceptor ${index + 1}` : `interceptor ${JSON.stringify(interceptor.name)}`;
+  return interceptor.name === undefined || interceptor.name === ''
+    ? `interceptor ${index + 1}`
+    : `interceptor ${JSON.stringify(interceptor.name)}`;
 }
 
 /**
@@ -17,11 +27,16 @@ export function checkInterceptors(interceptors: readonly Interceptor[], where: s
   if (!Array.isArray(interceptors)) throw new TypeError(`${where}: "interceptors" must be an array`);
   interceptors.forEach((interceptor, index) => {
     const at = `${where}: interceptor ${index + 1}`;
-    if (typeof interceptor !== 'object' || interceptor === null) throw new TypeError(`${at} must be an object with before() and/or after()`);
-    if (interceptor.before !== undefined && typeof interceptor.before !== 'function') throw new TypeError(`${at}: "before" must be a function`);
-    if (interceptor.after !== undefined && typeof interceptor.after !== 'function') throw new TypeError(`${at}: "after" must be a function`);
-    if (interceptor.before === undefined && interceptor.after === undefined) throw new TypeError(`${at} has neither before() nor after()`);
-    if (interceptor.name !== undefined && typeof interceptor.name !== 'string') throw new TypeError(`${at}: "name" must be a string`);
+    if (typeof interceptor !== 'object' || interceptor === null)
+      throw new TypeError(`${at} must be an object with before() and/or after()`);
+    if (interceptor.before !== undefined && typeof interceptor.before !== 'function')
+      throw new TypeError(`${at}: "before" must be a function`);
+    if (interceptor.after !== undefined && typeof interceptor.after !== 'function')
+      throw new TypeError(`${at}: "after" must be a function`);
+    if (interceptor.before === undefined && interceptor.after === undefined)
+      throw new TypeError(`${at} has neither before() nor after()`);
+    if (interceptor.name !== undefined && typeof interceptor.name !== 'string')
+      throw new TypeError(`${at}: "name" must be a string`);
   });
   return Object.freeze([...interceptors]);
 }
@@ -32,7 +47,11 @@ class Intercepted implements InterceptedCall {
   rewritten = false;
   private answer: Promise<FactsAnswer> | undefined;
 
-  constructor(readonly tool: ContractTool, private readonly modelArgs: unknown, readonly ctx: CallContext) {
+  constructor(
+    readonly tool: ContractTool,
+    private readonly modelArgs: unknown,
+    readonly ctx: CallContext,
+  ) {
     this.args = modelArgs;
   }
 
@@ -41,7 +60,11 @@ class Intercepted implements InterceptedCall {
       const args = this.modelArgs === undefined ? {} : this.modelArgs;
       this.answer = isJsonObject(args)
         ? factsOf(this.tool, args, this.ctx)
-        : Promise.resolve(typeof this.tool.facts === 'function' ? { claimed: true, error: new Error('the arguments are not a JSON object') } : { claimed: false });
+        : Promise.resolve(
+            typeof this.tool.facts === 'function'
+              ? { claimed: true, error: new Error('the arguments are not a JSON object') }
+              : { claimed: false },
+          );
     }
     return this.answer;
   }
@@ -50,15 +73,27 @@ class Intercepted implements InterceptedCall {
     if (this.rewritten) return;
     const answer = await this.facts();
     const name = JSON.stringify(this.tool.name);
-    if (answer.claimed && 'error' in answer) throw new RewriteUnavailableError(`cannot run with a rewrite: tool ${name} could not state its facts (${answer.error.message})`);
-    if (!answer.claimed || answer.facts.rewrite === undefined) throw new RewriteUnavailableError(`cannot run with a rewrite: tool ${name} claims no rewrite for these arguments`);
+    if (answer.claimed && 'error' in answer)
+      throw new RewriteUnavailableError(
+        `cannot run with a rewrite: tool ${name} could not state its facts (${answer.error.message})`,
+      );
+    if (!answer.claimed || answer.facts.rewrite === undefined)
+      throw new RewriteUnavailableError(
+        `cannot run with a rewrite: tool ${name} claims no rewrite for these arguments`,
+      );
     this.args = answer.facts.rewrite;
     this.rewritten = true;
   }
 
   /** A frozen view for one interceptor, so none can change what the next one sees. */
   view(): InterceptedCall {
-    return Object.freeze({ tool: this.tool, args: this.args, rewritten: this.rewritten, ctx: this.ctx, facts: () => this.facts() });
+    return Object.freeze({
+      tool: this.tool,
+      args: this.args,
+      rewritten: this.rewritten,
+      ctx: this.ctx,
+      facts: () => this.facts(),
+    });
   }
 }
 
@@ -68,9 +103,12 @@ async function applyBefore(interceptor: Interceptor, index: number, call: Interc
   if (typeof answer === 'object') {
     if (answer.action === 'continue') return;
     if (answer.action === 'rewrite') return call.useRewrite();
-    if (answer.action === 'refuse' && typeof answer.reason === 'string') throw new CallRefusedError(answer.reason, interceptor.name);
+    if (answer.action === 'refuse' && typeof answer.reason === 'string')
+      throw new CallRefusedError(answer.reason, interceptor.name);
   }
-  throw new InterceptorError(`${label(interceptor, index)}: before() must answer nothing, { action: 'continue' }, { action: 'refuse', reason } or { action: 'rewrite' }, got ${JSON.stringify(answer)}`);
+  throw new InterceptorError(
+    `${label(interceptor, index)}: before() must answer nothing, { action: 'continue' }, { action: 'refuse', reason } or { action: 'rewrite' }, got ${JSON.stringify(answer)}`,
+  );
 }
 
 /**
@@ -97,7 +135,10 @@ export async function runIntercepted(
     if (interceptor.after === undefined) continue;
     const replaced: unknown = await interceptor.after(resultOf(output), call.view());
     if (replaced === undefined) continue;
-    if (!isToolOutput(replaced)) throw new InterceptorError(`${label(interceptor, i)}: after() must return a tool output (a string, content parts or a result with content) or nothing, got ${kindOf(replaced)}`);
+    if (!isToolOutput(replaced))
+      throw new InterceptorError(
+        `${label(interceptor, i)}: after() must return a tool output (a string, content parts or a result with content) or nothing, got ${kindOf(replaced)}`,
+      );
     output = replaced;
   }
   return output;

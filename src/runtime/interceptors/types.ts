@@ -22,7 +22,12 @@ export interface InterceptedCall {
  * arguments the tool's facts offer as `rewrite`; only a tool's own rewrite can replace the
  * model's arguments). Throwing refuses too, with that error.
  */
-export type BeforeAnswer = void | undefined | { readonly action: 'continue' } | { readonly action: 'refuse'; readonly reason: string } | { readonly action: 'rewrite' };
+export type BeforeAnswer =
+  | void
+  | undefined
+  | { readonly action: 'continue' }
+  | { readonly action: 'refuse'; readonly reason: string }
+  | { readonly action: 'rewrite' };
 
 /**
  * An interceptor around tool calls. `before` runs in the order the interceptors are given,
@@ -34,5 +39,8 @@ export interface Interceptor {
   /** Names the interceptor in refusals and errors. */
   readonly name?: string;
   before?(call: InterceptedCall): BeforeAnswer | Promise<BeforeAnswer>;
-  after?(result: ToolResult, call: InterceptedCall): ToolOutput | void | undefined | Promise<ToolOutput | void | undefined>;
+  after?(
+    result: ToolResult,
+    call: InterceptedCall,
+  ): ToolOutput | void | undefined | Promise<ToolOutput | void | undefined>;
 }

@@ -10,7 +10,10 @@ export class OutputTooLargeError extends ToolwrightError {
   readonly limit: number;
 
   constructor(size: number, limit: number) {
-    super('output-too-large', `output too large: structured content is ${formatCount(size)} characters, the limit is ${formatCount(limit)}`);
+    super(
+      'output-too-large',
+      `output too large: structured content is ${formatCount(size)} characters, the limit is ${formatCount(limit)}`,
+    );
     this.size = size;
     this.limit = limit;
   }
@@ -31,13 +34,21 @@ function countedText(part: ContentPart): string | undefined {
   // Read defensively: a malformed part (checked by the host afterwards) must not crash the bound.
   if (typeof part !== 'object' || part === null) return undefined;
   if (part.type === 'text') return typeof part.text === 'string' ? part.text : undefined;
-  if (part.type === 'resource' && typeof part.resource === 'object' && part.resource !== null && 'text' in part.resource && typeof part.resource.text === 'string') return part.resource.text;
+  if (
+    part.type === 'resource' &&
+    typeof part.resource === 'object' &&
+    part.resource !== null &&
+    'text' in part.resource &&
+    typeof part.resource.text === 'string'
+  )
+    return part.resource.text;
   return undefined;
 }
 
 function withText(part: ContentPart, value: string): ContentPart {
   if (part.type === 'text') return { ...part, text: value };
-  if (part.type === 'resource' && 'text' in part.resource) return { ...part, resource: { ...part.resource, text: value } };
+  if (part.type === 'resource' && 'text' in part.resource)
+    return { ...part, resource: { ...part.resource, text: value } };
   return part;
 }
 

@@ -29,7 +29,12 @@ export interface PolicyRun<T> {
  *    asked; a `PermissionDeniedError` leaving the call carries it as `error.record`. Other
  *    errors pass through unchanged.
  */
-export async function runUnderPolicy<T>(policy: PermissionPolicy, toolName: string, ctx: CallContext, attempt: PolicyAttempt<T>): Promise<PolicyRun<T>> {
+export async function runUnderPolicy<T>(
+  policy: PermissionPolicy,
+  toolName: string,
+  ctx: CallContext,
+  attempt: PolicyAttempt<T>,
+): Promise<PolicyRun<T>> {
   const invocation = new PermissionInvocation(policy, toolName, ctx);
   const run = invocation.newRun(ctx);
   const runCtx = contextWith(ctx, { requirePermission: run.require });

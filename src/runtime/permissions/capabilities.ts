@@ -26,13 +26,20 @@ export function implicationsOf(init: ImplicationsInit | undefined): Implications
   const checked = new Map<string, readonly string[]>();
   if (init === undefined) return checked;
   if (typeof init !== 'object' || init === null || Array.isArray(init)) {
-    throw new TypeError(`permissions: "implications" must be a Map or an object of capability -> implied capabilities, got ${kindOf(init)}`);
+    throw new TypeError(
+      `permissions: "implications" must be a Map or an object of capability -> implied capabilities, got ${kindOf(init)}`,
+    );
   }
   const entries: Iterable<[string, unknown]> = init instanceof Map ? init.entries() : Object.entries(init);
   for (const [name, implied] of entries) {
-    if (!isCapabilityName(name)) throw new TypeError(`permissions: implication keys must be non-empty capability names, got ${JSON.stringify(name)}`);
+    if (!isCapabilityName(name))
+      throw new TypeError(
+        `permissions: implication keys must be non-empty capability names, got ${JSON.stringify(name)}`,
+      );
     if (!Array.isArray(implied) || !implied.every(isCapabilityName)) {
-      throw new TypeError(`permissions: the implications of ${JSON.stringify(name)} must be an array of non-empty capability names`);
+      throw new TypeError(
+        `permissions: the implications of ${JSON.stringify(name)} must be an array of non-empty capability names`,
+      );
     }
     checked.set(name, Object.freeze([...implied]));
   }

@@ -10,7 +10,12 @@ import { decisionCovering, selects, type DecisionSelector, type RememberedDecisi
 export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny_once' | 'deny_always';
 
 /** The decisions in the order they are offered. */
-export const PERMISSION_DECISIONS: readonly PermissionDecision[] = Object.freeze(['allow_once', 'allow_always', 'deny_once', 'deny_always']);
+export const PERMISSION_DECISIONS: readonly PermissionDecision[] = Object.freeze([
+  'allow_once',
+  'allow_always',
+  'deny_once',
+  'deny_always',
+]);
 
 /** An answer to a `PermissionQuestion`; `reason` is shown in the denial message. */
 export interface PermissionAnswer {
@@ -23,7 +28,10 @@ export interface PermissionAnswer {
  * `ctx.elicit`. Resolving `undefined`, throwing or answering anything that is not a
  * `PermissionAnswer` counts as deny once.
  */
-export type AskPermission = (question: PermissionQuestion, ctx: CallContext) => PermissionAnswer | undefined | Promise<PermissionAnswer | undefined>;
+export type AskPermission = (
+  question: PermissionQuestion,
+  ctx: CallContext,
+) => PermissionAnswer | undefined | Promise<PermissionAnswer | undefined>;
 
 /** Allow or deny. */
 export type PermissionEffect = 'allow' | 'deny';
@@ -59,7 +67,12 @@ export class DecisionStore {
     let byCapability = bySubject.get(subject);
     if (byCapability === undefined) bySubject.set(subject, (byCapability = new Map()));
     for (const capability of capabilities) {
-      byCapability.set(capability, Object.freeze(reason === undefined ? { tool, subject, capability, effect } : { tool, subject, capability, effect, reason }));
+      byCapability.set(
+        capability,
+        Object.freeze(
+          reason === undefined ? { tool, subject, capability, effect } : { tool, subject, capability, effect, reason },
+        ),
+      );
     }
   }
 
@@ -94,7 +107,8 @@ export class DecisionStore {
   /** Every stored decision, in the order stored. */
   list(): StoredDecision[] {
     const all: StoredDecision[] = [];
-    for (const bySubject of this.byTool.values()) for (const byCapability of bySubject.values()) all.push(...byCapability.values());
+    for (const bySubject of this.byTool.values())
+      for (const byCapability of bySubject.values()) all.push(...byCapability.values());
     return all;
   }
 
@@ -134,7 +148,10 @@ export const PERMISSION_FORM: JsonObject = deepFreeze({
  * a second line when the request gave one.
  */
 export function questionText(question: PermissionQuestion): string {
-  const subject = question.label === undefined || question.label === '' ? JSON.stringify(question.subject) : `the ${question.label} ${JSON.stringify(question.subject)}`;
+  const subject =
+    question.label === undefined || question.label === ''
+      ? JSON.stringify(question.subject)
+      : `the ${question.label} ${JSON.stringify(question.subject)}`;
   const head = `Allow the tool ${JSON.stringify(question.tool)} to use ${question.capabilities.join(', ')} on ${subject}?`;
   return question.reason === undefined || question.reason === '' ? head : `${head}\nReason: ${question.reason}`;
 }
@@ -161,7 +178,11 @@ export const DEFAULT_ASK_TIMEOUT_MS = 60_000;
 function isAnswer(value: unknown): value is PermissionAnswer {
   if (typeof value !== 'object' || value === null) return false;
   const { decision, reason } = value as { decision?: unknown; reason?: unknown };
-  return typeof decision === 'string' && DECISION_TITLES.has(decision as PermissionDecision) && (reason === undefined || typeof reason === 'string');
+  return (
+    typeof decision === 'string' &&
+    DECISION_TITLES.has(decision as PermissionDecision) &&
+    (reason === undefined || typeof reason === 'string')
+  );
 }
 
 /** Keeps a non-empty reason; drops an empty one. */
@@ -187,17 +208,28 @@ export function answerOfElicitation(reply: ElicitAnswer): PermissionAnswer {
  * `timeoutMs` (default `DEFAULT_ASK_TIMEOUT_MS`; reason `the user did not answer in time`; a
  * late answer is ignored). `Infinity` waits for ever.
  */
-export async function askQuestion(question: PermissionQuestion, ctx: CallContext, ask: AskPermission | undefined, timeoutMs: number = DEFAULT_ASK_TIMEOUT_MS): Promise<PermissionAnswer> {
+export async function askQuestion(
+  question: PermissionQuestion,
+  ctx: CallContext,
+  ask: AskPermission | undefined,
+  timeoutMs: number = DEFAULT_ASK_TIMEOUT_MS,
+): Promise<PermissionAnswer> {
   const asking = (async (): Promise<PermissionAnswer> => {
     if (ask !== undefined) {
       const given = await ask(question, ctx);
-      return isAnswer(given) ? answer(given.decision, given.reason) : { decision: 'deny_once', reason: NO_ANSWER_REASON };
+      return isAnswer(given)
+        ? answer(given.decision, given.reason)
+        : { decision: 'deny_once', reason: NO_ANSWER_REASON };
     }
     return answerOfElicitation(await ctx.elicit(questionElicitation(question)));
   })();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<PermissionAnswer>((resolve) => {
-    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve({ decision: 'deny_once', reason: ASK_TIMED_OUT_REASON }), Math.min(timeoutMs, MAX_TIMEOUT_MS));
+    if (Number.isFinite(timeoutMs))
+      timer = setTimeout(
+        () => resolve({ decision: 'deny_once', reason: ASK_TIMED_OUT_REASON }),
+        Math.min(timeoutMs, MAX_TIMEOUT_MS),
+      );
   });
   try {
     return await Promise.race([asking, timedOut]);
@@ -246,7 +278,14 @@ export class ScopedDecisions implements RememberedDecisionStore {
     return this.storeOf(owner, false)?.on(tool, subject) ?? [];
   }
 
-  remember(owner: DecisionOwner, tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string): void {
+  remember(
+    owner: DecisionOwner,
+    tool: string,
+    subject: string,
+    capabilities: readonly string[],
+    effect: PermissionEffect,
+    reason?: string,
+  ): void {
     this.storeOf(owner, true)?.set(tool, subject, capabilities, effect, reason);
   }
 

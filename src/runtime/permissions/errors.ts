@@ -29,7 +29,9 @@ export class PermissionDeniedError extends ToolwrightError {
 
   constructor(denials: readonly PermissionDenial[]) {
     super('permission-denied', `permission denied: ${denials.map(describeDenial).join('; ')}`);
-    this.denials = Object.freeze(denials.map((d) => Object.freeze({ ...d, capabilities: Object.freeze([...d.capabilities]) })));
+    this.denials = Object.freeze(
+      denials.map((d) => Object.freeze({ ...d, capabilities: Object.freeze([...d.capabilities]) })),
+    );
   }
 }
 
@@ -52,7 +54,10 @@ export class PermissionNeeded extends ToolwrightError {
   readonly question: PermissionQuestion;
 
   constructor(question: PermissionQuestion) {
-    super('permission-needed', `permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the call core asks the user and runs the tool again; this never reaches the model)`);
+    super(
+      'permission-needed',
+      `permission needed: ${question.capabilities.join(', ')} on ${JSON.stringify(question.subject)} (the call core asks the user and runs the tool again; this never reaches the model)`,
+    );
     this.question = Object.freeze({ ...question, capabilities: Object.freeze([...question.capabilities]) });
   }
 }
@@ -66,7 +71,10 @@ export class TooManyPermissionQuestionsError extends ToolwrightError {
   readonly limit: number;
 
   constructor(tool: string, limit: number) {
-    super('too-many-permission-questions', `tool ${JSON.stringify(tool)} needed more than ${limit} permission questions in one call`);
+    super(
+      'too-many-permission-questions',
+      `tool ${JSON.stringify(tool)} needed more than ${limit} permission questions in one call`,
+    );
     this.limit = limit;
   }
 }

@@ -1,7 +1,13 @@
 export { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
 export { globToRegExp, normalisedPathSubject, type NamePattern } from './patterns.js';
 export type { PermissionRule } from './rules.js';
-export { PermissionDeniedError, PermissionNeeded, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
+export {
+  PermissionDeniedError,
+  PermissionNeeded,
+  TooManyPermissionQuestionsError,
+  type PermissionDenial,
+  type PermissionQuestion,
+} from './errors.js';
 export {
   DecisionStore,
   PERMISSION_DECISIONS,
@@ -21,7 +27,18 @@ export {
   type PermissionVerdict,
   type StoredDecision,
 } from './decisions.js';
-export { PermissionPolicy, createPolicy, DEFAULT_MAX_PERMISSION_QUESTIONS, type PermissionPolicyOptions, type PermissionVerdicts } from './policy.js';
+export {
+  PermissionPolicy,
+  createPolicy,
+  DEFAULT_MAX_PERMISSION_QUESTIONS,
+  type PermissionPolicyOptions,
+  type PermissionVerdicts,
+} from './policy.js';
 export type { RememberedDecisionStore, DecisionSelector } from './remembered.js';
-export { PERMISSIONS_RECORD_NS, type PermissionDecisionEntry, type PermissionGrantEntry, type PermissionRecordData } from './invocation.js';
+export {
+  PERMISSIONS_RECORD_NS,
+  type PermissionDecisionEntry,
+  type PermissionGrantEntry,
+  type PermissionRecordData,
+} from './invocation.js';
 export { decisionOwnerOf, principalIdOf, type DecisionOwner } from './owner.js';

@@ -2,8 +2,19 @@ import type { CallContext, PermissionRequest, PermissionSubject, ToolRecord } fr
 import type { DecisionOwner } from './owner.js';
 import { throwIfAborted } from './context.js';
 import { isCapabilityName } from './capabilities.js';
-import { askQuestion, DecisionStore, type PermissionAnswer, type PermissionDecision, type PermissionVerdict } from './decisions.js';
-import { PermissionDeniedError, TooManyPermissionQuestionsError, type PermissionDenial, type PermissionQuestion } from './errors.js';
+import {
+  askQuestion,
+  DecisionStore,
+  type PermissionAnswer,
+  type PermissionDecision,
+  type PermissionVerdict,
+} from './decisions.js';
+import {
+  PermissionDeniedError,
+  TooManyPermissionQuestionsError,
+  type PermissionDenial,
+  type PermissionQuestion,
+} from './errors.js';
 import type { PermissionPolicy } from './policy.js';
 
 /** The namespace of the record the call core leaves on a call's result under a policy. */
@@ -49,18 +60,36 @@ function unique(values: readonly string[]): string[] {
  * `requirePermission:` naming the malformed member.
  */
 export function targetsOf(request: PermissionRequest): Target[] {
-  if (typeof request !== 'object' || request === null) throw new TypeError('requirePermission: expected a request object { subject, capabilities, reason? }');
-  if (typeof request.subject !== 'string' || request.subject === '') throw new TypeError('requirePermission: "subject" must be a non-empty string');
-  if (!Array.isArray(request.capabilities) || request.capabilities.length === 0 || !request.capabilities.every(isCapabilityName)) {
+  if (typeof request !== 'object' || request === null)
+    throw new TypeError('requirePermission: expected a request object { subject, capabilities, reason? }');
+  if (typeof request.subject !== 'string' || request.subject === '')
+    throw new TypeError('requirePermission: "subject" must be a non-empty string');
+  if (
+    !Array.isArray(request.capabilities) ||
+    request.capabilities.length === 0 ||
+    !request.capabilities.every(isCapabilityName)
+  ) {
     throw new TypeError('requirePermission: "capabilities" must be a non-empty array of capability names');
   }
-  if (request.reason !== undefined && typeof request.reason !== 'string') throw new TypeError('requirePermission: "reason" must be a string');
+  if (request.reason !== undefined && typeof request.reason !== 'string')
+    throw new TypeError('requirePermission: "reason" must be a string');
   const extra: readonly PermissionSubject[] = request.subjects ?? [];
-  if (!Array.isArray(extra) || !extra.every((s) => typeof s === 'object' && s !== null && typeof s.subject === 'string' && s.subject !== '' && (s.label === undefined || typeof s.label === 'string'))) {
+  if (
+    !Array.isArray(extra) ||
+    !extra.every(
+      (s) =>
+        typeof s === 'object' &&
+        s !== null &&
+        typeof s.subject === 'string' &&
+        s.subject !== '' &&
+        (s.label === undefined || typeof s.label === 'string'),
+    )
+  ) {
     throw new TypeError('requirePermission: "subjects" must be an array of { label, subject } with non-empty subjects');
   }
   const targets = new Map<string, Target>();
-  const labelOf = (subject: string): string | undefined => extra.find((s) => s.subject === subject && s.label !== undefined && s.label !== '')?.label;
+  const labelOf = (subject: string): string | undefined =>
+    extra.find((s) => s.subject === subject && s.label !== undefined && s.label !== '')?.label;
   for (const subject of [request.subject, ...extra.map((s) => s.subject)]) {
     if (targets.has(subject)) continue;
     const label = labelOf(subject);
@@ -79,7 +108,10 @@ export function targetsOf(request: PermissionRequest): Target[] {
 export class PermissionRun {
   readonly grants: PermissionGrantEntry[] = [];
 
-  constructor(private readonly invocation: PermissionInvocation, private readonly ctx: CallContext) {}
+  constructor(
+    private readonly invocation: PermissionInvocation,
+    private readonly ctx: CallContext,
+  ) {}
 
   /**
    * The imperative check: resolves the capabilities granted on every subject (the
@@ -97,7 +129,13 @@ export class PermissionRun {
 
   /** Records a completed check, as made (the call core checks `@Requires` once, so nothing is listed twice for it). */
   private noteGrant(entry: PermissionGrantEntry): void {
-    this.grants.push(Object.freeze({ subjects: Object.freeze([...entry.subjects]), capabilities: Object.freeze([...entry.capabilities]), granted: Object.freeze([...entry.granted]) }));
+    this.grants.push(
+      Object.freeze({
+        subjects: Object.freeze([...entry.subjects]),
+        capabilities: Object.freeze([...entry.capabilities]),
+        granted: Object.freeze([...entry.granted]),
+      }),
+    );
   }
 
   /**
@@ -105,7 +143,11 @@ export class PermissionRun {
    * decided. The policy's decision store is asked once per subject (not at all when the rules
    * decide); a store that cannot answer (Redis down) rejects, and the check with it.
    */
-  private async decide(targets: readonly Target[], capabilities: readonly string[], reason: string | undefined): Promise<PermissionQuestion | Map<string, Map<string, PermissionVerdict>>> {
+  private async decide(
+    targets: readonly Target[],
+    capabilities: readonly string[],
+    reason: string | undefined,
+  ): Promise<PermissionQuestion | Map<string, Map<string, PermissionVerdict>>> {
     const { policy, tool, once } = this.invocation;
     const verdicts = new Map<string, Map<string, PermissionVerdict>>();
     for (const target of targets) {
@@ -140,7 +182,8 @@ export class PermissionRun {
     for (;;) {
       const decided = await this.decide(targets, capabilities, request.reason);
       if (!(decided instanceof Map)) {
-        if (this.invocation.decisions.length >= policy.maxQuestions) throw new TooManyPermissionQuestionsError(tool, policy.maxQuestions);
+        if (this.invocation.decisions.length >= policy.maxQuestions)
+          throw new TooManyPermissionQuestionsError(tool, policy.maxQuestions);
         throwIfAborted(this.ctx.signal);
         const answer = await askQuestion(decided, this.ctx, policy.ask, policy.askTimeoutMs);
         throwIfAborted(this.ctx.signal);
@@ -149,7 +192,9 @@ export class PermissionRun {
       }
       // Every capability is decided on every subject. The grant is the intersection: a capability
       // allowed on one subject never authorises another.
-      const granted = capabilities.filter((capability) => targets.every((t) => decided.get(t.subject)!.get(capability)!.effect === 'allow'));
+      const granted = capabilities.filter((capability) =>
+        targets.every((t) => decided.get(t.subject)!.get(capability)!.effect === 'allow'),
+      );
       this.noteGrant({ subjects: targets.map((t) => t.subject), capabilities, granted });
       if (granted.length === 0 || (need === 'every' && granted.length < capabilities.length)) {
         throw new PermissionDeniedError(denialsOf(targets, capabilities, decided));
@@ -160,7 +205,11 @@ export class PermissionRun {
 }
 
 /** The denied capabilities of each subject, grouped by reason, in the order asked. */
-function denialsOf(targets: readonly Target[], capabilities: readonly string[], verdicts: Map<string, Map<string, PermissionVerdict>>): PermissionDenial[] {
+function denialsOf(
+  targets: readonly Target[],
+  capabilities: readonly string[],
+  verdicts: Map<string, Map<string, PermissionVerdict>>,
+): PermissionDenial[] {
   const denials: PermissionDenial[] = [];
   for (const target of targets) {
     const byReason = new Map<string | undefined, string[]>();
@@ -171,7 +220,12 @@ function denialsOf(targets: readonly Target[], capabilities: readonly string[], 
       if (listed === undefined) byReason.set(verdict.reason, [capability]);
       else listed.push(capability);
     }
-    for (const [reason, denied] of byReason) denials.push(reason === undefined ? { subject: target.subject, capabilities: denied } : { subject: target.subject, capabilities: denied, reason });
+    for (const [reason, denied] of byReason)
+      denials.push(
+        reason === undefined
+          ? { subject: target.subject, capabilities: denied }
+          : { subject: target.subject, capabilities: denied, reason },
+      );
   }
   return denials;
 }
@@ -186,7 +240,11 @@ export class PermissionInvocation {
   /** Whom this call's "always" answers belong to (see `PermissionPolicy.ownerOf`). */
   readonly owner: DecisionOwner;
 
-  constructor(readonly policy: PermissionPolicy, readonly tool: string, ctx?: CallContext) {
+  constructor(
+    readonly policy: PermissionPolicy,
+    readonly tool: string,
+    ctx?: CallContext,
+  ) {
     this.owner = policy.ownerOf(ctx);
   }
 
@@ -203,13 +261,15 @@ export class PermissionInvocation {
    * the check that asked fails with that error.
    */
   async apply(question: PermissionQuestion, answer: PermissionAnswer): Promise<void> {
-    this.decisions.push(Object.freeze({
-      subject: question.subject,
-      ...(question.label === undefined ? {} : { label: question.label }),
-      capabilities: question.capabilities,
-      decision: answer.decision,
-      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-    }));
+    this.decisions.push(
+      Object.freeze({
+        subject: question.subject,
+        ...(question.label === undefined ? {} : { label: question.label }),
+        capabilities: question.capabilities,
+        decision: answer.decision,
+        ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+      }),
+    );
     const effect = answer.decision === 'allow_once' || answer.decision === 'allow_always' ? 'allow' : 'deny';
     if ((answer.decision === 'allow_always' || answer.decision === 'deny_always') && this.owner.kind !== 'none') {
       await this.policy.remember(this.tool, question.subject, question.capabilities, effect, answer.reason, this.owner);

@@ -78,7 +78,10 @@ export function normalisedPathSubject(subject: string): string | undefined {
  * `TypeError` beginning with `what` for a glob that is not a string starting with `/`.
  */
 export function pathMatcherOf(glob: unknown, what: string, caseSensitive: boolean): NameMatcher {
-  if (typeof glob !== 'string' || !glob.startsWith('/')) throw new TypeError(`${what} must be an absolute path glob such as "/etc/**", got ${typeof glob === 'string' ? JSON.stringify(glob) : kindOf(glob)}`);
+  if (typeof glob !== 'string' || !glob.startsWith('/'))
+    throw new TypeError(
+      `${what} must be an absolute path glob such as "/etc/**", got ${typeof glob === 'string' ? JSON.stringify(glob) : kindOf(glob)}`,
+    );
   const normalGlob = glob.endsWith('/**') ? glob : (normalisedPathSubject(glob) ?? glob);
   const source = globToRegExp(normalGlob);
   const regexp = caseSensitive ? source : new RegExp(source.source, `${source.flags}i`);

@@ -3,8 +3,21 @@ import { isPositiveInteger } from '../../util/limits.js';
 import { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
 import { isStateScope, STATE_SCOPES, type CallContext, type StateScope } from '../../contract/index.js';
 import { decisionOwnerOf, SERVER_OWNER, type DecisionOwner } from './owner.js';
-import { DEFAULT_ASK_TIMEOUT_MS, ScopedDecisions, type DecisionStore, type AskPermission, type PermissionEffect, type PermissionVerdict, type StoredDecision } from './decisions.js';
-import { decisionCovering, REMEMBERED_STORE_METHODS, type DecisionSelector, type RememberedDecisionStore } from './remembered.js';
+import {
+  DEFAULT_ASK_TIMEOUT_MS,
+  ScopedDecisions,
+  type DecisionStore,
+  type AskPermission,
+  type PermissionEffect,
+  type PermissionVerdict,
+  type StoredDecision,
+} from './decisions.js';
+import {
+  decisionCovering,
+  REMEMBERED_STORE_METHODS,
+  type DecisionSelector,
+  type RememberedDecisionStore,
+} from './remembered.js';
 import { isThenable } from '../../contract/internal.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
 
@@ -43,7 +56,15 @@ export interface PermissionPolicyOptions {
   readonly decisionStore?: RememberedDecisionStore;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['implications', 'rules', 'ask', 'maxQuestions', 'decisionScope', 'askTimeoutMs', 'decisionStore']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'implications',
+  'rules',
+  'ask',
+  'maxQuestions',
+  'decisionScope',
+  'askTimeoutMs',
+  'decisionStore',
+]);
 
 /** A verdict per capability (`undefined`: nothing decided it), in the order asked. */
 export type PermissionVerdicts = Map<string, PermissionVerdict | undefined>;
@@ -85,22 +106,41 @@ export class PermissionPolicy {
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
     for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) throw new TypeError(`permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)`);
+      if (!OPTION_KEYS.has(key))
+        throw new TypeError(
+          `permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)`,
+        );
     }
-    if (options.ask !== undefined && typeof options.ask !== 'function') throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
+    if (options.ask !== undefined && typeof options.ask !== 'function')
+      throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
     const max = options.maxQuestions ?? DEFAULT_MAX_PERMISSION_QUESTIONS;
-    if (!isPositiveInteger(max)) throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
-    if (options.rules !== undefined && !Array.isArray(options.rules)) throw new TypeError('permissions: "rules" must be an array of rules');
+    if (!isPositiveInteger(max))
+      throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
+    if (options.rules !== undefined && !Array.isArray(options.rules))
+      throw new TypeError('permissions: "rules" must be an array of rules');
     if (options.decisionScope !== undefined && !isStateScope(options.decisionScope)) {
-      throw new TypeError(`permissions: "decisionScope" must be one of ${STATE_SCOPES.map((s) => JSON.stringify(s)).join(', ')}, got ${JSON.stringify(options.decisionScope)}`);
+      throw new TypeError(
+        `permissions: "decisionScope" must be one of ${STATE_SCOPES.map((s) => JSON.stringify(s)).join(', ')}, got ${JSON.stringify(options.decisionScope)}`,
+      );
     }
     const askTimeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
-    if (typeof askTimeoutMs !== 'number' || !(askTimeoutMs > 0)) throw new TypeError(`permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got ${String(askTimeoutMs)}`);
+    if (typeof askTimeoutMs !== 'number' || !(askTimeoutMs > 0))
+      throw new TypeError(
+        `permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got ${String(askTimeoutMs)}`,
+      );
     const store = options.decisionStore;
-    if (store !== undefined && (typeof store !== 'object' || store === null || REMEMBERED_STORE_METHODS.some((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function'))) {
-      throw new TypeError(`permissions: "decisionStore" must be a remembered-decision store with ${REMEMBERED_STORE_METHODS.join(', ')} methods (a ScopedDecisions, a RedisDecisionStore), got ${kindOf(store)}`);
+    if (
+      store !== undefined &&
+      (typeof store !== 'object' ||
+        store === null ||
+        REMEMBERED_STORE_METHODS.some((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function'))
+    ) {
+      throw new TypeError(
+        `permissions: "decisionStore" must be a remembered-decision store with ${REMEMBERED_STORE_METHODS.join(', ')} methods (a ScopedDecisions, a RedisDecisionStore), got ${kindOf(store)}`,
+      );
     }
     this.decisionStore = store ?? new ScopedDecisions();
     this.local = this.decisionStore instanceof ScopedDecisions ? this.decisionStore : undefined;
@@ -139,17 +179,31 @@ export class PermissionPolicy {
    * decided: ask. Synchronous: with a `decisionStore` that answers asynchronously (Redis) it
    * throws a `TypeError` when it needs the store; use `decide` there.
    */
-  check(tool: string, subject: string, capability: string, once?: DecisionStore, owner: DecisionOwner = SERVER_OWNER): PermissionVerdict | undefined {
+  check(
+    tool: string,
+    subject: string,
+    capability: string,
+    once?: DecisionStore,
+    owner: DecisionOwner = SERVER_OWNER,
+  ): PermissionVerdict | undefined {
     const verdicts = this.verdictsOn(tool, subject, [capability], once, owner);
     if (isThenable(verdicts)) {
       verdicts.then(undefined, () => undefined);
-      throw new TypeError('permissions: check() answers synchronously, but this policy\'s decisionStore answers asynchronously: use await policy.decide(...)');
+      throw new TypeError(
+        "permissions: check() answers synchronously, but this policy's decisionStore answers asynchronously: use await policy.decide(...)",
+      );
     }
     return verdicts.get(capability);
   }
 
   /** `check`, for any decision store: resolves the verdict (`undefined`: ask), or rejects when the store cannot answer. */
-  async decide(tool: string, subject: string, capability: string, once?: DecisionStore, owner: DecisionOwner = SERVER_OWNER): Promise<PermissionVerdict | undefined> {
+  async decide(
+    tool: string,
+    subject: string,
+    capability: string,
+    once?: DecisionStore,
+    owner: DecisionOwner = SERVER_OWNER,
+  ): Promise<PermissionVerdict | undefined> {
     return (await this.verdictsOn(tool, subject, [capability], once, owner)).get(capability);
   }
 
@@ -159,7 +213,13 @@ export class PermissionPolicy {
    * with the default store, with a promise for a store that answers asynchronously (which
    * rejects when the store cannot answer).
    */
-  verdictsOn(tool: string, subject: string, capabilities: readonly string[], once: DecisionStore | undefined, owner: DecisionOwner): PermissionVerdicts | Promise<PermissionVerdicts> {
+  verdictsOn(
+    tool: string,
+    subject: string,
+    capabilities: readonly string[],
+    once: DecisionStore | undefined,
+    owner: DecisionOwner,
+  ): PermissionVerdicts | Promise<PermissionVerdicts> {
     const verdicts: PermissionVerdicts = new Map();
     const open: string[] = [];
     for (const capability of capabilities) {
@@ -170,12 +230,34 @@ export class PermissionPolicy {
     if (open.length === 0) return verdicts;
     if (this.local !== undefined) {
       const remembered = this.local.storeOf(owner, false);
-      for (const capability of open) verdicts.set(capability, rememberedOrOnce(remembered?.lookup(tool, subject, capability, this.implications), once, tool, subject, capability, this.implications));
+      for (const capability of open)
+        verdicts.set(
+          capability,
+          rememberedOrOnce(
+            remembered?.lookup(tool, subject, capability, this.implications),
+            once,
+            tool,
+            subject,
+            capability,
+            this.implications,
+          ),
+        );
       return verdicts;
     }
     const fill = (decisions: readonly StoredDecision[]): PermissionVerdicts => {
       const byCapability = new Map(decisions.map((d) => [d.capability, d]));
-      for (const capability of open) verdicts.set(capability, rememberedOrOnce(decisionCovering(byCapability, capability, this.implications), once, tool, subject, capability, this.implications));
+      for (const capability of open)
+        verdicts.set(
+          capability,
+          rememberedOrOnce(
+            decisionCovering(byCapability, capability, this.implications),
+            once,
+            tool,
+            subject,
+            capability,
+            this.implications,
+          ),
+        );
       return verdicts;
     };
     if (owner.kind === 'none') return fill([]);
@@ -199,7 +281,14 @@ export class PermissionPolicy {
    * (default: the policy-wide memory). Nothing is kept for the `none` owner. A promise with a
    * store that answers asynchronously (rejected when it cannot remember).
    */
-  remember(tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string, owner: DecisionOwner = SERVER_OWNER): void | Promise<void> {
+  remember(
+    tool: string,
+    subject: string,
+    capabilities: readonly string[],
+    effect: PermissionEffect,
+    reason?: string,
+    owner: DecisionOwner = SERVER_OWNER,
+  ): void | Promise<void> {
     if (owner.kind === 'none') return;
     return this.decisionStore.remember(owner, tool, subject, capabilities, effect, reason);
   }
@@ -245,14 +334,23 @@ export class PermissionPolicy {
 }
 
 /** The remembered verdict when there is one, else the call's "once" answer, else `undefined`. */
-function rememberedOrOnce(remembered: StoredDecision | undefined, once: DecisionStore | undefined, tool: string, subject: string, capability: string, implications: Implications): PermissionVerdict | undefined {
+function rememberedOrOnce(
+  remembered: StoredDecision | undefined,
+  once: DecisionStore | undefined,
+  tool: string,
+  subject: string,
+  capability: string,
+  implications: Implications,
+): PermissionVerdict | undefined {
   if (remembered !== undefined) return verdictOf(remembered, 'remembered');
   const given = once?.lookup(tool, subject, capability, implications);
   return given === undefined ? undefined : verdictOf(given, 'once');
 }
 
 function verdictOf(stored: StoredDecision, source: 'remembered' | 'once'): PermissionVerdict {
-  return stored.reason === undefined ? { effect: stored.effect, source } : { effect: stored.effect, source, reason: stored.reason };
+  return stored.reason === undefined
+    ? { effect: stored.effect, source }
+    : { effect: stored.effect, source, reason: stored.reason };
 }
 
 /** Makes a `PermissionPolicy` (the same as `new PermissionPolicy(options)`). */

@@ -19,9 +19,20 @@ export interface DecisionSelector {
  */
 export interface RememberedDecisionStore {
   /** The decisions remembered for `owner` about `tool` on `subject`, one per capability. */
-  decisionsOn(owner: DecisionOwner, tool: string, subject: string): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
+  decisionsOn(
+    owner: DecisionOwner,
+    tool: string,
+    subject: string,
+  ): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
   /** Remembers `effect` for each capability of `tool` on `subject` for `owner`, replacing what was remembered for it. Keeps nothing for the `none` owner. */
-  remember(owner: DecisionOwner, tool: string, subject: string, capabilities: readonly string[], effect: PermissionEffect, reason?: string): void | Promise<void>;
+  remember(
+    owner: DecisionOwner,
+    tool: string,
+    subject: string,
+    capabilities: readonly string[],
+    effect: PermissionEffect,
+    reason?: string,
+  ): void | Promise<void>;
   /** Every decision remembered for `owner`, in the order remembered. */
   list(owner: DecisionOwner): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
   /** Forgets the decisions of `owner` that match `selector` (all of them without one) and answers how many it forgot. */
@@ -31,7 +42,13 @@ export interface RememberedDecisionStore {
 }
 
 /** The method names a `RememberedDecisionStore` needs, for option checks. */
-export const REMEMBERED_STORE_METHODS: readonly string[] = Object.freeze(['decisionsOn', 'remember', 'list', 'revoke', 'clear']);
+export const REMEMBERED_STORE_METHODS: readonly string[] = Object.freeze([
+  'decisionsOn',
+  'remember',
+  'list',
+  'revoke',
+  'clear',
+]);
 
 /**
  * The decision among `byCapability` (one subject's decisions, by capability) that covers
@@ -39,7 +56,11 @@ export const REMEMBERED_STORE_METHODS: readonly string[] = Object.freeze(['decis
  * wins (first in implication order); else an allow of a capability that implies it (first in
  * the order given); else `undefined`.
  */
-export function decisionCovering(byCapability: ReadonlyMap<string, StoredDecision>, capability: string, implications: Implications): StoredDecision | undefined {
+export function decisionCovering(
+  byCapability: ReadonlyMap<string, StoredDecision>,
+  capability: string,
+  implications: Implications,
+): StoredDecision | undefined {
   for (const implied of closureOf(implications, [capability])) {
     const stored = byCapability.get(implied);
     if (stored?.effect === 'deny') return stored;
@@ -52,8 +73,10 @@ export function decisionCovering(byCapability: ReadonlyMap<string, StoredDecisio
 
 /** True when `decision` matches every member `selector` gives. */
 export function selects(selector: DecisionSelector | undefined, decision: StoredDecision): boolean {
-  return selector === undefined
-    || ((selector.tool === undefined || selector.tool === decision.tool)
-      && (selector.subject === undefined || selector.subject === decision.subject)
-      && (selector.capability === undefined || selector.capability === decision.capability));
+  return (
+    selector === undefined ||
+    ((selector.tool === undefined || selector.tool === decision.tool) &&
+      (selector.subject === undefined || selector.subject === decision.subject) &&
+      (selector.capability === undefined || selector.capability === decision.capability))
+  );
 }

@@ -1,4 +1,9 @@
-import { InvalidArgumentsError, type CallContext, type PermissionRequest, type Requirement } from '../../contract/index.js';
+import {
+  InvalidArgumentsError,
+  type CallContext,
+  type PermissionRequest,
+  type Requirement,
+} from '../../contract/index.js';
 import { messageOf } from '../../util/describe.js';
 import { PermissionDeniedError } from './errors.js';
 
@@ -12,11 +17,18 @@ export function subjectsOf(requirement: Requirement, args: Record<string, unknow
   try {
     given = requirement.subject(args);
   } catch (err) {
-    throw new InvalidArgumentsError([{ pointer: '', message: `cannot tell the permission subject: ${messageOf(err)}` }]);
+    throw new InvalidArgumentsError([
+      { pointer: '', message: `cannot tell the permission subject: ${messageOf(err)}` },
+    ]);
   }
   const list = typeof given === 'string' ? [given] : Array.isArray(given) ? given : undefined;
   if (list === undefined || list.length === 0 || !list.every((s) => typeof s === 'string' && s !== '')) {
-    throw new InvalidArgumentsError([{ pointer: '', message: `cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got ${describe(given)}` }]);
+    throw new InvalidArgumentsError([
+      {
+        pointer: '',
+        message: `cannot tell the permission subject: subject() must return a non-empty string or a non-empty array of them, got ${describe(given)}`,
+      },
+    ]);
   }
   return list as string[];
 }
@@ -33,7 +45,9 @@ export function requestOf(requirement: Requirement, subjects: readonly string[])
   const label = requirement.label;
   return {
     subject: subjects[0]!,
-    ...(subjects.length > 1 || label !== undefined ? { subjects: subjects.map((subject) => ({ label: label ?? '', subject })) } : {}),
+    ...(subjects.length > 1 || label !== undefined
+      ? { subjects: subjects.map((subject) => ({ label: label ?? '', subject })) }
+      : {}),
     capabilities: requirement.capabilities,
     ...(requirement.reason === undefined ? {} : { reason: requirement.reason }),
   };
@@ -64,6 +78,10 @@ export function requireEveryThrough(ctx: CallContext): RequireEvery {
  * once per run of a call, before interceptors and `execute`; a subject that cannot be told fails
  * with `InvalidArgumentsError` (see `subjectsOf`).
  */
-export async function checkDeclared(requirements: readonly Requirement[], args: Record<string, unknown>, requireEvery: RequireEvery): Promise<void> {
+export async function checkDeclared(
+  requirements: readonly Requirement[],
+  args: Record<string, unknown>,
+  requireEvery: RequireEvery,
+): Promise<void> {
   for (const requirement of requirements) await requireEvery(requestOf(requirement, subjectsOf(requirement, args)));
 }

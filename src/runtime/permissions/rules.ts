@@ -44,7 +44,15 @@ export interface CompiledRule {
   covers(capability: string): boolean;
 }
 
-const RULE_KEYS: ReadonlySet<string> = new Set(['effect', 'tool', 'subject', 'path', 'caseSensitive', 'capabilities', 'reason']);
+const RULE_KEYS: ReadonlySet<string> = new Set([
+  'effect',
+  'tool',
+  'subject',
+  'path',
+  'caseSensitive',
+  'capabilities',
+  'reason',
+]);
 
 /**
  * Checks a rule and compiles it. Throws a `TypeError` beginning `permissions: rule <n>:` for a
@@ -52,24 +60,34 @@ const RULE_KEYS: ReadonlySet<string> = new Set(['effect', 'tool', 'subject', 'pa
  */
 export function compileRule(rule: PermissionRule, index: number, implications: Implications): CompiledRule {
   const where = `permissions: rule ${index + 1}`;
-  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw new TypeError(`${where}: must be an object like { effect: 'allow', capabilities: ['read'] }`);
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule))
+    throw new TypeError(`${where}: must be an object like { effect: 'allow', capabilities: ['read'] }`);
   for (const key of Object.keys(rule)) {
-    if (!RULE_KEYS.has(key)) throw new TypeError(`${where}: unknown key ${JSON.stringify(key)} (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)`);
+    if (!RULE_KEYS.has(key))
+      throw new TypeError(
+        `${where}: unknown key ${JSON.stringify(key)} (known keys: effect, tool, subject, path, caseSensitive, capabilities, reason)`,
+      );
   }
-  if (rule.effect !== 'allow' && rule.effect !== 'deny') throw new TypeError(`${where}: "effect" must be "allow" or "deny", got ${JSON.stringify(rule.effect)}`);
-  if (rule.reason !== undefined && typeof rule.reason !== 'string') throw new TypeError(`${where}: "reason" must be a string`);
+  if (rule.effect !== 'allow' && rule.effect !== 'deny')
+    throw new TypeError(`${where}: "effect" must be "allow" or "deny", got ${JSON.stringify(rule.effect)}`);
+  if (rule.reason !== undefined && typeof rule.reason !== 'string')
+    throw new TypeError(`${where}: "reason" must be a string`);
   const caps = rule.capabilities;
   if (caps !== undefined && (!Array.isArray(caps) || caps.length === 0 || !caps.every(isCapabilityName))) {
-    throw new TypeError(`${where}: "capabilities" must be a non-empty array of capability names (leave it out to cover every capability)`);
+    throw new TypeError(
+      `${where}: "capabilities" must be a non-empty array of capability names (leave it out to cover every capability)`,
+    );
   }
   const tool = matcherOf(rule.tool, `${where}: "tool"`);
-  if (rule.path !== undefined && rule.subject !== undefined) throw new TypeError(`${where}: give "subject" or "path", not both`);
+  if (rule.path !== undefined && rule.subject !== undefined)
+    throw new TypeError(`${where}: give "subject" or "path", not both`);
   if (rule.caseSensitive !== undefined && (typeof rule.caseSensitive !== 'boolean' || rule.path === undefined)) {
     throw new TypeError(`${where}: "caseSensitive" must be a boolean, and only goes with "path"`);
   }
-  const subject = rule.path === undefined
-    ? matcherOf(rule.subject, `${where}: "subject"`)
-    : pathMatcherOf(rule.path, `${where}: "path"`, rule.caseSensitive ?? rule.effect === 'allow');
+  const subject =
+    rule.path === undefined
+      ? matcherOf(rule.subject, `${where}: "subject"`)
+      : pathMatcherOf(rule.path, `${where}: "path"`, rule.caseSensitive ?? rule.effect === 'allow');
   const frozen = Object.freeze({ ...rule, ...(caps === undefined ? {} : { capabilities: Object.freeze([...caps]) }) });
   let covers: (capability: string) => boolean;
   if (caps === undefined) {

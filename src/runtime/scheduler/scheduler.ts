@@ -116,12 +116,20 @@ export class Scheduler {
 
   /** Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or `Infinity`, or an `onIdle` that is not a function. */
   constructor(options: SchedulerOptions = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError(`Scheduler: options must be an object, got ${kindOf(options)}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`Scheduler: options must be an object, got ${kindOf(options)}`);
     const { maxConcurrent, onIdle } = options;
-    if (maxConcurrent !== undefined && maxConcurrent !== Number.POSITIVE_INFINITY && !isPositiveInteger(maxConcurrent)) {
-      throw new TypeError(`Scheduler: "maxConcurrent" must be a positive integer or Infinity, got ${String(maxConcurrent)}`);
+    if (
+      maxConcurrent !== undefined &&
+      maxConcurrent !== Number.POSITIVE_INFINITY &&
+      !isPositiveInteger(maxConcurrent)
+    ) {
+      throw new TypeError(
+        `Scheduler: "maxConcurrent" must be a positive integer or Infinity, got ${String(maxConcurrent)}`,
+      );
     }
-    if (onIdle !== undefined && typeof onIdle !== 'function') throw new TypeError(`Scheduler: "onIdle" must be a function, got ${kindOf(onIdle)}`);
+    if (onIdle !== undefined && typeof onIdle !== 'function')
+      throw new TypeError(`Scheduler: "onIdle" must be a function, got ${kindOf(onIdle)}`);
     this.maxConcurrent = maxConcurrent ?? Number.POSITIVE_INFINITY;
     this.onIdle = onIdle;
   }
@@ -145,7 +153,9 @@ export class Scheduler {
    */
   submit(submission: Submission): Ticket {
     if (submission.claims.exclusive && submission.claims.resource !== '') {
-      throw new TypeError(`scheduling claims cannot be exclusive and hold a resource (${JSON.stringify(submission.claims.resource)}): an exclusive call runs alone`);
+      throw new TypeError(
+        `scheduling claims cannot be exclusive and hold a resource (${JSON.stringify(submission.claims.resource)}): an exclusive call runs alone`,
+      );
     }
     const entry = new Entry(this, this.nextSeq++, submission.claims, submission.label, submission.start);
     if (!this.pumping && this.waiting.size === 0 && this.mayStartNow(entry)) {
@@ -327,9 +337,13 @@ export class Scheduler {
     if (resource !== '') {
       const holder = this.held.get(resource);
       const ahead = before.filter((other) => other.claims.resource === resource).at(-1);
-      if (ahead !== undefined) return `waits for resource ${JSON.stringify(resource)}, behind ${JSON.stringify(ahead.label)}`;
-      if (holder !== undefined) return `waits for resource ${JSON.stringify(resource)}, held by ${JSON.stringify(holder.label)}`;
+      if (ahead !== undefined)
+        return `waits for resource ${JSON.stringify(resource)}, behind ${JSON.stringify(ahead.label)}`;
+      if (holder !== undefined)
+        return `waits for resource ${JSON.stringify(resource)}, held by ${JSON.stringify(holder.label)}`;
     }
-    return this.maxConcurrent === 1 ? 'waits for a free slot (at most 1 call runs at once)' : `waits for a free slot (at most ${this.maxConcurrent} calls run at once)`;
+    return this.maxConcurrent === 1
+      ? 'waits for a free slot (at most 1 call runs at once)'
+      : `waits for a free slot (at most ${this.maxConcurrent} calls run at once)`;
   }
 }

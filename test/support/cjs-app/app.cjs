@@ -29,9 +29,11 @@ async function main() {
   await client.connect(clientSide);
   const result = await client.callTool({ name: 'shout', arguments: { text: 'hi' } });
   await client.close();
-  process.stdout.write(JSON.stringify({ requireModule: process.features.require_module === true, name: tool.name, result }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ requireModule: process.features.require_module === true, name: tool.name, result }) + '\n',
+  );
 }
 main().catch((error) => {
-  process.stderr.write(String(error && error.stack || error) + '\n');
+  process.stderr.write(String((error && error.stack) || error) + '\n');
   process.exit(1);
 });

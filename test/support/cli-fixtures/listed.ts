@@ -1,6 +1,14 @@
 // CLI fixture: a module with a `tools` array mixing a hand-built contract tool and an instance
 // of a tool class; the listing keeps the array's order.
-import { InvalidArgumentsError, Tool, embeddedText, image, text, type ContentPart, type ContractTool } from 'toolwright';
+import {
+  InvalidArgumentsError,
+  Tool,
+  embeddedText,
+  image,
+  text,
+  type ContentPart,
+  type ContractTool,
+} from 'toolwright';
 
 export const add: ContractTool = {
   name: 'add',
@@ -13,7 +21,8 @@ export const add: ContractTool = {
   },
   async execute(args: unknown): Promise<string> {
     const { a, b } = args as { a?: unknown; b?: unknown };
-    if (!Number.isInteger(a) || !Number.isInteger(b)) throw new InvalidArgumentsError([{ pointer: '', message: 'a and b must be integers' }]);
+    if (!Number.isInteger(a) || !Number.isInteger(b))
+      throw new InvalidArgumentsError([{ pointer: '', message: 'a and b must be integers' }]);
     return String((a as number) + (b as number));
   },
 };

@@ -11,7 +11,8 @@ import { keywordsPresent, PORTABLE_FIX } from './helpers.js';
  * `additionalProperties: false` on every object, and takes `null` through `anyOf`, not a type
  * list ("Structured outputs", JSON Schema limitations).
  */
-const DEFINE_TOOLS = 'https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools';
+const DEFINE_TOOLS =
+  'https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools';
 const STRICT_LIMITS = 'https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs#json-schema-limitations';
 
 const NUMERIC = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
@@ -26,8 +27,19 @@ export const ANTHROPIC_RULES: readonly LintRule[] = [
     citation: DEFINE_TOOLS,
     check({ schema, root }) {
       if (!root) return [];
-      if (schema.type === 'object' && schema.oneOf === undefined && schema.anyOf === undefined && schema.allOf === undefined) return [];
-      return [{ message: 'the root schema must be {"type":"object"} without oneOf, anyOf or allOf', fix: 'make the arguments one DTO class; put a union in a property (@UnionOf)' }];
+      if (
+        schema.type === 'object' &&
+        schema.oneOf === undefined &&
+        schema.anyOf === undefined &&
+        schema.allOf === undefined
+      )
+        return [];
+      return [
+        {
+          message: 'the root schema must be {"type":"object"} without oneOf, anyOf or allOf',
+          fix: 'make the arguments one DTO class; put a union in a property (@UnionOf)',
+        },
+      ];
     },
   },
 ];
@@ -40,7 +52,13 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     citation: STRICT_LIMITS,
     check({ root }, target) {
       if (!root || !isRecursive(target.document)) return [];
-      return [{ message: 'the schema is recursive', fix: PORTABLE_FIX.replace('moves it into the description', 'unrolls the recursion to recursionDepth levels'), at: '/$defs' }];
+      return [
+        {
+          message: 'the schema is recursive',
+          fix: PORTABLE_FIX.replace('moves it into the description', 'unrolls the recursion to recursionDepth levels'),
+          at: '/$defs',
+        },
+      ];
     },
   },
   {
@@ -49,7 +67,12 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     summary: `no ${NUMERIC.join(', ')}`,
     citation: STRICT_LIMITS,
     check({ schema }) {
-      return keywordsPresent(schema, NUMERIC, (keyword) => `"${keyword}" is not supported in strict tool use`, () => PORTABLE_FIX);
+      return keywordsPresent(
+        schema,
+        NUMERIC,
+        (keyword) => `"${keyword}" is not supported in strict tool use`,
+        () => PORTABLE_FIX,
+      );
     },
   },
   {
@@ -58,7 +81,12 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     summary: `no ${LENGTHS.join(', ')}`,
     citation: STRICT_LIMITS,
     check({ schema }) {
-      return keywordsPresent(schema, LENGTHS, (keyword) => `"${keyword}" is not supported in strict tool use`, () => PORTABLE_FIX);
+      return keywordsPresent(
+        schema,
+        LENGTHS,
+        (keyword) => `"${keyword}" is not supported in strict tool use`,
+        () => PORTABLE_FIX,
+      );
     },
   },
   {
@@ -67,8 +95,18 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     summary: 'no maxItems or uniqueItems, and minItems only 0 or 1',
     citation: STRICT_LIMITS,
     check({ schema }) {
-      const found = keywordsPresent(schema, ['maxItems', 'uniqueItems'], (keyword) => `"${keyword}" is not supported in strict tool use`, () => PORTABLE_FIX);
-      if (typeof schema.minItems === 'number' && schema.minItems > 1) found.push({ message: `minItems ${schema.minItems} is not supported (only 0 or 1)`, fix: PORTABLE_FIX, at: '/minItems' });
+      const found = keywordsPresent(
+        schema,
+        ['maxItems', 'uniqueItems'],
+        (keyword) => `"${keyword}" is not supported in strict tool use`,
+        () => PORTABLE_FIX,
+      );
+      if (typeof schema.minItems === 'number' && schema.minItems > 1)
+        found.push({
+          message: `minItems ${schema.minItems} is not supported (only 0 or 1)`,
+          fix: PORTABLE_FIX,
+          at: '/minItems',
+        });
       return found;
     },
   },
@@ -80,7 +118,17 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     check({ schema }) {
       if (!isObjectSchema(schema) || schema.additionalProperties === false) return [];
       const map = isJsonObject(schema.additionalProperties);
-      return [{ message: map ? 'a map (additionalProperties with a schema) is not supported' : 'the object does not set additionalProperties: false', fix: map ? "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries" : 'add additionalProperties: false', at: '/additionalProperties' }];
+      return [
+        {
+          message: map
+            ? 'a map (additionalProperties with a schema) is not supported'
+            : 'the object does not set additionalProperties: false',
+          fix: map
+            ? "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries"
+            : 'add additionalProperties: false',
+          at: '/additionalProperties',
+        },
+      ];
     },
   },
   {
@@ -90,7 +138,13 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     citation: STRICT_LIMITS,
     check({ schema }) {
       if (!Array.isArray(schema.type)) return [];
-      return [{ message: `type ${JSON.stringify(schema.type)} is a list`, fix: PORTABLE_FIX.replace('moves it into the description', 'writes anyOf [X, {"type":"null"}]'), at: '/type' }];
+      return [
+        {
+          message: `type ${JSON.stringify(schema.type)} is a list`,
+          fix: PORTABLE_FIX.replace('moves it into the description', 'writes anyOf [X, {"type":"null"}]'),
+          at: '/type',
+        },
+      ];
     },
   },
   {
@@ -100,7 +154,9 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     citation: STRICT_LIMITS,
     check({ schema }) {
       if (typeof schema.format !== 'string' || FORMATS.includes(schema.format)) return [];
-      return [{ message: `format "${schema.format}" is not supported in strict tool use`, fix: PORTABLE_FIX, at: '/format' }];
+      return [
+        { message: `format "${schema.format}" is not supported in strict tool use`, fix: PORTABLE_FIX, at: '/format' },
+      ];
     },
   },
 ];

@@ -12,7 +12,23 @@ import { keywordsPresent, PORTABLE_FIX } from './helpers.js';
 const SCHEMA_REFERENCE = 'https://ai.google.dev/api/caching#Schema';
 const FUNCTION_CALLING = 'https://ai.google.dev/gemini-api/docs/function-calling';
 
-const UNSUPPORTED = ['const', 'oneOf', 'allOf', 'not', 'uniqueItems', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'patternProperties', 'propertyNames', 'if', 'then', 'else', 'examples', 'deprecated'];
+const UNSUPPORTED = [
+  'const',
+  'oneOf',
+  'allOf',
+  'not',
+  'uniqueItems',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'patternProperties',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'examples',
+  'deprecated',
+];
 
 export const GEMINI_RULES: readonly LintRule[] = [
   {
@@ -22,7 +38,13 @@ export const GEMINI_RULES: readonly LintRule[] = [
     citation: SCHEMA_REFERENCE,
     check({ schema }) {
       if (!Array.isArray(schema.type)) return [];
-      return [{ message: `type ${JSON.stringify(schema.type)} is a list; Gemini takes one type (null through anyOf or nullable)`, fix: PORTABLE_FIX.replace('moves it into the description', 'writes anyOf [X, {"type":"null"}]'), at: '/type' }];
+      return [
+        {
+          message: `type ${JSON.stringify(schema.type)} is a list; Gemini takes one type (null through anyOf or nullable)`,
+          fix: PORTABLE_FIX.replace('moves it into the description', 'writes anyOf [X, {"type":"null"}]'),
+          at: '/type',
+        },
+      ];
     },
   },
   {
@@ -32,7 +54,13 @@ export const GEMINI_RULES: readonly LintRule[] = [
     citation: SCHEMA_REFERENCE,
     check({ schema }) {
       if (!Array.isArray(schema.enum) || schema.enum.every((value) => typeof value === 'string')) return [];
-      return [{ message: `enum ${JSON.stringify(schema.enum)} holds values that are not strings`, fix: PORTABLE_FIX, at: '/enum' }];
+      return [
+        {
+          message: `enum ${JSON.stringify(schema.enum)} holds values that are not strings`,
+          fix: PORTABLE_FIX,
+          at: '/enum',
+        },
+      ];
     },
   },
   {
@@ -41,7 +69,16 @@ export const GEMINI_RULES: readonly LintRule[] = [
     summary: 'no $ref or $defs (recursive classes cannot be expressed)',
     citation: FUNCTION_CALLING,
     check({ schema }) {
-      return keywordsPresent(schema, ['$ref', '$defs'], (keyword) => `"${keyword}" is not supported`, () => PORTABLE_FIX.replace('moves it into the description', 'inlines it, unrolling recursion to recursionDepth levels'));
+      return keywordsPresent(
+        schema,
+        ['$ref', '$defs'],
+        (keyword) => `"${keyword}" is not supported`,
+        () =>
+          PORTABLE_FIX.replace(
+            'moves it into the description',
+            'inlines it, unrolling recursion to recursionDepth levels',
+          ),
+      );
     },
   },
   {
@@ -51,7 +88,13 @@ export const GEMINI_RULES: readonly LintRule[] = [
     citation: SCHEMA_REFERENCE,
     check({ schema }) {
       if (typeof schema.format !== 'string' || schema.format === 'date-time' || schema.format === 'enum') return [];
-      return [{ message: `format "${schema.format}" is not supported (strings take enum or date-time)`, fix: PORTABLE_FIX, at: '/format' }];
+      return [
+        {
+          message: `format "${schema.format}" is not supported (strings take enum or date-time)`,
+          fix: PORTABLE_FIX,
+          at: '/format',
+        },
+      ];
     },
   },
   {
@@ -61,7 +104,13 @@ export const GEMINI_RULES: readonly LintRule[] = [
     citation: SCHEMA_REFERENCE,
     check({ schema }) {
       if (!isJsonObject(schema.additionalProperties)) return [];
-      return [{ message: 'a map (additionalProperties with a schema) cannot be expressed', fix: "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries", at: '/additionalProperties' }];
+      return [
+        {
+          message: 'a map (additionalProperties with a schema) cannot be expressed',
+          fix: "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries",
+          at: '/additionalProperties',
+        },
+      ];
     },
   },
   {
@@ -70,7 +119,12 @@ export const GEMINI_RULES: readonly LintRule[] = [
     summary: `no ${UNSUPPORTED.join(', ')}`,
     citation: SCHEMA_REFERENCE,
     check({ schema }) {
-      return keywordsPresent(schema, UNSUPPORTED, (keyword) => `"${keyword}" is not part of Gemini's schema subset`, () => PORTABLE_FIX);
+      return keywordsPresent(
+        schema,
+        UNSUPPORTED,
+        (keyword) => `"${keyword}" is not part of Gemini's schema subset`,
+        () => PORTABLE_FIX,
+      );
     },
   },
 ];

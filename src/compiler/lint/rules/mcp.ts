@@ -16,7 +16,12 @@ export const MCP_RULES: readonly LintRule[] = [
     citation: TOOLS,
     check({ schema, root }, target) {
       if (!root || schema.type === 'object') return [];
-      return [{ message: `the ${target.role === 'input' ? 'inputSchema' : 'outputSchema'} root must have "type": "object"`, fix: 'use a DTO class for the arguments and the result' }];
+      return [
+        {
+          message: `the ${target.role === 'input' ? 'inputSchema' : 'outputSchema'} root must have "type": "object"`,
+          fix: 'use a DTO class for the arguments and the result',
+        },
+      ];
     },
   },
   {
@@ -25,8 +30,15 @@ export const MCP_RULES: readonly LintRule[] = [
     summary: 'a $schema, when given, is JSON Schema 2020-12 (the default dialect)',
     citation: TOOLS,
     check({ schema, root }) {
-      if (!root || schema.$schema === undefined || schema.$schema === 'https://json-schema.org/draft/2020-12/schema') return [];
-      return [{ message: `$schema ${JSON.stringify(schema.$schema)} is not JSON Schema 2020-12, which clients assume`, fix: 'leave $schema out, or use https://json-schema.org/draft/2020-12/schema', at: '/$schema' }];
+      if (!root || schema.$schema === undefined || schema.$schema === 'https://json-schema.org/draft/2020-12/schema')
+        return [];
+      return [
+        {
+          message: `$schema ${JSON.stringify(schema.$schema)} is not JSON Schema 2020-12, which clients assume`,
+          fix: 'leave $schema out, or use https://json-schema.org/draft/2020-12/schema',
+          at: '/$schema',
+        },
+      ];
     },
   },
   {
@@ -36,7 +48,12 @@ export const MCP_RULES: readonly LintRule[] = [
     citation: TOOLS,
     checkTool(tool, target) {
       if (target.role !== 'input' || TOOL_NAME_PATTERN.test(tool.name)) return [];
-      return [{ message: `tool name ${JSON.stringify(tool.name)} is not 1 to 128 of A-Z a-z 0-9 _ - .`, fix: "rename it with @Tool({ name: '...' })" }];
+      return [
+        {
+          message: `tool name ${JSON.stringify(tool.name)} is not 1 to 128 of A-Z a-z 0-9 _ - .`,
+          fix: "rename it with @Tool({ name: '...' })",
+        },
+      ];
     },
   },
 ];

@@ -15,7 +15,26 @@ const SUPPORTED_SCHEMAS = 'https://platform.openai.com/docs/guides/structured-ou
 const STRICT_MODE = 'https://platform.openai.com/docs/guides/function-calling#strict-mode';
 
 /** Keywords strict mode does not support (Structured Outputs guide, "Some type-specific keywords are not yet supported"). */
-const UNSUPPORTED = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'patternProperties', 'propertyNames', 'unevaluatedProperties', 'contains', 'not', 'oneOf', 'allOf', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas'];
+const UNSUPPORTED = [
+  'default',
+  'minLength',
+  'maxLength',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'contains',
+  'not',
+  'oneOf',
+  'allOf',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+];
 
 /** The string formats strict mode supports. */
 const FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
@@ -29,11 +48,13 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     check({ schema }) {
       if (!isObjectSchema(schema)) return [];
       const required = requiredNames(schema);
-      return propertyNames(schema).filter((name) => !required.includes(name)).map((name) => ({
-        message: `property "${name}" is not in required; strict mode requires every property`,
-        fix: PORTABLE_FIX.replace('moves it into the description', 'makes it required and nullable'),
-        at: `/properties/${name}`,
-      }));
+      return propertyNames(schema)
+        .filter((name) => !required.includes(name))
+        .map((name) => ({
+          message: `property "${name}" is not in required; strict mode requires every property`,
+          fix: PORTABLE_FIX.replace('moves it into the description', 'makes it required and nullable'),
+          at: `/properties/${name}`,
+        }));
     },
   },
   {
@@ -44,11 +65,17 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     check({ schema }) {
       if (!isObjectSchema(schema) || schema.additionalProperties === false) return [];
       const map = isJsonObject(schema.additionalProperties);
-      return [{
-        message: map ? 'a map (additionalProperties with a schema) cannot be expressed; strict mode requires additionalProperties: false' : 'the object does not set additionalProperties: false',
-        fix: map ? "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries and the server turns it back into the object" : 'add additionalProperties: false (toolwright adds it to every DTO class)',
-        at: '/additionalProperties',
-      }];
+      return [
+        {
+          message: map
+            ? 'a map (additionalProperties with a schema) cannot be expressed; strict mode requires additionalProperties: false'
+            : 'the object does not set additionalProperties: false',
+          fix: map
+            ? "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries and the server turns it back into the object"
+            : 'add additionalProperties: false (toolwright adds it to every DTO class)',
+          at: '/additionalProperties',
+        },
+      ];
     },
   },
   {
@@ -59,7 +86,12 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     check({ schema, root }) {
       if (!root) return [];
       if (schema.type === 'object' && schema.anyOf === undefined) return [];
-      return [{ message: 'the root schema must be {"type":"object"} without anyOf', fix: 'make the arguments one DTO class; put a union in a property (@UnionOf)' }];
+      return [
+        {
+          message: 'the root schema must be {"type":"object"} without anyOf',
+          fix: 'make the arguments one DTO class; put a union in a property (@UnionOf)',
+        },
+      ];
     },
   },
   {
@@ -68,7 +100,12 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     summary: `strict mode does not support ${UNSUPPORTED.join(', ')}`,
     citation: SUPPORTED_SCHEMAS,
     check({ schema }) {
-      return keywordsPresent(schema, UNSUPPORTED, (keyword) => `"${keyword}" is not supported in strict mode`, () => PORTABLE_FIX);
+      return keywordsPresent(
+        schema,
+        UNSUPPORTED,
+        (keyword) => `"${keyword}" is not supported in strict mode`,
+        () => PORTABLE_FIX,
+      );
     },
   },
   {
@@ -78,7 +115,13 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     citation: SUPPORTED_SCHEMAS,
     check({ schema }) {
       if (typeof schema.format !== 'string' || FORMATS.includes(schema.format)) return [];
-      return [{ message: `format "${schema.format}" is not supported in strict mode (supported: ${FORMATS.join(', ')})`, fix: PORTABLE_FIX, at: '/format' }];
+      return [
+        {
+          message: `format "${schema.format}" is not supported in strict mode (supported: ${FORMATS.join(', ')})`,
+          fix: PORTABLE_FIX,
+          at: '/format',
+        },
+      ];
     },
   },
   {
@@ -88,7 +131,12 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     citation: STRICT_MODE,
     check({ schema, objectDepth }) {
       if (!isObjectSchema(schema) || objectDepth <= 10) return [];
-      return [{ message: `the object is nested ${objectDepth} levels deep; strict mode allows 10`, fix: 'flatten the arguments, or lower the recursion depth of the portable profile (recursionDepth)' }];
+      return [
+        {
+          message: `the object is nested ${objectDepth} levels deep; strict mode allows 10`,
+          fix: 'flatten the arguments, or lower the recursion depth of the portable profile (recursionDepth)',
+        },
+      ];
     },
   },
 ];

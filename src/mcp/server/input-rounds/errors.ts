@@ -16,7 +16,9 @@ export const INVALID_STATE_TEXT = 'Invalid or expired requestState';
 export class InputRoundLimitError extends Error {
   override readonly name = 'InputRoundLimitError';
   constructor(maxRequests: number, question: string) {
-    super(`this call already used its ${maxRequests} requests; the question ${JSON.stringify(question)} cannot be asked`);
+    super(
+      `this call already used its ${maxRequests} requests; the question ${JSON.stringify(question)} cannot be asked`,
+    );
   }
 }
 

@@ -33,10 +33,17 @@ export async function answerModernToolCall(
   const tool = isJsonObject(params) && typeof params.name === 'string' ? params.name : '';
   const state = ctx.mcpReq.requestState();
   const responses = (ctx.mcpReq.inputResponses ?? {}) as Readonly<Record<string, unknown>>;
-  if (typeof state !== 'string') return outcomeOf(await new ParkedRun(tool, runs, binding, extra).start(extra, execute, responses));
-  if (!ParkedRuns.isWellFormed(state)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE_TEXT, { reason: 'invalid_request_state' });
+  if (typeof state !== 'string')
+    return outcomeOf(await new ParkedRun(tool, runs, binding, extra).start(extra, execute, responses));
+  if (!ParkedRuns.isWellFormed(state))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE_TEXT, { reason: 'invalid_request_state' });
   const owner = ParkedRuns.nodeOf(state);
-  if (runs.relay !== undefined && binding.connection === undefined && owner !== undefined && owner !== runs.relay.nodeId) {
+  if (
+    runs.relay !== undefined &&
+    binding.connection === undefined &&
+    owner !== undefined &&
+    owner !== runs.relay.nodeId
+  ) {
     return runs.relay.forward(owner, { state, tool, principal: binding.principal, responses, extra });
   }
   const parked = runs.take(state, binding, tool);

@@ -63,25 +63,40 @@ const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * `inputRounds.relayTimeoutMs must be a positive number of milliseconds up to 2147483647, got 0`.
  */
 export function resolveInputRoundOptions(options: InputRoundOptions = {}): ResolvedInputRoundOptions {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`inputRounds must be an object, got ${kindOf(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`inputRounds must be an object, got ${kindOf(options)}`);
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_INPUT_REQUESTS;
-  if (!isPositiveInteger(maxRequests)) throw new TypeError(`inputRounds.maxRequests must be a positive integer, got ${String(maxRequests)}`);
+  if (!isPositiveInteger(maxRequests))
+    throw new TypeError(`inputRounds.maxRequests must be a positive integer, got ${String(maxRequests)}`);
   const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   if (typeof abandonAfterMs !== 'number' || !(abandonAfterMs > 0) || abandonAfterMs > MAX_TIMEOUT_MS) {
-    throw new TypeError(`inputRounds.abandonAfterMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(abandonAfterMs)}`);
+    throw new TypeError(
+      `inputRounds.abandonAfterMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(abandonAfterMs)}`,
+    );
   }
   const nodeId = options.nodeId;
   if (nodeId !== undefined && (typeof nodeId !== 'string' || !NODE_ID.test(nodeId))) {
-    throw new TypeError(`inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got ${typeof nodeId === 'string' ? JSON.stringify(nodeId) : kindOf(nodeId)}`);
+    throw new TypeError(
+      `inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got ${typeof nodeId === 'string' ? JSON.stringify(nodeId) : kindOf(nodeId)}`,
+    );
   }
   const relay = options.relay;
-  if (relay !== undefined && (typeof relay !== 'object' || relay === null || typeof relay.send !== 'function' || typeof relay.listen !== 'function')) {
+  if (
+    relay !== undefined &&
+    (typeof relay !== 'object' ||
+      relay === null ||
+      typeof relay.send !== 'function' ||
+      typeof relay.listen !== 'function')
+  ) {
     throw new TypeError(`inputRounds.relay must be a relay bus (an object with send and listen), got ${kindOf(relay)}`);
   }
-  if (relay !== undefined && nodeId === undefined) throw new TypeError('inputRounds.relay needs inputRounds.nodeId (the name other processes reach this one by)');
+  if (relay !== undefined && nodeId === undefined)
+    throw new TypeError('inputRounds.relay needs inputRounds.nodeId (the name other processes reach this one by)');
   const relayTimeoutMs = options.relayTimeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
   if (typeof relayTimeoutMs !== 'number' || !(relayTimeoutMs > 0) || relayTimeoutMs > MAX_TIMEOUT_MS) {
-    throw new TypeError(`inputRounds.relayTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(relayTimeoutMs)}`);
+    throw new TypeError(
+      `inputRounds.relayTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(relayTimeoutMs)}`,
+    );
   }
   return { maxRequests, abandonAfterMs, nodeId, relay, relayTimeoutMs };
 }

@@ -94,7 +94,11 @@ export class ParkedRun implements Parkable {
    * carried: a question whose key is among them is answered at once, without a round (a client
    * may answer up front; keys it sends that no question has are ignored).
    */
-  start(first: HandlerExtra, execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>, answers: Readonly<Record<string, unknown>> = {}): Promise<RoundOutcome> {
+  start(
+    first: HandlerExtra,
+    execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>,
+    answers: Readonly<Record<string, unknown>> = {},
+  ): Promise<RoundOutcome> {
     for (const [key, answer] of Object.entries(answers)) if (answer !== undefined) this.preset.set(key, answer);
     const outcome = this.wait(first);
     execute(this.extra).then(
@@ -167,8 +171,10 @@ export class ParkedRun implements Parkable {
   private ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
     if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
     const message = typeof request.params?.message === 'string' ? request.params.message : request.method;
-    if (this.requests >= this.runs.options.maxRequests) return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
-    const prefix = request.method === 'sampling/createMessage' ? 'sample' : request.method === 'roots/list' ? 'roots' : 'elicit';
+    if (this.requests >= this.runs.options.maxRequests)
+      return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
+    const prefix =
+      request.method === 'sampling/createMessage' ? 'sample' : request.method === 'roots/list' ? 'roots' : 'elicit';
     const sequenced = `${prefix}_${++this.sequence}`;
     // A key the tool chose is used unless another question of the round already has it.
     const key = request.key !== undefined && !this.round.some((q) => q.key === request.key) ? request.key : sequenced;
@@ -178,7 +184,10 @@ export class ParkedRun implements Parkable {
       return Promise.resolve(answer);
     }
     const capability = REQUIRED_CAPABILITY.get(request.method);
-    if (capability !== undefined && (this.capabilities() as Record<string, unknown> | undefined)?.[capability] === undefined) {
+    if (
+      capability !== undefined &&
+      (this.capabilities() as Record<string, unknown> | undefined)?.[capability] === undefined
+    ) {
       const error = new ProtocolError(
         ProtocolErrorCode.MissingRequiredClientCapability,
         `Cannot request input '${key}' (${request.method}): the request's client capabilities do not declare the required capability`,
@@ -212,7 +221,8 @@ export class ParkedRun implements Parkable {
     this.round = [];
     this.asked.push(...round);
     const inputRequests: Record<string, unknown> = {};
-    for (const question of round) inputRequests[question.key] = { method: question.request.method, params: question.request.params ?? {} };
+    for (const question of round)
+      inputRequests[question.key] = { method: question.request.method, params: question.request.params ?? {} };
     const requestState = this.runs.park(this, this.binding);
     this.answer({ kind: 'input', result: { resultType: 'input_required', inputRequests, requestState } });
   }

@@ -44,7 +44,10 @@ export class ParkedRuns {
   constructor(options: InputRoundOptions = {}) {
     this.options = resolveInputRoundOptions(options);
     const { relay, nodeId, relayTimeoutMs } = this.options;
-    this.relay = relay === undefined || nodeId === undefined ? undefined : new RunRelay(relay, nodeId, relayTimeoutMs, (state, binding, tool) => this.take(state, binding, tool));
+    this.relay =
+      relay === undefined || nodeId === undefined
+        ? undefined
+        : new RunRelay(relay, nodeId, relayTimeoutMs, (state, binding, tool) => this.take(state, binding, tool));
   }
 
   /**
@@ -96,7 +99,12 @@ export class ParkedRuns {
   take(state: string, binding: RunBinding, tool: string): Parkable | undefined {
     const entry = this.entries.get(state);
     if (entry === undefined) return undefined;
-    if (entry.binding.connection !== binding.connection || entry.binding.principal !== binding.principal || entry.run.tool !== tool) return undefined;
+    if (
+      entry.binding.connection !== binding.connection ||
+      entry.binding.principal !== binding.principal ||
+      entry.run.tool !== tool
+    )
+      return undefined;
     this.entries.delete(state);
     clearTimeout(entry.timer);
     return entry.run;

@@ -41,7 +41,8 @@ export class MemoryRelayBus implements RelayBus {
   }
 
   async listen(node: string, onMessage: (message: string) => void): Promise<RelayListener> {
-    if (this.listeners.has(node)) throw new Error(`node ${JSON.stringify(node)} already has a listener on this relay bus`);
+    if (this.listeners.has(node))
+      throw new Error(`node ${JSON.stringify(node)} already has a listener on this relay bus`);
     this.listeners.set(node, onMessage);
     return {
       close: async () => {

@@ -79,8 +79,16 @@ export function parseRelayMessage(text: string): RelayMessage | undefined {
   } catch {
     return undefined;
   }
-  if (!isJsonObject(value) || typeof value.type !== 'string' || !TYPES.has(value.type) || typeof value.id !== 'string') return undefined;
-  if (value.type === 'retry' && (typeof value.from !== 'string' || typeof value.state !== 'string' || typeof value.tool !== 'string' || !isJsonObject(value.responses))) return undefined;
+  if (!isJsonObject(value) || typeof value.type !== 'string' || !TYPES.has(value.type) || typeof value.id !== 'string')
+    return undefined;
+  if (
+    value.type === 'retry' &&
+    (typeof value.from !== 'string' ||
+      typeof value.state !== 'string' ||
+      typeof value.tool !== 'string' ||
+      !isJsonObject(value.responses))
+  )
+    return undefined;
   if (value.type === 'outcome' && !isJsonObject(value.outcome)) return undefined;
   return value as unknown as RelayMessage;
 }
@@ -94,7 +102,11 @@ export function toWireOutcome(outcome: RoundOutcome): WireOutcome {
   if (outcome.kind !== 'error') return outcome;
   const error = outcome.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
   const message = typeof error?.message === 'string' ? error.message : String(outcome.error);
-  if (typeof error?.code === 'number') return { kind: 'error', error: { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+  if (typeof error?.code === 'number')
+    return {
+      kind: 'error',
+      error: { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) },
+    };
   return { kind: 'error', error: { code: -32603, message } };
 }
 

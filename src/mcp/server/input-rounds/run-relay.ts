@@ -6,7 +6,14 @@ import { relayFailedText, STALE_STATE_TEXT } from './errors.js';
 import { ParkedRun } from './parked-run.js';
 import type { Parkable, RunBinding } from './parked-runs.js';
 import type { RelayBus, RelayListener } from './relay-bus.js';
-import { fromWireError, parseRelayMessage, toWireOutcome, type RelayMessage, type RetryMessage, type WireOutcome } from './relay-messages.js';
+import {
+  fromWireError,
+  parseRelayMessage,
+  toWireOutcome,
+  type RelayMessage,
+  type RetryMessage,
+  type WireOutcome,
+} from './relay-messages.js';
 
 /** A retry this node received for a call another node owns. */
 export interface ForeignRetry {
@@ -169,14 +176,18 @@ export class RunRelay {
 
   /** Serves a retry relayed to this node, the owner of its call (see the class comment). */
   private async serve(retry: RetryMessage): Promise<void> {
-    const send = (message: RelayMessage): void => void this.bus.send(retry.from, JSON.stringify(message)).catch(() => undefined);
+    const send = (message: RelayMessage): void =>
+      void this.bus.send(retry.from, JSON.stringify(message)).catch(() => undefined);
     const run = this.take(retry.state, { connection: undefined, principal: retry.principal }, retry.tool);
     if (!(run instanceof ParkedRun)) return send({ type: 'outcome', id: retry.id, outcome: { kind: 'stale' } });
     const controller = new AbortController();
     this.serving.set(retry.id, controller);
     send({ type: 'alive', id: retry.id });
     // As often as the waiting node needs to hear from it (its own relayTimeoutMs may differ).
-    const timeoutMs = typeof retry.timeoutMs === 'number' && retry.timeoutMs > 0 ? Math.min(retry.timeoutMs, this.timeoutMs) : this.timeoutMs;
+    const timeoutMs =
+      typeof retry.timeoutMs === 'number' && retry.timeoutMs > 0
+        ? Math.min(retry.timeoutMs, this.timeoutMs)
+        : this.timeoutMs;
     const heartbeat = setInterval(() => send({ type: 'alive', id: retry.id }), Math.max(1, Math.floor(timeoutMs / 3)));
     heartbeat.unref();
     const extra: HandlerExtra = {

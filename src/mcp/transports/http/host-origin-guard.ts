@@ -32,7 +32,8 @@ export function createHostOriginGuard(options: HostOriginGuardOptions = {}): Hos
   const hostsWithPort = new Set<string>();
   for (const entry of [...LOOPBACK_HOSTNAMES, ...(options.allowedHosts ?? [])]) {
     const url = parseHost(entry);
-    if (url === undefined) throw new TypeError(`allowedHosts: ${JSON.stringify(entry)} is not a host name or host:port`);
+    if (url === undefined)
+      throw new TypeError(`allowedHosts: ${JSON.stringify(entry)} is not a host name or host:port`);
     if (url.port === '' && !/:\d+$/.test(entry)) hostnames.add(url.hostname);
     else hostsWithPort.add(url.host);
   }

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest, isJsonContentType, type RequestId, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  isJsonContentType,
+  type RequestId,
+  type Server,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { createAuthGate, type AuthOptions } from '../../auth/index.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
@@ -149,7 +155,8 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   }
   const stateless = options.stateless ?? false;
   const allowedMethods = stateless ? ['POST'] : ['GET', 'POST', 'DELETE'];
-  const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
+  const onError =
+    options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
   const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
   const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
   const auth = options.auth === undefined ? undefined : createAuthGate(options.auth, onError);
@@ -174,7 +181,8 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (closing) return sendJsonError(res, 503, JsonRpcCode.ServerError, 'Service Unavailable: the server is shutting down');
+    if (closing)
+      return sendJsonError(res, 503, JsonRpcCode.ServerError, 'Service Unavailable: the server is shutting down');
     const refusal = guard(req.headers.host, req.headers.origin);
     if (refusal !== undefined) return sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
     if (auth !== undefined && (await auth.admit(req, res))) return;
@@ -183,17 +191,29 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     }
     const method = req.method ?? '';
     if (!allowedMethods.includes(method)) {
-      return sendJsonError(res, 405, JsonRpcCode.ServerError, 'Method not allowed.', { Allow: allowedMethods.join(', ') });
+      return sendJsonError(res, 405, JsonRpcCode.ServerError, 'Method not allowed.', {
+        Allow: allowedMethods.join(', '),
+      });
     }
 
     let body: unknown;
     if (method === 'POST') {
       const accept = req.headers.accept ?? '';
       if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-        return sendJsonError(res, 406, JsonRpcCode.ServerError, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+        return sendJsonError(
+          res,
+          406,
+          JsonRpcCode.ServerError,
+          'Not Acceptable: Client must accept both application/json and text/event-stream',
+        );
       }
       if (!isJsonContentType(req.headers['content-type'])) {
-        return sendJsonError(res, 415, JsonRpcCode.ServerError, 'Unsupported Media Type: Content-Type must be application/json');
+        return sendJsonError(
+          res,
+          415,
+          JsonRpcCode.ServerError,
+          'Unsupported Media Type: Content-Type must be application/json',
+        );
       }
       const preParsed = (req as IncomingMessage & { body?: unknown }).body;
       if (preParsed !== undefined) {
@@ -208,9 +228,15 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
           return;
         }
         if (read.kind === 'too-large') {
-          return sendJsonError(res, 413, JsonRpcCode.ServerError, `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`, {
-            Connection: 'close',
-          });
+          return sendJsonError(
+            res,
+            413,
+            JsonRpcCode.ServerError,
+            `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`,
+            {
+              Connection: 'close',
+            },
+          );
         }
         try {
           body = JSON.parse(read.text);
@@ -228,7 +254,8 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     if (typeof sessionId === 'string' && sessionId !== '') {
       const session = sessions.get(sessionId);
       // A session of another principal is answered as an unknown one: nothing tells it exists.
-      if (session === undefined || auth?.refusesSession(session, req) === true) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
+      if (session === undefined || auth?.refusesSession(session, req) === true)
+        return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
       return session.handle(req, res, withBadResponsesReplaced(body));
     }
     if (method !== 'POST' || !isInitializeBody(body)) {
@@ -238,7 +265,9 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       return sendJsonError(res, 400, JsonRpcCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
     }
     if (sessions.size + opening >= maxSessions) {
-      return sendJsonError(res, 503, JsonRpcCode.ServerError, tooManySessionsMessage(maxSessions), { 'Retry-After': '1' });
+      return sendJsonError(res, 503, JsonRpcCode.ServerError, tooManySessionsMessage(maxSessions), {
+        'Retry-After': '1',
+      });
     }
     opening++;
     let session: HttpSession;
@@ -374,7 +403,10 @@ class HttpSession {
     clearTimeout(this.idleTimer);
     if (this.over) return;
     if (!Number.isFinite(this.context.sessionIdleMs)) return;
-    this.idleTimer = setTimeout(() => void this.close('idle').catch(() => undefined), Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS));
+    this.idleTimer = setTimeout(
+      () => void this.close('idle').catch(() => undefined),
+      Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS),
+    );
     this.idleTimer.unref();
   }
 
@@ -435,7 +467,8 @@ function cancelledIdsOf(messages: readonly unknown[]): RequestId[] {
   for (const message of messages) {
     if (typeof message !== 'object' || message === null) continue;
     const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null) continue;
+    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null)
+      continue;
     const requestId = (params as { requestId?: unknown }).requestId;
     if (typeof requestId === 'string' || typeof requestId === 'number') ids.push(requestId);
   }

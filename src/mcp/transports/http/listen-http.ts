@@ -48,7 +48,10 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
   const path = options.path ?? '/mcp';
   let url = '';
   // With auth and no resource given, tokens must be issued for the URL this listens on.
-  const auth = options.auth === undefined || options.auth.resource !== undefined ? options.auth : { ...options.auth, resource: () => url };
+  const auth =
+    options.auth === undefined || options.auth.resource !== undefined
+      ? options.auth
+      : { ...options.auth, resource: () => url };
   const handler = createHttpHandler(factory, { ...options, path, ...(auth !== undefined ? { auth } : {}) });
   const server = createNodeServer(handler);
   // Idle keep-alive connections are closed by the client first (undici and browsers give up

@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, createMcpHandler, type RequestId, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  type RequestId,
+  type Server,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import { answeredMethodsOf, listedInputSchemaOf } from '../../server/add-tools.js';
 import type { ServerFactory } from '../server-factory.js';
 import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
@@ -27,7 +33,11 @@ export interface ModernLeg {
  * of what is published on `changeEvents`.
  */
 export function createModernLeg(factory: ServerFactory, changeEvents?: ServerEventBus): ModernLeg {
-  const handler = createMcpHandler(factory, { legacy: 'reject', onerror: () => undefined, ...(changeEvents === undefined ? {} : { bus: changeEvents }) });
+  const handler = createMcpHandler(factory, {
+    legacy: 'reject',
+    onerror: () => undefined,
+    ...(changeEvents === undefined ? {} : { bus: changeEvents }),
+  });
   let probe: Server | undefined;
   let answered: ReadonlySet<string> | undefined | null = null;
   return {
@@ -38,8 +48,19 @@ export function createModernLeg(factory: ServerFactory, changeEvents?: ServerEve
       if (unknown !== undefined) return sendRequestError(res, 404, unknown.id, -32601, 'Method not found');
       const call = toolCallOf(body);
       if (call !== undefined) {
-        const problem = paramHeaderProblem(paramHeadersOf(listedInputSchemaOf(probe, call.name)), call.arguments, req.headers);
-        if (problem !== undefined) return sendRequestError(res, 400, call.id, -32020, `Bad Request: the request headers and body disagree: ${problem}`);
+        const problem = paramHeaderProblem(
+          paramHeadersOf(listedInputSchemaOf(probe, call.name)),
+          call.arguments,
+          req.headers,
+        );
+        if (problem !== undefined)
+          return sendRequestError(
+            res,
+            400,
+            call.id,
+            -32020,
+            `Bad Request: the request headers and body disagree: ${problem}`,
+          );
       }
       const controller = new AbortController();
       res.once('close', () => {
@@ -74,7 +95,9 @@ export function isModernBody(req: IncomingMessage, body: unknown): boolean {
   });
   if (outcome.kind === 'modern') return true;
   if (outcome.kind === 'legacy') return false;
-  return (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body);
+  return (
+    (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body)
+  );
 }
 
 /**
@@ -96,7 +119,13 @@ function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefin
 function toolCallOf(body: unknown): { id: RequestId; name: string; arguments: unknown } | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
-  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number') || typeof params !== 'object' || params === null) return undefined;
+  if (
+    method !== 'tools/call' ||
+    (typeof id !== 'string' && typeof id !== 'number') ||
+    typeof params !== 'object' ||
+    params === null
+  )
+    return undefined;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
   return typeof name === 'string' ? { id, name, arguments: args } : undefined;
 }
@@ -115,9 +144,9 @@ const MODERN_REVISION = '2026-07-28';
 function claimsModernEnvelope(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((message) => {
-    const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
+    const params =
+      typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
     const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
     return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
   });
 }
-

@@ -35,7 +35,11 @@ export function paramHeadersOf(schema: JsonObject | undefined): ParamHeader[] {
  * `the Mcp-Param-Region header is not valid Base64`, `the Mcp-Param-Region header does not match
  * the body's "region"`), or `undefined` when everything matches.
  */
-export function paramHeaderProblem(declared: readonly ParamHeader[], args: unknown, headers: IncomingHttpHeaders): string | undefined {
+export function paramHeaderProblem(
+  declared: readonly ParamHeader[],
+  args: unknown,
+  headers: IncomingHttpHeaders,
+): string | undefined {
   const values = isJsonObject(args) ? args : {};
   for (const { property, header } of declared) {
     const name = `Mcp-Param-${header}`;

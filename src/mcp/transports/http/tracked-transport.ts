@@ -42,7 +42,8 @@ export class TrackedHttpTransport extends WebStandardStreamableHTTPServerTranspo
         this.log(outgoing.why);
         throw new Error(outgoing.why);
       }
-      if (outgoing.replaced !== undefined) this.log(`request ${JSON.stringify((message as { id?: RequestId }).id)}: ${outgoing.replaced}`);
+      if (outgoing.replaced !== undefined)
+        this.log(`request ${JSON.stringify((message as { id?: RequestId }).id)}: ${outgoing.replaced}`);
       await super.send(outgoing.message, options);
     } finally {
       const id = messageKind(message) === 'response' ? (message as { id?: RequestId }).id : undefined;

@@ -80,7 +80,9 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
   const exitProcess = options.exitProcess ?? ownStdio;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   if (!Number.isFinite(shutdownTimeoutMs) || shutdownTimeoutMs < 0) {
-    throw new RangeError(`shutdownTimeoutMs must be a non-negative number of milliseconds, got ${String(shutdownTimeoutMs)}`);
+    throw new RangeError(
+      `shutdownTimeoutMs must be a non-negative number of milliseconds, got ${String(shutdownTimeoutMs)}`,
+    );
   }
   const log = options.log ?? ((message: string) => void process.stderr.write(`toolwright: ${message}\n`));
 

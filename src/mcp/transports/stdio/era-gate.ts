@@ -24,7 +24,10 @@ export function claimsModernEra(message: JSONRPCMessage): boolean {
  * `Protocol`'s) and `Protocol`'s (which installs a message handler that only classifies each
  * message and dispatches it).
  */
-const SDK_CONNECTS: ReadonlySet<unknown> = new Set([Server.prototype.connect, (Object.getPrototypeOf(Server.prototype) as { connect?: unknown }).connect]);
+const SDK_CONNECTS: ReadonlySet<unknown> = new Set([
+  Server.prototype.connect,
+  (Object.getPrototypeOf(Server.prototype) as { connect?: unknown }).connect,
+]);
 
 /**
  * True when `server` connects with the SDK's own `connect` (not one a subclass or the instance

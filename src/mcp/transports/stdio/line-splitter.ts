@@ -1,7 +1,8 @@
 import { isPositiveInteger } from '../../../util/limits.js';
 
 /** What a `LineSplitter` reports for each chunk it is fed. */
-export type LineEvent = { readonly kind: 'line'; readonly text: string } | { readonly kind: 'oversize'; readonly bytes: number };
+export type LineEvent =
+  { readonly kind: 'line'; readonly text: string } | { readonly kind: 'oversize'; readonly bytes: number };
 
 /**
  * Splits a byte stream into `\n`-terminated lines (a trailing `\r` is removed), holding at most

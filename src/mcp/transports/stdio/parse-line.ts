@@ -40,7 +40,10 @@ export function parseLine(line: string): ParsedLine {
   if (message === undefined) {
     const standIn = standInForBadResponse(value);
     if (standIn !== undefined) return { kind: 'message', message: standIn };
-    return { kind: 'invalid', answer: jsonRpcError(JsonRpcCode.InvalidRequest, INVALID_REQUEST_MESSAGE, usableId(value)) };
+    return {
+      kind: 'invalid',
+      answer: jsonRpcError(JsonRpcCode.InvalidRequest, INVALID_REQUEST_MESSAGE, usableId(value)),
+    };
   }
   return { kind: 'message', message };
 }

@@ -94,9 +94,11 @@ export class HardenedStdioTransport implements Transport {
   private outputBroken = false;
   private held: JSONRPCMessage[] | undefined;
   /** Where messages go without the SDK's classification (see `dispatchDirectlyTo`), and the handler that stood for it. */
-  private direct: { readonly protocol: ProtocolDispatch; readonly wrapper: (message: JSONRPCMessage) => void } | undefined;
+  private direct:
+    { readonly protocol: ProtocolDispatch; readonly wrapper: (message: JSONRPCMessage) => void } | undefined;
   /** Lines kept to be written together (see `writeLine`), and their senders. */
-  private batch: { text: string; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } | undefined;
+  private batch:
+    { text: string; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } | undefined;
 
   constructor(options: HardenedStdioTransportOptions) {
     this.stdin = options.stdin;
@@ -172,7 +174,9 @@ export class HardenedStdioTransport implements Transport {
       if (this.closed) return;
       if (event.kind === 'oversize') {
         this.log(`stdin line exceeds ${this.maxLineBytes} bytes; closing`);
-        void this.answer(jsonRpcError(JsonRpcCode.InvalidRequest, `Invalid Request: line exceeds ${this.maxLineBytes} bytes`));
+        void this.answer(
+          jsonRpcError(JsonRpcCode.InvalidRequest, `Invalid Request: line exceeds ${this.maxLineBytes} bytes`),
+        );
         this.finish('oversize');
         return;
       }
@@ -197,7 +201,7 @@ export class HardenedStdioTransport implements Transport {
       }
       this.track(request.id);
     } else if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
-      const requestId = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
+      const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') this.untrack(requestId);
     }
     if (this.held !== undefined) this.held.push(message);
@@ -219,7 +223,13 @@ export class HardenedStdioTransport implements Transport {
   dispatchDirectlyTo(protocol: object): void {
     const candidate = protocol as Partial<ProtocolDispatch>;
     const wrapper = this.onmessage;
-    if (wrapper === undefined || typeof candidate._onrequest !== 'function' || typeof candidate._onnotification !== 'function' || typeof candidate._onresponse !== 'function') return;
+    if (
+      wrapper === undefined ||
+      typeof candidate._onrequest !== 'function' ||
+      typeof candidate._onnotification !== 'function' ||
+      typeof candidate._onresponse !== 'function'
+    )
+      return;
     this.direct = { protocol: candidate as ProtocolDispatch, wrapper };
   }
 
@@ -292,7 +302,8 @@ export class HardenedStdioTransport implements Transport {
    * line's promise settles with the write that carried it.
    */
   private writeLine(json: string): Promise<void> {
-    if (this.outputBroken || (this.closed && this.closeReason !== 'oversize')) return Promise.reject(new Error('stdio output is closed'));
+    if (this.outputBroken || (this.closed && this.closeReason !== 'oversize'))
+      return Promise.reject(new Error('stdio output is closed'));
     if (this.batch === undefined && this.inFlight.size === 0) return this.writeNow(json + '\n');
     if (this.batch === undefined) setImmediate(this.endTurn);
     const batch = (this.batch ??= { text: '', waiters: [] });
@@ -313,7 +324,10 @@ export class HardenedStdioTransport implements Transport {
     const batch = this.batch;
     if (batch === undefined) return;
     this.batch = undefined;
-    const written = this.outputBroken || (this.closed && this.closeReason !== 'oversize') ? Promise.reject(new Error('stdio output is closed')) : this.writeNow(batch.text);
+    const written =
+      this.outputBroken || (this.closed && this.closeReason !== 'oversize')
+        ? Promise.reject(new Error('stdio output is closed'))
+        : this.writeNow(batch.text);
     written.then(
       () => batch.waiters.forEach((waiter) => waiter.resolve()),
       (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
