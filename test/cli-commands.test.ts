@@ -139,7 +139,7 @@ describe('cli errors', () => {
     assert.deepEqual(await runCliCaptured(['list', at('no-tools')]), {
       code: 2,
       out: '',
-      err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools\n`,
+      err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools (resources and prompts: @StaticResource, @ResourceTemplate and @Prompt classes, or "resources" and "prompts" arrays)\n`,
     });
     assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), {
       code: 2,

@@ -17,13 +17,16 @@ import type { InputRoundOptions } from './input-rounds/options.js';
 import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 import { callableDefinitions } from '../auth/tool-scopes.js';
+import { ownHandlersOf } from './own-handlers.js';
+import type { FeatureOptions } from './features.js';
 
 /**
  * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
- * `interceptors`, `timeoutMs`, `maxOutputChars`, `validator`; see `CallCoreOptions`), and the
- * transport kind.
+ * `interceptors`, `timeoutMs`, `maxOutputChars`, `validator`; see `CallCoreOptions`), the
+ * transport kind, and what is served besides tools (`resources`, `prompts`, `changes`,
+ * `listPageSize`; see `FeatureOptions`; `addTools` serves tools only).
  */
-export interface ServerOptions extends CallCoreOptions {
+export interface ServerOptions extends CallCoreOptions, FeatureOptions {
   /**
    * The kind of transport the server will be connected to, reported as `session.transport` to
    * every call (`'stdio'`, `'http'`, `'memory'`); default `'other'`. The transports set it.
@@ -70,13 +73,6 @@ type ServerLike = Pick<
   onclose?: () => void;
   fallbackRequestHandler?: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
 };
-
-/** A method toolwright answers itself, past the SDK's request and result parsing. */
-type OwnHandler = (
-  params: unknown,
-  extra: HandlerExtra,
-  ctx: ServerContext,
-) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /**
 /**
@@ -156,7 +152,7 @@ export function serveTools(
         tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, authInfoOf(ctx)) : definitions,
       }) as never,
   );
-  const own = new Map<string, OwnHandler>();
+  const own = ownHandlersOf(server);
   const execute = (params: unknown) => (extra: HandlerExtra) =>
     answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
   // On stateless HTTP every 2026-era request has a server of its own: a parked call belongs to no
@@ -191,7 +187,6 @@ export function serveTools(
     });
   }
   for (const method of own.keys()) target.removeRequestHandler(method);
-  ownMethods.set(server, [...own.keys()]);
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
@@ -201,7 +196,7 @@ export function serveTools(
   };
 }
 /** The principal a request was authenticated as (its token's client id), when there is one. */
-function principalOf(ctx: ServerContext): string | undefined {
+export function principalOf(ctx: ServerContext): string | undefined {
   const clientId = ctx.http?.authInfo?.clientId;
   return typeof clientId === 'string' && clientId !== '' ? clientId : undefined;
 }
@@ -217,11 +212,9 @@ export function answeredMethodsOf(server: object): ReadonlySet<string> | undefin
   const registered = (server as { _requestHandlers?: unknown })._requestHandlers;
   if (!(registered instanceof Map)) return undefined;
   const methods = new Set<string>([...registered.keys()].filter((key): key is string => typeof key === 'string'));
-  for (const method of ownMethods.get(server) ?? []) methods.add(method);
+  for (const method of ownHandlersOf(server).keys()) methods.add(method);
   return methods;
 }
-
-const ownMethods = new WeakMap<object, readonly string[]>();
 
 /** The input schema `server` lists for the tool `name` (toolwright's tools only), else `undefined`. */
 export function listedInputSchemaOf(server: object, name: string): JsonObject | undefined {
