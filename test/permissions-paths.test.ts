@@ -88,12 +88,18 @@ test('a deny path rule ignores case and Unicode normalisation form; an allow pat
   const policy = createPolicy({
     rules: [
       { effect: 'deny', path: '/caf\u00e9/**', reason: 'cafe' },
+      { effect: 'deny', path: '/re\u0301sume\u0301/**', reason: 'resume' },
       { effect: 'allow', path: '/work/**' },
       { effect: 'allow', path: '/na\u00efve/**' },
     ],
   });
   assert.deepEqual(policy.check('t', '/cafe\u0301/menu', 'read'), { effect: 'deny', source: 'rule', reason: 'cafe' });
   assert.deepEqual(policy.check('t', '/CAF\u00c9', 'read'), { effect: 'deny', source: 'rule', reason: 'cafe' });
+  assert.deepEqual(policy.check('t', '/r\u00e9sum\u00e9/cv', 'read'), {
+    effect: 'deny',
+    source: 'rule',
+    reason: 'resume',
+  });
   assert.deepEqual(policy.check('t', '/work/a', 'read'), { effect: 'allow', source: 'rule' });
   assert.equal(policy.check('t', '/work', 'read'), undefined);
   assert.equal(policy.check('t', '/WORK/a', 'read'), undefined);
