@@ -1,10 +1,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { connect as connectSocket } from 'node:net';
+import { createServer as createNodeServer } from 'node:http';
+import { connect as connectSocket, type AddressInfo } from 'node:net';
 import type { JWK, JWTPayload } from 'jose';
 import { serveHttp, type HttpHandle } from '../src/index.js';
-import { introspectionVerifier, jwtVerifier, type AuthOptions, type VerifiedToken } from '../src/mcp/index.js';
+import {
+  createHttpHandler,
+  createServer,
+  introspectionVerifier,
+  jwtVerifier,
+  type AuthInfoLike,
+  type AuthOptions,
+  type VerifiedToken,
+} from '../src/mcp/index.js';
 import { AUTH_TOOLS } from './support/auth-tools.js';
 import { signingKeys, signToken, startProvider, type TestProvider } from './support/auth-provider.js';
 import { startFakeIssuer, type FakeIssuer } from './support/auth-fake-issuer.js';
@@ -215,6 +224,42 @@ test(
       });
     assert.equal((await onSession('nobody')).status, 401);
     assert.equal((await onSession('valid')).status, 200);
+
+    // An AuthInfo another middleware put on the request (as the SDK's requireBearerAuth does in
+    // front of createHttpHandler), naming nobody: the call fails, it never runs as nobody.
+    const node = createNodeServer();
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}/mcp`;
+    const handler = createHttpHandler(() => createServer(INFO, AUTH_TOOLS, { transport: 'http' }), { path: '/mcp' });
+    node.on('request', (req, res) => {
+      const clientId = req.headers.authorization === 'Bearer named' ? 'named-client' : '';
+      (req as typeof req & { auth: AuthInfoLike }).auth = { token: 't', clientId, scopes: ['mcp'], extra: {} };
+      void handler(req, res);
+    });
+    try {
+      for (const line of SDK_LINES) {
+        const anonymous = await connectWithToken(line, url, 'anonymous');
+        try {
+          await assert.rejects(whoami(anonymous), (error: Error) =>
+            error.message.endsWith(
+              'the access token names neither a subject (sub) nor a client (client_id), so it belongs to no principal',
+            ),
+          );
+        } finally {
+          await anonymous.close();
+        }
+        const named = await connectWithToken(line, url, 'named');
+        try {
+          assert.equal((await whoami(named)).subject, 'named-client');
+        } finally {
+          await named.close();
+        }
+      }
+    } finally {
+      await handler.close();
+      node.closeAllConnections();
+      await new Promise<void>((resolve) => node.close(() => resolve()));
+    }
   },
 );
 

@@ -42,11 +42,16 @@ const REFUSAL =
   'would choose where they are sent; give the provider your issuer, e.g. new ClientCredentialsProvider({ ' +
   "clientId, clientSecret, scope, expectedIssuer: 'https://auth.example.com' })";
 
-/** Whether any request the hostile server received carried the secret (HTTP Basic or in the body). */
-const secretSeen = (): boolean => {
+/** What the hostile server received from its `from`-th request on: token requests, and whether any carried the secret. */
+const leaked = (from = 0): { tokenRequests: number; secretSeen: boolean } => {
   const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
-  return hostile.requests.some((r) => r.body.includes(clientSecret) || (r.authorization ?? '').includes(basic));
+  const requests = hostile.requests.slice(from);
+  return {
+    tokenRequests: requests.filter((r) => r.path === '/token').length,
+    secretSeen: requests.some((r) => r.body.includes(clientSecret) || (r.authorization ?? '').includes(basic)),
+  };
 };
+const NOTHING = { tokenRequests: 0, secretSeen: false };
 
 test(
   'consume hostile upstream: a ClientCredentialsProvider without expectedIssuer is refused before connecting; the hostile authorization server gets 0 token requests',
@@ -59,17 +64,19 @@ test(
       new ClientCredentialsProvider({ clientId, clientSecret, scope: 'mcp' }),
       new ClientCredentialsProvider1({ clientId, clientSecret, scope: 'mcp' }),
     ]) {
-      await assert.rejects(connectServer({ url: hostileUpstream.url, authProvider }), {
-        name: 'TypeError',
-        message: REFUSAL,
-      });
-      // Refused against an honest upstream too: nothing but the provider says where the secret may go.
-      await assert.rejects(connectServer({ url: honestUpstream.url, authProvider }), {
-        name: 'TypeError',
-        message: REFUSAL,
-      });
+      for (const upstream of [hostileUpstream, honestUpstream]) {
+        // Refused against an honest upstream too: nothing but the provider says where the secret may go.
+        const outcome = await connectServer({ url: upstream.url, authProvider }).then(
+          async (connection) => {
+            await connection.close();
+            return 'connected';
+          },
+          (error: Error) => `${error.name}: ${error.message}`,
+        );
+        assert.deepEqual(leaked(), NOTHING);
+        assert.equal(outcome, `TypeError: ${REFUSAL}`);
+      }
     }
-    assert.deepEqual([hostile.count('/token'), secretSeen()], [0, false]);
   },
 );
 
@@ -77,12 +84,13 @@ test(
   'consume hostile upstream: the safe form (expectedIssuer) never sends the secret to the authorization server a hostile upstream names, and works against an honest one',
   { timeout: 30_000 },
   async () => {
+    const from = hostile.requests.length;
     const authProvider = () =>
       new ClientCredentialsProvider({ clientId, clientSecret, scope: 'mcp', expectedIssuer: provider.issuer });
     await assert.rejects(connectServer({ url: hostileUpstream.url, authProvider: authProvider() }), (error: Error) =>
       error.message.startsWith(`mcp server ${JSON.stringify(hostileUpstream.url)}: cannot connect: `),
     );
-    assert.deepEqual([hostile.count('/token'), secretSeen()], [0, false]);
+    assert.deepEqual(leaked(from), NOTHING);
 
     const honest = await connectServer(
       { url: honestUpstream.url, authProvider: authProvider() },
@@ -103,6 +111,6 @@ test(
     } finally {
       await honest.close();
     }
-    assert.deepEqual([hostile.count('/token'), secretSeen()], [0, false]);
+    assert.deepEqual(leaked(from), NOTHING);
   },
 );

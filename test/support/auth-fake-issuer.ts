@@ -57,6 +57,7 @@ export async function startFakeIssuer(): Promise<FakeIssuer> {
         jwks_uri: `${issuer}/jwks`,
         introspection_endpoint: `${issuer}/introspect`,
         token_endpoint: `${issuer}/token`,
+        authorization_endpoint: `${issuer}/authorize`,
         response_types_supported: ['code'],
         grant_types_supported: ['client_credentials', 'authorization_code'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
