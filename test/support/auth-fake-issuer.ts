@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JWK } from 'jose';
 import { signingKeys } from './auth-provider.js';
+import { readAll } from './transport-http-probe.js';
 
 /** One request a `FakeIssuer` received. */
 export interface IssuerRequest {
@@ -42,7 +43,7 @@ export async function startFakeIssuer(): Promise<FakeIssuer> {
   const down = { metadata: false, jwks: false };
   const introspection = new Map<string, Record<string, unknown>>();
   const server = createServer(async (req, res) => {
-    const body = await readBody(req);
+    const body = await readAll(req);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
     const json = (status: number, value: unknown) => {
@@ -93,14 +94,4 @@ export async function startFakeIssuer(): Promise<FakeIssuer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => resolve(text));
-    req.on('error', reject);
-  });
 }
