@@ -119,6 +119,7 @@ export type {
   SamplingResult,
   PermissionRequest,
   PermissionSubject,
+  PathSubjects,
   Principal,
   TransportRequest,
   StateScope,
