@@ -359,3 +359,26 @@ test('toolwright/testing renders prompts in process with the exact results a ser
     await close();
   }
 });
+
+test('a question that names its input-round key is still pushed to a 2025-era client, from a tool or a prompt', async () => {
+  const ask = async (ctx: CallContext) => (await ctx.elicit({ key: 'topic', message: 'Which topic?' })).action;
+  const { client, close } = await serve(
+    [{ name: 'asks', description: 'Asks with a key', execute: async (_args, ctx) => ask(ctx) }],
+    { capabilities: { elicitation: { form: {} } } },
+    {
+      transport: 'memory',
+      prompts: [{ name: 'asks', description: 'Asks with a key', get: async (_args, ctx) => ask(ctx) }],
+    },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+  try {
+    assert.deepEqual(await client.callTool({ name: 'asks' }, undefined, { timeout: 5_000 }), {
+      content: [{ type: 'text', text: 'decline' }],
+    });
+    assert.deepEqual(await client.getPrompt({ name: 'asks' }, { timeout: 5_000 }), {
+      messages: [{ role: 'user', content: { type: 'text', text: 'decline' } }],
+    });
+  } finally {
+    await close();
+  }
+});
