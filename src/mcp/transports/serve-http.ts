@@ -4,8 +4,8 @@ import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
 import { toolScopesOf } from '../auth/tool-scopes.js';
 import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
-import { InMemoryServerEventBus, type ServerEventBus } from '@modelcontextprotocol/server';
-import { servedFeaturesOf, type ServedFeatures } from '../server/features.js';
+import { servedFeaturesOf } from '../server/features.js';
+import { changeBusOf } from './change-bus.js';
 import type { ProtocolEra } from '../server/extra.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
@@ -40,7 +40,7 @@ export async function serveHttp(
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
   const features = servedFeaturesOf(serverOptions, 'createServer');
-  const changeEvents = changeBusOf(options, features);
+  const changeEvents = changeBusOf(features, options.changeEvents);
   const auth =
     options.auth === undefined
       ? undefined
@@ -71,24 +71,4 @@ export async function serveHttp(
     changeEvents?.stop();
     return runs.closeAll();
   });
-}
-
-/**
- * The change bus of an endpoint whose resources announce changes (`options.changes`): the
- * bus given as `changeEvents`, else a fresh one, told of every announced change (so the
- * endpoint's 2026-07-28 `subscriptions/listen` streams hear of them), and the function that stops
- * telling it. `undefined` without `changes`.
- */
-function changeBusOf(
-  options: ServeHttpOptions,
-  features: ServedFeatures | undefined,
-): { readonly bus: ServerEventBus; stop(): void } | undefined {
-  const changes = features?.changes;
-  if (changes === undefined || features?.resources === undefined) return undefined;
-  const bus = options.changeEvents ?? new InMemoryServerEventBus();
-  const stop = changes.listen({
-    resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
-    resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
-  });
-  return { bus, stop };
 }
