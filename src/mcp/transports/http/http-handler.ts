@@ -1,20 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  isInitializeRequest,
-  isJsonContentType,
-  type RequestId,
-  type Server,
-  type ServerEventBus,
-} from '@modelcontextprotocol/server';
+import { isInitializeRequest, isJsonContentType, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { createAuthGate, type AuthOptions } from '../../auth/index.js';
-import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import { isPositiveInteger } from '../../../util/limits.js';
 import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
-import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import {
+  closedResponses,
+  hasClosed,
+  HttpSession,
+  type SessionCloseReason,
+  type SessionContext,
+} from './http-session.js';
 import { createModernLeg, isModernBody } from './modern-leg.js';
 import { sendJsonError } from './json-response.js';
 import { maxMessageBytesOf } from '../outgoing.js';
@@ -33,8 +32,7 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
  */
 export const DEFAULT_MAX_SESSIONS = 1000;
 
-/** Why a session ended. */
-export type SessionCloseReason = 'deleted' | 'idle' | 'closed';
+export type { SessionCloseReason } from './http-session.js';
 
 /** Options of `createHttpHandler` (and of `listenHttp` / `serveHttp`). Every member is optional. */
 export interface HttpHandlerOptions {
@@ -99,10 +97,7 @@ export function tooManySessionsMessage(maxSessions: number): string {
   return `Service Unavailable: too many open sessions (${maxSessions}); end one with DELETE or retry later`;
 }
 
-/** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
-export function newSessionId(): string {
-  return randomBytes(32).toString('base64url');
-}
+export { newSessionId } from './http-session.js';
 
 /**
  * Builds a `(req, res)` listener that serves MCP streamable HTTP (spec 2025-11-25) on plain
@@ -325,106 +320,6 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   return listener;
 }
 
-/** What an `HttpSession` needs from its handler. */
-interface SessionContext {
-  readonly sessionIdleMs: number;
-  readonly transportOptions: { readonly maxMessageBytes: number; readonly log: (message: string) => void };
-  register(session: HttpSession): void;
-  unregister(session: HttpSession, reason: SessionCloseReason): void;
-}
-
-/** One stateful session: its server, its transport, its open requests and its idle timer. */
-class HttpSession {
-  id = '';
-  registered = false;
-  private openRequests = 0;
-  private idleTimer: NodeJS.Timeout | undefined;
-  private closeReason: SessionCloseReason | undefined;
-  /** Set once the transport closed: nothing may re-arm the idle timer or touch the calls after. */
-  private over = false;
-  private readonly calls: InFlightCalls;
-
-  private constructor(
-    readonly server: Server,
-    private readonly transport: TrackedHttpTransport,
-    private readonly context: SessionContext,
-  ) {
-    this.calls = new InFlightCalls(transport);
-  }
-
-  static async create(factory: ServerFactory, context: SessionContext): Promise<HttpSession> {
-    const server = factory();
-    let session!: HttpSession;
-    const transport = new TrackedHttpTransport({
-      ...context.transportOptions,
-      sessionIdGenerator: newSessionId,
-      onsessioninitialized: (id) => {
-        session.id = id;
-        session.registered = true;
-        context.register(session);
-      },
-      onsessionclosed: () => {
-        session.closeReason ??= 'deleted';
-      },
-    });
-    session = new HttpSession(server, transport, context);
-    // Set before connect: the SDK keeps it and calls it when the transport closes.
-    transport.onclose = () => session.ended();
-    await server.connect(transport);
-    return session;
-  }
-
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    // A client that already left would never fire 'close' again: nothing to serve or count.
-    if (hasClosed(res)) return;
-    this.openRequests++;
-    clearTimeout(this.idleTimer);
-    const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
-    const group: PostGroup = this.calls.open(requestIdsOf(messages));
-    res.on('close', () => {
-      this.openRequests--;
-      // After DELETE (or any close) the session is over: a timer armed now would keep its
-      // server and transport alive for sessionIdleMs (the leak of issue 7).
-      if (this.over) return;
-      if (!res.writableFinished) this.calls.hungUp(group);
-      if (this.openRequests === 0) this.armIdleTimer();
-    });
-    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) });
-    for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
-    await sendWebResponse(response, res);
-  }
-
-  async close(reason: SessionCloseReason): Promise<void> {
-    this.closeReason ??= reason;
-    await this.server.close();
-  }
-
-  private armIdleTimer(): void {
-    clearTimeout(this.idleTimer);
-    if (this.over) return;
-    if (!Number.isFinite(this.context.sessionIdleMs)) return;
-    this.idleTimer = setTimeout(
-      () => void this.close('idle').catch(() => undefined),
-      Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS),
-    );
-    this.idleTimer.unref();
-  }
-
-  private ended(): void {
-    this.over = true;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    if (this.registered) this.context.unregister(this, this.closeReason ?? 'closed');
-  }
-}
-
-/** Responses whose connection has closed (finished or abandoned by the client). */
-const closedResponses = new WeakSet<ServerResponse>();
-
-function hasClosed(res: ServerResponse): boolean {
-  return res.destroyed || closedResponses.has(res);
-}
-
 function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
@@ -448,29 +343,4 @@ function withBadResponsesReplaced(body: unknown): unknown {
 function isJsonRpcBody(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.every((m) => toJsonRpcMessage(m) !== undefined);
-}
-
-/** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */
-function requestIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id } = message as { method?: unknown; id?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
-  }
-  return ids;
-}
-
-/** The request ids named by the `notifications/cancelled` messages in a body. */
-function cancelledIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null)
-      continue;
-    const requestId = (params as { requestId?: unknown }).requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') ids.push(requestId);
-  }
-  return ids;
 }
