@@ -7,8 +7,12 @@ import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 
-/** Why a session ended. */
-export type SessionCloseReason = 'deleted' | 'idle' | 'closed';
+/**
+ * Why a session ended: `deleted` by the client, `idle` expiry (`sessionIdleMs`), `unused` expiry
+ * (`unusedSessionIdleMs`: nothing but `initialize` and notifications since it was made), or
+ * `closed` by the server.
+ */
+export type SessionCloseReason = 'deleted' | 'idle' | 'unused' | 'closed';
 
 /** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
 export function newSessionId(): string {
@@ -18,15 +22,25 @@ export function newSessionId(): string {
 /** What an `HttpSession` needs from its handler. */
 export interface SessionContext {
   readonly sessionIdleMs: number;
+  readonly unusedSessionIdleMs: number;
   readonly transportOptions: { readonly maxMessageBytes: number; readonly log: (message: string) => void };
   register(session: HttpSession): void;
   unregister(session: HttpSession, reason: SessionCloseReason): void;
 }
 
-/** One stateful session: its server, its transport, its open requests and its idle timer. */
+/**
+ * One stateful session: its server, its transport, its open requests and its idle timer. A
+ * session is *unused* until it gets a JSON-RPC request other than `initialize` or a GET (its
+ * stream); notifications and responses do not use it. An unused session is closed
+ * `unusedSessionIdleMs` after its `initialize` was answered (a deadline that notifications do not
+ * move), a used one after `sessionIdleMs` with no open request.
+ */
 export class HttpSession {
   id = '';
   registered = false;
+  private used = false;
+  /** When an unused session is closed (`performance.now()` time), set once its first request ended. */
+  private unusedUntil: number | undefined;
   private openRequests = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closeReason: SessionCloseReason | undefined;
@@ -38,11 +52,13 @@ export class HttpSession {
     readonly server: Server,
     private readonly transport: TrackedHttpTransport,
     private readonly context: SessionContext,
+    /** Whom the session counts against (see `RequestClient`). */
+    readonly client: string,
   ) {
     this.calls = new InFlightCalls(transport);
   }
 
-  static async create(factory: ServerFactory, context: SessionContext): Promise<HttpSession> {
+  static async create(factory: ServerFactory, context: SessionContext, client: string): Promise<HttpSession> {
     const server = factory();
     let session!: HttpSession;
     const transport = new TrackedHttpTransport({
@@ -57,7 +73,7 @@ export class HttpSession {
         session.closeReason ??= 'deleted';
       },
     });
-    session = new HttpSession(server, transport, context);
+    session = new HttpSession(server, transport, context, client);
     // Set before connect: the SDK keeps it and calls it when the transport closes.
     transport.onclose = () => session.ended();
     await server.connect(transport);
@@ -70,6 +86,7 @@ export class HttpSession {
     this.openRequests++;
     clearTimeout(this.idleTimer);
     const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
+    if (req.method === 'GET' || messages.some(isUsingRequest)) this.used = true;
     const group: PostGroup = this.calls.open(requestIdsOf(messages));
     res.on('close', () => {
       this.openRequests--;
@@ -92,11 +109,15 @@ export class HttpSession {
   private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
     if (this.over) return;
-    if (!Number.isFinite(this.context.sessionIdleMs)) return;
-    this.idleTimer = setTimeout(
-      () => void this.close('idle').catch(() => undefined),
-      Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS),
-    );
+    let ms = this.context.sessionIdleMs;
+    let reason: SessionCloseReason = 'idle';
+    if (!this.used && Number.isFinite(this.context.unusedSessionIdleMs)) {
+      this.unusedUntil ??= performance.now() + this.context.unusedSessionIdleMs;
+      ms = Math.max(0, this.unusedUntil - performance.now());
+      reason = 'unused';
+    }
+    if (!Number.isFinite(ms)) return;
+    this.idleTimer = setTimeout(() => void this.close(reason).catch(() => undefined), Math.min(ms, MAX_TIMEOUT_MS));
     this.idleTimer.unref();
   }
 
@@ -113,6 +134,13 @@ export const closedResponses = new WeakSet<ServerResponse>();
 
 export function hasClosed(res: ServerResponse): boolean {
   return res.destroyed || closedResponses.has(res);
+}
+
+/** True for a JSON-RPC request (a `method` and a string or number `id`) other than `initialize`. */
+function isUsingRequest(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  return typeof method === 'string' && method !== 'initialize' && (typeof id === 'string' || typeof id === 'number');
 }
 
 /** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */
