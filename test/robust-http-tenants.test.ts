@@ -89,31 +89,30 @@ interface ClientSpec {
 
 type AnyClient = { close(): Promise<void> };
 
-/** Connects an SDK 1.x client; rejects as its `connect` does. */
-async function v1(t: { after(fn: () => Promise<void>): void }, url: string, spec: ClientSpec = {}): Promise<AnyClient> {
-  const client = new V1Client({ name: 'tenant-v1', version: '1.0.0' });
-  await client.connect(
-    new V1HttpTransport(new URL(url), {
-      requestInit: { headers: spec.headers ?? {} },
-      ...(spec.from === undefined ? {} : { fetch: fetchFrom(spec.from) }),
-    }),
-  );
+/** Connects an SDK client of `line` (2.x in the 2025-11-25 era); rejects as its `connect` does. */
+async function sdkClient(
+  line: 'v1' | 'v2',
+  t: { after(fn: () => Promise<void>): void },
+  url: string,
+  spec: ClientSpec,
+): Promise<AnyClient> {
+  const options = {
+    requestInit: { headers: spec.headers ?? {} },
+    ...(spec.from === undefined ? {} : { fetch: fetchFrom(spec.from) }),
+  };
+  const info = { name: `tenant-${line}`, version: '1.0.0' };
+  const client = line === 'v1' ? new V1Client(info) : new V2Client(info);
+  const transport =
+    line === 'v1' ? new V1HttpTransport(new URL(url), options) : new V2HttpTransport(new URL(url), options);
+  await client.connect(transport as never);
   t.after(() => client.close());
   return client;
 }
 
-/** Connects an SDK 2.x client (2025-11-25 era); rejects as its `connect` does. */
-async function v2(t: { after(fn: () => Promise<void>): void }, url: string, spec: ClientSpec = {}): Promise<AnyClient> {
-  const client = new V2Client({ name: 'tenant-v2', version: '1.0.0' });
-  await client.connect(
-    new V2HttpTransport(new URL(url), {
-      requestInit: { headers: spec.headers ?? {} },
-      ...(spec.from === undefined ? {} : { fetch: fetchFrom(spec.from) }),
-    }),
-  );
-  t.after(() => client.close());
-  return client;
-}
+const v1 = (t: { after(fn: () => Promise<void>): void }, url: string, spec: ClientSpec = {}) =>
+  sdkClient('v1', t, url, spec);
+const v2 = (t: { after(fn: () => Promise<void>): void }, url: string, spec: ClientSpec = {}) =>
+  sdkClient('v2', t, url, spec);
 
 /** A raw `initialize` POST, from `localAddress` when given. */
 function rawInitialize(
@@ -143,6 +142,9 @@ const V1_REFUSAL = (message: string) =>
 
 const V2_REFUSAL = (message: string) =>
   `Error POSTing to endpoint: ${JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })}`;
+
+/** The refusal past `maxSessionsPerAddress: 1` for `address`. */
+const perAddress = (address: string) => tooManySessionsMessage(1, 'maxSessionsPerAddress', address);
 
 const PER_PRINCIPAL_2 = tooManySessionsMessage(2, 'maxSessionsPerPrincipal');
 
@@ -226,7 +228,6 @@ test(
       maxSessionsPerAddress: 1,
       forwarded: { trustedProxies: ['127.0.0.2', '10.0.0.0/8'] },
     });
-    const perAddress = (address: string) => tooManySessionsMessage(1, 'maxSessionsPerAddress', address);
     const viaProxy = (xff: string) => rawInitialize(handle.port, { 'x-forwarded-for': xff }, '127.0.0.2');
 
     // The direct client: its own address, whatever it forwards.
@@ -266,7 +267,6 @@ test(
     const handle = await serve(t, { maxSessionsPerAddress: 1, forwarded: { trustedProxies: ['127.0.0.2'] } });
     const balancer = await startForwardingHaproxy(handle.port, '127.0.0.2');
     t.after(() => balancer.stop());
-    const perAddress = (address: string) => tooManySessionsMessage(1, 'maxSessionsPerAddress', address);
     await v1(t, balancer.url, { from: '127.0.0.3' });
     await assert.rejects(v2(t, balancer.url, { from: '127.0.0.3' }), {
       status: 503,
@@ -289,7 +289,6 @@ test(
       maxSessionsPerAddress: 1,
       forwarded: { trustedProxies: ['127.0.0.0/30'], header: 'forwarded' },
     });
-    const perAddress = (address: string) => tooManySessionsMessage(1, 'maxSessionsPerAddress', address);
     const viaProxy = (headers: Record<string, string>) => rawInitialize(handle.port, headers, '127.0.0.2');
     assert.equal((await viaProxy({ forwarded: 'for=192.0.2.60;proto=http;by=127.0.0.2' })).status, 200);
     assertRefused(await viaProxy({ forwarded: 'for="192.0.2.60:4711"' }), perAddress('192.0.2.60'));

@@ -1,8 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { haproxyBinary, startBalancer, type Balancer } from '../../samples/cluster/balancer.js';
+import { haproxyBinary, runHaproxy, startBalancer, type Balancer } from '../../samples/cluster/balancer.js';
 import { freePort } from '../../samples/cluster/free-port.js';
-import { startServiceProcess } from '../../samples/cluster/service-process.js';
 
 /**
  * Why the HAProxy tests cannot run here (`haproxy` is not installed), as the message a skipped
@@ -63,16 +60,6 @@ export async function startForwardingHaproxy(backendPort: number, sourceAddress:
     `  server node1 127.0.0.1:${backendPort} source ${sourceAddress}`,
     '',
   ].join('\n');
-  const { stop } = await startServiceProcess({
-    label: 'HAProxy',
-    binary,
-    args: (dir) => {
-      const file = join(dir, 'haproxy.cfg');
-      writeFileSync(file, config);
-      return ['-db', '-f', file];
-    },
-    port,
-    dirPrefix: 'toolwright-haproxy-forward-',
-  });
+  const { stop } = await runHaproxy(binary, port, config);
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
