@@ -1,6 +1,6 @@
 import { ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CallContext } from '../../contract/index.js';
-import { principalOf } from './add-tools.js';
+import { bindingOf } from './add-tools.js';
 import {
   answerComplete,
   answerGetPrompt,
@@ -112,7 +112,7 @@ export function serveFeatures(
         withRequest(runExtra, (contextOf) => answerGetPrompt(features, params, contextOf));
       if (extra.era === 'legacy') return execute(extra);
       const name = promptOf(features, params).prompt.name;
-      const binding: RunBinding = { connection, principal: principalOf(ctx as ServerContext) };
+      const binding: RunBinding = bindingOf(ctx as ServerContext, connection);
       const result = await answerModernToolCall(runs, binding, params, extra, ctx, execute, `prompt:${name}`);
       return staleAsError(result);
     });
