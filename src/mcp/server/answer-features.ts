@@ -39,8 +39,15 @@ export function resourceNotFound(uri: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Resource not found', { uri });
 }
 
-/** A failed read, rendering or completion as a JSON-RPC error: invalid arguments `-32602`, anything else `-32603`, with the failure's text. */
+/**
+ * A failed read, rendering or completion as a JSON-RPC error: invalid arguments `-32602`,
+ * anything else `-32603`, with the failure's text; a `ProtocolError` (an upstream's answer,
+ * through a proxy) as it is.
+ */
 export function failureOf(error: unknown, data?: Record<string, unknown>): ProtocolError {
+  // An upstream's own JSON-RPC error (a consumed resource or prompt) crosses as it came.
+  if (error instanceof ProtocolError)
+    return error.data === undefined && data !== undefined ? new ProtocolError(error.code, error.message, data) : error;
   const code =
     error instanceof InvalidArgumentsError ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
   return new ProtocolError(code, errorTextOf(error), data);

@@ -94,12 +94,17 @@ export function serveFeatures(
     );
     own.set('resources/subscribe', (params, extra) => {
       if (extra.era === 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      subscribed.add(subscribedUriOf(features, params, 'resources/subscribe'));
+      const uri = subscribedUriOf(features, params, 'resources/subscribe');
+      if (!subscribed.has(uri)) {
+        subscribed.add(uri);
+        features.changes?.noteSubscription(uri, true);
+      }
       return {};
     });
     own.set('resources/unsubscribe', (params, extra) => {
       if (extra.era === 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      subscribed.delete(subscribedUriOf(features, params, 'resources/unsubscribe'));
+      const uri = subscribedUriOf(features, params, 'resources/unsubscribe');
+      if (subscribed.delete(uri)) features.changes?.noteSubscription(uri, false);
       return {};
     });
   }
@@ -124,6 +129,10 @@ export function serveFeatures(
 
   const changes = features.changes;
   if (changes === undefined || features.resources === undefined) return;
+  const endSubscriptions = (): void => {
+    for (const uri of subscribed) changes.noteSubscription(uri, false);
+    subscribed.clear();
+  };
   if (era === 'modern' && state.transport === 'http') return;
   const forwardAll = era === 'modern';
   const stop = changes.listen({
@@ -139,6 +148,7 @@ export function serveFeatures(
   const previous = target.onclose;
   target.onclose = () => {
     stop();
+    endSubscriptions();
     previous?.();
   };
 }

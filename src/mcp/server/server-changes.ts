@@ -18,6 +18,7 @@ export interface ChangeListener {
  */
 export class ServerChanges {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly subscriptionListeners = new Set<(uri: string, subscribed: boolean) => void>();
 
   /** Tells every subscriber of `uri` that the resource changed. Throws a `TypeError` for a URI that is not a non-empty string. */
   resourceUpdated(uri: string): void {
@@ -43,6 +44,26 @@ export class ServerChanges {
         // As above.
       }
     }
+  }
+
+  /**
+   * Told by the servers when a 2025-era client subscribes to `uri` (`subscribed: true`) or
+   * unsubscribes (`false`); a proxy subscribes upstream then. Internal to the MCP edge.
+   */
+  noteSubscription(uri: string, subscribed: boolean): void {
+    for (const listener of [...this.subscriptionListeners]) {
+      try {
+        listener(uri, subscribed);
+      } catch {
+        // As above.
+      }
+    }
+  }
+
+  /** Adds a listener of `noteSubscription` and returns the function that removes it. Internal to the MCP edge. */
+  onSubscription(listener: (uri: string, subscribed: boolean) => void): () => void {
+    this.subscriptionListeners.add(listener);
+    return () => void this.subscriptionListeners.delete(listener);
   }
 
   /** Adds a listener (a server, an endpoint) and returns the function that removes it. Internal to the MCP edge. */
