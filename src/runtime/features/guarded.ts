@@ -39,6 +39,8 @@ export interface GuardedRun<T> {
  * Whatever the work rejects with passes through unchanged.
  */
 export async function runGuarded<T>(run: GuardedRun<T>, ctx: CallContext): Promise<T> {
+  // Nothing to check and no limit: the work itself, as most reads and renderings are.
+  if (run.policy === undefined && run.timeoutMs === undefined && run.requires.length === 0) return run.work(ctx);
   const limit = run.timeoutMs === undefined ? undefined : new CallTimeLimit(run.label, run.timeoutMs, run.kind);
   const attempt = async (runCtx: CallContext, requireEvery: RequireEvery, implicit: boolean): Promise<T> => {
     if (implicit && run.implicit !== undefined) await requireEvery(run.implicit);
