@@ -83,6 +83,7 @@ export {
   DecoratorError,
   InvalidArgumentsError,
   ToolError,
+  ResourceNotFoundError,
   type ContractIssue,
   type ContractIssueCode,
   type ArgumentProblem,

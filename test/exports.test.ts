@@ -27,6 +27,7 @@ const ROOT_EXPORTS = [
   'Replay',
   'Requires',
   'Resource',
+  'ResourceNotFoundError',
   'ResourceTemplate',
   'Scopes',
   'Sequential',

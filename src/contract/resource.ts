@@ -1,4 +1,5 @@
 import type { CallContext } from './context.js';
+import { ToolwrightError } from './errors.js';
 import type { CompletionOutput, CompletionRequest } from './completion.js';
 import type { Requirement } from './tool.js';
 
@@ -121,3 +122,18 @@ export type ContractResources = readonly (ContractResource | ContractResourceTem
 
 /** The rule a resource URI follows here: an absolute URI (`scheme:` then at least one character), no spaces. */
 export const RESOURCE_URI_PATTERN = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/;
+
+/**
+ * Thrown by a read to say there is no resource at the URI (a template matched, but nothing is
+ * there): hosts answer it as MCP's resource-not-found error (`-32602` `Resource not found`, the
+ * URI as `data`), as for a URI nothing serves. Message: `no resource at <uri>` unless given.
+ * Code `resource-not-found`.
+ */
+export class ResourceNotFoundError extends ToolwrightError {
+  override readonly name = 'ResourceNotFoundError';
+  readonly uri: string;
+  constructor(uri: string, message = `no resource at ${uri}`) {
+    super('resource-not-found', message);
+    this.uri = uri;
+  }
+}

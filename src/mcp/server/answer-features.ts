@@ -1,5 +1,5 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { InvalidArgumentsError, isJsonObject, type CallContext } from '../../contract/index.js';
+import { InvalidArgumentsError, isJsonObject, ResourceNotFoundError, type CallContext } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import {
   runComplete,
@@ -93,8 +93,9 @@ export function answerTemplatesList(features: ServedFeatures, params: unknown): 
 
 /**
  * `resources/read`: the resource with the URI, else the first template the URI matches, read
- * through the core (see `runRead`). A URI nothing serves is `Resource not found` (see
- * `resourceNotFound`); a failed read is a JSON-RPC error with its text (see `failureOf`).
+ * through the core (see `runRead`). A URI nothing serves, and a read that throws
+ * `ResourceNotFoundError`, is `Resource not found` (see `resourceNotFound`); a failed read is a
+ * JSON-RPC error with its text (see `failureOf`).
  */
 export async function answerRead(
   features: ServedFeatures,
@@ -112,7 +113,7 @@ export async function answerRead(
     'variables' in found ? found.variables : undefined,
     contextOf(name, { uri }),
   );
-  if (!end.ok) throw failureOf(end.error, { uri });
+  if (!end.ok) throw end.error instanceof ResourceNotFoundError ? resourceNotFound(uri) : failureOf(end.error, { uri });
   return readResultOf(end.contents);
 }
 
