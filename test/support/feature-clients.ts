@@ -1,11 +1,11 @@
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
-import { ERA_CLIENT_KINDS, plainResult, type EraClientKind, type EraTarget } from './nest-era-clients.js';
-import { REPO_ROOT } from './cli-paths.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ERA_CLIENT_KINDS,
+  connectRawEraClient,
+  plainResult,
+  type EraClientKind,
+  type EraTarget,
+} from './nest-era-clients.js';
 
 export { ERA_CLIENT_KINDS, type EraClientKind, type EraTarget };
 
@@ -29,30 +29,20 @@ const ANY = { parse: (value: unknown) => value, safeParse: (value: unknown) => (
 const ANY_V2 = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };
 
 /**
- * Connects a client of `kind` to `target`. Elicitations are answered `accept` with `{ answer }`,
- * `answer(message)` (default `yes`); the 2.x client answers a 2026-07-28 input round the same way.
+ * Connects a client of `kind` to `target` (see `connectRawEraClient`). Elicitations are answered
+ * `accept` with `{ answer }`, `answer(message)` (default `yes`); the 2.x client answers a
+ * 2026-07-28 input round the same way.
  */
 export async function connectFeatureClient(
   kind: EraClientKind,
   target: EraTarget,
   answer: (message: string) => string = () => 'yes',
 ): Promise<FeatureClient> {
-  const info = { name: 'feature-test', version: '1.0.0' };
-  const capabilities = { elicitation: { form: {} } };
-  const reply = (params: { message?: unknown }) => ({
-    action: 'accept' as const,
-    content: { answer: answer(String(params.message)) },
-  });
-  if (kind === 'sdk 1.x (2025-11-25)') {
-    const client = new V1Client(info, { capabilities });
-    client.setRequestHandler(ElicitRequestSchema, async (request) => reply(request.params));
-    const updates: string[] = [];
+  const connected = await connectRawEraClient(kind, target, answer);
+  const updates: string[] = [];
+  if (connected.line === 1) {
+    const client = connected.client;
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => void updates.push(note.params.uri));
-    await client.connect(
-      'url' in target
-        ? new V1HttpTransport(target.url)
-        : new V1StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }),
-    );
     return {
       kind,
       request: async (method, params) =>
@@ -66,24 +56,10 @@ export async function connectFeatureClient(
       close: () => client.close(),
     };
   }
-  const era = kind === 'sdk 2.x (2026-07-28)' ? '2026-07-28' : '2025-11-25';
-  const client = new V2Client(info, {
-    capabilities,
-    ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}),
-  });
-  client.setRequestHandler(
-    'elicitation/create',
-    async (request) => reply(request.params as { message?: unknown }) as never,
-  );
-  const updates: string[] = [];
+  const { client, era } = connected;
   client.setNotificationHandler('notifications/resources/updated', (note) => {
     updates.push(String((note.params as { uri?: unknown }).uri));
   });
-  await client.connect(
-    'url' in target
-      ? new V2HttpTransport(target.url)
-      : new V2StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }),
-  );
   return {
     kind,
     request: async (method, params) =>

@@ -1,5 +1,4 @@
 import {
-  ContractError,
   isJsonObject,
   TOOL_NAME_PATTERN,
   type CallContext,
@@ -10,19 +9,24 @@ import {
 } from '../../contract/index.js';
 import { featureKindOf, getPromptOptions, DECORATOR_OF, type PromptOptions } from '../../decorators/index.js';
 import { kindOf } from '../../util/describe.js';
-import { checkFeatureOptions, type FeatureCompileOptions } from './feature-options.js';
-import { completeOf, completerIssues, featureClaimsOf, instanceOfCall, type InstanceSource } from './feature-common.js';
+import type { FeatureCompileOptions } from './feature-options.js';
+import {
+  compileSet,
+  completeOf,
+  completerIssues,
+  featureClaimsOf,
+  instanceOfCall,
+  type InstanceSource,
+  type SetEntry,
+  type SetKind,
+} from './feature-common.js';
 import { registerFeatureEntry } from './feature-entry.js';
 import { instanceOf } from './instance.js';
 import { inferNameOf } from './name.js';
 import { stringArgsOf } from './string-args.js';
 
-/** A prompt of the set while it is being compiled. */
-interface Entry {
-  readonly name: string | undefined;
-  readonly source: string;
-  readonly prompt: ContractPrompt | undefined;
-}
+/** A prompt of the set while it is being compiled: its name for the duplicate check. */
+type Entry = SetEntry<ContractPrompt>;
 
 /**
  * Compiles prompt classes (`@Prompt`), instances of them and hand-built contract prompts into
@@ -47,37 +51,24 @@ export function compilePrompts(
   sources: readonly unknown[],
   options: FeatureCompileOptions = {},
 ): readonly ContractPrompt[] {
-  if (!Array.isArray(sources))
-    throw new TypeError(
-      `compilePrompts() takes an array of prompt classes, instances and contract prompts, got ${kindOf(sources)}`,
-    );
-  checkFeatureOptions(options, 'compilePrompts()');
-  const issues: ContractIssue[] = [];
-  const entries = sources.map((source, index) => compileOne(source, index, options, issues));
-  issues.push(...duplicateIssues(entries));
-  if (issues.length > 0) throw new ContractError(issues, 'the prompts');
-  return Object.freeze(entries.map((entry) => entry.prompt!));
+  return compileSet(sources, options, PROMPTS);
 }
 
-function compileOne(source: unknown, index: number, options: FeatureCompileOptions, issues: ContractIssue[]): Entry {
-  if (typeof source === 'function') return compileClass(source, undefined, options, issues);
-  if (isJsonObject(source) || (typeof source === 'object' && source !== null)) {
-    const cls = (source as { constructor?: unknown }).constructor;
-    if (typeof cls === 'function' && getPromptOptions(cls) !== undefined)
-      return compileClass(cls, source as object, options, issues);
-    if (
-      typeof (source as { get?: unknown }).get === 'function' ||
-      typeof (source as { name?: unknown }).name === 'string'
-    )
-      return compileHandBuilt(source as Record<string, unknown>, index, issues);
-  }
-  issues.push({
+const PROMPTS: SetKind<ContractPrompt> = {
+  where: 'compilePrompts()',
+  holds: 'prompt classes, instances and contract prompts',
+  subject: 'the prompts',
+  marked: (cls) => getPromptOptions(cls) !== undefined,
+  compileClass,
+  looksHandBuilt: (value) => typeof value.get === 'function' || typeof value.name === 'string',
+  compileHandBuilt,
+  notOne: (index, value) => ({
     code: 'missing-prompt-decorator',
     className: '',
-    message: `item ${index} is not a prompt: expected a @Prompt() class, an instance of one, or a contract prompt object with name, description and get, got ${kindOf(source)}`,
-  });
-  return { name: undefined, source: `item ${index}`, prompt: undefined };
-}
+    message: `item ${index} is not a prompt: expected a @Prompt() class, an instance of one, or a contract prompt object with name, description and get, got ${kindOf(value)}`,
+  }),
+  duplicate: duplicateIssue,
+};
 
 function missingDecorator(cls: Function): ContractIssue {
   const className = cls.name || '(anonymous class)';
@@ -102,7 +93,7 @@ function compileClass(
   const source = `class ${className}`;
   if (promptOptions === undefined) {
     issues.push(missingDecorator(cls));
-    return { name: undefined, source, prompt: undefined };
+    return { key: undefined, source, made: undefined };
   }
   const before = issues.length;
   const name = nameOf(cls, promptOptions, issues);
@@ -142,10 +133,10 @@ function compileClass(
         'argument',
       ),
     );
-  if (issues.length > before || name === undefined || args === undefined) return { name, source, prompt: undefined };
+  if (issues.length > before || name === undefined || args === undefined) return { key: name, source, made: undefined };
   const perCall = given === undefined ? options.resolveForCall : undefined;
   const instance = given ?? (perCall === undefined ? instanceOf(cls, className, options, issues) : undefined);
-  if (instance === undefined && perCall === undefined) return { name, source, prompt: undefined };
+  if (instance === undefined && perCall === undefined) return { key: name, source, made: undefined };
   const calls: InstanceSource = { cls, className, instance, resolveForCall: perCall, method: 'messages' };
   const run = async (value: object, ctx: CallContext): Promise<unknown> => {
     const target = await instanceOfCall(calls, ctx);
@@ -164,7 +155,7 @@ function compileClass(
   if (typeof close === 'function') prompt.close = async () => void (await close.call(instance));
   const frozen = Object.freeze(prompt) as unknown as ContractPrompt;
   registerFeatureEntry(frozen, { parse: (raw) => args.parse((raw ?? {}) as Record<string, unknown>), run });
-  return { name, source, prompt: frozen };
+  return { key: name, source, made: frozen };
 }
 
 function argumentOf(param: { name: string; title?: string; description?: string; required: boolean }): PromptArgument {
@@ -238,11 +229,11 @@ function compileHandBuilt(given: Record<string, unknown>, index: number, issues:
       member: 'complete',
       message: `${label}: "complete" must be a function (request, ctx) => values, got ${kindOf(given.complete)}`,
     });
-  if (issues.length > before) return { name, source: label, prompt: undefined };
+  if (issues.length > before) return { key: name, source: label, made: undefined };
   const copy: Record<string, unknown> = { ...given };
   if (Array.isArray(given.arguments))
     copy.arguments = Object.freeze(given.arguments.map((argument) => Object.freeze({ ...(argument as object) })));
-  return { name, source: label, prompt: Object.freeze(copy) as unknown as ContractPrompt };
+  return { key: name, source: label, made: Object.freeze(copy) as unknown as ContractPrompt };
 }
 
 /** What is wrong with a hand-built prompt's `arguments`, or `undefined`. */
@@ -265,20 +256,10 @@ function argumentsProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-function duplicateIssues(entries: readonly Entry[]): ContractIssue[] {
-  const sources = new Map<string, string[]>();
-  for (const entry of entries) {
-    if (entry.name === undefined) continue;
-    sources.set(entry.name, [...(sources.get(entry.name) ?? []), entry.source]);
-  }
-  const issues: ContractIssue[] = [];
-  for (const [name, where] of sources) {
-    if (where.length < 2) continue;
-    issues.push({
-      code: 'duplicate-name',
-      className: '',
-      message: `prompt name ${JSON.stringify(name)} is used ${where.length} times (${where.join(', ')}): names must be unique in a set; give all but one another name (@Prompt({ name: '...' }) on a class, "name" on a contract prompt)`,
-    });
-  }
-  return issues;
+function duplicateIssue(name: string, where: readonly string[]): ContractIssue {
+  return {
+    code: 'duplicate-name',
+    className: '',
+    message: `prompt name ${JSON.stringify(name)} is used ${where.length} times (${where.join(', ')}): names must be unique in a set; give all but one another name (@Prompt({ name: '...' }) on a class, "name" on a contract prompt)`,
+  };
 }

@@ -1,5 +1,4 @@
 import {
-  ContractError,
   isJsonObject,
   RESOURCE_URI_PATTERN,
   type CallContext,
@@ -21,21 +20,25 @@ import {
 } from '../../decorators/index.js';
 import { kindOf } from '../../util/describe.js';
 import { parseUriTemplate, type ParsedTemplate } from '../../util/uri-template.js';
-import { completeOf, completerIssues, featureClaimsOf, instanceOfCall, type InstanceSource } from './feature-common.js';
+import {
+  compileSet,
+  completeOf,
+  completerIssues,
+  featureClaimsOf,
+  instanceOfCall,
+  type InstanceSource,
+  type SetEntry,
+  type SetKind,
+} from './feature-common.js';
 import { registerFeatureEntry } from './feature-entry.js';
-import { checkFeatureOptions, type FeatureCompileOptions } from './feature-options.js';
+import type { FeatureCompileOptions } from './feature-options.js';
 import { instanceOf } from './instance.js';
 import { inferNameOf } from './name.js';
 import { stringArgsOf } from './string-args.js';
 import type { StringParam } from './string-params.js';
 
-/** A resource of the set while it is being compiled: its key (URI or URI template) for the duplicate check. */
-interface Entry {
-  /** `uri <uri>` or `template <uriTemplate>`. */
-  readonly key: string | undefined;
-  readonly source: string;
-  readonly made: ContractResource | ContractResourceTemplate | undefined;
-}
+/** A resource of the set while it is being compiled: its key (`uri <uri>` or `template <uriTemplate>`) for the duplicate check. */
+type Entry = SetEntry<ContractResource | ContractResourceTemplate>;
 
 const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -60,38 +63,25 @@ const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
  * `@Timeout`, `@MaxOutput` and `@Requires` are carried over; `close()` calls the instance's.
  */
 export function compileResources(sources: readonly unknown[], options: FeatureCompileOptions = {}): ContractResources {
-  if (!Array.isArray(sources))
-    throw new TypeError(
-      `compileResources() takes an array of resource classes, instances and contract resources, got ${kindOf(sources)}`,
-    );
-  checkFeatureOptions(options, 'compileResources()');
-  const issues: ContractIssue[] = [];
-  const entries = sources.map((source, index) => compileOne(source, index, options, issues));
-  issues.push(...duplicateIssues(entries));
-  if (issues.length > 0) throw new ContractError(issues, 'the resources');
-  return Object.freeze(entries.map((entry) => entry.made!));
+  return compileSet(sources, options, RESOURCES);
 }
 
-function compileOne(source: unknown, index: number, options: FeatureCompileOptions, issues: ContractIssue[]): Entry {
-  if (typeof source === 'function') return compileClass(source, undefined, options, issues);
-  if (typeof source === 'object' && source !== null) {
-    const cls = (source as { constructor?: unknown }).constructor;
-    if (
-      typeof cls === 'function' &&
-      (getStaticResourceOptions(cls) !== undefined || getResourceTemplateOptions(cls) !== undefined)
-    )
-      return compileClass(cls, source, options, issues);
-    const given = source as Record<string, unknown>;
-    if (typeof given.uriTemplate === 'string' || typeof given.uri === 'string' || typeof given.read === 'function')
-      return compileHandBuilt(given, index, issues);
-  }
-  issues.push({
+const RESOURCES: SetKind<ContractResource | ContractResourceTemplate> = {
+  where: 'compileResources()',
+  holds: 'resource classes, instances and contract resources',
+  subject: 'the resources',
+  marked: (cls) => getStaticResourceOptions(cls) !== undefined || getResourceTemplateOptions(cls) !== undefined,
+  compileClass,
+  looksHandBuilt: (value) =>
+    typeof value.uriTemplate === 'string' || typeof value.uri === 'string' || typeof value.read === 'function',
+  compileHandBuilt,
+  notOne: (index, value) => ({
     code: 'missing-resource-decorator',
     className: '',
-    message: `item ${index} is not a resource: expected a @StaticResource() or @ResourceTemplate() class, an instance of one, or a contract resource object with uri (or uriTemplate), name and read, got ${kindOf(source)}`,
-  });
-  return { key: undefined, source: `item ${index}`, made: undefined };
-}
+    message: `item ${index} is not a resource: expected a @StaticResource() or @ResourceTemplate() class, an instance of one, or a contract resource object with uri (or uriTemplate), name and read, got ${kindOf(value)}`,
+  }),
+  duplicate: duplicateIssue,
+};
 
 function missingDecorator(cls: Function): ContractIssue {
   const className = cls.name || '(anonymous class)';
@@ -361,22 +351,12 @@ function compileHandBuilt(given: Record<string, unknown>, index: number, issues:
   };
 }
 
-function duplicateIssues(entries: readonly Entry[]): ContractIssue[] {
-  const sources = new Map<string, string[]>();
-  for (const entry of entries) {
-    if (entry.key === undefined || entry.made === undefined) continue;
-    sources.set(entry.key, [...(sources.get(entry.key) ?? []), entry.source]);
-  }
-  const issues: ContractIssue[] = [];
-  for (const [key, where] of sources) {
-    if (where.length < 2) continue;
-    const template = key.startsWith('template ');
-    const shown = key.slice(template ? 'template '.length : 'uri '.length);
-    issues.push({
-      code: 'duplicate-uri',
-      className: '',
-      message: `${template ? 'URI template' : 'resource URI'} ${JSON.stringify(shown)} is used ${where.length} times (${where.join(', ')}): each resource needs a URI of its own`,
-    });
-  }
-  return issues;
+function duplicateIssue(key: string, where: readonly string[]): ContractIssue {
+  const template = key.startsWith('template ');
+  const shown = key.slice(template ? 'template '.length : 'uri '.length);
+  return {
+    code: 'duplicate-uri',
+    className: '',
+    message: `${template ? 'URI template' : 'resource URI'} ${JSON.stringify(shown)} is used ${where.length} times (${where.join(', ')}): each resource needs a URI of its own`,
+  };
 }

@@ -1,13 +1,15 @@
-import type {
-  CallContext,
-  CompletionOutput,
-  CompletionRequest,
-  ContractIssue,
-  Requirement,
+import {
+  ContractError,
+  type CallContext,
+  type CompletionOutput,
+  type CompletionRequest,
+  type ContractIssue,
+  type Requirement,
 } from '../../contract/index.js';
 import { getClaims, getCompleters, getFactsMethod, type Class } from '../../decorators/index.js';
 import { kindOf, messageOf } from '../../util/describe.js';
 import type { ResolveForCall } from './build-tool.js';
+import { checkFeatureOptions, type FeatureCompileOptions } from './feature-options.js';
 import type { StringParam } from './string-params.js';
 
 /*
@@ -160,4 +162,70 @@ export function completeOf(
     const typed = request.value.toLowerCase();
     return values.filter((value) => value.toLowerCase().startsWith(typed));
   };
+}
+
+/** One item of a set while it is being compiled: its key for the duplicate check, where it came from, what it made. */
+export interface SetEntry<T> {
+  readonly key: string | undefined;
+  readonly source: string;
+  readonly made: T | undefined;
+}
+
+/** What `compileSet` needs to know of one kind of thing (resources, prompts). */
+export interface SetKind<T> {
+  /** The function's name in messages (`compilePrompts()`). */
+  readonly where: string;
+  /** What its array holds, for the `TypeError` (`prompt classes, instances and contract prompts`). */
+  readonly holds: string;
+  /** What `ContractError`'s message says was compiled (`the prompts`). */
+  readonly subject: string;
+  /** True for a class decorated as this kind. */
+  marked(cls: Function): boolean;
+  compileClass(
+    cls: Function,
+    given: object | undefined,
+    options: FeatureCompileOptions,
+    issues: ContractIssue[],
+  ): SetEntry<T>;
+  /** True for an object to check as a hand-built value of this kind. */
+  looksHandBuilt(value: Record<string, unknown>): boolean;
+  compileHandBuilt(value: Record<string, unknown>, index: number, issues: ContractIssue[]): SetEntry<T>;
+  /** The issue of item `index`, which is none of these. */
+  notOne(index: number, value: unknown): ContractIssue;
+  /** The issue of a key used by more than one item (`sources` names each, in order). */
+  duplicate(key: string, sources: readonly string[]): ContractIssue;
+}
+
+/**
+ * Compiles a set of one kind (see `compileResources`, `compilePrompts`): checks the array and the
+ * options (a `TypeError` at once), compiles each item (a class, an instance of a marked class, a
+ * hand-built value), and throws one `ContractError` with every problem, duplicates included;
+ * else returns what was made, frozen, in order.
+ */
+export function compileSet<T>(
+  sources: readonly unknown[],
+  options: FeatureCompileOptions,
+  kind: SetKind<T>,
+): readonly T[] {
+  if (!Array.isArray(sources))
+    throw new TypeError(`${kind.where} takes an array of ${kind.holds}, got ${kindOf(sources)}`);
+  checkFeatureOptions(options, kind.where);
+  const issues: ContractIssue[] = [];
+  const entries = sources.map((source, index): SetEntry<T> => {
+    if (typeof source === 'function') return kind.compileClass(source, undefined, options, issues);
+    if (typeof source === 'object' && source !== null) {
+      const cls = (source as { constructor?: unknown }).constructor;
+      if (typeof cls === 'function' && kind.marked(cls)) return kind.compileClass(cls, source, options, issues);
+      if (kind.looksHandBuilt(source as Record<string, unknown>))
+        return kind.compileHandBuilt(source as Record<string, unknown>, index, issues);
+    }
+    issues.push(kind.notOne(index, source));
+    return { key: undefined, source: `item ${index}`, made: undefined };
+  });
+  const byKey = new Map<string, string[]>();
+  for (const entry of entries)
+    if (entry.key !== undefined) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry.source]);
+  for (const [key, where] of byKey) if (where.length > 1) issues.push(kind.duplicate(key, where));
+  if (issues.length > 0) throw new ContractError(issues, kind.subject);
+  return Object.freeze(entries.map((entry) => entry.made!));
 }
