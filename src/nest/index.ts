@@ -13,6 +13,8 @@ export {
   DEFAULT_MCP_PATH,
   type ToolwrightModuleOptions,
   type ToolwrightModuleAsyncOptions,
+  type ToolwrightModuleRootOptions,
+  type ToolwrightOptionsFactory,
   type ToolwrightTransport,
   type ToolwrightOutputLimits,
   type ToolwrightCallOptions,
