@@ -32,6 +32,13 @@ import { DEFAULT_MCP_PATH, TOOLWRIGHT_OPTIONS, type ToolwrightModuleOptions } fr
 import { callOptionsOf, compileOptionsOf, type ProviderLookup } from './provided-options.js';
 import { listeningUrlOf } from './listening-url.js';
 
+/** The application's node HTTP server, as far as the start log needs it. */
+interface HttpServerLike {
+  readonly listening?: boolean;
+  address(): ReturnType<NetServer['address']>;
+  once?(event: 'listening', listener: () => void): unknown;
+}
+
 /**
  * How long a shutdown waits, past its deadline, for the answers of the calls it ended at the
  * deadline (see `CallDrain`) to be written.
@@ -73,13 +80,6 @@ function toolsSummary(tools: readonly ContractTool[]): string {
  * (context `ToolwrightModule`): `MCP endpoint http://127.0.0.1:3000/mcp serves 2 tools:
  * find_order, greet` (a wildcard address shown as `127.0.0.1`; at most ten names).
  */
-/** The application's node HTTP server, as far as the start log needs it. */
-interface HttpServerLike {
-  readonly listening?: boolean;
-  address(): ReturnType<NetServer['address']>;
-  once?(event: 'listening', listener: () => void): unknown;
-}
-
 @Injectable()
 export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private served: readonly ContractTool[] = [];
