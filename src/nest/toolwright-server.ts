@@ -131,6 +131,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs);
   }
 
+  /** Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad tools or options fail the application's start here. */
   onModuleInit(): void {
     const lookup: ProviderLookup = (token) => this.optional(token);
     const discovered = discoverTools(this.discovery);
@@ -162,6 +163,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     if (this.options.transport === 'http') this.mountHttp();
   }
 
+  /** Nest's hook: over stdio, starts serving stdin and stdout. */
   async onApplicationBootstrap(): Promise<void> {
     if (this.options.transport !== 'stdio') return;
     this.stdio = await connectStdio(() => this.createMcpServer('stdio'), {
@@ -172,6 +174,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     void this.stdio.closed.then(() => this.resolveClosed());
   }
 
+  /** Nest's first shutdown hook: refuses new calls, drains those in flight, closes the transport, then each tool's `close()`. */
   onModuleDestroy(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
