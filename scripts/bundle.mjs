@@ -64,7 +64,8 @@ await build({
 });
 
 /** A class declared as `var X = [X_1 = ]class Y [extends Z] {`: `X` is its source name, `Y` esbuild's. */
-const RENAMED_CLASS = /^(var ([A-Za-z_$][\w$]*) = (?:[A-Za-z_$][\w$]* = )?class )([A-Za-z_$][\w$]*)((?: extends [^{\n]+)?) \{/gm;
+const RENAMED_CLASS =
+  /^(var ([A-Za-z_$][\w$]*) = (?:[A-Za-z_$][\w$]* = )?class )([A-Za-z_$][\w$]*)((?: extends [^{\n]+)?) \{/gm;
 
 /** What an empty chunk holds: its source-map comment at most. */
 const EMPTY = /^\s*(\/\/# sourceMappingURL=\S+\s*)?$/;
