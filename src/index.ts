@@ -100,6 +100,7 @@ export type {
   SamplingResult,
   PermissionRequest,
   PermissionSubject,
+  PathSubjects,
   Principal,
   TransportRequest,
   StateScope,

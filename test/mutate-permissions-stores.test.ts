@@ -108,7 +108,7 @@ test('a store that is not a ScopedDecisions is asked through its interface: sync
   const policy = createPolicy({
     decisionStore: store,
     implications: { write: ['read'] },
-    rules: [{ effect: 'deny', subject: '/ruled' }],
+    rules: [{ effect: 'deny', path: '/ruled' }],
   });
   assert.equal(policy.decisionStore, store);
   policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
@@ -150,7 +150,7 @@ test('a store answering with promises: decide, verdictsOn, remember, remembered,
   const policy = createPolicy({
     decisionStore: store,
     implications: { write: ['read'] },
-    rules: [{ effect: 'allow', subject: '/open' }],
+    rules: [{ effect: 'allow', path: '/open' }],
   });
   const remembering = policy.remember('t', '/a', ['write'], 'deny', 'no', SERVER);
   assert.ok(remembering instanceof Promise);
