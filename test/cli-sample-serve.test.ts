@@ -65,8 +65,13 @@ describe('samples/serve (npm start)', () => {
 
       // The banner's client code, run as it is printed (an ES module beside the repository's packages).
       const banner = started.stdout();
+      assert.ok(
+        banner.includes("import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';\n"),
+      );
+      assert.doesNotMatch(banner, /@modelcontextprotocol\/sdk/, 'the banner teaches the 2.x client');
+      const header = '(@modelcontextprotocol/client 2.x, either protocol era):\n';
       const code = banner
-        .slice(banner.indexOf('(@modelcontextprotocol/client 2.x, either protocol era):\n') + 56)
+        .slice(banner.indexOf(header) + header.length)
         .split('\n\n')[0]!
         .replace(/^ {4}/gm, '');
       const script = join(OUT_DIR, 'banner-client.mjs');
