@@ -69,6 +69,15 @@ describe('samples/serve (npm start)', () => {
         banner.includes("import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';\n"),
       );
       assert.doesNotMatch(banner, /@modelcontextprotocol\/sdk/, 'the banner teaches the 2.x client');
+      const inspector = (
+        JSON.parse(readFileSync(join(OUT_DIR, '..', 'package.json'), 'utf8')) as {
+          devDependencies: Record<string, string>;
+        }
+      ).devDependencies['@modelcontextprotocol/inspector'];
+      assert.ok(
+        banner.includes(`  MCP Inspector (${inspector}, a development dependency here)`),
+        'the Inspector version named',
+      );
       const header = '(@modelcontextprotocol/client 2.x, either protocol era):\n';
       const code = banner
         .slice(banner.indexOf(header) + header.length)
