@@ -226,7 +226,7 @@ test(
     assert.equal((await onSession('valid')).status, 200);
 
     // An AuthInfo another middleware put on the request (as the SDK's requireBearerAuth does in
-    // front of createHttpHandler), naming nobody: the call fails, it never runs as nobody.
+    // front of createHttpHandler), naming nobody: refused at the door, it never runs as nobody.
     const node = createNodeServer();
     await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}/mcp`;
@@ -237,17 +237,25 @@ test(
       void handler(req, res);
     });
     try {
+      const refused = await rawRequest(Number(new URL(url).port), {
+        headers: POST_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+        path: '/mcp',
+      });
+      assert.equal(refused.status, 401);
+      assert.equal(refused.headers['www-authenticate'], 'Bearer error="invalid_token"');
+      const unauthorized = {
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message:
+            'Unauthorized: the access token names neither a subject (sub) nor a client (client_id), so it belongs to no principal',
+        },
+        id: null,
+      };
+      assert.deepEqual(JSON.parse(refused.text), unauthorized);
       for (const line of SDK_LINES) {
-        const anonymous = await connectWithToken(line, url, 'anonymous');
-        try {
-          await assert.rejects(whoami(anonymous), (error: Error) =>
-            error.message.endsWith(
-              'the access token names neither a subject (sub) nor a client (client_id), so it belongs to no principal',
-            ),
-          );
-        } finally {
-          await anonymous.close();
-        }
+        assert.deepEqual(await refusedClient(line, url, 'anonymous'), { status: 401, body: unauthorized });
         const named = await connectWithToken(line, url, 'named');
         try {
           assert.equal((await whoami(named)).subject, 'named-client');
@@ -444,5 +452,33 @@ test(
     } finally {
       await client.close();
     }
+  },
+);
+
+test(
+  'auth profile: a client-only token (client_id, no sub) is another principal than a user whose sub equals that client id',
+  { timeout: 30_000 },
+  async () => {
+    const user = await signToken(keys, claims(strict, { sub: 'tool-client', client_id: 'other-client' }));
+    const clientOnly = await signToken(keys, claims(strict, { sub: undefined, client_id: 'tool-client' }));
+    const session = await initSession(strict.port, { authorization: `Bearer ${user}` });
+    const list = (token: string) =>
+      rawRequest(strict.port, {
+        headers: {
+          ...POST_HEADERS,
+          authorization: `Bearer ${token}`,
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+    assert.equal((await list(user)).status, 200);
+    const other = await list(clientOnly);
+    assert.equal(other.status, 404, other.text);
+    assert.deepEqual(JSON.parse(other.text), {
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Session not found' },
+      id: null,
+    });
   },
 );

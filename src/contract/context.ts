@@ -100,6 +100,12 @@ export interface Session {
 export interface Principal {
   /** Who the token speaks for: its `sub` claim, or the client id when it names no user (client credentials). */
   readonly subject: string;
+  /**
+   * `true` when the token named no user, so `subject` is the client id. Such a principal is
+   * another one than a user whose `sub` happens to equal that client id (see `principalKey`).
+   * Absent (or `false`) for a token with a `sub`.
+   */
+  readonly clientOnly?: boolean;
   /** The OAuth client the token was issued to. */
   readonly clientId: string;
   /** The scopes granted, in the token's order. */

@@ -8,6 +8,7 @@ import { RedisUnavailableError } from './errors.js';
  * as it is; for ioredis, pass `{ sendCommand: (args) => redis.call(args[0], ...args.slice(1)) }`.
  */
 export interface RedisCommandClient {
+  /** Sends one command (`['SET', 'k', 'v']`) and resolves its reply; `timeout` bounds it in milliseconds. */
   sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
 }
 
@@ -116,7 +117,11 @@ export class RedisConnection {
   private readonly owned: OwnedClient | undefined;
   private closed = false;
 
-  /** Use `connectRedis`; this constructor neither connects nor checks its arguments. */
+  /**
+   * Use `connectRedis`; this constructor neither connects nor checks its arguments.
+   *
+   * @internal
+   */
   constructor(
     private readonly client: RedisCommandClient,
     options: {

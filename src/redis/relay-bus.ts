@@ -8,7 +8,9 @@ import { RedisUnavailableError } from './errors.js';
  * may pass its own (`client.duplicate()`, connected), which toolwright then never closes.
  */
 export interface RedisSubscriber {
+  /** Listens on `channel`, calling `listener` with each message. */
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** Stops listening on `channel` (with `listener`: that listener only). */
   unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
 }
 

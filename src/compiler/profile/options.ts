@@ -9,6 +9,7 @@ import { kindOf } from '../../util/describe.js';
  */
 export type SchemaProfile = 'exact' | 'portable' | 'openai-strict' | 'gemini' | 'anthropic-strict';
 
+/** Every schema profile, in the order help texts list them. */
 export const SCHEMA_PROFILES: readonly SchemaProfile[] = [
   'exact',
   'portable',

@@ -8,6 +8,7 @@ import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
 import type { AuthInfoLike } from '../../auth/index.js';
+import { NO_IDENTITY, namesNobody } from '../../auth/principal.js';
 import { requestClient, type RequestClient } from '../../server/request-client.js';
 import { addressKey, clientAddressOf, resolveForwarded, type ForwardedOptions } from './client-address.js';
 import { resolveSessionLimits, SessionCounts, tooManySessionsMessage, type SessionLimits } from './session-limits.js';
@@ -216,6 +217,11 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     const refusal = guard(req.headers.host, req.headers.origin);
     if (refusal !== undefined) return sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
     if (auth !== undefined && (await auth.admit(req, res))) return;
+    // An AuthInfo another middleware made (toolwright's own edge refuses such tokens in admit).
+    if (namesNobody((req as IncomingMessage & { auth?: AuthInfoLike }).auth))
+      return sendJsonError(res, 401, JsonRpcCode.ServerError, `Unauthorized: ${NO_IDENTITY}`, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
     if (options.path !== undefined && pathOf(req.url) !== options.path) {
       return sendJsonError(res, 404, JsonRpcCode.ServerError, `Not Found: the MCP endpoint is ${options.path}`);
     }
