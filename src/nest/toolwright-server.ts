@@ -152,7 +152,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
    * transport says (the SDK's factories pass `{ era }`); it decides how announced resource
    * changes reach it.
    */
-  createMcpServer(transport: Session['transport'] = 'other', era?: ProtocolEra): Server {
+  createMcpServer(transport: Session['transport'] = 'other', era?: 'legacy' | 'modern'): Server {
     return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs, this.features, era);
   }
 

@@ -188,7 +188,7 @@ export async function answerComplete(
     if (typeof ref.uri !== 'string') throw invalidParams('completion/complete: a ref/resource needs a string "uri"');
     prepared = features.resources?.byTemplate.get(ref.uri);
     if (prepared === undefined) throw invalidParams(`Unknown resource template: ${ref.uri}`);
-    names = prepared.parsed.variables.map((v) => v.name);
+    names = prepared.variables;
   } else throw invalidParams(`completion/complete: unknown ref type ${JSON.stringify(ref.type) ?? 'nothing'}`);
   if (!names.includes(argument.name))
     throw invalidParams(

@@ -1,6 +1,8 @@
 /** What a listener of `ServerChanges` is told. */
 export interface ChangeListener {
+  /** Told that the content of the resource at `uri` changed. */
   resourceUpdated?(uri: string): void;
+  /** Told that the list of resources changed. */
   resourcesChanged?(): void;
 }
 

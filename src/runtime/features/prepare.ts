@@ -8,47 +8,59 @@ import {
   type ContractResources,
   type ContractResourceTemplate,
   type Requirement,
+  type TemplateVariables,
 } from '../../contract/index.js';
 import { featureEntryOf, type FeatureEntry } from '../../compiler/internal.js';
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import {
-  matchUriTemplate,
-  parseUriTemplate,
-  type MatchedValues,
-  type ParsedTemplate,
-} from '../../util/uri-template.js';
+import { matchUriTemplate, parseUriTemplate, type ParsedTemplate } from '../../util/uri-template.js';
 import { checkTimeout } from '../call/time-limit.js';
 import { coreSettingsOf, type CallCoreOptions, type CoreSettings } from '../call/options.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 
-/** What the core reads of any prepared resource, template or prompt. */
+/** What every prepared resource, template or prompt says of itself. */
 interface PreparedCommon {
-  /** How `compileResources`/`compilePrompts` run it step by step, or `undefined` for a hand-built one. */
-  readonly entry: FeatureEntry | undefined;
+  /** The time limit of each read or rendering in milliseconds: its own `timeoutMs`, else the host's; `undefined` for none. */
   readonly timeoutMs: number | undefined;
-  readonly maxOutputChars: number | undefined;
-  readonly requires: readonly Requirement[];
-  readonly policy: PermissionPolicy | undefined;
 }
 
-/** A resource with a fixed URI, ready to be read through the core. */
+/** A resource with a fixed URI, ready to be read through the core (see `runRead`). Made only by `prepareResources`. */
 export interface PreparedResource extends PreparedCommon {
   readonly kind: 'resource';
   readonly resource: ContractResource;
 }
 
-/** A resource template, ready to be read through the core. */
+/** A resource template, ready to be read through the core (see `runRead`). Made only by `prepareResources`. */
 export interface PreparedTemplate extends PreparedCommon {
   readonly kind: 'template';
   readonly template: ContractResourceTemplate;
-  readonly parsed: ParsedTemplate;
+  /** The names of its template's variables, in order. */
+  readonly variables: readonly string[];
 }
 
-/** A prompt, ready to be rendered through the core. */
+/** A prompt, ready to be rendered through the core (see `runPrompt`). Made only by `preparePrompts`. */
 export interface PreparedPrompt extends PreparedCommon {
   readonly kind: 'prompt';
   readonly prompt: ContractPrompt;
+}
+
+/** What the core reads of a prepared resource, template or prompt besides. Internal to the core. */
+export interface CoreCommon {
+  /** How `compileResources`/`compilePrompts` run it step by step, or `undefined` for a hand-built one. */
+  readonly entry: FeatureEntry | undefined;
+  readonly maxOutputChars: number | undefined;
+  readonly requires: readonly Requirement[];
+  readonly policy: PermissionPolicy | undefined;
+}
+
+/** A template as the core reads it: its parsed template too. Internal to the core. */
+export interface CoreTemplate extends PreparedTemplate, CoreCommon {
+  readonly parsed: ParsedTemplate;
+}
+
+/** The core's view of any prepared value (see `CoreCommon`). Internal to the core. */
+export function coreOf<T extends PreparedResource | PreparedTemplate | PreparedPrompt>(prepared: T): T & CoreCommon {
+  return prepared as T & CoreCommon;
 }
 
 /** The resources of one served set, checked once, with the host's settings fixed. */
@@ -67,11 +79,11 @@ export interface PreparedResources {
     uri: string,
   ):
     | { readonly resource: PreparedResource }
-    | { readonly template: PreparedTemplate; readonly variables: MatchedValues }
+    | { readonly template: PreparedTemplate; readonly variables: TemplateVariables }
     | undefined;
 }
 
-function commonOf(made: object, label: string, settings: CoreSettings): PreparedCommon {
+function commonOf(made: object, label: string, settings: CoreSettings): PreparedCommon & CoreCommon {
   const given = made as { timeoutMs?: unknown; maxOutputChars?: unknown; requires?: unknown };
   const timeoutProblem = checkTimeout(given.timeoutMs);
   if (timeoutProblem !== undefined) throw new Error(`${label}: timeoutMs: ${timeoutProblem}`);
@@ -106,7 +118,7 @@ export function prepareResources(
   if (!Array.isArray(resources))
     throw new TypeError(`${where}: "resources" must be an array of contract resources, got ${kindOf(resources)}`);
   const fixed = new Map<string, PreparedResource>();
-  const templates: PreparedTemplate[] = [];
+  const templates: CoreTemplate[] = [];
   const byTemplate = new Map<string, PreparedTemplate>();
   resources.forEach((made, index) => {
     if (!isJsonObject(made) && (typeof made !== 'object' || made === null))
@@ -123,9 +135,10 @@ export function prepareResources(
       if (!parsed.ok) throw new Error(`${label}: not a valid RFC 6570 URI template: ${parsed.problem}`);
       if (parsed.template.variables.length === 0) throw new Error(`${label}: a URI template needs a variable`);
       if (byTemplate.has(made.uriTemplate)) throw new Error(`${label} is listed twice; URI templates must be unique`);
-      const prepared: PreparedTemplate = Object.freeze({
+      const prepared: CoreTemplate = Object.freeze({
         kind: 'template',
         template: made,
+        variables: Object.freeze(parsed.template.variables.map((variable) => variable.name)),
         parsed: parsed.template,
         ...common,
       });

@@ -19,7 +19,7 @@ import { CallTimeLimit } from '../call/time-limit.js';
 import { contextWith } from '../permissions/context.js';
 import { raceLimit, runGuarded } from './guarded.js';
 import { boundContents, boundPrompt, completionAnswerOf, promptResultOf, resourceContentsOf } from './outputs.js';
-import type { PreparedPrompt, PreparedResource, PreparedTemplate } from './prepare.js';
+import { coreOf, type PreparedPrompt, type PreparedResource, type PreparedTemplate } from './prepare.js';
 
 /** How a read through the core ended: the contents, or the error. */
 export type ReadEnd =
@@ -49,11 +49,12 @@ export type PromptEnd =
  * It never rejects: a throw anywhere ends the read with that error.
  */
 export async function runRead(
-  prepared: PreparedResource | PreparedTemplate,
+  given: PreparedResource | PreparedTemplate,
   uri: string,
   variables: TemplateVariables | undefined,
   ctx: CallContext,
 ): Promise<ReadEnd> {
+  const prepared = coreOf(given);
   const made = prepared.kind === 'resource' ? prepared.resource : prepared.template;
   const label = uri;
   try {
@@ -95,7 +96,10 @@ export async function runRead(
  * (MCP prompt arguments are named strings); a hand-built prompt's `arguments` also decide which
  * names are known and which are required (a compiled prompt's class does that itself).
  */
-function argumentProblems(prepared: PreparedPrompt, args: Record<string, unknown>): ArgumentProblem[] {
+function argumentProblems(
+  prepared: ReturnType<typeof coreOf<PreparedPrompt>>,
+  args: Record<string, unknown>,
+): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   for (const [name, value] of Object.entries(args))
     if (typeof value !== 'string')
@@ -132,7 +136,8 @@ function argumentProblems(prepared: PreparedPrompt, args: Record<string, unknown
  *
  * It never rejects: a throw anywhere ends the rendering with that error.
  */
-export async function runPrompt(prepared: PreparedPrompt, args: unknown, ctx: CallContext): Promise<PromptEnd> {
+export async function runPrompt(given: PreparedPrompt, args: unknown, ctx: CallContext): Promise<PromptEnd> {
+  const prepared = coreOf(given);
   const prompt = prepared.prompt;
   try {
     const raw = args === undefined ? {} : args;
