@@ -178,7 +178,7 @@ describe('cli helpText', () => {
         'usage: toolwright list <module> [--json] [--profile p] [--lint]',
         '',
         'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions',
-    '(with resources or prompts: { tools, resources, resourceTemplates, prompts }).',
+        '(with resources or prompts: { tools, resources, resourceTemplates, prompts }).',
         '--profile (exact, portable, openai-strict, gemini, anthropic-strict) lists the schemas as that profile makes them;',
         "--lint also prints the linter's findings.",
         '',
