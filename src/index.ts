@@ -43,6 +43,17 @@ export {
   defineMapOf,
   defineUnionOf,
   defineScopes,
+  StaticResource,
+  ResourceTemplate,
+  Prompt,
+  Complete,
+  defineStaticResource,
+  defineResourceTemplate,
+  definePrompt,
+  defineComplete,
+  type StaticResourceOptions,
+  type ResourceTemplateOptions,
+  type PromptOptions,
   type ToolOptions,
   type FieldOptions,
   type DiscriminatedUnion,
@@ -50,19 +61,32 @@ export {
   type ValueTypeRef,
 } from './decorators/index.js';
 export { compile, type CompileOptions } from './compiler/compile/compile.js';
+export { compileResources } from './compiler/compile/compile-resources.js';
+export { compilePrompts } from './compiler/compile/compile-prompts.js';
+export type { FeatureCompileOptions } from './compiler/compile/feature-options.js';
 export { serveStdio, type ServeStdioOptions } from './mcp/transports/serve-stdio.js';
 export { serveHttp } from './mcp/transports/serve-http-lazy.js';
 export type { ServeHttpOptions } from './mcp/transports/serve-http.js';
 export type { HttpHandle } from './mcp/transports/http/listen-http.js';
 export type { StdioHandle } from './mcp/transports/stdio/connect-stdio.js';
 export type { ServerInfo } from './mcp/server/index.js';
-export { text, image, audio, embeddedText, embeddedBlob, resourceLink } from './contract/index.js';
+export {
+  text,
+  image,
+  audio,
+  embeddedText,
+  embeddedBlob,
+  resourceLink,
+  userMessage,
+  assistantMessage,
+} from './contract/index.js';
 export {
   ToolwrightError,
   ContractError,
   DecoratorError,
   InvalidArgumentsError,
   ToolError,
+  ResourceNotFoundError,
   type ContractIssue,
   type ContractIssueCode,
   type ArgumentProblem,
@@ -104,4 +128,23 @@ export type {
   Principal,
   TransportRequest,
   StateScope,
+  ContractResource,
+  ContractResourceTemplate,
+  ContractResources,
+  ContractPrompt,
+  ResourceContent,
+  TextResourceContent,
+  BlobResourceContent,
+  ResourceOutput,
+  ResourceContext,
+  ResourceAnnotations,
+  ListedResource,
+  TemplateVariables,
+  PromptArgument,
+  PromptMessage,
+  PromptResult,
+  PromptOutput,
+  CompletionRequest,
+  CompletionAnswer,
+  CompletionOutput,
 } from './contract/index.js';

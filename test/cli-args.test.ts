@@ -167,6 +167,8 @@ describe('cli helpText', () => {
         '<module> is a compiled ES module (a path, resolved against the current directory) that',
         'exports classes decorated with @Tool, or `tools`: an array of tool classes, instances or',
         'contract tools, or a function returning one (for tools whose constructors need arguments).',
+        'Its @StaticResource, @ResourceTemplate and @Prompt classes (or `resources` and `prompts`',
+        'arrays) are served and listed beside the tools; a `changes` export announces resource changes.',
         '',
       ].join('\n'),
     );
@@ -175,7 +177,8 @@ describe('cli helpText', () => {
       [
         'usage: toolwright list <module> [--json] [--profile p] [--lint]',
         '',
-        'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
+        'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions',
+        '(with resources or prompts: { tools, resources, resourceTemplates, prompts }).',
         '--profile (exact, portable, openai-strict, gemini, anthropic-strict) lists the schemas as that profile makes them;',
         "--lint also prints the linter's findings.",
         '',

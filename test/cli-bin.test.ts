@@ -93,7 +93,7 @@ describe('toolwright bin', () => {
     } finally {
       await client.close();
     }
-    assert.equal(stderr, 'toolwright: serving 26 tools of conf 9.9.9 over stdio\n');
+    assert.equal(stderr, 'toolwright: serving 26 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
   });
 
   it('serves stateless HTTP with --stateless and stops with exit 0 on SIGTERM', async () => {
@@ -102,7 +102,7 @@ describe('toolwright bin', () => {
       assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       assert.equal(
         served.stderr(),
-        `toolwright: serving 26 tools of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
+        `toolwright: serving 26 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
       );
       const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));

@@ -124,6 +124,74 @@ describe('cli call', () => {
   });
 });
 
+describe('cli list of resources and prompts', () => {
+  it('lists a module that serves only a resource and a prompt, readable and as the exact MCP definitions', async () => {
+    assert.deepEqual(await runCliCaptured(['list', at('features-only')]), {
+      code: 0,
+      out: 'resources:\n  notes://today today_notes "Notes" (text/markdown)\n\nprompts:\n  summary — Summarises a topic\n    topic* — What to summarise\n',
+      err: '',
+    });
+    const run = await runCliCaptured(['list', at('features-only'), '--json']);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.out), {
+      tools: [],
+      resources: [{ uri: 'notes://today', name: 'today_notes', title: 'Notes', mimeType: 'text/markdown' }],
+      resourceTemplates: [],
+      prompts: [
+        {
+          name: 'summary',
+          description: 'Summarises a topic',
+          arguments: [{ name: 'topic', description: 'What to summarise', required: true }],
+        },
+      ],
+    });
+  });
+
+  it('lists the tools, then the resources, templates and prompts of the conformance sample', async () => {
+    const run = await runCliCaptured(['list', SAMPLE]);
+    assert.equal(run.code, 0, run.err);
+    const tail = run.out.slice(run.out.indexOf('\nresources:\n') + 1);
+    assert.equal(
+      tail,
+      [
+        'resources:',
+        '  test://static-text static_text (text/plain) — A fixed text resource.',
+        '  test://static-binary static_binary (image/png) — A fixed binary resource: a 1x1 red PNG.',
+        '  test://watched-resource watched_resource (text/plain) — A resource clients may subscribe to.',
+        '',
+        'resource templates:',
+        '  test://template/{id}/data template_data (application/json) — JSON data for any id.',
+        '    variables: id; completes',
+        '',
+        'prompts:',
+        '  test_simple_prompt — A prompt without arguments.',
+        '  test_prompt_with_arguments — A prompt with two arguments.',
+        '    arg1* — First test argument',
+        '    arg2* — Second test argument',
+        '    completes',
+        '  test_prompt_with_embedded_resource — A prompt that embeds a resource.',
+        '    resourceUri* — URI of the resource to embed',
+        '  test_prompt_with_image — A prompt with an image.',
+        '  test_input_required_result_prompt — A prompt that asks the user for context first (an input round in 2026-07-28).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('names a bad resources export and the problems of a prompt class (exit 2)', async () => {
+    assert.deepEqual(await runCliCaptured(['list', at('bad-features')]), {
+      code: 2,
+      out: '',
+      err: `toolwright: module "${at('bad-features')}": its "resources" export must be an array or a function returning one, got a class (wrap it in an array)\n`,
+    });
+    assert.deepEqual(await runCliCaptured(['serve', at('bad-prompt')]), {
+      code: 2,
+      out: '',
+      err: `toolwright: module "${at('bad-prompt')}": 1 problem in the prompts:\n  - [missing-description] class BlankPrompt: @Prompt() has a blank description: tell the user what the prompt is for in @Prompt({ description: '...' })\n`,
+    });
+  });
+});
+
 describe('cli errors', () => {
   it('names a missing module, a failing module, a module without tools and a bad tools export (exit 2)', async () => {
     assert.deepEqual(await runCliCaptured(['list', 'no/such/module.js']), {
@@ -139,7 +207,7 @@ describe('cli errors', () => {
     assert.deepEqual(await runCliCaptured(['list', at('no-tools')]), {
       code: 2,
       out: '',
-      err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools\n`,
+      err: `toolwright: module "${at('no-tools')}" exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools (resources and prompts: @StaticResource, @ResourceTemplate and @Prompt classes, or "resources" and "prompts" arrays)\n`,
     });
     assert.deepEqual(await runCliCaptured(['list', at('bad-list')]), {
       code: 2,

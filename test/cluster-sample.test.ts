@@ -65,6 +65,19 @@ test(
             textOf(await client.call('confirm')),
             /^accept \{"ok":true\}; asked and finished by \{"pid":\d+,"node":"node-[12]"\}$/,
           );
+        // A prompt that asks first is parked and resumed across the processes the same way.
+        for (let i = 0; i < 2; i++) {
+          const rendered = await client.request('prompts/get', { name: 'briefing' });
+          assert.match(
+            JSON.stringify(rendered.messages),
+            /^\[\{"role":"user","content":\{"type":"text","text":"accept; briefed by \{\\"pid\\":\d+,\\"node\\":\\"node-[12]\\"\} from start to end"\}\}\]$/,
+          );
+        }
+        const read = await client.request('resources/read', { uri: 'cluster://node' });
+        assert.match(
+          JSON.stringify(read.contents),
+          /"uri":"cluster:\/\/node","mimeType":"application\/json","text":"\{\\"pid\\":\d+/,
+        );
       } finally {
         await client.close();
       }

@@ -25,6 +25,7 @@ import {
   DecoratorError,
   InvalidArgumentsError,
   PermissionDeniedError,
+  ResourceNotFoundError,
   ToolError,
   ToolwrightError,
 } from '../src/index.js';
@@ -44,6 +45,7 @@ test('every error the package throws across its API is a ToolwrightError with a 
       'invalid-arguments',
     ],
     [new ToolError('nope'), 'ToolError', 'tool-error'],
+    [new ResourceNotFoundError('notes://x'), 'ResourceNotFoundError', 'resource-not-found'],
     [new ToolError('nope', { code: 'quota-exceeded' }), 'ToolError', 'quota-exceeded'],
     [new UnknownToolError('zap'), 'UnknownToolError', 'unknown-tool'],
     [new InvalidOutputError('bad'), 'InvalidOutputError', 'invalid-output'],

@@ -106,6 +106,44 @@ for (const transport of ['stdio', 'http'] as const) {
       });
     });
 
+    it('lists the sample resources and reads a template resource (exit 0, exact results)', async () => {
+      const listed = await inspector(target, ['--method', 'resources/list']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(
+        (resultOf(listed) as { resources: Array<{ uri: string }> }).resources.map((resource) => resource.uri),
+        ['test://static-text', 'test://static-binary', 'test://watched-resource'],
+      );
+      const read = await inspector(target, ['--method', 'resources/read', '--uri', 'test://template/7/data']);
+      assert.equal(read.code, 0, read.stderr);
+      assert.deepEqual(resultOf(read), {
+        contents: [
+          {
+            uri: 'test://template/7/data',
+            mimeType: 'application/json',
+            text: '{"id":"7","templateTest":true,"data":"Data for ID: 7"}',
+          },
+        ],
+      });
+    });
+
+    it('gets a sample prompt with --prompt-args (exit 0, exact result)', async () => {
+      const got = await inspector(target, [
+        '--method',
+        'prompts/get',
+        '--prompt-name',
+        'test_prompt_with_arguments',
+        '--prompt-args',
+        'arg1=hello',
+        'arg2=world',
+      ]);
+      assert.equal(got.code, 0, got.stderr);
+      assert.deepEqual(resultOf(got), {
+        messages: [
+          { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='hello', arg2='world'" } },
+        ],
+      });
+    });
+
     it('reports invalid arguments as a tool error with exit 5, naming the problem', async () => {
       const outcome = await inspector(target, [
         '--method',

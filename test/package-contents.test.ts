@@ -65,7 +65,8 @@ test('the package ships the bundle, its maps, the declarations and the sources t
         .filter((source) => !files.has(source));
     });
   assert.deepEqual(missing, [], 'every source a map names ships, so stack traces resolve to src/*.ts');
-  assert.ok(size < 800_000, `the tarball is ${size} bytes`);
+  // 690 KB before resources and prompts (issue 24), 855 KB with them.
+  assert.ok(size < 900_000, `the tarball is ${size} bytes`);
 });
 
 test('the package ships every document the README and the guides link to', async () => {

@@ -1,7 +1,7 @@
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/index.js';
 import { MemoryReplayStore } from '../../src/runtime/index.js';
 import { connectRedis, RedisReplayStore, redisRelayBus } from '../../src/redis/index.js';
-import { clusterTools } from './tools.js';
+import { clusterFeatures, clusterTools } from './tools.js';
 
 /** Options of `startClusterNode`. */
 export interface ClusterNodeOptions {
@@ -24,8 +24,9 @@ export interface ClusterNodeOptions {
 }
 
 /**
- * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`) over streamable HTTP at
- * `/mcp` as one node of a cluster: both protocol eras on one endpoint (2025-era sessions, which
+ * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`), its resource
+ * (`cluster://node`) and its prompt (`briefing`) over streamable HTTP at `/mcp` as one node of a
+ * cluster: both protocol eras on one endpoint (2025-era sessions, which
  * the balancer keeps sticky, and stateless 2026-07-28-era requests), with `nodeId` as the
  * node id of its parked runs and, with `redisUrl`, their relay through Redis. `close()` stops the
  * server, then the Redis connections.
@@ -42,6 +43,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
   try {
     const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
       replay,
+      ...clusterFeatures(me),
       ...serve,
       port: options.port ?? 0,
       inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },

@@ -1,5 +1,21 @@
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { Args, compile, ReadOnly, Replay, Tool, type CallContext, type ContractTool } from '../../src/index.js';
+import {
+  Args,
+  compile,
+  compilePrompts,
+  compileResources,
+  Prompt,
+  ReadOnly,
+  Replay,
+  StaticResource,
+  Tool,
+  userMessage,
+  type CallContext,
+  type ContractPrompt,
+  type ContractResources,
+  type ContractTool,
+  type PromptMessage,
+} from '../../src/index.js';
 
 /** Who answered a call: the process id and the node id of the toolwright process. */
 export interface Answerer {
@@ -120,4 +136,42 @@ export function clusterTools(me: Answerer): readonly ContractTool[] {
   return compile([WhoAmI, Slow, Confirm, Order], {
     resolve: (cls) => new (cls as new (process: Process) => object)(process),
   });
+}
+
+/** `cluster://node`: which process read it, and how many orders it placed so far. */
+@StaticResource({
+  uri: 'cluster://node',
+  description: 'The process that answers this read',
+  mimeType: 'application/json',
+})
+export class NodeResource {
+  constructor(private readonly process: Process) {}
+  read(): string {
+    return JSON.stringify({ ...this.process.me, orders: this.process.orders });
+  }
+}
+
+/**
+ * `briefing`: asks the client "Proceed?" before it renders (in the 2026-07-28 era the rendering
+ * is parked until the client retries with the answer, relayed to this process through Redis when
+ * the retry reaches another), then says which process rendered it from its start to its end.
+ */
+@Prompt({ name: 'briefing', description: 'Ask the client to confirm, then brief it, naming the process' })
+export class Briefing {
+  constructor(private readonly process: Process) {}
+  async messages(_args: unknown, ctx: CallContext): Promise<PromptMessage[]> {
+    const startedOn = JSON.stringify(this.process.me);
+    const answer = await ctx.elicit({
+      message: 'Proceed?',
+      schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    });
+    return [userMessage(`${answer.action}; briefed by ${startedOn} from start to end`)];
+  }
+}
+
+/** The cluster sample's resource (`cluster://node`) and prompt (`briefing`), each told which process it runs in. */
+export function clusterFeatures(me: Answerer): { resources: ContractResources; prompts: readonly ContractPrompt[] } {
+  const process: Process = { me, running: 0, orders: 0 };
+  const resolve = (cls: Function): object => new (cls as new (process: Process) => object)(process);
+  return { resources: compileResources([NodeResource], { resolve }), prompts: compilePrompts([Briefing], { resolve }) };
 }

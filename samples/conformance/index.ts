@@ -6,7 +6,8 @@
  *   toolwright serve dist/samples/conformance/index.js --http 3000
  *
  * and run `node scripts/conformance.mjs` to hold it to the suite. `echo` is extra: the
- * Inspector tests and the server benchmark call it.
+ * Inspector tests and the server benchmark call it. `resources` and `prompts` are the suite's
+ * resources, template and prompts, which `toolwright serve` serves beside the tools.
  */
 import {
   TestAudioContent,
@@ -39,6 +40,14 @@ import {
   TestInputRequiredListRoots,
   TestInputRequiredMultipleInputs,
 } from './input-round-tools.js';
+import { StaticBinaryResource, StaticTextResource, TemplateDataResource, WatchedResource } from './resources.js';
+import {
+  TestInputRequiredResultPrompt,
+  TestPromptWithArguments,
+  TestPromptWithEmbeddedResource,
+  TestPromptWithImage,
+  TestSimplePrompt,
+} from './prompts.js';
 
 export {
   TestAudioContent,
@@ -58,6 +67,8 @@ export { TestElicitationSep1034Defaults, TestElicitationSep1330Enums } from './e
 export { Echo } from './echo-tool.js';
 export { jsonSchema2020Tool } from './json-schema-tool.js';
 export * from './input-round-tools.js';
+export * from './resources.js';
+export * from './prompts.js';
 
 /** Every tool of the set, in listing order: classes for `compile`, and the hand-built tool. */
 export const tools = [
@@ -87,4 +98,16 @@ export const tools = [
   testCustomHeaders,
   TestInputRequiredListRoots,
   TestInputRequiredMultipleInputs,
+] as const;
+
+/** The resources and the template, in listing order (see `compileResources`). */
+export const resources = [StaticTextResource, StaticBinaryResource, TemplateDataResource, WatchedResource] as const;
+
+/** The prompts, in listing order (see `compilePrompts`). */
+export const prompts = [
+  TestSimplePrompt,
+  TestPromptWithArguments,
+  TestPromptWithEmbeddedResource,
+  TestPromptWithImage,
+  TestInputRequiredResultPrompt,
 ] as const;

@@ -199,6 +199,8 @@ export function helpText(topic?: HelpCommand['topic']): string {
     '<module> is a compiled ES module (a path, resolved against the current directory) that',
     'exports classes decorated with @Tool, or `tools`: an array of tool classes, instances or',
     'contract tools, or a function returning one (for tools whose constructors need arguments).',
+    'Its @StaticResource, @ResourceTemplate and @Prompt classes (or `resources` and `prompts`',
+    'arrays) are served and listed beside the tools; a `changes` export announces resource changes.',
     '',
   ].join('\n');
 }
@@ -212,7 +214,8 @@ const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
     `(${SCHEMA_PROFILES.join(', ')}) lists the argument schemas as that profile makes them.`,
   ].join('\n'),
   list: [
-    'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions.',
+    'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions',
+    '(with resources or prompts: { tools, resources, resourceTemplates, prompts }).',
     `--profile (${SCHEMA_PROFILES.join(', ')}) lists the schemas as that profile makes them;`,
     "--lint also prints the linter's findings.",
   ].join('\n'),

@@ -5,6 +5,7 @@ import { ContractError, ToolwrightError, type ContractTool } from '../contract/i
 import { kindOf, messageOf } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile, type SchemaProfile } from '../compiler/index.js';
+import { featuresExported, type LoadedFeatures } from './load-features.js';
 
 /**
  * A failure the CLI reports as one line on stderr (`toolwright: <message>`), without a stack,
@@ -20,8 +21,8 @@ export class CliError extends ToolwrightError {
   }
 }
 
-/** The tools a module gives, compiled, and the name the server is known by by default. */
-export interface LoadedTools {
+/** The tools a module gives, compiled, what it serves besides, and the name the server is known by by default. */
+export interface LoadedTools extends LoadedFeatures {
   /** The absolute path of the module. */
   readonly path: string;
   /** The module's file name without extension, or its folder's name for `index`/`main`. */
@@ -38,10 +39,13 @@ export interface LoadedTools {
  * exported class with `@Tool` metadata is a tool, in export-name order; other exports are
  * ignored. Classes are instantiated with `new Class()`.
  *
+ * Its resources, prompts and `changes` are read as `featuresExported` says; a module may give
+ * those without tools.
+ *
  * Fails with a `CliError` naming the module: the file does not exist
  * (`cannot load module "x": file not found`), importing it throws (`cannot load module "x":
  * <message>`), `tools` is neither an array nor a function returning one, the `tools()` function
- * throws, the module gives no tools, or `compile` finds problems (the `ContractError` message,
+ * throws, the module gives no tools, resources or prompts, or `compile` finds problems (the `ContractError` message,
  * every issue listed). It never serves or runs anything but that `tools()` function.
  */
 export async function loadTools(
@@ -59,9 +63,10 @@ export async function loadTools(
     throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${messageOf(error)}`);
   }
   const given = await toolsExported(exports, modulePath);
-  if (given.length === 0) {
+  const features = await featuresExported(exports, modulePath);
+  if (given.length === 0 && features.resources === undefined && features.prompts === undefined) {
     throw new CliError(
-      `module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools`,
+      `module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools (resources and prompts: @StaticResource, @ResourceTemplate and @Prompt classes, or "resources" and "prompts" arrays)`,
     );
   }
   let tools: readonly ContractTool[];
@@ -75,7 +80,7 @@ export async function loadTools(
       throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
     throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${messageOf(error)}`);
   }
-  return { path, defaultName: defaultNameOf(path), tools };
+  return { path, defaultName: defaultNameOf(path), tools, ...features };
 }
 
 /** What the module offers as tools, before compiling: its `tools` list (or factory) or its `@Tool` classes. */

@@ -34,7 +34,17 @@ export type ContractIssueCode =
   | 'invalid-args-class'
   | 'invalid-schema'
   | 'resolve-failed'
-  | 'schema-lint';
+  | 'schema-lint'
+  | 'missing-resource-decorator'
+  | 'missing-prompt-decorator'
+  | 'missing-read'
+  | 'invalid-uri'
+  | 'missing-messages'
+  | 'duplicate-uri'
+  | 'invalid-template-variable'
+  | 'invalid-prompt-argument'
+  | 'unknown-completion-argument'
+  | 'not-applicable-claim';
 
 /** One problem found while compiling, with where it is and how to fix it. */
 export interface ContractIssue {
@@ -57,12 +67,13 @@ export class ContractError extends ToolwrightError {
   declare readonly code: ContractIssueCode;
   readonly issues: readonly ContractIssue[];
 
-  constructor(issues: readonly ContractIssue[]) {
+  /** `subject` names what was compiled in the message (default `the tool contract`; `compilePrompts` says `the prompts`). */
+  constructor(issues: readonly ContractIssue[], subject = 'the tool contract') {
     if (issues.length === 0) throw new TypeError('ContractError needs at least one issue');
     const lines = issues.map((issue) => `  - [${issue.code}] ${issue.message}`);
     super(
       issues[0]!.code,
-      `toolwright: ${issues.length} problem${issues.length === 1 ? '' : 's'} in the tool contract:\n${lines.join('\n')}`,
+      `toolwright: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${subject}:\n${lines.join('\n')}`,
     );
     this.issues = Object.freeze([...issues]);
   }

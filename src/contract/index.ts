@@ -10,6 +10,9 @@ export {
   type CallContextInit,
 } from './call-context.js';
 export * from './tool.js';
+export * from './resource.js';
+export * from './prompt.js';
+export * from './completion.js';
 export * from './readers.js';
 export * from './wrap.js';
 export * from './scope.js';

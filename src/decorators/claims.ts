@@ -66,10 +66,18 @@ const RESOURCE_PATTERN = /^\S+$/;
 /**
  * Puts the tool on a resource (`"<kind>:<id>"`, e.g. `"shell:session"`): calls of tools that
  * share a resource run one after another, in order. Throws a `DecoratorError` naming the class
- * for an empty key or one with spaces.
+ * for an empty key or one with spaces, and for an options object with a `uri` or `uriTemplate`
+ * (an MCP resource written the `@rekog/mcp-nest` way), naming `@StaticResource` or
+ * `@ResourceTemplate`.
  */
 export function Resource(key: string): ClassDecorator {
   return checkedClaimDecorator('@Resource()', () => {
+    const mcp = mcpResourceDecoratorFor(key);
+    if (mcp !== undefined) {
+      throw new DecoratorError(
+        `@Resource(): ${mcp.given} looks like an MCP resource, but @Resource(key) is the scheduling claim of a tool (a "<kind>:<id>" key such as "shell:session"); to serve an MCP resource write ${mcp.decorator} on a class with a read() method`,
+      );
+    }
     if (typeof key !== 'string' || !RESOURCE_PATTERN.test(key)) {
       throw new DecoratorError(
         `@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`,
@@ -77,6 +85,23 @@ export function Resource(key: string): ClassDecorator {
     }
     return { resource: key };
   });
+}
+
+/**
+ * The decorator an options object given to `@Resource` was meant for (written the
+ * `@rekog/mcp-nest` way, `@Resource({ uri })`): `@StaticResource(...)` for a `uri`,
+ * `@ResourceTemplate(...)` for a `uriTemplate` or a `uri` with `{variables}`; `undefined` for
+ * anything else.
+ */
+function mcpResourceDecoratorFor(key: unknown): { given: string; decorator: string } | undefined {
+  if (typeof key !== 'object' || key === null) return undefined;
+  const { uri, uriTemplate } = key as { uri?: unknown; uriTemplate?: unknown };
+  if (typeof uriTemplate === 'string')
+    return { given: '{ uriTemplate }', decorator: '@ResourceTemplate({ uriTemplate, ... })' };
+  if (typeof uri !== 'string') return undefined;
+  return /\{[^}]+\}/.test(uri)
+    ? { given: '{ uri } with {variables}', decorator: '@ResourceTemplate({ uriTemplate, ... })' }
+    : { given: '{ uri }', decorator: '@StaticResource({ uri, ... })' };
 }
 
 /**

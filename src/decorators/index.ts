@@ -17,6 +17,22 @@ export { MaxOutput, defineMaxOutput } from './max-output.js';
 export { Scopes, defineScopes } from './scopes.js';
 export { Facts, Args, Description, Field, defineFacts, defineDescription, defineField } from './members.js';
 export { MapOf, UnionOf, defineMapOf, defineUnionOf, type DiscriminatedUnion } from './shapes.js';
+export { StaticResource, defineStaticResource } from './static-resource.js';
+export { ResourceTemplate, defineResourceTemplate } from './resource-template.js';
+export { Prompt, definePrompt } from './prompt.js';
+export { Complete, defineComplete } from './complete.js';
+export {
+  getStaticResourceOptions,
+  getResourceTemplateOptions,
+  getPromptOptions,
+  getCompleters,
+  featureKindOf,
+  DECORATOR_OF,
+  type StaticResourceOptions,
+  type ResourceTemplateOptions,
+  type PromptOptions,
+  type FeatureKind,
+} from './feature-metadata.js';
 export {
   getToolOptions,
   getClaims,

@@ -3,6 +3,7 @@ import { kindOf } from '../util/describe.js';
 import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims, setToolOptions, type ToolOptions } from './metadata.js';
 import { checkScopes } from './scopes.js';
+import { checkOneKind } from './feature-options.js';
 
 const TOOL_OPTION_KEYS = ['name', 'title', 'description', 'args', 'result', 'scopes'] as const;
 
@@ -51,6 +52,7 @@ export function Tool(options: ToolOptions): ClassDecorator {
   return (...args: unknown[]) => {
     const cls = classTarget('@Tool()', args);
     const given = checked(args);
+    checkOneKind('@Tool()', cls, 'tool');
     setToolOptions(cls, given);
     // `scopes` is the one option that is a claim: it adds up with @Scopes, in either order.
     if (given.scopes !== undefined)

@@ -8,3 +8,6 @@ export { serverFor } from './server/create-server.js';
 export { servedToolsOf, type ServedTool } from './server/served-tools.js';
 export { ParkedRuns } from './server/input-rounds/parked-runs.js';
 export { toolScopesOf } from './auth/tool-scopes.js';
+export { servedFeaturesOf, type ServedFeatures } from './server/features.js';
+export { changeBusOf } from './transports/change-bus.js';
+export type { ProtocolEra } from './server/extra.js';

@@ -34,12 +34,35 @@ export interface DiscoveredTool {
  * Providers are returned in Nest's module order.
  */
 export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
-  const found: DiscoveredTool[] = [];
   const issues: ContractIssue[] = [];
+  const found = discoverMarked(
+    discovery,
+    (cls) => getToolOptions(cls) !== undefined,
+    (cls) => getToolOptions(cls)!.name ?? inferToolName(cls.name),
+    '@Tool',
+    issues,
+  );
+  issues.push(...duplicateIssues(found));
+  if (issues.length > 0) throw new ContractError(issues);
+  return found;
+}
+
+/**
+ * Every provider whose class is `marked` (found as `discoverTools` finds tool classes), named by
+ * `nameOf`, in Nest's module order; a static one Nest left without an object instance is a
+ * `resolve-failed` issue naming `decorator`, the class and the module. Internal to the module.
+ */
+export function discoverMarked(
+  discovery: DiscoveryService,
+  marked: (cls: Function) => boolean,
+  nameOf: (cls: Function) => string,
+  decorator: string,
+  issues: ContractIssue[],
+): DiscoveredTool[] {
+  const found: DiscoveredTool[] = [];
   for (const wrapper of discovery.getProviders()) {
-    const cls = toolClassOf(wrapper);
+    const cls = markedClassOf(wrapper, marked);
     if (cls === undefined) continue;
-    const options = getToolOptions(cls)!;
     const moduleName = wrapper.host?.name ?? '(unknown module)';
     const perCall = wrapper.isTransient || !wrapper.isDependencyTreeStatic();
     const instance = perCall ? undefined : (wrapper.instance as unknown);
@@ -47,26 +70,17 @@ export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
       issues.push({
         code: 'resolve-failed',
         className: cls.name,
-        message: `ToolwrightModule: the @Tool provider ${cls.name} in module ${moduleName} has no instance (Nest made ${kindOf(instance)}): provide the class itself (providers: [${cls.name}]) or a factory that returns an instance of it`,
+        message: `ToolwrightModule: the ${decorator} provider ${cls.name} in module ${moduleName} has no instance (Nest made ${kindOf(instance)}): provide the class itself (providers: [${cls.name}]) or a factory that returns an instance of it`,
       });
       continue;
     }
-    found.push({
-      cls,
-      name: options.name ?? inferToolName(cls.name),
-      moduleName,
-      wrapper,
-      perCall,
-      instance: instance as object | undefined,
-    });
+    found.push({ cls, name: nameOf(cls), moduleName, wrapper, perCall, instance: instance as object | undefined });
   }
-  issues.push(...duplicateIssues(found));
-  if (issues.length > 0) throw new ContractError(issues);
   return found;
 }
 
-/** The `@Tool` class behind a provider, or `undefined` when it is not a tool. */
-function toolClassOf(wrapper: InstanceWrapper): Function | undefined {
+/** The `marked` class behind a provider (its class, its token, or its instance's class), or `undefined`. */
+function markedClassOf(wrapper: InstanceWrapper, marked: (cls: Function) => boolean): Function | undefined {
   const candidates: unknown[] = [];
   if (!wrapper.isFactory && !wrapper.isAlias) candidates.push(wrapper.metatype);
   candidates.push(wrapper.token);
@@ -75,7 +89,7 @@ function toolClassOf(wrapper: InstanceWrapper): Function | undefined {
     if (typeof instance === 'object' && instance !== null) candidates.push(instance.constructor);
   }
   for (const candidate of candidates) {
-    if (typeof candidate === 'function' && getToolOptions(candidate) !== undefined) return candidate;
+    if (typeof candidate === 'function' && marked(candidate)) return candidate;
   }
   return undefined;
 }

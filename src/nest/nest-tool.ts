@@ -88,24 +88,51 @@ export function nestTools(discovered: readonly DiscoveredTool[], context: NestTo
 }
 
 function servedTool(discovered: DiscoveredTool, compiled: ContractTool, context: NestToolsContext): ContractTool {
-  const bridge = bridgeOf(discovered.cls, compiled);
+  const execute = enhancedRun(discovered, context, 'execute', compiled.name, (raw, ctx) =>
+    compiled.execute(raw, ctx).catch((err: unknown) => {
+      throw err instanceof InvalidArgumentsError ? new BadRequestException(err.message, { cause: err }) : err;
+    }),
+  ) as (raw: unknown, ctx: CallContext) => Promise<ToolOutput>;
+  const tool: Record<string, unknown> = { ...compiled, execute };
+  if (discovered.perCall) delete tool.close;
+  return Object.freeze(tool as unknown as ContractTool);
+}
+
+/**
+ * `run(raw, ctx)` of a discovered provider as Nest runs a handler: inside the guards,
+ * interceptors and exception filters that apply to the provider's `method` (global, class and
+ * method `@UseGuards`, ...; see `nestTools`), with per-call providers and scoped global enhancers
+ * made for the call's context id, the call visible to them as `toolCallOf(context)` (named
+ * `name`), a failure no filter answered mapped by `mappedFailure`. Internal to the module: tools
+ * run `execute` this way, resources `read` and prompts `messages`.
+ */
+export function enhancedRun(
+  discovered: DiscoveredTool,
+  context: NestToolsContext,
+  method: string,
+  name: string,
+  run: (raw: unknown, ctx: CallContext) => Promise<unknown>,
+  kind?: NestToolCall['kind'],
+): (raw: unknown, ctx: CallContext) => Promise<unknown> {
+  const bridge = bridgeOf(discovered.cls, method, run);
   const host = handlerHostOf(discovered);
   const scopedGlobals = context.scopedGlobals ?? [];
-  // With request-scoped global enhancers, even a static tool's handler is made for each call.
+  // With request-scoped global enhancers, even a static provider's handler is made for each call.
   const staticHandler =
-    discovered.perCall || scopedGlobals.length > 0 ? undefined : enhanced(context, host, bridge, undefined);
+    discovered.perCall || scopedGlobals.length > 0 ? undefined : enhanced(context, host, bridge, undefined, method);
   const moduleRef = moduleRefOf(discovered, context);
   const resolveFirst = discovered.perCall && hasScopedEnhancers(discovered);
 
-  const execute = async (raw: unknown, ctx: CallContext): Promise<ToolOutput> => {
+  return async (raw: unknown, ctx: CallContext): Promise<unknown> => {
     const request = httpRequestStore.getStore();
     const toolContext = contextWith(ctx, {});
     const call: NestToolCall = Object.freeze({
-      tool: compiled.name,
+      tool: name,
       arguments: raw,
       session: ctx.session,
       request,
       context: toolContext,
+      ...(kind === undefined ? {} : { kind }),
     });
     rememberCall(toolContext, call);
     try {
@@ -116,17 +143,13 @@ function servedTool(discovered: DiscoveredTool, compiled: ContractTool, context:
         callScopes.set(toolContext, { contextId });
         await makeScopedGlobals(scopedGlobals, context.moduleRef, contextId);
         if (resolveFirst) await resolveInstance(discovered, moduleRef, contextId);
-        handler = enhanced(context, host, bridge, contextId);
+        handler = enhanced(context, host, bridge, contextId, method);
       }
-      return (await settled(await handler(request, undefined, call))) as ToolOutput;
+      return await settled(await handler(request, undefined, call));
     } catch (err) {
       throw mappedFailure(err);
     }
   };
-
-  const tool: Record<string, unknown> = { ...compiled, execute };
-  if (discovered.perCall) delete tool.close;
-  return Object.freeze(tool as unknown as ContractTool);
 }
 
 /** Wraps `bridge` (called on `host`) in the guards, interceptors and filters Nest applies to it. */
@@ -135,11 +158,12 @@ function enhanced(
   host: object,
   bridge: Function,
   contextId: ContextId | undefined,
+  method: string,
 ): EnhancedHandler {
   return context.contextCreator.create(
     host as Record<string, unknown>,
     bridge as (...args: unknown[]) => unknown,
-    'execute',
+    method,
     undefined,
     undefined,
     contextId,
@@ -163,26 +187,24 @@ function handlerHostOf(discovered: DiscoveredTool): object {
 }
 
 /**
- * The handler Nest's enhancers wrap: called with the call's `ToolCallArgs`, it runs the compiled
- * pipeline (which makes the instance of the call for a per-call provider). It carries every
- * metadata key of the class's own `execute` method (so `@UseGuards`, `@UseInterceptors`,
- * `@SetMetadata` on `execute` apply, and `context.getHandler()` reads them), and is named
- * `execute`. Arguments the pipeline refused are thrown on as a `BadRequestException` with the
- * same message, as Nest's `ValidationPipe` reports a bad HTTP body (so a filter for it catches
- * both, and Nest does not log it as a server error).
+ * The handler Nest's enhancers wrap: called with the call's `ToolCallArgs`, it runs `run` with
+ * the call's arguments and context (the compiled pipeline, which makes the instance of the call
+ * for a per-call provider). It carries every metadata key of the class's own `method` (so
+ * `@UseGuards`, `@UseInterceptors`, `@SetMetadata` on it apply, and `context.getHandler()` reads
+ * them), and is named `method`. A tool's arguments the pipeline refused are thrown on as a
+ * `BadRequestException` with the same message, as Nest's `ValidationPipe` reports a bad HTTP
+ * body (so a filter for it catches both, and Nest does not log it as a server error).
  */
-function bridgeOf(cls: Function, compiled: ContractTool): Function {
-  const bridge = function (_request: unknown, _response: undefined, call: NestToolCall): Promise<ToolOutput> {
-    return compiled.execute(call.arguments, call.context).catch((err: unknown) => {
-      throw err instanceof InvalidArgumentsError ? new BadRequestException(err.message, { cause: err }) : err;
-    });
+function bridgeOf(cls: Function, method: string, run: (raw: unknown, ctx: CallContext) => Promise<unknown>): Function {
+  const bridge = function (_request: unknown, _response: undefined, call: NestToolCall): Promise<unknown> {
+    return run(call.arguments, call.context);
   };
-  const original = (cls.prototype as { execute?: unknown }).execute;
+  const original = (cls.prototype as Record<string, unknown>)[method];
   if (typeof original === 'function') {
     for (const key of Reflect.getOwnMetadataKeys(original))
       Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, original), bridge);
   }
-  Object.defineProperty(bridge, 'name', { value: 'execute' });
+  Object.defineProperty(bridge, 'name', { value: method });
   return bridge;
 }
 
@@ -229,7 +251,10 @@ function hasScopedEnhancers(discovered: DiscoveredTool): boolean {
  * same instance for one context id, so a provider resolved before its guards (see
  * `resolveFirst`) is that instance.
  */
-function perCallResolver(discovered: DiscoveredTool, context: NestToolsContext): (ctx: CallContext) => Promise<object> {
+export function perCallResolver(
+  discovered: DiscoveredTool,
+  context: NestToolsContext,
+): (ctx: CallContext) => Promise<object> {
   const moduleRef = moduleRefOf(discovered, context);
   return async (ctx) => {
     let scope = callScopes.get(ctx);

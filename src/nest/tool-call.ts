@@ -22,6 +22,12 @@ export interface NestToolCall {
   readonly request: unknown;
   /** The call's context, as the tool receives it. */
   readonly context: CallContext;
+  /**
+   * What is served: absent for a tool call; `resource` for a read (`tool` is then the resource's
+   * name, `arguments` the URI's variables with `uri`), `prompt` for a rendering (`arguments` the
+   * prompt's arguments).
+   */
+  readonly kind?: 'resource' | 'prompt';
 }
 
 /**

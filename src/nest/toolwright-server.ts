@@ -21,7 +21,19 @@ import {
 } from '../mcp/transports/index.js';
 import type { ServerInfo, ServerOptions } from '../mcp/server/index.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions } from '../mcp/auth/index.js';
-import { ParkedRuns, servedToolsOf, serverFor, toolScopesOf, type ServedTool } from '../mcp/internal.js';
+import {
+  ParkedRuns,
+  changeBusOf,
+  servedFeaturesOf,
+  servedToolsOf,
+  serverFor,
+  toolScopesOf,
+  type ProtocolEra,
+  type ServedFeatures,
+  type ServedTool,
+} from '../mcp/internal.js';
+import { ServerChanges } from '../mcp/server/index.js';
+import { discoverFeatures, nestFeatures } from './nest-features.js';
 import { registerCompiledEntry } from '../compiler/internal.js';
 import { discoverTools, scopedGlobalEnhancers } from './discover.js';
 import { CallDrain } from './drain.js';
@@ -57,7 +69,9 @@ function toolsSummary(tools: readonly ContractTool[]): string {
 
 /**
  * The MCP server of a Nest application, made by `ToolwrightModule`. At module init it discovers
- * every `@Tool` provider of the application (see `discoverTools`), builds the served tools (see
+ * every `@Tool` provider of the application (see `discoverTools`), and every `@StaticResource`,
+ * `@ResourceTemplate` and `@Prompt` provider (see `discoverFeatures` and `nestFeatures`: served
+ * the same way, inside Nest's guards, interceptors and filters), builds the served tools (see
  * `nestTools`, compiled with the `TOOLWRIGHT_COMPILE_OPTIONS` and `TOOLWRIGHT_VALIDATOR`
  * providers when there are any), prepares them once for the call core with the options the
  * application provides (`TOOLWRIGHT_CALL_OPTIONS`, `TOOLWRIGHT_POLICY`, `TOOLWRIGHT_OUTPUT_LIMITS`,
@@ -84,6 +98,15 @@ function toolsSummary(tools: readonly ContractTool[]): string {
 export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private served: readonly ContractTool[] = [];
   private prepared: ReadonlyMap<string, ServedTool> = new Map();
+  private features: ServedFeatures | undefined;
+  private stopChangeBus: (() => void) | undefined;
+
+  /**
+   * Where the application announces that its resources changed (inject `ToolwrightServer` and
+   * call `changes.resourceUpdated(uri)` or `changes.resourcesChanged()`): subscribed clients of
+   * both eras are told (see `ServerChanges`).
+   */
+  readonly changes = new ServerChanges();
   private serverOptions: ServerOptions = {};
   private readonly runs = new ParkedRuns();
   private handler: McpHttpHandler | undefined;
@@ -125,10 +148,12 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   /**
    * A fresh, unconnected SDK server for the served tools (one per connection), whose calls see
    * `session.transport === transport` and run with the application's call options. For transport
-   * `'none'`, or a second transport of your own.
+   * `'none'`, or a second transport of your own. `era` is the era the server is for when the
+   * transport says (the SDK's factories pass `{ era }`); it decides how announced resource
+   * changes reach it.
    */
-  createMcpServer(transport: Session['transport'] = 'other'): Server {
-    return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs);
+  createMcpServer(transport: Session['transport'] = 'other', era?: 'legacy' | 'modern'): Server {
+    return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs, this.features, era);
   }
 
   /** Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad tools or options fail the application's start here. */
@@ -160,13 +185,28 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
     this.prepared = servedToolsOf(this.served, 'ToolwrightModule', this.serverOptions);
+    const { resources, prompts } = nestFeatures(discoverFeatures(this.discovery), {
+      contextCreator: this.contextCreator,
+      moduleRef: this.moduleRef,
+      compileOptions,
+      scopedGlobals,
+    });
+    this.features = servedFeaturesOf(
+      {
+        ...this.serverOptions,
+        ...(resources === undefined ? {} : { resources }),
+        ...(prompts === undefined ? {} : { prompts }),
+        changes: this.changes,
+      },
+      'ToolwrightModule',
+    );
     if (this.options.transport === 'http') this.mountHttp();
   }
 
   /** Nest's hook: over stdio, starts serving stdin and stdout. */
   async onApplicationBootstrap(): Promise<void> {
     if (this.options.transport !== 'stdio') return;
-    this.stdio = await connectStdio(() => this.createMcpServer('stdio'), {
+    this.stdio = await connectStdio((context?: { era?: ProtocolEra }) => this.createMcpServer('stdio', context?.era), {
       handleSignals: false,
       exitProcess: false,
       ...(this.options.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: this.options.shutdownTimeoutMs }),
@@ -192,9 +232,14 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       await this.posts.closed(deadline - Date.now() + LAST_ANSWERS_MS);
       await this.handler.close();
     }
+    this.stopChangeBus?.();
     await this.runs.closeAll();
     this.resolveClosed();
     for (const tool of this.served) await tool.close?.();
+    for (const made of [...(this.features?.resources?.resources.values() ?? [])].map((p) => p.resource))
+      await made.close?.();
+    for (const made of this.features?.resources?.templates ?? []) await made.template.close?.();
+    for (const made of this.features?.prompts?.values() ?? []) await made.prompt.close?.();
   }
 
   private mountHttp(): void {
@@ -206,9 +251,12 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     }
     const path = this.options.path ?? DEFAULT_MCP_PATH;
     const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
-    this.handler = createHttpHandler(() => this.createMcpServer('http'), {
+    const changeBus = changeBusOf(this.features, this.options.http?.changeEvents);
+    this.stopChangeBus = changeBus?.stop;
+    this.handler = createHttpHandler((context?: { era?: ProtocolEra }) => this.createMcpServer('http', context?.era), {
       ...(this.options.http ?? {}),
       ...(auth === undefined ? {} : { auth }),
+      ...(changeBus === undefined ? {} : { changeEvents: changeBus.bus }),
     });
     mountHandler(adapter, path, this.handler, {
       alsoAt:

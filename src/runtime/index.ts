@@ -11,6 +11,7 @@ export * from './interceptors/index.js';
 export * from './output-limits/index.js';
 export * from './scheduler/index.js';
 export * from './call/index.js';
+export * from './features/index.js';
 export {
   isSequential,
   isBarrier,

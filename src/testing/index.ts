@@ -13,3 +13,10 @@ export {
   type TestCallOptions,
   type TestCallContext,
 } from './test-tools.js';
+export {
+  testResources,
+  testPrompts,
+  type ResourceTester,
+  type PromptTester,
+  type TestFeaturesOptions,
+} from './test-features.js';

@@ -10,8 +10,16 @@ export interface ClusterClient {
   /** What the client's transport reported through `onerror`, in order (a broken stream, ...). */
   readonly transportErrors: readonly string[];
   call(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Any request (`prompts/get`, `resources/read`, ...), its result as the server sent it. */
+  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
+
+const ANY_RESULT = {
+  '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) },
+  parse: (value: unknown) => value,
+  safeParse: (value: unknown) => ({ success: true, data: value }),
+};
 
 /** Options of the client builders: a bearer token to send (`Authorization: Bearer <token>`). */
 export interface ClientOptions {
@@ -60,6 +68,14 @@ async function v2Client(
       (await client.callTool({ name: toolName, arguments: args }, {
         timeout: options.timeoutMs ?? 30_000,
       } as never)) as Record<string, unknown>,
+    request: async (method, params) =>
+      (await client.request(
+        { method, params } as never,
+        ANY_RESULT as never,
+        {
+          timeout: options.timeoutMs ?? 30_000,
+        } as never,
+      )) as Record<string, unknown>,
     close: () => client.close(),
   };
 }
@@ -81,6 +97,10 @@ export async function v1Client(url: string, options: ClientOptions = {}): Promis
         string,
         unknown
       >,
+    request: async (method, params) =>
+      (await client.request({ method, params } as never, ANY_RESULT as never, {
+        timeout: options.timeoutMs ?? 30_000,
+      })) as Record<string, unknown>,
     close: () => client.close(),
   };
 }

@@ -39,12 +39,20 @@ export function plainResult(result: unknown): Record<string, unknown> {
   return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta };
 }
 
-/** Connects a client of `kind` to `target`; elicitations are answered by `answer` (default: `yes`). */
-export async function connectEraClient(
+/** A connected SDK client of one line, with its elicitations answered. */
+export type ConnectedEraClient =
+  | { readonly line: 1; readonly client: V1Client }
+  | { readonly line: 2; readonly client: V2Client; readonly era: '2025-11-25' | '2026-07-28' };
+
+/**
+ * Connects the raw SDK client of `kind` to `target` (the 2.x client pinned to 2026-07-28 for that
+ * kind), offering form elicitation and answering each with `accept` and `{ answer: answer(message) }`.
+ */
+export async function connectRawEraClient(
   kind: EraClientKind,
   target: EraTarget,
   answer: ElicitAnswerer = () => 'yes',
-): Promise<EraClient> {
+): Promise<ConnectedEraClient> {
   const info = { name: 'nest-era-test', version: '1.0.0' };
   const capabilities = { elicitation: { form: {} } };
   const reply = (params: { message?: unknown }) => ({
@@ -59,13 +67,7 @@ export async function connectEraClient(
         ? new V1HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } })
         : new V1StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }),
     );
-    return {
-      kind,
-      listToolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      call: async (name, args = {}) =>
-        plainResult(await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })),
-      close: () => client.close(),
-    };
+    return { line: 1, client };
   }
   const era = kind === 'sdk 2.x (2026-07-28)' ? '2026-07-28' : '2025-11-25';
   const client = new V2Client(info, {
@@ -81,6 +83,27 @@ export async function connectEraClient(
       ? new V2HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } })
       : new V2StdioTransport({ command: target.command, args: [...target.args], cwd: REPO_ROOT, stderr: 'ignore' }),
   );
+  return { line: 2, client, era };
+}
+
+/** Connects a client of `kind` to `target`; elicitations are answered by `answer` (default: `yes`). */
+export async function connectEraClient(
+  kind: EraClientKind,
+  target: EraTarget,
+  answer: ElicitAnswerer = () => 'yes',
+): Promise<EraClient> {
+  const connected = await connectRawEraClient(kind, target, answer);
+  if (connected.line === 1) {
+    const client = connected.client;
+    return {
+      kind,
+      listToolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
+      call: async (name, args = {}) =>
+        plainResult(await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })),
+      close: () => client.close(),
+    };
+  }
+  const client = connected.client;
   return {
     kind,
     listToolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),

@@ -12,6 +12,7 @@ import {
 } from '../../mcp/index.js';
 import type { ProxyAuthConfig, ProxyCommand } from '../args.js';
 import type { CliIo } from '../io.js';
+import { servedCount } from './serve.js';
 import { CliError } from '../load.js';
 
 /**
@@ -160,7 +161,12 @@ export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<nu
   } catch (err) {
     throw new CliError(messageOf(err));
   }
-  const count = `${proxy.tools.length} tool${proxy.tools.length === 1 ? '' : 's'} of ${upstreams.length} server${upstreams.length === 1 ? '' : 's'}`;
+  const served = servedCount(
+    proxy.tools.length,
+    proxy.resources.length === 0 ? undefined : proxy.resources.length,
+    proxy.prompts.length === 0 ? undefined : proxy.prompts.length,
+  );
+  const count = `${served} of ${upstreams.length} server${upstreams.length === 1 ? '' : 's'}`;
   try {
     if (command.http === undefined) {
       const handle = await proxy.serveStdio();

@@ -5,7 +5,8 @@ import type { CliIo } from '../io.js';
 import { CliError, loadTools } from '../load.js';
 
 /**
- * `toolwright serve <module>`: serves the module's tools, as server `--name` (default: the
+ * `toolwright serve <module>`: serves the module's tools (and its resources, templates and
+ * prompts, with its `changes` export; see `loadTools`), as server `--name` (default: the
  * module's name) version `--version` (default `0.0.0`).
  *
  * - Over stdio (the default): stdout carries MCP messages only; one line on stderr says what is
@@ -18,15 +19,20 @@ import { CliError, loadTools } from '../load.js';
  *   (`cannot listen on 127.0.0.1:3000: ...`).
  */
 export async function serveCommand(command: ServeCommand, io: CliIo): Promise<number> {
-  const { tools, defaultName } = await loadTools(
+  const { tools, defaultName, resources, prompts, changes } = await loadTools(
     command.module,
     io.cwd,
     command.profile === undefined ? {} : { schemaProfile: command.profile },
   );
   const info = { name: command.name ?? defaultName, version: command.version ?? '0.0.0' };
-  const count = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
+  const count = servedCount(tools.length, resources?.length, prompts?.length);
+  const features = {
+    ...(resources === undefined ? {} : { resources }),
+    ...(prompts === undefined ? {} : { prompts }),
+    ...(changes === undefined ? {} : { changes }),
+  };
   if (command.http === undefined) {
-    const handle = await serveStdio(info, tools);
+    const handle = await serveStdio(info, tools, features);
     io.err(`toolwright: serving ${count} of ${info.name} ${info.version} over stdio\n`);
     await handle.closed;
     return 0;
@@ -34,7 +40,7 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
   const { host, port } = command.http;
   let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    server = await serveHttp(info, tools, { host, port, stateless: command.stateless });
+    server = await serveHttp(info, tools, { host, port, stateless: command.stateless, ...features });
   } catch (error) {
     throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
   }
@@ -45,4 +51,12 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
   await io.stopRequested();
   await server.close();
   return 0;
+}
+
+/** `3 tools`, and `, 2 resources, 1 prompt` for what the module serves besides (`1 tool` alone when it serves only tools). */
+export function servedCount(tools: number, resources: number | undefined, prompts: number | undefined): string {
+  const words = [`${tools} tool${tools === 1 ? '' : 's'}`];
+  if (resources !== undefined) words.push(`${resources} resource${resources === 1 ? '' : 's'}`);
+  if (prompts !== undefined) words.push(`${prompts} prompt${prompts === 1 ? '' : 's'}`);
+  return words.join(', ');
 }

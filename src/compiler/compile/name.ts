@@ -13,7 +13,17 @@
  * cannot use (say, from a class named `My$Tool`) as `invalid-name`.
  */
 export function inferToolName(className: string): string {
-  const base = className.length > 4 && className.endsWith('Tool') ? className.slice(0, -4) : className;
+  return inferNameOf(className, ['Tool']);
+}
+
+/**
+ * The name a class gets when its decorator names none: the class name without the first of
+ * `suffixes` it ends with (kept when nothing else would remain), in snake_case as
+ * `inferToolName` writes it (`AppConfigResource` -> `app_config` with `['Resource']`).
+ */
+export function inferNameOf(className: string, suffixes: readonly string[]): string {
+  const suffix = suffixes.find((end) => className.length > end.length && className.endsWith(end));
+  const base = suffix === undefined ? className : className.slice(0, -suffix.length);
   return base
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')

@@ -5,6 +5,7 @@ import { serverNameOf, toolsOf } from './connect-tools.js';
 import type { ConsumeOptions } from './options.js';
 import { refuseUnboundCredentials } from './unbound-credentials.js';
 import { Upstream } from './upstream.js';
+import { featuresOf, type ConsumedFeatures } from './consumed-features.js';
 
 /** A server to spawn and talk to over stdio. */
 export interface StdioTarget {
@@ -69,6 +70,10 @@ export interface ConnectServerOptions extends ConsumeOptions {
   readonly onToolsChanged?: (tools: readonly ContractTool[]) => void;
   /** Called when a refresh that `list_changed` started fails (the old tools stay). */
   readonly onRefreshError?: (error: Error) => void;
+  /** Called with the new resources and prompts after a refresh the server's `resources` or `prompts` `list_changed` started (or `refresh()`). */
+  readonly onFeaturesChanged?: (features: ConsumedFeatures) => void;
+  /** Called with the URI of every `notifications/resources/updated` the server sends. */
+  readonly onResourceUpdated?: (uri: string) => void;
 }
 
 /** A server connection `connectServer` owns. */
@@ -82,10 +87,30 @@ export interface ServerConnection {
    * or `legacy` (a 2025-11-25 session); `undefined` while no connection is live.
    */
   readonly era: 'modern' | 'legacy' | undefined;
-  /** Lists the tools again (reconnecting when the connection died) and returns them. */
+  /**
+   * The server's resources and templates, and its prompts, of the latest listing, as contract
+   * values of their own (see `featuresOf`; empty where it declares none).
+   */
+  readonly resources: ConsumedFeatures['resources'];
+  readonly prompts: ConsumedFeatures['prompts'];
+  /**
+   * Asks the server to tell of changes to the resource `uri` (`resources/subscribe` in a 2025-11-25
+   * session, a `subscriptions/listen` stream naming it in the 2026-07-28 era); its updates reach
+   * `onResourceUpdated`. Resolves the function that stops asking. Rejects when the server refuses.
+   */
+  subscribeResource(uri: string): Promise<() => Promise<void>>;
+  /** Lists the tools again (and the resources and prompts; reconnecting when the connection died) and returns the tools. */
   refresh(): Promise<readonly ContractTool[]>;
   /** Closes the connection (a stdio child is ended); later calls fail. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The members of the 2.x `Client` that resource subscriptions use. */
+interface SubscribingClient {
+  getProtocolEra?(): string | undefined;
+  subscribeResource(params: { uri: string }): Promise<unknown>;
+  unsubscribeResource(params: { uri: string }): Promise<unknown>;
+  listen(filter: { resourceSubscriptions: string[] }): Promise<{ close(): Promise<void> }>;
 }
 
 /** The members of the 2.x `Client` that `connectServer` uses to own a connection. */
@@ -107,6 +132,8 @@ async function clientAndTransport(
   target: ServerTarget,
   info: { name: string; version: string },
   onToolsChanged: () => void,
+  onFeaturesChanged: () => void = () => {},
+  onResourceUpdated: (uri: string) => void = () => {},
 ): Promise<{ client: OwnedClient; transport: unknown }> {
   let v2: typeof import('@modelcontextprotocol/client');
   try {
@@ -118,12 +145,22 @@ async function clientAndTransport(
   }
   // The client's own list-changed wiring: a notification handler in the 2025 era, a
   // `subscriptions/listen` stream in the 2026-07-28 era (when the server advertises listChanged).
-  const listChanged = { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged() } };
+  const listChanged = {
+    tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged() },
+    prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => onFeaturesChanged() },
+    resources: { autoRefresh: false, debounceMs: 0, onChanged: () => onFeaturesChanged() },
+  };
   const client = new v2.Client(info, {
     capabilities: CLIENT_CAPABILITIES,
     versionNegotiation: { mode: 'auto' },
     listChanged,
   }) as unknown as OwnedClient;
+  (
+    client as unknown as { setNotificationHandler(method: string, handler: (note: { params?: unknown }) => void): void }
+  ).setNotificationHandler('notifications/resources/updated', (note) => {
+    const uri = (note.params as { uri?: unknown } | undefined)?.uri;
+    if (typeof uri === 'string') onResourceUpdated(uri);
+  });
   if ('url' in target) {
     const url = target.url instanceof URL ? target.url : new URL(target.url);
     const authProvider = authProviderOf(target);
@@ -189,14 +226,19 @@ export async function connectServer(
   let server = options.server ?? label;
   let tools: readonly ContractTool[] = [];
   let refreshing: Promise<readonly ContractTool[]> | undefined;
+  let features: ConsumedFeatures = { resources: [], prompts: [] };
+  let refreshingFeatures: Promise<ConsumedFeatures> | undefined;
   // Set once `refresh` exists: a change announced before the first listing is covered by it.
   let onToolsChanged = (): void => {};
+  let onFeaturesChanged = (): void => {};
 
   const attempt = async (): Promise<Live> => {
     const { client, transport } = await clientAndTransport(
       target,
       options.clientInfo ?? { name: 'toolwright', version: '0' },
       () => onToolsChanged(),
+      () => onFeaturesChanged(),
+      (uri) => options.onResourceUpdated?.(uri),
     );
     const state: Live = { client, closed: false };
     client.onclose = () => {
@@ -238,11 +280,24 @@ export async function connectServer(
     dead.closed = true;
     dead.client.close().catch(() => {});
   });
+  const refreshFeatures = (): Promise<ConsumedFeatures> => {
+    refreshingFeatures ??= (async () => {
+      try {
+        features = await featuresOf(upstream, await upstream.client(), options.prefix);
+        options.onFeaturesChanged?.(features);
+        return features;
+      } finally {
+        refreshingFeatures = undefined;
+      }
+    })();
+    return refreshingFeatures;
+  };
   const refresh = (): Promise<readonly ContractTool[]> => {
     refreshing ??= (async () => {
       try {
         const client = await upstream.client();
         tools = Object.freeze(await toolsOf(upstream, client, { ...options, server }));
+        await refreshFeatures();
         options.onToolsChanged?.(tools);
         return tools;
       } finally {
@@ -251,8 +306,12 @@ export async function connectServer(
     })();
     return refreshing;
   };
+  const failed = (err: unknown): void => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err)));
   onToolsChanged = () => {
-    refresh().catch((err) => options.onRefreshError?.(err instanceof Error ? err : new Error(String(err))));
+    refresh().catch(failed);
+  };
+  onFeaturesChanged = () => {
+    refreshFeatures().catch(failed);
   };
   try {
     await refresh();
@@ -264,6 +323,21 @@ export async function connectServer(
     server,
     get tools() {
       return tools;
+    },
+    get resources() {
+      return features.resources;
+    },
+    get prompts() {
+      return features.prompts;
+    },
+    async subscribeResource(uri: string) {
+      const client = (await upstream.client()) as unknown as SubscribingClient;
+      if (client.getProtocolEra?.() === 'modern') {
+        const subscription = await client.listen({ resourceSubscriptions: [uri] });
+        return () => subscription.close();
+      }
+      await client.subscribeResource({ uri });
+      return async () => void (await client.unsubscribeResource({ uri }).catch(() => undefined));
     },
     get era() {
       if (live === undefined || live.closed) return undefined;

@@ -22,3 +22,4 @@ export { executionOf, claimsOf, type ExecutionClaims, type ListedClaims } from '
 export type { ConsumeOptions, ExecutionMode, ListedTool, PerTool } from './options.js';
 export type { McpClientLike, ClientRequestOptions } from './client-like.js';
 export type { HostElicitor } from './upstream.js';
+export type { ConsumedFeatures } from './consumed-features.js';

@@ -21,6 +21,8 @@ import {
   type StdioOptions,
 } from '../transports/index.js';
 import { checkUpstream, upstreamName, type ProxyUpstream } from './upstream-config.js';
+import { mergeFeatures, ProxyFeatures, type MergedFeatures } from './proxy-features.js';
+import type { ProtocolEra } from '../server/extra.js';
 
 /** How a proxy treats what passes through it. */
 export interface ProxyOptions {
@@ -69,6 +71,10 @@ export interface ProxyOptions {
 export interface Proxy {
   /** The merged tools, in upstream order then each server's order. */
   readonly tools: readonly ContractTool[];
+  /** The merged resources and templates (each upstream's, prefixed names, URIs as they are), in upstream order. */
+  readonly resources: MergedFeatures['resources'];
+  /** The merged prompts (prefixed names), in upstream order. */
+  readonly prompts: MergedFeatures['prompts'];
   readonly connections: readonly ServerConnection[];
   /** Builds a fresh SDK `Server` for one downstream connection (a `ServerFactory`). */
   createServer(): Server;
@@ -88,16 +94,17 @@ export interface Proxy {
 }
 
 /**
- * Connects to every upstream (stdio commands and URLs) and aggregates their tools into one
- * server. Each tool is served with its upstream definition unchanged but for its prefixed
- * name; calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
+ * Connects to every upstream (stdio commands and URLs) and aggregates their tools, resources,
+ * resource templates and prompts into one server. Each tool (resource, template, prompt) is
+ * served with its upstream definition unchanged (its `_meta` included) but for its prefixed name
+ * (resource URIs are never changed; see `ProxyFeatures` for subscriptions); calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
  * server and tool; a dead upstream is connected again on the next call); an upstream's
  * `list_changed` refreshes its tools and is forwarded to every connected client (2025-era
  * clients by notification, 2026-07-28 clients on their `subscriptions/listen` streams: over
  * stdio the SDK routes the server's notification there, over HTTP the endpoint's change bus). Throws, after
  * closing what it opened, when an upstream cannot be connected or listed, and when two servers
  * list the same name: `proxy: tool "echo" is listed by both "a" and "b"; give one of them a
- * prefix`.
+ * prefix` (and for one prompt name, resource URI or URI template, see `mergeFeatures`).
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
   if (!Array.isArray(upstreams) || upstreams.length === 0)
@@ -112,12 +119,35 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
   const served = new Map<string, ServedTool>();
   let merged: readonly ContractTool[] = [];
 
+  const features = new ProxyFeatures(connections, serverOptions, (err) => options.onError?.(err));
   const rebuild = (): void => {
     const next = mergeTools(checked, connections);
     const prepared = servedToolsOf(next, 'proxy', serverOptions);
     served.clear();
     for (const [name, tool] of prepared) served.set(name, tool);
     merged = next;
+    rebuildFeatures();
+  };
+  const rebuildFeatures = (): void => {
+    const next = mergeFeatures(checked.map(upstreamName), connections);
+    features.update(next);
+    mergedFeatures = next;
+  };
+  let mergedFeatures: MergedFeatures = { resources: [], prompts: [] };
+  const featuresChanged = (): void => {
+    if (connections.length < checked.length) return;
+    try {
+      rebuildFeatures();
+    } catch (err) {
+      options.onError?.(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    features.changes.resourcesChanged();
+    for (const server of live) {
+      if (server.transport === undefined || server.getCapabilities().prompts === undefined) continue;
+      server.sendPromptListChanged().catch(() => {});
+    }
+    for (const bus of changeBuses) bus.publish({ kind: 'prompts_list_changed' });
   };
   const changed = (): void => {
     if (connections.length < checked.length) return;
@@ -163,6 +193,8 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
             ...(options.maxLLMChars === undefined ? {} : { maxLLMChars: options.maxLLMChars }),
             ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
             onToolsChanged: changed,
+            onFeaturesChanged: featuresChanged,
+            onResourceUpdated: (uri) => features.changes.resourceUpdated(uri),
             onRefreshError: (err) => options.onError?.(err),
           },
         ),
@@ -174,8 +206,8 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     throw err;
   }
 
-  const serverOf = (transport: 'stdio' | 'http' | 'other', runs?: ParkedRuns): Server => {
-    const server = serverFor(info, served, { ...serverOptions, transport }, runs);
+  const serverOf = (transport: 'stdio' | 'http' | 'other', runs?: ParkedRuns, era?: ProtocolEra): Server => {
+    const server = serverFor(info, served, { ...serverOptions, transport }, runs, features.live(), era);
     server.registerCapabilities({ tools: { listChanged: true } });
     server.setRequestHandler(
       'tools/list',
@@ -193,16 +225,31 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     get tools() {
       return merged;
     },
+    get resources() {
+      return mergedFeatures.resources;
+    },
+    get prompts() {
+      return mergedFeatures.prompts;
+    },
     connections,
     createServer: () => serverOf('other'),
-    serveStdio: (stdio = {}) => connectStdio(() => serverOf('stdio'), stdio),
+    serveStdio: (stdio = {}) =>
+      connectStdio((context?: { era?: ProtocolEra }) => serverOf('stdio', undefined, context?.era), stdio),
     serveHttp: async (http = {}) => {
       const runs = new ParkedRuns();
       const changeEvents = new InMemoryServerEventBus();
-      const handle = await listenHttp(() => serverOf('http', runs), { ...http, changeEvents });
+      const stopFeatureEvents = features.changes.listen({
+        resourceUpdated: (uri) => changeEvents.publish({ kind: 'resource_updated', uri }),
+        resourcesChanged: () => changeEvents.publish({ kind: 'resources_list_changed' }),
+      });
+      const handle = await listenHttp((context?: { era?: ProtocolEra }) => serverOf('http', runs, context?.era), {
+        ...http,
+        changeEvents,
+      });
       changeBuses.add(changeEvents);
       return closingFirst(handle, () => {
         changeBuses.delete(changeEvents);
+        stopFeatureEvents();
         return runs.closeAll();
       });
     },

@@ -17,15 +17,18 @@ import type { InputRoundOptions } from './input-rounds/options.js';
 import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 import { callableDefinitions } from '../auth/tool-scopes.js';
+import { ownHandlersOf } from './own-handlers.js';
+import type { FeatureOptions } from './features.js';
 import { principalOf } from '../auth/principal.js';
 import { principalClientKey, recordedClientOf } from './request-client.js';
 
 /**
  * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
- * `interceptors`, `timeoutMs`, `maxOutputChars`, `validator`; see `CallCoreOptions`), and the
- * transport kind.
+ * `interceptors`, `timeoutMs`, `maxOutputChars`, `validator`; see `CallCoreOptions`), the
+ * transport kind, and what is served besides tools (`resources`, `prompts`, `changes`,
+ * `listPageSize`; see `FeatureOptions`; `addTools` serves tools only).
  */
-export interface ServerOptions extends CallCoreOptions {
+export interface ServerOptions extends CallCoreOptions, FeatureOptions {
   /**
    * The kind of transport the server will be connected to, reported as `session.transport` to
    * every call (`'stdio'`, `'http'`, `'memory'`); default `'other'`. The transports set it.
@@ -72,13 +75,6 @@ type ServerLike = Pick<
   onclose?: () => void;
   fallbackRequestHandler?: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
 };
-
-/** A method toolwright answers itself, past the SDK's request and result parsing. */
-type OwnHandler = (
-  params: unknown,
-  extra: HandlerExtra,
-  ctx: ServerContext,
-) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /**
 /**
@@ -159,7 +155,7 @@ export function serveTools(
         tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, authInfoOf(ctx)) : definitions,
       }) as never,
   );
-  const own = new Map<string, OwnHandler>();
+  const own = ownHandlersOf(server);
   const execute = (params: unknown) => (extra: HandlerExtra) =>
     answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
   // On stateless HTTP every 2026-era request has a server of its own: a parked call belongs to no
@@ -193,7 +189,6 @@ export function serveTools(
     });
   }
   for (const method of own.keys()) target.removeRequestHandler(method);
-  ownMethods.set(server, [...own.keys()]);
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
@@ -208,7 +203,7 @@ export function serveTools(
  * the one the HTTP edge recorded for the request (its principal or its address), else its
  * principal, else the connection (stdio, in memory), else nobody in particular.
  */
-function bindingOf(ctx: ServerContext, connection: object | undefined): RunBinding {
+export function bindingOf(ctx: ServerContext, connection: object | undefined): RunBinding {
   const verified = principalOf(ctx.http?.authInfo);
   const principal = verified === undefined ? undefined : principalKey(verified);
   const client =
@@ -227,11 +222,9 @@ export function answeredMethodsOf(server: object): ReadonlySet<string> | undefin
   const registered = (server as { _requestHandlers?: unknown })._requestHandlers;
   if (!(registered instanceof Map)) return undefined;
   const methods = new Set<string>([...registered.keys()].filter((key): key is string => typeof key === 'string'));
-  for (const method of ownMethods.get(server) ?? []) methods.add(method);
+  for (const method of ownHandlersOf(server).keys()) methods.add(method);
   return methods;
 }
-
-const ownMethods = new WeakMap<object, readonly string[]>();
 
 /** Where `server` parks its 2026-07-28-era calls (toolwright's servers only), else `undefined`. */
 export function parkedRunsOf(server: object): ParkedRuns | undefined {

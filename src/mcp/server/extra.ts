@@ -86,6 +86,9 @@ export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerCont
         : server.getClientCapabilities(),
     requestLogLevel: isLogLevel(level) ? level : undefined,
     sendNotification: (notification) => ctx.mcpReq.notify(notification as never).catch(() => {}),
-    sendRequest: (request, options) => ctx.mcpReq.send(request as never, { signal: options.signal }),
+    // The input-round `key` is toolwright's own: a pushed request carries only its method and params
+    // (a request with another member never reaches the client, and the question would hang).
+    sendRequest: ({ method, params }, options) =>
+      ctx.mcpReq.send((params === undefined ? { method } : { method, params }) as never, { signal: options.signal }),
   };
 }

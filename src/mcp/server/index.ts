@@ -24,3 +24,6 @@ export {
   tooManyParkedMessage,
 } from './input-rounds/errors.js';
 export { MemoryRelayBus, type RelayBus, type RelayListener } from './input-rounds/relay-bus.js';
+export { ServerChanges, isServerChanges, type ChangeListener } from './server-changes.js';
+export { DEFAULT_LIST_PAGE_SIZE, type FeatureOptions } from './features.js';
+export { resourceDefinitionOf, templateDefinitionOf, promptDefinitionOf } from './feature-wire.js';

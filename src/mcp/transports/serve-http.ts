@@ -4,6 +4,9 @@ import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
 import { toolScopesOf } from '../auth/tool-scopes.js';
 import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
+import { servedFeaturesOf } from '../server/features.js';
+import { changeBusOf } from './change-bus.js';
+import type { ProtocolEra } from '../server/extra.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
@@ -13,9 +16,12 @@ import { closingFirst } from './http/closing-first.js';
 export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
 
 /**
- * Serves contract tools over streamable HTTP: `listenHttp` with a fresh
- * `createServer(info, tools)` per session (per request when `stateless`), whose calls see
- * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
+ * Serves contract tools (and the `resources` and `prompts` of the options) over streamable
+ * HTTP: `listenHttp` with a fresh `createServer(info, tools, options)` per session (per request
+ * when `stateless`, and for every 2026-07-28 request), whose calls see
+ * `session.transport === 'http'`. With `changes`, announced resource changes reach 2025-era
+ * sessions through their servers and 2026-07-28 listen streams through the endpoint's change
+ * bus (`changeEvents`, or one of its own). The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. A rejection a tool leaves unhandled is logged and the process keeps serving
  * (`keepServingOnFloatingRejections`; `createHttpHandler` alone never installs it). With
@@ -33,6 +39,8 @@ export async function serveHttp(
   keepServingOnFloatingRejections();
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
+  const features = servedFeaturesOf(serverOptions, 'createServer');
+  const changeEvents = changeBusOf(features, options.changeEvents);
   const auth =
     options.auth === undefined
       ? undefined
@@ -45,13 +53,22 @@ export async function serveHttp(
   await runs.open();
   let handle: HttpHandle;
   try {
-    handle = await listenHttp(() => serverFor(info, prepared, serverOptions, runs), {
-      ...options,
-      ...(auth !== undefined ? { auth } : {}),
-    });
+    handle = await listenHttp(
+      (context?: { readonly era?: ProtocolEra }) =>
+        serverFor(info, prepared, serverOptions, runs, features, context?.era),
+      {
+        ...options,
+        ...(auth !== undefined ? { auth } : {}),
+        ...(changeEvents === undefined ? {} : { changeEvents: changeEvents.bus }),
+      },
+    );
   } catch (error) {
+    changeEvents?.stop();
     await runs.closeAll();
     throw error;
   }
-  return closingFirst(handle, () => runs.closeAll());
+  return closingFirst(handle, () => {
+    changeEvents?.stop();
+    return runs.closeAll();
+  });
 }

@@ -3,6 +3,8 @@ import type { ServerInfo, ServerOptions } from '../server/index.js';
 import { serverFor } from '../server/create-server.js';
 import { servedToolsOf } from '../server/served-tools.js';
 import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
+import { servedFeaturesOf } from '../server/features.js';
+import type { ProtocolEra } from '../server/extra.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
@@ -11,8 +13,9 @@ import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/conne
 export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
 
 /**
- * Serves contract tools over stdio: `connectStdio` with one `createServer(info, tools)` whose
- * calls see `session.transport === 'stdio'`. Rejects, naming the tool, when the tool set is
+ * Serves contract tools (and the `resources` and `prompts` of the options) over stdio:
+ * `connectStdio` with one `createServer(info, tools, options)` whose calls see
+ * `session.transport === 'stdio'`. Rejects, naming the tool, when the tool set is
  * invalid (see `createServer`). Tools must not write to stdout: log with `ctx.log` (to the
  * client) or to stderr; while serving the process's own stdout, stray `console.log` output is
  * rerouted to stderr (`guardStdout`). A rejection a tool leaves unhandled is logged and the
@@ -26,6 +29,11 @@ export async function serveStdio(
   keepServingOnFloatingRejections(options.log);
   const serverOptions = { ...options, transport: 'stdio' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);
+  const features = servedFeaturesOf(serverOptions, 'createServer');
   const runs = new ParkedRuns(options.inputRounds);
-  return connectStdio(() => serverFor(info, prepared, serverOptions, runs), options);
+  return connectStdio(
+    (context?: { readonly era?: ProtocolEra }) =>
+      serverFor(info, prepared, serverOptions, runs, features, context?.era),
+    options,
+  );
 }

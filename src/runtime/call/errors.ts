@@ -26,8 +26,9 @@ export class AmbiguousOutcomeError extends ToolwrightError {
 export class CallTimeoutError extends AmbiguousOutcomeError {
   override readonly name = 'CallTimeoutError';
   readonly timeoutMs: number;
-  constructor(tool: string, timeoutMs: number) {
-    super(`tool "${tool}" timed out after ${timeoutMs} ms`, { code: 'call-timeout' });
+  /** `kind` names what timed out in the message: a `tool` by default, a `resource` or a `prompt` on those hosts' reads. */
+  constructor(tool: string, timeoutMs: number, kind = 'tool') {
+    super(`${kind} "${tool}" timed out after ${timeoutMs} ms`, { code: 'call-timeout' });
     this.timeoutMs = timeoutMs;
   }
 }
@@ -50,9 +51,9 @@ function describeThrown(value: unknown): string {
 /**
  * Turns whatever a tool threw into an `Error`. An `Error` is kept as it is (message, class and
  * `details` untouched); any other value becomes `Error('tool "<name>" threw: <value>')` with the
- * value as its `cause`.
+ * value as its `cause` (`kind` names what threw in place of `tool`: a `resource`, a `prompt`).
  */
-export function errorFromThrown(tool: string, thrown: unknown): Error {
+export function errorFromThrown(tool: string, thrown: unknown, kind = 'tool'): Error {
   if (thrown instanceof Error) return thrown;
-  return new Error(`tool "${tool}" threw: ${describeThrown(thrown)}`, { cause: thrown });
+  return new Error(`${kind} "${tool}" threw: ${describeThrown(thrown)}`, { cause: thrown });
 }

@@ -35,9 +35,11 @@ export class CallTimeLimit {
   private controller: AbortController | undefined;
   private error: CallTimeoutError | undefined;
 
+  /** `kind` names what is limited in the timeout's message (`tool` by default; see `CallTimeoutError`). */
   constructor(
     private readonly tool: string,
     private readonly limitMs: number,
+    private readonly kind = 'tool',
   ) {
     this.expired = new Promise((resolve) => {
       this.resolveExpired = resolve;
@@ -94,7 +96,7 @@ export class CallTimeLimit {
 
   private expire(): void {
     if (this.error !== undefined) return;
-    this.error = new CallTimeoutError(this.tool, this.limitMs);
+    this.error = new CallTimeoutError(this.tool, this.limitMs, this.kind);
     this.resolveExpired({ ok: false, error: this.error });
     this.controller?.abort(this.error);
   }

@@ -20,7 +20,8 @@ import { INVALID_STATE_TEXT } from './errors.js';
  * minted by another node is relayed to that node on stateless HTTP and answered with its outcome
  * (see `RunRelay.forward`). A protocol error of the call (an unknown tool,
  * malformed params, a missing client capability) is thrown, so the SDK answers it as a JSON-RPC
- * error.
+ * error. `runKey` names what the call runs, in place of the tool's name (a `prompts/get` parks
+ * its rendering as `prompt:<name>`, so a state minted for a tool never resumes a prompt).
  */
 export async function answerModernToolCall(
   runs: ParkedRuns,
@@ -29,8 +30,9 @@ export async function answerModernToolCall(
   extra: HandlerExtra,
   ctx: ServerContext,
   execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>,
+  runKey?: string,
 ): Promise<Record<string, unknown>> {
-  const tool = isJsonObject(params) && typeof params.name === 'string' ? params.name : '';
+  const tool = runKey ?? (isJsonObject(params) && typeof params.name === 'string' ? params.name : '');
   const state = ctx.mcpReq.requestState();
   const responses = (ctx.mcpReq.inputResponses ?? {}) as Readonly<Record<string, unknown>>;
   if (typeof state !== 'string')

@@ -1,0 +1,160 @@
+import {
+  isResourceTemplate,
+  type ContractPrompt,
+  type ContractResource,
+  type ContractResourceTemplate,
+} from '../../contract/index.js';
+import { matchUriTemplate, parseUriTemplate } from '../../util/uri-template.js';
+import type { CallCoreOptions } from '../../runtime/call/index.js';
+import type { ServerConnection } from '../client/index.js';
+import { servedFeaturesOf, type ServedFeatures } from '../server/features.js';
+import { ServerChanges } from '../server/server-changes.js';
+
+/** The resources and prompts of every upstream, merged, in upstream order then each server's order. */
+export interface MergedFeatures {
+  readonly resources: readonly (ContractResource | ContractResourceTemplate)[];
+  readonly prompts: readonly ContractPrompt[];
+}
+
+/**
+ * Every connection's resources, templates and prompts in order (`names[i]` names connection
+ * `i`). Throws when two servers serve one URI, one URI template or one prompt name:
+ * `proxy: resource "a:b" is served by both "x" and "y"; ...`.
+ */
+export function mergeFeatures(names: readonly string[], connections: readonly ServerConnection[]): MergedFeatures {
+  const owners = new Map<string, string>();
+  const claim = (key: string, what: string, owner: string, fix: string): void => {
+    const first = owners.get(key);
+    if (first !== undefined)
+      throw new Error(`proxy: ${what} is served by both ${JSON.stringify(first)} and ${JSON.stringify(owner)}; ${fix}`);
+    owners.set(key, owner);
+  };
+  const resources: (ContractResource | ContractResourceTemplate)[] = [];
+  const prompts: ContractPrompt[] = [];
+  connections.forEach((connection, index) => {
+    const owner = names[index]!;
+    for (const resource of connection.resources) {
+      if (isResourceTemplate(resource))
+        claim(
+          `template ${resource.uriTemplate}`,
+          `URI template ${JSON.stringify(resource.uriTemplate)}`,
+          owner,
+          'serve it from one of them',
+        );
+      else claim(`uri ${resource.uri}`, `resource ${JSON.stringify(resource.uri)}`, owner, 'serve it from one of them');
+      resources.push(resource);
+    }
+    for (const prompt of connection.prompts) {
+      claim(`prompt ${prompt.name}`, `prompt ${JSON.stringify(prompt.name)}`, owner, 'give one of them a prefix');
+      prompts.push(prompt);
+    }
+  });
+  return { resources, prompts };
+}
+
+/** The connection that serves `uri`: the one listing it, else the first whose template it matches. */
+function ownerOf(connections: readonly ServerConnection[], uri: string): ServerConnection | undefined {
+  for (const connection of connections)
+    if (connection.resources.some((r) => !isResourceTemplate(r) && r.uri === uri)) return connection;
+  for (const connection of connections)
+    for (const resource of connection.resources) {
+      if (!isResourceTemplate(resource)) continue;
+      const parsed = parseUriTemplate(resource.uriTemplate);
+      if (parsed.ok && matchUriTemplate(parsed.template, uri) !== undefined) return connection;
+    }
+  return undefined;
+}
+
+/**
+ * The resources and prompts a proxy serves: always those of the latest merge (`update` after a
+ * refresh; the servers of sessions already open read the new set on their next request), with
+ * one `ServerChanges` for every endpoint. A 2025-era client's `resources/subscribe` subscribes
+ * upstream (once per URI, whoever else subscribed), its last unsubscribe ends that; what the
+ * upstream then announces (`resources/updated`, `resources/list_changed`) goes to the proxy's
+ * clients. (A 2026-07-28 client's `subscriptions/listen` stream hears what the proxy relays, but
+ * does not subscribe upstream on its own: the SDK keeps its filter to itself.)
+ */
+export class ProxyFeatures {
+  readonly changes = new ServerChanges();
+  private current: ServedFeatures | undefined;
+  private readonly upstreamSubscriptions = new Map<
+    string,
+    { count: number; stop: Promise<(() => Promise<void>) | undefined> }
+  >();
+
+  constructor(
+    private readonly connections: readonly ServerConnection[],
+    private readonly options: CallCoreOptions,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.changes.onSubscription((uri, subscribed) => this.subscription(uri, subscribed));
+  }
+
+  /** Prepares the merged set again (throws what `servedFeaturesOf` throws for a bad one; the old set stays). */
+  update(merged: MergedFeatures): void {
+    const some = merged.resources.length > 0 || merged.prompts.length > 0;
+    this.current = some
+      ? servedFeaturesOf(
+          {
+            ...this.options,
+            ...(merged.resources.length > 0 ? { resources: merged.resources } : {}),
+            ...(merged.prompts.length > 0 ? { prompts: merged.prompts } : {}),
+            changes: this.changes,
+          },
+          'proxy',
+        )
+      : undefined;
+  }
+
+  /**
+   * The live view the servers are given: each property read at request time from the latest set,
+   * so one made before a refresh serves what the refresh found. `undefined` while the proxy serves
+   * no resources and no prompts.
+   */
+  live(): ServedFeatures | undefined {
+    if (this.current === undefined) return undefined;
+    const self = this;
+    return {
+      get resources() {
+        return self.current?.resources;
+      },
+      get prompts() {
+        return self.current?.prompts;
+      },
+      get changes() {
+        return self.changes;
+      },
+      get pageSize() {
+        return self.current?.pageSize ?? 100;
+      },
+      get completes() {
+        return self.current?.completes ?? false;
+      },
+    };
+  }
+
+  private subscription(uri: string, subscribed: boolean): void {
+    const held = this.upstreamSubscriptions.get(uri);
+    if (subscribed) {
+      if (held !== undefined) {
+        held.count += 1;
+        return;
+      }
+      const owner = ownerOf(this.connections, uri);
+      const stop =
+        owner === undefined
+          ? Promise.resolve(undefined)
+          : owner.subscribeResource(uri).catch((err: unknown) => {
+              this.onError(err instanceof Error ? err : new Error(String(err)));
+              return undefined;
+            });
+      this.upstreamSubscriptions.set(uri, { count: 1, stop });
+      return;
+    }
+    if (held === undefined) return;
+    held.count -= 1;
+    if (held.count > 0) return;
+    this.upstreamSubscriptions.delete(uri);
+    void held.stop.then((stop) => stop?.()).catch(() => undefined);
+  }
+}
