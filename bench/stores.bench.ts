@@ -112,7 +112,7 @@ export async function run(): Promise<void> {
       decisionScope: 'server',
       decisionStore: new RedisDecisionStore(connection, { namespace: 'bench' }),
     });
-    memoryPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
+    void memoryPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
     await redisPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
     const memoryChecks = new Executor({ policy: memoryPolicy });
     const redisChecks = new Executor({ policy: redisPolicy });

@@ -15,7 +15,7 @@ import {
   jwtVerifier,
   type VerifiedToken,
 } from '../src/mcp/index.js';
-import { serveHttp, type HttpHandle } from '../src/index.js';
+import { serveHttp } from '../src/index.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { APP_REDIRECT_URI, startProvider, type TestProvider } from './support/auth-provider.js';
 import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';

@@ -238,10 +238,10 @@ test('remembered and forget are per owner: a principal, a session, and the polic
   const other: Session = { id: 's2', transport: 'http' };
   const inSession = ctxOf({ session });
   const asAlice = ctxOf({ session: other, principal: { subject: 'alice', issuer: 'https://id' } });
-  policy.remember('t', '/s', ['read'], 'allow', undefined, policy.ownerOf(inSession));
-  policy.remember('t', '/p', ['read'], 'deny', 'no', policy.ownerOf(asAlice));
-  policy.remember('t', '/w', ['read'], 'allow');
-  policy.remember('t', '/none', ['read'], 'allow', undefined, { kind: 'none' });
+  void policy.remember('t', '/s', ['read'], 'allow', undefined, policy.ownerOf(inSession));
+  void policy.remember('t', '/p', ['read'], 'deny', 'no', policy.ownerOf(asAlice));
+  void policy.remember('t', '/w', ['read'], 'allow');
+  void policy.remember('t', '/none', ['read'], 'allow', undefined, { kind: 'none' });
   assert.deepEqual(policy.remembered(inSession), [{ tool: 't', subject: '/s', capability: 'read', effect: 'allow' }]);
   assert.deepEqual(policy.remembered(asAlice), [
     { tool: 't', subject: '/p', capability: 'read', effect: 'deny', reason: 'no' },
@@ -254,12 +254,12 @@ test('remembered and forget are per owner: a principal, a session, and the polic
   });
   assert.equal(policy.check('t', '/s', 'read'), undefined);
   assert.equal(policy.check('t', '/none', 'read', undefined, { kind: 'none' }), undefined);
-  policy.forget(inSession);
+  void policy.forget(inSession);
   assert.deepEqual(policy.remembered(inSession), []);
   // The default store is synchronous: `remembered` answers an array, not a promise.
   assert.equal((policy.remembered(asAlice) as readonly unknown[]).length, 1);
   assert.equal((policy.remembered() as readonly unknown[]).length, 1);
-  policy.forget();
+  void policy.forget();
   assert.deepEqual([policy.remembered(asAlice), policy.remembered()], [[], []]);
 });
 

@@ -111,8 +111,8 @@ test('a store that is not a ScopedDecisions is asked through its interface: sync
     rules: [{ effect: 'deny', subject: '/ruled' }],
   });
   assert.equal(policy.decisionStore, store);
-  policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
-  policy.remember('t', '/a', ['write'], 'allow', undefined, NONE);
+  void policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
+  void policy.remember('t', '/a', ['write'], 'allow', undefined, NONE);
   const verdicts = policy.verdictsOn('t', '/a', ['read', 'exec'], undefined, ALICE);
   assert.ok(verdicts instanceof Map);
   assert.deepEqual(
@@ -426,9 +426,9 @@ test('ScopedDecisions makes a store for an owner only to remember: looking up, l
   assert.equal(decisions.storeOf(bob, false), undefined);
   const asBob = ctxOf({ principal: { subject: 'bob' } });
   const owner = policy.ownerOf(asBob);
-  policy.remember('t', '/a', ['read'], 'allow', undefined, owner);
+  void policy.remember('t', '/a', ['read'], 'allow', undefined, owner);
   assert.notEqual(decisions.storeOf(owner, false), undefined);
-  policy.forget(asBob);
+  void policy.forget(asBob);
   assert.equal(decisions.storeOf(owner, false), undefined);
 });
 

@@ -94,8 +94,8 @@ test('"always" answers of one principal, and of one session, accumulate: a secon
   } as never);
   const session = createCallContext({ call, session: { id: 's1', transport: 'http' } });
   for (const ctx of [alice, session]) {
-    policy.remember('t', '/a', ['read'], 'allow', undefined, policy.ownerOf(ctx));
-    policy.remember('t', '/b', ['write'], 'deny', 'no', policy.ownerOf(ctx));
+    void policy.remember('t', '/a', ['read'], 'allow', undefined, policy.ownerOf(ctx));
+    void policy.remember('t', '/b', ['write'], 'deny', 'no', policy.ownerOf(ctx));
     assert.deepEqual(policy.remembered(ctx), [
       { tool: 't', subject: '/a', capability: 'read', effect: 'allow' },
       { tool: 't', subject: '/b', capability: 'write', effect: 'deny', reason: 'no' },

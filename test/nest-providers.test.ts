@@ -8,7 +8,6 @@ import { Tool, type CallContext } from '../src/index.js';
 import { createPolicy, type Interceptor } from '../src/runtime/index.js';
 import { createValidator } from '../src/compiler/index.js';
 import {
-  ToolwrightModule,
   TOOLWRIGHT_CALL_OPTIONS,
   TOOLWRIGHT_OUTPUT_LIMITS,
   TOOLWRIGHT_POLICY,

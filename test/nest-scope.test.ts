@@ -17,7 +17,7 @@ import { map, type Observable } from 'rxjs';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { Facts, Tool, type CallContext } from '../src/index.js';
 import { createCallContext } from '../src/runtime/index.js';
-import { ToolwrightModule, ToolwrightServer, toolCallOf, type NestToolCall } from '../src/nest/index.js';
+import { ToolwrightServer, toolCallOf, type NestToolCall } from '../src/nest/index.js';
 import { startedInMemory } from './support/nest-context.js';
 
 const started = (root: Function | DynamicModule) =>

@@ -114,8 +114,8 @@ test('rules: first match wins per capability; allow covers implied, deny covers 
 
 test('remembered decisions are per tool, subject and capability, follow implications, and rules come first', () => {
   const policy = createPolicy({ implications: { write: ['read'] } });
-  policy.remember('edit', '/a', ['write'], 'allow');
-  policy.remember('edit', '/b', ['read'], 'deny', 'no');
+  void policy.remember('edit', '/a', ['write'], 'allow');
+  void policy.remember('edit', '/b', ['read'], 'deny', 'no');
   assert.deepEqual(policy.check('edit', '/a', 'read'), { effect: 'allow', source: 'remembered' });
   assert.deepEqual(policy.check('edit', '/a', 'write'), { effect: 'allow', source: 'remembered' });
   assert.equal(policy.check('edit', '/a', 'exec'), undefined);
@@ -128,7 +128,7 @@ test('remembered decisions are per tool, subject and capability, follow implicat
     { tool: 'edit', subject: '/a', capability: 'write', effect: 'allow' },
     { tool: 'edit', subject: '/b', capability: 'read', effect: 'deny', reason: 'no' },
   ]);
-  policy.forget();
+  void policy.forget();
   assert.deepEqual(policy.remembered(), []);
   assert.deepEqual(policy.rules, [{ effect: 'deny', subject: '/a', reason: 'locked' }]);
 });
@@ -139,6 +139,6 @@ test("one call's once-decisions come after remembered ones", () => {
   once.set('t', '/x', ['write'], 'allow');
   assert.deepEqual(policy.check('t', '/x', 'write', once), { effect: 'allow', source: 'once' });
   assert.equal(policy.check('t', '/x', 'write'), undefined);
-  policy.remember('t', '/x', ['write'], 'deny');
+  void policy.remember('t', '/x', ['write'], 'deny');
   assert.deepEqual(policy.check('t', '/x', 'write', once), { effect: 'deny', source: 'remembered' });
 });

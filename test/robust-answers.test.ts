@@ -10,9 +10,7 @@ import {
   peer,
   ROBUST_WAIT_MS,
   sharedPeer,
-  type After,
   type RobustPeer,
-  type RobustTransport,
 } from './support/robust-connect.js';
 
 after(closeSharedPeers);
@@ -26,7 +24,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust ${transport}: a result that cannot be serialised is answered isError, saying why; the server serves on`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       assert.deepEqual(
         await call(p, 'bigint'),
@@ -44,7 +42,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust ${transport}: 50 MB of text is cut to the default 100,000-character bound`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       const result = await call(p, 'huge', { chars: 50_000_000 });
       assert.deepEqual(result, text(`${'x'.repeat(100_000)}\n…[truncated: showing 100,000 of 50,000,000 characters]`));
@@ -93,7 +91,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust ${transport}: a floating rejection inside a tool is logged and the process keeps serving`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       assert.deepEqual(await call(p, 'floating'), text('still here'));
       await p.waitForStderr(

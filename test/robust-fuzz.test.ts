@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { compile, serveHttp, type ContractTool } from '../src/index.js';
+import { compile, serveHttp } from '../src/index.js';
 import { createPolicy } from '../src/runtime/index.js';
 import { FILE_TOOL_CLASSES } from '../samples/files/index.js';
 import { Shell, ReadFile as ShellReadFile, WriteFile as ShellWriteFile } from '../samples/shell/index.js';

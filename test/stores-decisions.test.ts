@@ -176,8 +176,8 @@ test(
 
 test('the memory store answers the same interface synchronously: revoke by selector, list, forget', () => {
   const policy = createPolicy({ decisionStore: new ScopedDecisions() });
-  policy.remember('t', '/a', ['write', 'read'], 'allow', undefined, ALICE);
-  policy.remember('t', '/b', ['write'], 'deny', 'no', ALICE);
+  void policy.remember('t', '/a', ['write', 'read'], 'allow', undefined, ALICE);
+  void policy.remember('t', '/b', ['write'], 'deny', 'no', ALICE);
   assert.deepEqual(policy.check('t', '/a', 'write', undefined, ALICE), { effect: 'allow', source: 'remembered' });
   assert.equal(policy.revoke({ subject: '/a', capability: 'write' }, ALICE), 1);
   assert.equal(policy.check('t', '/a', 'write', undefined, ALICE), undefined);

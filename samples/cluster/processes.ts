@@ -67,7 +67,7 @@ export class NodeProcesses {
     const failure = started.find((outcome) => outcome.status === 'rejected');
     if (failure !== undefined) {
       await set.stop();
-      throw (failure as PromiseRejectedResult).reason;
+      throw (failure as PromiseRejectedResult).reason as unknown;
     }
     return set;
   }

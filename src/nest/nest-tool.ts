@@ -71,7 +71,7 @@ const callScopes = new WeakMap<CallContext, CallScope>();
  * Throws the `ContractError` of `compile` when a class is not a valid tool.
  */
 export function nestTools(discovered: readonly DiscoveredTool[], context: NestToolsContext): ContractTool[] {
-  const compileOptions = { ...(context.compileOptions ?? {}) } as CompileOptions;
+  const compileOptions = { ...context.compileOptions } as CompileOptions;
   if ('resolve' in compileOptions || 'resolveForCall' in compileOptions) {
     throw new TypeError(
       'ToolwrightModule: the compile options must not set "resolve" or "resolveForCall": the module makes the instances through Nest',

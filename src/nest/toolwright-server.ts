@@ -180,7 +180,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const path = this.options.path ?? DEFAULT_MCP_PATH;
     const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
     this.handler = createHttpHandler(() => this.createMcpServer('http'), {
-      ...(this.options.http ?? {}),
+      ...this.options.http,
       ...(auth === undefined ? {} : { auth }),
     });
     mountHandler(adapter, path, this.handler, {

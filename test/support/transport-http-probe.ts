@@ -36,7 +36,7 @@ export function openRequest(port: number, spec: RawRequest): { response: Promise
     port,
     method: spec.method ?? 'POST',
     path: spec.path ?? '/mcp',
-    headers: { host: `127.0.0.1:${port}`, ...(spec.headers ?? {}) },
+    headers: { host: `127.0.0.1:${port}`, ...spec.headers },
   });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     req.on('response', resolve);

@@ -29,7 +29,7 @@ import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
 import type { ExecutionMode, ListedTool } from './options.js';
 import { UNCLASSIFIED_CAPABILITY } from './policy.js';
-import { annotationsOfListed, permissionOf, type ListedAnnotations } from './trust.js';
+import { annotationsOfListed, type ListedAnnotations } from './trust.js';
 import { Upstream } from './upstream.js';
 
 /** What the consumer decided for one listed tool. */

@@ -71,6 +71,8 @@ export class ParkedRun implements Parkable {
     first: HandlerExtra,
   ) {
     this.lastCapabilities = first.clientCapabilities();
+    // The getter below has the extra object as its `this`, so the run is reached by name.
+    // oxlint-disable-next-line typescript/no-this-alias
     const run = this;
     this.extra = {
       requestId: first.requestId as RequestId,

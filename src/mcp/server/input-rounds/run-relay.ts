@@ -158,7 +158,10 @@ export class RunRelay {
     const message = parseRelayMessage(text);
     if (message === undefined) return;
     if (message.type === 'retry') return void this.serve(message);
-    if (message.type === 'cancel') return void this.serving.get(message.id)?.abort();
+    if (message.type === 'cancel') {
+      this.serving.get(message.id)?.abort();
+      return;
+    }
     this.reply(message);
   }
 
