@@ -135,7 +135,10 @@ async function v2Client(transport: Transport, answers: Answers, era: Era): Promi
   };
 }
 
-/** A result as both eras can compare it: without the server identity 2.x stamps in the 2026 era and its `resultType`. */
+/**
+ * A result as both eras can compare it: without the server identity 2.x stamps in the 2026 era and
+ * its `resultType`.
+ */
 function plain(result: unknown): unknown {
   const { _meta, resultType: _type, ...rest } = result as { _meta?: Record<string, unknown>; resultType?: unknown };
   if (_meta === undefined) return rest;

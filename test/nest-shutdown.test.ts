@@ -39,7 +39,10 @@ class Calls {
   }
 }
 
-/** An application whose `slow` tool waits for the test's release, whose `stuck` tool never settles, and whose answers leave 600 ms after the tool settled. */
+/**
+ * An application whose `slow` tool waits for the test's release, whose `stuck` tool never settles,
+ * and whose answers leave 600 ms after the tool settled.
+ */
 function appModule(calls: Calls, shutdownTimeoutMs: number): DynamicModule {
   @Injectable()
   @Tool({ name: 'slow', description: 'Waits for the test', args: undefined })

@@ -192,7 +192,8 @@ for (const transport of ['stdio', 'http'] as const) {
         );
       }
       assert.deepEqual(stripMeta(await call(p, 'write', { path: '/tmp//a' })), text('wrote /tmp//a'));
-      // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so nothing allows it and nobody can be asked.
+      // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so
+      // nothing allows it and nobody can be asked.
       assert.deepEqual(
         stripMeta(await call(p, 'write', { path: '/TMP/a' })),
         failed('permission denied: write on "/TMP/a": the user did not answer'),

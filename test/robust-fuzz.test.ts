@@ -51,7 +51,10 @@ const SAMPLE_SETS: ReadonlyArray<readonly [string, readonly Class[]]> = [
   ['greet and echo', [GreetTool, Echo] as unknown as Class[]],
 ];
 
-/** Serves `classes` (probe instances, every permission allowed) over real HTTP on loopback and connects an SDK client. */
+/**
+ * Serves `classes` (probe instances, every permission allowed) over real HTTP on loopback and
+ * connects an SDK client.
+ */
 async function serveProbes(
   t: After,
   classes: readonly Class[],

@@ -431,7 +431,10 @@ test(
   TIMEOUT,
   async () => {
     const tools = schedTools();
-    /** A connection to a server of its own for `tools`, whose requests carry auth info naming `clientId` (as an auth layer would add). */
+    /**
+     * A connection to a server of its own for `tools`, whose requests carry auth info naming
+     * `clientId` (as an auth layer would add).
+     */
     const connect = async (clientId: string): Promise<Client> => {
       const server = createServer({ name: 'sched-memory', version: '1.0.0' }, tools, {
         scheduling: { scope: 'principal' },

@@ -30,13 +30,13 @@ export interface LoadedTools {
 }
 
 /**
- * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools
- * it exports. When the module exports `tools` (or a default export that is an array), those are
- * the tools, in that order: tool classes, instances of tool classes, and contract tools, mixed
- * freely (listed as `options.schemaProfile` makes them). `tools` may also be a function returning that array (or a promise of it), called once
- * with no arguments: the way to build tools whose constructors need arguments. Otherwise every
- * exported class with `@Tool` metadata is a tool, in export-name order; other exports are
- * ignored. Classes are instantiated with `new Class()`.
+ * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools it
+ * exports. When the module exports `tools` (or a default export that is an array), those are the
+ * tools, in that order: tool classes, instances of tool classes, and contract tools, mixed freely
+ * (listed as `options.schemaProfile` makes them). `tools` may also be a function returning that
+ * array (or a promise of it), called once with no arguments: the way to build tools whose
+ * constructors need arguments. Otherwise every exported class with `@Tool` metadata is a tool, in
+ * export-name order; other exports are ignored. Classes are instantiated with `new Class()`.
  *
  * Fails with a `CliError` naming the module: the file does not exist
  * (`cannot load module "x": file not found`), importing it throws (`cannot load module "x":

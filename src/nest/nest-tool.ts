@@ -32,7 +32,10 @@ const ENHANCERS = Object.freeze({ guards: true, interceptors: true, filters: tru
 /** A handler made by `ExternalContextCreator.create` for a tool call. */
 type EnhancedHandler = (...args: ToolCallArgs) => Promise<unknown>;
 
-/** The Nest context of one call of a per-call tool: its context id, with the call's request registered as its `REQUEST`. */
+/**
+ * The Nest context of one call of a per-call tool: its context id, with the call's request
+ * registered as its `REQUEST`.
+ */
 interface CallScope {
   readonly contextId: ContextId;
 }
@@ -242,7 +245,10 @@ function perCallResolver(discovered: DiscoveredTool, context: NestToolsContext):
   };
 }
 
-/** The instance of a per-call provider for `contextId`; an error naming the class and module when Nest cannot make one. */
+/**
+ * The instance of a per-call provider for `contextId`; an error naming the class and module when
+ * Nest cannot make one.
+ */
 async function resolveInstance(
   discovered: DiscoveredTool,
   moduleRef: { readonly ref: ModuleRef; readonly strict: boolean },

@@ -70,7 +70,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private readonly calls = new CallDrain();
   private readonly posts = new OpenResponses();
 
-  /** Resolves once the stdio transport closed (stdin ended, stdout broke, or the application closed). Never resolves over HTTP before shutdown. */
+  /**
+   * Resolves once the stdio transport closed (stdin ended, stdout broke, or the application
+   * closed). Never resolves over HTTP before shutdown.
+   */
   readonly closed: Promise<void> = new Promise((resolve) => (this.resolveClosed = resolve));
 
   constructor(

@@ -13,7 +13,10 @@ export interface RedisCommandClient {
 
 /** Options of `connectRedis`. Every member is optional. */
 export interface ConnectRedisOptions {
-  /** Where Redis is: `redis[s]://[[user][:password]@]host[:port][/db]` (default `redis://127.0.0.1:6379`). Ignored with `client`. */
+  /**
+   * Where Redis is: `redis[s]://[[user][:password]@]host[:port][/db]` (default
+   * `redis://127.0.0.1:6379`). Ignored with `client`.
+   */
   readonly url?: string;
   /**
    * A client the host made and connected itself (see `RedisCommandClient`). toolwright then
@@ -24,7 +27,10 @@ export interface ConnectRedisOptions {
   readonly connectTimeoutMs?: number;
   /** How long one command may take, in milliseconds, before it fails with `RedisUnavailableError` (default 2000). */
   readonly commandTimeoutMs?: number;
-  /** Prepended to every key toolwright's stores write (default `toolwright:`); give each deployment sharing one Redis its own. */
+  /**
+   * Prepended to every key toolwright's stores write (default `toolwright:`); give each deployment
+   * sharing one Redis its own.
+   */
   readonly keyPrefix?: string;
 }
 
@@ -46,7 +52,10 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'toolwright:';
 /** The longest wait between two reconnection attempts after Redis went away. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
-/** `url` without its user name and password, for messages. A URL that cannot be parsed is named as given up to its `@`. */
+/**
+ * `url` without its user name and password, for messages. A URL that cannot be parsed is named as
+ * given up to its `@`.
+ */
 export function redactedRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -174,7 +183,10 @@ export class RedisConnection {
 const UNAVAILABLE =
   /closed|offline|socket|connect|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|timeout|LOADING/i;
 
-/** The error a failed command rejects with: `RedisUnavailableError` for a connection problem, else the client's error as is. */
+/**
+ * The error a failed command rejects with: `RedisUnavailableError` for a connection problem, else
+ * the client's error as is.
+ */
 function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): unknown {
   if (thrown instanceof RedisUnavailableError) return thrown;
   const name = (thrown as { name?: unknown } | null)?.name;

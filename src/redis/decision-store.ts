@@ -55,7 +55,10 @@ return seq`;
 /** KEYS: hash. Answers its fields and values, flat. */
 const LOAD = `return redis.call('HGETALL', KEYS[1])`;
 
-/** KEYS: index. ARGV: hash key base. Answers [member, fields, member, fields, ...]; drops index members whose hash is gone. */
+/**
+ * KEYS: index. ARGV: hash key base. Answers [member, fields, member, fields, ...]; drops index
+ * members whose hash is gone.
+ */
 const LIST = `
 local out = {}
 for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do

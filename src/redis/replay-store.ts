@@ -44,7 +44,10 @@ export const DEFAULT_REPLAY_LEASE_MS = 30_000;
  */
 const NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
-/** Claims a key: `{'new'}`, `{'done', outcome}`, `{'running'}`, `{'lost'}` or `{'different-arguments'}`. ARGV: fp, token, leaseMs, ttlMs. */
+/**
+ * Claims a key: `{'new'}`, `{'done', outcome}`, `{'running'}`, `{'lost'}` or
+ * `{'different-arguments'}`. ARGV: fp, token, leaseMs, ttlMs.
+ */
 const BEGIN = `${NOW}
 local e = redis.call('HMGET', KEYS[1], 'fp', 'state', 'lease', 'outcome')
 if not e[1] then
@@ -62,7 +65,10 @@ if tonumber(e[3]) < now then
 end
 return {'running'}`;
 
-/** Extends a claim's lease while its call runs; 1 when renewed, 0 when the claim is no longer this token's running one. ARGV: token, leaseMs, ttlMs. */
+/**
+ * Extends a claim's lease while its call runs; 1 when renewed, 0 when the claim is no longer this
+ * token's running one. ARGV: token, leaseMs, ttlMs.
+ */
 const RENEW = `${NOW}
 local e = redis.call('HMGET', KEYS[1], 'token', 'state')
 if e[1] ~= ARGV[1] or e[2] ~= 'running' then return 0 end
@@ -71,7 +77,10 @@ local ttl = tonumber(ARGV[3])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], math.max(ttl, 2 * tonumber(ARGV[2]))) end
 return 1`;
 
-/** Records a claim's outcome (also over `lost`: the real outcome is better news); 1 when written. ARGV: token, outcome, ttlMs. */
+/**
+ * Records a claim's outcome (also over `lost`: the real outcome is better news); 1 when written.
+ * ARGV: token, outcome, ttlMs.
+ */
 const COMPLETE = `
 local e = redis.call('HMGET', KEYS[1], 'token', 'state')
 if e[1] ~= ARGV[1] or e[2] == 'done' then return 0 end

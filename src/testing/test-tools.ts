@@ -12,7 +12,10 @@ import { servedToolsOf } from '../mcp/server/served-tools.js';
  * `maxOutputChars`, `validator`), and what every call's context offers (`context`).
  */
 export interface TestToolsOptions extends Omit<CompileOptions, 'validator'>, CallCoreOptions {
-  /** Members of every call's context (`principal`, `request`, `elicit`, `requirePermission`, `log`, ...); a call's own `context` wins. */
+  /**
+   * Members of every call's context (`principal`, `request`, `elicit`, `requirePermission`, `log`,
+   * ...); a call's own `context` wins.
+   */
   readonly context?: TestCallContext;
 }
 

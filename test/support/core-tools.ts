@@ -1,7 +1,10 @@
 import type { CallContext, ContractTool, ToolResult } from '../../src/contract/index.js';
 import { prepareTools, type CallCoreOptions } from '../../src/runtime/call/index.js';
 
-/** A tool as a host runs it: one call through the call core, resolving the result or rejecting with the call's error. */
+/**
+ * A tool as a host runs it: one call through the call core, resolving the result or rejecting with
+ * the call's error.
+ */
 export interface CoreRunner {
   readonly name: string;
   execute(args: unknown, ctx: CallContext): Promise<ToolResult>;

@@ -44,7 +44,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `redis-server` on `port` and resolves once it accepts connections (rejects after 10 s or when it exits first). */
+/**
+ * Starts `redis-server` on `port` and resolves once it accepts connections (rejects after 10 s or
+ * when it exits first).
+ */
 function launch(port: number, dir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(

@@ -19,7 +19,10 @@ export class IsCode implements ValidatorConstraintInterface {
   }
 }
 
-/** Counts the default validator's compiles while `body` runs (awaited when it returns a promise), restoring its `compile` after. */
+/**
+ * Counts the default validator's compiles while `body` runs (awaited when it returns a promise),
+ * restoring its `compile` after.
+ */
 export async function compilesDuring(body: () => unknown): Promise<number> {
   const ajv = defaultValidator() as Ajv2020;
   const original = ajv.compile;

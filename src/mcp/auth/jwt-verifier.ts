@@ -7,7 +7,10 @@ import { invalidToken, verifiedTokenOfClaims, type TokenVerifier } from './verif
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier; its metadata names the JWKS when `jwksUri` is not given. */
   readonly issuer: string;
-  /** The issuer's JSON Web Key Set URL. Default: `jwks_uri` from the issuer's metadata (RFC 8414, then OpenID discovery). */
+  /**
+   * The issuer's JSON Web Key Set URL. Default: `jwks_uri` from the issuer's metadata (RFC 8414,
+   * then OpenID discovery).
+   */
   readonly jwksUri?: string;
   /** The signature algorithms accepted. Default: the asymmetric ones jose supports (never `none`, never HMAC). */
   readonly algorithms?: readonly string[];

@@ -146,16 +146,16 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
 /**
  * Connects to one server with a `Client` of `@modelcontextprotocol/client` (2.x, loaded on first
  * use), spawning `{command, args}` over stdio or opening `{url}` over streamable HTTP (with a
- * bearer token or an SDK auth provider when the upstream requires auth). The client negotiates
- * the era: the 2026-07-28 era when the server offers it (stateless requests; the server's
- * questions come as `input_required` and are answered and retried by the client), else a
- * 2025-11-25 session (the server pushes `elicitation/create`). It lists its tools (see `connectTools` for what they are and do) and owns the
- * connection. The client offers elicitation (form and URL), so the server may ask; questions go
- * where `Upstream` says. When the server sends `notifications/tools/list_changed`, the tools are
- * listed again and `onToolsChanged` is told. When the connection dies (a stdio child exits, an
- * HTTP session ends), calls in flight fail with `mcp server "<server>": tool "<tool>": <reason>`
- * and the next call, facts question or refresh connects again. Throws, naming the server, when
- * the first connection or listing fails.
+ * bearer token or an SDK auth provider when the upstream requires auth). The client negotiates the
+ * era: the 2026-07-28 era when the server offers it (stateless requests; the server's questions
+ * come as `input_required` and are answered and retried by the client), else a 2025-11-25 session
+ * (the server pushes `elicitation/create`). It lists its tools (see `connectTools` for what they
+ * are and do) and owns the connection. The client offers elicitation (form and URL), so the server
+ * may ask; questions go where `Upstream` says. When the server sends
+ * `notifications/tools/list_changed`, the tools are listed again and `onToolsChanged` is told. When
+ * the connection dies (a stdio child exits, an HTTP session ends), calls in flight fail with `mcp
+ * server "<server>": tool "<tool>": <reason>` and the next call, facts question or refresh connects
+ * again. Throws, naming the server, when the first connection or listing fails.
  */
 export async function connectServer(
   target: ServerTarget,

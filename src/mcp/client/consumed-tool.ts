@@ -45,7 +45,10 @@ export interface ConsumedToolPlan {
   readonly claimsApply: boolean;
   /** The policy every call passes, or `null` for none (the host checks `requires` itself). */
   readonly policy: PermissionPolicy | null;
-  /** With no policy: whether the tool states its requirement in `requires` (default true) or forwards every call unchecked. */
+  /**
+   * With no policy: whether the tool states its requirement in `requires` (default true) or
+   * forwards every call unchecked.
+   */
   readonly statesRequirement?: boolean;
 }
 

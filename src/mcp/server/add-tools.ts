@@ -239,7 +239,10 @@ function shownLevel(level: unknown): string {
   return typeof level === 'object' && level !== null ? kindOf(level) : JSON.stringify(level ?? null);
 }
 
-/** The verified token's info of a request, where the transport put it (`ctx.http.authInfo` in SDK 2.x, `authInfo` before). */
+/**
+ * The verified token's info of a request, where the transport put it (`ctx.http.authInfo` in SDK
+ * 2.x, `authInfo` before).
+ */
 function authInfoOf(ctx: unknown): Parameters<typeof callableDefinitions>[1] {
   const given = ctx as { readonly http?: { readonly authInfo?: unknown }; readonly authInfo?: unknown } | undefined;
   return (given?.http?.authInfo ?? given?.authInfo) as Parameters<typeof callableDefinitions>[1];

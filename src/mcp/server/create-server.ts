@@ -17,13 +17,13 @@ export interface ServerInfo {
 /**
  * Builds an SDK low-level `Server` (one per connection) serving `tools`. It advertises `tools`
  * (`listChanged: false`: the set is fixed), `logging` and `experimental[FACTS_CAPABILITY] = {}`,
- * and answers `tools/list`, `tools/call`, `execution/facts`, `logging/setLevel` and `ping`. It
- * does not advertise `completions`: MCP completes prompt and resource-template arguments, and a
- * tools-only server has neither, so `completion/complete` is "Method not found". Connect it to one transport with `server.connect(t)`;
- * closing the transport aborts every call in flight (the SDK aborts each request's signal).
- * Every call runs through the call core with `options` (see `runToolCall`). Throws, naming the
- * tool, on a duplicate name, an invalid name or a schema that cannot be used, and on bad options
- * (see `prepareTools`).
+ * and answers `tools/list`, `tools/call`, `execution/facts`, `logging/setLevel` and `ping`. It does
+ * not advertise `completions`: MCP completes prompt and resource-template arguments, and a
+ * tools-only server has neither, so `completion/complete` is "Method not found". Connect it to one
+ * transport with `server.connect(t)`; closing the transport aborts every call in flight (the SDK
+ * aborts each request's signal). Every call runs through the call core with `options` (see
+ * `runToolCall`). Throws, naming the tool, on a duplicate name, an invalid name or a schema that
+ * cannot be used, and on bad options (see `prepareTools`).
  */
 export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
   return serverFor(info, servedToolsOf(tools, 'createServer', options), options);

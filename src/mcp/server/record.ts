@@ -12,10 +12,11 @@ export interface WireRecord {
 /**
  * What a result's `_meta[RECORD_META_KEY]` holds for a tool's record: `{"ns": ns, "data":
  * JSON.stringify(data)}` (raw JSON text written with `ctx.writeRecord` as given), or, when the
- * record cannot be made, the error text in its place (a
- * string): `record: the namespace is empty`, `record: the data is not valid JSON: <reason>`, `record: a record must be an object with "ns" and "data"`, `record: the data has no JSON form` (undefined, a
- * function or a symbol) or `record: the data cannot be serialised to JSON: <reason>`. It never
- * throws: a record that cannot be made never fails the call.
+ * record cannot be made, the error text in its place (a string): `record: the namespace is empty`,
+ * `record: the data is not valid JSON: <reason>`, `record: a record must be an object with "ns" and
+ * "data"`, `record: the data has no JSON form` (undefined, a function or a symbol) or `record: the
+ * data cannot be serialised to JSON: <reason>`. It never throws: a record that cannot be made never
+ * fails the call.
  */
 export function wireRecordOf(record: ToolRecord): WireRecord | string {
   if (typeof record !== 'object' || record === null) return 'record: a record must be an object with "ns" and "data"';

@@ -72,7 +72,10 @@ interface Enforcement {
   session: Scheduler | undefined;
 }
 
-/** The principal and server scopes of every server that serves one tool list (the array given to `createServer`, `addTools`, `serveStdio` or `serveHttp`). */
+/**
+ * The principal and server scopes of every server that serves one tool list (the array given to
+ * `createServer`, `addTools`, `serveStdio` or `serveHttp`).
+ */
 const schedulersByToolSet = new WeakMap<object, ScopedSchedulers>();
 /** The tool list each prepared tool set was made from. */
 const toolListOf = new WeakMap<object, object>();

@@ -13,7 +13,10 @@ import { DEFAULT_MAX_OUTPUT_CHARS } from '../output-limits/defaults.js';
  * `serveStdio`, `serveHttp` and `prepareTools`. Every member is optional.
  */
 export interface CallCoreOptions {
-  /** Decides `@Requires` and `ctx.requirePermission` (see `PermissionPolicy`); without one, the host's own `requirePermission` decides (nothing is granted by default). */
+  /**
+   * Decides `@Requires` and `ctx.requirePermission` (see `PermissionPolicy`); without one, the
+   * host's own `requirePermission` decides (nothing is granted by default).
+   */
   readonly policy?: PermissionPolicy;
   /** Run around every call, in this order (see `Interceptor`). */
   readonly interceptors?: readonly Interceptor[];
@@ -31,7 +34,10 @@ export interface CallCoreOptions {
    * call until the client cancels it or the connection closes.
    */
   readonly timeoutMs?: number;
-  /** What compiles hand-built tools' argument schemas and every output schema (default: the default validator; see `SchemaValidator`). */
+  /**
+   * What compiles hand-built tools' argument schemas and every output schema (default: the default
+   * validator; see `SchemaValidator`).
+   */
   readonly validator?: SchemaValidator;
   /**
    * Receives one-line warnings about the tool set (a schema in a JSON Schema dialect no validator

@@ -30,7 +30,10 @@ export type CallEnd =
 
 /** What a host may learn of a call while the core runs it. A throw from either is ignored. */
 export interface CallObserver {
-  /** Called right before the tool's own `execute` runs (once per call; a rewrite by an interceptor runs it in its place). */
+  /**
+   * Called right before the tool's own `execute` runs (once per call; a rewrite by an interceptor
+   * runs it in its place).
+   */
   started?(): void;
   /**
    * Called once with the call's own end, as if there were no time limit: when the limit ended

@@ -194,7 +194,10 @@ export class Executor {
     return outcome!;
   }
 
-  /** The call {tool}, prepared for the call core once per tool; a tool that cannot be prepared fails each of its calls. */
+  /**
+   * The call {tool}, prepared for the call core once per tool; a tool that cannot be prepared fails
+   * each of its calls.
+   */
   private preparedCall(index: number, call: BatchCall, tool: ContractTool | undefined, name: string): PreparedCall {
     if (tool === undefined) return { index, call, tool, name };
     let prepared = this.preparedTools.get(tool);

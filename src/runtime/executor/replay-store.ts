@@ -2,7 +2,10 @@ import { ToolwrightError, type ToolRecord, type ToolResult } from '../../contrac
 import { isPositiveInteger } from '../../util/limits.js';
 import { fingerprint } from './fingerprint.js';
 
-/** The outcome of a keyed call as a replay store keeps it (a failure with the failed call's record, when it had one). */
+/**
+ * The outcome of a keyed call as a replay store keeps it (a failure with the failed call's record,
+ * when it had one).
+ */
 export type ReplayOutcome =
   | { readonly ok: true; readonly result: ToolResult }
   | { readonly ok: false; readonly error: Error; readonly record?: ToolRecord };

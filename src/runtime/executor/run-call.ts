@@ -59,12 +59,13 @@ function mayBeKeyed(tool: ContractTool): boolean {
 }
 
 /**
- * Runs one call that got its slot and its chain turn, and resolves its outcome; it never
- * rejects. In order: an unknown tool, a tool that could not be prepared or a cancelled batch
- * completes at once; the context is built (host overrides first, the executor's `call`,
- * `signal`, `progress` and `update` last); `onStart` may refuse; a `keyed` call goes through the
- * replay store; then the call core runs the call (see `runToolCall`: validation, permissions,
- * interceptors, time limit, `execute`, output check and bounds). Updates and progress reach the consumers only until the outcome is decided.
+ * Runs one call that got its slot and its chain turn, and resolves its outcome; it never rejects.
+ * In order: an unknown tool, a tool that could not be prepared or a cancelled batch completes at
+ * once; the context is built (host overrides first, the executor's `call`, `signal`, `progress` and
+ * `update` last); `onStart` may refuse; a `keyed` call goes through the replay store; then the call
+ * core runs the call (see `runToolCall`: validation, permissions, interceptors, time limit,
+ * `execute`, output check and bounds). Updates and progress reach the consumers only until the
+ * outcome is decided.
  */
 export async function runCall(prepared: PreparedCall, env: CallEnvironment): Promise<CallOutcome> {
   const { call, tool, name } = prepared;

@@ -29,7 +29,10 @@ export interface PermissionDecisionEntry {
   readonly reason?: string;
 }
 
-/** One completed permission check of the call's final run, in the call's record (`granted` is `[]` when it was denied). */
+/**
+ * One completed permission check of the call's final run, in the call's record (`granted` is `[]`
+ * when it was denied).
+ */
 export interface PermissionGrantEntry {
   readonly subjects: readonly string[];
   readonly capabilities: readonly string[];

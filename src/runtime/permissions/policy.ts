@@ -196,7 +196,10 @@ export class PermissionPolicy {
     return verdicts.get(capability);
   }
 
-  /** `check`, for any decision store: resolves the verdict (`undefined`: ask), or rejects when the store cannot answer. */
+  /**
+   * `check`, for any decision store: resolves the verdict (`undefined`: ask), or rejects when the
+   * store cannot answer.
+   */
   async decide(
     tool: string,
     subject: string,

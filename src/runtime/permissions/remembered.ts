@@ -24,7 +24,10 @@ export interface RememberedDecisionStore {
     tool: string,
     subject: string,
   ): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
-  /** Remembers `effect` for each capability of `tool` on `subject` for `owner`, replacing what was remembered for it. Keeps nothing for the `none` owner. */
+  /**
+   * Remembers `effect` for each capability of `tool` on `subject` for `owner`, replacing what was
+   * remembered for it. Keeps nothing for the `none` owner.
+   */
   remember(
     owner: DecisionOwner,
     tool: string,
@@ -35,7 +38,10 @@ export interface RememberedDecisionStore {
   ): void | Promise<void>;
   /** Every decision remembered for `owner`, in the order remembered. */
   list(owner: DecisionOwner): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
-  /** Forgets the decisions of `owner` that match `selector` (all of them without one) and answers how many it forgot. */
+  /**
+   * Forgets the decisions of `owner` that match `selector` (all of them without one) and answers
+   * how many it forgot.
+   */
   revoke(owner: DecisionOwner, selector?: DecisionSelector): number | Promise<number>;
   /** Forgets every owner's decisions. */
   clear(): void | Promise<void>;

@@ -53,7 +53,10 @@ export function requestOf(requirement: Requirement, subjects: readonly string[])
   };
 }
 
-/** Asks for every capability of a request and resolves them all, or rejects (`PermissionDeniedError` on a partial grant). */
+/**
+ * Asks for every capability of a request and resolves them all, or rejects (`PermissionDeniedError`
+ * on a partial grant).
+ */
 export type RequireEvery = (request: PermissionRequest) => Promise<readonly string[]>;
 
 /**

@@ -114,7 +114,10 @@ export class Scheduler {
   private exclusiveRunning: Entry | undefined;
   private pumping = false;
 
-  /** Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or `Infinity`, or an `onIdle` that is not a function. */
+  /**
+   * Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or
+   * `Infinity`, or an `onIdle` that is not a function.
+   */
   constructor(options: SchedulerOptions = {}) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`Scheduler: options must be an object, got ${kindOf(options)}`);

@@ -34,17 +34,17 @@ interface Waiting {
 }
 
 /**
- * One `tools/call` served in the 2026-07-28 era, run detached from the request that started it,
- * the way the Go seed parks runs: the tool runs with a signal of its own, and every question it
- * asks (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead
- * of being pushed to the client (that era has no server-to-client requests). Questions asked in
- * the same turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling,
- * `roots_<n>` for roots, one sequence per call, unless the question names its own `key`). When a
- * round closes while a request waits, the call is parked and the request is answered `input_required` with the round's requests and a fresh `requestState`;
- * the client's retry resumes it (`resume`), each answer resolving its question (an elicitation
- * with no answer is `cancel`; a sampling or roots request with no answer fails). The call's own result,
- * or its protocol error, answers the request that is waiting when it finishes. The call never
- * runs twice: a question waits in place.
+ * One `tools/call` served in the 2026-07-28 era, run detached from the request that started it, the
+ * way the Go seed parks runs: the tool runs with a signal of its own, and every question it asks
+ * (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead of being
+ * pushed to the client (that era has no server-to-client requests). Questions asked in the same
+ * turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling, `roots_<n>`
+ * for roots, one sequence per call, unless the question names its own `key`). When a round closes
+ * while a request waits, the call is parked and the request is answered `input_required` with the
+ * round's requests and a fresh `requestState`; the client's retry resumes it (`resume`), each
+ * answer resolving its question (an elicitation with no answer is `cancel`; a sampling or roots
+ * request with no answer fails). The call's own result, or its protocol error, answers the request
+ * that is waiting when it finishes. The call never runs twice: a question waits in place.
  *
  * The request that is waiting relays the call's progress and log messages (dropped while the
  * call is parked) and decides what the client offers; cancelling it (a hang-up, a

@@ -70,7 +70,10 @@ export class RunRelay {
     private readonly take: TakeParked,
   ) {}
 
-  /** Starts listening for this node's messages (once; later calls share the first). Rejects when the bus cannot listen. */
+  /**
+   * Starts listening for this node's messages (once; later calls share the first). Rejects when the
+   * bus cannot listen.
+   */
   open(): Promise<void> {
     if (this.listening === undefined) {
       this.listening = this.bus.listen(this.nodeId, (text) => this.receive(text));
@@ -80,7 +83,10 @@ export class RunRelay {
     return this.listening.then(() => undefined);
   }
 
-  /** Stops listening; retries still waiting here are answered `STALE_STATE_TEXT`, relayed ones served here are stopped. */
+  /**
+   * Stops listening; retries still waiting here are answered `STALE_STATE_TEXT`, relayed ones
+   * served here are stopped.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of [...this.pending.values()]) pending.settle({ kind: 'stale' });

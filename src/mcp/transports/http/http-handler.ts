@@ -51,7 +51,10 @@ export interface HttpHandlerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body in bytes; a larger one gets 413. Default 4 MiB. */
   readonly maxBodyBytes?: number;
-  /** A session with no open HTTP request for this long is closed (its calls aborted). Default 30 min; `Infinity` = never. */
+  /**
+   * A session with no open HTTP request for this long is closed (its calls aborted). Default 30
+   * min; `Infinity` = never.
+   */
   readonly sessionIdleMs?: number;
   /**
    * The most sessions open at once (a positive integer, or `Infinity` for no cap). Default
@@ -70,7 +73,10 @@ export interface HttpHandlerOptions {
   readonly onSessionOpened?: (sessionId: string) => void;
   /** Called once when a session ends: `deleted` by the client, `idle` expiry, or `closed` by the server. */
   readonly onSessionClosed?: (sessionId: string, reason: SessionCloseReason) => void;
-  /** Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token (see `createAuthGate`). Default none. */
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token (see
+   * `createAuthGate`). Default none.
+   */
   readonly auth?: AuthOptions;
   /** Receives unexpected failures (a throwing factory, a crash while handling). Default: one stderr line. */
   readonly onError?: (error: Error) => void;

@@ -93,7 +93,10 @@ export class HardenedStdioTransport implements Transport {
   private draining = false;
   private outputBroken = false;
   private held: JSONRPCMessage[] | undefined;
-  /** Where messages go without the SDK's classification (see `dispatchDirectlyTo`), and the handler that stood for it. */
+  /**
+   * Where messages go without the SDK's classification (see `dispatchDirectlyTo`), and the handler
+   * that stood for it.
+   */
   private direct:
     { readonly protocol: ProtocolDispatch; readonly wrapper: (message: JSONRPCMessage) => void } | undefined;
   /** Lines kept to be written together (see `writeLine`), and their senders. */
