@@ -4,7 +4,7 @@
  * caller's job. Every mistake throws a `UsageError` whose message names the problem.
  */
 
-import { kindOf } from '../util/describe.js';
+import { errorText, kindOf } from '../util/describe.js';
 import { isJsonObject, ToolwrightError } from '../contract/index.js';
 import { LINT_PROVIDERS, SCHEMA_PROFILES, type LintProvider, type SchemaProfile } from '../compiler/index.js';
 
@@ -303,7 +303,7 @@ export function parseCallArguments(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`arguments are not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`arguments are not valid JSON: ${errorText(error)}`);
   }
   if (!isJsonObject(value)) {
     throw new UsageError(`arguments must be a JSON object, got ${kindOf(value)}`);

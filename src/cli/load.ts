@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ContractError, ToolwrightError, type ContractTool } from '../contract/index.js';
-import { kindOf, messageOf } from '../util/describe.js';
+import { kindOf, errorText } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile, type SchemaProfile } from '../compiler/index.js';
 
@@ -56,7 +56,7 @@ export async function loadTools(
   try {
     exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${messageOf(error)}`);
+    throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${errorText(error)}`);
   }
   const given = await toolsExported(exports, modulePath);
   if (given.length === 0) {
@@ -73,7 +73,7 @@ export async function loadTools(
   } catch (error) {
     if (error instanceof ContractError)
       throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
-    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${messageOf(error)}`);
+    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${errorText(error)}`);
   }
   return { path, defaultName: defaultNameOf(path), tools };
 }
@@ -85,7 +85,7 @@ async function toolsExported(exports: Record<string, unknown>, modulePath: strin
     try {
       listed = await (listed as () => unknown)();
     } catch (error) {
-      throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${messageOf(error)}`);
+      throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${errorText(error)}`);
     }
     if (!Array.isArray(listed))
       throw new CliError(

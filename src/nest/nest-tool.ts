@@ -4,7 +4,7 @@ import { compile, type CompileOptions } from '../compiler/index.js';
 import { BadRequestException } from '@nestjs/common';
 import { InvalidArgumentsError, type CallContext, type ContractTool, type ToolOutput } from '../contract/index.js';
 import { contextWith } from '../runtime/internal.js';
-import { messageOf } from '../util/describe.js';
+import { errorText } from '../util/describe.js';
 import type { DiscoveredTool } from './discover.js';
 import { mappedFailure, settled } from './exceptions.js';
 import {
@@ -261,7 +261,7 @@ async function resolveInstance(
     });
   } catch (err) {
     throw new Error(
-      `Nest could not make an instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call: ${messageOf(err)}`,
+      `Nest could not make an instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call: ${errorText(err)}`,
     );
   }
   if (typeof instance !== 'object' || instance === null) {

@@ -1,4 +1,5 @@
-import { kindOf } from '../util/describe.js';
+import { errorText, kindOf } from '../util/describe.js';
+import { raceTimeout } from '../util/timeout.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
 import { RedisUnavailableError } from './errors.js';
 
@@ -68,6 +69,18 @@ export function redactedRedisUrl(url: string): string {
   }
 }
 
+/**
+ * Throws a `TypeError` naming `caller` when `url` is given and is not a `redis://` or `rediss://`
+ * URL (the URL is shown without its credentials). Internal: every Redis entry point checks its
+ * `url` here.
+ */
+export function checkRedisUrl(caller: string, url: unknown): void {
+  if (url === undefined || (typeof url === 'string' && /^rediss?:\/\//.test(url))) return;
+  throw new TypeError(
+    `${caller}: "url" must be a redis:// or rediss:// URL, got ${typeof url === 'string' ? JSON.stringify(redactedRedisUrl(url)) : kindOf(url)}`,
+  );
+}
+
 function checkOptions(options: ConnectRedisOptions): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new TypeError(`connectRedis: options must be an object, got ${kindOf(options)}`);
@@ -77,11 +90,7 @@ function checkOptions(options: ConnectRedisOptions): void {
         `connectRedis: unknown option ${JSON.stringify(key)} (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)`,
       );
   }
-  if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-    throw new TypeError(
-      `connectRedis: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`,
-    );
-  }
+  checkRedisUrl('connectRedis', options.url);
   if (
     options.client !== undefined &&
     typeof (options.client as { sendCommand?: unknown } | null)?.sendCommand !== 'function'
@@ -148,21 +157,13 @@ export class RedisConnection {
    */
   async command(args: readonly string[]): Promise<unknown> {
     if (this.closed) throw new RedisUnavailableError(this.where, 'is not connected: the connection was closed');
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`)),
-        this.commandTimeoutMs,
-      );
-    });
     const sent = this.client.sendCommand([...args], { timeout: this.commandTimeoutMs });
-    sent.catch(() => undefined);
     try {
-      return await Promise.race([sent, timedOut]);
+      return await raceTimeout(sent, this.commandTimeoutMs, () => {
+        throw new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`);
+      });
     } catch (thrown) {
       throw unavailableOrAsIs(this.where, thrown, this.commandTimeoutMs);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -190,8 +191,7 @@ const UNAVAILABLE =
 function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): unknown {
   if (thrown instanceof RedisUnavailableError) return thrown;
   const name = (thrown as { name?: unknown } | null)?.name;
-  const message = (thrown as { message?: unknown } | null)?.message;
-  const text = typeof message === 'string' ? message : String(thrown);
+  const text = errorText(thrown);
   if (name === 'TimeoutError' || name === 'CommandTimeoutDuringMaintenanceError')
     return new RedisUnavailableError(where, `did not answer within ${timeoutMs} ms`, { cause: thrown });
   if (
@@ -228,21 +228,52 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
     });
   const url = options.url ?? DEFAULT_REDIS_URL;
   const where = redactedRedisUrl(url);
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
-  let createClient: (options: object) => OwnedClient;
+  const client = await openRedisClient<OwnedClient>({
+    caller: 'connectRedis',
+    url,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
+    offlineQueue: false,
+  });
+  return new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client });
+}
+
+/** What `openRedisClient` needs of every client of `@redis/client` it makes. */
+interface OpenedClient {
+  connect(): Promise<unknown>;
+  destroy(): void;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * Makes a client of `@redis/client` for `url` and resolves it once connected: the one connection
+ * factory of toolwright's Redis code (`connectRedis`, and the relay bus's subscriber). The client
+ * reconnects on its own after Redis went away (every 50 ms doubling to at most
+ * `MAX_RECONNECT_DELAY_MS`), and has an `error` listener (without one node-redis would crash the
+ * process). With `offlineQueue: false`, commands sent while Redis is away fail at once instead of
+ * waiting in a queue. Rejects with `RedisUnavailableError` (naming the URL without credentials)
+ * when no connection is made within `connectTimeoutMs`, destroying the client, and with an `Error`
+ * naming `caller` and the package when `@redis/client` is not installed. Internal.
+ */
+export async function openRedisClient<C extends OpenedClient>(options: {
+  readonly caller: string;
+  readonly url: string;
+  readonly connectTimeoutMs: number;
+  readonly offlineQueue: boolean;
+}): Promise<C> {
+  const { caller, url, connectTimeoutMs } = options;
+  const where = redactedRedisUrl(url);
+  let createClient: (options: object) => C;
   try {
-    ({ createClient } = (await import('@redis/client')) as unknown as {
-      createClient: (options: object) => OwnedClient;
-    });
+    ({ createClient } = (await import('@redis/client')) as unknown as { createClient: (options: object) => C });
   } catch (thrown) {
     throw new Error(
-      'connectRedis: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright, needed only for the Redis stores)',
+      `${caller}: the package "@redis/client" is not installed; run \`npm install @redis/client\` (an optional peer dependency of toolwright, needed only for the Redis stores)`,
       { cause: thrown },
     );
   }
   const client = createClient({
     url,
-    disableOfflineQueue: true,
+    ...(options.offlineQueue ? {} : { disableOfflineQueue: true }),
     socket: {
       connectTimeout: connectTimeoutMs,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), MAX_RECONNECT_DELAY_MS),
@@ -254,35 +285,16 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
   client.on('error', (error) => {
     lastError = error;
   });
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      client.connect(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new RedisUnavailableError(
-                where,
-                `cannot be reached: no connection within ${connectTimeoutMs} ms${lastError === undefined ? '' : ` (${errorText(lastError)})`}`,
-              ),
-            ),
-          connectTimeoutMs,
-        );
-      }),
-    ]);
+    await raceTimeout(client.connect(), connectTimeoutMs, () => {
+      const last = lastError === undefined ? '' : ` (${errorText(lastError)})`;
+      throw new RedisUnavailableError(where, `cannot be reached: no connection within ${connectTimeoutMs} ms${last}`);
+    });
   } catch (thrown) {
     client.destroy();
     throw thrown instanceof RedisUnavailableError
       ? thrown
       : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
-  } finally {
-    clearTimeout(timer);
   }
-  return new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client });
-}
-
-function errorText(thrown: unknown): string {
-  const message = (thrown as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message !== '' ? message : String(thrown);
+  return client;
 }

@@ -1,4 +1,4 @@
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { serveHttp, serveStdio } from '../../mcp/index.js';
 import type { ServeCommand } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -36,7 +36,7 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
   try {
     server = await serveHttp(info, tools, { host, port, stateless: command.stateless });
   } catch (error) {
-    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
+    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${errorText(error)}`);
   }
   const mode = command.stateless ? 'stateless' : 'stateful sessions';
   io.err(

@@ -8,7 +8,7 @@ import {
 } from '../../contract/index.js';
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
 import { compileWhenFirstUsed } from '../validation/validator.js';
@@ -225,7 +225,7 @@ function schemaOf(
     issues.push({
       code: 'invalid-schema',
       className,
-      message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${messageOf(err)}`,
+      message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${errorText(err)}`,
     });
     return undefined;
   }
@@ -301,7 +301,7 @@ function compileClass(
     issues.push({
       code: 'invalid-schema',
       className,
-      message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${messageOf(err)}`,
+      message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${errorText(err)}`,
     });
     return { name, source, tool: undefined };
   }
@@ -311,7 +311,7 @@ function compileClass(
     issues.push({
       code: 'invalid-schema',
       className,
-      message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}`,
+      message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${errorText(err)}`,
     });
     return { name, source, tool: undefined };
   }

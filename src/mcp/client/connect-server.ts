@@ -1,5 +1,5 @@
 import type { ContractTool } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import type { McpClientLike } from './client-like.js';
 import { serverNameOf, toolsOf } from './connect-tools.js';
 import type { ConsumeOptions } from './options.js';
@@ -97,7 +97,7 @@ async function clientAndTransport(
     v2 = await import('@modelcontextprotocol/client');
   } catch (err) {
     throw new Error(
-      `connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`,
+      `connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${errorText(err)}`,
     );
   }
   // The client's own list-changed wiring: a notification handler in the 2025 era, a
@@ -197,7 +197,7 @@ export async function connectServer(
       try {
         return await attempt();
       } catch (err) {
-        if (tried >= tries) throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
+        if (tried >= tries) throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${errorText(err)}`);
       }
     }
   };

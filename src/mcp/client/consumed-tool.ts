@@ -17,7 +17,7 @@ import {
 import { registerCompiledEntry } from '../../compiler/internal.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
 import { checkDeclared, runUnderPolicy } from '../../runtime/internal.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { deepFreeze } from '../../util/freeze.js';
 import { IDEMPOTENCY_KEY_META, RECORD_META_KEY } from '../server/constants.js';
@@ -240,7 +240,7 @@ async function callUpstream(
     if (isTimeout(err) && plan.timeoutMs !== undefined)
       throw new Error(`${where}: timed out after ${plan.timeoutMs} ms`);
     const own = `mcp server ${JSON.stringify(upstream.server)}: `;
-    const message = messageOf(err);
+    const message = errorText(err);
     throw new Error(`${where}: ${message.startsWith(own) ? message.slice(own.length) : message}`);
   } finally {
     untrack();

@@ -1,5 +1,6 @@
 import type { ToolRecord } from '../../contract/index.js';
 import { RawJsonData } from '../../contract/internal.js';
+import { errorText } from '../../util/describe.js';
 
 export { RawJsonData };
 
@@ -26,7 +27,7 @@ export function wireRecordOf(record: ToolRecord): WireRecord | string {
     try {
       JSON.parse(record.data.text);
     } catch (err) {
-      return `record: the data is not valid JSON: ${err instanceof Error ? err.message : safeString(err)}`;
+      return `record: the data is not valid JSON: ${errorText(err)}`;
     }
     return { ns, data: record.data.text };
   }
@@ -34,16 +35,8 @@ export function wireRecordOf(record: ToolRecord): WireRecord | string {
   try {
     data = JSON.stringify(record.data);
   } catch (err) {
-    return `record: the data cannot be serialised to JSON: ${err instanceof Error ? err.message : safeString(err)}`;
+    return `record: the data cannot be serialised to JSON: ${errorText(err)}`;
   }
   if (data === undefined) return 'record: the data has no JSON form';
   return { ns, data };
-}
-
-function safeString(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return 'unknown error';
-  }
 }

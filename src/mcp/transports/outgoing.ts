@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { JsonRpcCode } from './jsonrpc-error.js';
 
@@ -75,7 +75,7 @@ function problemOf(
   try {
     json = JSON.stringify(message);
   } catch (error) {
-    return { why: `it cannot be serialised to JSON (${firstLine(messageOf(error))})` };
+    return { why: `it cannot be serialised to JSON (${firstLine(errorText(error))})` };
   }
   if (json === undefined) return { why: 'it has no JSON form' };
   // A UTF-8 byte is at most 3 per UTF-16 unit: count bytes only when the length could pass.

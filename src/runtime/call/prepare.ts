@@ -7,7 +7,7 @@ import {
   type Requirement,
 } from '../../contract/index.js';
 import { isContractTool } from '../../contract/internal.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { compileInDialect, compiledEntryOf, type CompiledEntry } from '../../compiler/internal.js';
 import type { CompiledSchema } from '../../compiler/validation/index.js';
@@ -156,7 +156,7 @@ function schemaOf(
   try {
     validate = compileInDialect(schema, settings.validator);
   } catch (err) {
-    throw new Error(`${label}: ${messageOf(err)}`);
+    throw new Error(`${label}: ${errorText(err)}`);
   }
   if (validate === undefined)
     settings.log(

@@ -10,6 +10,7 @@ import { problemsOf } from '../../compiler/validation/index.js';
 import { checkOutputSchema } from '../../compiler/internal.js';
 import { writtenRecordOf } from '../../contract/internal.js';
 import { argumentsObject } from '../../compiler/validation/index.js';
+import { errorText } from '../../util/describe.js';
 import { runIntercepted } from '../interceptors/interceptors.js';
 import { boundResult } from '../output-limits/truncate.js';
 import { runUnderPolicy } from '../permissions/apply.js';
@@ -245,6 +246,6 @@ export function handBuiltArgumentsProblem(prepared: PreparedTool, args: unknown)
     checkHandBuilt(tool, args);
     return undefined;
   } catch (err) {
-    return (err as Error).message;
+    return errorText(err);
   }
 }

@@ -1,6 +1,6 @@
 import type { CallContext, ElicitAnswer, Elicitation, JsonObject, Session } from '../../contract/index.js';
 import { deepFreeze } from '../../util/freeze.js';
-import { MAX_TIMEOUT_MS } from '../../util/limits.js';
+import { raceTimeout } from '../../util/timeout.js';
 import type { Implications } from './capabilities.js';
 import type { PermissionQuestion } from './errors.js';
 import type { DecisionOwner } from './owner.js';
@@ -223,21 +223,13 @@ export async function askQuestion(
     }
     return answerOfElicitation(await ctx.elicit(questionElicitation(question)));
   })();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<PermissionAnswer>((resolve) => {
-    if (Number.isFinite(timeoutMs))
-      timer = setTimeout(
-        () => resolve({ decision: 'deny_once', reason: ASK_TIMED_OUT_REASON }),
-        Math.min(timeoutMs, MAX_TIMEOUT_MS),
-      );
-  });
   try {
-    return await Promise.race([asking, timedOut]);
+    return await raceTimeout(asking, Number.isFinite(timeoutMs) ? timeoutMs : Infinity, () => ({
+      decision: 'deny_once' as const,
+      reason: ASK_TIMED_OUT_REASON,
+    }));
   } catch {
     return { decision: 'deny_once', reason: ASK_FAILED_REASON };
-  } finally {
-    clearTimeout(timer);
-    asking.catch(() => undefined);
   }
 }
 

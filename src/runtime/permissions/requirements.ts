@@ -4,7 +4,7 @@ import {
   type PermissionRequest,
   type Requirement,
 } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { PermissionDeniedError } from './errors.js';
 
 /**
@@ -18,7 +18,7 @@ export function subjectsOf(requirement: Requirement, args: Record<string, unknow
     given = requirement.subject(args);
   } catch (err) {
     throw new InvalidArgumentsError([
-      { pointer: '', message: `cannot tell the permission subject: ${messageOf(err)}` },
+      { pointer: '', message: `cannot tell the permission subject: ${errorText(err)}` },
     ]);
   }
   const list = typeof given === 'string' ? [given] : Array.isArray(given) ? given : undefined;

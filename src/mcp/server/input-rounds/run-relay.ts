@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestId } from '@modelcontextprotocol/server';
-import { asError } from '../../../util/describe.js';
+import { errorText } from '../../../util/describe.js';
 import type { HandlerExtra } from '../extra.js';
 import { relayFailedText, STALE_STATE_TEXT } from './errors.js';
 import { ParkedRun } from './parked-run.js';
@@ -102,7 +102,7 @@ export class RunRelay {
     try {
       await this.open();
     } catch (error) {
-      return failedResult(asError(error).message);
+      return failedResult(errorText(error));
     }
     const id = randomBytes(12).toString('hex');
     const message: RetryMessage = {
@@ -144,7 +144,7 @@ export class RunRelay {
       rearm();
       this.bus.send(owner, JSON.stringify(message)).then(
         (delivered) => delivered || settle({ kind: 'stale' }),
-        (error: unknown) => settle({ kind: 'failed', reason: asError(error).message }),
+        (error: unknown) => settle({ kind: 'failed', reason: errorText(error) }),
       );
     });
     switch (outcome.kind) {

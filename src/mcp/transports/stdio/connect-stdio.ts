@@ -1,6 +1,6 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import { raceTimeout } from '../../../util/timeout.js';
 import type { ServerFactory } from '../server-factory.js';
 import { serveByEra, type StdioServing } from './era-gate.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
@@ -134,12 +134,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
       const pending = transport.inFlightCount;
       if (pending > 0) {
         log(`${trigger}: draining ${pending} in-flight call(s) for up to ${shutdownTimeoutMs} ms`);
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          transport.whenIdle(),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(shutdownTimeoutMs, MAX_TIMEOUT_MS)))),
-        ]);
-        clearTimeout(timer);
+        await raceTimeout(transport.whenIdle(), shutdownTimeoutMs, () => undefined);
         const left = transport.inFlightCount;
         if (left > 0) log(`${trigger}: shutdown deadline passed; aborting ${left} call(s)`);
       } else if (trigger !== 'close()') {
