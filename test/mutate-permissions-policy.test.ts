@@ -43,9 +43,9 @@ test('policy defaults: 16 questions, 60 s per question, no ask, no scope, no rul
 
 test('every bad policy option is a TypeError naming it', () => {
   const cases: readonly [unknown, string][] = [
-    [null, 'permissions: the policy options must be an object, got null'],
-    [[], 'permissions: the policy options must be an object, got an array'],
-    ['rules', 'permissions: the policy options must be an object, got a string'],
+    [null, 'permissions: options must be an object, got null'],
+    [[], 'permissions: options must be an object, got an array'],
+    ['rules', 'permissions: options must be an object, got a string'],
     [{ ask: 'yes' }, 'permissions: "ask" must be a function (question, ctx) => answer'],
     [{ maxQuestions: 1.5 }, 'permissions: "maxQuestions" must be a positive integer, got 1.5'],
     [{ maxQuestions: -1 }, 'permissions: "maxQuestions" must be a positive integer, got -1'],
@@ -62,7 +62,7 @@ test('every bad policy option is a TypeError naming it', () => {
     ],
     [
       { askTimeoutMs: '100' },
-      'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 100',
+      'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got a string',
     ],
   ];
   for (const [options, message] of cases)

@@ -50,7 +50,7 @@ test('bad options, rules and implications fail with a message naming them', () =
   });
   assert.throws(() => createPolicy({ asks: () => undefined } as never), {
     message:
-      'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)',
+      'permissions: unknown option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)',
   });
 });
 

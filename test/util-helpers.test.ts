@@ -65,3 +65,41 @@ test('raceTimeout: Infinity never times out', async () => {
   assert.equal(await raced, 'answered');
   assert.equal(onTimeoutCalls, 0);
 });
+
+test('every public entry point refuses an unknown option with one error type and one message form', async () => {
+  const { compile } = await import('../src/index.js');
+  const { Executor, Scheduler, createPolicy } = await import('../src/runtime/index.js');
+  const { testTools } = await import('../src/testing/index.js');
+  const { connectRedis, redisRelayBus, RedisReplayStore, RedisDecisionStore } = await import('../src/redis/index.js');
+  const connection = { command: async () => 'OK', keyPrefix: 'p:' } as never;
+  const refusals: Array<[string, () => unknown]> = [
+    ['compile()', () => compile([], { resolv: () => ({}) } as never)],
+    ['Executor', () => new Executor({ maxParalel: 2 } as never)],
+    ['Scheduler', () => new Scheduler({ maxConcurent: 2 } as never)],
+    ['permissions', () => createPolicy({ asks: true } as never)],
+    ['testTools', () => testTools([], { contexts: {} } as never)],
+    ['redisRelayBus', () => redisRelayBus({ connection, subscribr: {} } as never)],
+    ['RedisReplayStore', () => new RedisReplayStore(connection, { ttl: 1 } as never)],
+    ['RedisDecisionStore', () => new RedisDecisionStore(connection, { ttl: 1 } as never)],
+  ];
+  for (const [where, refuse] of refusals) {
+    let thrown: unknown;
+    try {
+      refuse();
+    } catch (error) {
+      thrown = error;
+    }
+    assert.ok(thrown instanceof TypeError, `${where} accepted an unknown option`);
+    assert.equal((thrown as { code?: unknown }).code, 'invalid-option', where);
+    assert.match(
+      thrown.message,
+      new RegExp(`^${where.replace(/[()]/g, '\\$&')}: unknown option "\\w+" \\(known options: `),
+    );
+  }
+  await assert.rejects(connectRedis({ uri: 'redis://x' } as never), {
+    name: 'TypeError',
+    code: 'invalid-option',
+    message:
+      'connectRedis: unknown option "uri" (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)',
+  });
+});

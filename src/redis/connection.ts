@@ -2,6 +2,7 @@ import { errorText, kindOf } from '../util/describe.js';
 import { raceTimeout } from '../util/timeout.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
 import { RedisUnavailableError } from './errors.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../util/options.js';
 
 /**
  * The one thing toolwright's Redis stores need of a client: send one command, as its words, and
@@ -35,13 +36,13 @@ export interface ConnectRedisOptions {
   readonly keyPrefix?: string;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set([
+const OPTION_KEYS = optionKeys<ConnectRedisOptions>()(
   'url',
   'client',
   'connectTimeoutMs',
   'commandTimeoutMs',
   'keyPrefix',
-]);
+);
 
 /** The URL `connectRedis` uses when given none. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -82,14 +83,7 @@ export function checkRedisUrl(caller: string, url: unknown): void {
 }
 
 function checkOptions(options: ConnectRedisOptions): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError(`connectRedis: options must be an object, got ${kindOf(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key))
-      throw new TypeError(
-        `connectRedis: unknown option ${JSON.stringify(key)} (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)`,
-      );
-  }
+  checkOptionsObject('connectRedis', options, OPTION_KEYS);
   checkRedisUrl('connectRedis', options.url);
   if (
     options.client !== undefined &&
@@ -107,7 +101,7 @@ function checkOptions(options: ConnectRedisOptions): void {
       );
   }
   if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string')
-    throw new TypeError(`connectRedis: "keyPrefix" must be a string, got ${kindOf(options.keyPrefix)}`);
+    throw invalidOption('connectRedis', 'keyPrefix', 'a string', options.keyPrefix);
 }
 
 /** What `connectRedis` needs of `@redis/client`'s client: connect, send, close, and its events. */

@@ -1,5 +1,5 @@
 import type { RelayBus, RelayListener } from '../mcp/index.js';
-import { errorText, kindOf } from '../util/describe.js';
+import { errorText } from '../util/describe.js';
 import {
   checkRedisUrl,
   DEFAULT_REDIS_TIMEOUT_MS,
@@ -9,6 +9,7 @@ import {
   type RedisConnection,
 } from './connection.js';
 import { RedisUnavailableError } from './errors.js';
+import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /**
  * A Redis client in subscriber mode, as node-redis (`@redis/client`, 5.x or 6.x) has it: a host
@@ -33,6 +34,8 @@ export interface RedisRelayBusOptions {
   /** How long the subscriber's first connection may take, in milliseconds; default 2000. */
   readonly connectTimeoutMs?: number;
 }
+
+const OPTION_KEYS = optionKeys<RedisRelayBusOptions>()('connection', 'url', 'subscriber', 'connectTimeoutMs');
 
 /** A relay bus over Redis, with a way to close the subscriber connection it made. */
 export interface RedisRelayBus extends RelayBus {
@@ -61,8 +64,7 @@ interface OwnedSubscriber extends RedisSubscriber {
  * again when Redis is back. Bad options throw a `TypeError` naming the option.
  */
 export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`redisRelayBus: options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('redisRelayBus', options, OPTION_KEYS);
   const connection = options.connection;
   if (typeof (connection as { command?: unknown } | undefined)?.command !== 'function')
     throw new TypeError('redisRelayBus: "connection" must be a RedisConnection (from connectRedis)');

@@ -1,10 +1,10 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
 import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
-import { kindOf } from '../util/describe.js';
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
 import type { CallCoreOptions } from '../runtime/call/index.js';
 import { mcpResultOf, toolCallOf } from '../mcp/server/call.js';
 import { servedToolsOf } from '../mcp/server/served-tools.js';
+import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /**
  * Options of `testTools`: how the classes are compiled (`resolve`, `resolveForCall`, `maxDepth`),
@@ -42,6 +42,22 @@ export interface ToolTester {
   callTool(name: string, args?: unknown, options?: TestCallOptions): Promise<CallToolResult>;
 }
 
+const OPTION_KEYS = optionKeys<TestToolsOptions>()(
+  'context',
+  'resolve',
+  'resolveForCall',
+  'maxDepth',
+  'schemaProfile',
+  'recursionDepth',
+  'lint',
+  'policy',
+  'interceptors',
+  'maxOutputChars',
+  'timeoutMs',
+  'validator',
+  'log',
+);
+
 /**
  * Makes a `ToolTester` for `sources`: tool classes, instances of tool classes and contract tools,
  * compiled with `compile` (so every `ContractError` shows here, too) and prepared with
@@ -52,8 +68,7 @@ export interface ToolTester {
  * `prepareTools` throw for bad tools or options.
  */
 export function testTools(sources: readonly unknown[], options: TestToolsOptions = {}): ToolTester {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`testTools: options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('testTools', options, OPTION_KEYS);
   const { resolve, resolveForCall, maxDepth, validator, context: shared } = options;
   const compileOptions: CompileOptions = {
     ...(resolve === undefined ? {} : { resolve }),

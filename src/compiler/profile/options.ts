@@ -1,4 +1,5 @@
 import { kindOf } from '../../util/describe.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * The schema profiles a listing can use. `exact` (the default) lists the schema the server
@@ -131,5 +132,5 @@ export function checkProfile(where: string, profile: unknown): SchemaProfile {
 /** Throws a `TypeError` unless `depth` is a whole number from 1 to 16. */
 export function checkRecursionDepth(where: string, depth: unknown): number {
   if (typeof depth === 'number' && Number.isInteger(depth) && depth >= 1 && depth <= 16) return depth;
-  throw new TypeError(`${where}: "recursionDepth" must be a whole number from 1 to 16, got ${String(depth)}`);
+  throw invalidOption(where, 'recursionDepth', 'a whole number from 1 to 16', depth);
 }

@@ -2,9 +2,9 @@ import { replayOf, principalKey, type CallContext, type JsonObject } from '../..
 import type { ReplayStore } from '../../runtime/index.js';
 import { IdempotencyConflictError } from '../../runtime/internal.js';
 import type { CallEnd, CallObserver, PreparedTool } from '../../runtime/call/index.js';
-import { kindOf } from '../../util/describe.js';
 import { IDEMPOTENCY_KEY_META } from './constants.js';
 import { invalidParams } from './protocol-error.js';
+import { invalidOption } from '../../util/options.js';
 
 /** The longest idempotency key a server accepts. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
@@ -35,8 +35,11 @@ export function checkReplayOption(replay: unknown, where: string): void {
     typeof (replay as ReplayStore).begin !== 'function' ||
     typeof (replay as ReplayStore).complete !== 'function'
   ) {
-    throw new TypeError(
-      `${where}: "replay" must be a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore), got ${kindOf(replay)}`,
+    throw invalidOption(
+      where,
+      'replay',
+      'a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore)',
+      replay,
     );
   }
 }

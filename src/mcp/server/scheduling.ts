@@ -12,6 +12,7 @@ import {
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
 import type { ServerState } from './state.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * How a server schedules the `tools/call` requests it receives by their tools' claims
@@ -46,9 +47,7 @@ const SCOPES: ReadonlySet<string> = new Set(['session', 'principal', 'server']);
 export function checkSchedulingOption(option: unknown, where: string): void {
   if (option === undefined || option === false) return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw new TypeError(
-      `${where}: "scheduling" must be false or an object with "scope" and "maxConcurrent", got ${kindOf(option)}`,
-    );
+    throw invalidOption(where, 'scheduling', 'false or an object with "scope" and "maxConcurrent"', option);
   }
   const { scope, maxConcurrent } = option as { scope?: unknown; maxConcurrent?: unknown };
   if (scope !== undefined && (typeof scope !== 'string' || !SCOPES.has(scope))) {
@@ -57,9 +56,7 @@ export function checkSchedulingOption(option: unknown, where: string): void {
     );
   }
   if (maxConcurrent !== undefined && !isPositiveInteger(maxConcurrent)) {
-    throw new TypeError(
-      `${where}: "scheduling.maxConcurrent" must be a positive integer, got ${String(maxConcurrent)}`,
-    );
+    throw invalidOption(where, 'scheduling.maxConcurrent', 'a positive integer', maxConcurrent);
   }
 }
 

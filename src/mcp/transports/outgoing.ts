@@ -3,6 +3,7 @@ import { isJsonObject } from '../../contract/index.js';
 import { errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { JsonRpcCode } from './jsonrpc-error.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * Default largest serialised message a transport sends, in bytes (8 MiB). The official SDK's
@@ -20,15 +21,13 @@ export type Outgoing =
 
 /**
  * Checks `maxMessageBytes` as the transports take it: a positive integer, or `Infinity` for no
- * limit; `undefined` is the default. Throws a `RangeError` naming the bad value.
+ * limit; `undefined` is the default. Throws an `InvalidOptionError` naming `where` and the bad
+ * value.
  */
-export function maxMessageBytesOf(given: number | undefined): number {
+export function maxMessageBytesOf(given: number | undefined, where: string): number {
   const value = given ?? DEFAULT_MAX_MESSAGE_BYTES;
-  if (!(isPositiveInteger(value) || value === Infinity)) {
-    throw new RangeError(
-      `maxMessageBytes must be a positive integer number of bytes or Infinity, got ${String(value)}`,
-    );
-  }
+  if (!(isPositiveInteger(value) || value === Infinity))
+    throw invalidOption(where, 'maxMessageBytes', 'a positive integer number of bytes or Infinity', value);
   return value;
 }
 

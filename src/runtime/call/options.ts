@@ -1,4 +1,3 @@
-import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { type SchemaValidator } from '../../compiler/validation/index.js';
 import { checkValidatorOption } from '../../compiler/internal.js';
@@ -7,6 +6,7 @@ import type { Interceptor } from '../interceptors/types.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { checkTimeout } from './time-limit.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../output-limits/defaults.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * What every host runs its calls with; the same options on `Executor`, `createServer`,
@@ -65,17 +65,12 @@ export interface CoreSettings {
  */
 export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
   const { policy, interceptors, maxOutputChars, timeoutMs, validator, log } = options;
-  if (log !== undefined && typeof log !== 'function')
-    throw new TypeError(`${where}: "log" must be a function, got ${kindOf(log)}`);
+  if (log !== undefined && typeof log !== 'function') throw invalidOption(where, 'log', 'a function', log);
   if (policy !== undefined && !(policy instanceof PermissionPolicy)) {
-    throw new TypeError(
-      `${where}: "policy" must be a PermissionPolicy (made with createPolicy), got ${kindOf(policy)}`,
-    );
+    throw invalidOption(where, 'policy', 'a PermissionPolicy (made with createPolicy)', policy);
   }
   if (maxOutputChars !== undefined && maxOutputChars !== Infinity && !isPositiveInteger(maxOutputChars)) {
-    throw new TypeError(
-      `${where}: "maxOutputChars" must be a positive integer or Infinity, got ${String(maxOutputChars)}`,
-    );
+    throw invalidOption(where, 'maxOutputChars', 'a positive integer or Infinity', maxOutputChars);
   }
   const timeoutProblem = checkTimeout(timeoutMs);
   if (timeoutProblem !== undefined) throw new TypeError(`${where}: "timeoutMs" ${timeoutProblem}`);

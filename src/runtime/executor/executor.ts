@@ -10,6 +10,7 @@ import { batchClaims, planBatch, type BatchPlan } from './plan.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import { contractCallOf, type PreparedCall } from './run-call.js';
 import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../../util/options.js';
 
 const DEFAULT_MAX_PARALLEL = 8;
 
@@ -25,9 +26,7 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
     return tools;
   }
   if (typeof (tools as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
-    throw new TypeError(
-      `Executor: "tools" must be a Map of name -> contract tool or a list of contract tools, got ${kindOf(tools)}`,
-    );
+    throw invalidOption('Executor', 'tools', 'a Map of name -> contract tool or a list of contract tools', tools);
   }
   const registry = new Map<string, ContractTool>();
   let index = 0;
@@ -44,17 +43,34 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
   return registry;
 }
 
+const OPTION_KEYS = optionKeys<ExecutorOptions>()(
+  'maxParallel',
+  'serial',
+  'onStart',
+  'tools',
+  'replayStore',
+  'onUpdate',
+  'onProgress',
+  'onComplete',
+  'context',
+  'policy',
+  'interceptors',
+  'maxOutputChars',
+  'timeoutMs',
+  'validator',
+  'log',
+);
+
 function checkOptions(options: ExecutorOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`Executor: options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('Executor', options, OPTION_KEYS);
   const { maxParallel, serial, onStart, replayStore } = options;
   if (maxParallel !== undefined && !isPositiveInteger(maxParallel)) {
-    throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
+    throw invalidOption('Executor', 'maxParallel', 'a positive integer', maxParallel);
   }
   if (serial !== undefined && typeof serial !== 'boolean')
-    throw new TypeError(`Executor: "serial" must be a boolean, got ${kindOf(serial)}`);
+    throw invalidOption('Executor', 'serial', 'a boolean', serial);
   if (onStart !== undefined && typeof onStart !== 'function')
-    throw new TypeError(`Executor: "onStart" must be a function, got ${kindOf(onStart)}`);
+    throw invalidOption('Executor', 'onStart', 'a function', onStart);
   if (
     replayStore !== undefined &&
     replayStore !== null &&

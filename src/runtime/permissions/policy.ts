@@ -20,6 +20,7 @@ import {
 } from './remembered.js';
 import { isThenable } from '../../contract/internal.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
+import { checkOptionsObject, optionKeys, invalidOption } from '../../util/options.js';
 
 /** How a `PermissionPolicy` decides. Every member is optional. */
 export interface PermissionPolicyOptions {
@@ -56,7 +57,7 @@ export interface PermissionPolicyOptions {
   readonly decisionStore?: RememberedDecisionStore;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set([
+const OPTION_KEYS = optionKeys<PermissionPolicyOptions>()(
   'implications',
   'rules',
   'ask',
@@ -64,7 +65,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'decisionScope',
   'askTimeoutMs',
   'decisionStore',
-]);
+);
 
 /** A verdict per capability (`undefined`: nothing decided it), in the order asked. */
 export type PermissionVerdicts = Map<string, PermissionVerdict | undefined>;
@@ -106,19 +107,11 @@ export class PermissionPolicy {
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
-    if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key))
-        throw new TypeError(
-          `permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)`,
-        );
-    }
+    checkOptionsObject('permissions', options, OPTION_KEYS);
     if (options.ask !== undefined && typeof options.ask !== 'function')
       throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
     const max = options.maxQuestions ?? DEFAULT_MAX_PERMISSION_QUESTIONS;
-    if (!isPositiveInteger(max))
-      throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
+    if (!isPositiveInteger(max)) throw invalidOption('permissions', 'maxQuestions', 'a positive integer', max);
     if (options.rules !== undefined && !Array.isArray(options.rules))
       throw new TypeError('permissions: "rules" must be an array of rules');
     if (options.decisionScope !== undefined && !isStateScope(options.decisionScope)) {
@@ -128,9 +121,7 @@ export class PermissionPolicy {
     }
     const askTimeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
     if (typeof askTimeoutMs !== 'number' || !(askTimeoutMs > 0))
-      throw new TypeError(
-        `permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got ${String(askTimeoutMs)}`,
-      );
+      throw invalidOption('permissions', 'askTimeoutMs', 'a positive number of milliseconds or Infinity', askTimeoutMs);
     const store = options.decisionStore;
     if (
       store !== undefined &&

@@ -163,7 +163,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   const allowedMethods = stateless ? ['POST'] : ['GET', 'POST', 'DELETE'];
   const onError =
     options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
-  const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+  const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'createHttpHandler');
   const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
   const auth = options.auth === undefined ? undefined : createAuthGate(options.auth, onError);
   const sessions = new Map<string, HttpSession>();

@@ -5,6 +5,7 @@ import type { ServerFactory } from '../server-factory.js';
 import { serveByEra, type StdioServing } from './era-gate.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
 import { guardStdout } from './stdout-guard.js';
+import { invalidOption } from '../../../util/options.js';
 
 /** Default longest stdin line, in bytes: the same 4 MiB the HTTP transport allows per body. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -80,9 +81,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
   const exitProcess = options.exitProcess ?? ownStdio;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   if (!Number.isFinite(shutdownTimeoutMs) || shutdownTimeoutMs < 0) {
-    throw new RangeError(
-      `shutdownTimeoutMs must be a non-negative number of milliseconds, got ${String(shutdownTimeoutMs)}`,
-    );
+    throw invalidOption('serveStdio', 'shutdownTimeoutMs', 'a non-negative number of milliseconds', shutdownTimeoutMs);
   }
   const log = options.log ?? ((message: string) => void process.stderr.write(`toolwright: ${message}\n`));
 

@@ -109,7 +109,7 @@ export class HardenedStdioTransport implements Transport {
     this.splitter = new LineSplitter(options.maxLineBytes);
     this.maxLineBytes = options.maxLineBytes;
     this.log = options.log;
-    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'serveStdio');
     this.onClosed = options.onClosed;
     const write = options.stdout.write as (chunk: string) => boolean;
     this.rawWrite = (chunk) => write.call(options.stdout, chunk);
