@@ -21,20 +21,17 @@ export const SCHEMA_PROFILES: readonly SchemaProfile[] = [
 /** How deep a recursive class is listed when a profile must unroll it (`$ref` not allowed, or recursion refused). */
 export const DEFAULT_RECURSION_DEPTH = 3;
 
-/** What one profile does to a schema. */
+/**
+ * What one profile does to a schema, beyond what every profile does: every profile inlines
+ * `$ref`s (unrolling recursion to `recursionDepth` levels; OpenAI strict takes `$ref`, but then a
+ * map inside a recursive class could not be found to be turned back) and lists a map as an array
+ * of `{ key, value }` entries (the server turns it back).
+ */
 export interface ProfileRules {
   /** Every property in `required`; the ones that were optional admit `null` instead. */
   readonly allRequired: boolean;
   /** `null` through `anyOf [X, {"type":"null"}]` instead of a type list. */
   readonly nullThroughAnyOf: boolean;
-  /**
-   * Replace `$ref`s by the schemas they point to, unrolling recursion to `recursionDepth` levels.
-   * Every profile does (OpenAI strict takes `$ref`, but then a map inside a recursive class could
-   * not be found to be turned back).
-   */
-  readonly inlineRefs: boolean;
-  /** List a map as an array of `{ key, value }` entries (the server turns it back). */
-  readonly mapsAsEntries: boolean;
   /** `const` becomes a one-value `enum`. */
   readonly constAsEnum: boolean;
   /** An `enum` that is not all strings moves into the description. */
@@ -42,7 +39,7 @@ export interface ProfileRules {
   /** Keywords that move into the description. */
   readonly moved: ReadonlySet<string>;
   /** The formats that stay (others move into the description). */
-  readonly formats: ReadonlySet<string> | 'all';
+  readonly formats: ReadonlySet<string>;
 }
 
 const BOUNDS = [
@@ -67,8 +64,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: true,
         nullThroughAnyOf: true,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: true,
         stringEnumsOnly: true,
         moved: new Set([...BOUNDS, ...ANNOTATIONS, ...LOGIC]),
@@ -78,8 +73,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: true,
         nullThroughAnyOf: false,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: false,
         stringEnumsOnly: false,
         moved: new Set(['default', 'minLength', 'maxLength', 'uniqueItems', 'not', 'allOf', 'oneOf']),
@@ -89,8 +82,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: false,
         nullThroughAnyOf: true,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: true,
         stringEnumsOnly: true,
         moved: new Set([
@@ -110,8 +101,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: false,
         nullThroughAnyOf: true,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: false,
         stringEnumsOnly: false,
         moved: new Set(BOUNDS),
