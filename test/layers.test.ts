@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
  * SHARED_INTERNALS.
  * The package entry points (src/*.ts beside the layer folders) may import anything.
  */
-const LAYERS = ['util', 'contract', 'decorators', 'compiler', 'runtime', 'mcp', 'redis', 'cli', 'nest'];
+const LAYERS = ['util', 'contract', 'decorators', 'compiler', 'runtime', 'mcp', 'testing', 'redis', 'cli', 'nest'];
 
 /** Modules another layer may import although they are not an index, each with its reason. */
 const SHARED_INTERNALS = new Map<string, string>([
@@ -59,6 +59,14 @@ function layerViolations(root: string): string[] {
 
 test('imports point inward and cross layers only through an index or a listed shared module', () => {
   assert.deepEqual(layerViolations(repoRoot), [...KNOWN].sort());
+});
+
+test('every folder under src is a layer', () => {
+  const folders = readdirSync(join(repoRoot, 'src'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  assert.deepEqual(folders, [...LAYERS].sort());
 });
 
 test('util imports nothing of ours', () => {

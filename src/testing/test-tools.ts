@@ -2,8 +2,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/serv
 import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
 import type { CallCoreOptions } from '../runtime/call/index.js';
-import { mcpResultOf, toolCallOf } from '../mcp/server/call.js';
-import { servedToolsOf } from '../mcp/server/served-tools.js';
+import { mcpResultOf, servedToolsOf, toolCallOf } from '../mcp/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /**
