@@ -9,6 +9,7 @@ import { CallTimeLimit } from '../src/runtime/call/time-limit.js';
 import { compile } from '../src/compiler/index.js';
 import { Requires, Tool } from '../src/decorators/index.js';
 import { createCallContext, type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
+import { ctxOf } from './support/text.js';
 
 /*
  * The mutants of the call core that survived the first full run of `npm run mutate:call` and
@@ -17,7 +18,6 @@ import { createCallContext, type CallContext, type ContractTool, type ToolOutput
  */
 
 const call = { id: 'c1', tool: 't', args: {} };
-const ctxOf = (): CallContext => createCallContext({ call });
 const endText = (end: CallEnd): string =>
   end.ok ? (end.result.content[0] as { text: string }).text : `${end.error.name}: ${end.error.message}`;
 const tool = (run: () => ToolOutput | Promise<ToolOutput>, extra: Partial<ContractTool> = {}): ContractTool =>

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareTools, type CallEnd } from '../src/runtime/call/index.js';
 import { markRemoteTool } from '../src/runtime/call/remote.js';
-import { createCallContext, type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
+import { type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
 import type { Interceptor } from '../src/runtime/interceptors/types.js';
+import { ctxOf } from './support/text.js';
 
 // Imports stop at the call core and the contract (never the package root): each mutant runs this
 // file in a fresh process, so it loads only what it tests.
@@ -13,8 +14,6 @@ import type { Interceptor } from '../src/runtime/interceptors/types.js';
  * server, as mutation testing (`npm run mutate:call`) found them unpinned. See docs/mutation.md.
  */
 
-const ctxOf = (extra: Record<string, unknown> = {}): CallContext =>
-  createCallContext({ call: { id: 'c1', tool: 't', args: {} }, ...extra } as never);
 const endText = (end: CallEnd): string =>
   end.ok ? (end.result.content[0] as { text: string }).text : `${end.error.name}: ${end.error.message}`;
 

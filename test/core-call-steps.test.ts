@@ -12,6 +12,7 @@ import {
   type ContractTool,
   type ToolOutput,
 } from '../src/contract/index.js';
+import { ctxOf } from './support/text.js';
 
 // Imports stop at the call core and the contract (never the package root): each mutant runs this
 // file in a fresh process, so it loads only what it tests.
@@ -23,7 +24,6 @@ import {
  */
 
 const call = { id: 'c1', tool: 't', args: {} };
-const ctxOf = (extra: Record<string, unknown> = {}): CallContext => createCallContext({ call, ...extra } as never);
 
 /** A hand-built tool with an object schema; `run` is its `execute`. */
 function tool(

@@ -14,6 +14,7 @@ import { NestFactory } from '@nestjs/core';
 import { testTools } from '../src/testing/index.js';
 import { TOOLWRIGHT_CALL_OPTIONS, TOOLWRIGHT_POLICY, ToolwrightModule, ToolwrightServer } from '../src/nest/index.js';
 import { PARITY_CLASSES, parityHost } from './support/parity-tools.js';
+import { failedResult, textResult } from './support/text.js';
 
 /*
  * The host parity suite, in the manner of Hono's shared router tests: one behaviour suite, run
@@ -118,13 +119,21 @@ function mcpHost(client: Client, close: () => Promise<void>): Host {
 async function memoryHost(): Promise<Host> {
   const { tools, options } = parityHost();
   const server = createServer({ name: 'parity', version: '1.0.0' }, tools, { ...options, transport: 'memory' });
+  return inMemoryHost(server, () => server.close());
+}
+
+/** An SDK 1.x client connected in memory to `server`; closing it closes the client, then `close`. */
+async function inMemoryHost(
+  server: { connect(transport: InMemoryTransport): Promise<void> },
+  close: () => Promise<void>,
+): Promise<Host> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'parity', version: '1.0.0' });
   await server.connect(serverSide);
   await client.connect(clientSide);
   return mcpHost(client, async () => {
     await client.close();
-    await server.close();
+    await close();
   });
 }
 
@@ -192,15 +201,7 @@ async function nestHost(): Promise<Host> {
   })
   class ParityModule {}
   const app = await NestFactory.createApplicationContext(ParityModule, { logger: false, abortOnError: false });
-  const server = app.get(ToolwrightServer).createMcpServer('memory');
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'parity', version: '1.0.0' });
-  await server.connect(serverSide);
-  await client.connect(clientSide);
-  return mcpHost(client, async () => {
-    await client.close();
-    await app.close();
-  });
+  return inMemoryHost(app.get(ToolwrightServer).createMcpServer('memory'), () => app.close());
 }
 
 const HOSTS: ReadonlyArray<readonly [HostName, () => Promise<Host>]> = [
@@ -217,8 +218,8 @@ function serves(host: HostName, behaviour: Behaviour): boolean {
   return host !== 'Nest module' || NEST_SERVES.has(behaviour.tool) || behaviour.tool === 'nope';
 }
 
-const failed = (text: string): Answer => ({ content: [{ type: 'text', text }], isError: true });
-const said = (text: string): Answer => ({ content: [{ type: 'text', text }] });
+const failed = (text: string): Answer => failedResult(text);
+const said = (text: string): Answer => textResult(text);
 
 interface Behaviour {
   readonly name: string;

@@ -15,6 +15,7 @@ import { FACTS_METHOD, RECORD_META_KEY, TOOL_META_KEY, serveHttp, type HttpHandl
 import { join } from 'node:path';
 import { OUT_DIR } from './support/cli-paths.js';
 import { interopPolicy, interopTools } from './support/edge-interop-tools.js';
+import { textResult } from './support/text.js';
 
 /*
  * The interop matrix: the SDK 1.x Client (2025-11-25) and the SDK 2.x Client pinned to each era
@@ -145,8 +146,6 @@ function plain(result: unknown): unknown {
   const { 'io.modelcontextprotocol/serverInfo': _info, ...meta } = _meta;
   return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta };
 }
-
-const textResult = (text: string) => ({ content: [{ type: 'text', text }] });
 
 /**
  * Waits until `arrived()` (bounded: about 10 s), failing at once when `call` settles first (it is

@@ -38,6 +38,7 @@ import {
 } from '../src/nest/index.js';
 import { connect, until } from './support/server-harness.js';
 import { startedInMemory, startFailure as startFailureOf } from './support/nest-context.js';
+import { textResult as text } from './support/text.js';
 
 const startFailure = (root: Function, options: ToolwrightModuleOptions = SERVING) => startFailureOf(root, options);
 
@@ -47,12 +48,6 @@ const SERVING: ToolwrightModuleOptions = { name: 'nest-test', version: '1.0.0', 
 /** An application context of `root` (with ToolwrightModule imported) and an in-memory MCP client of its tools. */
 const started = (root: Function | DynamicModule, options: ToolwrightModuleOptions = SERVING) =>
   startedInMemory(root, options);
-
-function text(value: string, isError = false): object {
-  return isError
-    ? { content: [{ type: 'text', text: value }], isError: true }
-    : { content: [{ type: 'text', text: value }] };
-}
 
 test(
   'tools in several modules are discovered, compiled with the instances Nest built and served',

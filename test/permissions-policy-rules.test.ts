@@ -13,7 +13,8 @@ import {
   type PermissionAnswer,
 } from '../src/runtime/permissions/index.js';
 import { askQuestion } from '../src/runtime/permissions/decisions.js';
-import { createCallContext, type CallContext, type Session } from '../src/contract/index.js';
+import { createCallContext, type Session } from '../src/contract/index.js';
+import { ctxOf } from './support/text.js';
 
 /*
  * The policy, its rules and its decision stores, as mutation testing (`npm run mutate:permissions`)
@@ -22,8 +23,6 @@ import { createCallContext, type CallContext, type Session } from '../src/contra
  */
 
 const call = { id: 'c1', tool: 't', args: {} };
-const ctxOf = (extra: { session?: Session; principal?: { subject: string; issuer?: string } } = {}): CallContext =>
-  createCallContext({ call, ...(extra as object) });
 
 test('policy defaults: 16 questions, 60 s per question, no ask, no scope, no rules, nothing implied', () => {
   const policy = createPolicy();

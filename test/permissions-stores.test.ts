@@ -15,7 +15,8 @@ import {
 import { runUnderPolicy } from '../src/runtime/permissions/apply.js';
 import { decisionCovering, selects } from '../src/runtime/permissions/remembered.js';
 import { implicationsOf } from '../src/runtime/permissions/capabilities.js';
-import { createCallContext, type CallContext, type Session } from '../src/contract/index.js';
+import { type CallContext, type Session } from '../src/contract/index.js';
+import { ctxOf as contextOf } from './support/text.js';
 
 /*
  * Remembered decisions behind a pluggable store (`decisionStore`: any `RememberedDecisionStore`,
@@ -96,7 +97,7 @@ class LoggingStore implements RememberedDecisionStore {
 }
 
 const ctxOf = (extra: { session?: Session; principal?: { subject: string; issuer?: string } } = {}): CallContext =>
-  createCallContext({ call, ...(extra as object) });
+  contextOf(extra, call);
 
 /** Runs one imperative check under `policy` as one call; resolves the grant and the record. */
 async function check(policy: PermissionPolicy, subject: string, capabilities: string[], ctx: CallContext = ctxOf()) {

@@ -12,11 +12,10 @@ import {
   sharedPeer,
   type RobustPeer,
 } from './support/robust-connect.js';
+import { failedResult as failed, textResult as text } from './support/text.js';
 
 after(closeSharedPeers);
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
-const failed = (value: string) => ({ content: [{ type: 'text', text: value }], isError: true });
 const call = (p: RobustPeer, name: string, args: Record<string, unknown> = {}) =>
   p.client.callTool({ name, arguments: args }, undefined, { timeout: ROBUST_WAIT_MS });
 

@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import { closeSharedPeers, peer, ROBUST_WAIT_MS, sharedPeer, type RobustPeer } from './support/robust-connect.js';
 import { StdioChild } from './support/transport-child.js';
 import { POST_HEADERS, initSession, openRequest, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { failedResult as failed, textResult as text } from './support/text.js';
 
 after(closeSharedPeers);
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
-const failed = (value: string) => ({ content: [{ type: 'text', text: value }], isError: true });
 const call = (
   p: RobustPeer,
   name: string,

@@ -2,6 +2,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/serv
 import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
 import type { CallCoreOptions } from '../runtime/call/index.js';
+import { CALL_CORE_OPTION_KEYS } from '../runtime/internal.js';
 import { mcpResultOf, servedToolsOf, toolCallOf } from '../mcp/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
@@ -49,12 +50,7 @@ const OPTION_KEYS = optionKeys<TestToolsOptions>()(
   'schemaProfile',
   'recursionDepth',
   'lint',
-  'policy',
-  'interceptors',
-  'maxOutputChars',
-  'timeoutMs',
-  'validator',
-  'log',
+  ...CALL_CORE_OPTION_KEYS,
 );
 
 /**

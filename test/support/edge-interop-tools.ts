@@ -1,5 +1,6 @@
 import type { ContractTool } from '../../src/contract/index.js';
 import { createPolicy, type PermissionPolicy } from '../../src/runtime/index.js';
+import { untilAborted } from './text.js';
 
 /**
  * The tool set of the interop matrix (edge-interop.test.ts): one tool per feature a client of
@@ -80,7 +81,7 @@ export function interopTools(): ContractTool[] {
       name: 'slow',
       description: 'Waits until cancelled',
       async execute(_args, ctx) {
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await untilAborted(ctx.signal);
         aborted += 1;
         return 'cancelled';
       },

@@ -15,8 +15,7 @@
 import 'reflect-metadata';
 import { IsArray, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Args, Description, Tool, compile, serveStdio, type CallContext } from '../../src/index.js';
-
-const probe = (event: string): void => void process.stderr.write(`probe: ${event}\n`);
+import { probe } from './probe.js';
 
 // Not the conformance sample's EchoArgs: that one caps `text` at 10,000 characters, and the
 // bad-input rows send 1 MiB and 5 MiB strings that must reach the tool.

@@ -46,6 +46,16 @@ export interface CallCoreOptions {
   readonly log?: (message: string) => void;
 }
 
+/** The keys of `CallCoreOptions`, for the options checks of the hosts that take them. */
+export const CALL_CORE_OPTION_KEYS = [
+  'policy',
+  'interceptors',
+  'maxOutputChars',
+  'timeoutMs',
+  'validator',
+  'log',
+] as const satisfies readonly (keyof CallCoreOptions)[];
+
 /** `CallCoreOptions` after checking, with the defaults applied. */
 export interface CoreSettings {
   readonly policy: PermissionPolicy | undefined;

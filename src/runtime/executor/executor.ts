@@ -2,7 +2,7 @@ import { createCallContext, replayOf, type ContractTool, type JsonObject } from 
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { isContractTool } from '../../contract/internal.js';
-import { coreSettingsOf, type CoreSettings } from '../call/options.js';
+import { CALL_CORE_OPTION_KEYS, coreSettingsOf, type CoreSettings } from '../call/options.js';
 import { prepareTool, type PreparedTool } from '../call/prepare.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
@@ -53,12 +53,7 @@ const OPTION_KEYS = optionKeys<ExecutorOptions>()(
   'onProgress',
   'onComplete',
   'context',
-  'policy',
-  'interceptors',
-  'maxOutputChars',
-  'timeoutMs',
-  'validator',
-  'log',
+  ...CALL_CORE_OPTION_KEYS,
 );
 
 function checkOptions(options: ExecutorOptions): void {

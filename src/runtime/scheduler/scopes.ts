@@ -1,4 +1,4 @@
-import { Scheduler, type Ticket } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 
 /**
  * One `Scheduler` per scope key, made on first use and dropped as soon as it is empty (nothing
