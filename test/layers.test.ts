@@ -69,6 +69,61 @@ test('every folder under src is a layer', () => {
   assert.deepEqual(folders, [...LAYERS].sort());
 });
 
+/**
+ * Every cycle of imports between the files of `src`, each as `a -> b -> a` from its smallest file
+ * name. Type-only imports (`import type`, `export type`) count only with `withTypes`.
+ */
+function importCycles(root: string, withTypes: boolean): string[] {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(root, 'src')) {
+    const text = readFileSync(join(root, file), 'utf8');
+    const targets: string[] = [];
+    for (const match of text.matchAll(/^(import|export)(\s+type)?\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)\.js['"]/gm)) {
+      if (match[2] !== undefined && !withTypes) continue;
+      targets.push(posix.normalize(posix.join(posix.dirname(file), `${match[3]!}.ts`)));
+    }
+    graph.set(file, targets);
+  }
+  // Depth first with three colours: an edge back to a file still on the path closes a cycle.
+  const cycles = new Set<string>();
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    if (done.has(file)) return;
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      const cycle = path.slice(at);
+      const start = cycle.indexOf([...cycle].sort()[0]!);
+      const ordered = [...cycle.slice(start), ...cycle.slice(0, start)];
+      cycles.add([...ordered, ordered[0]].join(' -> '));
+      return;
+    }
+    path.push(file);
+    for (const next of graph.get(file) ?? []) visit(next);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file);
+  return [...cycles].sort();
+}
+
+test('no file of src imports a value from a file that imports one from it, however indirectly', () => {
+  assert.deepEqual(importCycles(repoRoot, false), []);
+});
+
+/** Cycles through type-only imports known today; the list may only shrink. */
+const KNOWN_TYPE_CYCLES: readonly string[] = [
+  'src/mcp/server/input-rounds/parked-run.ts -> src/mcp/server/input-rounds/parked-runs.ts -> src/mcp/server/input-rounds/run-relay.ts -> src/mcp/server/input-rounds/parked-run.ts',
+  'src/mcp/server/input-rounds/parked-run.ts -> src/mcp/server/input-rounds/parked-runs.ts -> src/mcp/server/input-rounds/run-relay.ts -> src/mcp/server/input-rounds/relay-messages.ts -> src/mcp/server/input-rounds/parked-run.ts',
+  'src/mcp/server/input-rounds/parked-runs.ts -> src/mcp/server/input-rounds/run-relay.ts -> src/mcp/server/input-rounds/parked-runs.ts',
+  'src/mcp/server/scheduling.ts -> src/mcp/server/state.ts -> src/mcp/server/served-tools.ts -> src/mcp/server/scheduling.ts',
+  'src/runtime/permissions/decisions.ts -> src/runtime/permissions/remembered.ts -> src/runtime/permissions/decisions.ts',
+];
+
+test('no cycle of imports, type-only ones included, but the known ones', () => {
+  assert.deepEqual(importCycles(repoRoot, true), [...KNOWN_TYPE_CYCLES].sort());
+});
+
 test('util imports nothing of ours', () => {
   const imports = sourceFiles(repoRoot, 'src/util').flatMap((file) =>
     [...readFileSync(join(repoRoot, file), 'utf8').matchAll(/from\s+['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>

@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
 import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
-import type { CallCoreOptions } from '../runtime/call/index.js';
+import { runToolCall, type CallCoreOptions } from '../runtime/call/index.js';
 import { CALL_CORE_OPTION_KEYS } from '../runtime/internal.js';
 import { mcpResultOf, servedToolsOf, toolCallOf } from '../mcp/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
@@ -85,7 +85,7 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
         ...callOptions.context,
         call: { id: `test-${calls}`, tool: name, args: checked },
       });
-      return mcpResultOf(await tool.prepared.call(checked, ctx));
+      return mcpResultOf(await runToolCall(tool.prepared, checked, ctx));
     },
   });
 }

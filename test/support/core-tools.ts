@@ -1,5 +1,5 @@
 import type { CallContext, ContractTool, ToolResult } from '../../src/contract/index.js';
-import { prepareTools, type CallCoreOptions } from '../../src/runtime/call/index.js';
+import { prepareTools, runToolCall, type CallCoreOptions } from '../../src/runtime/call/index.js';
 
 /**
  * A tool as a host runs it: one call through the call core, resolving the result or rejecting with
@@ -19,7 +19,7 @@ export function throughCore(tool: ContractTool, options: CallCoreOptions = {}): 
   return {
     name: tool.name,
     async execute(args, ctx) {
-      const end = await prepared.call(args, ctx);
+      const end = await runToolCall(prepared, args, ctx);
       if (end.ok) return end.result;
       throw end.error;
     },

@@ -13,7 +13,7 @@ import {
 } from '../../contract/index.js';
 import { createLazySignalContext } from '../../contract/internal.js';
 import { isThenable } from '../../contract/internal.js';
-import type { CallObserver, PreparedTool } from '../call/index.js';
+import { runToolCall, type CallObserver, type PreparedTool } from '../call/index.js';
 import { CallCancelledError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
 import { LazyAbort } from './lazy-abort.js';
@@ -193,7 +193,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
       }
       const storedKey = key;
       return finish(
-        await core.call(call.args, ctx, {
+        await runToolCall(core, call.args, ctx, {
           started: markStarted,
           settled: (outcome) => {
             void Promise.resolve()
@@ -205,7 +205,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
         }),
       );
     }
-    return finish(await core.call(call.args, ctx, observer));
+    return finish(await runToolCall(core, call.args, ctx, observer));
   } finally {
     env.running.delete(controller);
   }
