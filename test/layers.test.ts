@@ -116,7 +116,6 @@ const KNOWN_TYPE_CYCLES: readonly string[] = [
   'src/mcp/server/input-rounds/parked-run.ts -> src/mcp/server/input-rounds/parked-runs.ts -> src/mcp/server/input-rounds/run-relay.ts -> src/mcp/server/input-rounds/parked-run.ts',
   'src/mcp/server/input-rounds/parked-run.ts -> src/mcp/server/input-rounds/parked-runs.ts -> src/mcp/server/input-rounds/run-relay.ts -> src/mcp/server/input-rounds/relay-messages.ts -> src/mcp/server/input-rounds/parked-run.ts',
   'src/mcp/server/input-rounds/parked-runs.ts -> src/mcp/server/input-rounds/run-relay.ts -> src/mcp/server/input-rounds/parked-runs.ts',
-  'src/mcp/server/scheduling.ts -> src/mcp/server/state.ts -> src/mcp/server/served-tools.ts -> src/mcp/server/scheduling.ts',
   'src/runtime/permissions/decisions.ts -> src/runtime/permissions/remembered.ts -> src/runtime/permissions/decisions.ts',
 ];
 

@@ -108,14 +108,22 @@ export async function answerToolCall(
     // the turn is held until the tool's own run really settles, so a tool that outlives its time
     // limit keeps its resource until it stops.
     const end = await new Promise<CallEnd>((answer, withdrawn) => {
-      runInTurn(state, served.prepared.tool, extra, waiting.signal, ctx as CallContext, () => {
-        waiting.clear();
-        return new Promise<void>((release) => {
-          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
-            settled: () => release(),
-          }).then(answer);
-        });
-      }).catch(withdrawn);
+      runInTurn(
+        state.scheduling,
+        state.transport,
+        served.prepared.tool,
+        extra,
+        waiting.signal,
+        ctx as CallContext,
+        () => {
+          waiting.clear();
+          return new Promise<void>((release) => {
+            void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
+              settled: () => release(),
+            }).then(answer);
+          });
+        },
+      ).catch(withdrawn);
     });
     return mcpResultOf(end);
   } catch (err) {

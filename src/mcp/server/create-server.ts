@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
-import { servedToolsOf, type ServedTool } from './served-tools.js';
+import { servedToolsOf, type ServedTools } from './served-tools.js';
 import { ParkedRuns } from './input-rounds/parked-runs.js';
 
 /** Who the server says it is at `initialize`. */
@@ -38,7 +38,7 @@ export function createServer(info: ServerInfo, tools: readonly ContractTool[], o
  */
 export function serverFor(
   info: ServerInfo,
-  prepared: ReadonlyMap<string, ServedTool>,
+  prepared: ServedTools,
   options: ServerOptions = {},
   runs: ParkedRuns = new ParkedRuns(options.inputRounds),
 ): Server {
