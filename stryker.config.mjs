@@ -30,6 +30,7 @@ export const modules = {
       'dist/test/core-permissions-gaps.test.js',
       'dist/test/permissions-requirements-args.test.js',
       'dist/test/permissions-compiled.test.js',
+      'dist/test/permissions-paths.test.js',
     ],
   },
   call: {

@@ -96,6 +96,7 @@ export type {
   SamplingResult,
   PermissionRequest,
   PermissionSubject,
+  PathSubjects,
   Principal,
   TransportRequest,
   StateScope,

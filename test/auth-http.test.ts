@@ -9,7 +9,8 @@ import { jwtVerifier, type AuthOptions } from '../src/mcp/index.js';
 import { whoamiTool } from './support/auth-tools.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { signingKeys, startProvider, type TestProvider } from './support/auth-provider.js';
-import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages, type RawResponse } from './support/transport-http-probe.js';
+import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { assertRefusal } from './support/auth-clients.js';
 
 // One provider (the issuer), one provider with the same keys but another issuer, and one
 // toolwright server requiring the `mcp` scope, shared by every test of this file.
@@ -51,14 +52,6 @@ const aliceToken = (scope = 'mcp issues:read issues:write', resource = server.ur
   provider.token(provider.clients.alice, { resource, scope });
 const post = (port: number, headers: Record<string, string>, body = INITIALIZE, path = '/mcp') =>
   rawRequest(port, { headers: { ...POST_HEADERS, ...headers }, body, path });
-
-/** Asserts a refusal exactly: status, `WWW-Authenticate` and the OAuth JSON body. */
-function assertRefusal(res: RawResponse, status: number, challenge: string, body: object): void {
-  assert.equal(res.status, status, res.text);
-  assert.equal(res.headers['www-authenticate'], challenge);
-  assert.equal(res.headers['content-type'], 'application/json');
-  assert.deepEqual(JSON.parse(res.text), body);
-}
 
 async function connect(
   t: { after(fn: () => Promise<void>): void },

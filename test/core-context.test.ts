@@ -103,7 +103,7 @@ test("resolveForCall makes the instance per call, asynchronously, with the call'
   const runner = throughCore(tool!, {
     policy: createPolicy({
       rules: [
-        { effect: 'allow', subject: '/notes/ok' },
+        { effect: 'allow', path: '/notes/ok' },
         { effect: 'deny', reason: 'no' },
       ],
     }),

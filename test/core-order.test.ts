@@ -129,7 +129,7 @@ test('a step that fails ends the call there: no later step runs', async () => {
     },
   };
   const policy = createPolicy({
-    rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }, { effect: 'allow' }],
+    rules: [{ effect: 'deny', path: '/etc/**', reason: 'system files' }, { effect: 'allow' }],
   });
   const prepared = prepareTools([tool], {
     policy,
@@ -244,7 +244,7 @@ test("a rewrite an interceptor chooses is validated and its requirements are che
   };
   const rewrite: Interceptor = { name: 'rewrite', before: () => ({ action: 'rewrite' }) };
   const policy = createPolicy({
-    rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }, { effect: 'allow' }],
+    rules: [{ effect: 'deny', path: '/etc/**', reason: 'system files' }, { effect: 'allow' }],
   });
   const prepared = prepareTools([tool], { policy, interceptors: [rewrite] }).get('mover')!;
   const call = () =>

@@ -40,12 +40,12 @@ async function failure(promise: Promise<unknown>): Promise<PermissionDeniedError
 }
 
 test('addRule with { first: true } puts the rule before the others; without it, after', () => {
-  const policy = createPolicy({ rules: [{ effect: 'allow', subject: '/a' }] });
-  policy.addRule({ effect: 'deny', subject: '/a', reason: 'locked' }, { first: true });
+  const policy = createPolicy({ rules: [{ effect: 'allow', path: '/a' }] });
+  policy.addRule({ effect: 'deny', path: '/a', reason: 'locked' }, { first: true });
   policy.addRule({ effect: 'deny', reason: 'everything else' });
   assert.deepEqual(policy.rules, [
-    { effect: 'deny', subject: '/a', reason: 'locked' },
-    { effect: 'allow', subject: '/a' },
+    { effect: 'deny', path: '/a', reason: 'locked' },
+    { effect: 'allow', path: '/a' },
     { effect: 'deny', reason: 'everything else' },
   ]);
   assert.deepEqual(policy.check('t', '/a', 'read'), { effect: 'deny', source: 'rule', reason: 'locked' });

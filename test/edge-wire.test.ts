@@ -125,7 +125,7 @@ const denied: ContractTool[] = [
   },
 ];
 const policy = createPolicy({
-  rules: [{ effect: 'deny', capabilities: ['write'], subject: '/etc/**', reason: 'system files' }],
+  rules: [{ effect: 'deny', capabilities: ['write'], path: '/etc/**', reason: 'system files' }],
 });
 
 let connected: Connected;

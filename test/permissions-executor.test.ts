@@ -24,7 +24,7 @@ test('executor: a batch through interceptors, policy and bounds; allow always ho
   const questions: PermissionQuestion[] = [];
   const trace: string[] = [];
   const policy = createPolicy({
-    rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }],
+    rules: [{ effect: 'deny', path: '/etc/**', reason: 'system files' }],
     ask: (q) => {
       questions.push(q);
       return { decision: q.subject === '/tmp/a' ? 'allow_always' : 'deny_once' };

@@ -43,10 +43,10 @@ async function denialOf(promise: Promise<unknown>): Promise<PermissionDeniedErro
 
 test('addRule with { first: true } puts the rule before the existing ones, so it decides', async () => {
   const policy = createPolicy({
-    rules: [{ effect: 'deny', capabilities: ['write'], subject: '/tmp/**', reason: 'older rule' }],
+    rules: [{ effect: 'deny', capabilities: ['write'], path: '/tmp/**', reason: 'older rule' }],
   });
-  policy.addRule({ effect: 'allow', capabilities: ['write'], subject: '/tmp/a' }, { first: true });
-  policy.addRule({ effect: 'deny', capabilities: ['write'], subject: '/tmp/a', reason: 'last rule' });
+  policy.addRule({ effect: 'allow', capabilities: ['write'], path: '/tmp/a' }, { first: true });
+  policy.addRule({ effect: 'deny', capabilities: ['write'], path: '/tmp/a', reason: 'last rule' });
   assert.deepEqual(
     policy.rules.map((rule) => rule.reason ?? rule.effect),
     ['allow', 'older rule', 'last rule'],

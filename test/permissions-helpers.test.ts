@@ -10,7 +10,8 @@ import {
   normalisedPathSubject,
 } from '../src/runtime/permissions/index.js';
 import { contextWith, throwIfAborted } from '../src/runtime/permissions/context.js';
-import { matcherOf, pathMatcherOf } from '../src/runtime/permissions/patterns.js';
+import { matcherOf } from '../src/runtime/permissions/patterns.js';
+import { pathMatcherOf } from '../src/runtime/permissions/paths.js';
 import { checkDeclared, requestOf, requireEveryThrough, subjectsOf } from '../src/runtime/permissions/requirements.js';
 import {
   InvalidArgumentsError,
@@ -236,31 +237,50 @@ test('normalisedPathSubject: absolute paths only, no NUL, "." and ".." resolved,
   for (const [subject, normal] of cases) assert.equal(normalisedPathSubject(subject), normal, JSON.stringify(subject));
 });
 
-test('pathMatcherOf: the glob must be absolute; it is normalised unless it ends in "/**"; case is ignored only when asked', () => {
-  assert.throws(() => pathMatcherOf('etc/**', 'permissions: rule 2: "path"', true), {
+test('pathMatcherOf: the glob must be an absolute path without "." or ".." segments; "//" and a trailing "/" are dropped; it tests resolved paths', () => {
+  const exact = { caseSensitive: true, wholeSegments: false };
+  assert.throws(() => pathMatcherOf('etc/**', 'permissions: rule 2: "path"', exact), {
     name: 'TypeError',
     message: 'permissions: rule 2: "path" must be an absolute path glob such as "/etc/**", got "etc/**"',
   });
-  assert.throws(() => pathMatcherOf(7, 'permissions: rule 2: "path"', true), {
+  assert.throws(() => pathMatcherOf(7, 'permissions: rule 2: "path"', exact), {
     name: 'TypeError',
     message: 'permissions: rule 2: "path" must be an absolute path glob such as "/etc/**", got a number',
   });
-  const tree = pathMatcherOf('/etc/**', 'p', true);
-  assert.deepEqual(['/etc/passwd', '/srv/../etc/passwd', '/ETC/passwd', 'etc/passwd', '/etc'].map(tree), [
+  assert.throws(() => pathMatcherOf('/a/../**', 'p', exact), {
+    name: 'TypeError',
+    message: 'p "/a/../**" has a "." or ".." segment: write the path it stands for (path rules match resolved paths)',
+  });
+  assert.throws(() => pathMatcherOf('/etc/./passwd', 'p', exact), { message: /has a "\." or "\.\." segment/ });
+  assert.throws(() => pathMatcherOf('/etc\0/**', 'p', exact), { message: 'p "/etc\\u0000/**" holds a NUL byte' });
+  assert.throws(() => pathMatcherOf('/etc/\uD800', 'p', exact), {
+    message: 'p "/etc/\\ud800" holds a lone surrogate (it is not well-formed Unicode)',
+  });
+  const tree = pathMatcherOf('/etc/**', 'p', exact);
+  assert.deepEqual(['/etc/passwd', '/etc/a/b', '/ETC/passwd', '/etc', '/etcx'].map(tree), [
     true,
     true,
     false,
     false,
     false,
   ]);
-  const file = pathMatcherOf('/etc/./passwd/', 'p', true);
-  assert.deepEqual(['/etc/passwd', '//etc/passwd/', '/etc/passwd2'].map(file), [true, true, false]);
-  const anyCase = pathMatcherOf('/etc/*', 'p', false);
+  const wide = pathMatcherOf('/etc/**', 'p', { caseSensitive: true, wholeSegments: true });
+  assert.deepEqual(['/etc/passwd', '/etc', '/etcx', '/'].map(wide), [true, true, false, false]);
+  const middle = pathMatcherOf('/a/**/b', 'p', { caseSensitive: true, wholeSegments: true });
+  assert.deepEqual(['/a/b', '/a/x/b', '/a/x/y/b', '/a/xb', '/ab'].map(middle), [true, true, true, false, false]);
+  const file = pathMatcherOf('//etc//passwd/', 'p', exact);
+  assert.deepEqual(['/etc/passwd', '/etc/passwd2'].map(file), [true, false]);
+  const anyCase = pathMatcherOf('/etc/*', 'p', { caseSensitive: false, wholeSegments: false });
   assert.deepEqual(['/ETC/Passwd', '/etc/a\nb', '/etc/a/b'].map(anyCase), [true, true, false]);
-  const root = pathMatcherOf('/', 'p', true);
-  assert.deepEqual(['/', '//', '/a'].map(root), [true, true, false]);
-  const dotted = pathMatcherOf('/a/../**', 'p', true);
-  assert.deepEqual(['/a/../b', '/b'].map(dotted), [false, false]);
+  // Without case, canonically equivalent spellings match each other too (a composed and a decomposed é).
+  const accented = pathMatcherOf('/caf\u00e9/**', 'p', { caseSensitive: false, wholeSegments: true });
+  assert.deepEqual(['/cafe\u0301/x', '/CAF\u00c9', '/cafe/x'].map(accented), [true, true, false]);
+  const accentedExact = pathMatcherOf('/caf\u00e9/**', 'p', exact);
+  assert.deepEqual(['/cafe\u0301/x', '/caf\u00e9/x'].map(accentedExact), [false, true]);
+  const root = pathMatcherOf('/', 'p', exact);
+  assert.deepEqual(['/', '/a'].map(root), [true, false]);
+  const everything = pathMatcherOf('/**', 'p', { caseSensitive: false, wholeSegments: true });
+  assert.deepEqual(['/', '/a', '/a/b'].map(everything), [true, true, true]);
 });
 
 test('subjectsOf: a string is one subject, an array is kept; a throw or anything else fails with the value described', () => {

@@ -152,7 +152,7 @@ test('served: deny, decline and no answer are error results and nothing is writt
 
 test('served: a client without elicitation is never asked; rules still allow', async () => {
   const policy = createPolicy({
-    rules: [{ effect: 'allow', tool: 'write_*', subject: '/tmp/ok/**', capabilities: ['write'] }],
+    rules: [{ effect: 'allow', tool: 'write_*', path: '/tmp/ok/**', capabilities: ['write'] }],
   });
   const served = await servedWriter(policy, [], false);
   try {

@@ -110,9 +110,9 @@ test('every bad rule is a TypeError naming the rule by its place, also when adde
 
 test('a rule is kept frozen, with a copy of its capabilities', () => {
   const capabilities = ['read'];
-  const policy = createPolicy({ rules: [{ effect: 'allow', subject: '/a', capabilities }, { effect: 'deny' }] });
+  const policy = createPolicy({ rules: [{ effect: 'allow', path: '/a', capabilities }, { effect: 'deny' }] });
   capabilities.push('write');
-  assert.deepEqual(policy.rules, [{ effect: 'allow', subject: '/a', capabilities: ['read'] }, { effect: 'deny' }]);
+  assert.deepEqual(policy.rules, [{ effect: 'allow', path: '/a', capabilities: ['read'] }, { effect: 'deny' }]);
   assert.equal(Object.isFrozen(policy.rules[0]), true);
   assert.equal(Object.isFrozen(policy.rules[0]!.capabilities), true);
   assert.deepEqual(policy.check('t', '/a', 'write'), { effect: 'deny', source: 'rule' });
@@ -140,7 +140,7 @@ test('a rule decides only for its tool and subject; a deny of an implied capabil
   const policy = createPolicy({
     implications: { admin: ['write'], write: ['read'] },
     rules: [
-      { effect: 'deny', tool: 'rm', subject: '/a', capabilities: ['write'] },
+      { effect: 'deny', tool: 'rm', path: '/a', capabilities: ['write'] },
       { effect: 'allow', tool: 'cp', capabilities: ['write'] },
     ],
   });

@@ -50,7 +50,7 @@ test('bad options, rules and implications fail with a message naming them', () =
   });
   assert.throws(() => createPolicy({ asks: () => undefined } as never), {
     message:
-      'permissions: unknown option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore)',
+      'permissions: unknown option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore, pathBase, log)',
   });
 });
 
@@ -58,8 +58,8 @@ test('globs match whole names; ** crosses slashes, * and ? do not', () => {
   assert.equal(globToRegExp('/tmp/**').source, '^\\/tmp\\/.*$');
   const policy = new PermissionPolicy({
     rules: [
-      { effect: 'allow', subject: '/tmp/*', capabilities: ['write'] },
-      { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
+      { effect: 'allow', path: '/tmp/*', capabilities: ['write'] },
+      { effect: 'allow', path: '/docs/**', capabilities: ['read'] },
       { effect: 'allow', subject: 'file?.txt', capabilities: ['read'] },
       { effect: 'allow', tool: /^fs_/, capabilities: ['list'] },
     ],
@@ -85,9 +85,9 @@ test('rules: first match wins per capability; allow covers implied, deny covers 
   const policy = createPolicy({
     implications: { write: ['read'] },
     rules: [
-      { effect: 'deny', subject: '/etc/**', capabilities: ['read'], reason: 'system files are private' },
-      { effect: 'allow', subject: '/etc/motd' },
-      { effect: 'allow', subject: '/home/**', capabilities: ['write'] },
+      { effect: 'deny', path: '/etc/**', capabilities: ['read'], reason: 'system files are private' },
+      { effect: 'allow', path: '/etc/motd' },
+      { effect: 'allow', path: '/home/**', capabilities: ['write'] },
       { effect: 'deny', tool: 'rm', reason: 'rm is off' },
     ],
   });
@@ -122,7 +122,7 @@ test('remembered decisions are per tool, subject and capability, follow implicat
   assert.equal(policy.check('view', '/a', 'read'), undefined);
   assert.equal(policy.check('edit', '/a/', 'read'), undefined);
   assert.deepEqual(policy.check('edit', '/b', 'write'), { effect: 'deny', source: 'remembered', reason: 'no' });
-  policy.addRule({ effect: 'deny', subject: '/a', reason: 'locked' }, { first: true });
+  policy.addRule({ effect: 'deny', path: '/a', reason: 'locked' }, { first: true });
   assert.deepEqual(policy.check('edit', '/a', 'read'), { effect: 'deny', source: 'rule', reason: 'locked' });
   assert.deepEqual(policy.remembered(), [
     { tool: 'edit', subject: '/a', capability: 'write', effect: 'allow' },
@@ -130,7 +130,7 @@ test('remembered decisions are per tool, subject and capability, follow implicat
   ]);
   void policy.forget();
   assert.deepEqual(policy.remembered(), []);
-  assert.deepEqual(policy.rules, [{ effect: 'deny', subject: '/a', reason: 'locked' }]);
+  assert.deepEqual(policy.rules, [{ effect: 'deny', path: '/a', reason: 'locked' }]);
 });
 
 test("one call's once-decisions come after remembered ones", () => {

@@ -80,8 +80,8 @@ test('targetsOf: the main subject first, each subject once, a label from "subjec
 test('a partial grant resolves the capabilities allowed on every subject, in the order asked, each once; the record lists the check', async () => {
   const policy = createPolicy({
     rules: [
-      { effect: 'allow', subject: '/a', capabilities: ['read', 'write'] },
-      { effect: 'allow', subject: '/b', capabilities: ['read', 'exec'] },
+      { effect: 'allow', path: '/a', capabilities: ['read', 'write'] },
+      { effect: 'allow', path: '/b', capabilities: ['read', 'exec'] },
       { effect: 'deny' },
     ],
   });
@@ -103,11 +103,11 @@ test('a partial grant resolves the capabilities allowed on every subject, in the
 test("a refusal lists the denied capabilities per subject, grouped by reason, and the denial carries the call's record", async () => {
   const policy = createPolicy({
     rules: [
-      { effect: 'deny', subject: '/a', capabilities: ['write'], reason: 'read-only' },
-      { effect: 'deny', subject: '/a', capabilities: ['exec'], reason: 'read-only' },
-      { effect: 'deny', subject: '/a', capabilities: ['delete'] },
-      { effect: 'allow', subject: '/a', capabilities: ['read'] },
-      { effect: 'deny', subject: '/b', reason: 'elsewhere' },
+      { effect: 'deny', path: '/a', capabilities: ['write'], reason: 'read-only' },
+      { effect: 'deny', path: '/a', capabilities: ['exec'], reason: 'read-only' },
+      { effect: 'deny', path: '/a', capabilities: ['delete'] },
+      { effect: 'allow', path: '/a', capabilities: ['read'] },
+      { effect: 'deny', path: '/b', reason: 'elsewhere' },
     ],
   });
   const denied = await runChecks(policy, [

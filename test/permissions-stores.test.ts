@@ -109,7 +109,7 @@ test('a store that is not a ScopedDecisions is asked through its interface: sync
   const policy = createPolicy({
     decisionStore: store,
     implications: { write: ['read'] },
-    rules: [{ effect: 'deny', subject: '/ruled' }],
+    rules: [{ effect: 'deny', path: '/ruled' }],
   });
   assert.equal(policy.decisionStore, store);
   void policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
@@ -151,7 +151,7 @@ test('a store answering with promises: decide, verdictsOn, remember, remembered,
   const policy = createPolicy({
     decisionStore: store,
     implications: { write: ['read'] },
-    rules: [{ effect: 'allow', subject: '/open' }],
+    rules: [{ effect: 'allow', path: '/open' }],
   });
   const remembering = policy.remember('t', '/a', ['write'], 'deny', 'no', SERVER);
   assert.ok(remembering instanceof Promise);

@@ -256,9 +256,9 @@ test('several subjects: the grant is the intersection, never the union', async (
   const policy = createPolicy({
     implications: { write: ['read'] },
     rules: [
-      { effect: 'allow', subject: '/work/**', capabilities: ['write'] },
-      { effect: 'deny', subject: '/docs/**', capabilities: ['write'], reason: 'docs are read-only' },
-      { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
+      { effect: 'allow', path: '/work/**', capabilities: ['write'] },
+      { effect: 'deny', path: '/docs/**', capabilities: ['write'], reason: 'docs are read-only' },
+      { effect: 'allow', path: '/docs/**', capabilities: ['read'] },
     ],
   });
   const both = throughCore(renameTool(['write', 'read']), { policy: policy });
@@ -299,7 +299,7 @@ test('the question about a labelled subject names the label', async () => {
 test('a partial grant: a rule allows read, the user denies write, the tool gets read', async () => {
   const questions: PermissionQuestion[] = [];
   const policy = createPolicy({
-    rules: [{ effect: 'allow', subject: '/docs/**', capabilities: ['read'] }],
+    rules: [{ effect: 'allow', path: '/docs/**', capabilities: ['read'] }],
     ask: (q) => {
       questions.push(q);
       return { decision: 'deny_once' };
@@ -331,7 +331,7 @@ test('a partial grant: a rule allows read, the user denies write, the tool gets 
 test('rules are checked again on every check: a later denial supersedes an earlier approval', async () => {
   const policy = createPolicy({
     ask: (q) => {
-      if (q.subject === '/b') policy.addRule({ effect: 'deny', subject: '/a', reason: 'revoked' }, { first: true });
+      if (q.subject === '/b') policy.addRule({ effect: 'deny', path: '/a', reason: 'revoked' }, { first: true });
       return { decision: 'allow_once' };
     },
   });
@@ -420,7 +420,7 @@ test('declarative requirements are checked before execute, on schema-checked arg
     },
   };
   const policy = createPolicy({
-    rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }],
+    rules: [{ effect: 'deny', path: '/etc/**', reason: 'system files' }],
     ask: (q) => {
       questions.push(q);
       return { decision: 'allow_once' };
@@ -461,9 +461,9 @@ test('declarative requirements are checked before execute, on schema-checked arg
 test('declarative requirements need every capability, on every subject', async () => {
   const policy = createPolicy({
     rules: [
-      { effect: 'allow', subject: '/work/**' },
-      { effect: 'allow', subject: '/docs/**', capabilities: ['read'] },
-      { effect: 'deny', subject: '/docs/**', reason: 'read-only' },
+      { effect: 'allow', path: '/work/**' },
+      { effect: 'allow', path: '/docs/**', capabilities: ['read'] },
+      { effect: 'deny', path: '/docs/**', reason: 'read-only' },
     ],
   });
   const move = throughCore(

@@ -306,7 +306,11 @@ test(
       );
       assert.equal(
         await refusal({ issuer: 'https://auth.example.com', audience: 'x' }),
-        'toolwright: proxy: "auth" has an unknown key "audience" (known keys: issuer, resource, requiredScopes, jwksUri, resourceName)\n',
+        'toolwright: proxy: "auth" has an unknown key "audience" (known keys: issuer, resource, requiredScopes, jwksUri, resourceName, requireAtJwtTyp)\n',
+      );
+      assert.equal(
+        await refusal({ issuer: 'https://auth.example.com', requireAtJwtTyp: 'no' }),
+        'toolwright: proxy: "auth.requireAtJwtTyp" must be true or false\n',
       );
       assert.equal(
         await refusal({ issuer: 'https://auth.example.com', requiredScopes: 'mcp' }),

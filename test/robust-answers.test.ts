@@ -164,11 +164,12 @@ test(
 
 for (const transport of ['stdio', 'http'] as const) {
   test(
-    `robust ${transport}: a path deny rule cannot be stepped around by "..", "//", "." or case`,
+    `robust ${transport}: a path deny rule cannot be stepped around by "..", "//", ".", case, a relative path, NUL or naming the folder itself`,
     { timeout: 120_000 },
     async (t) => {
       const p = await peer(t, transport, {
         policy: {
+          pathBase: '/srv/app/work',
           rules: [
             { effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' },
             { effect: 'allow', path: '/tmp/**' },
@@ -183,6 +184,11 @@ for (const transport of ['stdio', 'http'] as const) {
         '/ETC/passwd',
         '/tmp/../etc/passwd',
         '/../etc/passwd',
+        '../../../../etc/passwd',
+        '../../../etc/passwd',
+        '/etc',
+        '/etc/',
+        '/Etc',
       ]) {
         assert.deepEqual(
           stripMeta(await call(p, 'write', { path })),
@@ -190,7 +196,15 @@ for (const transport of ['stdio', 'http'] as const) {
           path,
         );
       }
+      assert.deepEqual(
+        stripMeta(await call(p, 'write', { path: '/etc/passwd\0' })),
+        failed('permission denied: write on "/etc/passwd\\u0000": the path cannot be resolved: it holds a NUL byte'),
+      );
       assert.deepEqual(stripMeta(await call(p, 'write', { path: '/tmp//a' })), text('wrote /tmp//a'));
+      assert.deepEqual(
+        stripMeta(await call(p, 'write', { path: '../../../../tmp/b' })),
+        text('wrote ../../../../tmp/b'),
+      );
       // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so
       // nothing allows it and nobody can be asked.
       assert.deepEqual(

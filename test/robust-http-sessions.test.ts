@@ -92,7 +92,8 @@ test(
       jsonrpc: '2.0',
       error: {
         code: -32000,
-        message: 'Service Unavailable: too many open sessions (2); end one with DELETE or retry later',
+        message:
+          'Service Unavailable: too many open sessions on this server (maxSessions 2); end one with DELETE or retry later',
       },
       id: null,
     });
@@ -117,7 +118,7 @@ test('robust http: the SDK client sees the session cap as an error at connect', 
   await assert.rejects(b.connect(new StreamableHTTPClientTransport(new URL(handle.url))), (error: Error) => {
     assert.equal(
       error.message,
-      'Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: too many open sessions (1); end one with DELETE or retry later"},"id":null}',
+      'Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: too many open sessions on this server (maxSessions 1); end one with DELETE or retry later"},"id":null}',
     );
     return true;
   });
@@ -127,8 +128,8 @@ test('robust http: maxSessions is checked when the handler is built', () => {
   assert.equal(DEFAULT_MAX_SESSIONS, 1000);
   for (const bad of [0, -1, 1.5, Number.NaN]) {
     assert.throws(() => createHttpHandler(() => makeTestServer(), { maxSessions: bad }), {
-      name: 'RangeError',
-      message: `maxSessions must be a positive integer or Infinity, got ${String(bad)}`,
+      name: 'TypeError',
+      message: `createHttpHandler: "maxSessions" must be a positive integer or Infinity, got ${String(bad)}`,
     });
   }
 });

@@ -64,17 +64,24 @@ test('http: the SDK client lists and calls tools; two concurrent sessions each s
   assert.equal(handle.sessionCount, 1);
 });
 
-test('http: a session with no open request for sessionIdleMs is closed, then answers 404', async (t) => {
+test('http: a used session with no open request for sessionIdleMs is closed, then answers 404', async (t) => {
   const closed: Array<[string, SessionCloseReason]> = [];
   const ended = new Signal();
+  // Long enough for the ping to reach the session before it could expire unused (as short).
   const handle = await start(t, new Signal(), {
-    sessionIdleMs: 30,
+    sessionIdleMs: 300,
     onSessionClosed: (id, reason) => {
       closed.push([id, reason]);
       ended.push('closed');
     },
   });
   const id = await initSession(handle.port);
+  // A ping uses the session (an unused one would be closed as `unused`, see robust-http-sessions).
+  const ping = await rawRequest(handle.port, {
+    headers: { ...POST_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+  });
+  assert.equal(ping.status, 200);
   await ended.waitFor('closed');
   assert.deepEqual(closed, [[id, 'idle']]);
   const res = await rawRequest(handle.port, {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
 import { haproxyConfig, type Backend } from './haproxy-config.js';
-import { findBinary, startServiceProcess } from './service-process.js';
+import { findBinary, startServiceProcess, type ServiceProcess } from './service-process.js';
 
 /** Where HAProxy is looked for when `haproxy` is not on `PATH` (Debian installs it in /usr/sbin). */
 const HAPROXY_PLACES = [
@@ -64,7 +64,17 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
     backends: options.backends,
     ...(options.checkIntervalMs !== undefined ? { checkIntervalMs: options.checkIntervalMs } : {}),
   });
-  const { stop } = await startServiceProcess({
+  const { stop } = await runHaproxy(binary, port, config);
+  return { url: `http://127.0.0.1:${port}/mcp`, port, config, stop };
+}
+
+/**
+ * Runs HAProxy `binary` in the foreground with the configuration text `config` (written to a
+ * fresh temporary folder) and resolves once it accepts connections on `127.0.0.1:port`; rejects
+ * as `startServiceProcess` does.
+ */
+export function runHaproxy(binary: string, port: number, config: string): Promise<ServiceProcess> {
+  return startServiceProcess({
     label: 'HAProxy',
     binary,
     // The configuration is written into the process's own folder before HAProxy reads it.
@@ -76,5 +86,4 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
     port,
     dirPrefix: 'toolwright-haproxy-',
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, port, config, stop };
 }

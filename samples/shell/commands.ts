@@ -97,6 +97,7 @@ export async function runCommand(line: CommandLine, session: ShellSession, ctx: 
     const subject = (fact.args as { path: string }).path;
     await ctx.requirePermission({
       subject,
+      path: true,
       capabilities: [fact.tool],
       reason: `${line.command} ${fact.tool === 'read' ? 'reads' : 'writes'} ${subject}`,
     });

@@ -34,7 +34,7 @@ export class WriteFileArgs {
  */
 @Tool({ name: 'write_file', description: 'Write a text file in your shell session.', args: WriteFileArgs })
 @Resource('shell:session')
-@Requires({ capabilities: ['write'], subject: normalisedPath, label: 'file', reason: 'write the file' })
+@Requires({ capabilities: ['write'], subject: normalisedPath, path: true, label: 'file', reason: 'write the file' })
 export class WriteFile {
   constructor(private readonly sessions: ShellSessions) {}
 
@@ -58,7 +58,7 @@ export class ReadFileArgs {
 @Tool({ name: 'read_file', description: 'Read a text file in your shell session.', args: ReadFileArgs })
 @ReadOnly()
 @Resource('shell:session')
-@Requires({ capabilities: ['read'], subject: normalisedPath, label: 'file' })
+@Requires({ capabilities: ['read'], subject: normalisedPath, path: true, label: 'file' })
 export class ReadFile {
   constructor(private readonly sessions: ShellSessions) {}
 

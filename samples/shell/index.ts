@@ -35,7 +35,7 @@ export function shellPolicy(
   return createPolicy({
     implications: { write: ['read'] },
     rules: [
-      { effect: 'deny', subject: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' },
+      { effect: 'deny', path: '/etc/**', capabilities: ['write'], reason: 'system files are read-only' },
       { effect: 'allow', capabilities: ['read'] },
     ],
     ...(options.ask === undefined ? {} : { ask: options.ask }),

@@ -85,6 +85,8 @@ export interface ProxyAuthConfig {
   /** The issuer's JWKS URL; default: `jwks_uri` from its metadata. */
   readonly jwksUri?: string;
   readonly resourceName?: string;
+  /** `false` accepts tokens typed `JWT` or untyped too (see `JwtVerifierOptions.requireAtJwtTyp`); default `true`. */
+  readonly requireAtJwtTyp?: boolean;
 }
 
 /** `toolwright --help`, `toolwright help [command]` or `<command> --help`. */
@@ -256,9 +258,10 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
       'before it names the server and puts NAME. before its tool names. --config reads a JSON file:',
       '{"servers": [{"name", "command", "args", "env", "cwd", "url", "headers", "prefix"}...],',
       '"maxLLMChars", "maxOutputChars", "policy": {"rules": [...]}, "auth": {"issuer", "resource",',
-      '"requiredScopes", "jwksUri", "resourceName"}}. Tools keep their upstream definitions; two',
-      'servers listing one name without prefixes is an error. --auth-issuer (or "auth") makes the',
-      'HTTP side require JWT bearer tokens of that issuer, issued for --auth-resource (default: the',
+      '"requiredScopes", "jwksUri", "resourceName", "requireAtJwtTyp"}}. Tools keep their upstream',
+      'definitions; two servers listing one name without prefixes is an error. --auth-issuer (or',
+      '"auth") makes the HTTP side require JWT access tokens (typ at+jwt, RFC 9068; "requireAtJwtTyp":',
+      'false also takes typ JWT or none) of that issuer, issued for --auth-resource (default: the',
       'URL it listens on), with every scope of --auth-scopes.',
     ].join('\n'),
     flags: new Map([

@@ -100,6 +100,12 @@ export interface Session {
 export interface Principal {
   /** Who the token speaks for: its `sub` claim, or the client id when it names no user (client credentials). */
   readonly subject: string;
+  /**
+   * `true` when the token named no user, so `subject` is the client id. Such a principal is
+   * another one than a user whose `sub` happens to equal that client id (see `principalKey`).
+   * Absent (or `false`) for a token with a `sub`.
+   */
+  readonly clientOnly?: boolean;
   /** The OAuth client the token was issued to. */
   readonly clientId: string;
   /** The scopes granted, in the token's order. */
@@ -129,12 +135,30 @@ export interface PermissionSubject {
   readonly subject: string;
 }
 
+/**
+ * Says that the subjects of a permission request or requirement are file-system paths: `true`
+ * resolves a relative subject against the policy's `pathBase` (default `process.cwd()` at the
+ * time of the check), `{ base }` against `base` (an absolute path, such as the workspace root the
+ * tool opens files in). A path subject is resolved lexically before any rule sees it (`.`, `..`,
+ * repeated and trailing `/` mean what the file system makes of them; symbolic links are not
+ * followed), and the resolved path is what rules match, what the user is asked about and what is
+ * remembered. A path holding a NUL byte or a lone surrogate cannot be resolved and is never
+ * matched: a declared requirement fails the call as invalid arguments, a `ctx.requirePermission`
+ * under a policy is denied. `false` (the default) leaves the subjects plain strings.
+ */
+export type PathSubjects = boolean | { readonly base: string };
+
 /** What a tool asks permission for, imperatively through `ctx.requirePermission`. */
 export interface PermissionRequest {
   /** The thing acted on (a path, a host, a command). */
   readonly subject: string;
   /** Further subjects of the same operation; the grant is the intersection over all of them. */
   readonly subjects?: readonly PermissionSubject[];
+  /**
+   * Whether `subject` and `subjects` are file-system paths, resolved before the policy decides (see
+   * `PathSubjects`).
+   */
+  readonly path?: PathSubjects;
   /** The capabilities wanted, by the application's own names (`read`, `write`, ...). */
   readonly capabilities: readonly string[];
   /** Why, in words shown to the user. */

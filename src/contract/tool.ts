@@ -1,4 +1,4 @@
-import type { CallContext } from './context.js';
+import type { CallContext, PathSubjects } from './context.js';
 import type { Json, JsonObject } from './json.js';
 import type { ToolOutput } from './result.js';
 
@@ -53,6 +53,8 @@ export interface Requirement {
   readonly subject: (args: any) => string | readonly string[];
   readonly label?: string;
   readonly reason?: string;
+  /** Whether the subjects are file-system paths, resolved before the policy decides (see `PathSubjects`). */
+  readonly path?: PathSubjects;
 }
 
 /**

@@ -1,6 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import {
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  SignJWT,
+  type JWK,
+  type JWTHeaderParameters,
+  type JWTPayload,
+} from 'jose';
 import Provider from 'oidc-provider';
 
 /** The scopes the test authorization server knows. */
@@ -44,6 +52,22 @@ export async function signingKeys(): Promise<{ keys: JWK[] }> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
   return { keys: [{ ...jwk, kid: `k-${Math.random().toString(36).slice(2)}`, alg: 'ES256', use: 'sig' }] };
+}
+
+/**
+ * Signs `claims` as a JWT with the first key of `jwks` (its `kid` and `alg`), with the header
+ * `{ typ: 'at+jwt' }` unless `header` says otherwise (`typ: undefined` leaves it out): a token
+ * the issuer holding those keys could have issued, with exactly the claims a test wants.
+ */
+export async function signToken(
+  jwks: { keys: JWK[] },
+  claims: JWTPayload,
+  header: Partial<Pick<JWTHeaderParameters, 'typ' | 'kid'>> = {},
+): Promise<string> {
+  const jwk = jwks.keys[0]!;
+  const protectedHeader: JWTHeaderParameters = { alg: jwk.alg!, kid: jwk.kid, typ: 'at+jwt', ...header };
+  if (protectedHeader.typ === undefined) delete protectedHeader.typ;
+  return new SignJWT(claims).setProtectedHeader(protectedHeader).sign(await importJWK(jwk, jwk.alg));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { haproxyBinary, startBalancer, type Balancer } from '../../samples/cluster/balancer.js';
+import { haproxyBinary, runHaproxy, startBalancer, type Balancer } from '../../samples/cluster/balancer.js';
+import { freePort } from '../../samples/cluster/free-port.js';
 
 /**
  * Why the HAProxy tests cannot run here (`haproxy` is not installed), as the message a skipped
@@ -30,4 +31,35 @@ export async function startHaproxy(ports: readonly number[]): Promise<TestBalanc
     checkIntervalMs: 200,
   });
   return { url: balancer.url, stop: () => balancer.stop(), balancer };
+}
+
+/**
+ * Starts a real HAProxy (a free port on 127.0.0.1) in front of one toolwright process on
+ * `backendPort`, as a balancer that tells the process who its clients are: `option forwardfor`
+ * appends each client's address to `X-Forwarded-For`, and HAProxy connects to the backend from
+ * `sourceAddress` (another loopback address, so the backend can trust it and nobody else).
+ * Rejects when HAProxy is missing: check `haproxySkipReason()` first.
+ */
+export async function startForwardingHaproxy(backendPort: number, sourceAddress: string): Promise<TestBalancer> {
+  const binary = haproxyBinary();
+  if (binary === undefined) throw new Error(haproxySkipReason());
+  const port = await freePort();
+  const config = [
+    'defaults',
+    '  mode http',
+    '  timeout connect 2s',
+    '  timeout client 1m',
+    '  timeout server 1m',
+    '  option forwardfor',
+    '',
+    'frontend mcp',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend toolwright',
+    '',
+    'backend toolwright',
+    `  server node1 127.0.0.1:${backendPort} source ${sourceAddress}`,
+    '',
+  ].join('\n');
+  const { stop } = await runHaproxy(binary, port, config);
+  return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }

@@ -172,7 +172,7 @@ export function parityHost(): {
         : undefined,
   };
   const policy = createPolicy({
-    rules: [{ effect: 'deny', subject: '/etc/**', reason: 'system files' }],
+    rules: [{ effect: 'deny', path: '/etc/**', reason: 'system files' }],
     ask: (question) =>
       question.subject === '/ok' ? { decision: 'allow_once' } : { decision: 'deny_once', reason: 'not this one' },
   });

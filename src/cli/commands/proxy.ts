@@ -32,7 +32,7 @@ export function upstreamOfWord(word: string): ProxyUpstream {
 
 /** The keys a config file's object form may have. */
 const CONFIG_KEYS = ['servers', 'maxLLMChars', 'maxOutputChars', 'policy', 'auth'];
-const AUTH_KEYS = ['issuer', 'resource', 'requiredScopes', 'jwksUri', 'resourceName'];
+const AUTH_KEYS = ['issuer', 'resource', 'requiredScopes', 'jwksUri', 'resourceName', 'requireAtJwtTyp'];
 
 /** Reads `--config`: an array of upstreams, or `{servers, maxLLMChars?, maxOutputChars?, policy?, auth?}`. */
 async function readConfig(
@@ -80,7 +80,8 @@ async function readConfig(
 
 /**
  * Checks the config's `auth`: an object with a URL `issuer`, optional URL `resource` and
- * `jwksUri`, a string array `requiredScopes` and a string `resourceName`, nothing else.
+ * `jwksUri`, a string array `requiredScopes`, a string `resourceName` and a boolean
+ * `requireAtJwtTyp`, nothing else.
  */
 function authOfConfig(auth: unknown): ProxyAuthConfig {
   if (!isJsonObject(auth))
@@ -108,6 +109,8 @@ function authOfConfig(auth: unknown): ProxyAuthConfig {
   }
   if (auth.resourceName !== undefined && typeof auth.resourceName !== 'string')
     throw new CliError('proxy: "auth.resourceName" must be a string');
+  if (auth.requireAtJwtTyp !== undefined && typeof auth.requireAtJwtTyp !== 'boolean')
+    throw new CliError('proxy: "auth.requireAtJwtTyp" must be true or false');
   return auth as unknown as ProxyAuthConfig;
 }
 
@@ -117,6 +120,7 @@ export function authOptionsOf(config: ProxyAuthConfig): AuthOptions {
     verifier: jwtVerifier({
       issuer: config.issuer,
       ...(config.jwksUri === undefined ? {} : { jwksUri: config.jwksUri }),
+      ...(config.requireAtJwtTyp === undefined ? {} : { requireAtJwtTyp: config.requireAtJwtTyp }),
     }),
     issuer: config.issuer,
     ...(config.resource === undefined ? {} : { resource: config.resource }),

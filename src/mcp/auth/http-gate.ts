@@ -11,7 +11,7 @@ import {
 } from './metadata.js';
 import { sendOAuthError, sendWebResponse } from './send-response.js';
 import { missingScopes } from './tool-scopes.js';
-import { TokenRejectedError, type VerifiedToken } from './verified-token.js';
+import { identityOf, TokenRejectedError, type VerifiedToken } from './verified-token.js';
 
 type Sdk = typeof import('@modelcontextprotocol/server');
 let sdkLoading: Promise<Sdk> | undefined;
@@ -52,9 +52,14 @@ export interface AuthGate {
  * - A token in the query string (`access_token=`): `400 invalid_request` (OAuth 2.1 forbids it).
  * - No `Authorization` header, or another scheme than Bearer: `401` with a challenge carrying no
  *   error (RFC 6750 §3.1), body `{"error":"unauthorized",...}`.
+ * - `Bearer` with anything but exactly one token after it (none, `<token> junk`, a character
+ *   outside RFC 6750's token68), or a second `Authorization` header: `401 invalid_token`
+ *   `Invalid Authorization header: send exactly one token as Authorization: Bearer <token>`.
  * - A token the verifier refuses, of another audience (`Token was not issued for this
- *   resource`) or issuer (`Token was not issued by <issuer>`), expired (`Token has expired`) or
- *   without expiry: `401 invalid_token`.
+ *   resource`; an audience that differs only by a trailing slash or a fragment is this
+ *   resource, as the SDK compares them) or issuer (`Token was not issued by <issuer>`), naming
+ *   neither a subject nor a client (`Token names neither a subject (sub) nor a client
+ *   (client_id)`), expired (`Token has expired`) or without expiry: `401 invalid_token`.
  * - A token without the server's required scopes: `403 insufficient_scope`.
  * - A verifier failure that is not a refusal: `500 server_error` (the error goes to `onError`).
  *
@@ -126,6 +131,12 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
       if (verified.issuer !== undefined && verified.issuer !== options.issuer) {
         throw new OAuthError(OAuthErrorCode.InvalidToken, `Token was not issued by ${options.issuer}`);
       }
+      if (identityOf(verified) === undefined) {
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          'Token names neither a subject (sub) nor a client (client_id)',
+        );
+      }
       const resource = (await resolve()).url;
       const forUs = verified.audience.some((audience) => sameResource(audience, resource.href));
       return {
@@ -183,9 +194,21 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
         );
         return true;
       }
+      const token = bearerTokenOf(req);
+      if (token === undefined) {
+        const description = 'Invalid Authorization header: send exactly one token as Authorization: Bearer <token>';
+        sendOAuthError(
+          res,
+          401,
+          'invalid_token',
+          description,
+          challenge(metadataUrl, 'invalid_token', description, requiredScopes),
+        );
+        return true;
+      }
       const { verifyBearerToken, bearerAuthChallengeResponse, OAuthError } = await sdk();
       try {
-        const authInfo = await verifyBearerToken(header, {
+        const authInfo = await verifyBearerToken(`Bearer ${token}`, {
           verifier,
           requiredScopes,
           expectedResource: resource,
@@ -237,6 +260,21 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
       return principal === undefined || principalKey(principal) !== owner;
     },
   };
+}
+
+/**
+ * The token of a request's one `Authorization: Bearer <token>` header (RFC 6750 §2.1: the
+ * scheme, case-insensitive, then one or more spaces, then exactly one token68 of
+ * `A-Za-z0-9-._~+/` and trailing `=`), or `undefined` for anything else: no token, a second
+ * word (`Bearer <token> junk`), a comma, a character outside token68, or a second
+ * `Authorization` header (Node keeps only the first; this reads them all).
+ */
+function bearerTokenOf(req: IncomingMessage): string | undefined {
+  let headers = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') headers += 1;
+  if (headers !== 1) return undefined;
+  return /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
 /** The principal the gate put on an admitted request. */

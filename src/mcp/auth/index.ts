@@ -4,6 +4,7 @@ export { PROTECTED_RESOURCE_METADATA_PATH } from './metadata.js';
 export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier.js';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier.js';
 export { discoverAuthorizationServer } from './discovery.js';
+export { DEFAULT_FAILED_FETCH_CACHE_MS } from './fetch-guard.js';
 export { invalidToken, type TokenVerifier, type VerifiedToken } from './verified-token.js';
 export { principalOf, type AuthInfoLike } from './principal.js';
 export { missingScopes, mayCall, insufficientScopeText } from './tool-scopes.js';

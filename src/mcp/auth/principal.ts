@@ -1,6 +1,6 @@
-import { isJsonObject, type JsonObject, type Principal } from '../../contract/index.js';
+import { isJsonObject, ToolwrightError, type JsonObject, type Principal } from '../../contract/index.js';
 import { deepFreeze } from '../../util/freeze.js';
-import type { VerifiedToken } from './verified-token.js';
+import { identityOf, type VerifiedToken } from './verified-token.js';
 
 /**
  * The SDK's `AuthInfo` shape (identical in `@modelcontextprotocol/sdk` 1.x and
@@ -16,13 +16,26 @@ export interface AuthInfoLike {
   readonly extra?: Record<string, unknown>;
 }
 
+/** Why a token that names neither a subject nor a client is refused. */
+export const NO_IDENTITY =
+  'the access token names neither a subject (sub) nor a client (client_id), so it belongs to no principal';
+
 /** Where the HTTP edge keeps the principal it built on the `AuthInfo` it hands the transport. */
 export const PRINCIPAL_EXTRA_KEY = 'toolwright/principal';
 
-/** The frozen principal of a verified token (`subject` falls back to the client id). */
+/**
+ * The frozen principal of a verified token (`subject` falls back to the client id, and the
+ * principal is then `clientOnly`). Throws a
+ * `ToolwrightError` with the code `principal-without-identity` for a token that names neither
+ * a subject nor a client id: such a principal would be nobody's, and every such token would
+ * share it (its sessions, its remembered answers).
+ */
 export function principalOfToken(token: VerifiedToken): Principal {
+  const subject = identityOf(token);
+  if (subject === undefined) throw new ToolwrightError('principal-without-identity', NO_IDENTITY);
   return deepFreeze({
-    subject: token.subject ?? token.clientId,
+    subject,
+    ...(subject !== token.subject ? { clientOnly: true } : {}),
     clientId: token.clientId,
     scopes: [...token.scopes],
     ...(token.expiresAt !== undefined ? { expiresAt: token.expiresAt } : {}),
@@ -35,7 +48,9 @@ export function principalOfToken(token: VerifiedToken): Principal {
  * The principal of a request's `AuthInfo`: the one toolwright's HTTP edge built, or, for an
  * `AuthInfo` another middleware made (the SDK's `requireBearerAuth` in front of
  * `createHttpHandler`), one built from it (`subject` from `extra.sub`, else the client id;
- * `claims` from `extra`). `undefined` when there is none (stdio, HTTP without auth).
+ * `claims` from `extra`). `undefined` when there is none (stdio, HTTP without auth). Throws
+ * (`principal-without-identity`, see `principalOfToken`) for an `AuthInfo` that names neither
+ * a subject nor a client: the request then fails rather than run as nobody.
  */
 export function principalOf(authInfo: AuthInfoLike | undefined): Principal | undefined {
   if (authInfo === undefined) return undefined;
@@ -51,4 +66,18 @@ export function principalOf(authInfo: AuthInfoLike | undefined): Principal | und
     ...(typeof extra.iss === 'string' ? { issuer: extra.iss } : {}),
     claims: extra,
   });
+}
+
+/**
+ * True when `authInfo` (another middleware's, see `principalOf`) names neither a subject
+ * (`extra.sub`) nor a client: `principalOf` would throw for it. The HTTP edge answers such a
+ * request `401` before it reaches a server, so it never runs as nobody and never fails later as
+ * an internal error.
+ */
+export function namesNobody(authInfo: AuthInfoLike | undefined): boolean {
+  if (authInfo === undefined || authInfo.extra?.[PRINCIPAL_EXTRA_KEY] !== undefined) return false;
+  const sub = authInfo.extra?.sub;
+  return (
+    identityOf({ ...(typeof sub === 'string' ? { subject: sub } : {}), clientId: authInfo.clientId }) === undefined
+  );
 }

@@ -3,13 +3,15 @@ import type { JsonObject } from '../../contract/index.js';
 /**
  * What a token verifier learned from an access token it accepted. The HTTP edge then checks,
  * the same way for every verifier: `audience` must name this server's resource URL, `issuer`
- * (when both the token and the options name one) must be the configured issuer, `expiresAt`
- * must be present and in the future, and the server's required scopes must be in `scopes`.
+ * (when both the token and the options name one) must be the configured issuer, the token must
+ * name a `subject` or a `clientId` (a token naming neither is refused: it would be nobody's,
+ * and two such tokens would share one principal), `expiresAt` must be present and in the
+ * future, and the server's required scopes must be in `scopes`.
  */
 export interface VerifiedToken {
-  /** The user the token speaks for (`sub`); absent for a token that names no user. */
+  /** The user the token speaks for (`sub`); absent (or `''`) for a token that names no user. */
   readonly subject?: string;
-  /** The OAuth client the token was issued to (`client_id`, `azp`). */
+  /** The OAuth client the token was issued to (`client_id`, `azp`); `''` when it names none. */
   readonly clientId: string;
   /** The scopes granted. */
   readonly scopes: readonly string[];
@@ -44,6 +46,18 @@ export class TokenRejectedError extends Error {
 /** The rejection a `TokenVerifier` uses for a token it refuses: `401 invalid_token` with `description`. */
 export function invalidToken(description: string): TokenRejectedError {
   return new TokenRejectedError(description);
+}
+
+/**
+ * Who a verified token speaks for: its `subject`, else its `clientId` (a client-credentials
+ * token's subject is its client), or `undefined` when it names neither (empty strings count as
+ * absent). The HTTP edge refuses a token without one; `principalOfToken` never builds a
+ * principal without one.
+ */
+export function identityOf(token: Pick<VerifiedToken, 'subject' | 'clientId'>): string | undefined {
+  if (typeof token.subject === 'string' && token.subject !== '') return token.subject;
+  if (typeof token.clientId === 'string' && token.clientId !== '') return token.clientId;
+  return undefined;
 }
 
 /** The scopes of a `scope` claim (space-separated, RFC 8693/9068) or an `scp` array, in order. */

@@ -3,6 +3,7 @@ import { errorText } from '../../util/describe.js';
 import type { McpClientLike } from './client-like.js';
 import { serverNameOf, toolsOf } from './connect-tools.js';
 import type { ConsumeOptions } from './options.js';
+import { refuseUnboundCredentials } from './unbound-credentials.js';
 import { Upstream } from './upstream.js';
 
 /** A server to spawn and talk to over stdio. */
@@ -38,7 +39,12 @@ export interface UrlTarget {
    * when it expires). Give this or `authProvider`, not both.
    */
   readonly bearerToken?: string | (() => string | Promise<string>);
-  /** An SDK auth provider (see `UpstreamAuthProvider`). Give this or `bearerToken`, not both. */
+  /**
+   * An SDK auth provider (see `UpstreamAuthProvider`). Give this or `bearerToken`, not both. A
+   * provider holding client credentials (a client secret, a private key) must name the
+   * authorization server they belong to (`expectedIssuer` on the SDK's providers), or
+   * `connectServer` refuses it: otherwise the upstream's metadata decides where they are sent.
+   */
   readonly authProvider?: UpstreamAuthProvider;
 }
 
@@ -155,13 +161,18 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
  * `notifications/tools/list_changed`, the tools are listed again and `onToolsChanged` is told. When
  * the connection dies (a stdio child exits, an HTTP session ends), calls in flight fail with `mcp
  * server "<server>": tool "<tool>": <reason>` and the next call, facts question or refresh connects
- * again. Throws, naming the server, when the first connection or listing fails.
+ * again. Throws, naming the server, when the first connection or listing fails; throws a
+ * `TypeError` before connecting for an `authProvider` holding client credentials without the issuer
+ * they belong to (see `refuseUnboundCredentials`).
  */
 export async function connectServer(
   target: ServerTarget,
   options: ConnectServerOptions = {},
 ): Promise<ServerConnection> {
-  if ('url' in target) authProviderOf(target);
+  if ('url' in target) {
+    const authProvider = authProviderOf(target);
+    if (authProvider !== undefined) await refuseUnboundCredentials(authProvider);
+  }
   const label = labelOf(target);
   let live: Live | undefined;
   let closing = false;

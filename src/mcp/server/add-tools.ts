@@ -1,6 +1,6 @@
 import type { JSONRPCRequest, Server, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { isJsonObject, type ContractTool, type JsonObject, type Session } from '../../contract/index.js';
+import { isJsonObject, principalKey, type ContractTool, type JsonObject, type Session } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { handlerExtraOf, type HandlerExtra } from './extra.js';
 import { answerToolCall } from './call.js';
@@ -17,6 +17,8 @@ import type { InputRoundOptions } from './input-rounds/options.js';
 import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
 import { attachState, stateOf, type ServerState } from './state.js';
 import { callableDefinitions } from '../auth/tool-scopes.js';
+import { principalOf } from '../auth/principal.js';
+import { principalClientKey, recordedClientOf } from './request-client.js';
 
 /**
  * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
@@ -144,6 +146,7 @@ export function serveTools(
     logging,
     validator: options.validator,
     replay: options.replay,
+    runs,
     session: undefined,
     logLevels: new Map(),
   };
@@ -172,8 +175,7 @@ export function serveTools(
   }
   own.set('tools/call', (params, extra, ctx) => {
     if (extra.era === 'legacy') return execute(params)(extra);
-    const binding: RunBinding = { connection, principal: principalOf(ctx) };
-    return answerModernToolCall(runs, binding, params, extra, ctx, execute(params));
+    return answerModernToolCall(runs, bindingOf(ctx, connection), params, extra, ctx, execute(params));
   });
   own.set(
     FACTS_METHOD,
@@ -200,10 +202,18 @@ export function serveTools(
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
   };
 }
-/** The principal a request was authenticated as (its token's client id), when there is one. */
-function principalOf(ctx: ServerContext): string | undefined {
-  const clientId = ctx.http?.authInfo?.clientId;
-  return typeof clientId === 'string' && clientId !== '' ? clientId : undefined;
+/**
+ * Whom a 2026-07-28 call of `ctx` belongs to: the `principalKey` of its verified principal (when
+ * the HTTP edge authenticated it), and the client it counts against for `maxParkedPerClient`:
+ * the one the HTTP edge recorded for the request (its principal or its address), else its
+ * principal, else the connection (stdio, in memory), else nobody in particular.
+ */
+function bindingOf(ctx: ServerContext, connection: object | undefined): RunBinding {
+  const verified = principalOf(ctx.http?.authInfo);
+  const principal = verified === undefined ? undefined : principalKey(verified);
+  const client =
+    recordedClientOf(ctx.http?.req) ?? (principal === undefined ? connection : principalClientKey(principal));
+  return { connection, principal, ...(client === undefined ? {} : { client }) };
 }
 
 /**
@@ -222,6 +232,11 @@ export function answeredMethodsOf(server: object): ReadonlySet<string> | undefin
 }
 
 const ownMethods = new WeakMap<object, readonly string[]>();
+
+/** Where `server` parks its 2026-07-28-era calls (toolwright's servers only), else `undefined`. */
+export function parkedRunsOf(server: object): ParkedRuns | undefined {
+  return stateOf(server)?.runs;
+}
 
 /** The input schema `server` lists for the tool `name` (toolwright's tools only), else `undefined`. */
 export function listedInputSchemaOf(server: object, name: string): JsonObject | undefined {

@@ -13,11 +13,14 @@ export {
   DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_ABANDON_AFTER_MS,
   DEFAULT_RELAY_TIMEOUT_MS,
+  DEFAULT_MAX_PARKED_PER_CLIENT,
 } from './input-rounds/options.js';
 export {
   STALE_STATE_TEXT,
   InputRoundLimitError,
   InputRoundStoppedError,
+  ParkedRunLimitError,
   relayFailedText,
+  tooManyParkedMessage,
 } from './input-rounds/errors.js';
 export { MemoryRelayBus, type RelayBus, type RelayListener } from './input-rounds/relay-bus.js';

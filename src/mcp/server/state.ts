@@ -3,6 +3,7 @@ import type { SchemaValidator } from '../../compiler/validation/index.js';
 import type { ServedTools } from './served-tools.js';
 import type { CallScheduling } from './scheduling.js';
 import type { ReplayStore } from '../../runtime/index.js';
+import type { ParkedRuns } from './input-rounds/parked-runs.js';
 
 /**
  * What toolwright keeps for one SDK `Server` (one connection): its tools, the session object
@@ -19,6 +20,8 @@ export interface ServerState {
   readonly validator: SchemaValidator | undefined;
   /** Where the calls of `keyed` tools are deduplicated by idempotency key (`undefined`: they are not). */
   readonly replay: ReplayStore | undefined;
+  /** Where the server parks its 2026-07-28-era calls (shared by the servers of one `serveHttp` endpoint). */
+  readonly runs: ParkedRuns;
   /** Made on the first request, with the transport's session id as it is then. */
   session: Session | undefined;
   /** The minimum level each session set with `logging/setLevel`, keyed by session id (`""` for none). */

@@ -1,4 +1,5 @@
 import { isPositiveInteger } from '../../util/limits.js';
+import { warnOnStderr } from '../../util/warn.js';
 import { type SchemaValidator } from '../../compiler/validation/index.js';
 import { checkValidatorOption } from '../../compiler/internal.js';
 import { checkInterceptors } from '../interceptors/interceptors.js';
@@ -97,8 +98,4 @@ export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSet
     validator: checkValidatorOption(validator, where),
     log: log ?? warnOnStderr,
   });
-}
-
-function warnOnStderr(message: string): void {
-  process.stderr.write(`toolwright: ${message}\n`);
 }

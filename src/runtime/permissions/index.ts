@@ -1,5 +1,6 @@
 export { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
-export { globToRegExp, normalisedPathSubject, type NamePattern } from './patterns.js';
+export { globToRegExp, type NamePattern } from './patterns.js';
+export { normalisedPathSubject, resolvePathSubject } from './paths.js';
 export type { PermissionRule } from './rules.js';
 export {
   PermissionDeniedError,

@@ -16,6 +16,7 @@ import {
   type PermissionQuestion,
 } from './errors.js';
 import type { PermissionPolicy } from './policy.js';
+import { markingProblemOf, resolveSubjects, unresolvedReason } from './paths.js';
 
 /** The namespace of the record the call core leaves on a call's result under a policy. */
 export const PERMISSIONS_RECORD_NS = 'toolwright:permissions';
@@ -76,6 +77,8 @@ export function targetsOf(request: PermissionRequest): Target[] {
   }
   if (request.reason !== undefined && typeof request.reason !== 'string')
     throw new TypeError('requirePermission: "reason" must be a string');
+  const marking = markingProblemOf(request.path);
+  if (marking !== undefined) throw new TypeError(`requirePermission: "path" ${marking}`);
   const extra: readonly PermissionSubject[] = request.subjects ?? [];
   if (
     !Array.isArray(extra) ||
@@ -177,8 +180,39 @@ export class PermissionRun {
     return verdicts;
   }
 
-  private async check(request: PermissionRequest, need: Need): Promise<readonly string[]> {
+  /**
+   * The subjects of a request (see `targetsOf`); path subjects (see `PathSubjects`) resolved
+   * against the request's base or the policy's `pathBase`, each once. A path subject that cannot
+   * be resolved ends the check, noted and denied (`the path cannot be resolved: ...`), before
+   * any rule or question.
+   */
+  private resolvedTargets(request: PermissionRequest): Target[] {
     const targets = targetsOf(request);
+    const capabilities = unique(request.capabilities);
+    if (request.path === undefined || request.path === false) return targets;
+    const { policy } = this.invocation;
+    const { resolved, subject, problem } = resolveSubjects(
+      targets.map((t) => t.subject),
+      request.path,
+      () => policy.basePath(),
+    );
+    if (problem !== undefined) {
+      this.noteGrant({ subjects: targets.map((t) => t.subject), capabilities, granted: [] });
+      throw new PermissionDeniedError([{ subject, capabilities, reason: unresolvedReason(problem) }]);
+    }
+    const byPath = new Map<string, Target>();
+    targets.forEach((target, i) => {
+      const path = resolved[i]!;
+      const known = byPath.get(path);
+      if (known === undefined) byPath.set(path, { ...target, subject: path });
+      else if (known.label === undefined && target.label !== undefined)
+        byPath.set(path, { ...known, label: target.label });
+    });
+    return [...byPath.values()];
+  }
+
+  private async check(request: PermissionRequest, need: Need): Promise<readonly string[]> {
+    const targets = this.resolvedTargets(request);
     const capabilities = unique(request.capabilities);
     const { policy, tool } = this.invocation;
     // Each pass either decides everything or asks one question; maxQuestions bounds the passes.

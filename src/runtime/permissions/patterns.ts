@@ -1,4 +1,3 @@
-import { posix } from 'node:path';
 import { kindOf } from '../../util/describe.js';
 
 /**
@@ -21,10 +20,27 @@ const ANY: NameMatcher = () => true;
 
 /** Turns a glob into an anchored regular expression (see `NamePattern`). */
 export function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${globSource(glob, false)}$`, 's');
+}
+
+/**
+ * The regular-expression source of a glob (see `NamePattern`), unanchored. With `wholeSegments`
+ * (path globs of deny rules), a `/**` that ends the glob or stands between two `/` matches zero
+ * or more whole segments: `/etc/**` matches `/etc` itself, and `/a/**` followed by `/b` matches `/a/b`.
+ */
+export function globSource(glob: string, wholeSegments: boolean): string {
   let source = '';
   for (let i = 0; i < glob.length; i += 1) {
     const char = glob[i]!;
-    if (char === '*') {
+    if (
+      wholeSegments &&
+      char === '/' &&
+      glob.startsWith('**', i + 1) &&
+      (i + 3 === glob.length || glob[i + 3] === '/')
+    ) {
+      source += i + 3 === glob.length ? '(?:/.*)?' : '/(?:.*/)?';
+      i += i + 3 === glob.length ? 2 : 3;
+    } else if (char === '*') {
       if (glob[i + 1] === '*') {
         source += '.*';
         i += 1;
@@ -37,7 +53,7 @@ export function globToRegExp(glob: string): RegExp {
       source += char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     }
   }
-  return new RegExp(`^${source}$`, 's');
+  return source;
 }
 
 /**
@@ -55,38 +71,4 @@ export function matcherOf(pattern: NamePattern | undefined, what: string): NameM
     return (name) => regexp.test(name);
   }
   throw new TypeError(`${what} must be a glob string or a RegExp, got ${kindOf(pattern)}`);
-}
-
-/**
- * The form of a path subject that path rules match: an absolute POSIX path with `.` and `..`
- * resolved, repeated `/` collapsed and no trailing `/` (`/srv/../etc/passwd`, `//etc/passwd` and
- * `/etc/./passwd/` all become `/etc/passwd`; `..` never climbs above `/`). `undefined` for a
- * subject that is not an absolute path (relative paths cannot be resolved here: a tool should
- * give absolute subjects) or holds a NUL character. Backslashes are ordinary characters (POSIX).
- */
-export function normalisedPathSubject(subject: string): string | undefined {
-  if (!subject.startsWith('/') || subject.includes('\0')) return undefined;
-  const normal = posix.normalize(subject);
-  return normal.length > 1 && normal.endsWith('/') ? normal.slice(0, -1) : normal;
-}
-
-/**
- * Compiles a path glob of a permission rule (see `PermissionRule.path`): the glob (same syntax
- * as `NamePattern` globs; it must itself be an absolute path) is tested against the subject's
- * `normalisedPathSubject`, and a subject that is not an absolute path never matches. With
- * `caseSensitive: false` letters match in either case (`/ETC/passwd` matches `/etc/**`). Throws a
- * `TypeError` beginning with `what` for a glob that is not a string starting with `/`.
- */
-export function pathMatcherOf(glob: unknown, what: string, caseSensitive: boolean): NameMatcher {
-  if (typeof glob !== 'string' || !glob.startsWith('/'))
-    throw new TypeError(
-      `${what} must be an absolute path glob such as "/etc/**", got ${typeof glob === 'string' ? JSON.stringify(glob) : kindOf(glob)}`,
-    );
-  const normalGlob = glob.endsWith('/**') ? glob : (normalisedPathSubject(glob) ?? glob);
-  const source = globToRegExp(normalGlob);
-  const regexp = caseSensitive ? source : new RegExp(source.source, `${source.flags}i`);
-  return (subject) => {
-    const path = normalisedPathSubject(subject);
-    return path !== undefined && regexp.test(path);
-  };
 }

@@ -21,6 +21,8 @@ import {
 import { isThenable } from '../../contract/internal.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
 import { checkOptionsObject, optionKeys, invalidOption } from '../../util/options.js';
+import { baseProblemOf, resolvePath, unresolvedReason, type PathResolution } from './paths.js';
+import { warnOnStderr } from '../../util/warn.js';
 
 /** How a `PermissionPolicy` decides. Every member is optional. */
 export interface PermissionPolicyOptions {
@@ -55,6 +57,20 @@ export interface PermissionPolicyOptions {
    * `check`.
    */
   readonly decisionStore?: RememberedDecisionStore;
+  /**
+   * What relative path subjects are resolved against: the base of a subject marked `path: true`
+   * (see `PathSubjects`) and of every subject a `path` rule tests. An absolute path, such as the
+   * workspace root the tools open files in. Default: `process.cwd()`, read at each check (where a
+   * tool resolving against its working directory opens the file). Set it to what the tools
+   * resolve against; a tool with a root of its own names it in `path: { base }`.
+   */
+  readonly pathBase?: string;
+  /**
+   * Receives one-line warnings about the rules (an `allow` rule on a `subject` glob that reads
+   * like a path), once, as the policy is built or a rule added. Default: a stderr line prefixed
+   * `toolwright: `.
+   */
+  readonly log?: (message: string) => void;
 }
 
 const OPTION_KEYS = optionKeys<PermissionPolicyOptions>()(
@@ -65,6 +81,8 @@ const OPTION_KEYS = optionKeys<PermissionPolicyOptions>()(
   'decisionScope',
   'askTimeoutMs',
   'decisionStore',
+  'pathBase',
+  'log',
 );
 
 /** A verdict per capability (`undefined`: nothing decided it), in the order asked. */
@@ -104,6 +122,9 @@ export class PermissionPolicy {
   readonly decisionStore: RememberedDecisionStore;
   /** The default store, when it is the one: read directly, synchronously, on every check. */
   private readonly local: ScopedDecisions | undefined;
+  /** What relative path subjects are resolved against (`undefined`: `process.cwd()` at each check; see the option). */
+  readonly pathBase: string | undefined;
+  private readonly log: (message: string) => void;
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
@@ -133,6 +154,14 @@ export class PermissionPolicy {
         `permissions: "decisionStore" must be a remembered-decision store with ${REMEMBERED_STORE_METHODS.join(', ')} methods (a ScopedDecisions, a RedisDecisionStore), got ${kindOf(store)}`,
       );
     }
+    if (options.pathBase !== undefined && baseProblemOf(options.pathBase) !== undefined)
+      throw new TypeError(
+        `permissions: "pathBase" must be an absolute path such as "/srv/workspace", got ${typeof options.pathBase === 'string' ? JSON.stringify(options.pathBase) : kindOf(options.pathBase)}`,
+      );
+    if (options.log !== undefined && typeof options.log !== 'function')
+      throw new TypeError(`permissions: "log" must be a function, got ${kindOf(options.log)}`);
+    this.pathBase = options.pathBase;
+    this.log = options.log ?? warnOnStderr;
     this.decisionStore = store ?? new ScopedDecisions();
     this.local = this.decisionStore instanceof ScopedDecisions ? this.decisionStore : undefined;
     this.decisionScope = options.decisionScope;
@@ -140,7 +169,7 @@ export class PermissionPolicy {
     this.implications = implicationsOf(options.implications);
     this.ask = options.ask;
     this.maxQuestions = max;
-    this.compiled = (options.rules ?? []).map((rule, index) => compileRule(rule, index, this.implications));
+    this.compiled = (options.rules ?? []).map((rule, index) => compileRule(rule, index, this.implications, this.log));
   }
 
   /** The rules, in the order they are checked. */
@@ -150,8 +179,13 @@ export class PermissionPolicy {
 
   /** Adds a rule, checked after the others, or before them with `{ first: true }`. */
   addRule(rule: PermissionRule, options: { readonly first?: boolean } = {}): void {
-    const compiled = compileRule(rule, this.compiled.length, this.implications);
+    const compiled = compileRule(rule, this.compiled.length, this.implications, this.log);
     this.compiled = options.first === true ? [compiled, ...this.compiled] : [...this.compiled, compiled];
+  }
+
+  /** The base relative path subjects are resolved against now: `pathBase`, else `process.cwd()`. */
+  basePath(): string {
+    return this.pathBase ?? process.cwd();
   }
 
   /** The closure of `grants`: the granted capabilities plus everything they imply, transitively. */
@@ -216,8 +250,10 @@ export class PermissionPolicy {
   ): PermissionVerdicts | Promise<PermissionVerdicts> {
     const verdicts: PermissionVerdicts = new Map();
     const open: string[] = [];
+    let resolution: PathResolution | undefined;
+    const resolved = (): PathResolution => (resolution ??= resolvePath(subject, this.basePath()));
     for (const capability of capabilities) {
-      const ruled = this.ruleVerdict(tool, subject, capability);
+      const ruled = this.ruleVerdict(tool, subject, capability, resolved);
       verdicts.set(capability, ruled);
       if (ruled === undefined) open.push(capability);
     }
@@ -259,13 +295,26 @@ export class PermissionPolicy {
     return isThenable(loaded) ? Promise.resolve(loaded).then(fill) : fill(loaded);
   }
 
-  /** The verdict of the first rule matching `tool`, `subject` and `capability`, or `undefined`. */
-  private ruleVerdict(tool: string, subject: string, capability: string): PermissionVerdict | undefined {
+  /**
+   * The verdict of the first rule matching `tool`, `subject` and `capability`, or `undefined`. A
+   * path rule tests the subject as `resolved` resolves it; when it cannot be resolved, the first
+   * path rule whose tool and capabilities apply denies it, whatever its effect.
+   */
+  private ruleVerdict(
+    tool: string,
+    subject: string,
+    capability: string,
+    resolved: () => PathResolution,
+  ): PermissionVerdict | undefined {
     for (const compiled of this.compiled) {
-      if (compiled.tool(tool) && compiled.subject(subject) && compiled.covers(capability)) {
-        const { effect, reason } = compiled.rule;
-        return reason === undefined ? { effect, source: 'rule' } : { effect, source: 'rule', reason };
+      if (!compiled.tool(tool) || !compiled.covers(capability) || !compiled.subject(subject)) continue;
+      if (compiled.path !== undefined) {
+        const { path, problem } = resolved();
+        if (problem !== undefined) return { effect: 'deny', source: 'rule', reason: unresolvedReason(problem) };
+        if (!compiled.path(path)) continue;
       }
+      const { effect, reason } = compiled.rule;
+      return reason === undefined ? { effect, source: 'rule' } : { effect, source: 'rule', reason };
     }
     return undefined;
   }

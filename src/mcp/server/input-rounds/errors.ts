@@ -38,3 +38,31 @@ export class InputRoundStoppedError extends Error {
 export function relayFailedText(reason: string): string {
   return `the answers could not be passed to the process running this call (${reason}); call the tool again`;
 }
+
+/**
+ * Rejects a question whose round would park one call more than its client may have parked
+ * (`inputRounds.maxParkedPerClient`). Its message reads `too many calls of this client wait for
+ * input (inputRounds.maxParkedPerClient <n>); the question "<message>" cannot be asked now`.
+ */
+export class ParkedRunLimitError extends Error {
+  override readonly name = 'ParkedRunLimitError';
+  constructor(maxParked: number, question: string) {
+    super(
+      `too many calls of this client wait for input (inputRounds.maxParkedPerClient ${maxParked}); the question ${JSON.stringify(question)} cannot be asked now`,
+    );
+  }
+}
+
+/**
+ * The message of the 503 a new 2026-07-28 `tools/call` gets over HTTP while its client has
+ * `maxParked` calls parked: `Service Unavailable: too many calls waiting for input for this
+ * principal (inputRounds.maxParkedPerClient 100); answer or cancel one, or retry later` (`from
+ * <address>` for a client without a principal).
+ */
+export function tooManyParkedMessage(
+  maxParked: number,
+  client: { readonly kind: string; readonly address: string },
+): string {
+  const whose = client.kind === 'principal' ? 'for this principal' : `from ${client.address}`;
+  return `Service Unavailable: too many calls waiting for input ${whose} (inputRounds.maxParkedPerClient ${maxParked}); answer or cancel one, or retry later`;
+}

@@ -33,6 +33,17 @@ export interface InputRoundOptions {
    * Default 5000 ms.
    */
   readonly relayTimeoutMs?: number;
+  /**
+   * The most calls one client may have parked at once (a positive integer, or `Infinity` for no
+   * bound; default `DEFAULT_MAX_PARKED_PER_CLIENT`, 100). The client is the verified principal;
+   * over HTTP without auth, the address the request came from (as for `maxSessionsPerAddress`,
+   * with the same `forwarded` rule); on stdio, the connection. Over HTTP (`serveHttp`,
+   * `createHttpHandler`, the Nest module) a new 2026-07-28 `tools/call` of a client at the bound
+   * is answered 503 (see `tooManyParkedMessage`); a retry carrying a `requestState` never is. A
+   * question whose round would park one call too many (calls started at once, or stdio) fails
+   * with `ParkedRunLimitError`, which the tool sees as it sees `InputRoundLimitError`.
+   */
+  readonly maxParkedPerClient?: number;
 }
 
 /** The options with their defaults filled in. */
@@ -42,6 +53,7 @@ export interface ResolvedInputRoundOptions {
   readonly nodeId: string | undefined;
   readonly relay: RelayBus | undefined;
   readonly relayTimeoutMs: number;
+  readonly maxParkedPerClient: number;
 }
 
 /** Default `maxRequests`. */
@@ -50,6 +62,13 @@ export const DEFAULT_MAX_INPUT_REQUESTS = 10;
 export const DEFAULT_ABANDON_AFTER_MS = 30 * 60 * 1000;
 /** Default `relayTimeoutMs`: 5 seconds. */
 export const DEFAULT_RELAY_TIMEOUT_MS = 5000;
+/**
+ * Default `maxParkedPerClient`: 100, as `DEFAULT_MAX_SESSIONS_PER_PRINCIPAL` (a parked call holds
+ * a running tool for up to `abandonAfterMs`, as a session holds a server).
+ */
+export const DEFAULT_MAX_PARKED_PER_CLIENT = 100;
+
+const KNOWN_OPTIONS = ['maxRequests', 'abandonAfterMs', 'nodeId', 'relay', 'relayTimeoutMs', 'maxParkedPerClient'];
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -60,11 +79,19 @@ const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * `inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got "a.b"`,
  * `inputRounds.relay must be a relay bus (an object with send and listen), got string`,
  * `inputRounds.relay needs inputRounds.nodeId (the name other processes reach this one by)`,
- * `inputRounds.relayTimeoutMs must be a positive number of milliseconds up to 2147483647, got 0`.
+ * `inputRounds.relayTimeoutMs must be a positive number of milliseconds up to 2147483647, got 0`,
+ * `inputRounds.maxParkedPerClient must be a positive integer or Infinity, got 0`,
+ * `inputRounds: unknown option "maxParked" (known options: maxRequests, ...)`.
  */
 export function resolveInputRoundOptions(options: InputRoundOptions = {}): ResolvedInputRoundOptions {
   if (typeof options !== 'object' || options === null)
     throw new TypeError(`inputRounds must be an object, got ${kindOf(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key))
+      throw new TypeError(
+        `inputRounds: unknown option ${JSON.stringify(key)} (known options: ${KNOWN_OPTIONS.join(', ')})`,
+      );
+  }
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_INPUT_REQUESTS;
   if (!isPositiveInteger(maxRequests))
     throw new TypeError(`inputRounds.maxRequests must be a positive integer, got ${String(maxRequests)}`);
@@ -98,5 +125,10 @@ export function resolveInputRoundOptions(options: InputRoundOptions = {}): Resol
       `inputRounds.relayTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(relayTimeoutMs)}`,
     );
   }
-  return { maxRequests, abandonAfterMs, nodeId, relay, relayTimeoutMs };
+  const maxParkedPerClient = options.maxParkedPerClient ?? DEFAULT_MAX_PARKED_PER_CLIENT;
+  if (!(isPositiveInteger(maxParkedPerClient) || maxParkedPerClient === Infinity))
+    throw new TypeError(
+      `inputRounds.maxParkedPerClient must be a positive integer or Infinity, got ${String(maxParkedPerClient)}`,
+    );
+  return { maxRequests, abandonAfterMs, nodeId, relay, relayTimeoutMs, maxParkedPerClient };
 }

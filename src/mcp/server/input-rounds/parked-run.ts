@@ -3,7 +3,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { LogLevel } from '../../../contract/index.js';
 import type { HandlerExtra, OutboundRequest } from '../extra.js';
 import { ProtocolError } from '../protocol-error.js';
-import { InputRoundLimitError, InputRoundStoppedError } from './errors.js';
+import { InputRoundLimitError, InputRoundStoppedError, ParkedRunLimitError } from './errors.js';
 import type { Parkable, ParkedRuns, RunBinding } from './parked-runs.js';
 
 /** What one `tools/call` request of a parked call is answered with. */
@@ -41,10 +41,12 @@ interface Waiting {
  * turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling, `roots_<n>`
  * for roots, one sequence per call, unless the question names its own `key`). When a round closes
  * while a request waits, the call is parked and the request is answered `input_required` with the
- * round's requests and a fresh `requestState`; the client's retry resumes it (`resume`), each
- * answer resolving its question (an elicitation with no answer is `cancel`; a sampling or roots
- * request with no answer fails). The call's own result, or its protocol error, answers the request
- * that is waiting when it finishes. The call never runs twice: a question waits in place.
+ * round's requests and a fresh `requestState` (unless its client has `maxParkedPerClient` calls
+ * parked already: then the round's questions fail with `ParkedRunLimitError` and the call goes on,
+ * still answering the waiting request); the client's retry resumes it (`resume`), each answer
+ * resolving its question (an elicitation with no answer is `cancel`; a sampling or roots request
+ * with no answer fails). The call's own result, or its protocol error, answers the request that is
+ * waiting when it finishes. The call never runs twice: a question waits in place.
  *
  * The request that is waiting relays the call's progress and log messages (dropped while the
  * call is parked) and decides what the client offers; cancelling it (a hang-up, a
@@ -172,7 +174,7 @@ export class ParkedRun implements Parkable {
 
   private ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
     if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
-    const message = typeof request.params?.message === 'string' ? request.params.message : request.method;
+    const message = messageOf(request);
     if (this.requests >= this.runs.options.maxRequests)
       return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
     const prefix =
@@ -221,11 +223,22 @@ export class ParkedRun implements Parkable {
     if (this.waiting === undefined || this.round.length === 0 || this.outcome !== undefined) return;
     const round = this.round;
     this.round = [];
+    const requestState = this.runs.park(this, this.binding);
+    if (requestState === undefined) {
+      // The client has as many calls parked as it may: this one goes on without its answers.
+      const max = this.runs.options.maxParkedPerClient;
+      for (const question of round) question.reject(new ParkedRunLimitError(max, messageOf(question.request)));
+      return;
+    }
     this.asked.push(...round);
     const inputRequests: Record<string, unknown> = {};
     for (const question of round)
       inputRequests[question.key] = { method: question.request.method, params: question.request.params ?? {} };
-    const requestState = this.runs.park(this, this.binding);
     this.answer({ kind: 'input', result: { resultType: 'input_required', inputRequests, requestState } });
   }
+}
+
+/** How a question is named in a refusal: its `message`, else its method. */
+function messageOf(request: OutboundRequest): string {
+  return typeof request.params?.message === 'string' ? request.params.message : request.method;
 }

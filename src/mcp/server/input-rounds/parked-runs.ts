@@ -7,8 +7,14 @@ import { RunRelay } from './run-relay.js';
 export interface RunBinding {
   /** The connection object (a stdio or in-memory server); `undefined` for stateless HTTP. */
   readonly connection: object | undefined;
-  /** The authenticated principal, when there is one. */
+  /** The authenticated principal (its `principalKey`), when there is one. */
   readonly principal: string | undefined;
+  /**
+   * Whom the call counts against for `maxParkedPerClient` (see `RequestClient`: a principal, an
+   * address, or the connection). `undefined` when nothing tells its client apart: such calls
+   * share one allowance. Never compared when a call is taken back.
+   */
+  readonly client?: string | object;
 }
 
 /** What the store needs of a parked call. */
@@ -30,7 +36,8 @@ interface Entry {
  * keyed by the `requestState` minted when each was parked: 16 random bytes in hex, prefixed
  * `<nodeId>.` when a node id is configured. A state answers once (`take` removes it), only for
  * the same connection and principal and the same tool; a call not taken back within
- * `abandonAfterMs` is stopped and forgotten. Parked calls live in this process; with a `relay`
+ * `abandonAfterMs` is stopped and forgotten. One client (see `RunBinding.client`) has at most
+ * `maxParkedPerClient` calls parked at once. Parked calls live in this process; with a `relay`
  * (see `InputRoundOptions.relay` and `RunRelay`), retries that reach another process of the
  * cluster are relayed here, and retries for calls of other nodes are relayed there.
  */
@@ -39,6 +46,8 @@ export class ParkedRuns {
   /** The relay to and from the other nodes, when `options.relay` is set. */
   readonly relay: RunRelay | undefined;
   private readonly entries = new Map<string, Entry>();
+  /** How many calls each client has parked (see `RunBinding.client`). */
+  private readonly perClient = new Map<string | object | undefined, number>();
 
   /** Throws a `TypeError` naming a bad option (see `resolveInputRoundOptions`). */
   constructor(options: InputRoundOptions = {}) {
@@ -77,18 +86,38 @@ export class ParkedRuns {
     return this.entries.size;
   }
 
-  /** Parks `run` and returns its fresh `requestState`. */
-  park(run: Parkable, binding: RunBinding): string {
+  /** How many calls `client` has parked (see `RunBinding.client`). */
+  parkedBy(client: string | object | undefined): number {
+    return this.perClient.get(client) ?? 0;
+  }
+
+  /**
+   * Parks `run` and returns its fresh `requestState`, or `undefined` (nothing parked) when its
+   * client already has `maxParkedPerClient` calls parked.
+   */
+  park(run: Parkable, binding: RunBinding): string | undefined {
+    if (this.parkedBy(binding.client) >= this.options.maxParkedPerClient) return undefined;
     const hex = randomBytes(16).toString('hex');
     const state = this.options.nodeId === undefined ? hex : `${this.options.nodeId}.${hex}`;
     const timer = setTimeout(() => {
-      if (this.entries.get(state)?.run !== run) return;
-      this.entries.delete(state);
+      const entry = this.entries.get(state);
+      if (entry?.run !== run) return;
+      this.remove(state, entry);
       run.stop(new InputRoundStoppedError(`no answer came within ${this.options.abandonAfterMs} ms`));
     }, this.options.abandonAfterMs);
     timer.unref();
     this.entries.set(state, { run, binding, timer });
+    this.perClient.set(binding.client, this.parkedBy(binding.client) + 1);
     return state;
+  }
+
+  /** Forgets the entry parked under `state` and stops its timer (the call itself is left alone). */
+  private remove(state: string, entry: Entry): void {
+    clearTimeout(entry.timer);
+    this.entries.delete(state);
+    const left = this.parkedBy(entry.binding.client) - 1;
+    if (left > 0) this.perClient.set(entry.binding.client, left);
+    else this.perClient.delete(entry.binding.client);
   }
 
   /**
@@ -105,8 +134,7 @@ export class ParkedRuns {
       entry.run.tool !== tool
     )
       return undefined;
-    this.entries.delete(state);
-    clearTimeout(entry.timer);
+    this.remove(state, entry);
     return entry.run;
   }
 
@@ -114,8 +142,7 @@ export class ParkedRuns {
   forget(run: Parkable): void {
     for (const [state, entry] of this.entries) {
       if (entry.run !== run) continue;
-      clearTimeout(entry.timer);
-      this.entries.delete(state);
+      this.remove(state, entry);
     }
   }
 
@@ -123,8 +150,7 @@ export class ParkedRuns {
   endConnection(connection: object): void {
     for (const [state, entry] of [...this.entries]) {
       if (entry.binding.connection !== connection) continue;
-      clearTimeout(entry.timer);
-      this.entries.delete(state);
+      this.remove(state, entry);
       entry.run.stop(new InputRoundStoppedError('the session ended'));
     }
   }
@@ -132,8 +158,7 @@ export class ParkedRuns {
   /** Stops every parked call (the server is shutting down) and stops relaying (see `RunRelay.close`). */
   closeAll(): Promise<void> {
     for (const [state, entry] of [...this.entries]) {
-      clearTimeout(entry.timer);
-      this.entries.delete(state);
+      this.remove(state, entry);
       entry.run.stop(new InputRoundStoppedError('the server is shutting down'));
     }
     return this.relay?.close() ?? Promise.resolve();

@@ -1,40 +1,46 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  isInitializeRequest,
-  isJsonContentType,
-  type RequestId,
-  type Server,
-  type ServerEventBus,
-} from '@modelcontextprotocol/server';
+import { isInitializeRequest, isJsonContentType, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
 import { createAuthGate, type AuthOptions } from '../../auth/index.js';
-import { isPositiveInteger, MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import { isPositiveInteger } from '../../../util/limits.js';
 import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { createHostOriginGuard } from './host-origin-guard.js';
-import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import type { AuthInfoLike } from '../../auth/index.js';
+import { NO_IDENTITY, namesNobody } from '../../auth/principal.js';
+import { requestClient, type RequestClient } from '../../server/request-client.js';
+import { addressKey, clientAddressOf, resolveForwarded, type ForwardedOptions } from './client-address.js';
+import { resolveSessionLimits, SessionCounts, tooManySessionsMessage, type SessionLimits } from './session-limits.js';
+import {
+  closedResponses,
+  hasClosed,
+  HttpSession,
+  type SessionCloseReason,
+  type SessionContext,
+} from './http-session.js';
 import { createModernLeg, isModernBody } from './modern-leg.js';
 import { sendJsonError } from './json-response.js';
 import { maxMessageBytesOf } from '../outgoing.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+import { invalidOption } from '../../../util/options.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Default time a session may stay without any open HTTP request before it is closed (30 min). */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
-/**
- * Default largest number of sessions open at once (1,000; an idle session costs about 40 KB).
- * A new session past it is refused with 503 (see `HttpHandlerOptions.maxSessions`).
- */
-export const DEFAULT_MAX_SESSIONS = 1000;
-
-/** Why a session ended. */
-export type SessionCloseReason = 'deleted' | 'idle' | 'closed';
+export type { SessionCloseReason } from './http-session.js';
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_ADDRESS,
+  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+  DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_UNUSED_SESSION_IDLE_MS,
+  tooManySessionsMessage,
+  type SessionLimit,
+} from './session-limits.js';
+export type { ForwardedHeader, ForwardedOptions } from './client-address.js';
 
 /** Options of `createHttpHandler` (and of `listenHttp` / `serveHttp`). Every member is optional. */
 export interface HttpHandlerOptions {
@@ -52,17 +58,48 @@ export interface HttpHandlerOptions {
   /** Largest request body in bytes; a larger one gets 413. Default 4 MiB. */
   readonly maxBodyBytes?: number;
   /**
-   * A session with no open HTTP request for this long is closed (its calls aborted). Default 30
-   * min; `Infinity` = never.
+   * A used session with no open HTTP request for this long is closed (its calls aborted). Default
+   * 30 min; `Infinity` = never.
    */
   readonly sessionIdleMs?: number;
   /**
+   * An unused session (no JSON-RPC request but `initialize` and no GET stream yet;
+   * notifications do not count) is closed this long after its `initialize` was answered, with
+   * reason `unused`. Default `DEFAULT_UNUSED_SESSION_IDLE_MS` (60 s), or `sessionIdleMs` when that
+   * is shorter; never longer than `sessionIdleMs`; `Infinity` = only `sessionIdleMs` applies.
+   */
+  readonly unusedSessionIdleMs?: number;
+  /**
    * The most sessions open at once (a positive integer, or `Infinity` for no cap). Default
    * `DEFAULT_MAX_SESSIONS` (1,000). An `initialize` that would open one more is answered 503
-   * `-32000 Service Unavailable: too many open sessions (<n>); end one with DELETE or retry later`
-   * with `Retry-After: 1`, and no session is made. Ignored when stateless.
+   * `-32000 Service Unavailable: too many open sessions on this server (maxSessions <n>); end one
+   * with DELETE or retry later` with `Retry-After: 1`, and no session is made. Ignored when
+   * stateless. The per-client limits below are checked first.
    */
   readonly maxSessions?: number;
+  /**
+   * The most sessions one verified principal (by issuer and subject, as sessions are bound) may
+   * hold open at once (a positive integer or `Infinity`). Default
+   * `DEFAULT_MAX_SESSIONS_PER_PRINCIPAL` (100). Past it: 503 `... too many open sessions for this
+   * principal (maxSessionsPerPrincipal <n>) ...`, `Retry-After: 1`. Applies to requests that carry
+   * a principal (`auth`, or an `AuthInfo` another middleware put on `req.auth`).
+   */
+  readonly maxSessionsPerPrincipal?: number;
+  /**
+   * The most sessions requests without a principal may hold open from one address (a positive
+   * integer or `Infinity`). Default `DEFAULT_MAX_SESSIONS_PER_ADDRESS` (100). The address is the
+   * direct peer's, or the one a trusted proxy forwarded (see `forwarded`); an IPv6 address counts
+   * by its /64 prefix. Past it: 503 `... too many open sessions from <address>
+   * (maxSessionsPerAddress <n>) ...`, `Retry-After: 1`. Behind a balancer without `forwarded`,
+   * every client comes from the balancer's address and shares this limit.
+   */
+  readonly maxSessionsPerAddress?: number;
+  /**
+   * Which proxies in front of the server are believed about the client's address (see
+   * `ForwardedOptions`; unknown keys are refused). Default none: the direct peer is the client,
+   * whatever `X-Forwarded-For` or `Forwarded` it sends.
+   */
+  readonly forwarded?: ForwardedOptions;
   /**
    * The largest message sent, in bytes (a positive integer or `Infinity`). Default
    * `DEFAULT_MAX_MESSAGE_BYTES` (8 MiB). A response over it (or one that cannot be serialised at
@@ -71,7 +108,7 @@ export interface HttpHandlerOptions {
   readonly maxMessageBytes?: number;
   /** Called when a session is created (after its `initialize` was accepted). */
   readonly onSessionOpened?: (sessionId: string) => void;
-  /** Called once when a session ends: `deleted` by the client, `idle` expiry, or `closed` by the server. */
+  /** Called once when a session ends: `deleted` by the client, `idle` or `unused` expiry, or `closed` by the server. */
   readonly onSessionClosed?: (sessionId: string, reason: SessionCloseReason) => void;
   /**
    * Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token (see
@@ -100,15 +137,7 @@ export interface McpHttpHandler {
 
 const SESSION_HEADER = 'mcp-session-id';
 
-/** The refusal of a session past `maxSessions`. */
-export function tooManySessionsMessage(maxSessions: number): string {
-  return `Service Unavailable: too many open sessions (${maxSessions}); end one with DELETE or retry later`;
-}
-
-/** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
-export function newSessionId(): string {
-  return randomBytes(32).toString('base64url');
-}
+export { newSessionId } from './http-session.js';
 
 /**
  * Builds a `(req, res)` listener that serves MCP streamable HTTP (spec 2025-11-25) on plain
@@ -148,17 +177,10 @@ export function newSessionId(): string {
 export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
   const guard = createHostOriginGuard(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!isPositiveInteger(maxBodyBytes)) {
-    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}`);
-  }
-  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  if (!(sessionIdleMs > 0)) {
-    throw new RangeError(`sessionIdleMs must be a positive number of milliseconds, got ${String(sessionIdleMs)}`);
-  }
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  if (!(isPositiveInteger(maxSessions) || maxSessions === Infinity)) {
-    throw new RangeError(`maxSessions must be a positive integer or Infinity, got ${String(maxSessions)}`);
-  }
+  if (!isPositiveInteger(maxBodyBytes))
+    throw invalidOption('createHttpHandler', 'maxBodyBytes', 'a positive integer number of bytes', maxBodyBytes);
+  const limits = resolveSessionLimits(options);
+  const addressRule = resolveForwarded(options.forwarded);
   const stateless = options.stateless ?? false;
   const allowedMethods = stateless ? ['POST'] : ['GET', 'POST', 'DELETE'];
   const onError =
@@ -167,13 +189,21 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
   const auth = options.auth === undefined ? undefined : createAuthGate(options.auth, onError);
   const sessions = new Map<string, HttpSession>();
-  /** Sessions being created (their `initialize` not yet answered): they count against the cap. */
+  /** Sessions being created (their `initialize` not yet answered): they count against the caps. */
   let opening = 0;
+  /** Sessions open or being created, by client (see `RequestClient`). */
+  const perClient = new SessionCounts();
+  const clientOf = (req: IncomingMessage): RequestClient =>
+    requestClient(
+      (req as IncomingMessage & { auth?: AuthInfoLike }).auth,
+      addressKey(clientAddressOf(req, addressRule)),
+    );
   const statelessServers = new Set<Server>();
   let closing = false;
 
   const sessionContext: SessionContext = {
-    sessionIdleMs,
+    sessionIdleMs: limits.sessionIdleMs,
+    unusedSessionIdleMs: limits.unusedSessionIdleMs,
     transportOptions,
     register: (session) => {
       sessions.set(session.id, session);
@@ -182,6 +212,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     unregister: (session, reason) => {
       if (sessions.get(session.id) !== session) return;
       sessions.delete(session.id);
+      perClient.remove(session.client);
       options.onSessionClosed?.(session.id, reason);
     },
   };
@@ -192,6 +223,11 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     const refusal = guard(req.headers.host, req.headers.origin);
     if (refusal !== undefined) return sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
     if (auth !== undefined && (await auth.admit(req, res))) return;
+    // An AuthInfo another middleware made (toolwright's own edge refuses such tokens in admit).
+    if (namesNobody((req as IncomingMessage & { auth?: AuthInfoLike }).auth))
+      return sendJsonError(res, 401, JsonRpcCode.ServerError, `Unauthorized: ${NO_IDENTITY}`, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
     if (options.path !== undefined && pathOf(req.url) !== options.path) {
       return sendJsonError(res, 404, JsonRpcCode.ServerError, `Not Found: the MCP endpoint is ${options.path}`);
     }
@@ -270,25 +306,26 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
       return sendJsonError(res, 400, JsonRpcCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
     }
-    if (sessions.size + opening >= maxSessions) {
-      return sendJsonError(res, 503, JsonRpcCode.ServerError, tooManySessionsMessage(maxSessions), {
-        'Retry-After': '1',
-      });
-    }
+    const client = clientOf(req);
+    const full = sessionRefusal(client, perClient.of(client.key), sessions.size + opening, limits);
+    if (full !== undefined) return sendJsonError(res, 503, JsonRpcCode.ServerError, full, { 'Retry-After': '1' });
     opening++;
-    let session: HttpSession;
+    perClient.add(client.key);
+    let session: HttpSession | undefined;
     try {
-      session = await HttpSession.create(factory, sessionContext);
+      session = await HttpSession.create(factory, sessionContext, client.key);
       auth?.bindSession(session, req);
       await session.handle(req, res, body);
     } finally {
       opening--;
+      // A registered session is counted until it ends (see unregister).
+      if (session?.registered !== true) perClient.remove(client.key);
     }
     if (!session.registered) await session.server.close();
   };
 
   // The 2026-07-28 era: one server per request, no session (see createModernLeg).
-  const modern = createModernLeg(factory, options.changeEvents);
+  const modern = createModernLeg(factory, { clientOf, changeEvents: options.changeEvents });
 
   const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = factory();
@@ -331,106 +368,6 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   return listener;
 }
 
-/** What an `HttpSession` needs from its handler. */
-interface SessionContext {
-  readonly sessionIdleMs: number;
-  readonly transportOptions: { readonly maxMessageBytes: number; readonly log: (message: string) => void };
-  register(session: HttpSession): void;
-  unregister(session: HttpSession, reason: SessionCloseReason): void;
-}
-
-/** One stateful session: its server, its transport, its open requests and its idle timer. */
-class HttpSession {
-  id = '';
-  registered = false;
-  private openRequests = 0;
-  private idleTimer: NodeJS.Timeout | undefined;
-  private closeReason: SessionCloseReason | undefined;
-  /** Set once the transport closed: nothing may re-arm the idle timer or touch the calls after. */
-  private over = false;
-  private readonly calls: InFlightCalls;
-
-  private constructor(
-    readonly server: Server,
-    private readonly transport: TrackedHttpTransport,
-    private readonly context: SessionContext,
-  ) {
-    this.calls = new InFlightCalls(transport);
-  }
-
-  static async create(factory: ServerFactory, context: SessionContext): Promise<HttpSession> {
-    const server = factory();
-    let session!: HttpSession;
-    const transport = new TrackedHttpTransport({
-      ...context.transportOptions,
-      sessionIdGenerator: newSessionId,
-      onsessioninitialized: (id) => {
-        session.id = id;
-        session.registered = true;
-        context.register(session);
-      },
-      onsessionclosed: () => {
-        session.closeReason ??= 'deleted';
-      },
-    });
-    session = new HttpSession(server, transport, context);
-    // Set before connect: the SDK keeps it and calls it when the transport closes.
-    transport.onclose = () => session.ended();
-    await server.connect(transport);
-    return session;
-  }
-
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    // A client that already left would never fire 'close' again: nothing to serve or count.
-    if (hasClosed(res)) return;
-    this.openRequests++;
-    clearTimeout(this.idleTimer);
-    const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
-    const group: PostGroup = this.calls.open(requestIdsOf(messages));
-    res.on('close', () => {
-      this.openRequests--;
-      // After DELETE (or any close) the session is over: a timer armed now would keep its
-      // server and transport alive for sessionIdleMs (the leak of issue 7).
-      if (this.over) return;
-      if (!res.writableFinished) this.calls.hungUp(group);
-      if (this.openRequests === 0) this.armIdleTimer();
-    });
-    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) });
-    for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
-    await sendWebResponse(response, res);
-  }
-
-  async close(reason: SessionCloseReason): Promise<void> {
-    this.closeReason ??= reason;
-    await this.server.close();
-  }
-
-  private armIdleTimer(): void {
-    clearTimeout(this.idleTimer);
-    if (this.over) return;
-    if (!Number.isFinite(this.context.sessionIdleMs)) return;
-    this.idleTimer = setTimeout(
-      () => void this.close('idle').catch(() => undefined),
-      Math.min(this.context.sessionIdleMs, MAX_TIMEOUT_MS),
-    );
-    this.idleTimer.unref();
-  }
-
-  private ended(): void {
-    this.over = true;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    if (this.registered) this.context.unregister(this, this.closeReason ?? 'closed');
-  }
-}
-
-/** Responses whose connection has closed (finished or abandoned by the client). */
-const closedResponses = new WeakSet<ServerResponse>();
-
-function hasClosed(res: ServerResponse): boolean {
-  return res.destroyed || closedResponses.has(res);
-}
-
 function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
@@ -456,27 +393,15 @@ function isJsonRpcBody(body: unknown): boolean {
   return messages.every((m) => toJsonRpcMessage(m) !== undefined);
 }
 
-/** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */
-function requestIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id } = message as { method?: unknown; id?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
-  }
-  return ids;
-}
-
-/** The request ids named by the `notifications/cancelled` messages in a body. */
-function cancelledIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null)
-      continue;
-    const requestId = (params as { requestId?: unknown }).requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') ids.push(requestId);
-  }
-  return ids;
+/**
+ * Why a new session of `client` is refused (the 503 message), or `undefined` when it may open:
+ * its own limit (`maxSessionsPerPrincipal` or `maxSessionsPerAddress`) first, then the server's.
+ */
+function sessionRefusal(client: RequestClient, held: number, open: number, limits: SessionLimits): string | undefined {
+  if (client.kind === 'principal' && held >= limits.maxSessionsPerPrincipal)
+    return tooManySessionsMessage(limits.maxSessionsPerPrincipal, 'maxSessionsPerPrincipal');
+  if (client.kind === 'address' && held >= limits.maxSessionsPerAddress)
+    return tooManySessionsMessage(limits.maxSessionsPerAddress, 'maxSessionsPerAddress', client.address);
+  if (open >= limits.maxSessions) return tooManySessionsMessage(limits.maxSessions, 'maxSessions');
+  return undefined;
 }

@@ -6,10 +6,20 @@ import {
   type Server,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import { answeredMethodsOf, listedInputSchemaOf } from '../../server/add-tools.js';
+import { answeredMethodsOf, listedInputSchemaOf, parkedRunsOf } from '../../server/add-tools.js';
+import { tooManyParkedMessage } from '../../server/input-rounds/errors.js';
+import { recordRequestClient, type RequestClient } from '../../server/request-client.js';
 import type { ServerFactory } from '../server-factory.js';
 import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+
+/** What the modern leg needs from the handler. */
+export interface ModernLegOptions {
+  /** Whom a request counts against (see `RequestClient`). */
+  readonly clientOf: (req: IncomingMessage) => RequestClient;
+  /** See `HttpHandlerOptions.changeEvents`. */
+  readonly changeEvents?: ServerEventBus | undefined;
+}
 
 /** The 2026-07-28 side of the HTTP handler. */
 export interface ModernLeg {
@@ -27,12 +37,17 @@ export interface ModernLeg {
  * Before it, toolwright answers what the SDK cannot from a handled method: a method the servers
  * do not answer is HTTP 404 `-32601` (the SDK's own handlers answer errors with 200), and a
  * `tools/call` whose `Mcp-Param-*` headers disagree with its arguments is HTTP 400 `-32020` (see
- * `paramHeaderProblem`). A client hanging up aborts the request's signal, which closes its
- * server and so aborts the call. The methods and tool schemas are read once from a server built
- * by `factory` and never connected. `subscriptions/listen` streams are served by the SDK and told
- * of what is published on `changeEvents`.
+ * `paramHeaderProblem`). A new `tools/call` (one without a `requestState`) of a client that has
+ * `inputRounds.maxParkedPerClient` calls parked already is HTTP 503 `-32000` with
+ * `tooManyParkedMessage` and `Retry-After: 1`; the request the SDK is handed carries its client
+ * (`recordRequestClient`), so a call it parks counts against the same client. A client hanging
+ * up aborts the request's signal, which closes its server and so aborts the call. The methods
+ * and tool schemas are read once from a server built by `factory` and never connected.
+ * `subscriptions/listen` streams are served by the SDK and told of what is published on
+ * `changeEvents`.
  */
-export function createModernLeg(factory: ServerFactory, changeEvents?: ServerEventBus): ModernLeg {
+export function createModernLeg(factory: ServerFactory, options: ModernLegOptions): ModernLeg {
+  const { clientOf, changeEvents } = options;
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
     onerror: () => undefined,
@@ -47,6 +62,19 @@ export function createModernLeg(factory: ServerFactory, changeEvents?: ServerEve
       const unknown = unknownRequestOf(body, answered);
       if (unknown !== undefined) return sendRequestError(res, 404, unknown.id, -32601, 'Method not found');
       const call = toolCallOf(body);
+      const client = clientOf(req);
+      if (call !== undefined && call.requestState === undefined) {
+        const runs = parkedRunsOf(probe);
+        if (runs !== undefined && runs.parkedBy(client.key) >= runs.options.maxParkedPerClient)
+          return sendRequestError(
+            res,
+            503,
+            call.id,
+            -32000,
+            tooManyParkedMessage(runs.options.maxParkedPerClient, client),
+            { 'Retry-After': '1' },
+          );
+      }
       if (call !== undefined) {
         const problem = paramHeaderProblem(
           paramHeadersOf(listedInputSchemaOf(probe, call.name)),
@@ -66,7 +94,9 @@ export function createModernLeg(factory: ServerFactory, changeEvents?: ServerEve
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
       });
-      const response = await handler.fetch(toWebRequest(req, controller.signal), { parsedBody: body, ...authOf(req) });
+      const request = toWebRequest(req, controller.signal);
+      recordRequestClient(request, client.key);
+      const response = await handler.fetch(request, { parsedBody: body, ...authOf(req) });
       await sendWebResponse(response, res);
     },
     close: () => handler.close(),
@@ -115,8 +145,10 @@ function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefin
   return { id };
 }
 
-/** The `tools/call` request of a body (its id, tool name and arguments), or `undefined`. */
-function toolCallOf(body: unknown): { id: RequestId; name: string; arguments: unknown } | undefined {
+/** The `tools/call` request of a body (its id, tool name, arguments, a retry's `requestState`), or `undefined`. */
+function toolCallOf(
+  body: unknown,
+): { id: RequestId; name: string; arguments: unknown; requestState: unknown } | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
   if (
@@ -126,14 +158,29 @@ function toolCallOf(body: unknown): { id: RequestId; name: string; arguments: un
     params === null
   )
     return undefined;
-  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  return typeof name === 'string' ? { id, name, arguments: args } : undefined;
+  const {
+    name,
+    arguments: args,
+    requestState,
+  } = params as {
+    name?: unknown;
+    arguments?: unknown;
+    requestState?: unknown;
+  };
+  return typeof name === 'string' ? { id, name, arguments: args, requestState } : undefined;
 }
 
-/** Answers one request with a JSON-RPC error carrying its id, with `status`. */
-function sendRequestError(res: ServerResponse, status: number, id: RequestId, code: number, message: string): void {
+/** Answers one request with a JSON-RPC error carrying its id, with `status` (and `headers`). */
+function sendRequestError(
+  res: ServerResponse,
+  status: number,
+  id: RequestId,
+  code: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
