@@ -3,8 +3,8 @@ import type { RequestId } from '@modelcontextprotocol/server';
 import { errorText } from '../../../util/describe.js';
 import type { HandlerExtra } from '../extra.js';
 import { relayFailedText, STALE_STATE_TEXT } from './errors.js';
-import { ParkedRun } from './parked-run.js';
-import type { Parkable, RunBinding } from './parked-runs.js';
+import type { ParkedRun } from './parked-run.js';
+import type { RunBinding } from './run-binding.js';
 import type { RelayBus, RelayListener } from './relay-bus.js';
 import {
   fromWireError,
@@ -33,7 +33,7 @@ interface Pending {
 }
 
 /** How a node takes back a call parked here (`ParkedRuns.take`). */
-export type TakeParked = (state: string, binding: RunBinding, tool: string) => Parkable | undefined;
+export type TakeParked = (state: string, binding: RunBinding, tool: string) => ParkedRun | undefined;
 
 /**
  * The parked-run relay of one node: lets a 2026-07-28-era retry reach the process whose call it
@@ -188,7 +188,7 @@ export class RunRelay {
     const send = (message: RelayMessage): void =>
       void this.bus.send(retry.from, JSON.stringify(message)).catch(() => undefined);
     const run = this.take(retry.state, { connection: undefined, principal: retry.principal }, retry.tool);
-    if (!(run instanceof ParkedRun)) return send({ type: 'outcome', id: retry.id, outcome: { kind: 'stale' } });
+    if (run === undefined) return send({ type: 'outcome', id: retry.id, outcome: { kind: 'stale' } });
     const controller = new AbortController();
     this.serving.set(retry.id, controller);
     send({ type: 'alive', id: retry.id });
