@@ -4,15 +4,15 @@ import {
   ASK_TIMED_OUT_REASON,
   DEFAULT_ASK_TIMEOUT_MS,
   DEFAULT_MAX_PERMISSION_QUESTIONS,
-  DecisionStore,
+  DecisionMap,
   PermissionPolicy,
-  ScopedDecisions,
+  MemoryDecisionStore,
   answerOfElicitation,
   createPolicy,
   questionText,
   type PermissionAnswer,
 } from '../src/runtime/permissions/index.js';
-import { askQuestion } from '../src/runtime/permissions/decisions.js';
+import { askQuestion } from '../src/runtime/permissions/ask.js';
 import { createCallContext, type Session } from '../src/contract/index.js';
 import { ctxOf } from './support/text.js';
 
@@ -153,8 +153,8 @@ test('a rule decides only for its tool and subject; a deny of an implied capabil
   assert.equal(policy.check('cp', '/z', 'admin'), undefined);
 });
 
-test('DecisionStore: a later decision replaces an earlier one; a deny reached through implications wins over an allow', () => {
-  const store = new DecisionStore();
+test('DecisionMap: a later decision replaces an earlier one; a deny reached through implications wins over an allow', () => {
+  const store = new DecisionMap();
   const implications = createPolicy({ implications: { write: ['read'] } }).implications;
   store.set('t', '/a', ['read'], 'allow');
   store.set('t', '/a', ['read'], 'deny', 'changed my mind');
@@ -194,8 +194,8 @@ test('DecisionStore: a later decision replaces an earlier one; a deny reached th
   assert.deepEqual(store.list(), []);
 });
 
-test('ScopedDecisions: a store per owner, made only when asked to; clearing one owner keeps the others', () => {
-  const decisions = new ScopedDecisions();
+test('MemoryDecisionStore: a store per owner, made only when asked to; clearing one owner keeps the others', () => {
+  const decisions = new MemoryDecisionStore();
   const session: Session = { id: 's1', transport: 'http' };
   const alice = { kind: 'principal', id: 'alice' } as const;
   const bySession = { kind: 'session', session } as const;
@@ -203,7 +203,7 @@ test('ScopedDecisions: a store per owner, made only when asked to; clearing one 
   assert.equal(decisions.storeOf(alice, false), undefined);
   assert.equal(decisions.storeOf(bySession, false), undefined);
   const server = decisions.storeOf({ kind: 'server' }, false)!;
-  assert.ok(server instanceof DecisionStore);
+  assert.ok(server instanceof DecisionMap);
   const aliceStore = decisions.storeOf(alice, true)!;
   const sessionStore = decisions.storeOf(bySession, true)!;
   assert.equal(decisions.storeOf(alice, false), aliceStore);

@@ -6,7 +6,7 @@ import {
   closureOf,
   implicationsOf,
   globToRegExp,
-  DecisionStore,
+  DecisionMap,
 } from '../src/runtime/permissions/index.js';
 
 test('closure is transitive, cycle-safe and lists grants first', () => {
@@ -135,7 +135,7 @@ test('remembered decisions are per tool, subject and capability, follow implicat
 
 test("one call's once-decisions come after remembered ones", () => {
   const policy = createPolicy();
-  const once = new DecisionStore();
+  const once = new DecisionMap();
   once.set('t', '/x', ['write'], 'allow');
   assert.deepEqual(policy.check('t', '/x', 'write', once), { effect: 'allow', source: 'once' });
   assert.equal(policy.check('t', '/x', 'write'), undefined);

@@ -1,7 +1,7 @@
 import { kindOf } from '../util/describe.js';
 import { isPositiveInteger } from '../util/limits.js';
 import {
-  ScopedDecisions,
+  MemoryDecisionStore,
   type DecisionOwner,
   type DecisionSelector,
   type PermissionEffect,
@@ -171,7 +171,7 @@ export class RedisDecisionStore implements RememberedDecisionStore {
   private readonly base: string;
   private readonly sessionTtlMs: number;
   /** The decisions of sessions without an id, which no other process could reach. */
-  private readonly local = new ScopedDecisions();
+  private readonly local = new MemoryDecisionStore();
 
   /** Throws a `TypeError` naming a bad option. */
   constructor(

@@ -2,13 +2,9 @@ import type { CallContext, PermissionRequest, PermissionSubject, ToolRecord } fr
 import type { DecisionOwner } from './owner.js';
 import { throwIfAborted } from './context.js';
 import { isCapabilityName } from './capabilities.js';
-import {
-  askQuestion,
-  DecisionStore,
-  type PermissionAnswer,
-  type PermissionDecision,
-  type PermissionVerdict,
-} from './decisions.js';
+import { askQuestion } from './ask.js';
+import type { PermissionAnswer, PermissionDecision, PermissionVerdict } from './decision.js';
+import { DecisionMap } from './decision-map.js';
 import {
   PermissionDeniedError,
   TooManyPermissionQuestionsError,
@@ -272,7 +268,7 @@ function denialsOf(
  * answered question.
  */
 export class PermissionInvocation {
-  readonly once = new DecisionStore();
+  readonly once = new DecisionMap();
   readonly decisions: PermissionDecisionEntry[] = [];
   /** Whom this call's "always" answers belong to (see `PermissionPolicy.ownerOf`). */
   readonly owner: DecisionOwner;

@@ -1,5 +1,5 @@
 import { closureOf, type Implications } from './capabilities.js';
-import type { PermissionEffect, StoredDecision } from './decisions.js';
+import type { PermissionEffect, StoredDecision } from './decision.js';
 import type { DecisionOwner } from './owner.js';
 
 /** Which remembered decisions `revoke` forgets: those matching every member given (all of the owner's without any). */
@@ -13,7 +13,7 @@ export interface DecisionSelector {
  * Where a `PermissionPolicy` keeps its remembered ("always") decisions, per owner (see
  * `DecisionOwner`: the whole server, one principal, one session; nothing is kept for `none`).
  * Every method may answer synchronously or with a promise. Two implementations ship:
- * `ScopedDecisions`, in this process's memory (the default), and `RedisDecisionStore`
+ * `MemoryDecisionStore`, in this process's memory (the default), and `RedisDecisionStore`
  * (`toolwright/redis`), which every process sharing one Redis sees at once. A store that cannot
  * answer (Redis down) rejects, and the call that needed the answer fails with that error.
  */
