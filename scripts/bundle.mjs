@@ -63,8 +63,9 @@ await build({
   logLevel: 'warning',
 });
 
-/** A class declared as `var X = [X_1 = ]class Y {`: `X` is its source name, `Y` esbuild's. */
-const RENAMED_CLASS = /^(var ([A-Za-z_$][\w$]*) = (?:[A-Za-z_$][\w$]* = )?class )([A-Za-z_$][\w$]*) \{/gm;
+/** A class declared as `var X = [X_1 = ]class Y [extends Z] {`: `X` is its source name, `Y` esbuild's. */
+const RENAMED_CLASS =
+  /^(var ([A-Za-z_$][\w$]*) = (?:[A-Za-z_$][\w$]* = )?class )([A-Za-z_$][\w$]*)((?: extends [^{\n]+)?) \{/gm;
 
 /** What an empty chunk holds: its source-map comment at most. */
 const EMPTY = /^\s*(\/\/# sourceMappingURL=\S+\s*)?$/;
@@ -82,10 +83,10 @@ for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const kept = text
     .replace(/^import "[^"]*\/([^"/]+\.js)";$/gm, (line, chunk) => (empty.has(chunk) ? '' : line))
-    .replace(RENAMED_CLASS, (line, head, outer, inner) =>
+    .replace(RENAMED_CLASS, (line, head, outer, inner, heritage) =>
       inner === outer
         ? line
-        : `${head}${inner} { static { Object.defineProperty(this, "name", { value: "${outer}", configurable: true }); }`,
+        : `${head}${inner}${heritage} { static { Object.defineProperty(this, "name", { value: "${outer}", configurable: true }); }`,
     );
   const stillNamed = [...empty].find((chunk) => kept.includes(chunk));
   if (stillNamed !== undefined)

@@ -1,14 +1,15 @@
-// reflect-metadata must be loaded before any decorated class is evaluated: TypeScript's
-// emitted `__metadata` helper silently does nothing without it. Importing toolwright loads it.
-import 'reflect-metadata';
-
-/*
+/**
  * The package root: what a tool author needs to write, compile and serve a tool. Everything else
  * sits behind a named subpath: `toolwright/compiler` (schemas, inspection), `toolwright/runtime`
  * (the executor, permissions, interceptors, output limits, the contract's readers),
  * `toolwright/mcp` (the MCP edge: servers, transports, wire helpers) and `toolwright/testing`.
  * A test pins this list (test/exports.test.ts); the README lists every entry point.
+ *
+ * @module toolwright
  */
+// reflect-metadata must be loaded before any decorated class is evaluated: TypeScript's
+// emitted `__metadata` helper silently does nothing without it. Importing toolwright loads it.
+import 'reflect-metadata';
 
 export {
   Tool,
@@ -45,6 +46,8 @@ export {
   type ToolOptions,
   type FieldOptions,
   type DiscriminatedUnion,
+  type ValueType,
+  type ValueTypeRef,
 } from './decorators/index.js';
 export { compile, type CompileOptions } from './compiler/compile/compile.js';
 export { serveStdio, type ServeStdioOptions } from './mcp/transports/serve-stdio.js';
@@ -91,6 +94,7 @@ export type {
   ProgressUpdate,
   Elicitation,
   ElicitAnswer,
+  Root,
   ElicitAction,
   SamplingRequest,
   SamplingResult,

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OUT_DIR } from './support/cli-paths.js';
+import { runProcess } from './support/run-process.js';
 import { sampleBanner } from '../samples/serve-banner.js';
 
 // `npm start` runs samples/serve.js: the file and shell samples over streamable HTTP, one port,
@@ -61,6 +61,35 @@ describe('samples/serve (npm start)', () => {
       assert.ok(
         started.stdout().includes(`    npx mcp-inspector --cli ${started.files} --method tools/list\n`),
         started.stdout(),
+      );
+
+      // The banner's client code, run as it is printed (an ES module beside the repository's packages).
+      const banner = started.stdout();
+      assert.ok(
+        banner.includes("import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';\n"),
+      );
+      assert.doesNotMatch(banner, /@modelcontextprotocol\/sdk/, 'the banner teaches the 2.x client');
+      const inspector = (
+        JSON.parse(readFileSync(join(OUT_DIR, '..', 'package.json'), 'utf8')) as {
+          devDependencies: Record<string, string>;
+        }
+      ).devDependencies['@modelcontextprotocol/inspector'];
+      assert.ok(
+        banner.includes(`  MCP Inspector (${inspector}, a development dependency here)`),
+        'the Inspector version named',
+      );
+      const header = '(@modelcontextprotocol/client 2.x, either protocol era):\n';
+      const code = banner
+        .slice(banner.indexOf(header) + header.length)
+        .split('\n\n')[0]!
+        .replace(/^ {4}/gm, '');
+      const script = join(OUT_DIR, 'banner-client.mjs');
+      writeFileSync(script, code);
+      const ran = await runProcess(process.execPath, [script], { timeoutMs: 30_000 });
+      rmSync(script);
+      assert.deepEqual(
+        { code: ran.code, out: ran.stdout },
+        { code: 0, out: "[ 'read_file', 'write_file', 'list_directory' ]\n" },
       );
 
       const files = await connect(started.files);

@@ -524,8 +524,7 @@ test(
       message: 'ToolwrightModule: "path" must be a path beginning with "/", got "mcp"',
     });
     assert.throws(() => ToolwrightModule.forRootAsync({} as never), {
-      message:
-        'ToolwrightModule.forRootAsync: the options must be { useFactory, inject?, imports? } with a useFactory function',
+      message: 'ToolwrightModule.forRootAsync: give exactly one of useFactory, useClass or useExisting, got none',
     });
 
     @Module({})

@@ -5,37 +5,83 @@ import { dirname, join, posix } from 'node:path';
 import { REPO_ROOT } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
 
-/** The files `npm pack` would put in the package, as paths relative to the package root. */
-async function packedFiles(): Promise<string[]> {
+/**
+ * What the package ships (`npm pack --dry-run`): the bundle with its source maps, the type
+ * declarations, the TypeScript sources the maps point to, the README, the guides, the changelog
+ * and the licence. The unbundled modules of `dist/src/` (and their maps) stay out: only this
+ * repository's tests load them, under the condition `toolwright-unbundled`.
+ */
+
+/** The files `npm pack` would put in the package, as paths relative to the package root, and the tarball's size. */
+async function packed(): Promise<{ files: string[]; size: number }> {
   const outcome = await runProcess('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     timeoutMs: 60_000,
     cwd: REPO_ROOT,
   });
   assert.equal(outcome.code, 0, outcome.stderr);
-  const [report] = JSON.parse(outcome.stdout) as { files: { path: string }[] }[];
-  return report!.files.map((file) => file.path);
+  const [report] = JSON.parse(outcome.stdout) as { files: { path: string }[]; size: number }[];
+  return { files: report!.files.map((file) => file.path), size: report!.size };
 }
 
-test('the package ships every file the README links to and every source a source map names', async () => {
-  const files = new Set(await packedFiles());
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const linked = [...readme.matchAll(/`((?:src|docs)\/[\w./-]+\.md)`/g)].map((m) => m[1]!);
+/** Every path the exports map points to under `condition` (`types`, `default`), and `main`, `types`, `bin`. */
+function exportTargets(condition: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | Record<string, string>>;
+  };
+  return Object.values(pkg.exports)
+    .map((target) => (typeof target === 'string' ? target : target[condition]))
+    .filter((target): target is string => target !== undefined)
+    .map((target) => posix.normalize(target));
+}
+
+test('the package ships the bundle, its maps, the declarations and the sources the maps name; not dist/src modules', async () => {
+  const { files: list, size } = await packed();
+  const files = new Set(list);
   assert.deepEqual(
-    linked.filter((path) => !files.has(path)),
+    [...exportTargets('types'), ...exportTargets('default')].filter((path) => !files.has(path)),
     [],
   );
-  assert.ok(
-    linked.includes('src/compiler/schema/MAPPING.md') && linked.some((path) => path.startsWith('docs/')),
-    `README links: ${linked.join(', ')}`,
+  assert.deepEqual(
+    list.filter((path) => path.startsWith('dist/src/') && !path.endsWith('.d.ts')),
+    [],
+    'dist/src ships its declarations only',
   );
+  assert.ok(
+    list.filter((path) => path.startsWith('dist/src/') && path.endsWith('.d.ts')).length > 100,
+    'every module has its declarations',
+  );
+  const bundled = list.filter((path) => path.startsWith('dist/bundle/') && path.endsWith('.js'));
+  assert.deepEqual(
+    bundled.filter((path) => !files.has(`${path}.map`)),
+    [],
+    'every bundled file has its source map',
+  );
+  const missing = list
+    .filter((path) => path.endsWith('.js.map'))
+    .flatMap((map) => {
+      const { sources } = JSON.parse(readFileSync(join(REPO_ROOT, map), 'utf8')) as { sources: string[] };
+      return sources
+        .map((source) => posix.normalize(posix.join(dirname(map), source)))
+        .filter((source) => !files.has(source));
+    });
+  assert.deepEqual(missing, [], 'every source a map names ships, so stack traces resolve to src/*.ts');
+  assert.ok(size < 800_000, `the tarball is ${size} bytes`);
+});
 
-  const maps = [...files].filter((path) => path.endsWith('.js.map'));
-  assert.ok(maps.length > 50, `${maps.length} source maps`);
-  const missing = maps.flatMap((map) => {
-    const { sources } = JSON.parse(readFileSync(join(REPO_ROOT, map), 'utf8')) as { sources: string[] };
-    return sources
-      .map((source) => posix.normalize(posix.join(dirname(map), source)))
-      .filter((source) => !files.has(source));
+test('the package ships every document the README and the guides link to', async () => {
+  const files = new Set((await packed()).files);
+  const docs = ['README.md', ...[...files].filter((path) => /^docs\/[^/]+\.md$/.test(path))];
+  const linked = docs.flatMap((doc) => {
+    const text = readFileSync(join(REPO_ROOT, doc), 'utf8');
+    const targets = [
+      ...[...text.matchAll(/\]\(([\w./-]+\.md)(?:#[\w-]*)?\)/g)].map((m) => posix.join(posix.dirname(doc), m[1]!)),
+      ...[...text.matchAll(/`((?:src|docs)\/[\w./-]+\.md)`/g)].map((m) => m[1]!),
+    ];
+    return targets.map((path) => posix.normalize(path));
   });
-  assert.deepEqual(missing, []);
+  assert.ok(linked.includes('src/compiler/schema/MAPPING.md') && linked.includes('docs/nest.md'), linked.join(', '));
+  assert.deepEqual(
+    [...new Set(linked)].filter((path) => !files.has(path)),
+    [],
+  );
 });

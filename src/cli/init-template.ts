@@ -75,9 +75,13 @@ test('refuses bad arguments with every problem', async () => {
 });
 `;
 
-/** The scripts `init` sets in package.json (existing scripts of the same name are kept). */
+/**
+ * The scripts `init` sets in package.json (existing scripts of the same name are kept). The test
+ * files are named by a shell glob: Node 22 and later read a bare folder given to `node --test` as
+ * a module (`Cannot find module .../dist/test`), and Node 20 takes no quoted glob.
+ */
 export const SCRIPTS: Readonly<Record<string, string>> = {
   build: 'tsc -p .',
-  test: 'tsc -p . && node --test dist/test/',
+  test: 'tsc -p . && node --test dist/test/*.test.js',
   start: 'tsc -p . && node dist/src/server.js',
 };

@@ -1,7 +1,9 @@
-/*
+/**
  * `toolwright/compiler`: what `compile` is built from, for tools that inspect or generate
  * schemas: schema generation, the argument pipeline, inspection and listing helpers, and the
  * readers of the metadata the decorators record.
+ *
+ * @module toolwright/compiler
  */
 export * from './compile/index.js';
 export * from './schema/index.js';

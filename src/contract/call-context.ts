@@ -25,13 +25,21 @@ export interface CallContextInit {
   readonly session?: Session;
   readonly principal?: Principal;
   readonly request?: TransportRequest;
+  /** The context's `progress` (default: dropped). */
   readonly progress?: (update: ProgressUpdate | string) => void;
+  /** The context's `log` (default: dropped). */
   readonly log?: (level: LogLevel, data: Json, logger?: string) => void;
+  /** The context's `elicit` (default: answers `cancel`). */
   readonly elicit?: (question: Elicitation) => Promise<ElicitAnswer>;
+  /** The context's `sample` (default: rejects with `SamplingUnavailableError`). */
   readonly sample?: (request: SamplingRequest) => Promise<SamplingResult>;
+  /** The context's `roots` (default: rejects with `RootsUnavailableError`). */
   readonly roots?: (options?: { readonly key?: string }) => Promise<readonly Root[]>;
+  /** The context's `requirePermission` (default: rejects with `NoPermissionPolicyError`). */
   readonly requirePermission?: (request: PermissionRequest) => Promise<readonly string[]>;
+  /** The context's `update` (default: dropped). */
   readonly update?: (output: ToolOutput) => void;
+  /** The host's own `writeRecord`, called after the record was kept for the call core. */
   readonly writeRecord?: (ns: string, data: unknown) => void;
 }
 

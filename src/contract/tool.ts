@@ -49,9 +49,13 @@ export interface ToolFacts {
  * permissions). `subject` picks the subject out of the validated arguments.
  */
 export interface Requirement {
+  /** The capabilities needed on the subject (`['write']`). */
   readonly capabilities: readonly string[];
+  /** Picks the subject (or subjects) out of the validated arguments (`(args) => args.path`). */
   readonly subject: (args: any) => string | readonly string[];
+  /** Names what the subject is, for the user ("destination file"). */
   readonly label?: string;
+  /** Says why the tool needs it, for the user. */
   readonly reason?: string;
   /** Whether the subjects are file-system paths, resolved before the policy decides (see `PathSubjects`). */
   readonly path?: PathSubjects;

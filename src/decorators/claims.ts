@@ -110,14 +110,24 @@ export function Replay(replay: Exclude<ReplayClaim, 'unknown'>): ClassDecorator 
 
 /** Plain-function twins of the claim decorators, for building tools without decorator syntax. */
 export const defineClaims = {
+  /** `@ReadOnly()` on `cls`. */
   readOnly: (cls: Function) => ReadOnly()(cls),
+  /** `@Destructive()` on `cls`. */
   destructive: (cls: Function) => Destructive()(cls),
+  /** `@Idempotent()` on `cls`. */
   idempotent: (cls: Function) => Idempotent()(cls),
+  /** `@OpenWorld()` on `cls`. */
   openWorld: (cls: Function) => OpenWorld()(cls),
+  /** `@Sequential()` on `cls`. */
   sequential: (cls: Function) => Sequential()(cls),
+  /** `@Barrier()` on `cls`. */
   barrier: (cls: Function) => Barrier()(cls),
+  /** `@Resource(key)` on `cls`. */
   resource: (cls: Function, key: string) => Resource(key)(cls),
+  /** `@Flow(flow)` on `cls`. */
   flow: (cls: Function, flow: FlowClaim) => Flow(flow)(cls),
+  /** `@Replay(replay)` on `cls`. */
   replay: (cls: Function, replay: Exclude<ReplayClaim, 'unknown'>) => Replay(replay)(cls),
+  /** `@Scopes(...scopes)` on `cls`. */
   scopes: (cls: Function, ...scopes: string[]) => Scopes(...scopes)(cls),
 } as const;

@@ -1,3 +1,9 @@
+/**
+ * `toolwright/nest`: the NestJS module (`ToolwrightModule`) and what an application provides to it.
+ * Needs the optional peers `@nestjs/common` and `@nestjs/core` (11 or 12).
+ *
+ * @module toolwright/nest
+ */
 // reflect-metadata must be loaded before any decorated class is evaluated.
 import 'reflect-metadata';
 
@@ -13,6 +19,8 @@ export {
   DEFAULT_MCP_PATH,
   type ToolwrightModuleOptions,
   type ToolwrightModuleAsyncOptions,
+  type ToolwrightModuleRootOptions,
+  type ToolwrightOptionsFactory,
   type ToolwrightTransport,
   type ToolwrightOutputLimits,
   type ToolwrightCallOptions,

@@ -1,4 +1,4 @@
-import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency } from '@nestjs/common';
+import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
 import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
 
@@ -55,14 +55,45 @@ export interface ToolwrightModuleOptions {
   readonly shutdownTimeoutMs?: number;
 }
 
-/** The options of `ToolwrightModule.forRootAsync`: a factory Nest calls with its `inject`ed providers. */
+/**
+ * The options of `ToolwrightModule.forRoot`: the module's options, and `isGlobal`, which makes
+ * the module global (`ToolwrightServer` injectable in every module without importing it).
+ */
+export interface ToolwrightModuleRootOptions extends ToolwrightModuleOptions {
+  /** Registers the module as global. Default `false`. */
+  readonly isGlobal?: boolean;
+}
+
+/**
+ * A class `forRootAsync({ useClass })` or `forRootAsync({ useExisting })` asks for the module's
+ * options, as Nest's configurable modules do (`TypeOrmOptionsFactory.createTypeOrmOptions` and
+ * the like). It is a provider, so its constructor may inject others.
+ */
+export interface ToolwrightOptionsFactory {
+  /** Returns the module's options (or a Promise of them); they are checked as `forRoot`'s are. */
+  createToolwrightOptions(): ToolwrightModuleOptions | Promise<ToolwrightModuleOptions>;
+}
+
+/**
+ * The options of `ToolwrightModule.forRootAsync`, made by Nest's `ConfigurableModuleBuilder`:
+ * exactly one of `useFactory` (with `inject`), `useClass` or `useExisting` gives the module's
+ * options once the providers they need exist.
+ */
 export interface ToolwrightModuleAsyncOptions {
-  /** Modules whose exported providers the factory injects. */
+  /** Modules whose exported providers `useFactory`, `useClass` or `useExisting` need. */
   readonly imports?: ModuleMetadata['imports'];
   /** The providers handed to `useFactory`, in order. */
   readonly inject?: (InjectionToken | OptionalFactoryDependency)[];
   /** Returns the module's options (or a Promise of them). */
-  readonly useFactory: (...args: any[]) => ToolwrightModuleOptions | Promise<ToolwrightModuleOptions>;
+  readonly useFactory?: (...args: any[]) => ToolwrightModuleOptions | Promise<ToolwrightModuleOptions>;
+  /** A class the module registers as a provider of its own and asks for the options. */
+  readonly useClass?: Type<ToolwrightOptionsFactory>;
+  /** A provider already in scope (through `imports`) that the module asks for the options. */
+  readonly useExisting?: Type<ToolwrightOptionsFactory>;
+  /** Providers that `inject` names, made available to `useFactory` (as Nest's configurable modules take them). */
+  readonly provideInjectionTokensFrom?: Provider[];
+  /** Registers the module as global. Default `false`. */
+  readonly isGlobal?: boolean;
 }
 
 /** The injection token of the module's resolved options. */
@@ -116,18 +147,56 @@ export interface ToolwrightOutputLimits {
 /** Default HTTP endpoint path. */
 export const DEFAULT_MCP_PATH = '/mcp';
 
+/** Every key of `ToolwrightModuleOptions`, in the order the error message lists them. */
+const MODULE_OPTION_KEYS: readonly string[] = [
+  'name',
+  'version',
+  'instructions',
+  'transport',
+  'path',
+  'http',
+  'auth',
+  'hideForbiddenTools',
+  'shutdownTimeoutMs',
+];
+
+/** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
+export const ASYNC_OPTION_KEYS: readonly string[] = [
+  'imports',
+  'inject',
+  'useFactory',
+  'useClass',
+  'useExisting',
+  'provideInjectionTokensFrom',
+  'isGlobal',
+];
+
 /**
- * Checks the module's options and throws a `TypeError` naming the first bad one: `name` and
- * `version` must be non-empty strings, `transport` `'stdio'`, `'http'` or `'none'`, `path` a string
- * beginning with `/`, `auth` an object and only with transport `'http'` (its members are checked
- * by `createAuthGate` when the module starts), `hideForbiddenTools` a boolean.
+ * Throws a `TypeError` naming the first key of `options` that `known` lacks, as
+ * `<where>: unknown option "key" (known options: a, b, ...)`.
  */
-export function checkModuleOptions(options: unknown): ToolwrightModuleOptions {
+export function refuseUnknownKeys(where: string, options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key))
+      throw new TypeError(`${where}: unknown option ${JSON.stringify(key)} (known options: ${known.join(', ')})`);
+  }
+}
+
+/**
+ * Checks the module's options and throws a `TypeError` naming the first bad one: an unknown key
+ * (`ToolwrightModule: unknown option "port" (known options: name, version, ...)`; `also` lists
+ * keys the caller accepts besides, such as `forRoot`'s `isGlobal`), `name` and `version` must be
+ * non-empty strings, `transport` `'stdio'`, `'http'` or `'none'`, `path` a string beginning with
+ * `/`, `auth` an object and only with transport `'http'` (its members are checked by
+ * `createAuthGate` when the module starts), `hideForbiddenTools` a boolean.
+ */
+export function checkModuleOptions(options: unknown, also: readonly string[] = []): ToolwrightModuleOptions {
   const where = 'ToolwrightModule';
   if (typeof options !== 'object' || options === null)
     throw new TypeError(
       `${where}: the options must be an object { name, version, transport }, got ${options === null ? 'null' : typeof options}`,
     );
+  refuseUnknownKeys(where, options, [...MODULE_OPTION_KEYS, ...also]);
   const given = options as Partial<ToolwrightModuleOptions>;
   if (typeof given.name !== 'string' || given.name === '')
     throw new TypeError(`${where}: "name" must be a non-empty string (the server's name)`);

@@ -6,6 +6,7 @@ import { ConsoleLogger, type LogLevel } from '@nestjs/common';
  * `NestFactory.createApplicationContext(AppModule, { logger: new StderrLogger() })`.
  */
 export class StderrLogger extends ConsoleLogger {
+  /** Writes every message, whatever its level, to stderr. */
   protected override printMessages(
     messages: unknown[],
     context?: string,

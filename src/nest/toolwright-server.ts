@@ -1,11 +1,13 @@
 import {
   Inject,
   Injectable,
+  Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, ModulesContainer } from '@nestjs/core';
+import type { Server as NetServer } from 'node:net';
 import type { Server } from '@modelcontextprotocol/server';
 import type { CompileOptions } from '../compiler/index.js';
 import type { ContractTool, Session } from '../contract/index.js';
@@ -30,11 +32,28 @@ import { DEFAULT_MCP_PATH, TOOLWRIGHT_OPTIONS, type ToolwrightModuleOptions } fr
 import { callOptionsOf, compileOptionsOf, type ProviderLookup } from './provided-options.js';
 import { listeningUrlOf } from './listening-url.js';
 
+/** The application's node HTTP server, as far as the start log needs it. */
+interface HttpServerLike {
+  readonly listening?: boolean;
+  address(): ReturnType<NetServer['address']>;
+  once?(event: 'listening', listener: () => void): unknown;
+}
+
 /**
  * How long a shutdown waits, past its deadline, for the answers of the calls it ended at the
  * deadline (see `CallDrain`) to be written.
  */
 const LAST_ANSWERS_MS = 1000;
+
+/** How many tool names the start log line lists before it says how many more there are. */
+const NAMES_LOGGED = 10;
+
+/** `3 tools: a, b, c` (at most `NAMES_LOGGED` names, then `and N more`). */
+function toolsSummary(tools: readonly ContractTool[]): string {
+  const names = tools.slice(0, NAMES_LOGGED).map((tool) => tool.name);
+  const more = tools.length > NAMES_LOGGED ? ` and ${tools.length - NAMES_LOGGED} more` : '';
+  return `${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}${names.length === 0 ? '' : ': '}${names.join(', ')}${more}`;
+}
 
 /**
  * The MCP server of a Nest application, made by `ToolwrightModule`. At module init it discovers
@@ -56,6 +75,10 @@ const LAST_ANSWERS_MS = 1000;
  * then waits until the responses carrying those answers were written (at most 1 s more), and
  * closes every session (aborting the signals of calls still running); over stdio the transport
  * writes the answers and closes. Then it calls every tool's `close()`.
+ *
+ * Over HTTP, once the application listens, it logs where the endpoint is through Nest's logger
+ * (context `ToolwrightModule`): `MCP endpoint http://127.0.0.1:3000/mcp serves 2 tools:
+ * find_order, greet` (a wildcard address shown as `127.0.0.1`; at most ten names).
  */
 @Injectable()
 export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -69,6 +92,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private closing: Promise<void> | undefined;
   private readonly calls = new CallDrain();
   private readonly posts = new OpenResponses();
+  private readonly logger = new Logger('ToolwrightModule');
 
   /**
    * Resolves once the stdio transport closed (stdin ended, stdout broke, or the application
@@ -110,6 +134,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs);
   }
 
+  /**
+   * Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad
+   * tools or options fail the application's start here.
+   */
   onModuleInit(): void {
     const lookup: ProviderLookup = (token) => this.optional(token);
     const discovered = discoverTools(this.discovery);
@@ -141,6 +169,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     if (this.options.transport === 'http') this.mountHttp();
   }
 
+  /** Nest's hook: over stdio, starts serving stdin and stdout. */
   async onApplicationBootstrap(): Promise<void> {
     if (this.options.transport !== 'stdio') return;
     this.stdio = await connectStdio(() => this.createMcpServer('stdio'), {
@@ -151,6 +180,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     void this.stdio.closed.then(() => this.resolveClosed());
   }
 
+  /**
+   * Nest's first shutdown hook: refuses new calls, drains those in flight, closes the transport,
+   * then each tool's `close()`.
+   */
   onModuleDestroy(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
@@ -193,6 +226,22 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
         if (req.method === 'POST') this.posts.track(res);
       },
     });
+    this.announce(adapter.getHttpServer() as HttpServerLike, path);
+  }
+
+  /** Logs the endpoint's URL and tools once the application's HTTP server listens (at once when it already does). */
+  private announce(server: HttpServerLike, path: string): void {
+    const log = (): void => {
+      let where: string;
+      try {
+        where = listeningUrlOf(server, path);
+      } catch {
+        where = path; // a pipe, not a TCP port
+      }
+      this.logger.log(`MCP endpoint ${where} serves ${toolsSummary(this.served)}`);
+    };
+    if (server.listening === true) log();
+    else server.once?.('listening', log);
   }
 
   /** The `auth` option with its defaults: the served tools' scopes, and the listening URL as the resource. */

@@ -10,6 +10,7 @@ import { checkOptionsObject, invalidOption, optionKeys } from '../util/options.j
  * as it is; for ioredis, pass `{ sendCommand: (args) => redis.call(args[0], ...args.slice(1)) }`.
  */
 export interface RedisCommandClient {
+  /** Sends one command (`['SET', 'k', 'v']`) and resolves its reply; `timeout` bounds it in milliseconds. */
   sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
 }
 
@@ -128,7 +129,11 @@ export class RedisConnection {
   private readonly owned: OwnedClient | undefined;
   private closed = false;
 
-  /** Use `connectRedis`; this constructor neither connects nor checks its arguments. */
+  /**
+   * Use `connectRedis`; this constructor neither connects nor checks its arguments.
+   *
+   * @internal
+   */
   constructor(
     private readonly client: RedisCommandClient,
     options: {

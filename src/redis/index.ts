@@ -1,7 +1,9 @@
-/*
+/**
  * `toolwright/redis`: shared state for several toolwright processes, kept in Redis. Nothing here
  * is loaded by `toolwright`, `toolwright/runtime` or `toolwright/mcp`; import this subpath (and
  * install the optional peer `@redis/client`) only when a deployment runs more than one process.
+ *
+ * @module toolwright/redis
  */
 export {
   connectRedis,

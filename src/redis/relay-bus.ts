@@ -16,7 +16,9 @@ import { checkOptionsObject, optionKeys } from '../util/options.js';
  * may pass its own (`client.duplicate()`, connected), which toolwright then never closes.
  */
 export interface RedisSubscriber {
+  /** Listens on `channel`, calling `listener` with each message. */
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** Stops listening on `channel` (with `listener`: that listener only). */
   unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
 }
 

@@ -163,6 +163,7 @@ export class RedisReplayStore implements ReplayStore {
     return this.held.size;
   }
 
+  /** See `ReplayStore.begin`: the claim is one atomic Redis command, shared by every process. */
   async begin(claim: ReplayClaim): Promise<ReplayBegin> {
     const print = createHash('sha256')
       .update(fingerprint({ tool: claim.tool, args: claim.args }))

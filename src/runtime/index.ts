@@ -1,7 +1,9 @@
-/*
+/**
  * `toolwright/runtime`: running contract tools in a host of your own. The batch executor, the
  * permission policy, interceptors, output limits, and the contract's readers and helpers a host
  * needs (claims, facts, replay, call contexts, wrapping).
+ *
+ * @module toolwright/runtime
  */
 export * from './executor/index.js';
 export * from './permissions/index.js';

@@ -1,3 +1,8 @@
+/**
+ * `toolwright/testing`: call tools by name through the call core a server runs, with no transport (`testTools`).
+ *
+ * @module toolwright/testing
+ */
 // reflect-metadata must be loaded before any decorated class is evaluated (see src/index.ts).
 import 'reflect-metadata';
 

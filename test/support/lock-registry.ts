@@ -10,7 +10,11 @@ import type { AddressInfo } from 'node:net';
  * (dependencies, peers, bins, engines, os/cpu as locked), and the tarballs read from the cache
  * by their integrity. It lets a test run `npm install <name>` in an empty folder exactly as a
  * user would, without the network (npm's `--offline` cannot: `npm ci` caches tarballs but never
- * the packuments that resolving a bare name needs). A name the lock does not hold is a 404.
+ * the packuments that resolving a bare name needs). A name the lock does not hold is a 404, and
+ * an optional peer the lock does not hold is left out of the manifests that name it: npm never
+ * installs an optional peer by itself, but it fetches it while it checks a peer set, and a 404
+ * there fails the install (`ERESOLVE ... Found: @nestjs/websockets@undefined`) where the real
+ * registry would have answered.
  */
 export interface LockRegistry {
   readonly url: string;
@@ -70,6 +74,15 @@ export async function startLockRegistry(options: {
     versions.set(entry.version, entry);
     byName.set(name, versions);
   }
+  /** The entry's peers, without the optional ones this registry cannot serve (`undefined` when it has none). */
+  const servablePeers = (entry: LockedEntry): Record<string, string> | undefined => {
+    const peers = entry.peerDependencies as Record<string, string> | undefined;
+    if (peers === undefined) return undefined;
+    const meta = (entry.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>;
+    return Object.fromEntries(
+      Object.entries(peers).filter(([name]) => byName.has(name) || meta[name]?.optional !== true),
+    );
+  };
   const integrities = new Set<string>();
   let base = '';
   const packument = (name: string, versions: Map<string, LockedEntry>): object => {
@@ -77,6 +90,7 @@ export async function startLockRegistry(options: {
     for (const [version, entry] of versions) {
       const manifest: Record<string, unknown> = { name, version };
       for (const key of MANIFEST_KEYS) if (entry[key] !== undefined) manifest[key] = entry[key];
+      manifest.peerDependencies = servablePeers(entry);
       manifest.dist = {
         tarball: `${base}/-/tarball/${encodeURIComponent(entry.integrity!)}`,
         integrity: entry.integrity,

@@ -50,7 +50,9 @@ export interface LintRule {
   /** What the provider requires, in one sentence. */
   readonly summary: string;
   readonly citation: string;
+  /** The rule's violations at one schema node (every node of every listed schema is visited). */
   check?(node: SchemaNode, target: LintTarget): readonly RuleViolation[];
+  /** The rule's violations of a tool as a whole (its name, say). */
   checkTool?(tool: { readonly name: string }, target: LintTarget): readonly RuleViolation[];
 }
 

@@ -10,6 +10,7 @@ import { invalidOption } from '../../util/options.js';
  */
 export type SchemaProfile = 'exact' | 'portable' | 'openai-strict' | 'gemini' | 'anthropic-strict';
 
+/** Every schema profile, in the order help texts list them. */
 export const SCHEMA_PROFILES: readonly SchemaProfile[] = [
   'exact',
   'portable',

@@ -20,6 +20,7 @@ export interface GeneratedSchema {
   readonly issues: readonly ContractIssue[];
 }
 
+/** Options of `generateSchema`. */
 export interface GenerateSchemaOptions {
   /** Whether the class describes a tool's arguments or its result (wording of messages only). */
   readonly role?: 'arguments' | 'result';

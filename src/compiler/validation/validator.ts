@@ -24,7 +24,9 @@ export type CompiledSchema = ((data: unknown) => boolean) & { errors?: readonly 
  * `serveHttp`) or `prepareTools`, as the MCP SDK's `jsonSchemaValidator` option takes one.
  */
 export interface SchemaValidator {
+  /** Compiles `schema` into a validating function (throws for an invalid schema). */
   compile(schema: object): CompiledSchema;
+  /** Forgets a compiled schema (Ajv's own method; called when a tool set is dropped). */
   removeSchema?(schema: object): unknown;
 }
 

@@ -5,6 +5,6 @@ export { jwtVerifier, type JwtVerifierOptions } from './jwt-verifier.js';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier.js';
 export { discoverAuthorizationServer } from './discovery.js';
 export { DEFAULT_FAILED_FETCH_CACHE_MS } from './fetch-guard.js';
-export { invalidToken, type TokenVerifier, type VerifiedToken } from './verified-token.js';
+export { invalidToken, type TokenRejectedError, type TokenVerifier, type VerifiedToken } from './verified-token.js';
 export { principalOf, type AuthInfoLike } from './principal.js';
 export { missingScopes, mayCall, insufficientScopeText } from './tool-scopes.js';

@@ -1,7 +1,10 @@
 /** Options an SDK request takes (both SDK lines read these names). */
 export interface ClientRequestOptions {
+  /** Aborts the request (the client sends `notifications/cancelled`). */
   signal?: AbortSignal;
+  /** Fails the request after this many milliseconds. */
   timeout?: number;
+  /** Receives the request's progress notifications. */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
@@ -15,21 +18,30 @@ export interface ClientRequestOptions {
  * the method); a 2.x client is told apart by its `getProtocolEra` method.
  */
 export interface McpClientLike {
+  /** One page of `tools/list`. */
   listTools(
     params?: { cursor?: string },
     options?: ClientRequestOptions,
   ): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  /** `tools/call` (the 2.x client takes request options second, the 1.x client third). */
   callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: never[]): Promise<unknown>;
+  /** Sends any request (here: `execution/facts`). */
   request?(
     request: { method: string; params?: Record<string, unknown> },
     resultSchema: never,
     options?: ClientRequestOptions,
   ): Promise<unknown>;
+  /** What the server declared at `initialize` (or `server/discover`). */
   getServerCapabilities?(): { experimental?: Record<string, unknown>; tools?: { listChanged?: boolean } } | undefined;
+  /** The server's name and version. */
   getServerVersion?(): { name?: string } | undefined;
+  /** What this client declared (whether it answers elicitation). */
   getClientCapabilities?(): { elicitation?: unknown } | undefined;
+  /** Registers a notification handler (by method name on 2.x, by schema on 1.x). */
   setNotificationHandler?(...args: never[]): void;
+  /** Registers a request handler (by method name on 2.x, by schema on 1.x). */
   setRequestHandler?(...args: never[]): void;
+  /** The negotiated protocol era (2.x clients only; its presence marks a 2.x client). */
   getProtocolEra?(): string | undefined;
 }
 

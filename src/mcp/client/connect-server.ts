@@ -25,8 +25,18 @@ export interface StdioTarget {
  * upstream's `401`, obtains a token and refreshes it).
  */
 export type UpstreamAuthProvider =
-  | { token(): Promise<string | undefined>; onUnauthorized?(context: never): Promise<void> }
-  | { readonly clientMetadata: object; tokens(...args: never[]): unknown };
+  | {
+      /** The bearer token to send, asked before every request (`undefined`: none). */
+      token(): Promise<string | undefined>;
+      /** Called when the upstream answered 401, before the request is tried again. */
+      onUnauthorized?(context: never): Promise<void>;
+    }
+  | {
+      /** The OAuth client's registration metadata (an SDK `OAuthClientProvider`). */
+      readonly clientMetadata: object;
+      /** The tokens the provider holds (an SDK `OAuthClientProvider`). */
+      tokens(...args: never[]): unknown;
+    };
 
 /** A server to reach over streamable HTTP. */
 export interface UrlTarget {

@@ -23,7 +23,7 @@ interface FactsQuestion {
 }
 
 /** A fact call as it crosses the wire: `args` and `text` left out when absent or empty. */
-interface WireFactCall {
+export interface WireFactCall {
   tool: string;
   args?: Json;
   text?: string;

@@ -5,7 +5,7 @@ export { definitionOf, annotationsFor, toolMetaOf, type ToolMeta } from './defin
 export { contentOf, type McpContent } from './content.js';
 export { wireRecordOf, type WireRecord } from './record.js';
 export { sessionFrom, sessionId } from './session.js';
-export type { FactsWireAnswer } from './facts.js';
+export type { FactsWireAnswer, WireFactCall } from './facts.js';
 export { formSchemaOf } from './form-schema.js';
 export { DEFAULT_MAX_CONCURRENT_CALLS, type SchedulingOptions, type SchedulingOption } from './scheduling.js';
 export type { InputRoundOptions } from './input-rounds/options.js';

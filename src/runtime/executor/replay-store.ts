@@ -71,6 +71,11 @@ export type ReplayBegin =
  * `RedisReplayStore` (`toolwright/redis`: every process sharing one Redis sees every key).
  */
 export interface ReplayStore {
+  /**
+   * Claims the call's key, or says what is already recorded for it: `new` (run the tool, then
+   * `complete`), `done` (the first outcome), `running` (a call with the key has not finished) or
+   * `different-arguments` (the key was used with other arguments).
+   */
   begin(claim: ReplayClaim): ReplayBegin | Promise<ReplayBegin>;
   /** Records the outcome of the call that began `key` (with the claim's `owner`, when it had one). */
   complete(key: string, outcome: ReplayOutcome, owner?: string): void | Promise<void>;
@@ -111,6 +116,7 @@ export class MemoryReplayStore implements ReplayStore {
     return this.entries.size;
   }
 
+  /** See `ReplayStore.begin`. */
   begin(claim: ReplayClaim): ReplayBegin {
     const print = fingerprint({ tool: claim.tool, args: claim.args });
     const key = ownedReplayKey(claim.key, claim.owner);

@@ -38,7 +38,9 @@ export type BeforeAnswer =
 export interface Interceptor {
   /** Names the interceptor in refusals and errors. */
   readonly name?: string;
+  /** Runs before the tool, in the order the interceptors are given: go on, refuse or rewrite (see `BeforeAnswer`). */
   before?(call: InterceptedCall): BeforeAnswer | Promise<BeforeAnswer>;
+  /** Runs after the tool, in reverse order: returns a new output, or nothing to keep the result. */
   after?(
     result: ToolResult,
     call: InterceptedCall,
