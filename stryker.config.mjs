@@ -19,7 +19,11 @@ export const modules = {
     // The in-process permission suites; the ones over MCP (permissions-mcp, robust-decision-scope)
     // and through the Executor add little here and cost seconds per mutant.
     testFiles: [
-      'dist/test/mutate-permissions*.test.js',
+      'dist/test/permissions-helpers.test.js',
+      'dist/test/permissions-policy-rules.test.js',
+      'dist/test/permissions-run.test.js',
+      'dist/test/permissions-stores.test.js',
+      'dist/test/permissions-corners.test.js',
       'dist/test/permissions-policy.test.js',
       'dist/test/permissions-wrapper.test.js',
       'dist/test/permissions-gaps.test.js',
@@ -33,7 +37,7 @@ export const modules = {
     mutate: ['dist/src/runtime/call/*.js', '!dist/src/runtime/call/index.js'],
     // The call core's own suites; every host suite reaches it too, at seconds per mutant.
     testFiles: [
-      'dist/test/mutate-call*.test.js',
+      'dist/test/core-call-*.test.js',
       'dist/test/core-order.test.js',
       'dist/test/core-output.test.js',
       'dist/test/server-content-gaps.test.js',
@@ -42,14 +46,13 @@ export const modules = {
   validation: {
     mutate: ['dist/src/compiler/validation/*.js', '!dist/src/compiler/validation/index.js'],
     testFiles: [
-      'dist/test/mutate-validation*.test.js',
       'dist/test/validation-*.test.js',
       'dist/test/core-nulls.test.js',
       'dist/test/core-validator.test.js',
       'dist/test/compile-args.test.js',
       // @MapOf and @UnionOf end to end (the DTO builder's shapes, the anyOf/oneOf folding). The
       // other suites that reach this module (speed-lazy-compile, schema-*, compile-*) are left
-      // out: the mutate-validation files pin what they add, and every file here runs for every
+      // out: the validation-* files pin what they add, and every file here runs for every
       // module-level mutant and every survivor.
       'dist/test/schema-shapes.test.js',
       // When the null plan and the DTO builder are made (on the first valid call, once), and the
@@ -72,8 +75,7 @@ export const modules = {
       'dist/test/sched-scheduler.test.js',
       'dist/test/sched-structures.test.js',
       'dist/test/permissions-executor.test.js',
-      'dist/test/mutate-executor*.test.js',
-      'dist/test/mutate-scheduler*.test.js',
+      'dist/test/sched-corners.test.js',
     ],
   },
 };

@@ -67,7 +67,10 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** Builds toolwright at `BASELINE_COMMIT` with this tree's bench servers into `.bench-baseline/<commit>/`, once; `undefined` when it cannot. */
+/**
+ * Builds toolwright at `BASELINE_COMMIT` with this tree's bench servers into
+ * `.bench-baseline/<commit>/`, once; `undefined` when it cannot.
+ */
 function baselineScript(): string | undefined {
   const dir = join(root, '.bench-baseline', BASELINE_COMMIT);
   const script = join(dir, 'dist', 'bench', 'support', 'echo6-toolwright-server.js');
@@ -79,7 +82,8 @@ function baselineScript(): string | undefined {
     });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     mkdirSync(join(dir, 'bench', 'support'), { recursive: true });
-    // The bench servers import the published 'toolwright' (this tree's bundle): the copies import the commit's own modules.
+    // The bench servers import the published 'toolwright' (this tree's bundle): the copies import
+    // the commit's own modules.
     for (const file of ['echo6-toolwright-server.ts', 'echo6-toolwright-tool.ts', 'echo6-args.ts', 'cpu-report.ts']) {
       writeFileSync(
         join(dir, 'bench', 'support', file),
@@ -399,7 +403,10 @@ interface TargetRow {
   readonly ratios: readonly number[];
 }
 
-/** Prints every target of this run side by side: each contender's ratio, `ok` when within the bound, `OVER` when not. */
+/**
+ * Prints every target of this run side by side: each contender's ratio, `ok` when within the bound,
+ * `OVER` when not.
+ */
 function printTargets(contenders: readonly Contender[], reference: number, targets: readonly TargetRow[]): void {
   if (targets.length === 0) return;
   const shown = contenders.map((contender, i) => ({ contender, i })).filter(({ i }) => i !== reference);

@@ -22,7 +22,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function timePerOp(fn: () => unknown | Promise<unknown>, ops: number): Promise<number> {
+async function timePerOp(fn: () => unknown, ops: number): Promise<number> {
   const start = process.hrtime.bigint();
   for (let i = 0; i < ops; i++) await fn();
   return Number(process.hrtime.bigint() - start) / ops / 1_000;

@@ -11,7 +11,7 @@
  */
 import { createCallContext, type CallContext, type ContractTool } from '../src/contract/index.js';
 import { Executor, type BatchCall } from '../src/runtime/executor/index.js';
-import { prepareTools } from '../src/runtime/call/index.js';
+import { prepareTools, runToolCall } from '../src/runtime/call/index.js';
 import { createPolicy } from '../src/runtime/permissions/index.js';
 import { measure, type BenchVariant } from './executor.bench.js';
 
@@ -54,7 +54,8 @@ const checkingBatch = batchOf(checking);
 
 const plainAll = (calls: readonly BatchCall[]) =>
   Promise.all(calls.map((call) => (call.tool as ContractTool).execute(call.args, sharedCtx)));
-const coreAll = (calls: readonly BatchCall[]) => Promise.all(calls.map((call) => guarded.call(call.args, sharedCtx)));
+const coreAll = (calls: readonly BatchCall[]) =>
+  Promise.all(calls.map((call) => runToolCall(guarded, call.args, sharedCtx)));
 
 /** Each variant runs its own batch (the `calls` handed in are ignored), so all stay side by side. */
 const VARIANTS: BenchVariant[] = [

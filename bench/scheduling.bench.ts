@@ -14,7 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport, type Server } from '@modelcontextprotocol/server';
 import { createServer } from '../src/mcp/index.js';
 import { type ContractTool } from '../src/index.js';
-import { NO_CLAIMS, Scheduler, admit } from '../src/runtime/scheduler/index.js';
+import { Scheduler } from '../src/runtime/scheduler/index.js';
+import { admit } from '../src/runtime/scheduler/admit.js';
+import { NO_CLAIMS } from '../src/runtime/scheduler/claims.js';
 
 const WARMUP_CALLS = 500;
 const ROUNDS = 8;

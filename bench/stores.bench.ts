@@ -6,7 +6,7 @@
  *   idempotency key (one claim and one outcome per call), with a `MemoryReplayStore` and with a
  *   `RedisReplayStore`;
  * - a decision lookup: the `Executor` running batches of a no-op tool that checks one permission
- *   answered by a remembered "always" decision, with the policy's default `ScopedDecisions` and
+ *   answered by a remembered "always" decision, with the policy's default `MemoryDecisionStore` and
  *   with a `RedisDecisionStore`;
  * - a keyed call end to end: a 2025-era SDK client calling a served keyed tool over HTTP on
  *   loopback, one call after another, with the server's `replay` a `MemoryReplayStore` and a
@@ -112,7 +112,7 @@ export async function run(): Promise<void> {
       decisionScope: 'server',
       decisionStore: new RedisDecisionStore(connection, { namespace: 'bench' }),
     });
-    memoryPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
+    void memoryPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
     await redisPolicy.remember('checking', '/workspace/file', ['read'], 'allow');
     const memoryChecks = new Executor({ policy: memoryPolicy });
     const redisChecks = new Executor({ policy: redisPolicy });
@@ -121,10 +121,10 @@ export async function run(): Promise<void> {
     );
     await measure(
       [
-        { label: 'ScopedDecisions (memory)', run: () => memoryChecks.run(checkingBatch) },
+        { label: 'MemoryDecisionStore (memory)', run: () => memoryChecks.run(checkingBatch) },
         {
           label: 'RedisDecisionStore',
-          baseline: 'ScopedDecisions (memory)',
+          baseline: 'MemoryDecisionStore (memory)',
           run: () => redisChecks.run(checkingBatch),
         },
       ],

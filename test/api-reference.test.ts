@@ -26,6 +26,7 @@ test('the API reference builds with TypeDoc and TypeScript 6, with no warning', 
     [typedocBin(folder), '--options', 'typedoc.json', '--emit', 'none'],
     { cwd: folder, timeoutMs: 280_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
   );
+  // oxlint-disable-next-line no-control-regex -- ESC is the character looked for
   const said = (outcome.stdout + outcome.stderr).replace(/\x1b\[[0-9;]*m/g, '');
   assert.deepEqual(
     said.split('\n').filter((line) => /\[(warning|error)\]/.test(line)),

@@ -33,7 +33,10 @@ interface Setup {
   readonly later: () => void;
 }
 
-/** A fresh `FakeIssuer` and a server whose verifier (made by `verifier` for the issuer's URL and the test's clock) trusts it. */
+/**
+ * A fresh `FakeIssuer` and a server whose verifier (made by `verifier` for the issuer's URL and the
+ * test's clock) trusts it.
+ */
 async function setUp(
   t: { after(fn: () => Promise<void>): void },
   verifier: (issuer: string, now: () => number) => TokenVerifier,

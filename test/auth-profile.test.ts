@@ -50,7 +50,10 @@ const metadataOf = (handle: HttpHandle) => `http://127.0.0.1:${handle.port}/.wel
 const invalidToken = (handle: HttpHandle, description: string) =>
   `Bearer error="invalid_token", error_description="${description.replaceAll('"', '\\"')}", scope="mcp", resource_metadata="${metadataOf(handle)}"`;
 
-/** What the host verifier of `hosted` answers: `stale` expired a minute ago, `nobody` names no one, anything else is valid. */
+/**
+ * What the host verifier of `hosted` answers: `stale` expired a minute ago, `nobody` names no one,
+ * anything else is valid.
+ */
 async function hostVerifier(token: string): Promise<VerifiedToken> {
   const now = seconds();
   return {
@@ -234,7 +237,7 @@ test(
     node.on('request', (req, res) => {
       const clientId = req.headers.authorization === 'Bearer named' ? 'named-client' : '';
       (req as typeof req & { auth: AuthInfoLike }).auth = { token: 't', clientId, scopes: ['mcp'], extra: {} };
-      void handler(req, res);
+      handler(req, res);
     });
     try {
       const refused = await rawRequest(Number(new URL(url).port), {

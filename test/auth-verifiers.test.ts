@@ -15,10 +15,11 @@ import {
   jwtVerifier,
   type VerifiedToken,
 } from '../src/mcp/index.js';
-import { serveHttp, type HttpHandle } from '../src/index.js';
+import { serveHttp } from '../src/index.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { APP_REDIRECT_URI, startProvider, type TestProvider } from './support/auth-provider.js';
 import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { textOf } from './support/text.js';
 
 let provider: TestProvider;
 before(async () => {
@@ -29,7 +30,6 @@ after(async () => {
 });
 
 const INFO = { name: 'auth-verifiers', version: '1.0.0' };
-const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
 
 test(
   "auth: the SDK client's own OAuth support (client credentials) discovers the server, gets a token and calls a tool",

@@ -13,6 +13,7 @@ import {
 import { ParkedRuns } from '../src/mcp/server/input-rounds/parked-runs.js';
 import { modernCall, type RawCall } from './support/cluster-clients.js';
 import { envelope } from './support/modern-http.js';
+import { untilAborted } from './support/text.js';
 
 /*
  * The parked-run relay between the nodes of a cluster, in one process: endpoints "a" and "b"
@@ -75,7 +76,7 @@ function tools(label: string): ContractTool[] {
       description: 'Asks, then waits until stopped',
       async execute(_args, ctx) {
         await ctx.elicit({ message: 'Go?' });
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await untilAborted(ctx.signal);
         seen.stopped.push(`${label}: ${(ctx.signal.reason as Error).message}`);
         return 'stopped';
       },

@@ -43,7 +43,10 @@ test(
         const timer = setTimeout(() => reject(new Error(`no banner within 30 s: ${out}${err}`)), 30_000);
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           out += chunk;
-          if (out.includes('HAProxy configuration:') && out.endsWith('\n\n')) (clearTimeout(timer), resolve());
+          if (out.includes('HAProxy configuration:') && out.endsWith('\n\n')) {
+            clearTimeout(timer);
+            resolve();
+          }
         });
         child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
       });
@@ -58,7 +61,10 @@ test(
         const answerers = [];
         for (let i = 0; i < 4; i++) answerers.push(answererOf(await client.call('whoami')));
         assert.deepEqual(countByNode(answerers), { 'node-1': 2, 'node-2': 2 });
-        assert.deepEqual(answerers.map((a) => a.pid).sort(), [...pids, ...pids].sort());
+        assert.deepEqual(
+          answerers.map((a) => a.pid).sort((x, y) => x - y),
+          [...pids, ...pids].sort((x, y) => x - y),
+        );
         // Round robin over two processes: each retry lands on the process that did not park its call, and is relayed.
         for (let i = 0; i < 2; i++)
           assert.match(

@@ -29,7 +29,7 @@ test('compile refuses a bad option at once with a TypeError naming it, not as a 
   });
   assert.throws(() => compile([cls], null as never), {
     name: 'TypeError',
-    message: 'compile(): the options must be an object, got null',
+    message: 'compile(): options must be an object, got null',
   });
   const tools = compile([cls], { maxDepth: 3 });
   assert.deepEqual(

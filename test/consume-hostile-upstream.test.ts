@@ -42,7 +42,10 @@ const REFUSAL =
   'would choose where they are sent; give the provider your issuer, e.g. new ClientCredentialsProvider({ ' +
   "clientId, clientSecret, scope, expectedIssuer: 'https://auth.example.com' })";
 
-/** What the hostile server received from its `from`-th request on: token requests, and whether any carried the secret. */
+/**
+ * What the hostile server received from its `from`-th request on: token requests, and whether any
+ * carried the secret.
+ */
 const leaked = (from = 0): { tokenRequests: number; secretSeen: boolean } => {
   const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
   const requests = hostile.requests.slice(from);

@@ -113,7 +113,10 @@ let proxy: Proxy | undefined;
 let proxyHttp: HttpHandle | undefined;
 let proxyCounts: Map<string, number>;
 
-/** One proxy over HTTP for the elicitation tests: a 2.x upstream (modern era) and a 1.x upstream (2025 era, pushes its questions). */
+/**
+ * One proxy over HTTP for the elicitation tests: a 2.x upstream (modern era) and a 1.x upstream
+ * (2025 era, pushes its questions).
+ */
 async function sharedProxy(): Promise<HttpHandle> {
   if (proxyHttp !== undefined) return proxyHttp;
   proxy = await createProxy(

@@ -2,7 +2,6 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +11,7 @@ import { createServer } from '../src/mcp/server/index.js';
 import { connectServer, consumedToolInfo, type ServerConnection } from '../src/mcp/client/index.js';
 import { connectCounted } from './support/consume-servers.js';
 import { REPO_ROOT } from './support/cli-paths.js';
+import { freePort } from './support/ports.js';
 
 const EVERYTHING = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const FILESYSTEM = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -137,14 +137,6 @@ test(
     assert.equal(await list(again.client), await list(raw));
   },
 );
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test('server-everything over streamable HTTP', { timeout: 60_000 }, async () => {
   const port = await freePort();

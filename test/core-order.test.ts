@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCallContext, createPolicy, prepareTools, type Interceptor } from '../src/runtime/index.js';
+import { createCallContext, createPolicy, prepareTools, runToolCall, type Interceptor } from '../src/runtime/index.js';
 import { createValidator, type SchemaValidator } from '../src/compiler/index.js';
 import { type CallContext, type ContractTool } from '../src/index.js';
 
@@ -72,7 +72,11 @@ test('a call runs its steps in the documented order; a question waits in place (
     maxOutputChars: 8,
     validator: tracingValidator(trace),
   }).get('ordered')!;
-  const end = await prepared.call({ path: '/a' }, createCallContext({ call: { id: '1', tool: 'ordered', args: {} } }));
+  const end = await runToolCall(
+    prepared,
+    { path: '/a' },
+    createCallContext({ call: { id: '1', tool: 'ordered', args: {} } }),
+  );
   assert.deepEqual(trace, [
     'validate arguments',
     'requirements',
@@ -133,13 +137,13 @@ test('a step that fails ends the call there: no later step runs', async () => {
     validator: tracingValidator(trace),
   }).get('ordered')!;
   const ctx = createCallContext({ call: { id: '1', tool: 'ordered', args: {} } });
-  const invalid = await prepared.call({}, ctx);
+  const invalid = await runToolCall(prepared, {}, ctx);
   assert.deepEqual(trace.splice(0), ['validate arguments']);
   assert.equal(!invalid.ok && invalid.error.message, 'invalid arguments: /: must have required property "path"');
-  const denied = await prepared.call({ path: '/etc/passwd' }, ctx);
+  const denied = await runToolCall(prepared, { path: '/etc/passwd' }, ctx);
   assert.deepEqual(trace.splice(0), ['validate arguments', 'requirements']);
   assert.equal(!denied.ok && denied.error.message, 'permission denied: write on "/etc/passwd": system files');
-  const ran = await prepared.call({ path: '/tmp/a' }, ctx);
+  const ran = await runToolCall(prepared, { path: '/tmp/a' }, ctx);
   assert.deepEqual(trace.splice(0), ['validate arguments', 'requirements', 'before', 'execute']);
   assert.equal(ran.ok, true);
 });
@@ -171,7 +175,9 @@ test('a run that timed out never has its late permission requests put to the use
   const settledEnd = new Promise((resolve) => {
     settled = resolve;
   });
-  const end = await prepared.call({}, createCallContext({ call: { id: '1', tool: 'late', args: {} } }), { settled });
+  const end = await runToolCall(prepared, {}, createCallContext({ call: { id: '1', tool: 'late', args: {} } }), {
+    settled,
+  });
   assert.equal(
     !end.ok && `${end.error.name}: ${end.error.message}`,
     'CallTimeoutError: tool "late" timed out after 20 ms',
@@ -242,7 +248,7 @@ test("a rewrite an interceptor chooses is validated and its requirements are che
   });
   const prepared = prepareTools([tool], { policy, interceptors: [rewrite] }).get('mover')!;
   const call = () =>
-    prepared.call({ path: '/tmp/a' }, createCallContext({ call: { id: '1', tool: 'mover', args: {} } }));
+    runToolCall(prepared, { path: '/tmp/a' }, createCallContext({ call: { id: '1', tool: 'mover', args: {} } }));
   rewriteTo.current = { path: '/tmp/b' };
   const moved = await call();
   assert.deepEqual(moved.ok && moved.result.record, {
@@ -287,9 +293,9 @@ test('a compiled tool runs a rewrite through its own pipeline: the class gets a 
   const rewrite: Interceptor = { before: () => ({ action: 'rewrite' }) };
   const prepared = prepareTools(compile([Lister]), { interceptors: [rewrite] }).get('lister')!;
   const ctx = createCallContext({ call: { id: '1', tool: 'lister', args: {} } });
-  const listed = await prepared.call({ limit: 50 }, ctx);
+  const listed = await runToolCall(prepared, { limit: 50 }, ctx);
   assert.deepEqual(listed.ok && listed.result.content, [{ type: 'text', text: 'listed 10' }]);
-  const refused = await prepared.call({ limit: 99 }, ctx);
+  const refused = await runToolCall(prepared, { limit: 99 }, ctx);
   assert.equal(!refused.ok && refused.error.message, 'invalid arguments: /limit: must be <= 100');
   assert.deepEqual(seen, [{ isDto: true, limit: 10 }]);
 });

@@ -9,12 +9,20 @@ import { CallToolResultSchema, McpError, type CallToolResult } from '@modelconte
 import { createServer, RECORD_META_KEY } from '../src/mcp/index.js';
 import { Executor, outcomeResult } from '../src/runtime/index.js';
 import { serveHttp, type ToolResult } from '../src/index.js';
-import { parityHost } from './support/parity-tools.js';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { testTools } from '../src/testing/index.js';
+import { TOOLWRIGHT_CALL_OPTIONS, TOOLWRIGHT_POLICY, ToolwrightModule, ToolwrightServer } from '../src/nest/index.js';
+import { PARITY_CLASSES, parityHost } from './support/parity-tools.js';
+import { failedResult, textResult } from './support/text.js';
 
 /*
  * The host parity suite, in the manner of Hono's shared router tests: one behaviour suite, run
  * unchanged over every host (the Executor, an in-memory MCP client, a stdio child process, HTTP
- * on 127.0.0.1), all serving the same tools with the same options (support/parity-tools.ts).
+ * on 127.0.0.1, `toolwright/testing`'s `testTools`, the Nest module), all serving the same tools
+ * with the same options (support/parity-tools.ts). The Nest module serves the tool classes it
+ * discovers among the application's providers, so it runs the behaviours of the decorated tools
+ * (NEST_SERVES) and every other is listed as left out, with that reason.
  * Each host's answer is read into one shape (content, structured content, isError, the record
  * as an object); a behaviour expects the same answer from every host, except where a host
  * differs on purpose: those exceptions are listed in EXCEPTIONS, each with its reason, and
@@ -38,7 +46,13 @@ interface Host {
   close(): Promise<void>;
 }
 
-type HostName = 'Executor' | 'in-memory MCP client' | 'stdio child process' | 'HTTP on 127.0.0.1';
+type HostName =
+  | 'Executor'
+  | 'in-memory MCP client'
+  | 'stdio child process'
+  | 'HTTP on 127.0.0.1'
+  | 'toolwright/testing'
+  | 'Nest module';
 
 function fromToolResult(result: ToolResult): Answer {
   const answer: Answer = { content: result.content };
@@ -105,13 +119,21 @@ function mcpHost(client: Client, close: () => Promise<void>): Host {
 async function memoryHost(): Promise<Host> {
   const { tools, options } = parityHost();
   const server = createServer({ name: 'parity', version: '1.0.0' }, tools, { ...options, transport: 'memory' });
+  return inMemoryHost(server, () => server.close());
+}
+
+/** An SDK 1.x client connected in memory to `server`; closing it closes the client, then `close`. */
+async function inMemoryHost(
+  server: { connect(transport: InMemoryTransport): Promise<void> },
+  close: () => Promise<void>,
+): Promise<Host> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'parity', version: '1.0.0' });
   await server.connect(serverSide);
   await client.connect(clientSide);
   return mcpHost(client, async () => {
     await client.close();
-    await server.close();
+    await close();
   });
 }
 
@@ -138,15 +160,66 @@ async function httpHost(): Promise<Host> {
   });
 }
 
+async function testingHost(): Promise<Host> {
+  const { tools, options } = parityHost();
+  const tester = testTools(tools, options);
+  return {
+    async call(tool, args, { cancelOnProgress = false } = {}) {
+      const controller = new AbortController();
+      try {
+        const result = await tester.callTool(tool, args, {
+          context: {
+            signal: controller.signal,
+            ...(cancelOnProgress ? { progress: () => controller.abort(new Error('the caller cancels')) } : {}),
+          },
+        });
+        return fromMcp(result as CallToolResult);
+      } catch (error) {
+        // A request MCP refuses throws the JSON-RPC error a server would answer with.
+        const { code, message } = error as { code?: unknown; message: string };
+        if (typeof code === 'number') return { protocolError: { code, message } };
+        throw error;
+      }
+    },
+    close: async () => {},
+  };
+}
+
+/** The tools the Nest module serves: the decorated classes it finds among the providers. */
+const NEST_SERVES: ReadonlySet<string> = new Set(['echo', 'stats', 'write']);
+
+async function nestHost(): Promise<Host> {
+  const { options } = parityHost();
+  const { policy, ...callOptions } = options;
+  @Module({
+    imports: [ToolwrightModule.forRoot({ name: 'parity', version: '1.0.0', transport: 'none' })],
+    providers: [
+      ...PARITY_CLASSES,
+      { provide: TOOLWRIGHT_POLICY, useValue: policy },
+      { provide: TOOLWRIGHT_CALL_OPTIONS, useValue: callOptions },
+    ],
+  })
+  class ParityModule {}
+  const app = await NestFactory.createApplicationContext(ParityModule, { logger: false, abortOnError: false });
+  return inMemoryHost(app.get(ToolwrightServer).createMcpServer('memory'), () => app.close());
+}
+
 const HOSTS: ReadonlyArray<readonly [HostName, () => Promise<Host>]> = [
   ['Executor', executorHost],
   ['in-memory MCP client', memoryHost],
   ['stdio child process', stdioHost],
   ['HTTP on 127.0.0.1', httpHost],
+  ['toolwright/testing', testingHost],
+  ['Nest module', nestHost],
 ];
 
-const failed = (text: string): Answer => ({ content: [{ type: 'text', text }], isError: true });
-const said = (text: string): Answer => ({ content: [{ type: 'text', text }] });
+/** Whether `host` serves the tool `behaviour` calls (the Nest module serves decorated classes only). */
+function serves(host: HostName, behaviour: Behaviour): boolean {
+  return host !== 'Nest module' || NEST_SERVES.has(behaviour.tool) || behaviour.tool === 'nope';
+}
+
+const failed = (text: string): Answer => failedResult(text);
+const said = (text: string): Answer => textResult(text);
 
 interface Behaviour {
   readonly name: string;
@@ -159,7 +232,14 @@ interface Behaviour {
   readonly exceptions?: Partial<Record<HostName, { readonly why: string; readonly answer: Answer }>>;
 }
 
-const MCP_HOSTS: readonly HostName[] = ['in-memory MCP client', 'stdio child process', 'HTTP on 127.0.0.1'];
+/** Hosts that answer as an MCP server does (`toolwright/testing` gives its exact results and errors). */
+const MCP_HOSTS: readonly HostName[] = [
+  'toolwright/testing',
+  'in-memory MCP client',
+  'stdio child process',
+  'HTTP on 127.0.0.1',
+  'Nest module',
+];
 
 /** The same exception on every MCP host. */
 function onMcp(why: string, answer: Answer): Behaviour['exceptions'] {
@@ -255,6 +335,10 @@ const BEHAVIOURS: readonly Behaviour[] = [
     exceptions: {
       Executor: {
         why: 'the Executor completes every call: a cancelled call ends with what the tool settled with',
+        answer: failed('cancelled by the caller'),
+      },
+      'toolwright/testing': {
+        why: 'callTool answers every call it was given: a cancelled call ends with what the tool settled with',
         answer: failed('cancelled by the caller'),
       },
     },
@@ -353,7 +437,7 @@ for (const [hostName, start] of HOSTS) {
     after(async () => {
       await host.close();
     });
-    for (const behaviour of BEHAVIOURS) {
+    for (const behaviour of BEHAVIOURS.filter((b) => serves(hostName, b))) {
       const exception = behaviour.exceptions?.[hostName];
       test(exception === undefined ? behaviour.name : `${behaviour.name} (exception: ${exception.why})`, async () => {
         const answer = await host.call(behaviour.tool, behaviour.args, { cancelOnProgress: behaviour.cancel === true });
@@ -368,4 +452,19 @@ test('every exception is one of the documented ones: nothing else differs betwee
     (behaviour) => behaviour.name,
   );
   assert.deepEqual(excepted, ['invalid arguments: not an object', 'an unknown tool', 'a cancel']);
+});
+
+test('the Nest module leaves out exactly the behaviours of the hand-built tools, which it cannot discover', () => {
+  const { handBuilt } = parityHost();
+  const hand = new Set(handBuilt.map((tool) => tool.name));
+  const left = BEHAVIOURS.filter((behaviour) => !serves('Nest module', behaviour));
+  assert.ok(left.length > 0 && left.every((behaviour) => hand.has(behaviour.tool)));
+  assert.equal(
+    BEHAVIOURS.filter((behaviour) => serves('Nest module', behaviour)).length,
+    BEHAVIOURS.length - left.length,
+  );
+  assert.deepEqual(
+    BEHAVIOURS.filter((behaviour) => hand.has(behaviour.tool)).map((behaviour) => behaviour.name),
+    left.map((behaviour) => behaviour.name),
+  );
 });

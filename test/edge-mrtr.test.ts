@@ -8,6 +8,7 @@ import { ParkedRuns } from '../src/mcp/server/input-rounds/parked-runs.js';
 import { servedToolsOf } from '../src/mcp/server/served-tools.js';
 import { envelope, modernPost, resultOf, withoutServerInfo } from './support/modern-http.js';
 import { until } from './support/server-harness.js';
+import { untilAborted } from './support/text.js';
 
 /*
  * MRTR (the 2026-07-28 era's input rounds) over real HTTP on 127.0.0.1 and over a real stdio
@@ -64,7 +65,7 @@ const tools: ContractTool[] = [
     async execute(_args, ctx) {
       await ctx.elicit({ message: 'Go?' });
       seen.aborted.push('wait_after: resumed');
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await untilAborted(ctx.signal);
       seen.aborted.push(`wait_after: ${(ctx.signal.reason as Error).message}`);
       return 'stopped';
     },

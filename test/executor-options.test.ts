@@ -26,6 +26,6 @@ test('Executor names the bad "tools" entry by position, and a "tools" that is no
   });
   assert.throws(() => createPolicy('strict' as never), {
     name: 'TypeError',
-    message: 'permissions: the policy options must be an object, got a string',
+    message: 'permissions: options must be an object, got a string',
   });
 });

@@ -143,7 +143,7 @@ test('an unknown prompt and arguments the prompt refuses are -32602; a failed re
     name: 'plain',
     description: 'Hand-built',
     arguments: [{ name: 'topic', required: true }],
-    get: async (args) => ({ messages: 'nope' }) as never as string,
+    get: async () => ({ messages: 'nope' }) as never as string,
   };
   const set = compilePrompts([CodeReviewPrompt, Broken, Slow, handBuilt]);
   const { client, wire, close } = await serve([], {}, { transport: 'memory', prompts: set });

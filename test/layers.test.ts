@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
  * SHARED_INTERNALS.
  * The package entry points (src/*.ts beside the layer folders) may import anything.
  */
-const LAYERS = ['util', 'contract', 'decorators', 'compiler', 'runtime', 'mcp', 'redis', 'cli', 'nest'];
+const LAYERS = ['util', 'contract', 'decorators', 'compiler', 'runtime', 'mcp', 'testing', 'redis', 'cli', 'nest'];
 
 /** Modules another layer may import although they are not an index, each with its reason. */
 const SHARED_INTERNALS = new Map<string, string>([
@@ -59,6 +59,63 @@ function layerViolations(root: string): string[] {
 
 test('imports point inward and cross layers only through an index or a listed shared module', () => {
   assert.deepEqual(layerViolations(repoRoot), [...KNOWN].sort());
+});
+
+test('every folder under src is a layer', () => {
+  const folders = readdirSync(join(repoRoot, 'src'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  assert.deepEqual(folders, [...LAYERS].sort());
+});
+
+/**
+ * Every cycle of imports between the files of `src`, each as `a -> b -> a` from its smallest file
+ * name. Type-only imports (`import type`, `export type`) count only with `withTypes`.
+ */
+function importCycles(root: string, withTypes: boolean): string[] {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(root, 'src')) {
+    const text = readFileSync(join(root, file), 'utf8');
+    const targets: string[] = [];
+    for (const match of text.matchAll(/^(import|export)(\s+type)?\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)\.js['"]/gm)) {
+      if (match[2] !== undefined && !withTypes) continue;
+      targets.push(posix.normalize(posix.join(posix.dirname(file), `${match[3]!}.ts`)));
+    }
+    graph.set(file, targets);
+  }
+  // Depth first with three colours: an edge back to a file still on the path closes a cycle.
+  const cycles = new Set<string>();
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    if (done.has(file)) return;
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      const cycle = path.slice(at);
+      const start = cycle.indexOf([...cycle].sort()[0]!);
+      const ordered = [...cycle.slice(start), ...cycle.slice(0, start)];
+      cycles.add([...ordered, ordered[0]].join(' -> '));
+      return;
+    }
+    path.push(file);
+    for (const next of graph.get(file) ?? []) visit(next);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file);
+  return [...cycles].sort();
+}
+
+test('no file of src imports a value from a file that imports one from it, however indirectly', () => {
+  assert.deepEqual(importCycles(repoRoot, false), []);
+});
+
+/** Cycles through type-only imports known today; the list may only shrink. */
+const KNOWN_TYPE_CYCLES: readonly string[] = [];
+
+test('no cycle of imports, type-only ones included, but the known ones', () => {
+  assert.deepEqual(importCycles(repoRoot, true), [...KNOWN_TYPE_CYCLES].sort());
 });
 
 test('util imports nothing of ours', () => {

@@ -19,6 +19,7 @@ import { Tool, type CallContext } from '../src/index.js';
 import { ToolwrightModule, toolCallOf } from '../src/nest/index.js';
 import { ERA_CLIENT_KINDS, connectEraClient, type EraClient } from './support/nest-era-clients.js';
 import { NEST_ESM_MAIN } from './support/nest-sample.js';
+import { textResult as text } from './support/text.js';
 
 /**
  * Both protocol eras against the Nest module: the SDK 1.x client and the 2.x client in the
@@ -130,9 +131,6 @@ class ToolsModule {}
   imports: [ToolsModule, ToolwrightModule.forRoot({ name: 'nest-eras', version: '1.0.0', transport: 'http' })],
 })
 class AppModule {}
-
-const text = (value: string, isError = false) =>
-  isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };
 
 for (const adapter of ['express', 'fastify'] as const) {
   test(`over HTTP on ${adapter}, every client of both eras reaches the Nest tools`, TIMEOUT, async (t) => {

@@ -43,7 +43,10 @@ function filesOf(folder: string): string[] {
     .filter((path) => !/^(node_modules|dist)\//.test(path));
 }
 
-/** Writes the fixture `name` into `app`: its own files, and for Nest 11 the Nest 12 sources it lacks, as CommonJS `nest new` writes them. */
+/**
+ * Writes the fixture `name` into `app`: its own files, and for Nest 11 the Nest 12 sources it
+ * lacks, as CommonJS `nest new` writes them.
+ */
 function writeFixture(name: 'nest12-esm' | 'nest11-cjs', app: string): void {
   mkdirSync(app, { recursive: true });
   for (const file of filesOf(join(FIXTURES, name))) cpSync(join(FIXTURES, name, file), join(app, file));

@@ -20,7 +20,6 @@ import {
   type ArgumentsHost,
   type ExecutionContext,
   type NestInterceptor,
-  type INestApplicationContext,
 } from '@nestjs/common';
 import { APP_GUARD, NestFactory, REQUEST, Reflector } from '@nestjs/core';
 import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
@@ -37,8 +36,9 @@ import {
   type NestToolCall,
   type ToolwrightModuleOptions,
 } from '../src/nest/index.js';
-import { connect, until, type Connected } from './support/server-harness.js';
+import { connect, until } from './support/server-harness.js';
 import { startedInMemory, startFailure as startFailureOf } from './support/nest-context.js';
+import { textResult as text } from './support/text.js';
 
 const startFailure = (root: Function, options: ToolwrightModuleOptions = SERVING) => startFailureOf(root, options);
 
@@ -48,12 +48,6 @@ const SERVING: ToolwrightModuleOptions = { name: 'nest-test', version: '1.0.0', 
 /** An application context of `root` (with ToolwrightModule imported) and an in-memory MCP client of its tools. */
 const started = (root: Function | DynamicModule, options: ToolwrightModuleOptions = SERVING) =>
   startedInMemory(root, options);
-
-function text(value: string, isError = false): object {
-  return isError
-    ? { content: [{ type: 'text', text: value }], isError: true }
-    : { content: [{ type: 'text', text: value }] };
-}
 
 test(
   'tools in several modules are discovered, compiled with the instances Nest built and served',
@@ -305,7 +299,7 @@ test('guards see the tool call and can refuse it: global, on the class and on ex
   try {
     assert.deepEqual(
       await client.callTool({ name: 'open', arguments: { x: 1 } }),
-      text('invalid arguments: /: must NOT have additional property \"x\"', true),
+      text('invalid arguments: /: must NOT have additional property "x"', true),
     );
     assert.deepEqual(await client.callTool({ name: 'open', arguments: {} }), text('open'));
     assert.deepEqual(await client.callTool({ name: 'wipe', arguments: {} }), text('Forbidden resource', true));

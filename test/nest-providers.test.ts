@@ -8,7 +8,6 @@ import { Tool, type CallContext } from '../src/index.js';
 import { createPolicy, type Interceptor } from '../src/runtime/index.js';
 import { createValidator } from '../src/compiler/index.js';
 import {
-  ToolwrightModule,
   TOOLWRIGHT_CALL_OPTIONS,
   TOOLWRIGHT_OUTPUT_LIMITS,
   TOOLWRIGHT_POLICY,
@@ -16,6 +15,7 @@ import {
   type ToolwrightCallOptions,
 } from '../src/nest/index.js';
 import { startedInMemory, startFailure as startFailureOf } from './support/nest-context.js';
+import { textResult as text } from './support/text.js';
 
 const started = (root: Function | DynamicModule) =>
   startedInMemory(root, { name: 'nest-providers', version: '1.0.0', transport: 'none' });
@@ -30,12 +30,6 @@ const startFailure = (root: Function) =>
  */
 
 const TIMEOUT = { timeout: 30_000 };
-
-function text(value: string, isError = false): object {
-  return isError
-    ? { content: [{ type: 'text', text: value }], isError: true }
-    : { content: [{ type: 'text', text: value }] };
-}
 
 @Injectable()
 @Tool({ name: 'stall', description: 'Never finishes by itself', args: undefined })

@@ -17,8 +17,9 @@ import { map, type Observable } from 'rxjs';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { Facts, Tool, type CallContext } from '../src/index.js';
 import { createCallContext } from '../src/runtime/index.js';
-import { ToolwrightModule, ToolwrightServer, toolCallOf, type NestToolCall } from '../src/nest/index.js';
+import { ToolwrightServer, toolCallOf, type NestToolCall } from '../src/nest/index.js';
 import { startedInMemory } from './support/nest-context.js';
+import { textResult as text } from './support/text.js';
 
 const started = (root: Function | DynamicModule) =>
   startedInMemory(root, { name: 'nest-scope', version: '1.0.0', transport: 'none' });
@@ -37,12 +38,6 @@ const TIMEOUT = { timeout: 30_000 };
 async function reach(count: () => number, wanted: number): Promise<void> {
   for (let tries = 0; count() < wanted && tries < 500; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(count(), wanted);
-}
-
-function text(value: string, isError = false): object {
-  return isError
-    ? { content: [{ type: 'text', text: value }], isError: true }
-    : { content: [{ type: 'text', text: value }] };
 }
 
 test(

@@ -16,6 +16,7 @@ import {
 import { connectEraClient, type EraClient } from './support/nest-era-clients.js';
 import { until } from './support/server-harness.js';
 import { callWhileInterrupting, NEST_ESM_MAIN, stdioClient } from './support/nest-sample.js';
+import { textResult as text } from './support/text.js';
 
 /**
  * Shutting a Nest HTTP application down while calls are in flight, for a 2025-11-25 session (SDK
@@ -39,7 +40,10 @@ class Calls {
   }
 }
 
-/** An application whose `slow` tool waits for the test's release, whose `stuck` tool never settles, and whose answers leave 600 ms after the tool settled. */
+/**
+ * An application whose `slow` tool waits for the test's release, whose `stuck` tool never settles,
+ * and whose answers leave 600 ms after the tool settled.
+ */
 function appModule(calls: Calls, shutdownTimeoutMs: number): DynamicModule {
   @Injectable()
   @Tool({ name: 'slow', description: 'Waits for the test', args: undefined })
@@ -87,9 +91,6 @@ async function listening(
   await app.listen(0, '127.0.0.1');
   return { app, url: new URL(`http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp`) };
 }
-
-const text = (value: string, isError = false) =>
-  isError ? { content: [{ type: 'text', text: value }], isError: true } : { content: [{ type: 'text', text: value }] };
 
 /** Settles to the result, or to the error's message, so a call left unanswered shows as a failure text. */
 function outcome(call: Promise<Record<string, unknown>>): Promise<unknown> {

@@ -103,7 +103,8 @@ test('served: allow always is remembered for the next call', async () => {
         requestedSchema: PERMISSION_FORM,
       },
     ]);
-    // Remembered for the session that answered (decisionScope defaults to the principal, else the session), never policy-wide.
+    // Remembered for the session that answered (decisionScope defaults to the principal, else the
+    // session), never policy-wide.
     assert.deepEqual(policy.remembered(), []);
     assert.deepEqual(served.writes, ['/tmp/a', '/tmp/a']);
   } finally {

@@ -6,7 +6,7 @@ import {
   closureOf,
   implicationsOf,
   globToRegExp,
-  DecisionStore,
+  DecisionMap,
 } from '../src/runtime/permissions/index.js';
 
 test('closure is transitive, cycle-safe and lists grants first', () => {
@@ -50,7 +50,7 @@ test('bad options, rules and implications fail with a message naming them', () =
   });
   assert.throws(() => createPolicy({ asks: () => undefined } as never), {
     message:
-      'permissions: unknown policy option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore, pathBase, log)',
+      'permissions: unknown option "asks" (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore, pathBase, log)',
   });
 });
 
@@ -114,8 +114,8 @@ test('rules: first match wins per capability; allow covers implied, deny covers 
 
 test('remembered decisions are per tool, subject and capability, follow implications, and rules come first', () => {
   const policy = createPolicy({ implications: { write: ['read'] } });
-  policy.remember('edit', '/a', ['write'], 'allow');
-  policy.remember('edit', '/b', ['read'], 'deny', 'no');
+  void policy.remember('edit', '/a', ['write'], 'allow');
+  void policy.remember('edit', '/b', ['read'], 'deny', 'no');
   assert.deepEqual(policy.check('edit', '/a', 'read'), { effect: 'allow', source: 'remembered' });
   assert.deepEqual(policy.check('edit', '/a', 'write'), { effect: 'allow', source: 'remembered' });
   assert.equal(policy.check('edit', '/a', 'exec'), undefined);
@@ -128,17 +128,17 @@ test('remembered decisions are per tool, subject and capability, follow implicat
     { tool: 'edit', subject: '/a', capability: 'write', effect: 'allow' },
     { tool: 'edit', subject: '/b', capability: 'read', effect: 'deny', reason: 'no' },
   ]);
-  policy.forget();
+  void policy.forget();
   assert.deepEqual(policy.remembered(), []);
   assert.deepEqual(policy.rules, [{ effect: 'deny', path: '/a', reason: 'locked' }]);
 });
 
 test("one call's once-decisions come after remembered ones", () => {
   const policy = createPolicy();
-  const once = new DecisionStore();
+  const once = new DecisionMap();
   once.set('t', '/x', ['write'], 'allow');
   assert.deepEqual(policy.check('t', '/x', 'write', once), { effect: 'allow', source: 'once' });
   assert.equal(policy.check('t', '/x', 'write'), undefined);
-  policy.remember('t', '/x', ['write'], 'deny');
+  void policy.remember('t', '/x', ['write'], 'deny');
   assert.deepEqual(policy.check('t', '/x', 'write', once), { effect: 'deny', source: 'remembered' });
 });

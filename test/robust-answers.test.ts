@@ -10,15 +10,12 @@ import {
   peer,
   ROBUST_WAIT_MS,
   sharedPeer,
-  type After,
   type RobustPeer,
-  type RobustTransport,
 } from './support/robust-connect.js';
+import { failedResult as failed, textResult as text } from './support/text.js';
 
 after(closeSharedPeers);
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
-const failed = (value: string) => ({ content: [{ type: 'text', text: value }], isError: true });
 const call = (p: RobustPeer, name: string, args: Record<string, unknown> = {}) =>
   p.client.callTool({ name, arguments: args }, undefined, { timeout: ROBUST_WAIT_MS });
 
@@ -26,7 +23,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust ${transport}: a result that cannot be serialised is answered isError, saying why; the server serves on`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       assert.deepEqual(
         await call(p, 'bigint'),
@@ -44,7 +41,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust ${transport}: 50 MB of text is cut to the default 100,000-character bound`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       const result = await call(p, 'huge', { chars: 50_000_000 });
       assert.deepEqual(result, text(`${'x'.repeat(100_000)}\n…[truncated: showing 100,000 of 50,000,000 characters]`));
@@ -93,7 +90,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust ${transport}: a floating rejection inside a tool is logged and the process keeps serving`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       assert.deepEqual(await call(p, 'floating'), text('still here'));
       await p.waitForStderr(
@@ -208,7 +205,8 @@ for (const transport of ['stdio', 'http'] as const) {
         stripMeta(await call(p, 'write', { path: '../../../../tmp/b' })),
         text('wrote ../../../../tmp/b'),
       );
-      // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so nothing allows it and nobody can be asked.
+      // An allow path rule respects case: /TMP is not /tmp on a case-sensitive file system, so
+      // nothing allows it and nobody can be asked.
       assert.deepEqual(
         stripMeta(await call(p, 'write', { path: '/TMP/a' })),
         failed('permission denied: write on "/TMP/a": the user did not answer'),

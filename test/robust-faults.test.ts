@@ -1,22 +1,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  closeSharedPeers,
-  connectRobust,
-  peer,
-  ROBUST_WAIT_MS,
-  sharedPeer,
-  type After,
-  type RobustPeer,
-  type RobustTransport,
-} from './support/robust-connect.js';
+import { closeSharedPeers, peer, ROBUST_WAIT_MS, sharedPeer, type RobustPeer } from './support/robust-connect.js';
 import { StdioChild } from './support/transport-child.js';
 import { POST_HEADERS, initSession, openRequest, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { failedResult as failed, textResult as text } from './support/text.js';
 
 after(closeSharedPeers);
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
-const failed = (value: string) => ({ content: [{ type: 'text', text: value }], isError: true });
 const call = (
   p: RobustPeer,
   name: string,
@@ -32,7 +22,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust faults ${transport}: a tool that throws non-Errors is answered isError with what it threw`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       // Every host words a thrown non-Error the same way (the call core's errorFromThrown).
       const shown: Record<string, string> = {
@@ -54,7 +44,7 @@ for (const transport of ['stdio', 'http'] as const) {
   test(
     `robust faults ${transport}: a hanging tool cancelled by the client leaves the server serving`,
     { timeout: 120_000 },
-    async (t) => {
+    async () => {
       const p = await sharedPeer(transport);
       const controller = new AbortController();
       const pending = call(p, 'hang', {}, { signal: controller.signal });

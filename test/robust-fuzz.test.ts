@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { compile, serveHttp, type ContractTool } from '../src/index.js';
+import { compile, serveHttp } from '../src/index.js';
 import { createPolicy } from '../src/runtime/index.js';
 import { FILE_TOOL_CLASSES } from '../samples/files/index.js';
 import { Shell, ReadFile as ShellReadFile, WriteFile as ShellWriteFile } from '../samples/shell/index.js';
@@ -51,7 +51,10 @@ const SAMPLE_SETS: ReadonlyArray<readonly [string, readonly Class[]]> = [
   ['greet and echo', [GreetTool, Echo] as unknown as Class[]],
 ];
 
-/** Serves `classes` (probe instances, every permission allowed) over real HTTP on loopback and connects an SDK client. */
+/**
+ * Serves `classes` (probe instances, every permission allowed) over real HTTP on loopback and
+ * connects an SDK client.
+ */
 async function serveProbes(
   t: After,
   classes: readonly Class[],

@@ -128,8 +128,8 @@ test('robust http: maxSessions is checked when the handler is built', () => {
   assert.equal(DEFAULT_MAX_SESSIONS, 1000);
   for (const bad of [0, -1, 1.5, Number.NaN]) {
     assert.throws(() => createHttpHandler(() => makeTestServer(), { maxSessions: bad }), {
-      name: 'RangeError',
-      message: `maxSessions must be a positive integer or Infinity, got ${String(bad)}`,
+      name: 'TypeError',
+      message: `createHttpHandler: "maxSessions" must be a positive integer or Infinity, got ${String(bad)}`,
     });
   }
 });

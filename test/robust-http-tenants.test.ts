@@ -351,18 +351,18 @@ test('tenants: the session options are checked when the handler is built, naming
   for (const name of ['maxSessionsPerPrincipal', 'maxSessionsPerAddress']) {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       assert.throws(build({ [name]: bad }), {
-        name: 'RangeError',
-        message: `${name} must be a positive integer or Infinity, got ${String(bad)}`,
+        name: 'TypeError',
+        message: `createHttpHandler: "${name}" must be a positive integer or Infinity, got ${String(bad)}`,
       });
     }
   }
   assert.throws(build({ unusedSessionIdleMs: 0 }), {
-    name: 'RangeError',
-    message: 'unusedSessionIdleMs must be a positive number of milliseconds, got 0',
+    name: 'TypeError',
+    message: 'createHttpHandler: "unusedSessionIdleMs" must be a positive number of milliseconds, got 0',
   });
   assert.throws(build({ sessionIdleMs: 60_000, unusedSessionIdleMs: 120_000 }), {
-    name: 'RangeError',
-    message: 'unusedSessionIdleMs (120000) must not be longer than sessionIdleMs (60000)',
+    name: 'TypeError',
+    message: 'createHttpHandler: "unusedSessionIdleMs" must be at most sessionIdleMs (60000), got 120000',
   });
   const refusals: Array<[unknown, string]> = [
     ['10.0.0.1', 'forwarded must be an object { trustedProxies, header? }, got a string'],
@@ -446,7 +446,10 @@ function assertParkedRefused(res: RawResponse, id: number, message: string): voi
   assert.deepEqual(JSON.parse(res.text), { jsonrpc: '2.0', id, error: { code: -32000, message } });
 }
 
-/** An SDK 2.x client pinned to 2026-07-28 whose elicitations wait until `release()` (its calls stay parked meanwhile). */
+/**
+ * An SDK 2.x client pinned to 2026-07-28 whose elicitations wait until `release()` (its calls stay
+ * parked meanwhile).
+ */
 async function modernClient(
   t: { after(fn: () => Promise<void>): void },
   url: string,

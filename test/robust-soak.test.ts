@@ -18,7 +18,10 @@ const SAMPLES = 10;
 const BAND = 8 * 1024 * 1024;
 const MiB = 1024 * 1024;
 
-/** RSS samples, printed beside the heap (RSS is not returned to the system promptly, so only the heap is held to the band). */
+/**
+ * RSS samples, printed beside the heap (RSS is not returned to the system promptly, so only the
+ * heap is held to the band).
+ */
 const rssSamples = new Map<RobustPeer, number[]>();
 
 async function heapOf(monitor: RobustPeer): Promise<number> {

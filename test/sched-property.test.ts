@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NO_CLAIMS, Scheduler, type CallClaims, type Submission, type Ticket } from '../src/runtime/scheduler/index.js';
+import { Scheduler, type CallClaims, type Submission, type Ticket } from '../src/runtime/scheduler/index.js';
+import { NO_CLAIMS } from '../src/runtime/scheduler/claims.js';
 
 /**
  * A seeded property test of the online scheduler: random interleavings of arrivals (plain,

@@ -1,15 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BARRIER_CLAIMS,
-  NO_CLAIMS,
   Scheduler,
   ScopedSchedulers,
-  admit,
   schedulingClaimsOf,
   type CallClaims,
   type Ticket,
 } from '../src/runtime/scheduler/index.js';
+import { admit } from '../src/runtime/scheduler/admit.js';
+import { BARRIER_CLAIMS, NO_CLAIMS } from '../src/runtime/scheduler/claims.js';
 import { makeTool } from './support/executor-tools.js';
 
 /** Claims by name, as the tools of the contract would give them. */
@@ -167,7 +166,7 @@ test('releasing a waiting call withdraws it', () => {
   const { started, submit } = recorder();
   const a = submit('a', on('db'));
   const b = submit('b', on('db'));
-  const c = submit('c', on('db'));
+  submit('c', on('db'));
   b.release();
   assert.equal(b.status, 'cancelled');
   a.release();
@@ -301,18 +300,18 @@ test('admit ignores a throw from onWait', async () => {
 
 test('scoped schedulers keep scopes apart and drop a scope once it is empty', async () => {
   const scopes = new ScopedSchedulers(4);
-  const one = await scopes.admit('session:1', { label: 'a', claims: barrier });
-  const other = await scopes.admit('session:2', { label: 'b', claims: barrier });
+  const one = await admit(scopes.schedulerOf('session:1'), { label: 'a', claims: barrier });
+  const other = await admit(scopes.schedulerOf('session:2'), { label: 'b', claims: barrier });
   assert.deepEqual([one.status, other.status, scopes.size], ['running', 'running', 2]);
-  const queued = scopes.admit('session:1', { label: 'c', claims: none });
+  const queued = admit(scopes.schedulerOf('session:1'), { label: 'c', claims: none });
   one.release();
   (await queued).release();
   assert.equal(scopes.size, 1);
   other.release();
   assert.equal(scopes.size, 0);
-  const holder = await scopes.admit('session:3', { label: 'h', claims: barrier });
+  const holder = await admit(scopes.schedulerOf('session:3'), { label: 'h', claims: barrier });
   await assert.rejects(
-    scopes.admit('session:3', { label: 'd', claims: none, signal: AbortSignal.abort(new Error('gone')) }),
+    admit(scopes.schedulerOf('session:3'), { label: 'd', claims: none, signal: AbortSignal.abort(new Error('gone')) }),
     { message: 'gone' },
   );
   assert.equal(scopes.size, 1);

@@ -12,6 +12,7 @@ import {
 import { TOOL_META_KEY, createServer } from '../src/mcp/server/index.js';
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../src/mcp/transports/index.js';
 import { schedTools } from './support/sched-tools.js';
+import { textOf } from './support/text.js';
 
 /**
  * The server enforces its tools' scheduling claims on the `tools/call` requests it receives from
@@ -116,17 +117,16 @@ function call(
   return client.callTool({ name, arguments: args }, undefined, requestOptions) as Promise<CallToolResult>;
 }
 
-function textOf(result: CallToolResult): string {
-  const [first] = result.content;
+/** The text of a call that did not fail. */
+function okText(result: CallToolResult): string {
   assert.equal(result.isError, undefined, `the call failed: ${JSON.stringify(result)}`);
-  assert.equal(first?.type, 'text');
-  return (first as { text: string }).text;
+  return textOf(result);
 }
 
-const spanOf = (result: CallToolResult): Span => JSON.parse(textOf(result)) as Span;
+const spanOf = (result: CallToolResult): Span => JSON.parse(okText(result)) as Span;
 
 async function historyOf(client: Client): Promise<string[]> {
-  return JSON.parse(textOf(await call(client, 'history', {}))) as string[];
+  return JSON.parse(okText(await call(client, 'history', {}))) as string[];
 }
 
 /** A call held until its controller aborts it, resolved once it started; `done` settles when it was aborted. */
@@ -340,7 +340,7 @@ test('stdio: a call answered with a timeout keeps its resource until its tool re
   assert.deepEqual(progress.events, [
     { progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a_limited"' },
   ]);
-  assert.equal(textOf(await call(stdio, 'open', { gate: 'stubborn' })), 'opened');
+  assert.equal(okText(await call(stdio, 'open', { gate: 'stubborn' })), 'opened');
   assert.equal(spanOf(await waiting).id, 'after-stubborn');
   assert.deepEqual(
     (await historyOf(stdio)).filter((entry) => /stubborn/.test(entry)),
@@ -385,7 +385,7 @@ test('HTTP stateless: requests have no session, so they share the server scope',
   assert.deepEqual(progress.events, [
     { progress: 0, message: 'tools/call "res_a" waits for resource "shell:a", held by "gate_a"' },
   ]);
-  assert.equal(textOf(await call(second, 'open', { gate: 'stateless' })), 'opened');
+  assert.equal(okText(await call(second, 'open', { gate: 'stateless' })), 'opened');
   const [one, two] = [spanOf(await held), spanOf(await waiting)];
   assert.ok(one.end < two.start, `the held call ended before the waiting one started: ${JSON.stringify([one, two])}`);
 });
@@ -431,7 +431,10 @@ test(
   TIMEOUT,
   async () => {
     const tools = schedTools();
-    /** A connection to a server of its own for `tools`, whose requests carry auth info naming `clientId` (as an auth layer would add). */
+    /**
+     * A connection to a server of its own for `tools`, whose requests carry auth info naming
+     * `clientId` (as an auth layer would add).
+     */
     const connect = async (clientId: string): Promise<Client> => {
       const server = createServer({ name: 'sched-memory', version: '1.0.0' }, tools, {
         scheduling: { scope: 'principal' },

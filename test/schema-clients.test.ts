@@ -304,14 +304,19 @@ describe('OpenAI Agents JS', { timeout: 60_000 }, () => {
         runContext: new RunContext(),
         agent: undefined as never,
       });
-      assert.deepEqual(tools.map((t) => [t.name, (t as { strict?: boolean }).strict]).sort(), [
-        ['add_comment', true],
-        ['create_issue', true],
-        ['link_issues', true],
-        ['plan_tasks', true],
-        ['schedule_issue', true],
-        ['search_issues', true],
-      ]);
+      assert.deepEqual(
+        tools
+          .map((t) => [t.name, (t as { strict?: boolean }).strict] as const)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        [
+          ['add_comment', true],
+          ['create_issue', true],
+          ['link_issues', true],
+          ['plan_tasks', true],
+          ['schedule_issue', true],
+          ['search_issues', true],
+        ],
+      );
       for (const tool of tools) {
         assert.deepEqual(
           lintSchema(

@@ -13,7 +13,10 @@ import { packedProject, type PackedProject } from './support/packed-project.js';
 // is reached; see packed-project.ts), the tsconfig, greet.ts and server.ts as shown, build and
 // call. Then `toolwright init` from that install writes a project whose own `npm test` passes.
 
-/** The fenced blocks of the README section that starts with `heading`, in order, with their language (markers after it left out). */
+/**
+ * The fenced blocks of the README section that starts with `heading`, in order, with their language
+ * (markers after it left out).
+ */
 function blocksOf(readme: string, heading: string): { lang: string; text: string }[] {
   const start = readme.indexOf(heading);
   assert.ok(start >= 0, `README has no ${heading}`);

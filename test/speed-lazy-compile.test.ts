@@ -24,7 +24,10 @@ import { fileURLToPath } from 'node:url';
 
 const SOURCE_ROOT = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** A child that compiles and serves (over in-memory streams) a plain tool, then calls it, reporting whether ajv was loaded at each step. */
+/**
+ * A child that compiles and serves (over in-memory streams) a plain tool, then calls it, reporting
+ * whether ajv was loaded at each step.
+ */
 const NO_AJV_SCRIPT = `
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';

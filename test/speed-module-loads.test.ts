@@ -49,7 +49,10 @@ const NOT_FOR_STDIO = [
   'mcp/transports/http/http-handler',
   'mcp/auth/http-gate',
 ];
-/** The most files of the bundle that `import 'toolwright'` may load (it loads 9 today; the unbundled build loads 164 modules). */
+/**
+ * The most files of the bundle that `import 'toolwright'` may load (it loads 9 today; the unbundled
+ * build loads 164 modules).
+ */
 const MAX_BUNDLE_FILES = 12;
 
 for (const build of ['bundle', 'unbundled'] as const) {

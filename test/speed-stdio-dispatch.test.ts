@@ -16,6 +16,7 @@ import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
 import { addTools, createServer } from '../src/mcp/server/index.js';
 import { connectsAsTheSdk } from '../src/mcp/transports/stdio/era-gate.js';
 import type { ContractTool } from '../src/index.js';
+import { untilAborted } from './support/text.js';
 
 /** A stdout that hands each line written to whoever waits for the next one. */
 class LineStdout extends Writable {
@@ -144,7 +145,7 @@ function sessionTools(events: string[]): ContractTool[] {
       parameters: { type: 'object', properties: {} },
       execute: async (_args, ctx) => {
         ctx.progress({ progress: 1, total: 2, message: 'half' });
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await untilAborted(ctx.signal);
         events.push(`wait aborted: ${String((ctx.signal.reason as Error | undefined)?.message ?? ctx.signal.reason)}`);
         return 'too late';
       },

@@ -2,7 +2,8 @@
  * Coalesced stdio writes (issue 7, speed): `HardenedStdioTransport` keeps the answers sent while
  * other requests are in flight and writes them together, in order, in one write when the last is
  * answered or the turn of the event loop ends; a lone answer is written at once; a close flushes
- * what is kept first; a broken stdout rejects what is kept. Over a real stdio child, concurrent calls all get their own answers. About 2 seconds.
+ * what is kept first; a broken stdout rejects what is kept. Over a real stdio child, concurrent
+ * calls all get their own answers. About 2 seconds.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   createPolicy,
   principalKey,
-  ScopedDecisions,
+  MemoryDecisionStore,
   type DecisionOwner,
   type PermissionDecision,
   type PermissionPolicy,
@@ -169,15 +169,15 @@ test(
     assert.throws(() => createPolicy({ decisionStore: {} as never }), {
       name: 'TypeError',
       message:
-        'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got an object',
+        'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a MemoryDecisionStore, a RedisDecisionStore), got an object',
     });
   },
 );
 
 test('the memory store answers the same interface synchronously: revoke by selector, list, forget', () => {
-  const policy = createPolicy({ decisionStore: new ScopedDecisions() });
-  policy.remember('t', '/a', ['write', 'read'], 'allow', undefined, ALICE);
-  policy.remember('t', '/b', ['write'], 'deny', 'no', ALICE);
+  const policy = createPolicy({ decisionStore: new MemoryDecisionStore() });
+  void policy.remember('t', '/a', ['write', 'read'], 'allow', undefined, ALICE);
+  void policy.remember('t', '/b', ['write'], 'deny', 'no', ALICE);
   assert.deepEqual(policy.check('t', '/a', 'write', undefined, ALICE), { effect: 'allow', source: 'remembered' });
   assert.equal(policy.revoke({ subject: '/a', capability: 'write' }, ALICE), 1);
   assert.equal(policy.check('t', '/a', 'write', undefined, ALICE), undefined);

@@ -152,7 +152,7 @@ test('connectRedis refuses bad options with a TypeError naming the option', asyn
   });
   await assert.rejects(connectRedis({ keyPrefix: 3 as never }), {
     name: 'TypeError',
-    message: 'connectRedis: "keyPrefix" must be a string, got a number',
+    message: 'connectRedis: "keyPrefix" must be a string, got 3',
   });
   await assert.rejects(connectRedis({ host: 'x' } as never), {
     name: 'TypeError',

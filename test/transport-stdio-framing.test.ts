@@ -27,8 +27,8 @@ test('LineSplitter reports one oversize event (a complete or an unfinished line)
   assert.deepEqual(unfinished.push(Buffer.from('abc')), []);
   assert.deepEqual(unfinished.push(Buffer.from('de')), [{ kind: 'oversize', bytes: 5 }]);
   assert.throws(() => new LineSplitter(0), {
-    name: 'RangeError',
-    message: 'maxLineBytes must be a positive integer number of bytes, got 0',
+    name: 'TypeError',
+    message: 'serveStdio: "maxLineBytes" must be a positive integer number of bytes, got 0',
   });
 });
 
@@ -83,7 +83,10 @@ test('connectStdio rejects a negative shutdownTimeoutMs before building a server
       stdout: new PassThrough(),
       shutdownTimeoutMs: -1,
     }),
-    { name: 'RangeError', message: 'shutdownTimeoutMs must be a non-negative number of milliseconds, got -1' },
+    {
+      name: 'TypeError',
+      message: 'serveStdio: "shutdownTimeoutMs" must be a non-negative number of milliseconds, got -1',
+    },
   );
   assert.equal(built, 0);
 });

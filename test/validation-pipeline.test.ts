@@ -126,8 +126,8 @@ test('the pipeline caps depth before validating: 5,000 and 100,000 deep under an
 
 test('maxDepth must be a positive integer', () => {
   assert.throws(() => createArgumentsPipeline({ schema: LIMIT_SCHEMA, maxDepth: 0 }), {
-    name: 'RangeError',
-    message: 'maxDepth must be a positive integer, got 0',
+    name: 'TypeError',
+    message: 'createArgumentsPipeline: "maxDepth" must be a positive integer, got 0',
   });
 });
 

@@ -12,7 +12,10 @@ export interface ServerArgs {
   readonly toolCount: number;
 }
 
-/** Reads `process.argv`: transport `stdio` unless `http`; tool count 1 unless a positive integer up to 10,000 is given. */
+/**
+ * Reads `process.argv`: transport `stdio` unless `http`; tool count 1 unless a positive integer up
+ * to 10,000 is given.
+ */
 export function serverArgs(argv: readonly string[] = process.argv): ServerArgs {
   const count = Number(argv[3] ?? '1');
   if (!Number.isInteger(count) || count < 1 || count > 10_000)
@@ -39,7 +42,10 @@ export interface Echo6Input {
   upper?: boolean | undefined;
 }
 
-/** What echo6 answers: `prefix + (text repeated count times, joined by separator) + suffix`, upper-cased when `upper`. */
+/**
+ * What echo6 answers: `prefix + (text repeated count times, joined by separator) + suffix`,
+ * upper-cased when `upper`.
+ */
 export function echo6(input: Echo6Input): string {
   const joined = `${input.prefix ?? ''}${Array.from({ length: input.count ?? 1 }, () => input.text).join(input.separator ?? ' ')}${input.suffix ?? ''}`;
   return input.upper === true ? joined.toUpperCase() : joined;

@@ -5,7 +5,7 @@
  * (printing `url <url>` on stderr). It shows the edge's own cost, with no class-validator DTO
  * loaded. Reports CPU time and peak RSS on SIGUSR2 (see `cpu-report.ts`).
  */
-import { compile, serveHttp, serveStdio, type ContractTool, type JsonObject } from 'toolwright';
+import { compile, serveHttp, serveStdio, type ContractTool } from 'toolwright';
 import { DESCRIPTION, echo6, echo6Schema, serverArgs, toolName, type Echo6Input } from './echo6-args.js';
 import { reportCpuOnSignal } from './cpu-report.js';
 

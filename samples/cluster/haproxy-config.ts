@@ -32,11 +32,11 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *   to that process (`stick match`). Entries expire after 30 minutes without use, as toolwright's
  *   own idle sessions do.
  * - Health checks: each backend's port is checked every `checkIntervalMs`; a dead process is
- *   skipped after two failed checks (one slow check on a busy machine takes nobody out). A request whose connection is refused is retried on another process
- *   (`option redispatch 1`), so a session whose process died reaches a live one, which answers
- *   `404 Session not found` and the client initialises again. A request already sent to a process
- *   that dies mid-call is never re-sent (HAProxy retries only connection failures); the client
- *   gets `502`.
+ *   skipped after two failed checks (one slow check on a busy machine takes nobody out). A
+ *   request whose connection is refused is retried on another process (`option redispatch 1`),
+ *   so a session whose process died reaches a live one, which answers `404 Session not found`
+ *   and the client initialises again. A request already sent to a process that dies mid-call is
+ *   never re-sent (HAProxy retries only connection failures); the client gets `502`.
  * - Long calls: client and server timeouts of 10 minutes (an SSE stream is quiet while a tool runs).
  *
  * Throws a `TypeError` naming the problem for a bad port, an empty backend list, or a bad or

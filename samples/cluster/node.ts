@@ -5,7 +5,10 @@ import { clusterFeatures, clusterTools } from './tools.js';
 
 /** Options of `startClusterNode`. */
 export interface ClusterNodeOptions {
-  /** This process's node id: in front of every `requestState` it mints, and what `whoami` says. 1 to 64 of `A-Za-z0-9_-`. */
+  /**
+   * This process's node id: in front of every `requestState` it mints, and what `whoami` says. 1 to
+   * 64 of `A-Za-z0-9_-`.
+   */
   readonly nodeId: string;
   /** The port on 127.0.0.1; default 0 (a free one). */
   readonly port?: number;

@@ -5,7 +5,10 @@ import type { NodeReady } from './node.js';
 export interface NodeProcessesOptions {
   /** How many processes (1 to 64). */
   readonly count: number;
-  /** The compiled script each process runs (it reads `PORT` and `NODE_ID` and prints `NodeReady`, see `runNodeProcess`). */
+  /**
+   * The compiled script each process runs (it reads `PORT` and `NODE_ID` and prints `NodeReady`,
+   * see `runNodeProcess`).
+   */
   readonly script: string;
   /** Node ids are `<prefix><index>` (from 1); default `node-`. */
   readonly nodeIdPrefix?: string;
@@ -67,7 +70,7 @@ export class NodeProcesses {
     const failure = started.find((outcome) => outcome.status === 'rejected');
     if (failure !== undefined) {
       await set.stop();
-      throw (failure as PromiseRejectedResult).reason;
+      throw (failure as PromiseRejectedResult).reason as unknown;
     }
     return set;
   }

@@ -23,7 +23,10 @@ export interface Answerer {
   readonly node: string;
 }
 
-/** What the tools of one process share: who it is, how many `slow` and `order` calls it runs now, how many orders it placed. */
+/**
+ * What the tools of one process share: who it is, how many `slow` and `order` calls it runs now,
+ * how many orders it placed.
+ */
 export interface Process {
   readonly me: Answerer;
   running: number;

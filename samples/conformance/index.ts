@@ -1,7 +1,7 @@
 /**
  * The tool set the MCP conformance suite expects of a server (@modelcontextprotocol/conformance
- * 0.1.16, and 0.2.0-alpha.11 with `--spec-version 2026-07-28`), written with toolwright: decorated classes with class-validator DTOs, plus one
- * hand-built contract tool. Serve it with
+ * 0.1.16, and 0.2.0-alpha.11 with `--spec-version 2026-07-28`), written with toolwright: decorated
+ * classes with class-validator DTOs, plus one hand-built contract tool. Serve it with
  *
  *   toolwright serve dist/samples/conformance/index.js --http 3000
  *

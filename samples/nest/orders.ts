@@ -24,7 +24,10 @@ export class OrdersService {
   }
 }
 
-/** Turns `OrderLockedError` into a result the model can act on (an exception filter's return value is the tool's output). */
+/**
+ * Turns `OrderLockedError` into a result the model can act on (an exception filter's return value
+ * is the tool's output).
+ */
 @Catch(OrderLockedError)
 export class OrderLockedFilter implements ExceptionFilter {
   catch(error: OrderLockedError): ToolResult {

@@ -4,7 +4,7 @@
  * caller's job. Every mistake throws a `UsageError` whose message names the problem.
  */
 
-import { kindOf } from '../util/describe.js';
+import { errorText, kindOf } from '../util/describe.js';
 import { isJsonObject, ToolwrightError } from '../contract/index.js';
 import { LINT_PROVIDERS, SCHEMA_PROFILES, type LintProvider, type SchemaProfile } from '../compiler/index.js';
 
@@ -117,82 +117,205 @@ export class UsageError extends ToolwrightError {
   }
 }
 
-const COMMANDS = ['serve', 'list', 'lint', 'call', 'proxy', 'init'] as const;
-type CommandName = (typeof COMMANDS)[number];
+type CommandName = NonNullable<HelpCommand['topic']>;
 
-/** Which flags each command takes, and whether each takes a value. */
-const FLAGS: Readonly<Record<CommandName, ReadonlyMap<string, 'value' | 'switch'>>> = {
-  serve: new Map([
-    ['--http', 'value'],
-    ['--stateless', 'switch'],
-    ['--name', 'value'],
-    ['--version', 'value'],
-    ['--profile', 'value'],
-    ['--help', 'switch'],
-  ]),
-  list: new Map([
-    ['--json', 'switch'],
-    ['--profile', 'value'],
-    ['--lint', 'switch'],
-    ['--help', 'switch'],
-  ]),
-  lint: new Map([
-    ['--profile', 'value'],
-    ['--provider', 'value'],
-    ['--json', 'switch'],
-    ['--help', 'switch'],
-  ]),
-  call: new Map([
-    ['--json', 'switch'],
-    ['--help', 'switch'],
-  ]),
-  proxy: new Map([
-    ['--config', 'value'],
-    ['--http', 'value'],
-    ['--stateless', 'switch'],
-    ['--name', 'value'],
-    ['--version', 'value'],
-    ['--auth-issuer', 'value'],
-    ['--auth-resource', 'value'],
-    ['--auth-scopes', 'value'],
-    ['--help', 'switch'],
-  ]),
-  init: new Map([['--help', 'switch']]),
-};
+/** One command of the `toolwright` command line: everything about it, in one place. */
+interface CommandSpec {
+  /** The usage line (`usage: ...`, and the command's line of the general help). */
+  readonly usage: string;
+  /** What `toolwright help <command>` prints below the usage line. */
+  readonly help: string;
+  /** The flags it takes, and whether each takes a value (`--help` is added to every command). */
+  readonly flags: ReadonlyMap<string, 'value' | 'switch'>;
+  /** How many positionals it takes. */
+  readonly positionals: { readonly min: number; readonly max: number };
+  /** The command, from positionals whose count is within bounds and known flags. */
+  readonly build: (positionals: readonly string[], flags: ReadonlyMap<string, string>) => CliCommand;
+}
 
-const POSITIONALS: Readonly<
-  Record<CommandName, { readonly min: number; readonly max: number; readonly usage: string }>
-> = {
+/** `--stateless` of `serve` and `proxy` (it needs `--http`). */
+function statelessFlag(flags: ReadonlyMap<string, string>): boolean {
+  const stateless = flags.has('--stateless');
+  if (stateless && !flags.has('--http')) throw new UsageError('--stateless only applies to --http');
+  return stateless;
+}
+
+/** `--http` of `serve` and `proxy`, parsed. */
+function httpFlag(flags: ReadonlyMap<string, string>): { http?: HttpAddress } {
+  const http = flags.get('--http');
+  return http === undefined ? {} : { http: parseHttpAddress(http) };
+}
+
+/** `--name` and `--version` of `serve` and `proxy`. */
+function infoFlags(flags: ReadonlyMap<string, string>): { name?: string; version?: string } {
+  return {
+    ...optional('name', nonEmpty('--name', flags.get('--name'))),
+    ...optional('version', nonEmpty('--version', flags.get('--version'))),
+  };
+}
+
+/** The commands, in the order the general help lists them. */
+const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   serve: {
-    min: 1,
-    max: 1,
     usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]',
+    help: [
+      "Serves the module's tools over MCP: stdio by default (stdout carries only MCP messages),",
+      'or streamable HTTP with --http (host defaults to 127.0.0.1; port 0 picks a free port; the URL',
+      'is printed on stderr). --stateless serves each HTTP request with a fresh server (no sessions,',
+      'so no sampling or elicitation). --name and --version set the server info. --profile',
+      `(${SCHEMA_PROFILES.join(', ')}) lists the argument schemas as that profile makes them.`,
+    ].join('\n'),
+    flags: new Map([
+      ['--http', 'value'],
+      ['--stateless', 'switch'],
+      ['--name', 'value'],
+      ['--version', 'value'],
+      ['--profile', 'value'],
+    ]),
+    positionals: { min: 1, max: 1 },
+    build: ([module], flags) => {
+      const stateless = statelessFlag(flags);
+      return {
+        kind: 'serve',
+        module: module!,
+        ...httpFlag(flags),
+        stateless,
+        ...infoFlags(flags),
+        ...profileFlag(flags),
+      };
+    },
   },
-  list: { min: 1, max: 1, usage: 'toolwright list <module> [--json] [--profile p] [--lint]' },
-  lint: { min: 1, max: 1, usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]' },
-  call: { min: 2, max: 3, usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]" },
+  list: {
+    usage: 'toolwright list <module> [--json] [--profile p] [--lint]',
+    help: [
+      'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions',
+      '(with resources or prompts: { tools, resources, resourceTemplates, prompts }).',
+      `--profile (${SCHEMA_PROFILES.join(', ')}) lists the schemas as that profile makes them;`,
+      "--lint also prints the linter's findings.",
+    ].join('\n'),
+    flags: new Map([
+      ['--json', 'switch'],
+      ['--profile', 'value'],
+      ['--lint', 'switch'],
+    ]),
+    positionals: { min: 1, max: 1 },
+    build: ([module], flags) => ({
+      kind: 'list',
+      module: module!,
+      json: flags.has('--json'),
+      ...profileFlag(flags),
+      ...(flags.has('--lint') ? { lint: true } : {}),
+    }),
+  },
+  lint: {
+    usage: 'toolwright lint <module> [--profile p] [--provider a,b] [--json]',
+    help: [
+      "Checks every tool's listed schemas against the documented rules of OpenAI strict mode, Gemini,",
+      'Anthropic (standard and strict) and the MCP spec; prints one finding per line (tool, schema,',
+      'JSON pointer, [rule id], problem, fix), or with --json the findings as JSON. --provider limits',
+      `the rules (${LINT_PROVIDERS.join(', ')}); --profile lints the listing a profile makes.`,
+      'Exits 1 when there are findings, 0 when there are none.',
+    ].join('\n'),
+    flags: new Map([
+      ['--profile', 'value'],
+      ['--provider', 'value'],
+      ['--json', 'switch'],
+    ]),
+    positionals: { min: 1, max: 1 },
+    build: ([module], flags) => {
+      const provider = flags.get('--provider');
+      return {
+        kind: 'lint',
+        module: module!,
+        ...profileFlag(flags),
+        ...(provider === undefined ? {} : { providers: parseProviders(provider) }),
+        json: flags.has('--json'),
+      };
+    },
+  },
+  call: {
+    usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]",
+    help: [
+      'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
+      'the result, or with --json the raw CallToolResult. The arguments are one JSON object',
+      '(default {}). Exits 1 when the result is an error.',
+    ].join('\n'),
+    flags: new Map([['--json', 'switch']]),
+    positionals: { min: 2, max: 3 },
+    build: ([module, tool, args], flags) => ({
+      kind: 'call',
+      module: module!,
+      tool: tool!,
+      args: args === undefined ? {} : parseCallArguments(args),
+      json: flags.has('--json'),
+    }),
+  },
   proxy: {
-    min: 0,
-    max: Number.POSITIVE_INFINITY,
     usage:
       "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
+    help: [
+      'Aggregates MCP servers into one server (stdio by default, or streamable HTTP with --http).',
+      'Each upstream is a URL or a stdio command line in one word (split at spaces); NAME=',
+      'before it names the server and puts NAME. before its tool names. --config reads a JSON file:',
+      '{"servers": [{"name", "command", "args", "env", "cwd", "url", "headers", "prefix"}...],',
+      '"maxLLMChars", "maxOutputChars", "policy": {"rules": [...]}, "auth": {"issuer", "resource",',
+      '"requiredScopes", "jwksUri", "resourceName", "requireAtJwtTyp"}}. Tools keep their upstream',
+      'definitions; two servers listing one name without prefixes is an error. --auth-issuer (or',
+      '"auth") makes the HTTP side require JWT access tokens (typ at+jwt, RFC 9068; "requireAtJwtTyp":',
+      'false also takes typ JWT or none) of that issuer, issued for --auth-resource (default: the',
+      'URL it listens on), with every scope of --auth-scopes.',
+    ].join('\n'),
+    flags: new Map([
+      ['--config', 'value'],
+      ['--http', 'value'],
+      ['--stateless', 'switch'],
+      ['--name', 'value'],
+      ['--version', 'value'],
+      ['--auth-issuer', 'value'],
+      ['--auth-resource', 'value'],
+      ['--auth-scopes', 'value'],
+    ]),
+    positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+    build: (positionals, flags) => {
+      const stateless = statelessFlag(flags);
+      const config = nonEmpty('--config', flags.get('--config'));
+      if (positionals.length === 0 && config === undefined)
+        throw new UsageError(`proxy needs at least one upstream or --config; usage: ${COMMAND_SPECS.proxy.usage}`);
+      const auth = proxyAuthOf(flags, flags.has('--http'));
+      return {
+        kind: 'proxy',
+        upstreams: [...positionals],
+        ...optional('config', config),
+        ...httpFlag(flags),
+        stateless,
+        ...infoFlags(flags),
+        ...optional('auth', auth),
+      };
+    },
   },
-  init: { min: 0, max: 1, usage: 'toolwright init [dir]' },
+  init: {
+    usage: 'toolwright init [dir]',
+    help: [
+      'Writes a working tool project into dir (default: the current folder): package.json with',
+      '"type": "module" and build/test/start scripts, tsconfig.json, src/greet.ts, src/server.ts and',
+      'test/greet.test.ts. Never overwrites a file. Then install the peers and run npm test.',
+    ].join('\n'),
+    flags: new Map(),
+    positionals: { min: 0, max: 1 },
+    build: ([dir]) => (dir === undefined ? { kind: 'init' } : { kind: 'init', dir }),
+  },
 };
+
+const COMMANDS = Object.keys(COMMAND_SPECS) as CommandName[];
 
 /** The text `--help` prints, for the whole command or one subcommand. */
 export function helpText(topic?: HelpCommand['topic']): string {
-  if (topic !== undefined) return `usage: ${POSITIONALS[topic].usage}\n\n${TOPIC_HELP[topic]}\n`;
+  if (topic !== undefined) return `usage: ${COMMAND_SPECS[topic].usage}\n\n${COMMAND_SPECS[topic].help}\n`;
   return [
     'usage: toolwright <command> [options]',
     '',
     'Commands:',
-    `  ${POSITIONALS.serve.usage}`,
-    `  ${POSITIONALS.list.usage}`,
-    `  ${POSITIONALS.lint.usage}`,
-    `  ${POSITIONALS.call.usage}`,
-    `  ${POSITIONALS.proxy.usage}`,
-    `  ${POSITIONALS.init.usage}`,
+    ...COMMANDS.map((name) => `  ${COMMAND_SPECS[name].usage}`),
     '  toolwright help [command]        show help (also --help, -h)',
     '  toolwright --version             print the toolwright version',
     '',
@@ -204,51 +327,6 @@ export function helpText(topic?: HelpCommand['topic']): string {
     '',
   ].join('\n');
 }
-
-const TOPIC_HELP: Readonly<Record<CommandName, string>> = {
-  serve: [
-    "Serves the module's tools over MCP: stdio by default (stdout carries only MCP messages),",
-    'or streamable HTTP with --http (host defaults to 127.0.0.1; port 0 picks a free port; the URL',
-    'is printed on stderr). --stateless serves each HTTP request with a fresh server (no sessions,',
-    'so no sampling or elicitation). --name and --version set the server info. --profile',
-    `(${SCHEMA_PROFILES.join(', ')}) lists the argument schemas as that profile makes them.`,
-  ].join('\n'),
-  list: [
-    'Prints the tool definitions as a table, or with --json as the exact MCP tool definitions',
-    '(with resources or prompts: { tools, resources, resourceTemplates, prompts }).',
-    `--profile (${SCHEMA_PROFILES.join(', ')}) lists the schemas as that profile makes them;`,
-    "--lint also prints the linter's findings.",
-  ].join('\n'),
-  lint: [
-    "Checks every tool's listed schemas against the documented rules of OpenAI strict mode, Gemini,",
-    'Anthropic (standard and strict) and the MCP spec; prints one finding per line (tool, schema,',
-    'JSON pointer, [rule id], problem, fix), or with --json the findings as JSON. --provider limits',
-    `the rules (${LINT_PROVIDERS.join(', ')}); --profile lints the listing a profile makes.`,
-    'Exits 1 when there are findings, 0 when there are none.',
-  ].join('\n'),
-  init: [
-    'Writes a working tool project into dir (default: the current folder): package.json with',
-    '"type": "module" and build/test/start scripts, tsconfig.json, src/greet.ts, src/server.ts and',
-    'test/greet.test.ts. Never overwrites a file. Then install the peers and run npm test.',
-  ].join('\n'),
-  call: [
-    'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
-    'the result, or with --json the raw CallToolResult. The arguments are one JSON object',
-    '(default {}). Exits 1 when the result is an error.',
-  ].join('\n'),
-  proxy: [
-    'Aggregates MCP servers into one server (stdio by default, or streamable HTTP with --http).',
-    'Each upstream is a URL or a stdio command line in one word (split at spaces); NAME=',
-    'before it names the server and puts NAME. before its tool names. --config reads a JSON file:',
-    '{"servers": [{"name", "command", "args", "env", "cwd", "url", "headers", "prefix"}...],',
-    '"maxLLMChars", "maxOutputChars", "policy": {"rules": [...]}, "auth": {"issuer", "resource",',
-    '"requiredScopes", "jwksUri", "resourceName", "requireAtJwtTyp"}}. Tools keep their upstream',
-    'definitions; two servers listing one name without prefixes is an error. --auth-issuer (or',
-    '"auth") makes the HTTP side require JWT access tokens (typ at+jwt, RFC 9068; "requireAtJwtTyp":',
-    'false also takes typ JWT or none) of that issuer, issued for --auth-resource (default: the',
-    'URL it listens on), with every scope of --auth-scopes.',
-  ].join('\n'),
-};
 
 /**
  * Parses `[host:]port` (`3000`, `localhost:3000`, `[::1]:3000`). The host defaults to
@@ -309,7 +387,7 @@ export function parseCallArguments(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`arguments are not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`arguments are not valid JSON: ${errorText(error)}`);
   }
   if (!isJsonObject(value)) {
     throw new UsageError(`arguments must be a JSON object, got ${kindOf(value)}`);
@@ -343,77 +421,16 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   }
   const { positionals, flags } = splitWords(first, rest);
   if (flags.has('--help')) return { kind: 'help', topic: first };
-  const shape = POSITIONALS[first];
+  const spec = COMMAND_SPECS[first];
+  const shape = spec.positionals;
   if (positionals.length < shape.min || positionals.length > shape.max) {
     const what =
       positionals.length < shape.min
         ? 'is missing arguments'
         : `has too many arguments (${JSON.stringify(positionals[shape.max])})`;
-    throw new UsageError(`${first} ${what}; usage: ${shape.usage}`);
+    throw new UsageError(`${first} ${what}; usage: ${spec.usage}`);
   }
-  if (first === 'proxy') {
-    const http = flags.get('--http');
-    const stateless = flags.has('--stateless');
-    if (stateless && http === undefined) throw new UsageError('--stateless only applies to --http');
-    const config = nonEmpty('--config', flags.get('--config'));
-    if (positionals.length === 0 && config === undefined)
-      throw new UsageError(`proxy needs at least one upstream or --config; usage: ${shape.usage}`);
-    const auth = proxyAuthOf(flags, http !== undefined);
-    return {
-      kind: 'proxy',
-      upstreams: positionals,
-      ...optional('config', config),
-      ...(http === undefined ? {} : { http: parseHttpAddress(http) }),
-      stateless,
-      ...optional('name', nonEmpty('--name', flags.get('--name'))),
-      ...optional('version', nonEmpty('--version', flags.get('--version'))),
-      ...optional('auth', auth),
-    };
-  }
-  if (first === 'init') return positionals[0] === undefined ? { kind: 'init' } : { kind: 'init', dir: positionals[0] };
-  const module = positionals[0]!;
-  switch (first) {
-    case 'serve': {
-      const http = flags.get('--http');
-      const stateless = flags.has('--stateless');
-      if (stateless && http === undefined) throw new UsageError('--stateless only applies to --http');
-      return {
-        kind: 'serve',
-        module,
-        ...(http === undefined ? {} : { http: parseHttpAddress(http) }),
-        stateless,
-        ...optional('name', nonEmpty('--name', flags.get('--name'))),
-        ...optional('version', nonEmpty('--version', flags.get('--version'))),
-        ...profileFlag(flags),
-      };
-    }
-    case 'list':
-      return {
-        kind: 'list',
-        module,
-        json: flags.has('--json'),
-        ...profileFlag(flags),
-        ...(flags.has('--lint') ? { lint: true } : {}),
-      };
-    case 'lint': {
-      const provider = flags.get('--provider');
-      return {
-        kind: 'lint',
-        module,
-        ...profileFlag(flags),
-        ...(provider === undefined ? {} : { providers: parseProviders(provider) }),
-        json: flags.has('--json'),
-      };
-    }
-    case 'call':
-      return {
-        kind: 'call',
-        module,
-        tool: positionals[1]!,
-        args: positionals[2] === undefined ? {} : parseCallArguments(positionals[2]),
-        json: flags.has('--json'),
-      };
-  }
+  return spec.build(positionals, flags);
 }
 
 function profileFlag(flags: ReadonlyMap<string, string>): { profile?: SchemaProfile } {
@@ -457,7 +474,7 @@ function splitWords(
   command: CommandName,
   words: readonly string[],
 ): { positionals: string[]; flags: Map<string, string> } {
-  const known = FLAGS[command];
+  const known = new Map([...COMMAND_SPECS[command].flags, ['--help', 'switch'] as const]);
   const positionals: string[] = [];
   const flags = new Map<string, string>();
   let onlyPositionals = false;

@@ -2,7 +2,10 @@ import { isResourceTemplate, type ContractPrompt, type ContractResources } from 
 import { promptDefinitionOf, resourceDefinitionOf, templateDefinitionOf } from '../mcp/index.js';
 import { parseUriTemplate } from '../util/uri-template.js';
 
-/** The MCP definitions of what a module serves besides tools, as `resources/list`, `resources/templates/list` and `prompts/list` list them. */
+/**
+ * The MCP definitions of what a module serves besides tools, as `resources/list`,
+ * `resources/templates/list` and `prompts/list` list them.
+ */
 export interface FeatureDefinitions {
   readonly resources: Record<string, unknown>[];
   readonly resourceTemplates: Record<string, unknown>[];
@@ -31,11 +34,11 @@ function describedLine(head: string, definition: Record<string, unknown>): strin
 }
 
 /**
- * A readable listing of a module's resources, templates and prompts, one block per kind after
- * the tools: each resource by URI and name, each template by URI template and name with its
- * variables and whether it lists resources or completes, each prompt by name with its arguments (`name*` for a required one, with its
- * description). Empty when the module serves none. Meant for people; its layout is not a stable
- * format.
+ * A readable listing of a module's resources, templates and prompts, one block per kind after the
+ * tools: each resource by URI and name, each template by URI template and name with its variables
+ * and whether it lists resources or completes, each prompt by name with its arguments (`name*` for
+ * a required one, with its description). Empty when the module serves none. Meant for people; its
+ * layout is not a stable format.
  */
 export function formatFeatures(
   resources: ContractResources | undefined,

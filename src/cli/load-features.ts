@@ -2,8 +2,8 @@ import { ContractError, type ContractPrompt, type ContractResources } from '../c
 import { getPromptOptions, getResourceTemplateOptions, getStaticResourceOptions } from '../decorators/index.js';
 import { compilePrompts, compileResources } from '../compiler/index.js';
 import { isServerChanges, type ServerChanges } from '../mcp/index.js';
-import { kindOf, messageOf } from '../util/describe.js';
-import { CliError } from './load.js';
+import { kindOf, errorText } from '../util/describe.js';
+import { CliError } from './cli-error.js';
 
 /** What a module serves besides tools, compiled, and where it announces changes. */
 export interface LoadedFeatures {
@@ -53,7 +53,7 @@ async function listed(
     try {
       given = await (given as () => unknown)();
     } catch (error) {
-      throw new CliError(`module ${module}: its ${key}() function failed: ${messageOf(error)}`);
+      throw new CliError(`module ${module}: its ${key}() function failed: ${errorText(error)}`);
     }
     if (!Array.isArray(given))
       throw new CliError(`module ${module}: its ${key}() function must return an array, got ${kindOf(given)}`);
@@ -77,6 +77,6 @@ function compiled<T>(make: () => T, modulePath: string, what: string): T {
   } catch (error) {
     if (error instanceof ContractError)
       throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
-    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its ${what}: ${messageOf(error)}`);
+    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its ${what}: ${errorText(error)}`);
   }
 }

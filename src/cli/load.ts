@@ -2,24 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ContractError, ToolwrightError, type ContractTool } from '../contract/index.js';
-import { kindOf, messageOf } from '../util/describe.js';
+import { kindOf, errorText } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile, type SchemaProfile } from '../compiler/index.js';
 import { featuresExported, type LoadedFeatures } from './load-features.js';
+import { CliError } from './cli-error.js';
 
-/**
- * A failure the CLI reports as one line on stderr (`toolwright: <message>`), without a stack,
- * exiting with `exitCode` (2 unless stated).
- */
-export class CliError extends ToolwrightError {
-  override readonly name = 'CliError';
-  constructor(
-    message: string,
-    readonly exitCode: number = 2,
-  ) {
-    super('cli-failed', message);
-  }
-}
+export { CliError } from './cli-error.js';
 
 /** The tools a module gives, compiled, what it serves besides, and the name the server is known by by default. */
 export interface LoadedTools extends LoadedFeatures {
@@ -31,13 +20,13 @@ export interface LoadedTools extends LoadedFeatures {
 }
 
 /**
- * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools
- * it exports. When the module exports `tools` (or a default export that is an array), those are
- * the tools, in that order: tool classes, instances of tool classes, and contract tools, mixed
- * freely (listed as `options.schemaProfile` makes them). `tools` may also be a function returning that array (or a promise of it), called once
- * with no arguments: the way to build tools whose constructors need arguments. Otherwise every
- * exported class with `@Tool` metadata is a tool, in export-name order; other exports are
- * ignored. Classes are instantiated with `new Class()`.
+ * Imports the compiled ES module at `modulePath` (resolved against `cwd`) and compiles the tools it
+ * exports. When the module exports `tools` (or a default export that is an array), those are the
+ * tools, in that order: tool classes, instances of tool classes, and contract tools, mixed freely
+ * (listed as `options.schemaProfile` makes them). `tools` may also be a function returning that
+ * array (or a promise of it), called once with no arguments: the way to build tools whose
+ * constructors need arguments. Otherwise every exported class with `@Tool` metadata is a tool, in
+ * export-name order; other exports are ignored. Classes are instantiated with `new Class()`.
  *
  * Its resources, prompts and `changes` are read as `featuresExported` says; a module may give
  * those without tools.
@@ -60,7 +49,7 @@ export async function loadTools(
   try {
     exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${messageOf(error)}`);
+    throw new CliError(`cannot load module ${JSON.stringify(modulePath)}: ${errorText(error)}`);
   }
   const given = await toolsExported(exports, modulePath);
   const features = await featuresExported(exports, modulePath);
@@ -78,7 +67,7 @@ export async function loadTools(
   } catch (error) {
     if (error instanceof ContractError)
       throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
-    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${messageOf(error)}`);
+    throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${errorText(error)}`);
   }
   return { path, defaultName: defaultNameOf(path), tools, ...features };
 }
@@ -90,7 +79,7 @@ async function toolsExported(exports: Record<string, unknown>, modulePath: strin
     try {
       listed = await (listed as () => unknown)();
     } catch (error) {
-      throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${messageOf(error)}`);
+      throw new CliError(`module ${JSON.stringify(modulePath)}: its tools() function failed: ${errorText(error)}`);
     }
     if (!Array.isArray(listed))
       throw new CliError(

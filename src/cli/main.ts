@@ -19,6 +19,6 @@ const io: CliIo = {
 
 // The CLI owns its process: a rejection a loaded tool leaves unhandled is logged, never fatal.
 keepServingOnFloatingRejections();
-runCli(process.argv.slice(2), io).then((code) => {
+void runCli(process.argv.slice(2), io).then((code) => {
   process.exitCode = code;
 });

@@ -1,7 +1,7 @@
-import { messageOf } from '../util/describe.js';
+import { errorText } from '../util/describe.js';
 import { helpText, parseArgs, UsageError } from './args.js';
 import type { CliIo } from './io.js';
-import { CliError } from './load.js';
+import { CliError } from './cli-error.js';
 import { toolwrightVersion } from './version.js';
 
 /**
@@ -44,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`toolwright: ${error.message}\n`);
       return error.exitCode;
     }
-    io.err(`toolwright: unexpected error: ${messageOf(error)}\n`);
+    io.err(`toolwright: unexpected error: ${errorText(error)}\n`);
     return 1;
   }
 }

@@ -85,7 +85,10 @@ const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> 
   throw new NoPermissionPolicyError(request);
 };
 
-/** The last record written through each context's `writeRecord` (keyed by that function, which copies of a context share). */
+/**
+ * The last record written through each context's `writeRecord` (keyed by that function, which
+ * copies of a context share).
+ */
 const writtenRecords = new WeakMap<object, { last: ToolRecord | undefined }>();
 
 /**

@@ -1,7 +1,10 @@
 /** The most values one completion answer carries (MCP's bound). */
 export const MAX_COMPLETION_VALUES = 100;
 
-/** What a client asks to complete: one argument (or template variable), its partial value, and what it already filled in. */
+/**
+ * What a client asks to complete: one argument (or template variable), its partial value, and what
+ * it already filled in.
+ */
 export interface CompletionRequest {
   /** The argument's (or variable's) name. */
   readonly argument: string;

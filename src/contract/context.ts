@@ -154,7 +154,10 @@ export interface PermissionRequest {
   readonly subject: string;
   /** Further subjects of the same operation; the grant is the intersection over all of them. */
   readonly subjects?: readonly PermissionSubject[];
-  /** Whether `subject` and `subjects` are file-system paths, resolved before the policy decides (see `PathSubjects`). */
+  /**
+   * Whether `subject` and `subjects` are file-system paths, resolved before the policy decides (see
+   * `PathSubjects`).
+   */
   readonly path?: PathSubjects;
   /** The capabilities wanted, by the application's own names (`read`, `write`, ...). */
   readonly capabilities: readonly string[];

@@ -67,7 +67,10 @@ export class ContractError extends ToolwrightError {
   declare readonly code: ContractIssueCode;
   readonly issues: readonly ContractIssue[];
 
-  /** `subject` names what was compiled in the message (default `the tool contract`; `compilePrompts` says `the prompts`). */
+  /**
+   * `subject` names what was compiled in the message (default `the tool contract`; `compilePrompts`
+   * says `the prompts`).
+   */
   constructor(issues: readonly ContractIssue[], subject = 'the tool contract') {
     if (issues.length === 0) throw new TypeError('ContractError needs at least one issue');
     const lines = issues.map((issue) => `  - [${issue.code}] ${issue.message}`);

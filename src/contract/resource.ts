@@ -20,7 +20,10 @@ export interface TextResourceContent {
   readonly text: string;
 }
 
-/** One piece of a resource's content as binary data, base64 in `blob`; `uri` and `mimeType` default to the resource's. */
+/**
+ * One piece of a resource's content as binary data, base64 in `blob`; `uri` and `mimeType` default
+ * to the resource's.
+ */
 export interface BlobResourceContent {
   readonly uri?: string;
   readonly mimeType?: string;

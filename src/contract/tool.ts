@@ -96,11 +96,17 @@ export interface ContractTool {
   readonly replay?: ToolReplay | ((args: JsonObject, ctx: CallContext) => ToolReplay | Promise<ToolReplay>);
   /** The facts claim; its presence is the claim. It never acts. */
   facts?(args: JsonObject, ctx: CallContext): ToolFacts | Promise<ToolFacts>;
-  /** Time limit of each run of `execute`, in milliseconds; the host aborts the call's signal and stops waiting when it passes. */
+  /**
+   * Time limit of each run of `execute`, in milliseconds; the host aborts the call's signal and
+   * stops waiting when it passes.
+   */
   readonly timeoutMs?: number;
   /** Upper bound on the characters of output the model sees. */
   readonly maxOutputChars?: number;
-  /** Declarative permission requirements, checked by every host's call core before interceptors and `execute` (not by `execute` itself). */
+  /**
+   * Declarative permission requirements, checked by every host's call core before interceptors and
+   * `execute` (not by `execute` itself).
+   */
   readonly requires?: readonly Requirement[];
   /**
    * The OAuth scopes a caller's token must hold to call the tool (all of them), checked by an

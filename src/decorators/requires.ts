@@ -44,17 +44,18 @@ function checkPathOption(path: unknown): void {
 
 /**
  * Declares a permission the tool needs before it runs: `capabilities` on the subject(s) that
- * `subject(args)` picks out of the arguments (a string or an array of strings, e.g.
- * `(a) => a.path` or `(a) => [a.from, a.to]`); several subjects get the intersection of their
- * grants. `path: true` says the subjects are file-system paths, resolved (against the policy's
- * `pathBase`, default `process.cwd()`; `path: { base }` names another) before any rule sees them,
- * and a path holding a NUL byte fails the call as invalid arguments (see `PathSubjects`). `label` names what the subject is ("destination file") and `reason` says why, both
- * shown to the user. Every host's call core checks every requirement once, after validating the
- * arguments and before interceptors and `execute`, so the call fails with `permission denied:
- * ...` unless each capability is granted: the host's `policy` option asks or decides, and without
- * one the context's `requirePermission` does (nothing is granted by default). Several `@Requires` stack and are checked top to bottom. Throws a
- * `DecoratorError` naming the class, as the class is defined, for bad options or a target that
- * is not a class.
+ * `subject(args)` picks out of the arguments (a string or an array of strings, e.g. `(a) => a.path`
+ * or `(a) => [a.from, a.to]`); several subjects get the intersection of their grants. `path: true`
+ * says the subjects are file-system paths, resolved (against the policy's `pathBase`, default
+ * `process.cwd()`; `path: { base }` names another) before any rule sees them, and a path holding a
+ * NUL byte fails the call as invalid arguments (see `PathSubjects`). `label` names what the subject
+ * is ("destination file") and `reason` says why, both shown to the user. Every host's call core
+ * checks every requirement once, after validating the arguments and before interceptors and
+ * `execute`, so the call fails with `permission denied: ...` unless each capability is granted: the
+ * host's `policy` option asks or decides, and without one the context's `requirePermission` does
+ * (nothing is granted by default). Several `@Requires` stack and are checked top to bottom. Throws
+ * a `DecoratorError` naming the class, as the class is defined, for bad options or a target that is
+ * not a class.
  */
 export function Requires(options: Requirement): ClassDecorator {
   const requirement = checkOnApply('@Requires()', () => checkRequirement(options));

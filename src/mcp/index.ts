@@ -1,5 +1,6 @@
 /**
- * `toolwright/mcp`: the MCP edge. Servers (`createServer`, `addTools`), transports (stdio and streamable HTTP), the consumer of other servers' tools, the proxy, and the HTTP edge's OAuth.
+ * `toolwright/mcp`: the MCP edge. Servers (`createServer`, `addTools`), transports (stdio and
+ * streamable HTTP), the consumer of other servers' tools, the proxy, and the HTTP edge's OAuth.
  *
  * @module toolwright/mcp
  */

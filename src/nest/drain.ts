@@ -1,6 +1,6 @@
 import { wrap, type ContractTool } from '../contract/index.js';
 import { AmbiguousOutcomeError } from '../runtime/index.js';
-import { MAX_TIMEOUT_MS } from '../util/limits.js';
+import { raceTimeout } from '../util/timeout.js';
 
 /** The message of a call refused because the application is shutting down. */
 export const SHUTTING_DOWN_TEXT = 'the server is shutting down; call again later';
@@ -50,11 +50,6 @@ export class CallDrain {
     );
   }
 
-  /** How many calls are in flight. */
-  get size(): number {
-    return this.running.size;
-  }
-
   /**
    * Refuses new calls and resolves once every call in flight settled, or after `timeoutMs`,
    * whichever comes first; at the timeout, every call still running is ended for its caller (see
@@ -63,10 +58,7 @@ export class CallDrain {
   async drain(timeoutMs: number): Promise<void> {
     this.draining = true;
     if (this.running.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(timeoutMs, MAX_TIMEOUT_MS))));
-    await Promise.race([Promise.allSettled([...this.running].map((call) => call.settled)), timeout]);
-    clearTimeout(timer);
+    await raceTimeout(Promise.allSettled([...this.running].map((call) => call.settled)), timeoutMs, () => undefined);
     for (const call of [...this.running]) {
       this.running.delete(call);
       call.abandon(new AmbiguousOutcomeError(SHUT_DOWN_MID_CALL_TEXT, { code: 'shut-down-mid-call' }));

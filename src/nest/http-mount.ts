@@ -24,7 +24,10 @@ interface FastifyLikeReply {
 
 /** Where else `mountHandler` mounts the handler, and who hears of each request. */
 export interface MountOptions {
-  /** More paths answered by the same handler, every method (the protected resource metadata paths of an endpoint with `auth`). */
+  /**
+   * More paths answered by the same handler, every method (the protected resource metadata paths of
+   * an endpoint with `auth`).
+   */
   readonly alsoAt?: readonly string[];
   /** Called with each request's node request and response before the handler sees them. */
   readonly onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
@@ -88,7 +91,10 @@ export function mountHandler(
   );
 }
 
-/** Fastify's body parser errors at the endpoint, answered as JSON-RPC errors the way `createHttpHandler` answers them. */
+/**
+ * Fastify's body parser errors at the endpoint, answered as JSON-RPC errors the way
+ * `createHttpHandler` answers them.
+ */
 function fastifyBodyErrorHandler(error: { statusCode?: number }, _request: unknown, reply: FastifyLikeReply): void {
   const answers: Record<number, [number, string]> = {
     400: [JsonRpcCode.ParseError, 'Parse error: Invalid JSON'],

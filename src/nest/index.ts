@@ -1,5 +1,6 @@
 /**
- * `toolwright/nest`: the NestJS module (`ToolwrightModule`) and what an application provides to it. Needs the optional peers `@nestjs/common` and `@nestjs/core` (11 or 12).
+ * `toolwright/nest`: the NestJS module (`ToolwrightModule`) and what an application provides to it.
+ * Needs the optional peers `@nestjs/common` and `@nestjs/core` (11 or 12).
  *
  * @module toolwright/nest
  */

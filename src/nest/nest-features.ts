@@ -55,7 +55,10 @@ export function discoverFeatures(discovery: DiscoveryService): DiscoveredFeature
   return { resources, prompts };
 }
 
-/** A failure of the pipeline inside Nest's enhancers, as the core expects it: refused arguments as the `InvalidArgumentsError` they were. */
+/**
+ * A failure of the pipeline inside Nest's enhancers, as the core expects it: refused arguments as
+ * the `InvalidArgumentsError` they were.
+ */
 function unwrapped(err: unknown): unknown {
   if (
     err instanceof ToolError &&

@@ -4,7 +4,7 @@ import { compile, type CompileOptions } from '../compiler/index.js';
 import { BadRequestException } from '@nestjs/common';
 import { InvalidArgumentsError, type CallContext, type ContractTool, type ToolOutput } from '../contract/index.js';
 import { contextWith } from '../runtime/internal.js';
-import { messageOf } from '../util/describe.js';
+import { errorText } from '../util/describe.js';
 import type { DiscoveredTool } from './discover.js';
 import { mappedFailure, settled } from './exceptions.js';
 import {
@@ -32,7 +32,10 @@ const ENHANCERS = Object.freeze({ guards: true, interceptors: true, filters: tru
 /** A handler made by `ExternalContextCreator.create` for a tool call. */
 type EnhancedHandler = (...args: ToolCallArgs) => Promise<unknown>;
 
-/** The Nest context of one call of a per-call tool: its context id, with the call's request registered as its `REQUEST`. */
+/**
+ * The Nest context of one call of a per-call tool: its context id, with the call's request
+ * registered as its `REQUEST`.
+ */
 interface CallScope {
   readonly contextId: ContextId;
 }
@@ -71,7 +74,7 @@ const callScopes = new WeakMap<CallContext, CallScope>();
  * Throws the `ContractError` of `compile` when a class is not a valid tool.
  */
 export function nestTools(discovered: readonly DiscoveredTool[], context: NestToolsContext): ContractTool[] {
-  const compileOptions = { ...(context.compileOptions ?? {}) } as CompileOptions;
+  const compileOptions = { ...context.compileOptions } as CompileOptions;
   if ('resolve' in compileOptions || 'resolveForCall' in compileOptions) {
     throw new TypeError(
       'ToolwrightModule: the compile options must not set "resolve" or "resolveForCall": the module makes the instances through Nest',
@@ -267,7 +270,10 @@ export function perCallResolver(
   };
 }
 
-/** The instance of a per-call provider for `contextId`; an error naming the class and module when Nest cannot make one. */
+/**
+ * The instance of a per-call provider for `contextId`; an error naming the class and module when
+ * Nest cannot make one.
+ */
 async function resolveInstance(
   discovered: DiscoveredTool,
   moduleRef: { readonly ref: ModuleRef; readonly strict: boolean },
@@ -280,7 +286,7 @@ async function resolveInstance(
     });
   } catch (err) {
     throw new Error(
-      `Nest could not make an instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call: ${messageOf(err)}`,
+      `Nest could not make an instance of ${discovered.cls.name} (module ${discovered.moduleName}) for this call: ${errorText(err)}`,
     );
   }
   if (typeof instance !== 'object' || instance === null) {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { MAX_TIMEOUT_MS } from '../util/limits.js';
+import { raceTimeout } from '../util/timeout.js';
 
 /**
  * The HTTP responses of MCP POST requests still being written (a `tools/call`'s answer leaves on
@@ -21,20 +21,13 @@ export class OpenResponses {
     });
   }
 
-  /** How many tracked responses are still open. */
-  get size(): number {
-    return this.open.size;
-  }
-
   /** Resolves once no tracked response is open, or after `timeoutMs`, whichever comes first; never rejects. */
   async closed(timeoutMs: number): Promise<void> {
     if (this.open.size === 0) return;
     let wake!: () => void;
     const emptied = new Promise<void>((resolve) => (wake = resolve));
     this.waiters.add(wake);
-    const timer = setTimeout(wake, Math.min(Math.max(timeoutMs, 0), MAX_TIMEOUT_MS));
-    await emptied;
-    clearTimeout(timer);
+    await raceTimeout(emptied, timeoutMs, () => undefined);
     this.waiters.delete(wake);
   }
 }

@@ -23,7 +23,10 @@ export interface ToolwrightModuleOptions {
   readonly transport: ToolwrightTransport;
   /** The HTTP endpoint path (`'http'` only). Default `/mcp`. */
   readonly path?: string;
-  /** Further options of the HTTP handler (`'http'` only): allowed hosts and origins, body limit, stateless, session idle time. */
+  /**
+   * Further options of the HTTP handler (`'http'` only): allowed hosts and origins, body limit,
+   * stateless, session idle time.
+   */
   readonly http?: Omit<HttpHandlerOptions, 'path' | 'auth'>;
   /**
    * Makes the HTTP endpoint an OAuth 2.1 resource server (`'http'` only), exactly as `serveHttp`'s

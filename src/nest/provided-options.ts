@@ -48,7 +48,10 @@ function single(option: string, sources: readonly (readonly [symbol, unknown])[]
   return given[0]?.[1];
 }
 
-/** The validator the application provides (`TOOLWRIGHT_VALIDATOR`, or a `validator` member of the call or compile options), or `undefined`. */
+/**
+ * The validator the application provides (`TOOLWRIGHT_VALIDATOR`, or a `validator` member of the
+ * call or compile options), or `undefined`.
+ */
 function validatorOf(lookup: ProviderLookup): SchemaValidator | undefined {
   return single('validator', [
     [TOOLWRIGHT_VALIDATOR, lookup(TOOLWRIGHT_VALIDATOR)],

@@ -117,7 +117,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private readonly posts = new OpenResponses();
   private readonly logger = new Logger('ToolwrightModule');
 
-  /** Resolves once the stdio transport closed (stdin ended, stdout broke, or the application closed). Never resolves over HTTP before shutdown. */
+  /**
+   * Resolves once the stdio transport closed (stdin ended, stdout broke, or the application
+   * closed). Never resolves over HTTP before shutdown.
+   */
   readonly closed: Promise<void> = new Promise((resolve) => (this.resolveClosed = resolve));
 
   constructor(
@@ -156,7 +159,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs, this.features, era);
   }
 
-  /** Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad tools or options fail the application's start here. */
+  /**
+   * Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad
+   * tools or options fail the application's start here.
+   */
   onModuleInit(): void {
     const lookup: ProviderLookup = (token) => this.optional(token);
     const discovered = discoverTools(this.discovery);
@@ -214,7 +220,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     void this.stdio.closed.then(() => this.resolveClosed());
   }
 
-  /** Nest's first shutdown hook: refuses new calls, drains those in flight, closes the transport, then each tool's `close()`. */
+  /**
+   * Nest's first shutdown hook: refuses new calls, drains those in flight, closes the transport,
+   * then each tool's `close()`.
+   */
   onModuleDestroy(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
@@ -254,7 +263,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const changeBus = changeBusOf(this.features, this.options.http?.changeEvents);
     this.stopChangeBus = changeBus?.stop;
     this.handler = createHttpHandler((context?: { era?: ProtocolEra }) => this.createMcpServer('http', context?.era), {
-      ...(this.options.http ?? {}),
+      ...this.options.http,
       ...(auth === undefined ? {} : { auth }),
       ...(changeBus === undefined ? {} : { changeEvents: changeBus.bus }),
     });

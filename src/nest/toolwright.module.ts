@@ -82,7 +82,10 @@ export class ToolwrightModule extends ConfigurableModuleClass {
   }
 }
 
-/** The options provider of a `forRootAsync` definition, its result checked as `forRoot`'s options are; any other provider as it is. */
+/**
+ * The options provider of a `forRootAsync` definition, its result checked as `forRoot`'s options
+ * are; any other provider as it is.
+ */
 function checkedOptionsProvider(
   provider: NonNullable<DynamicModule['providers']>[number],
 ): NonNullable<DynamicModule['providers']>[number] {

@@ -1,6 +1,8 @@
-import { kindOf } from '../util/describe.js';
+import { errorText, kindOf } from '../util/describe.js';
+import { raceTimeout } from '../util/timeout.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
 import { RedisUnavailableError } from './errors.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../util/options.js';
 
 /**
  * The one thing toolwright's Redis stores need of a client: send one command, as its words, and
@@ -14,7 +16,10 @@ export interface RedisCommandClient {
 
 /** Options of `connectRedis`. Every member is optional. */
 export interface ConnectRedisOptions {
-  /** Where Redis is: `redis[s]://[[user][:password]@]host[:port][/db]` (default `redis://127.0.0.1:6379`). Ignored with `client`. */
+  /**
+   * Where Redis is: `redis[s]://[[user][:password]@]host[:port][/db]` (default
+   * `redis://127.0.0.1:6379`). Ignored with `client`.
+   */
   readonly url?: string;
   /**
    * A client the host made and connected itself (see `RedisCommandClient`). toolwright then
@@ -25,17 +30,20 @@ export interface ConnectRedisOptions {
   readonly connectTimeoutMs?: number;
   /** How long one command may take, in milliseconds, before it fails with `RedisUnavailableError` (default 2000). */
   readonly commandTimeoutMs?: number;
-  /** Prepended to every key toolwright's stores write (default `toolwright:`); give each deployment sharing one Redis its own. */
+  /**
+   * Prepended to every key toolwright's stores write (default `toolwright:`); give each deployment
+   * sharing one Redis its own.
+   */
   readonly keyPrefix?: string;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set([
+const OPTION_KEYS = optionKeys<ConnectRedisOptions>()(
   'url',
   'client',
   'connectTimeoutMs',
   'commandTimeoutMs',
   'keyPrefix',
-]);
+);
 
 /** The URL `connectRedis` uses when given none. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -47,7 +55,10 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'toolwright:';
 /** The longest wait between two reconnection attempts after Redis went away. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
-/** `url` without its user name and password, for messages. A URL that cannot be parsed is named as given up to its `@`. */
+/**
+ * `url` without its user name and password, for messages. A URL that cannot be parsed is named as
+ * given up to its `@`.
+ */
 export function redactedRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -60,20 +71,21 @@ export function redactedRedisUrl(url: string): string {
   }
 }
 
+/**
+ * Throws a `TypeError` naming `caller` when `url` is given and is not a `redis://` or `rediss://`
+ * URL (the URL is shown without its credentials). Internal: every Redis entry point checks its
+ * `url` here.
+ */
+export function checkRedisUrl(caller: string, url: unknown): void {
+  if (url === undefined || (typeof url === 'string' && /^rediss?:\/\//.test(url))) return;
+  throw new TypeError(
+    `${caller}: "url" must be a redis:// or rediss:// URL, got ${typeof url === 'string' ? JSON.stringify(redactedRedisUrl(url)) : kindOf(url)}`,
+  );
+}
+
 function checkOptions(options: ConnectRedisOptions): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError(`connectRedis: options must be an object, got ${kindOf(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key))
-      throw new TypeError(
-        `connectRedis: unknown option ${JSON.stringify(key)} (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)`,
-      );
-  }
-  if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-    throw new TypeError(
-      `connectRedis: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`,
-    );
-  }
+  checkOptionsObject('connectRedis', options, OPTION_KEYS);
+  checkRedisUrl('connectRedis', options.url);
   if (
     options.client !== undefined &&
     typeof (options.client as { sendCommand?: unknown } | null)?.sendCommand !== 'function'
@@ -90,7 +102,7 @@ function checkOptions(options: ConnectRedisOptions): void {
       );
   }
   if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string')
-    throw new TypeError(`connectRedis: "keyPrefix" must be a string, got ${kindOf(options.keyPrefix)}`);
+    throw invalidOption('connectRedis', 'keyPrefix', 'a string', options.keyPrefix);
 }
 
 /** What `connectRedis` needs of `@redis/client`'s client: connect, send, close, and its events. */
@@ -144,21 +156,13 @@ export class RedisConnection {
    */
   async command(args: readonly string[]): Promise<unknown> {
     if (this.closed) throw new RedisUnavailableError(this.where, 'is not connected: the connection was closed');
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`)),
-        this.commandTimeoutMs,
-      );
-    });
     const sent = this.client.sendCommand([...args], { timeout: this.commandTimeoutMs });
-    sent.catch(() => undefined);
     try {
-      return await Promise.race([sent, timedOut]);
+      return await raceTimeout(sent, this.commandTimeoutMs, () => {
+        throw new RedisUnavailableError(this.where, `did not answer within ${this.commandTimeoutMs} ms`);
+      });
     } catch (thrown) {
       throw unavailableOrAsIs(this.where, thrown, this.commandTimeoutMs);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -179,12 +183,14 @@ export class RedisConnection {
 const UNAVAILABLE =
   /closed|offline|socket|connect|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|timeout|LOADING/i;
 
-/** The error a failed command rejects with: `RedisUnavailableError` for a connection problem, else the client's error as is. */
+/**
+ * The error a failed command rejects with: `RedisUnavailableError` for a connection problem, else
+ * the client's error as is.
+ */
 function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): unknown {
   if (thrown instanceof RedisUnavailableError) return thrown;
   const name = (thrown as { name?: unknown } | null)?.name;
-  const message = (thrown as { message?: unknown } | null)?.message;
-  const text = typeof message === 'string' ? message : String(thrown);
+  const text = errorText(thrown);
   if (name === 'TimeoutError' || name === 'CommandTimeoutDuringMaintenanceError')
     return new RedisUnavailableError(where, `did not answer within ${timeoutMs} ms`, { cause: thrown });
   if (
@@ -221,21 +227,52 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
     });
   const url = options.url ?? DEFAULT_REDIS_URL;
   const where = redactedRedisUrl(url);
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
-  let createClient: (options: object) => OwnedClient;
+  const client = await openRedisClient<OwnedClient>({
+    caller: 'connectRedis',
+    url,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
+    offlineQueue: false,
+  });
+  return new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client });
+}
+
+/** What `openRedisClient` needs of every client of `@redis/client` it makes. */
+interface OpenedClient {
+  connect(): Promise<unknown>;
+  destroy(): void;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * Makes a client of `@redis/client` for `url` and resolves it once connected: the one connection
+ * factory of toolwright's Redis code (`connectRedis`, and the relay bus's subscriber). The client
+ * reconnects on its own after Redis went away (every 50 ms doubling to at most
+ * `MAX_RECONNECT_DELAY_MS`), and has an `error` listener (without one node-redis would crash the
+ * process). With `offlineQueue: false`, commands sent while Redis is away fail at once instead of
+ * waiting in a queue. Rejects with `RedisUnavailableError` (naming the URL without credentials)
+ * when no connection is made within `connectTimeoutMs`, destroying the client, and with an `Error`
+ * naming `caller` and the package when `@redis/client` is not installed. Internal.
+ */
+export async function openRedisClient<C extends OpenedClient>(options: {
+  readonly caller: string;
+  readonly url: string;
+  readonly connectTimeoutMs: number;
+  readonly offlineQueue: boolean;
+}): Promise<C> {
+  const { caller, url, connectTimeoutMs } = options;
+  const where = redactedRedisUrl(url);
+  let createClient: (options: object) => C;
   try {
-    ({ createClient } = (await import('@redis/client')) as unknown as {
-      createClient: (options: object) => OwnedClient;
-    });
+    ({ createClient } = (await import('@redis/client')) as unknown as { createClient: (options: object) => C });
   } catch (thrown) {
     throw new Error(
-      'connectRedis: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright, needed only for the Redis stores)',
+      `${caller}: the package "@redis/client" is not installed; run \`npm install @redis/client\` (an optional peer dependency of toolwright, needed only for the Redis stores)`,
       { cause: thrown },
     );
   }
   const client = createClient({
     url,
-    disableOfflineQueue: true,
+    ...(options.offlineQueue ? {} : { disableOfflineQueue: true }),
     socket: {
       connectTimeout: connectTimeoutMs,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), MAX_RECONNECT_DELAY_MS),
@@ -247,35 +284,16 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
   client.on('error', (error) => {
     lastError = error;
   });
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      client.connect(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new RedisUnavailableError(
-                where,
-                `cannot be reached: no connection within ${connectTimeoutMs} ms${lastError === undefined ? '' : ` (${errorText(lastError)})`}`,
-              ),
-            ),
-          connectTimeoutMs,
-        );
-      }),
-    ]);
+    await raceTimeout(client.connect(), connectTimeoutMs, () => {
+      const last = lastError === undefined ? '' : ` (${errorText(lastError)})`;
+      throw new RedisUnavailableError(where, `cannot be reached: no connection within ${connectTimeoutMs} ms${last}`);
+    });
   } catch (thrown) {
     client.destroy();
     throw thrown instanceof RedisUnavailableError
       ? thrown
       : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
-  } finally {
-    clearTimeout(timer);
   }
-  return new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client });
-}
-
-function errorText(thrown: unknown): string {
-  const message = (thrown as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message !== '' ? message : String(thrown);
+  return client;
 }

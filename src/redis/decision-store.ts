@@ -1,7 +1,7 @@
 import { kindOf } from '../util/describe.js';
 import { isPositiveInteger } from '../util/limits.js';
 import {
-  ScopedDecisions,
+  MemoryDecisionStore,
   type DecisionOwner,
   type DecisionSelector,
   type PermissionEffect,
@@ -10,6 +10,7 @@ import {
 } from '../runtime/index.js';
 import type { RedisConnection } from './connection.js';
 import { RedisBadReplyError } from './errors.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../util/options.js';
 
 /** Options of `RedisDecisionStore`. Every member is optional. */
 export interface RedisDecisionStoreOptions {
@@ -26,7 +27,7 @@ export interface RedisDecisionStoreOptions {
   readonly sessionTtlMs?: number;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['namespace', 'sessionTtlMs']);
+const OPTION_KEYS = optionKeys<RedisDecisionStoreOptions>()('namespace', 'sessionTtlMs');
 
 /** The default time a session's remembered decisions are kept: 24 hours. */
 export const DEFAULT_SESSION_DECISIONS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -55,7 +56,10 @@ return seq`;
 /** KEYS: hash. Answers its fields and values, flat. */
 const LOAD = `return redis.call('HGETALL', KEYS[1])`;
 
-/** KEYS: index. ARGV: hash key base. Answers [member, fields, member, fields, ...]; drops index members whose hash is gone. */
+/**
+ * KEYS: index. ARGV: hash key base. Answers [member, fields, member, fields, ...]; drops index
+ * members whose hash is gone.
+ */
 const LIST = `
 local out = {}
 for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
@@ -90,24 +94,19 @@ const SCAN_COUNT = '500';
 const MAX_SCAN_STEPS = 100_000;
 
 function checkOptions(options: RedisDecisionStoreOptions): { namespace: string; sessionTtlMs: number } {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError(`RedisDecisionStore: options must be an object, got ${kindOf(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key))
-      throw new TypeError(
-        `RedisDecisionStore: unknown option ${JSON.stringify(key)} (known options: namespace, sessionTtlMs)`,
-      );
-  }
+  checkOptionsObject('RedisDecisionStore', options, OPTION_KEYS);
   const namespace = options.namespace ?? 'default';
   if (typeof namespace !== 'string' || namespace === '' || /[*?[\]\\]/.test(namespace))
-    throw new TypeError(
-      `RedisDecisionStore: "namespace" must be a non-empty string without *, ?, [, ] or \\, got ${typeof namespace === 'string' ? JSON.stringify(namespace) : kindOf(namespace)}`,
+    throw invalidOption(
+      'RedisDecisionStore',
+      'namespace',
+      'a non-empty string without *, ?, [, ] or \\',
+      namespace,
+      typeof namespace === 'string' ? JSON.stringify(namespace) : kindOf(namespace),
     );
   const sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_DECISIONS_TTL_MS;
   if (!isPositiveInteger(sessionTtlMs))
-    throw new TypeError(
-      `RedisDecisionStore: "sessionTtlMs" must be a positive whole number of milliseconds, got ${String(sessionTtlMs)}`,
-    );
+    throw invalidOption('RedisDecisionStore', 'sessionTtlMs', 'a positive whole number of milliseconds', sessionTtlMs);
   return { namespace, sessionTtlMs };
 }
 
@@ -172,7 +171,7 @@ export class RedisDecisionStore implements RememberedDecisionStore {
   private readonly base: string;
   private readonly sessionTtlMs: number;
   /** The decisions of sessions without an id, which no other process could reach. */
-  private readonly local = new ScopedDecisions();
+  private readonly local = new MemoryDecisionStore();
 
   /** Throws a `TypeError` naming a bad option. */
   constructor(

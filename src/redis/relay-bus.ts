@@ -1,7 +1,15 @@
 import type { RelayBus, RelayListener } from '../mcp/index.js';
-import { kindOf } from '../util/describe.js';
-import { DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_REDIS_URL, redactedRedisUrl, type RedisConnection } from './connection.js';
+import { errorText } from '../util/describe.js';
+import {
+  checkRedisUrl,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  DEFAULT_REDIS_URL,
+  openRedisClient,
+  redactedRedisUrl,
+  type RedisConnection,
+} from './connection.js';
 import { RedisUnavailableError } from './errors.js';
+import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /**
  * A Redis client in subscriber mode, as node-redis (`@redis/client`, 5.x or 6.x) has it: a host
@@ -28,6 +36,8 @@ export interface RedisRelayBusOptions {
   /** How long the subscriber's first connection may take, in milliseconds; default 2000. */
   readonly connectTimeoutMs?: number;
 }
+
+const OPTION_KEYS = optionKeys<RedisRelayBusOptions>()('connection', 'url', 'subscriber', 'connectTimeoutMs');
 
 /** A relay bus over Redis, with a way to close the subscriber connection it made. */
 export interface RedisRelayBus extends RelayBus {
@@ -56,16 +66,11 @@ interface OwnedSubscriber extends RedisSubscriber {
  * again when Redis is back. Bad options throw a `TypeError` naming the option.
  */
 export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`redisRelayBus: options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('redisRelayBus', options, OPTION_KEYS);
   const connection = options.connection;
   if (typeof (connection as { command?: unknown } | undefined)?.command !== 'function')
     throw new TypeError('redisRelayBus: "connection" must be a RedisConnection (from connectRedis)');
-  if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-    throw new TypeError(
-      `redisRelayBus: "url" must be a redis:// or rediss:// URL, got ${typeof options.url === 'string' ? JSON.stringify(redactedRedisUrl(options.url)) : kindOf(options.url)}`,
-    );
-  }
+  checkRedisUrl('redisRelayBus', options.url);
   if (
     options.subscriber !== undefined &&
     (typeof options.subscriber.subscribe !== 'function' || typeof options.subscriber.unsubscribe !== 'function')
@@ -83,7 +88,7 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
 
   const subscriber = async (): Promise<RedisSubscriber> => {
     if (options.subscriber !== undefined) return options.subscriber;
-    owned ??= connectSubscriber(url, where, connectTimeoutMs);
+    owned ??= openRedisClient<OwnedSubscriber>({ caller: 'redisRelayBus', url, connectTimeoutMs, offlineQueue: true });
     // A failed connection is tried again by the next listen rather than remembered.
     return owned.catch((error: unknown) => {
       owned = undefined;
@@ -106,9 +111,7 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
       } catch (thrown) {
         throw thrown instanceof RedisUnavailableError
           ? thrown
-          : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, {
-              cause: thrown,
-            });
+          : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
       }
       return { close: async () => void (await client.unsubscribe(channel, listener).catch(() => undefined)) };
     },
@@ -125,57 +128,4 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
       }
     },
   };
-}
-
-/** Connects a subscriber client of `@redis/client` to `url`; rejects with `RedisUnavailableError` after `timeoutMs`. */
-async function connectSubscriber(url: string, where: string, timeoutMs: number): Promise<OwnedSubscriber> {
-  let createClient: (options: object) => OwnedSubscriber;
-  try {
-    ({ createClient } = (await import('@redis/client')) as unknown as {
-      createClient: (options: object) => OwnedSubscriber;
-    });
-  } catch (thrown) {
-    throw new Error(
-      'redisRelayBus: the package "@redis/client" is not installed; run `npm install @redis/client` (an optional peer dependency of toolwright)',
-      { cause: thrown },
-    );
-  }
-  const client = createClient({
-    url,
-    socket: {
-      connectTimeout: timeoutMs,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1000),
-    },
-  });
-  let lastError: unknown;
-  // Without an 'error' listener node-redis would crash the process; it keeps reconnecting.
-  client.on('error', (error) => (lastError = error));
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      client.connect(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new RedisUnavailableError(
-                where,
-                `cannot be reached: no connection within ${timeoutMs} ms${lastError === undefined ? '' : ` (${(lastError as Error).message})`}`,
-              ),
-            ),
-          timeoutMs,
-        );
-      }),
-    ]);
-  } catch (thrown) {
-    client.destroy();
-    throw thrown instanceof RedisUnavailableError
-      ? thrown
-      : new RedisUnavailableError(where, `cannot be reached: ${(thrown as Error)?.message ?? String(thrown)}`, {
-          cause: thrown,
-        });
-  } finally {
-    clearTimeout(timer);
-  }
-  return client;
 }

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { kindOf } from '../util/describe.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
 import {
   LostOutcomeError,
@@ -12,6 +11,7 @@ import { fingerprint, ownedReplayKey } from '../runtime/internal.js';
 import type { RedisConnection } from './connection.js';
 import { RedisBadReplyError } from './errors.js';
 import { outcomeFromJson, outcomeToJson } from './outcome-json.js';
+import { checkOptionsObject, optionKeys, invalidOption } from '../util/options.js';
 
 /** Options of `RedisReplayStore`. Every member is optional. */
 export interface RedisReplayStoreOptions {
@@ -30,7 +30,7 @@ export interface RedisReplayStoreOptions {
   readonly leaseMs?: number;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['ttlMs', 'leaseMs']);
+const OPTION_KEYS = optionKeys<RedisReplayStoreOptions>()('ttlMs', 'leaseMs');
 
 /** The default time a finished key is kept: 24 hours. */
 export const DEFAULT_REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -44,7 +44,10 @@ export const DEFAULT_REPLAY_LEASE_MS = 30_000;
  */
 const NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
-/** Claims a key: `{'new'}`, `{'done', outcome}`, `{'running'}`, `{'lost'}` or `{'different-arguments'}`. ARGV: fp, token, leaseMs, ttlMs. */
+/**
+ * Claims a key: `{'new'}`, `{'done', outcome}`, `{'running'}`, `{'lost'}` or
+ * `{'different-arguments'}`. ARGV: fp, token, leaseMs, ttlMs.
+ */
 const BEGIN = `${NOW}
 local e = redis.call('HMGET', KEYS[1], 'fp', 'state', 'lease', 'outcome')
 if not e[1] then
@@ -62,7 +65,10 @@ if tonumber(e[3]) < now then
 end
 return {'running'}`;
 
-/** Extends a claim's lease while its call runs; 1 when renewed, 0 when the claim is no longer this token's running one. ARGV: token, leaseMs, ttlMs. */
+/**
+ * Extends a claim's lease while its call runs; 1 when renewed, 0 when the claim is no longer this
+ * token's running one. ARGV: token, leaseMs, ttlMs.
+ */
 const RENEW = `${NOW}
 local e = redis.call('HMGET', KEYS[1], 'token', 'state')
 if e[1] ~= ARGV[1] or e[2] ~= 'running' then return 0 end
@@ -71,7 +77,10 @@ local ttl = tonumber(ARGV[3])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], math.max(ttl, 2 * tonumber(ARGV[2]))) end
 return 1`;
 
-/** Records a claim's outcome (also over `lost`: the real outcome is better news); 1 when written. ARGV: token, outcome, ttlMs. */
+/**
+ * Records a claim's outcome (also over `lost`: the real outcome is better news); 1 when written.
+ * ARGV: token, outcome, ttlMs.
+ */
 const COMPLETE = `
 local e = redis.call('HMGET', KEYS[1], 'token', 'state')
 if e[1] ~= ARGV[1] or e[2] == 'done' then return 0 end
@@ -103,22 +112,13 @@ interface HeldClaim {
 }
 
 function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseMs: number } {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError(`RedisReplayStore: options must be an object, got ${kindOf(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key))
-      throw new TypeError(`RedisReplayStore: unknown option ${JSON.stringify(key)} (known options: ttlMs, leaseMs)`);
-  }
+  checkOptionsObject('RedisReplayStore', options, OPTION_KEYS);
   const ttlMs = options.ttlMs ?? DEFAULT_REPLAY_TTL_MS;
   if (ttlMs !== Infinity && !isPositiveInteger(ttlMs))
-    throw new TypeError(
-      `RedisReplayStore: "ttlMs" must be a positive whole number of milliseconds or Infinity, got ${String(ttlMs)}`,
-    );
+    throw invalidOption('RedisReplayStore', 'ttlMs', 'a positive whole number of milliseconds or Infinity', ttlMs);
   const leaseMs = options.leaseMs ?? DEFAULT_REPLAY_LEASE_MS;
   if (!isPositiveInteger(leaseMs) || leaseMs < 30 || leaseMs > MAX_TIMEOUT_MS)
-    throw new TypeError(
-      `RedisReplayStore: "leaseMs" must be a whole number of milliseconds from 30, got ${String(leaseMs)}`,
-    );
+    throw invalidOption('RedisReplayStore', 'leaseMs', 'a whole number of milliseconds from 30', leaseMs);
   return { ttlMs: ttlMs === Infinity ? 0 : ttlMs, leaseMs };
 }
 

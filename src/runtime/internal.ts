@@ -10,3 +10,5 @@ export { fingerprint } from './executor/fingerprint.js';
 export { ownedReplayKey } from './executor/replay-store.js';
 export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
+// The hosts outside the runtime check their call-core options against these keys.
+export { CALL_CORE_OPTION_KEYS } from './call/options.js';

@@ -10,9 +10,10 @@ import {
   answerResourcesList,
   answerTemplatesList,
   type FeatureContextOf,
-} from '../mcp/server/answer-features.js';
-import { servedFeaturesOf, type ServedFeatures } from '../mcp/server/features.js';
-import { ProtocolError } from '../mcp/server/protocol-error.js';
+  ProtocolError,
+  servedFeaturesOf,
+  type ServedFeatures,
+} from '../mcp/internal.js';
 import type { TestCallContext, TestCallOptions } from './test-tools.js';
 
 /** What a server without a completing prompt or template answers `completion/complete`: it has no such method. */

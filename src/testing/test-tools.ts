@@ -1,10 +1,10 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
 import { createCallContext, type CallContextInit, type Session } from '../contract/index.js';
-import { kindOf } from '../util/describe.js';
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
-import type { CallCoreOptions } from '../runtime/call/index.js';
-import { mcpResultOf, toolCallOf } from '../mcp/server/call.js';
-import { servedToolsOf } from '../mcp/server/served-tools.js';
+import { runToolCall, type CallCoreOptions } from '../runtime/call/index.js';
+import { CALL_CORE_OPTION_KEYS } from '../runtime/internal.js';
+import { mcpResultOf, servedToolsOf, toolCallOf } from '../mcp/internal.js';
+import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /**
  * Options of `testTools`: how the classes are compiled (`resolve`, `resolveForCall`, `maxDepth`),
@@ -12,7 +12,10 @@ import { servedToolsOf } from '../mcp/server/served-tools.js';
  * `maxOutputChars`, `validator`), and what every call's context offers (`context`).
  */
 export interface TestToolsOptions extends Omit<CompileOptions, 'validator'>, CallCoreOptions {
-  /** Members of every call's context (`principal`, `request`, `elicit`, `requirePermission`, `log`, ...); a call's own `context` wins. */
+  /**
+   * Members of every call's context (`principal`, `request`, `elicit`, `requirePermission`, `log`,
+   * ...); a call's own `context` wins.
+   */
   readonly context?: TestCallContext;
 }
 
@@ -39,6 +42,17 @@ export interface ToolTester {
   callTool(name: string, args?: unknown, options?: TestCallOptions): Promise<CallToolResult>;
 }
 
+const OPTION_KEYS = optionKeys<TestToolsOptions>()(
+  'context',
+  'resolve',
+  'resolveForCall',
+  'maxDepth',
+  'schemaProfile',
+  'recursionDepth',
+  'lint',
+  ...CALL_CORE_OPTION_KEYS,
+);
+
 /**
  * Makes a `ToolTester` for `sources`: tool classes, instances of tool classes and contract tools,
  * compiled with `compile` (so every `ContractError` shows here, too) and prepared with
@@ -49,8 +63,7 @@ export interface ToolTester {
  * `prepareTools` throw for bad tools or options.
  */
 export function testTools(sources: readonly unknown[], options: TestToolsOptions = {}): ToolTester {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`testTools: options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('testTools', options, OPTION_KEYS);
   const { resolve, resolveForCall, maxDepth, validator, context: shared } = options;
   const compileOptions: CompileOptions = {
     ...(resolve === undefined ? {} : { resolve }),
@@ -72,7 +85,7 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
         ...callOptions.context,
         call: { id: `test-${calls}`, tool: name, args: checked },
       });
-      return mcpResultOf(await tool.prepared.call(checked, ctx));
+      return mcpResultOf(await runToolCall(tool.prepared, checked, ctx));
     },
   });
 }

@@ -22,9 +22,26 @@ export function asError(thrown: unknown): Error {
 }
 
 /**
- * The text of something thrown, for a message that wraps it: an `Error`'s `message`, else
- * `String(thrown)`. It never includes a stack.
+ * The text of something thrown, for a message that shows or wraps it: the `message` of an error
+ * (of any object with a string `message`), its `name` when the message is empty (`Error` when both
+ * are), else `String(thrown)`. It never includes a stack or an `Error:` prefix, and never throws:
+ * a value that cannot be turned into a string gives `a thrown value that cannot be shown`. The one
+ * error-text function of every layer (a tool's failure as the client reads it, a wrapped cause, a
+ * log line).
  */
-export function messageOf(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown);
+export function errorText(thrown: unknown): string {
+  try {
+    if (
+      typeof thrown === 'object' &&
+      thrown !== null &&
+      typeof (thrown as { message?: unknown }).message === 'string'
+    ) {
+      const { message, name } = thrown as { message: string; name?: unknown };
+      if (message !== '') return message;
+      return typeof name === 'string' && name !== '' ? name : 'Error';
+    }
+    return String(thrown);
+  } catch {
+    return 'a thrown value that cannot be shown';
+  }
 }

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JWK } from 'jose';
 import { signingKeys } from './auth-provider.js';
@@ -42,7 +42,7 @@ export async function startFakeIssuer(): Promise<FakeIssuer> {
   const requests: IssuerRequest[] = [];
   const down = { metadata: false, jwks: false };
   const introspection = new Map<string, Record<string, unknown>>();
-  const server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readAll(req);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
@@ -74,6 +74,10 @@ export async function startFakeIssuer(): Promise<FakeIssuer> {
     }
     if (path === '/token' && req.method === 'POST') return json(400, { error: 'invalid_client' });
     json(404, { error: 'not_found' });
+  };
+  // A request that fails to be read (the client went away) ends its response, never the process.
+  const server = createServer((req, res) => {
+    answer(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

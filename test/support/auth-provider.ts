@@ -26,7 +26,10 @@ export interface TestProvider {
   readonly jwksUri: string;
   readonly tokenEndpoint: string;
   readonly introspectionEndpoint: string;
-  /** Clients `alice` and `bob` (different subjects), `opaque` (its tokens are opaque, for introspection) and `rs` (the resource server, for introspection). */
+  /**
+   * Clients `alice` and `bob` (different subjects), `opaque` (its tokens are opaque, for
+   * introspection) and `rs` (the resource server, for introspection).
+   */
   readonly clients: Readonly<Record<'alice' | 'bob' | 'opaque' | 'rs', TestClient>>;
   /** The public client `app` (authorization code with PKCE, no secret), redirecting to `APP_REDIRECT_URI`. */
   readonly appClientId: string;

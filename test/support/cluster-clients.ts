@@ -46,7 +46,10 @@ export function legacyV2Client(url: string, options: ClientOptions = {}): Promis
   return v2Client(url, options, 'cluster-v2-2025', {});
 }
 
-/** An SDK 2.x client named `name` with `negotiation` over HTTP at `url`, answering elicitations with `CONFIRM_ANSWER`. */
+/**
+ * An SDK 2.x client named `name` with `negotiation` over HTTP at `url`, answering elicitations with
+ * `CONFIRM_ANSWER`.
+ */
 async function v2Client(
   url: string,
   options: ClientOptions,
@@ -114,7 +117,10 @@ function watchErrors(transport: { onerror?: ((error: Error) => void) | undefined
   };
 }
 
-/** What a raw 2026-07-28 `tools/call` got back: its result (without the server info the SDK stamps) or its JSON-RPC error, and every message of the answer. */
+/**
+ * What a raw 2026-07-28 `tools/call` got back: its result (without the server info the SDK stamps)
+ * or its JSON-RPC error, and every message of the answer.
+ */
 export interface RawCall {
   readonly result?: Record<string, unknown>;
   readonly error?: unknown;

@@ -1,8 +1,8 @@
 /**
- * The cluster tests' node process: the cluster sample's node (`startClusterNode`), configured
- * from its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease), and `DEV_AUTH=1` for a bearer-token gate that takes
- * `Bearer dev-<principal>` as the principal `<principal>` (for the principal-binding tests; every
- * other token is refused).
+ * The cluster tests' node process: the cluster sample's node (`startClusterNode`), configured from
+ * its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease), and
+ * `DEV_AUTH=1` for a bearer-token gate that takes `Bearer dev-<principal>` as the principal
+ * `<principal>` (for the principal-binding tests; every other token is refused).
  */
 import { invalidToken } from '../../src/mcp/index.js';
 import type { ServeHttpOptions } from '../../src/index.js';

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NodeProcesses } from '../../samples/cluster/processes.js';
 import { startHaproxy, type TestBalancer } from './haproxy.js';
+import { textOf } from './text.js';
 
 /** The compiled node script the cluster tests run (the sample's node, with test-only options). */
 export const CLUSTER_NODE_SCRIPT = join(fileURLToPath(new URL('.', import.meta.url)), 'cluster-node.js');
@@ -47,12 +48,7 @@ export interface Answerer {
 }
 
 /** The text of a tool result's first content block (throws when it has none). */
-export function textOf(result: unknown): string {
-  const content = (result as { content?: Array<{ type: string; text?: string }> }).content;
-  const first = content?.[0];
-  if (first?.type !== 'text' || typeof first.text !== 'string') throw new Error(`no text in ${JSON.stringify(result)}`);
-  return first.text;
-}
+export { textOf };
 
 /** The process a `whoami` or `slow` result names (its pid and node id). */
 export function answererOf(result: unknown): Answerer {

@@ -1,4 +1,5 @@
 import type { ContractTool } from '../../src/contract/index.js';
+import { untilAborted } from './text.js';
 
 /** Tools with every claim the facts method carries, as a decorated set would have them. */
 export function decorated(): ContractTool[] {
@@ -86,7 +87,7 @@ export function slowTool(onAbort: () => void = () => {}): ContractTool {
     annotations: { readOnly: true },
     execute: async (_args, ctx) => {
       ctx.progress({ progress: 1, total: 2, message: 'half' });
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await untilAborted(ctx.signal);
       onAbort();
       return 'never seen';
     },

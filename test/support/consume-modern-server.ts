@@ -1,6 +1,7 @@
 // A 2.x SDK `McpServer` over stdio that speaks both protocol eras: in the 2026-07-28 era its
 // `confirm` tool asks through `input_required`; for a 2025-era client the SDK's shim pushes the
-// same question as `elicitation/create`. `serveStdio` picks the era per connection. Run as `node consume-modern-server.js`.
+// same question as `elicitation/create`. `serveStdio` picks the era per connection. Run as `node
+// consume-modern-server.js`.
 import { McpServer, inputRequired } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod/v4';

@@ -24,7 +24,7 @@ server.registerTool(
 );
 server.registerTool('crash', { description: 'Exits the process mid-call' }, async () => {
   setImmediate(() => process.exit(3));
-  return await new Promise<never>(() => {});
+  return new Promise<never>(() => {});
 });
 server.registerTool('add_tool', { description: `Registers the tool ${JSON.stringify(added)}` }, async () => {
   server.registerTool(added, { description: 'Added later' }, async () => ({

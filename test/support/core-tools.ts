@@ -1,7 +1,10 @@
 import type { CallContext, ContractTool, ToolResult } from '../../src/contract/index.js';
-import { prepareTools, type CallCoreOptions } from '../../src/runtime/call/index.js';
+import { prepareTools, runToolCall, type CallCoreOptions } from '../../src/runtime/call/index.js';
 
-/** A tool as a host runs it: one call through the call core, resolving the result or rejecting with the call's error. */
+/**
+ * A tool as a host runs it: one call through the call core, resolving the result or rejecting with
+ * the call's error.
+ */
 export interface CoreRunner {
   readonly name: string;
   execute(args: unknown, ctx: CallContext): Promise<ToolResult>;
@@ -16,7 +19,7 @@ export function throughCore(tool: ContractTool, options: CallCoreOptions = {}): 
   return {
     name: tool.name,
     async execute(args, ctx) {
-      const end = await prepared.call(args, ctx);
+      const end = await runToolCall(prepared, args, ctx);
       if (end.ok) return end.result;
       throw end.error;
     },

@@ -1,30 +1,49 @@
 import type { ContractTool } from '../../src/contract/index.js';
 import { createPolicy, type PermissionPolicy } from '../../src/runtime/index.js';
+import { untilAborted } from './text.js';
 
 /**
  * The tool set of the interop matrix (edge-interop.test.ts): one tool per feature a client of
  * either era must reach. `slow` waits until its call is cancelled and counts the cancellation;
  * `aborts` reports that count. `write_file` sits behind a permission policy that asks the user
  * through `ctx.elicit` (the policy, and so "allow always", is shared by every connection of the
- * process).
+ * process). `progress` and `logs` called with `{ hold: true }` wait, after their notifications,
+ * until the same tool is called with `{ release: true }` (which answers `released` and sends
+ * nothing): so a client has read every notification before the result it comes with (an SDK client
+ * drops a request's progress that it reads in the same chunk as the request's result).
  */
 export function interopTools(): ContractTool[] {
   let aborted = 0;
+  const holds = new Map<string, () => void>();
+  const held = (tool: string, args: unknown): Promise<void> | undefined =>
+    (args as { hold?: unknown } | undefined)?.hold === true
+      ? new Promise((resolve) => holds.set(tool, resolve))
+      : undefined;
+  const released = (tool: string, args: unknown): boolean => {
+    if ((args as { release?: unknown } | undefined)?.release !== true) return false;
+    holds.get(tool)?.();
+    holds.delete(tool);
+    return true;
+  };
   const plain: ContractTool[] = [
     {
       name: 'progress',
       description: 'Reports three steps',
-      async execute(_args, ctx) {
+      async execute(args, ctx) {
+        if (released('progress', args)) return 'released';
         for (let step = 1; step <= 3; step++) ctx.progress({ progress: step, total: 3, message: `step ${step}` });
+        await held('progress', args);
         return 'progressed';
       },
     },
     {
       name: 'logs',
       description: 'Logs at info and debug',
-      async execute(_args, ctx) {
+      async execute(args, ctx) {
+        if (released('logs', args)) return 'released';
         ctx.log('info', 'one');
         ctx.log('debug', 'two');
+        await held('logs', args);
         return 'logged';
       },
     },
@@ -62,7 +81,7 @@ export function interopTools(): ContractTool[] {
       name: 'slow',
       description: 'Waits until cancelled',
       async execute(_args, ctx) {
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await untilAborted(ctx.signal);
         aborted += 1;
         return 'cancelled';
       },

@@ -14,7 +14,10 @@ export interface FeatureClient {
   readonly kind: EraClientKind;
   /** A request's result without what only one era stamps on it (server info, `resultType`, the caching hints). */
   request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Subscribes to `uri` (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`); `updates` fills as they come. */
+  /**
+   * Subscribes to `uri` (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`);
+   * `updates` fills as they come.
+   */
   subscribe(uri: string): Promise<{ readonly updates: string[]; close(): Promise<void> }>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { CLI_PATH } from './cli-paths.js';
+import { freePort } from './ports.js';
 
 /** A `toolwright serve --http` child process and the URL it printed. */
 export interface ServedOverHttp {
@@ -58,14 +58,4 @@ export function serveOverHttp(
 }
 
 /** A TCP port on 127.0.0.1 that nothing listened on a moment ago (for "unreachable" tests). */
-export function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export const unusedPort: () => Promise<number> = freePort;

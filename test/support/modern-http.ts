@@ -38,8 +38,8 @@ export async function modernPost(
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<RawAnswer> {
   const params = {
-    ...(request.params ?? {}),
-    _meta: { ...((request.params?._meta as Record<string, unknown> | undefined) ?? {}), ...meta },
+    ...request.params,
+    _meta: { ...(request.params?._meta as Record<string, unknown> | undefined), ...meta },
   };
   const headers: Record<string, string> = {
     accept: 'application/json, text/event-stream',

@@ -26,7 +26,10 @@ export async function startedInMemory(
   };
 }
 
-/** The error an application context of `root` beside `ToolwrightModule.forRoot(options)` fails to start with (fails the test when it starts). */
+/**
+ * The error an application context of `root` beside `ToolwrightModule.forRoot(options)` fails to
+ * start with (fails the test when it starts).
+ */
 export async function startFailure(root: Function, options: ToolwrightModuleOptions): Promise<Error> {
   @Module({ imports: [root as never, ToolwrightModule.forRoot(options)] })
   class TestRoot {}

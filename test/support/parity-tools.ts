@@ -1,6 +1,11 @@
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { compile, Requires, Tool, type CallContext, type ContractTool } from '../../src/index.js';
-import { createPolicy, type CallCoreOptions, type Interceptor } from '../../src/runtime/index.js';
+import {
+  createPolicy,
+  type CallCoreOptions,
+  type Interceptor,
+  type PermissionPolicy,
+} from '../../src/runtime/index.js';
 
 /*
  * The tool set of the host parity suite (test/core-parity.test.ts): the same tools and host
@@ -67,8 +72,15 @@ const NUMBERS = {
   additionalProperties: false,
 } as const;
 
+/** The decorated tool classes of the parity set (what the Nest module discovers as providers). */
+export const PARITY_CLASSES = [Echo, StatsTool, Write] as const;
+
 /** The tools and host options every host of the parity suite serves, with fresh state. */
-export function parityHost(): { tools: ContractTool[]; options: CallCoreOptions } {
+export function parityHost(): {
+  tools: ContractTool[];
+  handBuilt: ContractTool[];
+  options: CallCoreOptions & { policy: PermissionPolicy; interceptors: Interceptor[]; maxOutputChars: number };
+} {
   let cancels = 0;
   const handBuilt: ContractTool[] = [
     {
@@ -165,7 +177,8 @@ export function parityHost(): { tools: ContractTool[]; options: CallCoreOptions 
       question.subject === '/ok' ? { decision: 'allow_once' } : { decision: 'deny_once', reason: 'not this one' },
   });
   return {
-    tools: [...compile([Echo, StatsTool, Write]), ...handBuilt],
+    tools: [...compile([...PARITY_CLASSES]), ...handBuilt],
+    handBuilt,
     options: { policy, interceptors: [guard], maxOutputChars: 40 },
   };
 }

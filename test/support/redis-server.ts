@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 
 /**
  * A real `redis-server` for the tests: started on a free 127.0.0.1 port in a temporary folder,
@@ -32,19 +32,10 @@ export const redisSkip: string | undefined =
     ? undefined
     : 'redis-server is not installed: run `apt-get install redis-server` (.ci/run does)';
 
-/** A free loopback port (the OS's pick for port 0, released at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `redis-server` on `port` and resolves once it accepts connections (rejects after 10 s or when it exits first). */
+/**
+ * Starts `redis-server` on `port` and resolves once it accepts connections (rejects after 10 s or
+ * when it exits first).
+ */
 function launch(port: number, dir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(

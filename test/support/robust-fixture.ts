@@ -6,8 +6,8 @@
 import { serveHttp, serveStdio } from '../../src/mcp/transports/index.js';
 import { createPolicy } from '../../src/runtime/index.js';
 import { robustTools } from './robust-tools.js';
+import { probe } from './probe.js';
 
-const probe = (event: string): void => void process.stderr.write(`probe: ${event}\n`);
 const infinity = (_key: string, value: unknown): unknown => (value === null ? Infinity : value);
 const options = JSON.parse(process.env.ROBUST_SERVER ?? '{}', infinity) as Record<string, unknown>;
 const policy = JSON.parse(process.env.ROBUST_POLICY ?? '{}', infinity) as Record<string, unknown>;

@@ -36,16 +36,17 @@ export const THROWN: Readonly<Record<string, () => unknown>> = {
 };
 
 /**
- * The hand-built tools of the robustness suites, each doing one bad thing:
- * `echo {text}`; `bigint` (structured content holding a BigInt); `cycle` (structured content
- * holding a cycle); `huge {chars, char?}` (that many characters of text); `floating` (leaves a
- * rejected promise nobody handles, then answers `still here`); `hang` (never settles, reports
- * `hang started`); `stubborn` (reports `stubborn started`, ignores its signal for `ms`, reports `stubborn aborted` when the
- * signal fires, then answers `finished anyway`); `throw {kind}` (throws a non-Error, see
- * `THROWN`); `flood {count}` (sends that many progress notifications, then answers `flooded
- * <count>`); `memory` (collects garbage when the process runs with --expose-gc, then answers
- * `{"rss":...,"heapUsed":...}` in bytes); `counter` (per-session state: answers how often this session called it); `write
- * {path}` (needs `write` on the path, asked through the policy, then answers `wrote <path>`).
+ * The hand-built tools of the robustness suites, each doing one bad thing: `echo {text}`; `bigint`
+ * (structured content holding a BigInt); `cycle` (structured content holding a cycle); `huge
+ * {chars, char?}` (that many characters of text); `floating` (leaves a rejected promise nobody
+ * handles, then answers `still here`); `hang` (never settles, reports `hang started`); `stubborn`
+ * (reports `stubborn started`, ignores its signal for `ms`, reports `stubborn aborted` when the
+ * signal fires, then answers `finished anyway`); `throw {kind}` (throws a non-Error, see `THROWN`);
+ * `flood {count}` (sends that many progress notifications, then answers `flooded <count>`);
+ * `memory` (collects garbage when the process runs with --expose-gc, then answers
+ * `{"rss":...,"heapUsed":...}` in bytes); `counter` (per-session state: answers how often this
+ * session called it); `write {path}` (needs `write` on the path, asked through the policy, then
+ * answers `wrote <path>`).
  */
 export function robustTools(probe: Probe = () => undefined): ContractTool[] {
   const counters = new WeakMap<object, number>();

@@ -3,7 +3,10 @@ import { InMemoryTransport, type JSONRPCMessage, type Server } from '@modelconte
 import { createServer, type ServerOptions } from '../../src/mcp/server/index.js';
 import type { ContractTool } from '../../src/contract/index.js';
 
-/** A real SDK 1.x client (the 2025-11-25 era) connected in memory to a 2.x server, with every message the server sent. */
+/**
+ * A real SDK 1.x client (the 2025-11-25 era) connected in memory to a 2.x server, with every
+ * message the server sent.
+ */
 export interface Connected {
   readonly client: Client;
   readonly server: Server;

@@ -1,7 +1,10 @@
 import type { ContractTool } from '../../src/index.js';
 import type { VerifiedToken } from '../../src/mcp/index.js';
 
-/** A hand-built tool that needs `write` on its `path` (asked with `ctx.requirePermission`), then answers `wrote <path>`. */
+/**
+ * A hand-built tool that needs `write` on its `path` (asked with `ctx.requirePermission`), then
+ * answers `wrote <path>`.
+ */
 export const writeTool: ContractTool = {
   name: 'write_file',
   description: 'Writes a file (needs write on its path)',

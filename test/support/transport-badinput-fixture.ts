@@ -1,8 +1,8 @@
 // A stdio MCP server of compiled, decorated toolwright tools for the bad-input tests, run as a
-// child process with `process.execPath` (see transport-child.ts). It serves with `serveStdio`
-// and its defaults (4 MiB line limit) unless MAX_LINE_BYTES is set, except that the default
-// output bound is off (`maxOutputChars: Infinity`): the echo of a 1 MiB argument comes back whole. Probe events go to stderr
-// as `probe: <event>` lines.
+// child process with `process.execPath` (see transport-child.ts). It serves with `serveStdio` and
+// its defaults (4 MiB line limit) unless MAX_LINE_BYTES is set, except that the default output
+// bound is off (`maxOutputChars: Infinity`): the echo of a 1 MiB argument comes back whole. Probe
+// events go to stderr as `probe: <event>` lines.
 //
 // Tools:
 // - `echo {text: string, count?: integer 1..5}` answers `text` repeated `count` times, joined
@@ -15,8 +15,7 @@
 import 'reflect-metadata';
 import { IsArray, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Args, Description, Tool, compile, serveStdio, type CallContext } from '../../src/index.js';
-
-const probe = (event: string): void => void process.stderr.write(`probe: ${event}\n`);
+import { probe } from './probe.js';
 
 // Not the conformance sample's EchoArgs: that one caps `text` at 10,000 characters, and the
 // bad-input rows send 1 MiB and 5 MiB strings that must reach the tool.

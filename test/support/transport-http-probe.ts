@@ -13,7 +13,10 @@ export interface RawRequest {
   readonly path?: string;
   readonly headers?: Record<string, string>;
   readonly body?: string | Buffer;
-  /** The local address the connection leaves from (another loopback address, such as `127.0.0.2`, plays another client). */
+  /**
+   * The local address the connection leaves from (another loopback address, such as `127.0.0.2`,
+   * plays another client).
+   */
   readonly localAddress?: string;
 }
 
@@ -38,7 +41,7 @@ export function openRequest(port: number, spec: RawRequest): { response: Promise
     port,
     method: spec.method ?? 'POST',
     path: spec.path ?? '/mcp',
-    headers: { host: `127.0.0.1:${port}`, ...(spec.headers ?? {}) },
+    headers: { host: `127.0.0.1:${port}`, ...spec.headers },
     ...(spec.localAddress === undefined ? {} : { localAddress: spec.localAddress }),
   });
   const response = new Promise<IncomingMessage>((resolve, reject) => {

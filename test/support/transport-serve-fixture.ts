@@ -2,8 +2,8 @@
 // Probe events go to stderr as `probe: <event>` lines.
 import { serveStdio } from '../../src/mcp/transports/index.js';
 import { serveTools } from './transport-serve-tools.js';
+import { probe } from './probe.js';
 
-const probe = (event: string): void => void process.stderr.write(`probe: ${event}\n`);
 serveStdio({ name: 'serve-fixture', version: '1.0.0' }, serveTools(probe)).then(
   () => probe('ready'),
   (error: unknown) => {

@@ -4,8 +4,8 @@
 // once the process receives SIGUSR2.
 import { connectStdio } from '../../src/mcp/transports/index.js';
 import { makeTestServer, type ExtraTool } from './transport-test-server.js';
+import { probe } from './probe.js';
 
-const probe = (event: string): void => void process.stderr.write(`probe: ${event}\n`);
 const gate: ExtraTool = {
   name: 'gate',
   run: () =>

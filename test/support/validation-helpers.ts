@@ -5,7 +5,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { defaultValidator } from '../../src/compiler/validation/validator.js';
 import { instantiatorOf } from '../../src/compiler/validation/instantiate.js';
 
-// Helpers of the validation module's own suites (validation-*, mutate-validation-*). They import
+// Helpers of the validation module's own suites (validation-*). They import
 // the module's files only (never the package root), so a suite stays as light as what it tests.
 
 /** A residual constraint (`@Validate(IsCode)`): upper-case letters only, `must be upper-case letters` otherwise. */
@@ -19,7 +19,10 @@ export class IsCode implements ValidatorConstraintInterface {
   }
 }
 
-/** Counts the default validator's compiles while `body` runs (awaited when it returns a promise), restoring its `compile` after. */
+/**
+ * Counts the default validator's compiles while `body` runs (awaited when it returns a promise),
+ * restoring its `compile` after.
+ */
 export async function compilesDuring(body: () => unknown): Promise<number> {
   const ajv = defaultValidator() as Ajv2020;
   const original = ajv.compile;

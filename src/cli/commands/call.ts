@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/server';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { createServer } from '../../mcp/index.js';
 import type { CallCommand } from '../args.js';
@@ -54,7 +54,7 @@ export async function callCommand(command: CallCommand, io: CliIo): Promise<numb
       },
     );
   } catch (error) {
-    throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${messageOf(error)}`, 1);
+    throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${errorText(error)}`, 1);
   } finally {
     await client.close().catch(() => {});
     await server.close().catch(() => {});

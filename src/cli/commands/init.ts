@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isJsonObject } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import type { InitCommand } from '../args.js';
 import type { CliIo } from '../io.js';
-import { CliError } from '../load.js';
+import { CliError } from '../cli-error.js';
 import { INSTALL_DEV_LINE, INSTALL_LINE, SCRIPTS, SERVER, TEST, TOOL, TSCONFIG } from '../init-template.js';
 
 /** The files `init` writes, relative to the project folder. */
@@ -39,7 +39,7 @@ export async function initCommand(command: InitCommand, io: CliIo): Promise<numb
     }
     writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (error) {
-    throw new CliError(`init: cannot write the project into ${folder}: ${messageOf(error)}`);
+    throw new CliError(`init: cannot write the project into ${folder}: ${errorText(error)}`);
   }
   io.out(
     [
@@ -73,7 +73,7 @@ function packageJson(folder: string): Record<string, unknown> {
     try {
       parsed = JSON.parse(readFileSync(path, 'utf8'));
     } catch (error) {
-      throw new CliError(`init: ${path} is not valid JSON (${messageOf(error)}); fix it or remove it`);
+      throw new CliError(`init: ${path} is not valid JSON (${errorText(error)}); fix it or remove it`);
     }
     if (!isJsonObject(parsed)) throw new CliError(`init: ${path} must hold a JSON object`);
     if (parsed.type !== undefined && parsed.type !== 'module')

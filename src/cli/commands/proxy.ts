@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isJsonObject } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import {
   createProxy,
   jwtVerifier,
@@ -13,7 +13,7 @@ import {
 import type { ProxyAuthConfig, ProxyCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { servedCount } from './serve.js';
-import { CliError } from '../load.js';
+import { CliError } from '../cli-error.js';
 
 /**
  * Reads one upstream word: `NAME=TARGET` names the server NAME and prefixes its tools `NAME.`;
@@ -44,13 +44,13 @@ async function readConfig(
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (err) {
-    throw new CliError(`proxy: cannot read the config ${JSON.stringify(path)}: ${messageOf(err)}`);
+    throw new CliError(`proxy: cannot read the config ${JSON.stringify(path)}: ${errorText(err)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new CliError(`proxy: the config ${JSON.stringify(path)} is not valid JSON: ${messageOf(err)}`);
+    throw new CliError(`proxy: the config ${JSON.stringify(path)} is not valid JSON: ${errorText(err)}`);
   }
   if (Array.isArray(value)) return { servers: value, options: {} };
   if (!isJsonObject(value) || !Array.isArray(value.servers))
@@ -159,7 +159,7 @@ export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<nu
       onError: (err) => io.err(`toolwright: ${err.message}\n`),
     });
   } catch (err) {
-    throw new CliError(messageOf(err));
+    throw new CliError(errorText(err));
   }
   const served = servedCount(
     proxy.tools.length,
@@ -184,7 +184,7 @@ export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<nu
         ...(auth === undefined ? {} : { auth: authOptionsOf(auth) }),
       });
     } catch (error) {
-      throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
+      throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${errorText(error)}`);
     }
     io.err(`toolwright: proxying ${count} at ${server.url}; Ctrl-C stops\n`);
     await io.stopRequested();

@@ -1,4 +1,4 @@
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { serveHttp, serveStdio } from '../../mcp/index.js';
 import type { ServeCommand } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -42,7 +42,7 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
   try {
     server = await serveHttp(info, tools, { host, port, stateless: command.stateless, ...features });
   } catch (error) {
-    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${messageOf(error)}`);
+    throw new CliError(`cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${errorText(error)}`);
   }
   const mode = command.stateless ? 'stateless' : 'stateful sessions';
   io.err(
@@ -53,7 +53,10 @@ export async function serveCommand(command: ServeCommand, io: CliIo): Promise<nu
   return 0;
 }
 
-/** `3 tools`, and `, 2 resources, 1 prompt` for what the module serves besides (`1 tool` alone when it serves only tools). */
+/**
+ * `3 tools`, and `, 2 resources, 1 prompt` for what the module serves besides (`1 tool` alone when
+ * it serves only tools).
+ */
 export function servedCount(tools: number, resources: number | undefined, prompts: number | undefined): string {
   const words = [`${tools} tool${tools === 1 ? '' : 's'}`];
   if (resources !== undefined) words.push(`${resources} resource${resources === 1 ? '' : 's'}`);

@@ -1,6 +1,6 @@
 import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
 import { getClaims, type Class, type ToolOptions } from '../../decorators/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import type { ArgumentsPipeline } from '../validation/index.js';
 import { checkOutputSchema } from '../validation/output-check.js';
 import type { CompiledSchema } from '../validation/validator.js';
@@ -45,7 +45,7 @@ async function instanceFor(parts: BuildParts, ctx: CallContext): Promise<Methods
   try {
     made = await parts.resolveForCall!(parts.cls as Class, ctx);
   } catch (err) {
-    throw new Error(`class ${parts.className}: resolveForCall() failed: ${messageOf(err)}`, { cause: err });
+    throw new Error(`class ${parts.className}: resolveForCall() failed: ${errorText(err)}`, { cause: err });
   }
   if (typeof made !== 'object' || made === null || typeof (made as { execute?: unknown }).execute !== 'function') {
     throw new TypeError(

@@ -37,7 +37,10 @@ import { inferNameOf } from './name.js';
 import { stringArgsOf } from './string-args.js';
 import type { StringParam } from './string-params.js';
 
-/** A resource of the set while it is being compiled: its key (`uri <uri>` or `template <uriTemplate>`) for the duplicate check. */
+/**
+ * A resource of the set while it is being compiled: its key (`uri <uri>` or `template
+ * <uriTemplate>`) for the duplicate check.
+ */
 type Entry = SetEntry<ContractResource | ContractResourceTemplate>;
 
 const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});

@@ -8,7 +8,7 @@ import {
 } from '../../contract/index.js';
 import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
 import { compileWhenFirstUsed } from '../validation/validator.js';
@@ -22,6 +22,7 @@ import { deepFrozen, frozenInPlace, recordInfo } from './info.js';
 import { buildTool, type ResolveForCall } from './build-tool.js';
 import { instanceOf } from './instance.js';
 import { inferToolName } from './name.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../../util/options.js';
 
 /** The options of `compile`. */
 export interface CompileOptions {
@@ -134,17 +135,24 @@ export function compile(sources: readonly unknown[], options: CompileOptions = {
   return listed;
 }
 
+const OPTION_KEYS = optionKeys<CompileOptions>()(
+  'resolve',
+  'resolveForCall',
+  'validator',
+  'maxDepth',
+  'schemaProfile',
+  'recursionDepth',
+  'lint',
+);
+
 /** Throws a `TypeError` naming a bad compile option, before any class is read. */
 function checkOptions(options: CompileOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`compile(): the options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('compile()', options, OPTION_KEYS);
   if (options.resolve !== undefined && typeof options.resolve !== 'function') {
-    throw new TypeError(`compile(): "resolve" must be a function (cls) => instance, got ${kindOf(options.resolve)}`);
+    throw invalidOption('compile()', 'resolve', 'a function (cls) => instance', options.resolve);
   }
   if (options.resolveForCall !== undefined && typeof options.resolveForCall !== 'function') {
-    throw new TypeError(
-      `compile(): "resolveForCall" must be a function (cls, ctx) => instance, got ${kindOf(options.resolveForCall)}`,
-    );
+    throw invalidOption('compile()', 'resolveForCall', 'a function (cls, ctx) => instance', options.resolveForCall);
   }
   if (options.resolve !== undefined && options.resolveForCall !== undefined) {
     throw new TypeError(
@@ -155,11 +163,14 @@ function checkOptions(options: CompileOptions): void {
   if (options.schemaProfile !== undefined) checkProfile('compile()', options.schemaProfile);
   if (options.recursionDepth !== undefined) checkRecursionDepth('compile()', options.recursionDepth);
   if (options.lint !== undefined && typeof options.lint !== 'boolean' && !Array.isArray(options.lint)) {
-    throw new TypeError(`compile(): "lint" must be true, false or a list of providers, got ${kindOf(options.lint)}`);
+    throw invalidOption('compile()', 'lint', 'true, false or a list of providers', options.lint);
   }
   if (options.maxDepth !== undefined && !isPositiveInteger(options.maxDepth)) {
-    throw new TypeError(
-      `compile(): "maxDepth" must be a positive integer (the deepest nesting of arguments accepted), got ${String(options.maxDepth)}`,
+    throw invalidOption(
+      'compile()',
+      'maxDepth',
+      'a positive integer (the deepest nesting of arguments accepted)',
+      options.maxDepth,
     );
   }
 }
@@ -225,7 +236,7 @@ function schemaOf(
     issues.push({
       code: 'invalid-schema',
       className,
-      message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${messageOf(err)}`,
+      message: `class ${className}: the ${role} schema of ${dto.name} could not be generated: ${errorText(err)}`,
     });
     return undefined;
   }
@@ -301,7 +312,7 @@ function compileClass(
     issues.push({
       code: 'invalid-schema',
       className,
-      message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${messageOf(err)}`,
+      message: `class ${className}: the arguments schema${dto === undefined ? '' : ` of ${dto.name}`} does not compile: ${errorText(err)}`,
     });
     return { name, source, tool: undefined };
   }
@@ -311,7 +322,7 @@ function compileClass(
     issues.push({
       code: 'invalid-schema',
       className,
-      message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${messageOf(err)}`,
+      message: `class ${className}: the output schema of ${toolOptions.result!.name} does not compile: ${errorText(err)}`,
     });
     return { name, source, tool: undefined };
   }

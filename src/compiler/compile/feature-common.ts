@@ -7,7 +7,7 @@ import {
   type Requirement,
 } from '../../contract/index.js';
 import { getClaims, getCompleters, getFactsMethod, type Class } from '../../decorators/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import type { ResolveForCall } from './build-tool.js';
 import { checkFeatureOptions, type FeatureCompileOptions } from './feature-options.js';
 import type { StringParam } from './string-params.js';
@@ -94,7 +94,7 @@ export async function instanceOfCall(source: InstanceSource, ctx: CallContext): 
   try {
     made = await source.resolveForCall!(source.cls as Class, ctx);
   } catch (err) {
-    throw new Error(`class ${source.className}: resolveForCall() failed: ${messageOf(err)}`, { cause: err });
+    throw new Error(`class ${source.className}: resolveForCall() failed: ${errorText(err)}`, { cause: err });
   }
   if (typeof made !== 'object' || made === null || typeof (made as Methods)[source.method] !== 'function')
     throw new TypeError(

@@ -1,5 +1,5 @@
 import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { compileWhenFirstUsed, type SchemaValidator } from '../validation/validator.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
 
@@ -57,7 +57,7 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
       try {
         compileWhenFirstUsed(schema, validator);
       } catch (err) {
-        problem = messageOf(err);
+        problem = errorText(err);
       }
     }
     if (problem !== undefined)

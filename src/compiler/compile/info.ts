@@ -53,7 +53,10 @@ export function frozenInPlace<T extends JsonObject>(schema: T): T {
   return isPlainFrozen(schema, 0) ? schema : deepFrozen(schema);
 }
 
-/** Freezes `value` and everything in it while it is plain JSON; false (some of it left frozen) at the first part that is not. */
+/**
+ * Freezes `value` and everything in it while it is plain JSON; false (some of it left frozen) at
+ * the first part that is not.
+ */
 function isPlainFrozen(value: unknown, depth: number): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);

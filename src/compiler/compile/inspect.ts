@@ -24,7 +24,10 @@ export interface ToolInspection {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
-/** Describes one tool: where it came from, its schemas, its residual constraints and its claims. It never runs the tool. */
+/**
+ * Describes one tool: where it came from, its schemas, its residual constraints and its claims. It
+ * never runs the tool.
+ */
 export function inspectTool(tool: ContractTool): ToolInspection {
   const info = compiledInfoOf(tool);
   const claims: Record<string, unknown> = {};

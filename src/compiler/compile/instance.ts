@@ -1,6 +1,6 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { Class } from '../../decorators/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import { isThenable } from '../../contract/internal.js';
 
 /**
@@ -21,7 +21,7 @@ export function instanceOf(
     return failed(
       issues,
       className,
-      `${options.resolve === undefined ? `new ${className}()` : 'resolve()'} threw while making the instance: ${messageOf(err)}; fix the ${options.resolve === undefined ? 'constructor, or pass compile() a resolve function or an instance' : 'resolve function or the constructor'}`,
+      `${options.resolve === undefined ? `new ${className}()` : 'resolve()'} threw while making the instance: ${errorText(err)}; fix the ${options.resolve === undefined ? 'constructor, or pass compile() a resolve function or an instance' : 'resolve function or the constructor'}`,
     );
   }
   if (isThenable(instance)) {

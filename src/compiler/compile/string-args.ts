@@ -1,5 +1,5 @@
 import type { ContractIssue, ContractIssueCode, JsonObject } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { generateSchema } from '../schema/index.js';
 import { createArgumentsPipeline, DEFAULT_MAX_DEPTH, type SchemaValidator } from '../validation/index.js';
 import { NO_ARGUMENTS_SCHEMA } from './compile.js';
@@ -76,7 +76,7 @@ export function stringArgsOf(source: StringArgsSource, issues: ContractIssue[]):
       issues.push({
         code: 'invalid-schema',
         className,
-        message: `class ${className}: the schema of ${dto.name} could not be generated: ${messageOf(err)}`,
+        message: `class ${className}: the schema of ${dto.name} could not be generated: ${errorText(err)}`,
       });
       return undefined;
     }
@@ -104,7 +104,7 @@ function withPipeline(
     issues.push({
       code: 'invalid-schema',
       className: source.className,
-      message: `class ${source.className}: the schema${source.dto === undefined ? '' : ` of ${source.dto.name}`} does not compile: ${messageOf(err)}`,
+      message: `class ${source.className}: the schema${source.dto === undefined ? '' : ` of ${source.dto.name}`} does not compile: ${errorText(err)}`,
     });
     return undefined;
   }

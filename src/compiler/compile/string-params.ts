@@ -28,7 +28,10 @@ type Mapped = { readonly ok: true; readonly param: StringParam } | { readonly ok
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
 
-/** The one non-null type of a schema (`"string"` for `["string", "null"]`), or `undefined` when it has none or several. */
+/**
+ * The one non-null type of a schema (`"string"` for `["string", "null"]`), or `undefined` when it
+ * has none or several.
+ */
 function typeOf(schema: JsonObject): string | undefined {
   const type = schema.type;
   if (typeof type === 'string') return type;

@@ -17,7 +17,7 @@ import {
   profileRules,
   type SchemaProfile,
 } from './options.js';
-import { entriesToMaps, profileSchema, type EntriesPlan } from './portable.js';
+import { entriesToMaps, profileSchema, type EntriesPlan } from './profile-schema.js';
 
 /** The options of `applySchemaProfile`. */
 export interface SchemaProfileOptions {

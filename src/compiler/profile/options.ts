@@ -1,4 +1,5 @@
 import { kindOf } from '../../util/describe.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * The schema profiles a listing can use. `exact` (the default) lists the schema the server
@@ -21,20 +22,17 @@ export const SCHEMA_PROFILES: readonly SchemaProfile[] = [
 /** How deep a recursive class is listed when a profile must unroll it (`$ref` not allowed, or recursion refused). */
 export const DEFAULT_RECURSION_DEPTH = 3;
 
-/** What one profile does to a schema. */
+/**
+ * What one profile does to a schema, beyond what every profile does: every profile inlines
+ * `$ref`s (unrolling recursion to `recursionDepth` levels; OpenAI strict takes `$ref`, but then a
+ * map inside a recursive class could not be found to be turned back) and lists a map as an array
+ * of `{ key, value }` entries (the server turns it back).
+ */
 export interface ProfileRules {
   /** Every property in `required`; the ones that were optional admit `null` instead. */
   readonly allRequired: boolean;
   /** `null` through `anyOf [X, {"type":"null"}]` instead of a type list. */
   readonly nullThroughAnyOf: boolean;
-  /**
-   * Replace `$ref`s by the schemas they point to, unrolling recursion to `recursionDepth` levels.
-   * Every profile does (OpenAI strict takes `$ref`, but then a map inside a recursive class could
-   * not be found to be turned back).
-   */
-  readonly inlineRefs: boolean;
-  /** List a map as an array of `{ key, value }` entries (the server turns it back). */
-  readonly mapsAsEntries: boolean;
   /** `const` becomes a one-value `enum`. */
   readonly constAsEnum: boolean;
   /** An `enum` that is not all strings moves into the description. */
@@ -42,7 +40,7 @@ export interface ProfileRules {
   /** Keywords that move into the description. */
   readonly moved: ReadonlySet<string>;
   /** The formats that stay (others move into the description). */
-  readonly formats: ReadonlySet<string> | 'all';
+  readonly formats: ReadonlySet<string>;
 }
 
 const BOUNDS = [
@@ -67,8 +65,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: true,
         nullThroughAnyOf: true,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: true,
         stringEnumsOnly: true,
         moved: new Set([...BOUNDS, ...ANNOTATIONS, ...LOGIC]),
@@ -78,8 +74,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: true,
         nullThroughAnyOf: false,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: false,
         stringEnumsOnly: false,
         moved: new Set(['default', 'minLength', 'maxLength', 'uniqueItems', 'not', 'allOf', 'oneOf']),
@@ -89,8 +83,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: false,
         nullThroughAnyOf: true,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: true,
         stringEnumsOnly: true,
         moved: new Set([
@@ -110,8 +102,6 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
       return {
         allRequired: false,
         nullThroughAnyOf: true,
-        inlineRefs: true,
-        mapsAsEntries: true,
         constAsEnum: false,
         stringEnumsOnly: false,
         moved: new Set(BOUNDS),
@@ -132,5 +122,5 @@ export function checkProfile(where: string, profile: unknown): SchemaProfile {
 /** Throws a `TypeError` unless `depth` is a whole number from 1 to 16. */
 export function checkRecursionDepth(where: string, depth: unknown): number {
   if (typeof depth === 'number' && Number.isInteger(depth) && depth >= 1 && depth <= 16) return depth;
-  throw new TypeError(`${where}: "recursionDepth" must be a whole number from 1 to 16, got ${String(depth)}`);
+  throw invalidOption(where, 'recursionDepth', 'a whole number from 1 to 16', depth);
 }

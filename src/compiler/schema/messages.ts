@@ -1,5 +1,5 @@
 import type { ContractIssue } from '../../contract/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 
 /**
  * The issues the generator reports. Each names the class, the property, what is wrong and the
@@ -79,7 +79,7 @@ export function typeFunctionThrew(className: string, member: string, error: unkn
     'unknown-property-type',
     className,
     member,
-    `the @Type() function threw when called without arguments (${messageOf(error)}); use @Type(() => Class)`,
+    `the @Type() function threw when called without arguments (${errorText(error)}); use @Type(() => Class)`,
   );
 }
 

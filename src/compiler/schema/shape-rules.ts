@@ -1,6 +1,6 @@
 import type { ContractIssue } from '../../contract/index.js';
 import type { ShapeOptions, ValueType, ValueTypeRef } from '../../decorators/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import * as messages from './messages.js';
 import { isDtoClass, primitiveTypesOf } from './type-resolution.js';
 import { isOnly, typeSet } from './type-set.js';
@@ -30,7 +30,7 @@ export function resolveValueType(ref: ValueTypeRef, input: ShapeInput, decorator
         input.className,
         input.property,
         decorator,
-        `its type function threw (${messageOf(error)})`,
+        `its type function threw (${errorText(error)})`,
       ),
     );
     return undefined;

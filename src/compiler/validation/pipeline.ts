@@ -8,6 +8,7 @@ import { dropOptionalNulls, nullPlanOf, type NullPlan } from './nulls.js';
 import { instantiatorOf, type Instantiate } from './instantiate.js';
 import { residualCheckOf, type ResidualCheck } from './residual.js';
 import { argumentsObject } from './shape.js';
+import { invalidOption } from '../../util/options.js';
 
 /** What an arguments pipeline is made from. */
 export interface ArgumentsPipelineOptions {
@@ -72,7 +73,7 @@ interface Preparation {
 export function createArgumentsPipeline(options: ArgumentsPipelineOptions): ArgumentsPipeline {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!isPositiveInteger(maxDepth))
-    throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
+    throw invalidOption('createArgumentsPipeline', 'maxDepth', 'a positive integer', maxDepth);
   const { schema, dto } = options;
   const { check: validator, deferred } = firstUseCompile(schema, options.validator);
   const residual: ResidualCheck | undefined = dto === undefined ? undefined : residualCheckOf(options.residual ?? []);

@@ -107,15 +107,15 @@ export const DEFAULT_FORMATS: ReadonlySet<string> = new Set([
 /**
  * Whether `schema` is valid JSON Schema 2020-12 that toolwright's default validator (ajv 2020-12,
  * `strict: false`, the formats of ajv-formats) compiles without fail, decided without ajv: every
- * keyword at every level is a plain validation keyword or annotation with a value the
- * meta-schema accepts (see above), or a subschema keyword whose subschemas (non-empty lists of
- * them for `anyOf`, `oneOf`, `allOf`, `prefixItems`) are plain too; every `enum` lists at least
- * one value, every `pattern` and `patternProperties` key is a regular expression with the `u`
- * flag (as ajv builds it), and every `format` is one of `knownFormats`. A schema with anything else (`$ref`, `$id`, `$defs`,
- * `$schema`, `$anchor`, `$dynamicRef`, `if`, `unevaluatedProperties`, `nullable`, `discriminator`, a keyword of another
- * vocabulary or of no vocabulary) is not plain: its compile can fail (or warn) in ways only ajv
- * knows, so it must be compiled at once. It never throws and never changes the schema; a walk
- * deeper than `maxDepth` levels answers `false`.
+ * keyword at every level is a plain validation keyword or annotation with a value the meta-schema
+ * accepts (see above), or a subschema keyword whose subschemas (non-empty lists of them for
+ * `anyOf`, `oneOf`, `allOf`, `prefixItems`) are plain too; every `enum` lists at least one value,
+ * every `pattern` and `patternProperties` key is a regular expression with the `u` flag (as ajv
+ * builds it), and every `format` is one of `knownFormats`. A schema with anything else (`$ref`,
+ * `$id`, `$defs`, `$schema`, `$anchor`, `$dynamicRef`, `if`, `unevaluatedProperties`, `nullable`,
+ * `discriminator`, a keyword of another vocabulary or of no vocabulary) is not plain: its compile
+ * can fail (or warn) in ways only ajv knows, so it must be compiled at once. It never throws and
+ * never changes the schema; a walk deeper than `maxDepth` levels answers `false`.
  */
 export function isPlainSchema(
   schema: unknown,

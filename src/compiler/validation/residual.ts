@@ -15,7 +15,10 @@ export interface ResidualCheck {
 type Validate = (instance: object, options: ValidatorOptions) => Promise<ValidationError[]>;
 let validate: Validate | undefined;
 
-/** class-validator's `validate`, loaded the first time a residual check runs (its CommonJS `main`, the module a DTO's decorators come from). */
+/**
+ * class-validator's `validate`, loaded the first time a residual check runs (its CommonJS `main`,
+ * the module a DTO's decorators come from).
+ */
 function classValidator(): Validate {
   validate ??= (createRequire(import.meta.url)('class-validator') as { validate: Validate }).validate;
   return validate;

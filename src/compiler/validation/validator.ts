@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import { kindOf } from '../../util/describe.js';
 import { isPlainSchema } from './plain-schema.js';
+import { invalidOption } from '../../util/options.js';
 
 // ajv and ajv-formats (CommonJS, about 90 files) are loaded when the first validator is made, so
 // a process whose tools are never called, or only compiled, never loads them.
@@ -81,8 +81,11 @@ export function isSchemaValidator(value: unknown): value is SchemaValidator {
  */
 export function checkValidatorOption(value: unknown, where: string): SchemaValidator | undefined {
   if (value === undefined || isSchemaValidator(value)) return value;
-  throw new TypeError(
-    `${where}: "validator" must be an object with a compile(schema) function (an Ajv instance, for one), got ${kindOf(value)}`,
+  throw invalidOption(
+    where,
+    'validator',
+    'an object with a compile(schema) function (an Ajv instance, for one)',
+    value,
   );
 }
 

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject } from '../../contract/index.js';
+import { errorText } from '../../util/describe.js';
 
 /** The longest an authorization server's metadata request may take, in milliseconds. */
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -26,7 +27,7 @@ export async function discoverAuthorizationServer(issuer: string): Promise<JsonO
         signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
       });
     } catch (error) {
-      problems.push(`${url}: ${(error as Error).message}`);
+      problems.push(`${url}: ${errorText(error)}`);
       continue;
     }
     if (!response.ok) {

@@ -1,4 +1,7 @@
-/** How long a failed fetch of an issuer's metadata, keys or introspection endpoint is remembered by default, in milliseconds. */
+/**
+ * How long a failed fetch of an issuer's metadata, keys or introspection endpoint is remembered by
+ * default, in milliseconds.
+ */
 export const DEFAULT_FAILED_FETCH_CACHE_MS = 5_000;
 
 /**

@@ -31,7 +31,10 @@ export interface AuthGate {
   refusesCalls(req: IncomingMessage, res: ServerResponse, body: unknown): boolean;
   /** Binds a new session to the principal of the request that created it. */
   bindSession(session: object, req: IncomingMessage): void;
-  /** Whether a session belongs to another principal than the request's (the handler then answers 404, as for an unknown session). */
+  /**
+   * Whether a session belongs to another principal than the request's (the handler then answers
+   * 404, as for an unknown session).
+   */
   refusesSession(session: object, req: IncomingMessage): boolean;
 }
 

@@ -15,7 +15,10 @@ export interface IntrospectionVerifierOptions {
   readonly clientSecret: string;
   /** The longest one introspection request may take, in milliseconds. Default 10 000. */
   readonly timeoutMs?: number;
-  /** The current time in milliseconds since the epoch, for the `nbf` check and `failedFetchCacheMs`. Default `Date.now`. */
+  /**
+   * The current time in milliseconds since the epoch, for the `nbf` check and `failedFetchCacheMs`.
+   * Default `Date.now`.
+   */
   readonly now?: () => number;
   /**
    * How long a failed fetch of the issuer's metadata (to find the endpoint, when `endpoint` is

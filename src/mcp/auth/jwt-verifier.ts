@@ -8,13 +8,19 @@ import { invalidToken, verifiedTokenOfClaims, type TokenVerifier } from './verif
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier; its metadata names the JWKS when `jwksUri` is not given. */
   readonly issuer: string;
-  /** The issuer's JSON Web Key Set URL. Default: `jwks_uri` from the issuer's metadata (RFC 8414, then OpenID discovery). */
+  /**
+   * The issuer's JSON Web Key Set URL. Default: `jwks_uri` from the issuer's metadata (RFC 8414,
+   * then OpenID discovery).
+   */
   readonly jwksUri?: string;
   /** The signature algorithms accepted. Default: the asymmetric ones jose supports (never `none`, never HMAC). */
   readonly algorithms?: readonly string[];
   /** Seconds of clock skew tolerated on `exp` and `nbf`. Default 0. */
   readonly clockToleranceSec?: number;
-  /** The current time in milliseconds since the epoch, for the `exp` and `nbf` checks and `failedFetchCacheMs`. Default `Date.now`. */
+  /**
+   * The current time in milliseconds since the epoch, for the `exp` and `nbf` checks and
+   * `failedFetchCacheMs`. Default `Date.now`.
+   */
   readonly now?: () => number;
   /**
    * Require the `typ` header RFC 9068 §2.1 gives JWT access tokens: `at+jwt` (or
@@ -136,7 +142,10 @@ function typProblemOf(header: JWTHeaderParameters, requireAtJwtTyp: boolean): st
   return `${typ === undefined ? 'typ is missing' : `typ is ${JSON.stringify(typ)}`}, expected ${expected}`;
 }
 
-/** Maps jose's errors to `invalid_token` refusals; anything else (a network failure, our own refusals) passes unchanged. */
+/**
+ * Maps jose's errors to `invalid_token` refusals; anything else (a network failure, our own
+ * refusals) passes unchanged.
+ */
 function refusalOf(joseErrors: Jose['errors'], error: unknown, issuer: string): unknown {
   if (error instanceof joseErrors.JWTExpired) return invalidToken('Token has expired');
   if (error instanceof joseErrors.JWTClaimValidationFailed) {

@@ -8,7 +8,10 @@ import type { TokenVerifier } from './verified-token.js';
 export interface AuthOptions {
   /** Verifies each token: `jwtVerifier(...)`, `introspectionVerifier(...)`, or the host's own function. */
   readonly verifier: TokenVerifier;
-  /** The authorization server's issuer identifier (HTTPS, or http on localhost/127.0.0.1; see `allowInsecureIssuer`). */
+  /**
+   * The authorization server's issuer identifier (HTTPS, or http on localhost/127.0.0.1; see
+   * `allowInsecureIssuer`).
+   */
   readonly issuer: string;
   /**
    * This server's canonical URL, e.g. `https://tools.example.com/mcp`: the resource identifier
@@ -19,7 +22,10 @@ export interface AuthOptions {
   readonly resource?: string | (() => string);
   /** Scopes every request needs; a token without them gets `403 insufficient_scope`. Default none. */
   readonly requiredScopes?: readonly string[];
-  /** Scopes advertised as `scopes_supported` in the metadata. Default: the required scopes and every served tool's scopes. */
+  /**
+   * Scopes advertised as `scopes_supported` in the metadata. Default: the required scopes and every
+   * served tool's scopes.
+   */
   readonly scopesSupported?: readonly string[];
   /** A human-readable name advertised as `resource_name`. */
   readonly resourceName?: string;

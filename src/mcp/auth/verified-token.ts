@@ -34,7 +34,10 @@ export interface VerifiedToken {
  */
 export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
 
-/** A token verifier's refusal of a token: the request is answered `401 invalid_token` with the message as description. */
+/**
+ * A token verifier's refusal of a token: the request is answered `401 invalid_token` with the
+ * message as description.
+ */
 export class TokenRejectedError extends Error {
   override readonly name = 'TokenRejectedError';
   readonly code = 'invalid_token';

@@ -1,5 +1,5 @@
 import type { ContractTool } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import type { McpClientLike } from './client-like.js';
 import { serverNameOf, toolsOf } from './connect-tools.js';
 import type { ConsumeOptions } from './options.js';
@@ -70,7 +70,10 @@ export interface ConnectServerOptions extends ConsumeOptions {
   readonly onToolsChanged?: (tools: readonly ContractTool[]) => void;
   /** Called when a refresh that `list_changed` started fails (the old tools stay). */
   readonly onRefreshError?: (error: Error) => void;
-  /** Called with the new resources and prompts after a refresh the server's `resources` or `prompts` `list_changed` started (or `refresh()`). */
+  /**
+   * Called with the new resources and prompts after a refresh the server's `resources` or `prompts`
+   * `list_changed` started (or `refresh()`).
+   */
   readonly onFeaturesChanged?: (features: ConsumedFeatures) => void;
   /** Called with the URI of every `notifications/resources/updated` the server sends. */
   readonly onResourceUpdated?: (uri: string) => void;
@@ -99,7 +102,10 @@ export interface ServerConnection {
    * `onResourceUpdated`. Resolves the function that stops asking. Rejects when the server refuses.
    */
   subscribeResource(uri: string): Promise<() => Promise<void>>;
-  /** Lists the tools again (and the resources and prompts; reconnecting when the connection died) and returns the tools. */
+  /**
+   * Lists the tools again (and the resources and prompts; reconnecting when the connection died)
+   * and returns the tools.
+   */
   refresh(): Promise<readonly ContractTool[]>;
   /** Closes the connection (a stdio child is ended); later calls fail. Idempotent. */
   close(): Promise<void>;
@@ -140,7 +146,7 @@ async function clientAndTransport(
     v2 = await import('@modelcontextprotocol/client');
   } catch (err) {
     throw new Error(
-      `connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${messageOf(err)}`,
+      `connectServer needs the package @modelcontextprotocol/client (npm install @modelcontextprotocol/client): ${errorText(err)}`,
     );
   }
   // The client's own list-changed wiring: a notification handler in the 2025 era, a
@@ -199,18 +205,18 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
 /**
  * Connects to one server with a `Client` of `@modelcontextprotocol/client` (2.x, loaded on first
  * use), spawning `{command, args}` over stdio or opening `{url}` over streamable HTTP (with a
- * bearer token or an SDK auth provider when the upstream requires auth). The client negotiates
- * the era: the 2026-07-28 era when the server offers it (stateless requests; the server's
- * questions come as `input_required` and are answered and retried by the client), else a
- * 2025-11-25 session (the server pushes `elicitation/create`). It lists its tools (see `connectTools` for what they are and do) and owns the
- * connection. The client offers elicitation (form and URL), so the server may ask; questions go
- * where `Upstream` says. When the server sends `notifications/tools/list_changed`, the tools are
- * listed again and `onToolsChanged` is told. When the connection dies (a stdio child exits, an
- * HTTP session ends), calls in flight fail with `mcp server "<server>": tool "<tool>": <reason>`
- * and the next call, facts question or refresh connects again. Throws, naming the server, when
- * the first connection or listing fails; throws a `TypeError` before connecting for an
- * `authProvider` holding client credentials without the issuer they belong to (see
- * `refuseUnboundCredentials`).
+ * bearer token or an SDK auth provider when the upstream requires auth). The client negotiates the
+ * era: the 2026-07-28 era when the server offers it (stateless requests; the server's questions
+ * come as `input_required` and are answered and retried by the client), else a 2025-11-25 session
+ * (the server pushes `elicitation/create`). It lists its tools (see `connectTools` for what they
+ * are and do) and owns the connection. The client offers elicitation (form and URL), so the server
+ * may ask; questions go where `Upstream` says. When the server sends
+ * `notifications/tools/list_changed`, the tools are listed again and `onToolsChanged` is told. When
+ * the connection dies (a stdio child exits, an HTTP session ends), calls in flight fail with `mcp
+ * server "<server>": tool "<tool>": <reason>` and the next call, facts question or refresh connects
+ * again. Throws, naming the server, when the first connection or listing fails; throws a
+ * `TypeError` before connecting for an `authProvider` holding client credentials without the issuer
+ * they belong to (see `refuseUnboundCredentials`).
  */
 export async function connectServer(
   target: ServerTarget,
@@ -260,7 +266,7 @@ export async function connectServer(
       try {
         return await attempt();
       } catch (err) {
-        if (tried >= tries) throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${messageOf(err)}`);
+        if (tried >= tries) throw new Error(`mcp server ${JSON.stringify(server)}: cannot connect: ${errorText(err)}`);
       }
     }
   };

@@ -13,7 +13,7 @@ import {
   type ResourceContent,
   type ResourceContext,
 } from '../../contract/index.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { withListedDefinition } from '../server/feature-wire.js';
 import { ProtocolError } from '../server/protocol-error.js';
@@ -85,7 +85,7 @@ function upstreamFailure(upstream: Upstream, method: string, err: unknown, ctx: 
   if (ctx.signal.aborted)
     return ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error(`${method}: the request was cancelled`);
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-  const message = messageOf(err);
+  const message = errorText(err);
   if (typeof code === 'number' && code >= -32768 && code <= -32002)
     return new ProtocolError(code, message.replace(/^MCP error -?\d+: /, ''), (err as { data?: unknown }).data);
   upstream.onFailure(err);
@@ -93,7 +93,10 @@ function upstreamFailure(upstream: Upstream, method: string, err: unknown, ctx: 
   return new Error(`${own}${method}: ${message.startsWith(own) ? message.slice(own.length) : message}`);
 }
 
-/** Sends one request to the upstream on behalf of `ctx` (its signal cancels it; questions the server asks meanwhile go to `ctx`). */
+/**
+ * Sends one request to the upstream on behalf of `ctx` (its signal cancels it; questions the server
+ * asks meanwhile go to `ctx`).
+ */
 async function forward(
   upstream: Upstream,
   method: string,

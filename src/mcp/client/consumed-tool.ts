@@ -17,7 +17,7 @@ import {
 import { registerCompiledEntry } from '../../compiler/internal.js';
 import type { PermissionPolicy } from '../../runtime/index.js';
 import { checkDeclared, runUnderPolicy } from '../../runtime/internal.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { deepFreeze } from '../../util/freeze.js';
 import { IDEMPOTENCY_KEY_META, RECORD_META_KEY } from '../server/constants.js';
@@ -29,7 +29,7 @@ import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
 import type { ExecutionMode, ListedTool } from './options.js';
 import { UNCLASSIFIED_CAPABILITY } from './policy.js';
-import { annotationsOfListed, permissionOf, type ListedAnnotations } from './trust.js';
+import { annotationsOfListed, type ListedAnnotations } from './trust.js';
 import { Upstream } from './upstream.js';
 
 /** What the consumer decided for one listed tool. */
@@ -45,7 +45,10 @@ export interface ConsumedToolPlan {
   readonly claimsApply: boolean;
   /** The policy every call passes, or `null` for none (the host checks `requires` itself). */
   readonly policy: PermissionPolicy | null;
-  /** With no policy: whether the tool states its requirement in `requires` (default true) or forwards every call unchecked. */
+  /**
+   * With no policy: whether the tool states its requirement in `requires` (default true) or
+   * forwards every call unchecked.
+   */
   readonly statesRequirement?: boolean;
 }
 
@@ -237,7 +240,7 @@ async function callUpstream(
     if (isTimeout(err) && plan.timeoutMs !== undefined)
       throw new Error(`${where}: timed out after ${plan.timeoutMs} ms`);
     const own = `mcp server ${JSON.stringify(upstream.server)}: `;
-    const message = messageOf(err);
+    const message = errorText(err);
     throw new Error(`${where}: ${message.startsWith(own) ? message.slice(own.length) : message}`);
   } finally {
     untrack();

@@ -1,5 +1,5 @@
 import { isJsonObject, type FactCall, type JsonObject, type ToolFacts } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { FACTS_METHOD } from '../server/constants.js';
 import { requestOn, type McpClientLike } from './client-like.js';
 
@@ -72,7 +72,7 @@ export class FactsBatcher {
         throw new Error(`${FACTS_METHOD}: ${results.length} answers for ${batch.length} calls`);
       answers = results.map(readAnswer);
     } catch (err) {
-      const error = new Error(`mcp server ${JSON.stringify(this.server)}: ${messageOf(err)}`);
+      const error = new Error(`mcp server ${JSON.stringify(this.server)}: ${errorText(err)}`);
       for (const pending of batch) for (const waiter of pending.waiters) waiter.reject(error);
       return;
     }

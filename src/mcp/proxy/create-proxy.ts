@@ -95,16 +95,17 @@ export interface Proxy {
 
 /**
  * Connects to every upstream (stdio commands and URLs) and aggregates their tools, resources,
- * resource templates and prompts into one server. Each tool (resource, template, prompt) is
- * served with its upstream definition unchanged (its `_meta` included) but for its prefixed name
- * (resource URIs are never changed; see `ProxyFeatures` for subscriptions); calls are forwarded (an upstream failure becomes the call's `isError` result, naming the
- * server and tool; a dead upstream is connected again on the next call); an upstream's
- * `list_changed` refreshes its tools and is forwarded to every connected client (2025-era
- * clients by notification, 2026-07-28 clients on their `subscriptions/listen` streams: over
- * stdio the SDK routes the server's notification there, over HTTP the endpoint's change bus). Throws, after
- * closing what it opened, when an upstream cannot be connected or listed, and when two servers
- * list the same name: `proxy: tool "echo" is listed by both "a" and "b"; give one of them a
- * prefix` (and for one prompt name, resource URI or URI template, see `mergeFeatures`).
+ * resource templates and prompts into one server. Each tool (resource, template, prompt) is served
+ * with its upstream definition unchanged (its `_meta` included) but for its prefixed name
+ * (resource URIs are never changed; see `ProxyFeatures` for subscriptions); calls are forwarded
+ * (an upstream failure becomes the call's `isError` result, naming the server and tool; a dead
+ * upstream is connected again on the next call); an upstream's `list_changed` refreshes its tools
+ * and is forwarded to every connected client (2025-era clients by notification, 2026-07-28 clients
+ * on their `subscriptions/listen` streams: over stdio the SDK routes the server's notification
+ * there, over HTTP the endpoint's change bus). Throws, after closing what it opened, when an
+ * upstream cannot be connected or listed, and when two servers list the same name: `proxy: tool
+ * "echo" is listed by both "a" and "b"; give one of them a prefix` (and for one prompt name,
+ * resource URI or URI template, see `mergeFeatures`).
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
   if (!Array.isArray(upstreams) || upstreams.length === 0)

@@ -113,22 +113,21 @@ export class ProxyFeatures {
    */
   live(): ServedFeatures | undefined {
     if (this.current === undefined) return undefined;
-    const self = this;
+    const current = (): ServedFeatures | undefined => this.current;
+    const changes = this.changes;
     return {
       get resources() {
-        return self.current?.resources;
+        return current()?.resources;
       },
       get prompts() {
-        return self.current?.prompts;
+        return current()?.prompts;
       },
-      get changes() {
-        return self.changes;
-      },
+      changes,
       get pageSize() {
-        return self.current?.pageSize ?? 100;
+        return current()?.pageSize ?? 100;
       },
       get completes() {
-        return self.current?.completes ?? false;
+        return current()?.completes ?? false;
       },
     };
   }

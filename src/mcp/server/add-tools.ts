@@ -8,10 +8,10 @@ import { FACTS_CAPABILITY, FACTS_METHOD } from './constants.js';
 import { answerFacts } from './facts.js';
 import { LOG_LEVELS, isLogLevel } from './logging.js';
 import { invalidParams, ProtocolError } from './protocol-error.js';
-import { servedToolsOf, type ServedTool } from './served-tools.js';
+import { servedToolsOf, type ServedTools } from './served-tools.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
 import type { ReplayStore } from '../../runtime/index.js';
-import { configureScheduling, type SchedulingOption } from './scheduling.js';
+import { schedulingOf, type SchedulingOption } from './scheduling.js';
 import { answerModernToolCall } from './input-rounds/modern-call.js';
 import type { InputRoundOptions } from './input-rounds/options.js';
 import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
@@ -116,7 +116,7 @@ export function addTools(server: Server, tools: readonly ContractTool[], options
 /** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
 export function serveTools(
   server: Server,
-  prepared: ReadonlyMap<string, ServedTool>,
+  prepared: ServedTools,
   options: ServerOptions,
   runs: ParkedRuns = new ParkedRuns(options.inputRounds),
 ): void {
@@ -137,6 +137,7 @@ export function serveTools(
   const logging = target.getCapabilities().logging !== undefined;
   const state: ServerState = {
     tools: prepared,
+    scheduling: schedulingOf(prepared.source ?? prepared, options.scheduling),
     transport: options.transport ?? 'other',
     logging,
     validator: options.validator,
@@ -146,7 +147,6 @@ export function serveTools(
     logLevels: new Map(),
   };
   attachState(server, state);
-  configureScheduling(state, options.scheduling);
   const definitions = [...prepared.values()].map((served) => served.definition);
   target.setRequestHandler(
     'tools/list',
@@ -247,7 +247,10 @@ function shownLevel(level: unknown): string {
   return typeof level === 'object' && level !== null ? kindOf(level) : JSON.stringify(level ?? null);
 }
 
-/** The verified token's info of a request, where the transport put it (`ctx.http.authInfo` in SDK 2.x, `authInfo` before). */
+/**
+ * The verified token's info of a request, where the transport put it (`ctx.http.authInfo` in SDK
+ * 2.x, `authInfo` before).
+ */
 function authInfoOf(ctx: unknown): Parameters<typeof callableDefinitions>[1] {
   const given = ctx as { readonly http?: { readonly authInfo?: unknown }; readonly authInfo?: unknown } | undefined;
   return (given?.http?.authInfo ?? given?.authInfo) as Parameters<typeof callableDefinitions>[1];

@@ -9,7 +9,7 @@ import {
   type PreparedPrompt,
   type PreparedTemplate,
 } from '../../runtime/features/index.js';
-import { errorTextOf } from './error-text.js';
+import { errorText } from '../../util/describe.js';
 import {
   promptDefinitionOf,
   promptResultWireOf,
@@ -27,7 +27,10 @@ import { invalidParams, ProtocolError } from './protocol-error.js';
  * result, or rejects with a `ProtocolError` the transport sends as a JSON-RPC error.
  */
 
-/** Makes the context of one read, rendering, listing or completion: `name` as `ctx.call.tool`, `args` as `ctx.call.args`. */
+/**
+ * Makes the context of one read, rendering, listing or completion: `name` as `ctx.call.tool`,
+ * `args` as `ctx.call.args`.
+ */
 export type FeatureContextOf = (name: string, args: unknown) => CallContext;
 
 /**
@@ -50,7 +53,7 @@ export function failureOf(error: unknown, data?: Record<string, unknown>): Proto
     return error.data === undefined && data !== undefined ? new ProtocolError(error.code, error.message, data) : error;
   const code =
     error instanceof InvalidArgumentsError ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
-  return new ProtocolError(code, errorTextOf(error), data);
+  return new ProtocolError(code, errorText(error), data);
 }
 
 function uriOf(params: unknown, method: string): string {

@@ -34,21 +34,20 @@ export interface McpCallContext {
 
 /**
  * Builds the `CallContext` of one served request (a tool call or a facts question) with
- * `createCallContext`: `signal` is the request's signal (it fires on `notifications/cancelled`
- * and when the connection closes) or the one given; `session` is the connection's one session
- * object; `principal` is the verified token's principal when the transport authenticated the
- * request (`extra.authInfo`, see the HTTP edge's `auth`); progress goes out only when the request has a progress token (see
- * `progressSenderOf`); `log` sends `notifications/message {level, logger?, data}` when the
- * server has the logging capability and the level passes the client's: in the 2025 era the
- * session's `logging/setLevel` (everything passes until the client sets one), in the 2026-07-28
- * era the request's own `_meta` log level (nothing is sent when the request names none); it
- * throws a `TypeError` for an unknown level;
- * `elicit`, `sample` and `roots` ask the client (see `elicitorOf`, `samplerOf`,
- * `rootsListerOf`), unless `canAsk` is false (then elicitation answers `cancel` and sampling and
- * roots reject, as with nobody to ask); `writeRecord` keeps the
- * last record written (a string as raw JSON text; the call core puts it on the result), read
- * with `written()`. Messages go out on
- * the request's own stream, best effort, and stop once `finish()` is called.
+ * `createCallContext`: `signal` is the request's signal (it fires on `notifications/cancelled` and
+ * when the connection closes) or the one given; `session` is the connection's one session object;
+ * `principal` is the verified token's principal when the transport authenticated the request
+ * (`extra.authInfo`, see the HTTP edge's `auth`); progress goes out only when the request has a
+ * progress token (see `progressSenderOf`); `log` sends `notifications/message {level, logger?,
+ * data}` when the server has the logging capability and the level passes the client's: in the 2025
+ * era the session's `logging/setLevel` (everything passes until the client sets one), in the
+ * 2026-07-28 era the request's own `_meta` log level (nothing is sent when the request names none);
+ * it throws a `TypeError` for an unknown level; `elicit`, `sample` and `roots` ask the client (see
+ * `elicitorOf`, `samplerOf`, `rootsListerOf`), unless `canAsk` is false (then elicitation answers
+ * `cancel` and sampling and roots reject, as with nobody to ask); `writeRecord` keeps the last
+ * record written (a string as raw JSON text; the call core puts it on the result), read with
+ * `written()`. Messages go out on the request's own stream, best effort, and stop once `finish()`
+ * is called.
  */
 export function mcpCallContextOf(
   _server: ContextServer,

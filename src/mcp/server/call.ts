@@ -1,10 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isJsonObject, type CallContext, type Call } from '../../contract/index.js';
-import { kindOf } from '../../util/describe.js';
+import { errorText, kindOf } from '../../util/describe.js';
 import type { CallEnd } from '../../runtime/call/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { contentOf } from './content.js';
-import { errorTextOf } from './error-text.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
 import { forwardedMetaOf, resultMetaFor } from './result-meta.js';
@@ -24,7 +23,7 @@ export function errorResult(text: string): CallToolResult {
 
 /**
  * The MCP result of a call's end, exactly as every toolwright host sends it: a failure is
- * `isError` with its message as the one text block (see `errorTextOf`; a `ToolError`'s details
+ * `isError` with its message as the one text block (see `errorText`; a `ToolError`'s details
  * never cross) and the failed call's record, when it has one (see `CallEnd`); a result gives its
  * content and structured content (see `contentOf`), `isError` when the tool marked it so, and its
  * record (returned, else the permissions record, else the last one written with
@@ -34,7 +33,7 @@ export function errorResult(text: string): CallToolResult {
  */
 export function mcpResultOf(end: CallEnd): CallToolResult {
   if (!end.ok) {
-    const failure = errorResult(errorTextOf(end.error));
+    const failure = errorResult(errorText(end.error));
     const meta = resultMetaFor(
       forwardedMetaOf(end.error),
       end.record === undefined ? undefined : wireRecordOf(end.record),
@@ -109,18 +108,26 @@ export async function answerToolCall(
     // the turn is held until the tool's own run really settles, so a tool that outlives its time
     // limit keeps its resource until it stops.
     const end = await new Promise<CallEnd>((answer, withdrawn) => {
-      runInTurn(state, served.prepared.tool, extra, waiting.signal, ctx as CallContext, () => {
-        waiting.clear();
-        return new Promise<void>((release) => {
-          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
-            settled: () => release(),
-          }).then(answer);
-        });
-      }).catch(withdrawn);
+      runInTurn(
+        state.scheduling,
+        state.transport,
+        served.prepared.tool,
+        extra,
+        waiting.signal,
+        ctx as CallContext,
+        () => {
+          waiting.clear();
+          return new Promise<void>((release) => {
+            void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
+              settled: () => release(),
+            }).then(answer);
+          });
+        },
+      ).catch(withdrawn);
     });
     return mcpResultOf(end);
   } catch (err) {
-    return errorResult(errorTextOf(err));
+    return errorResult(errorText(err));
   } finally {
     waiting.clear();
     finish();

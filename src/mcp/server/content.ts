@@ -1,6 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/server';
-import { isJsonObject, resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
-import { kindOf } from '../../util/describe.js';
+import { resultOf, type ContentPart, type JsonObject, type ToolOutput } from '../../contract/index.js';
 
 /** What `contentOf` makes of a tool's output: MCP content and, when given, structured content. */
 export interface McpContent {

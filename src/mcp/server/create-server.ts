@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import { serveTools, type ServerOptions } from './add-tools.js';
 import { FACTS_CAPABILITY } from './constants.js';
-import { servedToolsOf, type ServedTool } from './served-tools.js';
+import { servedToolsOf, type ServedTools } from './served-tools.js';
 import { ParkedRuns } from './input-rounds/parked-runs.js';
 import type { ProtocolEra } from './extra.js';
 import { featureCapabilitiesOf, servedFeaturesOf, type ServedFeatures } from './features.js';
@@ -47,7 +47,7 @@ export function createServer(info: ServerInfo, tools: readonly ContractTool[], o
  */
 export function serverFor(
   info: ServerInfo,
-  prepared: ReadonlyMap<string, ServedTool>,
+  prepared: ServedTools,
   options: ServerOptions = {},
   runs: ParkedRuns = new ParkedRuns(options.inputRounds),
   features?: ServedFeatures,

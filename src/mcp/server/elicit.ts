@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { problemsText } from '../../compiler/internal.js';
 import { compileSchema, type CompiledSchema, type SchemaValidator } from '../../compiler/validation/index.js';
 import type { HandlerExtra } from './extra.js';
@@ -90,7 +90,7 @@ function formValidatorOf(schema: JsonObject, validator: SchemaValidator | undefi
   try {
     return compileSchema(schema, validator);
   } catch (err) {
-    throw new Error(`elicitation: the requested schema cannot be compiled: ${messageOf(err)}`);
+    throw new Error(`elicitation: the requested schema cannot be compiled: ${errorText(err)}`);
   }
 }
 

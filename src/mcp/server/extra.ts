@@ -33,7 +33,10 @@ export interface HandlerExtra {
   readonly sessionId: string | undefined;
   /** The request's `params._meta` (its `progressToken`, ...). */
   readonly _meta: Readonly<Record<string, unknown>> | undefined;
-  /** What the HTTP layer's authentication said of the request (its `clientId` names the principal), else `undefined`. */
+  /**
+   * What the HTTP layer's authentication said of the request (its `clientId` names the principal),
+   * else `undefined`.
+   */
   /** The verified token's info, when the HTTP edge authenticated the request (see `principalOf`). */
   readonly authInfo: AuthInfoLike | undefined;
   readonly era: ProtocolEra;

@@ -10,7 +10,7 @@ import {
 } from '../../contract/index.js';
 import { mcpCallContextOf, type ContextServer } from './call-context.js';
 import { FACTS_METHOD } from './constants.js';
-import { errorTextOf } from './error-text.js';
+import { errorText } from '../../util/describe.js';
 import type { HandlerExtra } from './extra.js';
 import { handBuiltArgumentsProblem } from '../../runtime/internal.js';
 import type { ServerState } from './state.js';
@@ -108,10 +108,10 @@ async function answerOne(
     if (!isFactual(served.prepared.tool)) return { replay };
     const answer = await factsOf(served.prepared.tool, args, ctx);
     if (!answer.claimed) return { replay };
-    if ('error' in answer) return { error: errorTextOf(answer.error), replay };
+    if ('error' in answer) return { error: errorText(answer.error), replay };
     return { facts: wireFactsOf(answer.facts), replay };
   } catch (err) {
-    return { error: errorTextOf(err), replay: 'unknown' };
+    return { error: errorText(err), replay: 'unknown' };
   } finally {
     finish();
   }

@@ -4,14 +4,14 @@ import { generateSchema } from '../../compiler/schema/index.js';
 const FORM_FORMATS: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date-time']);
 
 /**
- * Builds the flat form schema of an elicitation (`ctx.elicit({message, schema})`) from a DTO
- * class, with the same generator that makes tools' argument schemas: `{"type":"object",
- * "properties":{...},"required":[...]}` (`required` left out when empty). Each property keeps
- * what the generator said of it (description, bounds, enum, default, format); an optional
- * property's `["T","null"]` type becomes `"T"` and `null` leaves its `enum` (a form sends no nulls; leaving a field out is
- * how it says nothing). Throws an `Error` naming the class and property when the class cannot
- * be read (the generator's issues), or when a property is not something a form can ask:
- * MCP forms hold only strings (formats `email`, `uri`, `date`, `date-time`), numbers, integers,
+ * Builds the flat form schema of an elicitation (`ctx.elicit({message, schema})`) from a DTO class,
+ * with the same generator that makes tools' argument schemas: `{"type":"object",
+ * "properties":{...},"required":[...]}` (`required` left out when empty). Each property keeps what
+ * the generator said of it (description, bounds, enum, default, format); an optional property's
+ * `["T","null"]` type becomes `"T"` and `null` leaves its `enum` (a form sends no nulls; leaving a
+ * field out is how it says nothing). Throws an `Error` naming the class and property when the class
+ * cannot be read (the generator's issues), or when a property is not something a form can ask: MCP
+ * forms hold only strings (formats `email`, `uri`, `date`, `date-time`), numbers, integers,
  * booleans, string enums and arrays of string enums (multi-select); nested objects are refused.
  */
 export function formSchemaOf(dto: Function): JsonObject {

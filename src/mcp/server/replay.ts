@@ -1,10 +1,10 @@
 import { replayOf, principalKey, type CallContext, type JsonObject } from '../../contract/index.js';
 import type { ReplayStore } from '../../runtime/index.js';
 import { IdempotencyConflictError } from '../../runtime/internal.js';
-import type { CallEnd, CallObserver, PreparedTool } from '../../runtime/call/index.js';
-import { kindOf } from '../../util/describe.js';
+import { runToolCall, type CallEnd, type CallObserver, type PreparedTool } from '../../runtime/call/index.js';
 import { IDEMPOTENCY_KEY_META } from './constants.js';
 import { invalidParams } from './protocol-error.js';
+import { invalidOption } from '../../util/options.js';
 
 /** The longest idempotency key a server accepts. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
@@ -35,8 +35,11 @@ export function checkReplayOption(replay: unknown, where: string): void {
     typeof (replay as ReplayStore).begin !== 'function' ||
     typeof (replay as ReplayStore).complete !== 'function'
   ) {
-    throw new TypeError(
-      `${where}: "replay" must be a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore), got ${kindOf(replay)}`,
+    throw invalidOption(
+      where,
+      'replay',
+      'a replay store with "begin" and "complete" methods (a MemoryReplayStore, a RedisReplayStore)',
+      replay,
     );
   }
 }
@@ -64,7 +67,7 @@ export function callOnce(
   observer: CallObserver,
 ): Promise<CallEnd> {
   // The common case (no store, or no key) adds nothing to the call: no promise, no tick.
-  if (replay === undefined || key === undefined) return prepared.call(args, ctx, observer);
+  if (replay === undefined || key === undefined) return runToolCall(prepared, args, ctx, observer);
   return keyedCall(replay, prepared, args, ctx, key, observer);
 }
 
@@ -94,7 +97,7 @@ async function keyedCall(
   } catch {
     keyed = false;
   }
-  if (!keyed) return prepared.call(args, ctx, observer);
+  if (!keyed) return runToolCall(prepared, args, ctx, observer);
   const principal = ctx.principal === undefined ? undefined : principalKey(ctx.principal);
   try {
     const begun = await replay.begin(
@@ -112,7 +115,7 @@ async function keyedCall(
   } catch (thrown) {
     return settledWith({ ok: false, error: thrown instanceof Error ? thrown : new Error(String(thrown)) });
   }
-  return prepared.call(args, ctx, {
+  return runToolCall(prepared, args, ctx, {
     started: observer.started,
     settled: (end) => {
       void Promise.resolve()

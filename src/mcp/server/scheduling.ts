@@ -11,7 +11,7 @@ import {
   type Ticket,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
-import type { ServerState } from './state.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * How a server schedules the `tools/call` requests it receives by their tools' claims
@@ -46,9 +46,7 @@ const SCOPES: ReadonlySet<string> = new Set(['session', 'principal', 'server']);
 export function checkSchedulingOption(option: unknown, where: string): void {
   if (option === undefined || option === false) return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw new TypeError(
-      `${where}: "scheduling" must be false or an object with "scope" and "maxConcurrent", got ${kindOf(option)}`,
-    );
+    throw invalidOption(where, 'scheduling', 'false or an object with "scope" and "maxConcurrent"', option);
   }
   const { scope, maxConcurrent } = option as { scope?: unknown; maxConcurrent?: unknown };
   if (scope !== undefined && (typeof scope !== 'string' || !SCOPES.has(scope))) {
@@ -57,13 +55,12 @@ export function checkSchedulingOption(option: unknown, where: string): void {
     );
   }
   if (maxConcurrent !== undefined && !isPositiveInteger(maxConcurrent)) {
-    throw new TypeError(
-      `${where}: "scheduling.maxConcurrent" must be a positive integer, got ${String(maxConcurrent)}`,
-    );
+    throw invalidOption(where, 'scheduling.maxConcurrent', 'a positive integer', maxConcurrent);
   }
 }
 
-interface Enforcement {
+/** How one server schedules its calls (made by `schedulingOf`, kept in the server's state). */
+export interface CallScheduling {
   readonly scope: SchedulingScope;
   /** The principal and server scopes, shared by every server built from one prepared tool set. */
   readonly shared: ScopedSchedulers;
@@ -72,40 +69,30 @@ interface Enforcement {
   session: Scheduler | undefined;
 }
 
-/** The principal and server scopes of every server that serves one tool list (the array given to `createServer`, `addTools`, `serveStdio` or `serveHttp`). */
-const schedulersByToolSet = new WeakMap<object, ScopedSchedulers>();
-/** The tool list each prepared tool set was made from. */
-const toolListOf = new WeakMap<object, object>();
-const enforcementByState = new WeakMap<ServerState, Enforcement>();
+/**
+ * The principal and server scopes of every server that serves one tool list (the array given to
+ * `createServer`, `addTools`, `serveStdio` or `serveHttp`).
+ */
+const schedulersByToolList = new WeakMap<object, ScopedSchedulers>();
 const claimsByTool = new WeakMap<ContractTool, CallClaims>();
 
 /**
- * Notes that `prepared` (what `prepareTools` made) serves the tool list `tools`, so that servers
- * made for the same list share their principal and server scopes.
+ * How a new server schedules its calls (see `SchedulingOptions`), for the tool list `list` it
+ * serves; `undefined` for `false` (its calls never wait). Servers that serve the same tool list
+ * (the same array, as a stateless HTTP endpoint that builds one server per request, or a factory
+ * that calls `createServer(info, tools)` per connection) share their principal and server scopes,
+ * and the first server's `maxConcurrent` for them; each server is a session scope of its own.
+ * `option` was checked when the tools were prepared (`servedToolsOf`).
  */
-export function rememberToolList(prepared: object, tools: object): void {
-  toolListOf.set(prepared, tools);
-}
-
-/**
- * Sets how the server of `state` schedules its calls (see `SchedulingOptions`); `false` leaves
- * its calls unscheduled. Servers that serve the same tool list (the same array, as a stateless
- * HTTP endpoint that builds one server per request, or a factory that calls `createServer(info,
- * tools)` per connection) share their principal and server scopes, and the first server's
- * `maxConcurrent` for them; each server is a session scope of its own. Throws as
- * `checkSchedulingOption` does.
- */
-export function configureScheduling(state: ServerState, option: SchedulingOption | undefined): void {
-  checkSchedulingOption(option, 'addTools');
-  if (option === false) return;
+export function schedulingOf(list: object, option: SchedulingOption | undefined): CallScheduling | undefined {
+  if (option === false) return undefined;
   const maxConcurrent = option?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_CALLS;
-  const list = toolListOf.get(state.tools) ?? state.tools;
-  let shared = schedulersByToolSet.get(list);
+  let shared = schedulersByToolList.get(list);
   if (shared === undefined) {
     shared = new ScopedSchedulers(maxConcurrent);
-    schedulersByToolSet.set(list, shared);
+    schedulersByToolList.set(list, shared);
   }
-  enforcementByState.set(state, { scope: option?.scope ?? 'session', shared, maxConcurrent, session: undefined });
+  return { scope: option?.scope ?? 'session', shared, maxConcurrent, session: undefined };
 }
 
 /**
@@ -113,8 +100,8 @@ export function configureScheduling(state: ServerState, option: SchedulingOption
  * connection is one (anything but an HTTP request without a session id), else its principal when
  * the scope is not `'server'` and the request carries auth info with a client id, else the server.
  */
-function schedulerOf(enforcement: Enforcement, state: ServerState, extra: HandlerExtra): Scheduler {
-  if (enforcement.scope === 'session' && (extra.sessionId !== undefined || state.transport !== 'http')) {
+function schedulerOf(enforcement: CallScheduling, transport: string, extra: HandlerExtra): Scheduler {
+  if (enforcement.scope === 'session' && (extra.sessionId !== undefined || transport !== 'http')) {
     enforcement.session ??= new Scheduler({ maxConcurrent: enforcement.maxConcurrent });
     return enforcement.session;
   }
@@ -149,16 +136,16 @@ function claimsOfTool(tool: ContractTool): CallClaims {
  * (the `scheduling: false` option) `execute` runs at once.
  */
 export function runInTurn<T>(
-  state: ServerState,
+  scheduling: CallScheduling | undefined,
+  transport: string,
   tool: ContractTool,
   extra: HandlerExtra,
   signal: AbortSignal,
   ctx: CallContext,
   execute: () => T | Promise<T>,
 ): Promise<T> {
-  const enforcement = enforcementByState.get(state);
-  if (enforcement === undefined) return invoke(execute);
-  const entered = enter(schedulerOf(enforcement, state, extra), {
+  if (scheduling === undefined) return invoke(execute);
+  const entered = enter(schedulerOf(scheduling, transport, extra), {
     claims: claimsOfTool(tool),
     label: tool.name,
     signal,

@@ -22,7 +22,10 @@ export class ServerChanges {
   private readonly listeners = new Set<ChangeListener>();
   private readonly subscriptionListeners = new Set<(uri: string, subscribed: boolean) => void>();
 
-  /** Tells every subscriber of `uri` that the resource changed. Throws a `TypeError` for a URI that is not a non-empty string. */
+  /**
+   * Tells every subscriber of `uri` that the resource changed. Throws a `TypeError` for a URI that
+   * is not a non-empty string.
+   */
   resourceUpdated(uri: string): void {
     if (typeof uri !== 'string' || uri === '')
       throw new TypeError(

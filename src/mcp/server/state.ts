@@ -1,6 +1,7 @@
 import type { LogLevel, Session } from '../../contract/index.js';
 import type { SchemaValidator } from '../../compiler/validation/index.js';
-import type { ServedTool } from './served-tools.js';
+import type { ServedTools } from './served-tools.js';
+import type { CallScheduling } from './scheduling.js';
 import type { ReplayStore } from '../../runtime/index.js';
 import type { ParkedRuns } from './input-rounds/parked-runs.js';
 
@@ -9,7 +10,9 @@ import type { ParkedRuns } from './input-rounds/parked-runs.js';
  * handed to every call on it, and the log level each session asked for.
  */
 export interface ServerState {
-  readonly tools: ReadonlyMap<string, ServedTool>;
+  readonly tools: ServedTools;
+  /** How its calls wait for their turn (see `schedulingOf`); `undefined`: they never wait. */
+  readonly scheduling: CallScheduling | undefined;
   readonly transport: Session['transport'];
   /** Whether the server has the logging capability (without it, `ctx.log` sends nothing). */
   readonly logging: boolean;

@@ -1,8 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { JsonRpcCode } from './jsonrpc-error.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * Default largest serialised message a transport sends, in bytes (8 MiB). The official SDK's
@@ -20,15 +21,13 @@ export type Outgoing =
 
 /**
  * Checks `maxMessageBytes` as the transports take it: a positive integer, or `Infinity` for no
- * limit; `undefined` is the default. Throws a `RangeError` naming the bad value.
+ * limit; `undefined` is the default. Throws an `InvalidOptionError` naming `where` and the bad
+ * value.
  */
-export function maxMessageBytesOf(given: number | undefined): number {
+export function maxMessageBytesOf(given: number | undefined, where: string): number {
   const value = given ?? DEFAULT_MAX_MESSAGE_BYTES;
-  if (!(isPositiveInteger(value) || value === Infinity)) {
-    throw new RangeError(
-      `maxMessageBytes must be a positive integer number of bytes or Infinity, got ${String(value)}`,
-    );
-  }
+  if (!(isPositiveInteger(value) || value === Infinity))
+    throw invalidOption(where, 'maxMessageBytes', 'a positive integer number of bytes or Infinity', value);
   return value;
 }
 
@@ -75,7 +74,7 @@ function problemOf(
   try {
     json = JSON.stringify(message);
   } catch (error) {
-    return { why: `it cannot be serialised to JSON (${firstLine(messageOf(error))})` };
+    return { why: `it cannot be serialised to JSON (${firstLine(errorText(error))})` };
   }
   if (json === undefined) return { why: 'it has no JSON form' };
   // A UTF-8 byte is at most 3 per UTF-16 unit: count bytes only when the length could pass.

@@ -1,5 +1,5 @@
 import process from 'node:process';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 
 /** The first words of the line logged for a floating rejection. */
 export const FLOATING_REJECTION_PREFIX =
@@ -28,7 +28,7 @@ export function keepServingOnFloatingRejections(
   if (process.listenerCount('unhandledRejection') > 0) return;
   process.on('unhandledRejection', (reason: unknown) => {
     try {
-      log(`${FLOATING_REJECTION_PREFIX}: ${oneLine(messageOf(reason))}`);
+      log(`${FLOATING_REJECTION_PREFIX}: ${oneLine(errorText(reason))}`);
     } catch {
       // A log that cannot be written must not turn a survived rejection into a crash.
     }

@@ -26,7 +26,10 @@ export class AmbiguousOutcomeError extends ToolwrightError {
 export class CallTimeoutError extends AmbiguousOutcomeError {
   override readonly name = 'CallTimeoutError';
   readonly timeoutMs: number;
-  /** `kind` names what timed out in the message: a `tool` by default, a `resource` or a `prompt` on those hosts' reads. */
+  /**
+   * `kind` names what timed out in the message: a `tool` by default, a `resource` or a `prompt` on
+   * those hosts' reads.
+   */
   constructor(tool: string, timeoutMs: number, kind = 'tool') {
     super(`${kind} "${tool}" timed out after ${timeoutMs} ms`, { code: 'call-timeout' });
     this.timeoutMs = timeoutMs;

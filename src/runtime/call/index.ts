@@ -1,3 +1,4 @@
-export { prepareTools, type PreparedTool } from './prepare.js';
-export { runToolCall, type CallEnd, type CallObserver } from './run.js';
+export { prepareTools } from './prepare.js';
+export { runToolCall } from './run.js';
+export type { PreparedTool, CallEnd, CallObserver } from './prepared-tool.js';
 export type { CallCoreOptions } from './options.js';

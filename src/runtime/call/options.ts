@@ -1,4 +1,3 @@
-import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { warnOnStderr } from '../../util/warn.js';
 import { type SchemaValidator } from '../../compiler/validation/index.js';
@@ -8,13 +7,17 @@ import type { Interceptor } from '../interceptors/types.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { checkTimeout } from './time-limit.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../output-limits/defaults.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * What every host runs its calls with; the same options on `Executor`, `createServer`,
  * `serveStdio`, `serveHttp` and `prepareTools`. Every member is optional.
  */
 export interface CallCoreOptions {
-  /** Decides `@Requires` and `ctx.requirePermission` (see `PermissionPolicy`); without one, the host's own `requirePermission` decides (nothing is granted by default). */
+  /**
+   * Decides `@Requires` and `ctx.requirePermission` (see `PermissionPolicy`); without one, the
+   * host's own `requirePermission` decides (nothing is granted by default).
+   */
   readonly policy?: PermissionPolicy;
   /** Run around every call, in this order (see `Interceptor`). */
   readonly interceptors?: readonly Interceptor[];
@@ -32,7 +35,10 @@ export interface CallCoreOptions {
    * call until the client cancels it or the connection closes.
    */
   readonly timeoutMs?: number;
-  /** What compiles hand-built tools' argument schemas and every output schema (default: the default validator; see `SchemaValidator`). */
+  /**
+   * What compiles hand-built tools' argument schemas and every output schema (default: the default
+   * validator; see `SchemaValidator`).
+   */
   readonly validator?: SchemaValidator;
   /**
    * Receives one-line warnings about the tool set (a schema in a JSON Schema dialect no validator
@@ -40,6 +46,16 @@ export interface CallCoreOptions {
    */
   readonly log?: (message: string) => void;
 }
+
+/** The keys of `CallCoreOptions`, for the options checks of the hosts that take them. */
+export const CALL_CORE_OPTION_KEYS = [
+  'policy',
+  'interceptors',
+  'maxOutputChars',
+  'timeoutMs',
+  'validator',
+  'log',
+] as const satisfies readonly (keyof CallCoreOptions)[];
 
 /** `CallCoreOptions` after checking, with the defaults applied. */
 export interface CoreSettings {
@@ -60,17 +76,12 @@ export interface CoreSettings {
  */
 export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
   const { policy, interceptors, maxOutputChars, timeoutMs, validator, log } = options;
-  if (log !== undefined && typeof log !== 'function')
-    throw new TypeError(`${where}: "log" must be a function, got ${kindOf(log)}`);
+  if (log !== undefined && typeof log !== 'function') throw invalidOption(where, 'log', 'a function', log);
   if (policy !== undefined && !(policy instanceof PermissionPolicy)) {
-    throw new TypeError(
-      `${where}: "policy" must be a PermissionPolicy (made with createPolicy), got ${kindOf(policy)}`,
-    );
+    throw invalidOption(where, 'policy', 'a PermissionPolicy (made with createPolicy)', policy);
   }
   if (maxOutputChars !== undefined && maxOutputChars !== Infinity && !isPositiveInteger(maxOutputChars)) {
-    throw new TypeError(
-      `${where}: "maxOutputChars" must be a positive integer or Infinity, got ${String(maxOutputChars)}`,
-    );
+    throw invalidOption(where, 'maxOutputChars', 'a positive integer or Infinity', maxOutputChars);
   }
   const timeoutProblem = checkTimeout(timeoutMs);
   if (timeoutProblem !== undefined) throw new TypeError(`${where}: "timeoutMs" ${timeoutProblem}`);

@@ -1,52 +1,13 @@
-import {
-  TOOL_NAME_PATTERN,
-  isJsonObject,
-  type CallContext,
-  type ContractTool,
-  type JsonObject,
-  type Requirement,
-} from '../../contract/index.js';
+import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { isContractTool } from '../../contract/internal.js';
-import { kindOf, messageOf } from '../../util/describe.js';
+import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { compileInDialect, compiledEntryOf, type CompiledEntry } from '../../compiler/internal.js';
+import { compileInDialect, compiledEntryOf } from '../../compiler/internal.js';
 import type { CompiledSchema } from '../../compiler/validation/index.js';
-import type { Interceptor } from '../interceptors/types.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
 import { isRemoteTool } from './remote.js';
 import { coreSettingsOf, type CallCoreOptions, type CoreSettings } from './options.js';
-import { runPrepared, type CallEnd, type CallObserver } from './run.js';
+import { markPrepared, type CoreTool, type PreparedTool } from './prepared-tool.js';
 import { checkTimeout } from './time-limit.js';
-
-/**
- * A tool ready to be called through the call core: checked once, its schemas compiled once, with
- * the host's policy, interceptors, time limit and output bound fixed. Made only by
- * `prepareTools` (and the hosts, which call it).
- */
-export interface PreparedTool {
-  /** The tool's name. */
-  readonly name: string;
-  /** The tool as given. */
-  readonly tool: ContractTool;
-  /** The call's time limit in milliseconds: the tool's own `timeoutMs`, else the host's; `undefined` for none. */
-  readonly timeoutMs: number | undefined;
-  /** Runs one call through the core (see `runToolCall`); it never rejects. */
-  call(args: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd>;
-}
-
-/** What the core reads of a prepared tool. Internal to the call core. */
-export interface CoreTool extends PreparedTool {
-  /** How `compile` runs the tool step by step, or `undefined` for any other tool. */
-  readonly entry: CompiledEntry | undefined;
-  /** Validates a hand-built tool's arguments; `undefined` for a compiled tool or a tool without `parameters`. */
-  readonly validateArguments: CompiledSchema | undefined;
-  /** Validates `structuredContent`, when the tool has an output schema. */
-  readonly validateOutput: CompiledSchema | undefined;
-  readonly requires: readonly Requirement[];
-  readonly policy: PermissionPolicy | undefined;
-  readonly interceptors: readonly Interceptor[];
-  readonly maxOutputChars: number | undefined;
-}
 
 /**
  * Prepares one tool with checked settings. Throws an `Error` whose message starts with `label`
@@ -87,19 +48,10 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
     interceptors: settings.interceptors,
     timeoutMs: tool.timeoutMs ?? settings.timeoutMs,
     maxOutputChars: tool.maxOutputChars ?? settings.maxOutputChars,
-    call: (args, ctx, observer) => runPrepared(prepared, args, ctx, observer),
   };
   Object.freeze(prepared);
-  madeHere.add(prepared);
+  markPrepared(prepared);
   return prepared;
-}
-
-/** The prepared tools `prepareTool` made: the core runs only those (their settings were checked here). */
-const madeHere = new WeakSet<object>();
-
-/** True when `value` was made by `prepareTool` (and `prepareTools`). */
-export function isPreparedTool(value: unknown): value is PreparedTool {
-  return madeHere.has(value as object);
 }
 
 /**
@@ -156,7 +108,7 @@ function schemaOf(
   try {
     validate = compileInDialect(schema, settings.validator);
   } catch (err) {
-    throw new Error(`${label}: ${messageOf(err)}`);
+    throw new Error(`${label}: ${errorText(err)}`);
   }
   if (validate === undefined)
     settings.log(

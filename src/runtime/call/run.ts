@@ -10,35 +10,15 @@ import { problemsOf } from '../../compiler/validation/index.js';
 import { checkOutputSchema } from '../../compiler/internal.js';
 import { writtenRecordOf } from '../../contract/internal.js';
 import { argumentsObject } from '../../compiler/validation/index.js';
+import { errorText } from '../../util/describe.js';
 import { runIntercepted } from '../interceptors/interceptors.js';
 import { boundResult } from '../output-limits/truncate.js';
 import { runUnderPolicy } from '../permissions/apply.js';
 import { checkDeclared, requireEveryThrough, type RequireEvery } from '../permissions/requirements.js';
 import { errorFromThrown } from './errors.js';
 import { checkedResult } from './output.js';
-import { isPreparedTool, type CoreTool, type PreparedTool } from './prepare.js';
+import { isPreparedTool, type CallEnd, type CallObserver, type CoreTool, type PreparedTool } from './prepared-tool.js';
 import { CallTimeLimit } from './time-limit.js';
-
-/**
- * How a call through the core ended: a result (possibly one marked `isError`), or an error with
- * the call's record, when it has one (the record the thrown error carries, a `ToolError`'s or a
- * permission denial's, else the last one the tool wrote with `ctx.writeRecord`).
- */
-export type CallEnd =
-  | { readonly ok: true; readonly result: ToolResult }
-  | { readonly ok: false; readonly error: Error; readonly record?: ToolRecord };
-
-/** What a host may learn of a call while the core runs it. A throw from either is ignored. */
-export interface CallObserver {
-  /** Called right before the tool's own `execute` runs (once per call; a rewrite by an interceptor runs it in its place). */
-  started?(): void;
-  /**
-   * Called once with the call's own end, as if there were no time limit: when the limit ended
-   * the call first, this comes later, with what the tool finally settled with (the executor's
-   * replay store records it).
-   */
-  settled?(end: CallEnd): void;
-}
 
 /** The arguments of a call after validation: plain JSON, and what `execute` gets (a DTO for a compiled tool). */
 interface CheckedArguments {
@@ -92,8 +72,8 @@ export function runToolCall(
   return runPrepared(prepared as CoreTool, raw, ctx, observer);
 }
 
-/** `runToolCall` for a tool known to come from `prepareTool` (its own `call`). Internal to the call core. */
-export function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
+/** `runToolCall` for a tool known to come from `prepareTool`. */
+function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
   const limit = tool.timeoutMs === undefined ? undefined : new CallTimeLimit(tool.name, tool.timeoutMs);
   const real = runSteps(tool, raw, ctx, observer, limit);
   const settled = observer?.settled;
@@ -242,6 +222,6 @@ export function handBuiltArgumentsProblem(prepared: PreparedTool, args: unknown)
     checkHandBuilt(tool, args);
     return undefined;
   } catch (err) {
-    return (err as Error).message;
+    return errorText(err);
   }
 }

@@ -2,14 +2,16 @@ import { createCallContext, replayOf, type ContractTool, type JsonObject } from 
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { isContractTool } from '../../contract/internal.js';
-import { coreSettingsOf, type CoreSettings } from '../call/options.js';
-import { prepareTool, type PreparedTool } from '../call/prepare.js';
+import { CALL_CORE_OPTION_KEYS, coreSettingsOf, type CoreSettings } from '../call/options.js';
+import { prepareTool } from '../call/prepare.js';
+import type { PreparedTool } from '../call/prepared-tool.js';
 import { runBatch } from './batch.js';
 import { InvalidBatchError, UnknownOutcomeError } from './errors.js';
 import { batchClaims, planBatch, type BatchPlan } from './plan.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import { contractCallOf, type PreparedCall } from './run-call.js';
 import type { BatchCall, CallOutcome, ExecutorOptions, RunOptions } from './types.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../../util/options.js';
 
 const DEFAULT_MAX_PARALLEL = 8;
 
@@ -25,9 +27,7 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
     return tools;
   }
   if (typeof (tools as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
-    throw new TypeError(
-      `Executor: "tools" must be a Map of name -> contract tool or a list of contract tools, got ${kindOf(tools)}`,
-    );
+    throw invalidOption('Executor', 'tools', 'a Map of name -> contract tool or a list of contract tools', tools);
   }
   const registry = new Map<string, ContractTool>();
   let index = 0;
@@ -44,17 +44,29 @@ function toolRegistry(tools: ExecutorOptions['tools']): ReadonlyMap<string, Cont
   return registry;
 }
 
+const OPTION_KEYS = optionKeys<ExecutorOptions>()(
+  'maxParallel',
+  'serial',
+  'onStart',
+  'tools',
+  'replayStore',
+  'onUpdate',
+  'onProgress',
+  'onComplete',
+  'context',
+  ...CALL_CORE_OPTION_KEYS,
+);
+
 function checkOptions(options: ExecutorOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`Executor: options must be an object, got ${kindOf(options)}`);
+  checkOptionsObject('Executor', options, OPTION_KEYS);
   const { maxParallel, serial, onStart, replayStore } = options;
   if (maxParallel !== undefined && !isPositiveInteger(maxParallel)) {
-    throw new TypeError(`Executor: "maxParallel" must be a positive integer, got ${String(maxParallel)}`);
+    throw invalidOption('Executor', 'maxParallel', 'a positive integer', maxParallel);
   }
   if (serial !== undefined && typeof serial !== 'boolean')
-    throw new TypeError(`Executor: "serial" must be a boolean, got ${kindOf(serial)}`);
+    throw invalidOption('Executor', 'serial', 'a boolean', serial);
   if (onStart !== undefined && typeof onStart !== 'function')
-    throw new TypeError(`Executor: "onStart" must be a function, got ${kindOf(onStart)}`);
+    throw invalidOption('Executor', 'onStart', 'a function', onStart);
   if (
     replayStore !== undefined &&
     replayStore !== null &&
@@ -194,7 +206,10 @@ export class Executor {
     return outcome!;
   }
 
-  /** The call {tool}, prepared for the call core once per tool; a tool that cannot be prepared fails each of its calls. */
+  /**
+   * The call {tool}, prepared for the call core once per tool; a tool that cannot be prepared fails
+   * each of its calls.
+   */
   private preparedCall(index: number, call: BatchCall, tool: ContractTool | undefined, name: string): PreparedCall {
     if (tool === undefined) return { index, call, tool, name };
     let prepared = this.preparedTools.get(tool);

@@ -3,9 +3,9 @@ import { schedulingClaimsOf, type CallClaims } from '../scheduler/index.js';
 
 /**
  * How a batch will run, as indices into its calls: a view of what the scheduler does with the
- * batch's claims (`batchClaims`), for hosts that show or check a plan; running never reads it. `stages` run one after another; inside a
- * stage the chains run concurrently (up to `maxParallel` calls at once) and the calls of one
- * chain run one after another, in model order.
+ * batch's claims (`batchClaims`), for hosts that show or check a plan; running never reads it.
+ * `stages` run one after another; inside a stage the chains run concurrently (up to `maxParallel`
+ * calls at once) and the calls of one chain run one after another, in model order.
  *
  * - Serial (the executor's `serial` option, or any sequential tool that is not a barrier in the
  *   batch): one stage holding one chain of every call, in model order.

@@ -1,8 +1,12 @@
 import { ToolwrightError, type ToolRecord, type ToolResult } from '../../contract/index.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { fingerprint } from './fingerprint.js';
+import { invalidOption } from '../../util/options.js';
 
-/** The outcome of a keyed call as a replay store keeps it (a failure with the failed call's record, when it had one). */
+/**
+ * The outcome of a keyed call as a replay store keeps it (a failure with the failed call's record,
+ * when it had one).
+ */
 export type ReplayOutcome =
   | { readonly ok: true; readonly result: ToolResult }
   | { readonly ok: false; readonly error: Error; readonly record?: ToolRecord };
@@ -102,7 +106,7 @@ export class MemoryReplayStore implements ReplayStore {
   constructor(options: MemoryReplayStoreOptions = {}) {
     const max = options.maxEntries ?? 10_000;
     if (!isPositiveInteger(max)) {
-      throw new TypeError(`MemoryReplayStore: "maxEntries" must be a positive integer, got ${String(max)}`);
+      throw invalidOption('MemoryReplayStore', 'maxEntries', 'a positive integer', max);
     }
     this.maxEntries = max;
   }

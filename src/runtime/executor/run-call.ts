@@ -13,7 +13,7 @@ import {
 } from '../../contract/index.js';
 import { createLazySignalContext } from '../../contract/internal.js';
 import { isThenable } from '../../contract/internal.js';
-import type { CallObserver, PreparedTool } from '../call/index.js';
+import { runToolCall, type CallObserver, type PreparedTool } from '../call/index.js';
 import { CallCancelledError, IdempotencyConflictError, errorFromThrown } from './errors.js';
 import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
 import { LazyAbort } from './lazy-abort.js';
@@ -59,12 +59,13 @@ function mayBeKeyed(tool: ContractTool): boolean {
 }
 
 /**
- * Runs one call that got its slot and its chain turn, and resolves its outcome; it never
- * rejects. In order: an unknown tool, a tool that could not be prepared or a cancelled batch
- * completes at once; the context is built (host overrides first, the executor's `call`,
- * `signal`, `progress` and `update` last); `onStart` may refuse; a `keyed` call goes through the
- * replay store; then the call core runs the call (see `runToolCall`: validation, permissions,
- * interceptors, time limit, `execute`, output check and bounds). Updates and progress reach the consumers only until the outcome is decided.
+ * Runs one call that got its slot and its chain turn, and resolves its outcome; it never rejects.
+ * In order: an unknown tool, a tool that could not be prepared or a cancelled batch completes at
+ * once; the context is built (host overrides first, the executor's `call`, `signal`, `progress` and
+ * `update` last); `onStart` may refuse; a `keyed` call goes through the replay store; then the call
+ * core runs the call (see `runToolCall`: validation, permissions, interceptors, time limit,
+ * `execute`, output check and bounds). Updates and progress reach the consumers only until the
+ * outcome is decided.
  */
 export async function runCall(prepared: PreparedCall, env: CallEnvironment): Promise<CallOutcome> {
   const { call, tool, name } = prepared;
@@ -192,7 +193,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
       }
       const storedKey = key;
       return finish(
-        await core.call(call.args, ctx, {
+        await runToolCall(core, call.args, ctx, {
           started: markStarted,
           settled: (outcome) => {
             void Promise.resolve()
@@ -204,7 +205,7 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
         }),
       );
     }
-    return finish(await core.call(call.args, ctx, observer));
+    return finish(await runToolCall(core, call.args, ctx, observer));
   } finally {
     env.running.delete(controller);
   }

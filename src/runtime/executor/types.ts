@@ -30,7 +30,11 @@ export interface OutcomeBase {
   readonly id: string;
   /** The tool's name (the name asked for, when it named no known tool). */
   readonly tool: string;
-  /** True when the tool's own `execute` was invoked; false when the call completed before (cancelled, refused by `onStart`, replayed, unknown tool, or ended by the call core before `execute`: invalid arguments, a permission denied, an interceptor's refusal). */
+  /**
+   * True when the tool's own `execute` was invoked; false when the call completed before
+   * (cancelled, refused by `onStart`, replayed, unknown tool, or ended by the call core before
+   * `execute`: invalid arguments, a permission denied, an interceptor's refusal).
+   */
   readonly started: boolean;
   /** When `execute` was invoked; absent when it never was. */
   readonly startedAt?: number;
@@ -52,7 +56,10 @@ export interface CallSucceeded extends OutcomeBase {
 export interface CallFailed extends OutcomeBase {
   readonly ok: false;
   readonly error: Error;
-  /** The call's record, when the failure carries one (a permission denial's, a `ToolError`'s, the last one the tool wrote). */
+  /**
+   * The call's record, when the failure carries one (a permission denial's, a `ToolError`'s, the
+   * last one the tool wrote).
+   */
   readonly record?: ToolRecord;
 }
 
@@ -79,7 +86,10 @@ export type OnStart = (call: Call, ctx: CallContext, tool: ContractTool) => void
 /** Receives a call's intermediate results (`ctx.update`), in send order, never after its outcome. */
 export type OnUpdate = (callId: string, output: ToolOutput) => void;
 
-/** Receives a call's progress (`ctx.progress`, a string read as `{message}`), in send order, never after its outcome. */
+/**
+ * Receives a call's progress (`ctx.progress`, a string read as `{message}`), in send order, never
+ * after its outcome.
+ */
 export type OnProgress = (callId: string, update: ProgressUpdate) => void;
 
 /** Receives each outcome as the call completes, in completion order. */

@@ -6,7 +6,10 @@ import { checkDeclared, requireEveryThrough, type RequireEvery } from '../permis
 
 /** What one guarded run of a resource read, prompt rendering or listing needs. */
 export interface GuardedRun<T> {
-  /** How the policy and the timeout name it: `resource:<name>` or `prompt:<name>` for the policy, the name for a timeout. */
+  /**
+   * How the policy and the timeout name it: `resource:<name>` or `prompt:<name>` for the policy,
+   * the name for a timeout.
+   */
   readonly policyName: string;
   /** What a timeout's message calls it (`resource "config://app" timed out after 100 ms`). */
   readonly kind: 'resource' | 'prompt';

@@ -20,7 +20,10 @@ import type { PermissionPolicy } from '../permissions/policy.js';
 
 /** What every prepared resource, template or prompt says of itself. */
 interface PreparedCommon {
-  /** The time limit of each read or rendering in milliseconds: its own `timeoutMs`, else the host's; `undefined` for none. */
+  /**
+   * The time limit of each read or rendering in milliseconds: its own `timeoutMs`, else the host's;
+   * `undefined` for none.
+   */
   readonly timeoutMs: number | undefined;
 }
 

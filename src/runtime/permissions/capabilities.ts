@@ -1,4 +1,4 @@
-import { kindOf } from '../../util/describe.js';
+import { invalidOption } from '../../util/options.js';
 
 /**
  * Capabilities are the application's own names (`read`, `write`, `exec`, ...). Implications say
@@ -26,8 +26,11 @@ export function implicationsOf(init: ImplicationsInit | undefined): Implications
   const checked = new Map<string, readonly string[]>();
   if (init === undefined) return checked;
   if (typeof init !== 'object' || init === null || Array.isArray(init)) {
-    throw new TypeError(
-      `permissions: "implications" must be a Map or an object of capability -> implied capabilities, got ${kindOf(init)}`,
+    throw invalidOption(
+      'permissions',
+      'implications',
+      'a Map or an object of capability -> implied capabilities',
+      init,
     );
   }
   const entries: Iterable<[string, unknown]> = init instanceof Map ? init.entries() : Object.entries(init);

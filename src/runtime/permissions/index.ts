@@ -10,24 +10,26 @@ export {
   type PermissionQuestion,
 } from './errors.js';
 export {
-  DecisionStore,
   PERMISSION_DECISIONS,
-  PERMISSION_FORM,
-  NO_ANSWER_REASON,
-  ASK_FAILED_REASON,
-  ASK_TIMED_OUT_REASON,
-  DEFAULT_ASK_TIMEOUT_MS,
-  ScopedDecisions,
-  questionText,
-  questionElicitation,
-  answerOfElicitation,
   type PermissionDecision,
   type PermissionAnswer,
   type AskPermission,
   type PermissionEffect,
   type PermissionVerdict,
   type StoredDecision,
-} from './decisions.js';
+} from './decision.js';
+export {
+  PERMISSION_FORM,
+  NO_ANSWER_REASON,
+  ASK_FAILED_REASON,
+  ASK_TIMED_OUT_REASON,
+  DEFAULT_ASK_TIMEOUT_MS,
+  questionText,
+  questionElicitation,
+  answerOfElicitation,
+} from './ask.js';
+export { DecisionMap } from './decision-map.js';
+export { MemoryDecisionStore } from './memory-decision-store.js';
 export {
   PermissionPolicy,
   createPolicy,

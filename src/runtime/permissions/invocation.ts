@@ -2,13 +2,9 @@ import type { CallContext, PermissionRequest, PermissionSubject, ToolRecord } fr
 import type { DecisionOwner } from './owner.js';
 import { throwIfAborted } from './context.js';
 import { isCapabilityName } from './capabilities.js';
-import {
-  askQuestion,
-  DecisionStore,
-  type PermissionAnswer,
-  type PermissionDecision,
-  type PermissionVerdict,
-} from './decisions.js';
+import { askQuestion } from './ask.js';
+import type { PermissionAnswer, PermissionDecision, PermissionVerdict } from './decision.js';
+import { DecisionMap } from './decision-map.js';
 import {
   PermissionDeniedError,
   TooManyPermissionQuestionsError,
@@ -30,7 +26,10 @@ export interface PermissionDecisionEntry {
   readonly reason?: string;
 }
 
-/** One completed permission check of the call's final run, in the call's record (`granted` is `[]` when it was denied). */
+/**
+ * One completed permission check of the call's final run, in the call's record (`granted` is `[]`
+ * when it was denied).
+ */
 export interface PermissionGrantEntry {
   readonly subjects: readonly string[];
   readonly capabilities: readonly string[];
@@ -269,7 +268,7 @@ function denialsOf(
  * answered question.
  */
 export class PermissionInvocation {
-  readonly once = new DecisionStore();
+  readonly once = new DecisionMap();
   readonly decisions: PermissionDecisionEntry[] = [];
   /** Whom this call's "always" answers belong to (see `PermissionPolicy.ownerOf`). */
   readonly owner: DecisionOwner;

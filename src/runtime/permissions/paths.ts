@@ -90,7 +90,10 @@ export function markingProblemOf(marking: unknown): string | undefined {
   return `it must be true, false or { base: "<absolute path>" }, got ${kindOf(marking)}`;
 }
 
-/** True for a glob that reads like a file-system path: it starts with `/`, `\`, `./`, `../`, `~` or a drive letter (`C:\`). */
+/**
+ * True for a glob that reads like a file-system path: it starts with `/`, `\`, `./`, `../`, `~` or
+ * a drive letter (`C:\`).
+ */
 export function looksLikeAPath(glob: string): boolean {
   return /^(?:[/\\~]|\.{1,2}(?:[/\\]|$)|[A-Za-z]:[/\\])/.test(glob);
 }

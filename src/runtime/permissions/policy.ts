@@ -3,15 +3,10 @@ import { isPositiveInteger } from '../../util/limits.js';
 import { closureOf, implicationsOf, type Implications, type ImplicationsInit } from './capabilities.js';
 import { isStateScope, STATE_SCOPES, type CallContext, type StateScope } from '../../contract/index.js';
 import { decisionOwnerOf, SERVER_OWNER, type DecisionOwner } from './owner.js';
-import {
-  DEFAULT_ASK_TIMEOUT_MS,
-  ScopedDecisions,
-  type DecisionStore,
-  type AskPermission,
-  type PermissionEffect,
-  type PermissionVerdict,
-  type StoredDecision,
-} from './decisions.js';
+import { DEFAULT_ASK_TIMEOUT_MS } from './ask.js';
+import type { AskPermission, PermissionEffect, PermissionVerdict, StoredDecision } from './decision.js';
+import type { DecisionMap } from './decision-map.js';
+import { MemoryDecisionStore } from './memory-decision-store.js';
 import {
   decisionCovering,
   REMEMBERED_STORE_METHODS,
@@ -20,6 +15,7 @@ import {
 } from './remembered.js';
 import { isThenable } from '../../contract/internal.js';
 import { compileRule, type CompiledRule, type PermissionRule } from './rules.js';
+import { checkOptionsObject, optionKeys, invalidOption } from '../../util/options.js';
 import { baseProblemOf, resolvePath, unresolvedReason, type PathResolution } from './paths.js';
 import { warnOnStderr } from '../../util/warn.js';
 
@@ -49,7 +45,7 @@ export interface PermissionPolicyOptions {
    */
   readonly askTimeoutMs?: number;
   /**
-   * Where the "always" answers are kept: a fresh `ScopedDecisions` in this process's memory by
+   * Where the "always" answers are kept: a fresh `MemoryDecisionStore` in this process's memory by
    * default, or a shared store (`RedisDecisionStore` from `toolwright/redis`) that every process
    * of a deployment sees, so an answer given through one process is honoured by all. With a
    * store that answers asynchronously, use `decide`/`verdictsOn` rather than the synchronous
@@ -72,7 +68,7 @@ export interface PermissionPolicyOptions {
   readonly log?: (message: string) => void;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set([
+const OPTION_KEYS = optionKeys<PermissionPolicyOptions>()(
   'implications',
   'rules',
   'ask',
@@ -82,7 +78,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'decisionStore',
   'pathBase',
   'log',
-]);
+);
 
 /** A verdict per capability (`undefined`: nothing decided it), in the order asked. */
 export type PermissionVerdicts = Map<string, PermissionVerdict | undefined>;
@@ -120,26 +116,18 @@ export class PermissionPolicy {
   /** Where the "always" answers are kept (see the `decisionStore` option). */
   readonly decisionStore: RememberedDecisionStore;
   /** The default store, when it is the one: read directly, synchronously, on every check. */
-  private readonly local: ScopedDecisions | undefined;
+  private readonly local: MemoryDecisionStore | undefined;
   /** What relative path subjects are resolved against (`undefined`: `process.cwd()` at each check; see the option). */
   readonly pathBase: string | undefined;
   private readonly log: (message: string) => void;
 
   /** Throws a `TypeError` naming the bad option, rule or implication. */
   constructor(options: PermissionPolicyOptions = {}) {
-    if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw new TypeError(`permissions: the policy options must be an object, got ${kindOf(options)}`);
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key))
-        throw new TypeError(
-          `permissions: unknown policy option ${JSON.stringify(key)} (known options: implications, rules, ask, maxQuestions, decisionScope, askTimeoutMs, decisionStore, pathBase, log)`,
-        );
-    }
+    checkOptionsObject('permissions', options, OPTION_KEYS);
     if (options.ask !== undefined && typeof options.ask !== 'function')
       throw new TypeError('permissions: "ask" must be a function (question, ctx) => answer');
     const max = options.maxQuestions ?? DEFAULT_MAX_PERMISSION_QUESTIONS;
-    if (!isPositiveInteger(max))
-      throw new TypeError(`permissions: "maxQuestions" must be a positive integer, got ${String(max)}`);
+    if (!isPositiveInteger(max)) throw invalidOption('permissions', 'maxQuestions', 'a positive integer', max);
     if (options.rules !== undefined && !Array.isArray(options.rules))
       throw new TypeError('permissions: "rules" must be an array of rules');
     if (options.decisionScope !== undefined && !isStateScope(options.decisionScope)) {
@@ -149,9 +137,7 @@ export class PermissionPolicy {
     }
     const askTimeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
     if (typeof askTimeoutMs !== 'number' || !(askTimeoutMs > 0))
-      throw new TypeError(
-        `permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got ${String(askTimeoutMs)}`,
-      );
+      throw invalidOption('permissions', 'askTimeoutMs', 'a positive number of milliseconds or Infinity', askTimeoutMs);
     const store = options.decisionStore;
     if (
       store !== undefined &&
@@ -160,7 +146,7 @@ export class PermissionPolicy {
         REMEMBERED_STORE_METHODS.some((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function'))
     ) {
       throw new TypeError(
-        `permissions: "decisionStore" must be a remembered-decision store with ${REMEMBERED_STORE_METHODS.join(', ')} methods (a ScopedDecisions, a RedisDecisionStore), got ${kindOf(store)}`,
+        `permissions: "decisionStore" must be a remembered-decision store with ${REMEMBERED_STORE_METHODS.join(', ')} methods (a MemoryDecisionStore, a RedisDecisionStore), got ${kindOf(store)}`,
       );
     }
     if (options.pathBase !== undefined && baseProblemOf(options.pathBase) !== undefined)
@@ -171,8 +157,8 @@ export class PermissionPolicy {
       throw new TypeError(`permissions: "log" must be a function, got ${kindOf(options.log)}`);
     this.pathBase = options.pathBase;
     this.log = options.log ?? warnOnStderr;
-    this.decisionStore = store ?? new ScopedDecisions();
-    this.local = this.decisionStore instanceof ScopedDecisions ? this.decisionStore : undefined;
+    this.decisionStore = store ?? new MemoryDecisionStore();
+    this.local = this.decisionStore instanceof MemoryDecisionStore ? this.decisionStore : undefined;
     this.decisionScope = options.decisionScope;
     this.askTimeoutMs = askTimeoutMs;
     this.implications = implicationsOf(options.implications);
@@ -217,7 +203,7 @@ export class PermissionPolicy {
     tool: string,
     subject: string,
     capability: string,
-    once?: DecisionStore,
+    once?: DecisionMap,
     owner: DecisionOwner = SERVER_OWNER,
   ): PermissionVerdict | undefined {
     const verdicts = this.verdictsOn(tool, subject, [capability], once, owner);
@@ -230,12 +216,15 @@ export class PermissionPolicy {
     return verdicts.get(capability);
   }
 
-  /** `check`, for any decision store: resolves the verdict (`undefined`: ask), or rejects when the store cannot answer. */
+  /**
+   * `check`, for any decision store: resolves the verdict (`undefined`: ask), or rejects when the
+   * store cannot answer.
+   */
   async decide(
     tool: string,
     subject: string,
     capability: string,
-    once?: DecisionStore,
+    once?: DecisionMap,
     owner: DecisionOwner = SERVER_OWNER,
   ): Promise<PermissionVerdict | undefined> {
     return (await this.verdictsOn(tool, subject, [capability], once, owner)).get(capability);
@@ -251,7 +240,7 @@ export class PermissionPolicy {
     tool: string,
     subject: string,
     capabilities: readonly string[],
-    once: DecisionStore | undefined,
+    once: DecisionMap | undefined,
     owner: DecisionOwner,
   ): PermissionVerdicts | Promise<PermissionVerdicts> {
     const verdicts: PermissionVerdicts = new Map();
@@ -385,7 +374,7 @@ export class PermissionPolicy {
 /** The remembered verdict when there is one, else the call's "once" answer, else `undefined`. */
 function rememberedOrOnce(
   remembered: StoredDecision | undefined,
-  once: DecisionStore | undefined,
+  once: DecisionMap | undefined,
   tool: string,
   subject: string,
   capability: string,

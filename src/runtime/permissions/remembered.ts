@@ -1,5 +1,5 @@
 import { closureOf, type Implications } from './capabilities.js';
-import type { PermissionEffect, StoredDecision } from './decisions.js';
+import type { PermissionEffect, StoredDecision } from './decision.js';
 import type { DecisionOwner } from './owner.js';
 
 /** Which remembered decisions `revoke` forgets: those matching every member given (all of the owner's without any). */
@@ -13,7 +13,7 @@ export interface DecisionSelector {
  * Where a `PermissionPolicy` keeps its remembered ("always") decisions, per owner (see
  * `DecisionOwner`: the whole server, one principal, one session; nothing is kept for `none`).
  * Every method may answer synchronously or with a promise. Two implementations ship:
- * `ScopedDecisions`, in this process's memory (the default), and `RedisDecisionStore`
+ * `MemoryDecisionStore`, in this process's memory (the default), and `RedisDecisionStore`
  * (`toolwright/redis`), which every process sharing one Redis sees at once. A store that cannot
  * answer (Redis down) rejects, and the call that needed the answer fails with that error.
  */
@@ -24,7 +24,10 @@ export interface RememberedDecisionStore {
     tool: string,
     subject: string,
   ): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
-  /** Remembers `effect` for each capability of `tool` on `subject` for `owner`, replacing what was remembered for it. Keeps nothing for the `none` owner. */
+  /**
+   * Remembers `effect` for each capability of `tool` on `subject` for `owner`, replacing what was
+   * remembered for it. Keeps nothing for the `none` owner.
+   */
   remember(
     owner: DecisionOwner,
     tool: string,
@@ -35,7 +38,10 @@ export interface RememberedDecisionStore {
   ): void | Promise<void>;
   /** Every decision remembered for `owner`, in the order remembered. */
   list(owner: DecisionOwner): readonly StoredDecision[] | Promise<readonly StoredDecision[]>;
-  /** Forgets the decisions of `owner` that match `selector` (all of them without one) and answers how many it forgot. */
+  /**
+   * Forgets the decisions of `owner` that match `selector` (all of them without one) and answers
+   * how many it forgot.
+   */
   revoke(owner: DecisionOwner, selector?: DecisionSelector): number | Promise<number>;
   /** Forgets every owner's decisions. */
   clear(): void | Promise<void>;

@@ -4,7 +4,7 @@ import {
   type PermissionRequest,
   type Requirement,
 } from '../../contract/index.js';
-import { messageOf } from '../../util/describe.js';
+import { errorText } from '../../util/describe.js';
 import { PermissionDeniedError } from './errors.js';
 import { markingProblemOf, resolveSubjects, subjectProblemOf, unresolvedReason } from './paths.js';
 
@@ -20,7 +20,7 @@ export function subjectsOf(requirement: Requirement, args: Record<string, unknow
     given = requirement.subject(args);
   } catch (err) {
     throw new InvalidArgumentsError([
-      { pointer: '', message: `cannot tell the permission subject: ${messageOf(err)}` },
+      { pointer: '', message: `cannot tell the permission subject: ${errorText(err)}` },
     ]);
   }
   const list = typeof given === 'string' ? [given] : Array.isArray(given) ? given : undefined;
@@ -54,7 +54,10 @@ function checkPathSubjects(requirement: Requirement, subjects: readonly string[]
   }
 }
 
-/** `request` with its path subjects resolved against its base or `process.cwd()`; throws `PermissionDeniedError` for one that cannot be. */
+/**
+ * `request` with its path subjects resolved against its base or `process.cwd()`; throws
+ * `PermissionDeniedError` for one that cannot be.
+ */
 function resolvedRequest(request: PermissionRequest): PermissionRequest {
   const extra = request.subjects ?? [];
   const { resolved, subject, problem } = resolveSubjects(
@@ -99,7 +102,10 @@ export function requestOf(requirement: Requirement, subjects: readonly string[])
   };
 }
 
-/** Asks for every capability of a request and resolves them all, or rejects (`PermissionDeniedError` on a partial grant). */
+/**
+ * Asks for every capability of a request and resolves them all, or rejects (`PermissionDeniedError`
+ * on a partial grant).
+ */
 export type RequireEvery = (request: PermissionRequest) => Promise<readonly string[]>;
 
 /**

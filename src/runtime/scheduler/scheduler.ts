@@ -1,8 +1,8 @@
-import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { ArrivalHeap } from './arrival-heap.js';
 import { Fifo } from './fifo.js';
 import type { CallClaims } from './claims.js';
+import { checkOptionsObject, invalidOption, optionKeys } from '../../util/options.js';
 
 /** Where a submitted call stands. */
 export type TicketStatus = 'waiting' | 'running' | 'released' | 'cancelled';
@@ -51,6 +51,8 @@ export interface SchedulerOptions {
   /** Called each time the scheduler becomes empty (nothing waiting, nothing running). */
   readonly onIdle?: () => void;
 }
+
+const OPTION_KEYS = optionKeys<SchedulerOptions>()('maxConcurrent', 'onIdle');
 
 /** A submitted call: its ticket, as the scheduler keeps it. */
 class Entry implements Ticket {
@@ -114,22 +116,22 @@ export class Scheduler {
   private exclusiveRunning: Entry | undefined;
   private pumping = false;
 
-  /** Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or `Infinity`, or an `onIdle` that is not a function. */
+  /**
+   * Throws a `TypeError` naming the option for a `maxConcurrent` that is not a positive integer or
+   * `Infinity`, or an `onIdle` that is not a function.
+   */
   constructor(options: SchedulerOptions = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`Scheduler: options must be an object, got ${kindOf(options)}`);
+    checkOptionsObject('Scheduler', options, OPTION_KEYS);
     const { maxConcurrent, onIdle } = options;
     if (
       maxConcurrent !== undefined &&
       maxConcurrent !== Number.POSITIVE_INFINITY &&
       !isPositiveInteger(maxConcurrent)
     ) {
-      throw new TypeError(
-        `Scheduler: "maxConcurrent" must be a positive integer or Infinity, got ${String(maxConcurrent)}`,
-      );
+      throw invalidOption('Scheduler', 'maxConcurrent', 'a positive integer or Infinity', maxConcurrent);
     }
     if (onIdle !== undefined && typeof onIdle !== 'function')
-      throw new TypeError(`Scheduler: "onIdle" must be a function, got ${kindOf(onIdle)}`);
+      throw invalidOption('Scheduler', 'onIdle', 'a function', onIdle);
     this.maxConcurrent = maxConcurrent ?? Number.POSITIVE_INFINITY;
     this.onIdle = onIdle;
   }

@@ -1,5 +1,4 @@
-import { admit, type AdmitOptions } from './admit.js';
-import { Scheduler, type Ticket } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 
 /**
  * One `Scheduler` per scope key, made on first use and dropped as soon as it is empty (nothing
@@ -29,15 +28,6 @@ export class ScopedSchedulers {
       this.schedulers.set(key, scheduler);
     }
     return scheduler;
-  }
-
-  /**
-   * `admit` on the scheduler of `key`: resolves with the running ticket once the call may start,
-   * rejects with the signal's reason when it is withdrawn (see `admit`). The key's scheduler is
-   * dropped again as soon as it is empty, whatever happened.
-   */
-  admit(key: string, options: AdmitOptions): Promise<Ticket> {
-    return admit(this.schedulerOf(key), options);
   }
 
   /** How many scopes have calls waiting or running now. */

@@ -14,7 +14,10 @@ import { keywordsPresent, PORTABLE_FIX, propertyNames, requiredNames } from './h
 const SUPPORTED_SCHEMAS = 'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas';
 const STRICT_MODE = 'https://platform.openai.com/docs/guides/function-calling#strict-mode';
 
-/** Keywords strict mode does not support (Structured Outputs guide, "Some type-specific keywords are not yet supported"). */
+/**
+ * Keywords strict mode does not support (Structured Outputs guide, "Some type-specific keywords are
+ * not yet supported").
+ */
 const UNSUPPORTED = [
   'default',
   'minLength',

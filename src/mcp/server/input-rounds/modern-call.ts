@@ -49,7 +49,7 @@ export async function answerModernToolCall(
     return runs.relay.forward(owner, { state, tool, principal: binding.principal, responses, extra });
   }
   const parked = runs.take(state, binding, tool);
-  if (!(parked instanceof ParkedRun)) return { content: [{ type: 'text', text: STALE_STATE_TEXT }], isError: true };
+  if (parked === undefined) return { content: [{ type: 'text', text: STALE_STATE_TEXT }], isError: true };
   return outcomeOf(await parked.resume(extra, responses));
 }
 

@@ -4,13 +4,28 @@ import type { LogLevel } from '../../../contract/index.js';
 import type { HandlerExtra, OutboundRequest } from '../extra.js';
 import { ProtocolError } from '../protocol-error.js';
 import { InputRoundLimitError, InputRoundStoppedError, ParkedRunLimitError } from './errors.js';
-import type { Parkable, ParkedRuns, RunBinding } from './parked-runs.js';
+import type { RunBinding } from './run-binding.js';
 
 /** What one `tools/call` request of a parked call is answered with. */
 export type RoundOutcome =
   | { readonly kind: 'result'; readonly result: Record<string, unknown> }
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'input'; readonly result: Record<string, unknown> };
+
+/**
+ * What a run needs of the store it parks in (`ParkedRuns`): its limits, a place to park, and to be
+ * forgotten once it finished.
+ */
+export interface RunHost {
+  /** How many input requests one call may send in all. */
+  readonly maxRequests: number;
+  /** How many calls one client may have parked at once. */
+  readonly maxParkedPerClient: number;
+  /** Parks `run`: its fresh `requestState`, or `undefined` when its client may park no more. */
+  park(run: ParkedRun, binding: RunBinding): string | undefined;
+  /** Forgets `run` wherever it is parked. */
+  forget(run: ParkedRun): void;
+}
 
 /** The client capability an input request needs, by method (elicitation modes are checked by the elicitor). */
 const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
@@ -34,26 +49,26 @@ interface Waiting {
 }
 
 /**
- * One `tools/call` served in the 2026-07-28 era, run detached from the request that started it,
- * the way the Go seed parks runs: the tool runs with a signal of its own, and every question it
- * asks (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead
- * of being pushed to the client (that era has no server-to-client requests). Questions asked in
- * the same turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling,
- * `roots_<n>` for roots, one sequence per call, unless the question names its own `key`). When a
- * round closes while a request waits, the call is parked and the request is answered `input_required` with the round's requests and a fresh `requestState`
- * (unless its client has `maxParkedPerClient` calls parked already: then the round's questions
- * fail with `ParkedRunLimitError` and the call goes on, still answering the waiting request);
- * the client's retry resumes it (`resume`), each answer resolving its question (an elicitation
- * with no answer is `cancel`; a sampling or roots request with no answer fails). The call's own result,
- * or its protocol error, answers the request that is waiting when it finishes. The call never
- * runs twice: a question waits in place.
+ * One `tools/call` served in the 2026-07-28 era, run detached from the request that started it, the
+ * way the Go seed parks runs: the tool runs with a signal of its own, and every question it asks
+ * (`ctx.elicit`, `ctx.sample`, a permission question) goes into the current round instead of being
+ * pushed to the client (that era has no server-to-client requests). Questions asked in the same
+ * turn form one round (`elicit_<n>` ids for elicitations, `sample_<n>` for sampling, `roots_<n>`
+ * for roots, one sequence per call, unless the question names its own `key`). When a round closes
+ * while a request waits, the call is parked and the request is answered `input_required` with the
+ * round's requests and a fresh `requestState` (unless its client has `maxParkedPerClient` calls
+ * parked already: then the round's questions fail with `ParkedRunLimitError` and the call goes on,
+ * still answering the waiting request); the client's retry resumes it (`resume`), each answer
+ * resolving its question (an elicitation with no answer is `cancel`; a sampling or roots request
+ * with no answer fails). The call's own result, or its protocol error, answers the request that is
+ * waiting when it finishes. The call never runs twice: a question waits in place.
  *
  * The request that is waiting relays the call's progress and log messages (dropped while the
  * call is parked) and decides what the client offers; cancelling it (a hang-up, a
  * `notifications/cancelled`) stops the call. A sampling or roots request the waiting request's
  * capabilities do not offer fails that request with `-32021` and stops the call.
  */
-export class ParkedRun implements Parkable {
+export class ParkedRun {
   private readonly controller = new AbortController();
   private readonly extra: HandlerExtra;
   private requests = 0;
@@ -68,11 +83,13 @@ export class ParkedRun implements Parkable {
 
   constructor(
     readonly tool: string,
-    private readonly runs: ParkedRuns,
+    private readonly host: RunHost,
     private readonly binding: RunBinding,
     first: HandlerExtra,
   ) {
     this.lastCapabilities = first.clientCapabilities();
+    // The getter below has the extra object as its `this`, so the run is reached by name.
+    // oxlint-disable-next-line typescript/no-this-alias
     const run = this;
     this.extra = {
       requestId: first.requestId as RequestId,
@@ -145,7 +162,7 @@ export class ParkedRun implements Parkable {
     if (this.outcome !== undefined) return Promise.resolve(this.outcome);
     return new Promise<RoundOutcome>((settle) => {
       const onAbort = (): void => {
-        this.runs.forget(this);
+        this.host.forget(this);
         this.stop(new InputRoundStoppedError('the client cancelled the request'));
       };
       extra.signal.addEventListener('abort', onAbort, { once: true });
@@ -166,15 +183,15 @@ export class ParkedRun implements Parkable {
 
   private finish(outcome: RoundOutcome): void {
     this.outcome = outcome;
-    this.runs.forget(this);
+    this.host.forget(this);
     this.answer(outcome);
   }
 
   private ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
     if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
     const message = messageOf(request);
-    if (this.requests >= this.runs.options.maxRequests)
-      return Promise.reject(new InputRoundLimitError(this.runs.options.maxRequests, message));
+    if (this.requests >= this.host.maxRequests)
+      return Promise.reject(new InputRoundLimitError(this.host.maxRequests, message));
     const prefix =
       request.method === 'sampling/createMessage' ? 'sample' : request.method === 'roots/list' ? 'roots' : 'elicit';
     const sequenced = `${prefix}_${++this.sequence}`;
@@ -221,10 +238,10 @@ export class ParkedRun implements Parkable {
     if (this.waiting === undefined || this.round.length === 0 || this.outcome !== undefined) return;
     const round = this.round;
     this.round = [];
-    const requestState = this.runs.park(this, this.binding);
+    const requestState = this.host.park(this, this.binding);
     if (requestState === undefined) {
       // The client has as many calls parked as it may: this one goes on without its answers.
-      const max = this.runs.options.maxParkedPerClient;
+      const max = this.host.maxParkedPerClient;
       for (const question of round) question.reject(new ParkedRunLimitError(max, messageOf(question.request)));
       return;
     }

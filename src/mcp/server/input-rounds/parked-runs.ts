@@ -1,32 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { InputRoundStoppedError } from './errors.js';
 import { resolveInputRoundOptions, type InputRoundOptions, type ResolvedInputRoundOptions } from './options.js';
+import type { ParkedRun, RunHost } from './parked-run.js';
+import type { RunBinding } from './run-binding.js';
 import { RunRelay } from './run-relay.js';
 
-/** Whom a parked call belongs to: the connection it arrived on (none on stateless HTTP) and its principal. */
-export interface RunBinding {
-  /** The connection object (a stdio or in-memory server); `undefined` for stateless HTTP. */
-  readonly connection: object | undefined;
-  /** The authenticated principal (its `principalKey`), when there is one. */
-  readonly principal: string | undefined;
-  /**
-   * Whom the call counts against for `maxParkedPerClient` (see `RequestClient`: a principal, an
-   * address, or the connection). `undefined` when nothing tells its client apart: such calls
-   * share one allowance. Never compared when a call is taken back.
-   */
-  readonly client?: string | object;
-}
-
-/** What the store needs of a parked call. */
-export interface Parkable {
-  /** The tool the call runs (a retry must name the same tool). */
-  readonly tool: string;
-  /** Stops the call (its signal aborts with `reason`). */
-  stop(reason: Error): void;
-}
+export type { RunBinding };
 
 interface Entry {
-  readonly run: Parkable;
+  readonly run: ParkedRun;
   readonly binding: RunBinding;
   readonly timer: NodeJS.Timeout;
 }
@@ -41,7 +23,7 @@ interface Entry {
  * (see `InputRoundOptions.relay` and `RunRelay`), retries that reach another process of the
  * cluster are relayed here, and retries for calls of other nodes are relayed there.
  */
-export class ParkedRuns {
+export class ParkedRuns implements RunHost {
   readonly options: ResolvedInputRoundOptions;
   /** The relay to and from the other nodes, when `options.relay` is set. */
   readonly relay: RunRelay | undefined;
@@ -81,6 +63,16 @@ export class ParkedRuns {
     return /^(?:[A-Za-z0-9_-]{1,64}\.)?[0-9a-f]{32}$/.test(state);
   }
 
+  /** How many input requests one call may send in all (`maxRequests`). */
+  get maxRequests(): number {
+    return this.options.maxRequests;
+  }
+
+  /** How many calls one client may have parked at once (`maxParkedPerClient`). */
+  get maxParkedPerClient(): number {
+    return this.options.maxParkedPerClient;
+  }
+
   /** How many calls are parked. */
   get size(): number {
     return this.entries.size;
@@ -95,7 +87,7 @@ export class ParkedRuns {
    * Parks `run` and returns its fresh `requestState`, or `undefined` (nothing parked) when its
    * client already has `maxParkedPerClient` calls parked.
    */
-  park(run: Parkable, binding: RunBinding): string | undefined {
+  park(run: ParkedRun, binding: RunBinding): string | undefined {
     if (this.parkedBy(binding.client) >= this.options.maxParkedPerClient) return undefined;
     const hex = randomBytes(16).toString('hex');
     const state = this.options.nodeId === undefined ? hex : `${this.options.nodeId}.${hex}`;
@@ -125,7 +117,7 @@ export class ParkedRuns {
    * to another connection or principal, or it runs another tool (the entry then stays for its
    * rightful owner).
    */
-  take(state: string, binding: RunBinding, tool: string): Parkable | undefined {
+  take(state: string, binding: RunBinding, tool: string): ParkedRun | undefined {
     const entry = this.entries.get(state);
     if (entry === undefined) return undefined;
     if (
@@ -139,7 +131,7 @@ export class ParkedRuns {
   }
 
   /** Forgets `run` wherever it is parked (it finished or was stopped by other means). */
-  forget(run: Parkable): void {
+  forget(run: ParkedRun): void {
     for (const [state, entry] of this.entries) {
       if (entry.run !== run) continue;
       this.remove(state, entry);

@@ -31,7 +31,10 @@ export interface CancelMessage {
   readonly id: string;
 }
 
-/** The owner still works on a relayed retry (owner -> receiver; sent when it takes the call, then at every heartbeat). */
+/**
+ * The owner still works on a relayed retry (owner -> receiver; sent when it takes the call, then at
+ * every heartbeat).
+ */
 export interface AliveMessage {
   readonly type: 'alive';
   readonly id: string;
@@ -51,7 +54,10 @@ export interface WireError {
   readonly data?: unknown;
 }
 
-/** What a relayed retry is answered with, as it crosses the bus: the round's outcome, or `stale` (no such call waits there). */
+/**
+ * What a relayed retry is answered with, as it crosses the bus: the round's outcome, or `stale` (no
+ * such call waits there).
+ */
 export type WireOutcome =
   | { readonly kind: 'result' | 'input'; readonly result: Record<string, unknown> }
   | { readonly kind: 'error'; readonly error: WireError }

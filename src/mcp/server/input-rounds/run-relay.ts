@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestId } from '@modelcontextprotocol/server';
-import { asError } from '../../../util/describe.js';
+import { errorText } from '../../../util/describe.js';
 import type { HandlerExtra } from '../extra.js';
 import { relayFailedText, STALE_STATE_TEXT } from './errors.js';
-import { ParkedRun } from './parked-run.js';
-import type { Parkable, RunBinding } from './parked-runs.js';
+import type { ParkedRun } from './parked-run.js';
+import type { RunBinding } from './run-binding.js';
 import type { RelayBus, RelayListener } from './relay-bus.js';
 import {
   fromWireError,
@@ -33,7 +33,7 @@ interface Pending {
 }
 
 /** How a node takes back a call parked here (`ParkedRuns.take`). */
-export type TakeParked = (state: string, binding: RunBinding, tool: string) => Parkable | undefined;
+export type TakeParked = (state: string, binding: RunBinding, tool: string) => ParkedRun | undefined;
 
 /**
  * The parked-run relay of one node: lets a 2026-07-28-era retry reach the process whose call it
@@ -70,7 +70,10 @@ export class RunRelay {
     private readonly take: TakeParked,
   ) {}
 
-  /** Starts listening for this node's messages (once; later calls share the first). Rejects when the bus cannot listen. */
+  /**
+   * Starts listening for this node's messages (once; later calls share the first). Rejects when the
+   * bus cannot listen.
+   */
   open(): Promise<void> {
     if (this.listening === undefined) {
       this.listening = this.bus.listen(this.nodeId, (text) => this.receive(text));
@@ -80,7 +83,10 @@ export class RunRelay {
     return this.listening.then(() => undefined);
   }
 
-  /** Stops listening; retries still waiting here are answered `STALE_STATE_TEXT`, relayed ones served here are stopped. */
+  /**
+   * Stops listening; retries still waiting here are answered `STALE_STATE_TEXT`, relayed ones
+   * served here are stopped.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of [...this.pending.values()]) pending.settle({ kind: 'stale' });
@@ -96,7 +102,7 @@ export class RunRelay {
     try {
       await this.open();
     } catch (error) {
-      return failedResult(asError(error).message);
+      return failedResult(errorText(error));
     }
     const id = randomBytes(12).toString('hex');
     const message: RetryMessage = {
@@ -138,7 +144,7 @@ export class RunRelay {
       rearm();
       this.bus.send(owner, JSON.stringify(message)).then(
         (delivered) => delivered || settle({ kind: 'stale' }),
-        (error: unknown) => settle({ kind: 'failed', reason: asError(error).message }),
+        (error: unknown) => settle({ kind: 'failed', reason: errorText(error) }),
       );
     });
     switch (outcome.kind) {
@@ -158,7 +164,10 @@ export class RunRelay {
     const message = parseRelayMessage(text);
     if (message === undefined) return;
     if (message.type === 'retry') return void this.serve(message);
-    if (message.type === 'cancel') return void this.serving.get(message.id)?.abort();
+    if (message.type === 'cancel') {
+      this.serving.get(message.id)?.abort();
+      return;
+    }
     this.reply(message);
   }
 
@@ -179,7 +188,7 @@ export class RunRelay {
     const send = (message: RelayMessage): void =>
       void this.bus.send(retry.from, JSON.stringify(message)).catch(() => undefined);
     const run = this.take(retry.state, { connection: undefined, principal: retry.principal }, retry.tool);
-    if (!(run instanceof ParkedRun)) return send({ type: 'outcome', id: retry.id, outcome: { kind: 'stale' } });
+    if (run === undefined) return send({ type: 'outcome', id: retry.id, outcome: { kind: 'stale' } });
     const controller = new AbortController();
     this.serving.set(retry.id, controller);
     send({ type: 'alive', id: retry.id });

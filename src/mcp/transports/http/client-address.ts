@@ -122,9 +122,9 @@ export function clientAddressOf(req: IncomingMessage, rule: AddressRule): string
 }
 
 /**
- * The key an address counts under: an IPv4 address as it is, an IPv6 address by its /64 prefix
- * in its shortest form (`2001:db8:0:1::/64`, `::/64` for `::1`), since one end site usually holds a whole /64 and could otherwise take a
- * fresh quota with every address of it.
+ * The key an address counts under: an IPv4 address as it is, an IPv6 address by its /64 prefix in
+ * its shortest form (`2001:db8:0:1::/64`, `::/64` for `::1`), since one end site usually holds a
+ * whole /64 and could otherwise take a fresh quota with every address of it.
  */
 export function addressKey(address: string): string {
   if (!address.includes(':')) return address;

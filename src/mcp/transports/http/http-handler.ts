@@ -25,6 +25,7 @@ import { maxMessageBytesOf } from '../outgoing.js';
 import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+import { invalidOption } from '../../../util/options.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -56,7 +57,10 @@ export interface HttpHandlerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body in bytes; a larger one gets 413. Default 4 MiB. */
   readonly maxBodyBytes?: number;
-  /** A used session with no open HTTP request for this long is closed (its calls aborted). Default 30 min; `Infinity` = never. */
+  /**
+   * A used session with no open HTTP request for this long is closed (its calls aborted). Default
+   * 30 min; `Infinity` = never.
+   */
   readonly sessionIdleMs?: number;
   /**
    * An unused session (no JSON-RPC request but `initialize` and no GET stream yet;
@@ -106,7 +110,10 @@ export interface HttpHandlerOptions {
   readonly onSessionOpened?: (sessionId: string) => void;
   /** Called once when a session ends: `deleted` by the client, `idle` or `unused` expiry, or `closed` by the server. */
   readonly onSessionClosed?: (sessionId: string, reason: SessionCloseReason) => void;
-  /** Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token (see `createAuthGate`). Default none. */
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token (see
+   * `createAuthGate`). Default none.
+   */
   readonly auth?: AuthOptions;
   /** Receives unexpected failures (a throwing factory, a crash while handling). Default: one stderr line. */
   readonly onError?: (error: Error) => void;
@@ -170,16 +177,15 @@ export { newSessionId } from './http-session.js';
 export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
   const guard = createHostOriginGuard(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!isPositiveInteger(maxBodyBytes)) {
-    throw new RangeError(`maxBodyBytes must be a positive integer number of bytes, got ${String(maxBodyBytes)}`);
-  }
+  if (!isPositiveInteger(maxBodyBytes))
+    throw invalidOption('createHttpHandler', 'maxBodyBytes', 'a positive integer number of bytes', maxBodyBytes);
   const limits = resolveSessionLimits(options);
   const addressRule = resolveForwarded(options.forwarded);
   const stateless = options.stateless ?? false;
   const allowedMethods = stateless ? ['POST'] : ['GET', 'POST', 'DELETE'];
   const onError =
     options.onError ?? ((error: Error) => void process.stderr.write(`toolwright: http: ${error.message}\n`));
-  const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+  const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'createHttpHandler');
   const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
   const auth = options.auth === undefined ? undefined : createAuthGate(options.auth, onError);
   const sessions = new Map<string, HttpSession>();

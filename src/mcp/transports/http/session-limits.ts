@@ -1,4 +1,5 @@
 import { isPositiveInteger } from '../../../util/limits.js';
+import { invalidOption } from '../../../util/options.js';
 
 /** Default time a session may stay without any open HTTP request before it is closed (30 min). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -59,22 +60,24 @@ export interface SessionLimitOptions {
 export type SessionLimits = { readonly [K in keyof SessionLimitOptions]-?: number };
 
 /**
- * Checks and completes the session options. Throws a `RangeError` naming the option and the
- * value: `sessionIdleMs must be a positive number of milliseconds, got 0` (also
- * `unusedSessionIdleMs`), `unusedSessionIdleMs (120000) must not be longer than sessionIdleMs
- * (60000)`, `maxSessions must be a positive integer or Infinity, got 1.5` (also
- * `maxSessionsPerPrincipal`, `maxSessionsPerAddress`). `unusedSessionIdleMs` defaults to the
+ * Checks and completes the session options. Throws an `InvalidOptionError` (a `TypeError`) naming
+ * the option and the value: `createHttpHandler: "sessionIdleMs" must be a positive number of
+ * milliseconds, got 0` (also `unusedSessionIdleMs`), `createHttpHandler: "unusedSessionIdleMs"
+ * must be at most sessionIdleMs (60000), got 120000`, `createHttpHandler: "maxSessions" must be a
+ * positive integer or Infinity, got 1.5` (also `maxSessionsPerPrincipal`,
+ * `maxSessionsPerAddress`). `unusedSessionIdleMs` defaults to the
  * shorter of `DEFAULT_UNUSED_SESSION_IDLE_MS` and `sessionIdleMs`.
  */
+/** The entry point the session options belong to, as their messages name it. */
+const WHERE = 'createHttpHandler';
+
 export function resolveSessionLimits(options: SessionLimitOptions): SessionLimits {
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   checkMilliseconds('sessionIdleMs', sessionIdleMs);
   const unusedSessionIdleMs = options.unusedSessionIdleMs ?? Math.min(DEFAULT_UNUSED_SESSION_IDLE_MS, sessionIdleMs);
   checkMilliseconds('unusedSessionIdleMs', unusedSessionIdleMs);
   if (unusedSessionIdleMs > sessionIdleMs)
-    throw new RangeError(
-      `unusedSessionIdleMs (${unusedSessionIdleMs}) must not be longer than sessionIdleMs (${sessionIdleMs})`,
-    );
+    throw invalidOption(WHERE, 'unusedSessionIdleMs', `at most sessionIdleMs (${sessionIdleMs})`, unusedSessionIdleMs);
   return {
     sessionIdleMs,
     unusedSessionIdleMs,
@@ -92,12 +95,12 @@ export function resolveSessionLimits(options: SessionLimitOptions): SessionLimit
 
 function checkMilliseconds(name: string, value: unknown): void {
   if (typeof value !== 'number' || !(value > 0))
-    throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(value)}`);
+    throw invalidOption(WHERE, name, 'a positive number of milliseconds', value);
 }
 
 function count(name: string, value: number): number {
   if (!(isPositiveInteger(value) || value === Infinity))
-    throw new RangeError(`${name} must be a positive integer or Infinity, got ${String(value)}`);
+    throw invalidOption(WHERE, name, 'a positive integer or Infinity', value);
   return value;
 }
 

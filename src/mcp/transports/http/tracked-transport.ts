@@ -31,7 +31,7 @@ export class TrackedHttpTransport extends WebStandardStreamableHTTPServerTranspo
 
   constructor(options: TrackedHttpTransportOptions) {
     super(options);
-    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'createHttpHandler');
     this.log = options.log ?? (() => undefined);
   }
 

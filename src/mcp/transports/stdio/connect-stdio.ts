@@ -1,10 +1,11 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import { raceTimeout } from '../../../util/timeout.js';
 import type { ServerFactory } from '../server-factory.js';
 import { serveByEra, type StdioServing } from './era-gate.js';
 import { HardenedStdioTransport } from './stdio-transport.js';
 import { guardStdout } from './stdout-guard.js';
+import { invalidOption } from '../../../util/options.js';
 
 /** Default longest stdin line, in bytes: the same 4 MiB the HTTP transport allows per body. */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -80,9 +81,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
   const exitProcess = options.exitProcess ?? ownStdio;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   if (!Number.isFinite(shutdownTimeoutMs) || shutdownTimeoutMs < 0) {
-    throw new RangeError(
-      `shutdownTimeoutMs must be a non-negative number of milliseconds, got ${String(shutdownTimeoutMs)}`,
-    );
+    throw invalidOption('serveStdio', 'shutdownTimeoutMs', 'a non-negative number of milliseconds', shutdownTimeoutMs);
   }
   const log = options.log ?? ((message: string) => void process.stderr.write(`toolwright: ${message}\n`));
 
@@ -134,12 +133,7 @@ export async function connectStdio(factory: ServerFactory, options: StdioOptions
       const pending = transport.inFlightCount;
       if (pending > 0) {
         log(`${trigger}: draining ${pending} in-flight call(s) for up to ${shutdownTimeoutMs} ms`);
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          transport.whenIdle(),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(shutdownTimeoutMs, MAX_TIMEOUT_MS)))),
-        ]);
-        clearTimeout(timer);
+        await raceTimeout(transport.whenIdle(), shutdownTimeoutMs, () => undefined);
         const left = transport.inFlightCount;
         if (left > 0) log(`${trigger}: shutdown deadline passed; aborting ${left} call(s)`);
       } else if (trigger !== 'close()') {

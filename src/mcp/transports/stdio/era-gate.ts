@@ -40,14 +40,15 @@ export function connectsAsTheSdk(server: object): boolean {
 }
 
 /**
- * Starts `transport` and picks how to serve the connection from its first message: 2025-era
- * traffic (the usual `initialize` first) connects one server from `factory` straight to the
- * transport, with nothing in between (and, when the server connects with the SDK's own
- * `connect`, the transport then dispatches to it directly: see `dispatchDirectlyTo`); a first
- * message that claims the 2026-07-28 era hands the transport to the SDK's `serveStdio`, which
- * pins that era (and can fall back to 2025 after a `server/discover` probe). Messages that arrive while the choice is being made are held by the
- * transport and delivered in order once it is made. Resolves once the transport reads; the returned serving's `close()`
- * closes the server (or, before any message came, the transport).
+ * Starts `transport` and picks how to serve the connection from its first message: 2025-era traffic
+ * (the usual `initialize` first) connects one server from `factory` straight to the transport, with
+ * nothing in between (and, when the server connects with the SDK's own `connect`, the transport
+ * then dispatches to it directly: see `dispatchDirectlyTo`); a first message that claims the
+ * 2026-07-28 era hands the transport to the SDK's `serveStdio`, which pins that era (and can fall
+ * back to 2025 after a `server/discover` probe). Messages that arrive while the choice is being
+ * made are held by the transport and delivered in order once it is made. Resolves once the
+ * transport reads; the returned serving's `close()` closes the server (or, before any message came,
+ * the transport).
  */
 export async function serveByEra(factory: ServerFactory, transport: HardenedStdioTransport): Promise<StdioServing> {
   let chosen: StdioServing | undefined;

@@ -1,4 +1,5 @@
 import { isPositiveInteger } from '../../../util/limits.js';
+import { invalidOption } from '../../../util/options.js';
 
 /** What a `LineSplitter` reports for each chunk it is fed. */
 export type LineEvent =
@@ -18,7 +19,7 @@ export class LineSplitter {
 
   constructor(private readonly maxLineBytes: number) {
     if (!isPositiveInteger(maxLineBytes)) {
-      throw new RangeError(`maxLineBytes must be a positive integer number of bytes, got ${String(maxLineBytes)}`);
+      throw invalidOption('serveStdio', 'maxLineBytes', 'a positive integer number of bytes', maxLineBytes);
     }
   }
 

@@ -93,7 +93,10 @@ export class HardenedStdioTransport implements Transport {
   private draining = false;
   private outputBroken = false;
   private held: JSONRPCMessage[] | undefined;
-  /** Where messages go without the SDK's classification (see `dispatchDirectlyTo`), and the handler that stood for it. */
+  /**
+   * Where messages go without the SDK's classification (see `dispatchDirectlyTo`), and the handler
+   * that stood for it.
+   */
   private direct:
     { readonly protocol: ProtocolDispatch; readonly wrapper: (message: JSONRPCMessage) => void } | undefined;
   /** Lines kept to be written together (see `writeLine`), and their senders. */
@@ -106,7 +109,7 @@ export class HardenedStdioTransport implements Transport {
     this.splitter = new LineSplitter(options.maxLineBytes);
     this.maxLineBytes = options.maxLineBytes;
     this.log = options.log;
-    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes);
+    this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'serveStdio');
     this.onClosed = options.onClosed;
     const write = options.stdout.write as (chunk: string) => boolean;
     this.rawWrite = (chunk) => write.call(options.stdout, chunk);

@@ -1,5 +1,6 @@
 import { isJsonObject, type Json, type JsonObject } from '../../contract/index.js';
 import { setDataKey } from '../schema/json-values.js';
+import { resolveLocalRef } from '../schema/local-ref.js';
 import { describeMoved } from './describe-moved.js';
 import type { ProfileRules } from './options.js';
 
@@ -89,17 +90,6 @@ interface Context {
   readonly open: Map<string, number>;
 }
 
-/** Resolves a local `$ref` (`#` or `#/$defs/Name`) within the root. */
-function resolveRef(ref: string, root: JsonObject): JsonObject | undefined {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/$defs/')) return undefined;
-  const defs = root.$defs;
-  const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
-  return isJsonObject(defs) && Object.prototype.hasOwnProperty.call(defs, name) && isJsonObject(defs[name])
-    ? defs[name]
-    : undefined;
-}
-
 /** The marker for "this branch is cut because recursion went too deep". */
 const CUT = Symbol('cut');
 
@@ -109,10 +99,11 @@ const CUT = Symbol('cut');
  */
 function transform(schema: JsonObject, context: Context, plan: EntriesPlan): JsonObject | typeof CUT {
   const { rules } = context;
-  if (typeof schema.$ref === 'string' && rules.inlineRefs) {
+  if (typeof schema.$ref === 'string') {
     const ref = schema.$ref;
-    const target = resolveRef(ref, context.root);
-    if (target === undefined) return schema;
+    const resolved = resolveLocalRef(schema, context.root);
+    if (resolved.name === undefined) return schema;
+    const target = resolved.schema;
     const count = context.open.get(ref) ?? 0;
     if (count >= context.recursionDepth) return CUT;
     context.open.set(ref, count + 1);
@@ -137,13 +128,13 @@ function transformBase(schema: JsonObject, context: Context, plan: EntriesPlan):
   const result: JsonObject = {};
   for (const key of Object.keys(schema)) {
     const value = schema[key] as Json;
-    if (key === '$defs' && rules.inlineRefs) continue;
+    if (key === '$defs') continue;
     if (key === '$schema') continue;
     if (rules.moved.has(key)) {
       notes.push(describeMoved(key, value));
       continue;
     }
-    if (key === 'format' && rules.formats !== 'all' && typeof value === 'string' && !rules.formats.has(value)) {
+    if (key === 'format' && typeof value === 'string' && !rules.formats.has(value)) {
       notes.push(describeMoved('format', value));
       continue;
     }
@@ -157,7 +148,7 @@ function transformBase(schema: JsonObject, context: Context, plan: EntriesPlan):
     }
     setDataKey(result, key, value);
   }
-  if (isJsonObject(schema.additionalProperties) && rules.mapsAsEntries) {
+  if (isJsonObject(schema.additionalProperties)) {
     plan.entries = true;
     plan.values ??= emptyPlan();
     const valueSchema = transform(schema.additionalProperties, context, plan.values);
@@ -174,10 +165,6 @@ function transformBase(schema: JsonObject, context: Context, plan: EntriesPlan):
     if (schema.title !== undefined) listed.title = schema.title;
     if (schema.description !== undefined) listed.description = schema.description;
     return withNotes(listed, ['a map, listed as an array of { key, value } entries', ...notes]);
-  }
-  if (isJsonObject(schema.additionalProperties)) {
-    const value = transform(schema.additionalProperties, context, (plan.values ??= emptyPlan()));
-    result.additionalProperties = value === CUT ? false : value;
   }
   if (isJsonObject(schema.properties)) {
     const properties: JsonObject = {};

@@ -4,16 +4,17 @@ import {
   ASK_TIMED_OUT_REASON,
   DEFAULT_ASK_TIMEOUT_MS,
   DEFAULT_MAX_PERMISSION_QUESTIONS,
-  DecisionStore,
+  DecisionMap,
   PermissionPolicy,
-  ScopedDecisions,
+  MemoryDecisionStore,
   answerOfElicitation,
   createPolicy,
   questionText,
   type PermissionAnswer,
 } from '../src/runtime/permissions/index.js';
-import { askQuestion } from '../src/runtime/permissions/decisions.js';
-import { createCallContext, type CallContext, type Session } from '../src/contract/index.js';
+import { askQuestion } from '../src/runtime/permissions/ask.js';
+import { createCallContext, type Session } from '../src/contract/index.js';
+import { ctxOf } from './support/text.js';
 
 /*
  * The policy, its rules and its decision stores, as mutation testing (`npm run mutate:permissions`)
@@ -22,8 +23,6 @@ import { createCallContext, type CallContext, type Session } from '../src/contra
  */
 
 const call = { id: 'c1', tool: 't', args: {} };
-const ctxOf = (extra: { session?: Session; principal?: { subject: string; issuer?: string } } = {}): CallContext =>
-  createCallContext({ call, ...(extra as object) });
 
 test('policy defaults: 16 questions, 60 s per question, no ask, no scope, no rules, nothing implied', () => {
   const policy = createPolicy();
@@ -43,9 +42,9 @@ test('policy defaults: 16 questions, 60 s per question, no ask, no scope, no rul
 
 test('every bad policy option is a TypeError naming it', () => {
   const cases: readonly [unknown, string][] = [
-    [null, 'permissions: the policy options must be an object, got null'],
-    [[], 'permissions: the policy options must be an object, got an array'],
-    ['rules', 'permissions: the policy options must be an object, got a string'],
+    [null, 'permissions: options must be an object, got null'],
+    [[], 'permissions: options must be an object, got an array'],
+    ['rules', 'permissions: options must be an object, got a string'],
     [{ ask: 'yes' }, 'permissions: "ask" must be a function (question, ctx) => answer'],
     [{ maxQuestions: 1.5 }, 'permissions: "maxQuestions" must be a positive integer, got 1.5'],
     [{ maxQuestions: -1 }, 'permissions: "maxQuestions" must be a positive integer, got -1'],
@@ -62,7 +61,7 @@ test('every bad policy option is a TypeError naming it', () => {
     ],
     [
       { askTimeoutMs: '100' },
-      'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got 100',
+      'permissions: "askTimeoutMs" must be a positive number of milliseconds or Infinity, got a string',
     ],
   ];
   for (const [options, message] of cases)
@@ -154,8 +153,8 @@ test('a rule decides only for its tool and subject; a deny of an implied capabil
   assert.equal(policy.check('cp', '/z', 'admin'), undefined);
 });
 
-test('DecisionStore: a later decision replaces an earlier one; a deny reached through implications wins over an allow', () => {
-  const store = new DecisionStore();
+test('DecisionMap: a later decision replaces an earlier one; a deny reached through implications wins over an allow', () => {
+  const store = new DecisionMap();
   const implications = createPolicy({ implications: { write: ['read'] } }).implications;
   store.set('t', '/a', ['read'], 'allow');
   store.set('t', '/a', ['read'], 'deny', 'changed my mind');
@@ -195,8 +194,8 @@ test('DecisionStore: a later decision replaces an earlier one; a deny reached th
   assert.deepEqual(store.list(), []);
 });
 
-test('ScopedDecisions: a store per owner, made only when asked to; clearing one owner keeps the others', () => {
-  const decisions = new ScopedDecisions();
+test('MemoryDecisionStore: a store per owner, made only when asked to; clearing one owner keeps the others', () => {
+  const decisions = new MemoryDecisionStore();
   const session: Session = { id: 's1', transport: 'http' };
   const alice = { kind: 'principal', id: 'alice' } as const;
   const bySession = { kind: 'session', session } as const;
@@ -204,7 +203,7 @@ test('ScopedDecisions: a store per owner, made only when asked to; clearing one 
   assert.equal(decisions.storeOf(alice, false), undefined);
   assert.equal(decisions.storeOf(bySession, false), undefined);
   const server = decisions.storeOf({ kind: 'server' }, false)!;
-  assert.ok(server instanceof DecisionStore);
+  assert.ok(server instanceof DecisionMap);
   const aliceStore = decisions.storeOf(alice, true)!;
   const sessionStore = decisions.storeOf(bySession, true)!;
   assert.equal(decisions.storeOf(alice, false), aliceStore);
@@ -238,10 +237,10 @@ test('remembered and forget are per owner: a principal, a session, and the polic
   const other: Session = { id: 's2', transport: 'http' };
   const inSession = ctxOf({ session });
   const asAlice = ctxOf({ session: other, principal: { subject: 'alice', issuer: 'https://id' } });
-  policy.remember('t', '/s', ['read'], 'allow', undefined, policy.ownerOf(inSession));
-  policy.remember('t', '/p', ['read'], 'deny', 'no', policy.ownerOf(asAlice));
-  policy.remember('t', '/w', ['read'], 'allow');
-  policy.remember('t', '/none', ['read'], 'allow', undefined, { kind: 'none' });
+  void policy.remember('t', '/s', ['read'], 'allow', undefined, policy.ownerOf(inSession));
+  void policy.remember('t', '/p', ['read'], 'deny', 'no', policy.ownerOf(asAlice));
+  void policy.remember('t', '/w', ['read'], 'allow');
+  void policy.remember('t', '/none', ['read'], 'allow', undefined, { kind: 'none' });
   assert.deepEqual(policy.remembered(inSession), [{ tool: 't', subject: '/s', capability: 'read', effect: 'allow' }]);
   assert.deepEqual(policy.remembered(asAlice), [
     { tool: 't', subject: '/p', capability: 'read', effect: 'deny', reason: 'no' },
@@ -254,12 +253,12 @@ test('remembered and forget are per owner: a principal, a session, and the polic
   });
   assert.equal(policy.check('t', '/s', 'read'), undefined);
   assert.equal(policy.check('t', '/none', 'read', undefined, { kind: 'none' }), undefined);
-  policy.forget(inSession);
+  void policy.forget(inSession);
   assert.deepEqual(policy.remembered(inSession), []);
   // The default store is synchronous: `remembered` answers an array, not a promise.
   assert.equal((policy.remembered(asAlice) as readonly unknown[]).length, 1);
   assert.equal((policy.remembered() as readonly unknown[]).length, 1);
-  policy.forget();
+  void policy.forget();
   assert.deepEqual([policy.remembered(asAlice), policy.remembered()], [[], []]);
 });
 

@@ -256,7 +256,7 @@ test('a cancelled call asks nothing more: the abort reason ends the check, befor
   );
 });
 
-test('PermissionInvocation.apply: the record keeps label and reason; with no owner, "always" counts as "once"', () => {
+test('PermissionInvocation.apply: the record keeps label and reason; with no owner, "always" counts as "once"', async () => {
   const policy = createPolicy();
   const invocation = new PermissionInvocation(
     policy,
@@ -264,7 +264,7 @@ test('PermissionInvocation.apply: the record keeps label and reason; with no own
     createCallContext({ call, session: { id: '', transport: 'http' } }),
   );
   assert.deepEqual(invocation.owner, { kind: 'none' });
-  invocation.apply(
+  await invocation.apply(
     { tool: 'tool', subject: '/a', label: 'file', capabilities: ['write'] },
     { decision: 'deny_always', reason: 'no' },
   );
@@ -278,7 +278,7 @@ test('PermissionInvocation.apply: the record keeps label and reason; with no own
   ]);
   const inProcess = new PermissionInvocation(policy, 'tool');
   assert.deepEqual(inProcess.owner, { kind: 'server' });
-  inProcess.apply({ tool: 'tool', subject: '/b', capabilities: ['read'] }, { decision: 'allow_always' });
+  await inProcess.apply({ tool: 'tool', subject: '/b', capabilities: ['read'] }, { decision: 'allow_always' });
   assert.deepEqual(policy.remembered(), [{ tool: 'tool', subject: '/b', capability: 'read', effect: 'allow' }]);
   assert.deepEqual(inProcess.once.list(), []);
   const run = inProcess.newRun(createCallContext({ call }));

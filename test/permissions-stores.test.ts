@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DecisionStore,
-  ScopedDecisions,
+  DecisionMap,
+  MemoryDecisionStore,
   createPolicy,
   type DecisionOwner,
   type DecisionSelector,
@@ -15,12 +15,13 @@ import {
 import { runUnderPolicy } from '../src/runtime/permissions/apply.js';
 import { decisionCovering, selects } from '../src/runtime/permissions/remembered.js';
 import { implicationsOf } from '../src/runtime/permissions/capabilities.js';
-import { createCallContext, type CallContext, type Session } from '../src/contract/index.js';
+import { type CallContext, type Session } from '../src/contract/index.js';
+import { ctxOf as contextOf } from './support/text.js';
 
 /*
  * Remembered decisions behind a pluggable store (`decisionStore`: any `RememberedDecisionStore`,
  * answering synchronously or with promises), as mutation testing (`npm run mutate:permissions`)
- * found them unpinned after the stores work. The stores here are in memory (a `ScopedDecisions`
+ * found them unpinned after the stores work. The stores here are in memory (a `MemoryDecisionStore`
  * behind another class, so the policy cannot read it directly); the Redis store has its own
  * suite (stores-decisions). See docs/mutation.md.
  */
@@ -40,13 +41,13 @@ function nameOf(owner: DecisionOwner): string {
 }
 
 /**
- * A store that is not a `ScopedDecisions` (so the policy goes through the interface), keeping its
+ * A store that is not a `MemoryDecisionStore` (so the policy goes through the interface), keeping its
  * decisions in one, logging each call, answering with promises when `async` (else at once), and
  * rejecting every call with `failure` when it is set.
  */
 class LoggingStore implements RememberedDecisionStore {
   readonly calls: string[] = [];
-  readonly inner = new ScopedDecisions();
+  readonly inner = new MemoryDecisionStore();
   failure: Error | undefined;
 
   constructor(private readonly async: boolean) {}
@@ -96,14 +97,14 @@ class LoggingStore implements RememberedDecisionStore {
 }
 
 const ctxOf = (extra: { session?: Session; principal?: { subject: string; issuer?: string } } = {}): CallContext =>
-  createCallContext({ call, ...(extra as object) });
+  contextOf(extra, call);
 
 /** Runs one imperative check under `policy` as one call; resolves the grant and the record. */
 async function check(policy: PermissionPolicy, subject: string, capabilities: string[], ctx: CallContext = ctxOf()) {
   return runUnderPolicy(policy, 'tool', ctx, async (runCtx) => runCtx.requirePermission({ subject, capabilities }));
 }
 
-test('a store that is not a ScopedDecisions is asked through its interface: synchronous answers stay synchronous', () => {
+test('a store that is not a MemoryDecisionStore is asked through its interface: synchronous answers stay synchronous', () => {
   const store = new LoggingStore(false);
   const policy = createPolicy({
     decisionStore: store,
@@ -111,8 +112,8 @@ test('a store that is not a ScopedDecisions is asked through its interface: sync
     rules: [{ effect: 'deny', path: '/ruled' }],
   });
   assert.equal(policy.decisionStore, store);
-  policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
-  policy.remember('t', '/a', ['write'], 'allow', undefined, NONE);
+  void policy.remember('t', '/a', ['write'], 'allow', 'ok', ALICE);
+  void policy.remember('t', '/a', ['write'], 'allow', undefined, NONE);
   const verdicts = policy.verdictsOn('t', '/a', ['read', 'exec'], undefined, ALICE);
   assert.ok(verdicts instanceof Map);
   assert.deepEqual(
@@ -171,7 +172,7 @@ test('a store answering with promises: decide, verdictsOn, remember, remembered,
   assert.ok(unowned instanceof Map);
   assert.deepEqual([...unowned], [['write', undefined]]);
   // A call's "once" answers are consulted after the store's.
-  const once = new DecisionStore();
+  const once = new DecisionMap();
   once.set('t', '/b', ['exec'], 'allow');
   assert.deepEqual(await policy.decide('t', '/b', 'exec', once), { effect: 'allow', source: 'once' });
   assert.deepEqual(policy.check('t', '/open', 'write'), { effect: 'allow', source: 'rule' });
@@ -253,7 +254,7 @@ test('through a call: an "always" answer goes to the asynchronous store and answ
 
 test('decisionStore must have every method of a remembered-decision store', () => {
   const message = (got: string) =>
-    `permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got ${got}`;
+    `permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a MemoryDecisionStore, a RedisDecisionStore), got ${got}`;
   assert.throws(() => createPolicy({ decisionStore: null as never }), { name: 'TypeError', message: message('null') });
   assert.throws(() => createPolicy({ decisionStore: 'redis' as never }), {
     name: 'TypeError',
@@ -320,8 +321,8 @@ test('selects: no selector selects everything; each member given must match', ()
   assert.equal(selects({ subject: '/a', capability: 'write' }, decision), false);
 });
 
-test('DecisionStore.revoke: forgets what matches, answers how many, and drops emptied tools and subjects (a later decision is listed last)', () => {
-  const store = new DecisionStore();
+test('DecisionMap.revoke: forgets what matches, answers how many, and drops emptied tools and subjects (a later decision is listed last)', () => {
+  const store = new DecisionMap();
   store.set('t', '/a', ['read', 'write'], 'allow');
   store.set('t', '/b', ['read'], 'deny', 'no');
   store.set('u', '/a', ['read'], 'allow');
@@ -349,8 +350,8 @@ test('DecisionStore.revoke: forgets what matches, answers how many, and drops em
   assert.deepEqual(store.list(), []);
 });
 
-test('ScopedDecisions through its interface: decisionsOn, list and revoke per owner; nothing kept for "none"; clear() forgets every owner', () => {
-  const decisions = new ScopedDecisions();
+test('MemoryDecisionStore through its interface: decisionsOn, list and revoke per owner; nothing kept for "none"; clear() forgets every owner', () => {
+  const decisions = new MemoryDecisionStore();
   const session: Session = { id: 's1', transport: 'http' };
   const bySession: DecisionOwner = { kind: 'session', session };
   decisions.remember(ALICE, 't', '/a', ['read'], 'allow', 'yes');
@@ -410,8 +411,8 @@ test('remembered answers a copy of what the store lists, synchronously or not; c
   assert.deepEqual(unhandled, []);
 });
 
-test('ScopedDecisions makes a store for an owner only to remember: looking up, listing, revoking and checking make none; forget drops it again', () => {
-  const decisions = new ScopedDecisions();
+test('MemoryDecisionStore makes a store for an owner only to remember: looking up, listing, revoking and checking make none; forget drops it again', () => {
+  const decisions = new MemoryDecisionStore();
   const bob: DecisionOwner = { kind: 'principal', id: 'bob' };
   const session: Session = { id: 's9', transport: 'http' };
   const bySession: DecisionOwner = { kind: 'session', session };
@@ -426,9 +427,9 @@ test('ScopedDecisions makes a store for an owner only to remember: looking up, l
   assert.equal(decisions.storeOf(bob, false), undefined);
   const asBob = ctxOf({ principal: { subject: 'bob' } });
   const owner = policy.ownerOf(asBob);
-  policy.remember('t', '/a', ['read'], 'allow', undefined, owner);
+  void policy.remember('t', '/a', ['read'], 'allow', undefined, owner);
   assert.notEqual(decisions.storeOf(owner, false), undefined);
-  policy.forget(asBob);
+  void policy.forget(asBob);
   assert.equal(decisions.storeOf(owner, false), undefined);
 });
 
@@ -443,6 +444,6 @@ test('decisionStore must be an object: a function carrying every method is refus
   assert.throws(() => createPolicy({ decisionStore: store as never }), {
     name: 'TypeError',
     message:
-      'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a ScopedDecisions, a RedisDecisionStore), got a function',
+      'permissions: "decisionStore" must be a remembered-decision store with decisionsOn, remember, list, revoke, clear methods (a MemoryDecisionStore, a RedisDecisionStore), got a function',
   });
 });

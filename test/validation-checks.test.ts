@@ -211,8 +211,8 @@ test('the pipeline is frozen, says what it checks, hands over the validated obje
   assert.equal(createArgumentsPipeline({ schema: OBJECT_WITH_N, maxDepth: 3 }).maxDepth, 3);
   for (const bad of [1.5, -1, Number.NaN])
     assert.throws(() => createArgumentsPipeline({ schema: OBJECT_WITH_N, maxDepth: bad }), {
-      name: 'RangeError',
-      message: `maxDepth must be a positive integer, got ${String(bad)}`,
+      name: 'TypeError',
+      message: `createArgumentsPipeline: "maxDepth" must be a positive integer, got ${String(bad)}`,
     });
   const nullable = createArgumentsPipeline({
     schema: { type: 'object', properties: { n: { type: ['number', 'null'] } } },

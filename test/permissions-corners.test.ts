@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DecisionStore,
+  DecisionMap,
   PermissionNeeded,
   TooManyPermissionQuestionsError,
   answerOfElicitation,
@@ -10,7 +10,7 @@ import {
 } from '../src/runtime/permissions/index.js';
 import { runUnderPolicy } from '../src/runtime/permissions/apply.js';
 import { contextWith } from '../src/runtime/permissions/context.js';
-import { askQuestion } from '../src/runtime/permissions/decisions.js';
+import { askQuestion } from '../src/runtime/permissions/ask.js';
 import { targetsOf } from '../src/runtime/permissions/invocation.js';
 import { createCallContext, type CallContext, type PermissionRequest } from '../src/contract/index.js';
 
@@ -56,9 +56,9 @@ test('contextWith: an override of a member the context has as a getter replaces 
   assert.equal(reads, 0);
 });
 
-test('DecisionStore: a stored deny of a capability never answers the capabilities it implies', () => {
+test('DecisionMap: a stored deny of a capability never answers the capabilities it implies', () => {
   const implications = implicationsOf({ write: ['read'] });
-  const store = new DecisionStore();
+  const store = new DecisionMap();
   store.set('t', '/a', ['write'], 'deny');
   assert.equal(store.lookup('t', '/a', 'read', implications), undefined);
   assert.deepEqual(store.lookup('t', '/a', 'write', implications), {
@@ -94,8 +94,8 @@ test('"always" answers of one principal, and of one session, accumulate: a secon
   } as never);
   const session = createCallContext({ call, session: { id: 's1', transport: 'http' } });
   for (const ctx of [alice, session]) {
-    policy.remember('t', '/a', ['read'], 'allow', undefined, policy.ownerOf(ctx));
-    policy.remember('t', '/b', ['write'], 'deny', 'no', policy.ownerOf(ctx));
+    void policy.remember('t', '/a', ['read'], 'allow', undefined, policy.ownerOf(ctx));
+    void policy.remember('t', '/b', ['write'], 'deny', 'no', policy.ownerOf(ctx));
     assert.deepEqual(policy.remembered(ctx), [
       { tool: 't', subject: '/a', capability: 'read', effect: 'allow' },
       { tool: 't', subject: '/b', capability: 'write', effect: 'deny', reason: 'no' },

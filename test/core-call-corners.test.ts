@@ -3,12 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IsDate, IsOptional, IsString } from 'class-validator';
 import { Type } from 'class-transformer';
-import { prepareTools, type CallEnd } from '../src/runtime/call/index.js';
+import { prepareTools, runToolCall, type CallEnd } from '../src/runtime/call/index.js';
 import { handBuiltArgumentsProblem } from '../src/runtime/call/run.js';
 import { CallTimeLimit } from '../src/runtime/call/time-limit.js';
 import { compile } from '../src/compiler/index.js';
 import { Requires, Tool } from '../src/decorators/index.js';
 import { createCallContext, type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
+import { ctxOf } from './support/text.js';
 
 /*
  * The mutants of the call core that survived the first full run of `npm run mutate:call` and
@@ -17,17 +18,12 @@ import { createCallContext, type CallContext, type ContractTool, type ToolOutput
  */
 
 const call = { id: 'c1', tool: 't', args: {} };
-const ctxOf = (): CallContext => createCallContext({ call });
 const endText = (end: CallEnd): string =>
   end.ok ? (end.result.content[0] as { text: string }).text : `${end.error.name}: ${end.error.message}`;
 const tool = (run: () => ToolOutput | Promise<ToolOutput>, extra: Partial<ContractTool> = {}): ContractTool =>
   ({ name: 't', description: 'A tool', execute: run, ...extra }) as ContractTool;
 const outputOf = async (output: unknown): Promise<string> =>
-  endText(
-    await prepareTools([tool(() => output as ToolOutput)])
-      .get('t')!
-      .call({}, ctxOf()),
-  );
+  endText(await runToolCall(prepareTools([tool(() => output as ToolOutput)]).get('t')!, {}, ctxOf()));
 
 test('audio parts need data and mimeType; resource parts need a resource object with a uri and text or blob', async () => {
   assert.equal(
@@ -51,11 +47,8 @@ test('audio parts need data and mimeType; resource parts need a resource object 
     'InvalidOutputError: tool "t" returned an invalid output: content part 0 ("resource") needs a string "text" or "blob" in its "resource"',
   );
   const ok = async (resource: object) =>
-    (
-      await prepareTools([tool(() => [{ type: 'resource', resource } as never])])
-        .get('t')!
-        .call({}, ctxOf())
-    ).ok;
+    (await runToolCall(prepareTools([tool(() => [{ type: 'resource', resource } as never])]).get('t')!, {}, ctxOf()))
+      .ok;
   assert.deepEqual(
     [
       await ok({ uri: 'file:///a', text: 'x' }),
@@ -64,9 +57,11 @@ test('audio parts need data and mimeType; resource parts need a resource object 
     ],
     [true, true, true],
   );
-  const audio = await prepareTools([tool(() => [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }])])
-    .get('t')!
-    .call({}, ctxOf());
+  const audio = await runToolCall(
+    prepareTools([tool(() => [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }])]).get('t')!,
+    {},
+    ctxOf(),
+  );
   assert.deepEqual(audio, { ok: true, result: { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] } });
 });
 
@@ -75,7 +70,7 @@ test('a tool without a time limit may take its time: no limit is set', async () 
     tool(() => new Promise<string>((resolve) => setTimeout(() => resolve('late but fine'), 30))),
   ]).get('t')!;
   assert.equal(slow.timeoutMs, undefined);
-  assert.equal(endText(await slow.call({}, ctxOf())), 'late but fine');
+  assert.equal(endText(await runToolCall(slow, {}, ctxOf())), 'late but fine');
 });
 
 test('a thrown null or undefined ends the call as an error, never a rejection', async () => {
@@ -83,13 +78,15 @@ test('a thrown null or undefined ends the call as an error, never a rejection', 
     [null, 'Error: tool "t" threw: null'],
     [undefined, 'Error: tool "t" threw: undefined'],
   ] as const) {
-    const end = await prepareTools([
-      tool(() => {
-        throw thrown;
-      }),
-    ])
-      .get('t')!
-      .call({}, ctxOf());
+    const end = await runToolCall(
+      prepareTools([
+        tool(() => {
+          throw thrown;
+        }),
+      ]).get('t')!,
+      {},
+      ctxOf(),
+    );
     assert.equal(endText(end), text);
     assert.equal(Object.hasOwn(end, 'record'), false);
   }
@@ -152,13 +149,13 @@ test('a compiled tool: its own pipeline checks the arguments and builds the DTO;
   }
   const [compiled] = compile([Echo]);
   const ready = prepareTools([compiled!]).get('echo')!;
-  assert.equal(endText(await ready.call({ path: '/a' }, ctxOf())), 'dto /a');
+  assert.equal(endText(await runToolCall(ready, { path: '/a' }, ctxOf())), 'dto /a');
   assert.equal(
-    endText(await ready.call({ path: 5 }, ctxOf())),
+    endText(await runToolCall(ready, { path: 5 }, ctxOf())),
     'InvalidArgumentsError: invalid arguments: /path: must be string',
   );
   assert.equal(
-    endText(await ready.call(undefined, ctxOf())),
+    endText(await runToolCall(ready, undefined, ctxOf())),
     'InvalidArgumentsError: invalid arguments: /: must have required property "path"',
   );
   assert.equal(handBuiltArgumentsProblem(ready, 'text'), undefined);
@@ -189,9 +186,9 @@ test('a compiled tool runs its class with the DTO the core built (never its raw-
     }
   }
   const tools = prepareTools(compile([When, Reader]), { timeoutMs: 60_000 });
-  assert.equal(endText(await tools.get('when')!.call({ at: '2026-11-30T09:00:00Z' }, ctxOf())), '2026');
+  assert.equal(endText(await runToolCall(tools.get('when')!, { at: '2026-11-30T09:00:00Z' }, ctxOf())), '2026');
   const untimed = prepareTools(compile([When]));
-  assert.equal(endText(await untimed.get('when')!.call({ at: '2026-11-30T09:00:00Z' }, ctxOf())), '2026');
+  assert.equal(endText(await runToolCall(untimed.get('when')!, { at: '2026-11-30T09:00:00Z' }, ctxOf())), '2026');
   const asked: unknown[] = [];
   const granting = createCallContext({
     call,
@@ -201,7 +198,7 @@ test('a compiled tool runs its class with the DTO the core built (never its raw-
     },
   });
   for (const raw of [undefined, ''])
-    assert.equal(endText(await tools.get('reader')!.call(raw, granting)), 'read /default');
+    assert.equal(endText(await runToolCall(tools.get('reader')!, raw, granting)), 'read /default');
   assert.deepEqual(asked, [
     { subject: '/default', capabilities: ['read'] },
     { subject: '/default', capabilities: ['read'] },

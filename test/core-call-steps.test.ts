@@ -12,6 +12,7 @@ import {
   type ContractTool,
   type ToolOutput,
 } from '../src/contract/index.js';
+import { ctxOf } from './support/text.js';
 
 // Imports stop at the call core and the contract (never the package root): each mutant runs this
 // file in a fresh process, so it loads only what it tests.
@@ -23,7 +24,6 @@ import {
  */
 
 const call = { id: 'c1', tool: 't', args: {} };
-const ctxOf = (extra: Record<string, unknown> = {}): CallContext => createCallContext({ call, ...extra } as never);
 
 /** A hand-built tool with an object schema; `run` is its `execute`. */
 function tool(
@@ -145,7 +145,10 @@ test("a prepared tool is frozen and keeps its name, the tool as given, and its o
     900,
   );
   assert.equal(prepared(tool(() => 'x')).timeoutMs, undefined);
-  assert.deepEqual(await ready.call({}, ctxOf()), { ok: true, result: { content: [{ type: 'text', text: 'x' }] } });
+  assert.deepEqual(await runToolCall(ready, {}, ctxOf()), {
+    ok: true,
+    result: { content: [{ type: 'text', text: 'x' }] },
+  });
 });
 
 test("a schema in a dialect no validator knows is served unvalidated, and the host's log says so", async () => {
@@ -157,7 +160,7 @@ test("a schema in a dialect no validator knows is served unvalidated, and the ho
   assert.deepEqual(lines, [
     'prepareTools: tool "t": schema declares the dialect "https://example.com/schema", which no validator here knows; it is served unvalidated',
   ]);
-  assert.deepEqual(await ready.call({ anything: 1 }, ctxOf()), {
+  assert.deepEqual(await runToolCall(ready, { anything: 1 }, ctxOf()), {
     ok: true,
     result: { content: [{ type: 'text', text: '{"anything":1}' }] },
   });
@@ -166,10 +169,14 @@ test("a schema in a dialect no validator knows is served unvalidated, and the ho
 test("the default output bound is 100,000 characters; Infinity switches it off; a tool's own bound wins", async () => {
   const long = 'x'.repeat(100_001);
   const text = async (options: Parameters<typeof prepareTools>[1], extra: Partial<ContractTool> = {}) => {
-    const end = await prepared(
-      tool(() => long, extra),
-      options,
-    ).call({}, ctxOf());
+    const end = await runToolCall(
+      prepared(
+        tool(() => long, extra),
+        options,
+      ),
+      {},
+      ctxOf(),
+    );
     assert.ok(end.ok);
     return (end.result.content[0] as { text: string }).text;
   };
@@ -200,16 +207,19 @@ test('runToolCall runs only tools prepareTools made', async () => {
 test('a hand-built tool\'s arguments: nothing and "" are {}, anything but an object is refused, then its schema decides', async () => {
   const echo = prepared(tool((args) => JSON.stringify(args)));
   const text = (end: CallEnd) => (end.ok ? (end.result.content[0] as { text: string }).text : end.error.message);
-  assert.equal(text(await echo.call(undefined, ctxOf())), '{}');
-  assert.equal(text(await echo.call('', ctxOf())), '{}');
-  assert.equal(text(await echo.call({ n: 1 }, ctxOf())), '{"n":1}');
-  assert.equal(text(await echo.call('{"n":1}', ctxOf())), 'invalid arguments: expected an object, got a string');
-  assert.equal(text(await echo.call([1], ctxOf())), 'invalid arguments: expected an object, got an array');
-  assert.equal(text(await echo.call(null, ctxOf())), 'invalid arguments: expected an object, got null');
-  assert.equal(text(await echo.call({ n: 'one' }, ctxOf())), 'invalid arguments: /n: must be number');
+  assert.equal(text(await runToolCall(echo, undefined, ctxOf())), '{}');
+  assert.equal(text(await runToolCall(echo, '', ctxOf())), '{}');
+  assert.equal(text(await runToolCall(echo, { n: 1 }, ctxOf())), '{"n":1}');
+  assert.equal(
+    text(await runToolCall(echo, '{"n":1}', ctxOf())),
+    'invalid arguments: expected an object, got a string',
+  );
+  assert.equal(text(await runToolCall(echo, [1], ctxOf())), 'invalid arguments: expected an object, got an array');
+  assert.equal(text(await runToolCall(echo, null, ctxOf())), 'invalid arguments: expected an object, got null');
+  assert.equal(text(await runToolCall(echo, { n: 'one' }, ctxOf())), 'invalid arguments: /n: must be number');
   const free = prepared(tool((args) => JSON.stringify(args), { parameters: undefined }));
-  assert.equal(text(await free.call({ anything: [1] }, ctxOf())), '{"anything":[1]}');
-  assert.equal(text(await free.call(7, ctxOf())), 'invalid arguments: expected an object, got a number');
+  assert.equal(text(await runToolCall(free, { anything: [1] }, ctxOf())), '{"anything":[1]}');
+  assert.equal(text(await runToolCall(free, 7, ctxOf())), 'invalid arguments: expected an object, got a number');
 });
 
 test('handBuiltArgumentsProblem answers without running: the refusal text, or undefined', () => {
@@ -235,7 +245,7 @@ test('the observer: started once right before execute, settled once with the end
       return 'done';
     }),
   );
-  const end = await ready.call({}, ctxOf(), {
+  const end = await runToolCall(ready, {}, ctxOf(), {
     started: () => {
       seen.push('started');
       throw new Error('observer broke');
@@ -249,7 +259,7 @@ test('the observer: started once right before execute, settled once with the end
   assert.deepEqual(end, { ok: true, result: { content: [{ type: 'text', text: 'done' }] } });
   assert.deepEqual(seen, ['started', 'execute', 'settled true']);
   const refused: string[] = [];
-  await ready.call({ n: 'x' }, ctxOf(), {
+  await runToolCall(ready, { n: 'x' }, ctxOf(), {
     started: () => refused.push('started'),
     settled: (e) => refused.push(`settled ${e.ok}`),
   });
@@ -270,16 +280,16 @@ test("without a policy, @Requires is checked through the context's requirePermis
         return granted;
       },
     });
-  assert.deepEqual(await ready.call({ path: '/a' }, granting(['read', 'write'])), {
+  assert.deepEqual(await runToolCall(ready, { path: '/a' }, granting(['read', 'write'])), {
     ok: true,
     result: { content: [{ type: 'text', text: 'ran on /a' }] },
   });
   assert.deepEqual(asked, [{ subject: '/a', capabilities: ['read', 'write'] }]);
-  assert.deepEqual(await endOf(ready.call({ path: '/a' }, granting(['read']))), {
+  assert.deepEqual(await endOf(runToolCall(ready, { path: '/a' }, granting(['read']))), {
     ok: false,
     error: { name: 'PermissionDeniedError', message: 'permission denied: write on "/a"' },
   });
-  assert.deepEqual(await endOf(ready.call({ path: '/a' }, ctxOf())), {
+  assert.deepEqual(await endOf(runToolCall(ready, { path: '/a' }, ctxOf())), {
     ok: false,
     error: {
       name: 'NoPermissionPolicyError',
@@ -287,7 +297,7 @@ test("without a policy, @Requires is checked through the context's requirePermis
     },
   });
   const plain = prepared(tool(() => 'no requirements', { parameters: undefined }));
-  assert.deepEqual(await plain.call({}, ctxOf()), {
+  assert.deepEqual(await runToolCall(plain, {}, ctxOf()), {
     ok: true,
     result: { content: [{ type: 'text', text: 'no requirements' }] },
   });
@@ -303,29 +313,41 @@ test("records: the tool's own wins, then the policy's, then the last one written
     data: { decisions: [], grants: [{ subjects: ['/a'], capabilities: ['read'], granted: ['read'] }] },
   };
   const ends = {
-    own: await prepared(
-      tool(async (_a, ctx) => {
-        writes(ctx);
-        await asks(ctx);
-        return { content: [], record: own };
-      }),
-      { policy },
-    ).call({}, ctxOf()),
-    policy: await prepared(
-      tool(async (_a, ctx) => {
-        writes(ctx);
-        await asks(ctx);
-        return 'ok';
-      }),
-      { policy },
-    ).call({}, ctxOf()),
-    written: await prepared(
-      tool((_a, ctx) => {
-        writes(ctx);
-        return 'ok';
-      }),
-    ).call({}, ctxOf()),
-    none: await prepared(tool(() => 'ok')).call({}, ctxOf()),
+    own: await runToolCall(
+      prepared(
+        tool(async (_a, ctx) => {
+          writes(ctx);
+          await asks(ctx);
+          return { content: [], record: own };
+        }),
+        { policy },
+      ),
+      {},
+      ctxOf(),
+    ),
+    policy: await runToolCall(
+      prepared(
+        tool(async (_a, ctx) => {
+          writes(ctx);
+          await asks(ctx);
+          return 'ok';
+        }),
+        { policy },
+      ),
+      {},
+      ctxOf(),
+    ),
+    written: await runToolCall(
+      prepared(
+        tool((_a, ctx) => {
+          writes(ctx);
+          return 'ok';
+        }),
+      ),
+      {},
+      ctxOf(),
+    ),
+    none: await runToolCall(prepared(tool(() => 'ok')), {}, ctxOf()),
   };
   assert.deepEqual(ends.own, { ok: true, result: { content: [], record: own } });
   assert.deepEqual(ends.policy, {
@@ -338,28 +360,44 @@ test("records: the tool's own wins, then the policy's, then the last one written
   });
   assert.deepEqual(ends.none, { ok: true, result: { content: [{ type: 'text', text: 'ok' }] } });
   const failed = {
-    carried: await prepared(
-      tool((_a, ctx) => {
-        writes(ctx);
-        throw new ToolError('failed', { record: own });
-      }),
-    ).call({}, ctxOf()),
-    written: await prepared(
-      tool((_a, ctx) => {
-        writes(ctx);
-        throw new Error('failed');
-      }),
-    ).call({}, ctxOf()),
-    notARecord: await prepared(
-      tool(() => {
-        throw Object.assign(new Error('failed'), { record: 'text' });
-      }),
-    ).call({}, ctxOf()),
-    nullRecord: await prepared(
-      tool(() => {
-        throw Object.assign(new Error('failed'), { record: null });
-      }),
-    ).call({}, ctxOf()),
+    carried: await runToolCall(
+      prepared(
+        tool((_a, ctx) => {
+          writes(ctx);
+          throw new ToolError('failed', { record: own });
+        }),
+      ),
+      {},
+      ctxOf(),
+    ),
+    written: await runToolCall(
+      prepared(
+        tool((_a, ctx) => {
+          writes(ctx);
+          throw new Error('failed');
+        }),
+      ),
+      {},
+      ctxOf(),
+    ),
+    notARecord: await runToolCall(
+      prepared(
+        tool(() => {
+          throw Object.assign(new Error('failed'), { record: 'text' });
+        }),
+      ),
+      {},
+      ctxOf(),
+    ),
+    nullRecord: await runToolCall(
+      prepared(
+        tool(() => {
+          throw Object.assign(new Error('failed'), { record: null });
+        }),
+      ),
+      {},
+      ctxOf(),
+    ),
   };
   assert.deepEqual(failed.carried.ok === false && failed.carried.record, own);
   assert.deepEqual(failed.written.ok === false && failed.written.record, { ns: 'written', data: { n: 2 } });
@@ -369,7 +407,8 @@ test("records: the tool's own wins, then the policy's, then the last one written
 
 test('an output schema: matching structured content passes, a result without it fails, an isError result is let through', async () => {
   const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } as never;
-  const run = async (output: ToolOutput) => endOf(prepared(tool(() => output, { outputSchema })).call({}, ctxOf()));
+  const run = async (output: ToolOutput) =>
+    endOf(runToolCall(prepared(tool(() => output, { outputSchema })), {}, ctxOf()));
   assert.deepEqual(await run({ content: [], structuredContent: { n: 1 } }), {
     ok: true,
     result: { content: [], structuredContent: { n: 1 } },
@@ -447,7 +486,7 @@ test("a call past its time limit ends at once with CallTimeoutError; the tool's 
     ),
   );
   const settled: CallEnd[] = [];
-  const end = await slow.call({}, ctxOf(), { settled: (e) => settled.push(e) });
+  const end = await runToolCall(slow, {}, ctxOf(), { settled: (e) => settled.push(e) });
   assert.deepEqual(await endOf(Promise.resolve(end)), {
     ok: false,
     error: { name: 'CallTimeoutError', message: 'tool "t" timed out after 5 ms' },

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareTools, type CallEnd } from '../src/runtime/call/index.js';
+import { prepareTools, runToolCall, type CallEnd } from '../src/runtime/call/index.js';
 import { markRemoteTool } from '../src/runtime/call/remote.js';
-import { createCallContext, type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
+import { type CallContext, type ContractTool, type ToolOutput } from '../src/contract/index.js';
 import type { Interceptor } from '../src/runtime/interceptors/types.js';
+import { ctxOf } from './support/text.js';
 
 // Imports stop at the call core and the contract (never the package root): each mutant runs this
 // file in a fresh process, so it loads only what it tests.
@@ -13,8 +14,6 @@ import type { Interceptor } from '../src/runtime/interceptors/types.js';
  * server, as mutation testing (`npm run mutate:call`) found them unpinned. See docs/mutation.md.
  */
 
-const ctxOf = (extra: Record<string, unknown> = {}): CallContext =>
-  createCallContext({ call: { id: 'c1', tool: 't', args: {} }, ...extra } as never);
 const endText = (end: CallEnd): string =>
   end.ok ? (end.result.content[0] as { text: string }).text : `${end.error.name}: ${end.error.message}`;
 
@@ -62,7 +61,7 @@ test('interceptors without a policy: @Requires is checked through the context fi
       return ['write'];
     },
   });
-  const end = await ready.call({ path: '/a' }, granting);
+  const end = await runToolCall(ready, { path: '/a' }, granting);
   assert.deepEqual(end, {
     ok: true,
     result: {
@@ -76,7 +75,7 @@ test('interceptors without a policy: @Requires is checked through the context fi
   assert.deepEqual(seen, ['check', 'before a', 'before b', 'execute', 'after b', 'after a']);
   seen.length = 0;
   assert.equal(
-    endText(await ready.call({ path: '/a' }, ctxOf())),
+    endText(await runToolCall(ready, { path: '/a' }, ctxOf())),
     'NoPermissionPolicyError: permission denied: no permission policy is configured to grant write on "/a"',
   );
   assert.deepEqual(seen, []);
@@ -85,14 +84,14 @@ test('interceptors without a policy: @Requires is checked through the context fi
 test('with interceptors, an output the tool or an after gives is checked; a rewrite of a hand-built tool is validated against its schema', async () => {
   const bad = prepareTools([tool(() => 5 as never)], { interceptors: [{ before: () => undefined }] }).get('t')!;
   assert.equal(
-    endText(await bad.call({}, ctxOf())),
+    endText(await runToolCall(bad, {}, ctxOf())),
     'InvalidOutputError: tool "t" returned an invalid output: expected a string, an array of content parts or a result object, got a number',
   );
   const badAfter = prepareTools([tool(() => 'fine')], {
     interceptors: [{ after: () => ({ content: [{ type: 'text' }] }) as never }],
   }).get('t')!;
   assert.equal(
-    endText(await badAfter.call({}, ctxOf())),
+    endText(await runToolCall(badAfter, {}, ctxOf())),
     'InvalidOutputError: tool "t" returned an invalid output: content part 0 ("text") needs a string "text", got nothing',
   );
   const runs: unknown[] = [];
@@ -109,13 +108,13 @@ test('with interceptors, an output the tool or an after gives is checked; a rewr
       ],
       { interceptors: [{ before: () => ({ action: 'rewrite' }) }] },
     ).get('t')!;
-  assert.equal(endText(await rewriting({ path: '/b' }).call({ path: '/a' }, ctxOf())), 'ran');
+  assert.equal(endText(await runToolCall(rewriting({ path: '/b' }), { path: '/a' }, ctxOf())), 'ran');
   assert.equal(
-    endText(await rewriting({ path: 3 }).call({ path: '/a' }, ctxOf())),
+    endText(await runToolCall(rewriting({ path: 3 }), { path: '/a' }, ctxOf())),
     'InvalidArgumentsError: invalid arguments: /path: must be string',
   );
   assert.equal(
-    endText(await rewriting('text').call({ path: '/a' }, ctxOf())),
+    endText(await runToolCall(rewriting('text'), { path: '/a' }, ctxOf())),
     'InvalidArgumentsError: invalid arguments: expected an object, got a string',
   );
   assert.deepEqual(runs, [{ path: '/b' }]);
@@ -129,9 +128,12 @@ test('a tool consumed from another server: only the outer shape of its arguments
     }),
   );
   const ready = prepareTools([remote]).get('t')!;
-  assert.equal(endText(await ready.call({ n: 'anything', extra: [1] }, ctxOf())), '{"n":"anything","extra":[1]}');
   assert.equal(
-    endText(await ready.call('text', ctxOf())),
+    endText(await runToolCall(ready, { n: 'anything', extra: [1] }, ctxOf())),
+    '{"n":"anything","extra":[1]}',
+  );
+  assert.equal(
+    endText(await runToolCall(ready, 'text', ctxOf())),
     'InvalidArgumentsError: invalid arguments: expected an object, got a string',
   );
   assert.throws(() => prepareTools([markRemoteTool(tool(() => 'x', { parameters: { type: 'array' } as never }))]), {

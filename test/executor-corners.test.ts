@@ -43,7 +43,7 @@ test('Executor option checks: each bad option is a TypeError with its exact mess
   });
   assert.throws(() => new Executor({ onStart: 1 as never }), {
     name: 'TypeError',
-    message: 'Executor: "onStart" must be a function, got a number',
+    message: 'Executor: "onStart" must be a function, got 1',
   });
   const replayMessage = 'Executor: "replayStore" must have "begin" and "complete" methods, or be null';
   assert.throws(() => new Executor({ replayStore: { complete() {} } as never }), {
