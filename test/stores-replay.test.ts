@@ -172,20 +172,24 @@ test(
     await live.complete('k-live', OK);
     assert.deepEqual(await other.begin({ key: 'k-live', tool: 't', args: {} }), { status: 'done', outcome: OK });
 
-    // A connection that drops every lease renewal, as a process cut off from Redis.
-    const mute = {
-      keyPrefix: first!.keyPrefix,
-      command: (args: readonly string[]) =>
-        args[1]!.includes("e[2] ~= 'running'") ? Promise.reject(new Error('cut off')) : first!.command(args),
-    };
-    const cutOff = new RedisReplayStore(mute as unknown as RedisConnection, { leaseMs: 60 });
+    // A connection that is cut off from Redis once its claim is made (every lease renewal fails), as a partitioned process.
+    let cut = false;
+    const mute = await connectRedis({
+      client: {
+        sendCommand: (args: string[]) => (cut ? Promise.reject(new Error('cut off')) : first!.command(args)),
+      },
+      durability: 'off',
+    });
+    const cutOff = new RedisReplayStore(mute, { leaseMs: 60 });
     assert.deepEqual(await cutOff.begin({ key: 'k-cut', tool: 't', args: {} }), { status: 'new' });
+    cut = true;
     let answer = await other.begin({ key: 'k-cut', tool: 't', args: {} });
     for (let attempt = 0; attempt < 200 && answer.status === 'running'; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       answer = await other.begin({ key: 'k-cut', tool: 't', args: {} });
     }
     assert.equal((answer as { outcome: { error: Error } }).outcome.error.name, 'LostOutcomeError');
+    cut = false;
     await cutOff.complete('k-cut', OK);
     assert.deepEqual(await other.begin({ key: 'k-cut', tool: 't', args: {} }), { status: 'done', outcome: OK });
   },
@@ -327,11 +331,8 @@ test(
       [ran!.ok, ran!.replayed, ran!.ok && ran.result.content],
       [true, undefined, [{ type: 'text', text: 'paid' }]],
     );
-    let replayed = (await hostB.run([call]))[0]!;
-    for (let attempt = 0; attempt < 50 && !replayed.ok; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      replayed = (await hostB.run([call]))[0]!;
-    }
+    // The outcome was recorded before hostA returned it: a retry right after is replayed, never "still running".
+    const replayed = (await hostB.run([call]))[0]!;
     assert.deepEqual(
       [replayed.ok, replayed.replayed, replayed.ok && replayed.result.content],
       [true, true, [{ type: 'text', text: 'paid' }]],
@@ -424,7 +425,7 @@ test('RedisReplayStore refuses bad options with a TypeError naming the option', 
   });
   assert.throws(() => new RedisReplayStore(conn, { lease: 5 } as never), {
     name: 'TypeError',
-    message: 'RedisReplayStore: unknown option "lease" (known options: ttlMs, leaseMs)',
+    message: 'RedisReplayStore: unknown option "lease" (known options: ttlMs, leaseMs, maxOutcomeBytes)',
   });
   assert.throws(() => new RedisReplayStore({} as never), {
     name: 'TypeError',

@@ -7,7 +7,7 @@ export { runUnderPolicy } from './permissions/apply.js';
 export { checkDeclared } from './permissions/requirements.js';
 export { contextWith } from './permissions/context.js';
 export { fingerprint } from './executor/fingerprint.js';
-export { ownedReplayKey } from './executor/replay-store.js';
+export { ownedReplayKey, recordOnSettle } from './executor/replay-store.js';
 export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
 // The hosts outside the runtime check their call-core options against these keys.
