@@ -39,3 +39,9 @@ export {
   DEFAULT_SESSION_DECISIONS_TTL_MS,
   type RedisDecisionStoreOptions,
 } from './decision-store.js';
+export {
+  RedisSchedulingStore,
+  DEFAULT_TURN_LEASE_MS,
+  DEFAULT_TURN_POLL_MS,
+  type RedisSchedulingStoreOptions,
+} from './scheduling-store.js';

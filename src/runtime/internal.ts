@@ -12,3 +12,4 @@ export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
 // The hosts outside the runtime check their call-core options against these keys.
 export { CALL_CORE_OPTION_KEYS } from './call/options.js';
+export { bindTurn } from './scheduler/store.js';

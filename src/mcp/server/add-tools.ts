@@ -137,7 +137,11 @@ export function serveTools(
   const logging = target.getCapabilities().logging !== undefined;
   const state: ServerState = {
     tools: prepared,
-    scheduling: schedulingOf(prepared.source ?? prepared, options.scheduling),
+    scheduling: schedulingOf(
+      prepared.source ?? prepared,
+      options.scheduling,
+      [...prepared.values()].map((served) => served.prepared.tool),
+    ),
     transport: options.transport ?? 'other',
     logging,
     validator: options.validator,
