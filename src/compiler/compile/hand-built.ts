@@ -2,6 +2,7 @@ import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool 
 import { errorText } from '../../util/describe.js';
 import { compileWhenFirstUsed, type SchemaValidator } from '../validation/validator.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
+import { handBuiltTaskIssues } from './task-claims.js';
 
 /**
  * True when `value` (an object whose class has no `@Tool`) is to be checked as a hand-built
@@ -18,7 +19,7 @@ export function looksHandBuilt(value: object): boolean {
  * `outputSchema`, when given, that compile as JSON Schema 2020-12 (`invalid-schema`). The
  * schemas are only checked here (a schema the default validator can vouch for is not compiled
  * yet, see `compileWhenFirstUsed`); the hosts' call core validates a hand-built tool's arguments
- * and structured content against them.
+ * and structured content against them. A `task` claim is checked too (see `handBuiltTaskIssues`).
  */
 export function handBuiltIssues(tool: object, label: string, validator?: SchemaValidator): ContractIssue[] {
   const issues: ContractIssue[] = [];
@@ -68,6 +69,7 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
         message: `${label}: "${key}" is not a valid JSON Schema 2020-12 (${problem}); fix the schema`,
       });
   }
+  issues.push(...handBuiltTaskIssues(given, label));
   return issues;
 }
 
