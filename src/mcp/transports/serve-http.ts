@@ -11,6 +11,7 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
+import { stopTasksOf } from '../server/tasks/serve-tasks.js';
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
 export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
@@ -67,8 +68,9 @@ export async function serveHttp(
     await runs.closeAll();
     throw error;
   }
-  return closingFirst(handle, () => {
+  return closingFirst(handle, async () => {
     changeEvents?.stop();
-    return runs.closeAll();
+    // Running tasks get the drain time, then end failed ("the server stopped before the task finished").
+    await Promise.all([stopTasksOf(prepared), runs.closeAll()]);
   });
 }
