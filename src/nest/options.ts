@@ -1,5 +1,5 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
-import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
+import type { AuthOptions, HttpHandlerOptions, TaskOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
@@ -53,6 +53,13 @@ export interface ToolwrightModuleOptions {
    * aborted when the transport closes.
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * How the calls of `@TaskSupport` tools run as MCP tasks: the task store (in memory by default,
+   * `RedisTaskStore` for several processes) and `drainMs`, how long the shutdown waits for running
+   * tasks (after the calls in flight) before it ends them `failed` ("the server stopped before the
+   * task finished"); default 5000 ms. See `TaskOptions`.
+   */
+  readonly tasks?: TaskOptions;
 }
 
 /**
@@ -158,6 +165,7 @@ const MODULE_OPTION_KEYS: readonly string[] = [
   'auth',
   'hideForbiddenTools',
   'shutdownTimeoutMs',
+  'tasks',
 ];
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */

@@ -27,6 +27,7 @@ import {
   servedFeaturesOf,
   servedToolsOf,
   serverFor,
+  stopTasksOf,
   toolScopesOf,
   type ProtocolEra,
   type ServedFeatures,
@@ -188,6 +189,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     this.serverOptions = {
       ...callOptionsOf(lookup),
       ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
+      ...(this.options.tasks === undefined ? {} : { tasks: this.options.tasks }),
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
     this.prepared = servedToolsOf(this.served, 'ToolwrightModule', this.serverOptions);
@@ -233,6 +235,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const timeoutMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     await this.calls.drain(timeoutMs);
+    // Running tasks get their drain time too, then end failed ("the server stopped before the task finished").
+    await stopTasksOf(this.prepared);
     if (this.stdio !== undefined) {
       await this.stdio.close();
     } else if (this.handler !== undefined) {
