@@ -89,6 +89,14 @@ export interface TaskStore {
   update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   /** The tasks of `owner`, newest first, `limit` at a time (none for the owner `*`). */
   list(owner: string, options: { readonly cursor?: string; readonly limit: number }): Promise<TaskPage>;
+  /**
+   * Watches a task that runs in this process, for a shared store: keeps its owner's lease alive
+   * (so other processes do not read it as orphaned) and calls `onEnded` once when the task ends
+   * elsewhere (a `tasks/cancel` answered by another process) or its state is gone (its TTL
+   * passed, Redis lost its data). Returns the function that stops watching. A store of one
+   * process has no need of it.
+   */
+  watch?(taskId: string, onEnded: (reason: string) => void): () => void;
   /** Releases what the store holds (timers, connections). */
   close?(): Promise<void>;
 }

@@ -41,11 +41,18 @@ export class TaskRunner {
     const controller = new AbortController();
     const ttl = setTimeout(() => void this.end(task.taskId, ttlPassedText(task.ttlMs)), task.ttlMs);
     ttl.unref?.();
+    // A shared store tells this process when the task ended elsewhere (cancelled by another process).
+    let running = true;
+    const unwatch = this.store.watch?.(task.taskId, (reason) => {
+      if (running) controller.abort(new TaskEndedError(reason));
+    });
     const settled = (async (): Promise<TaskRecord | undefined> => {
       try {
         const result = (await run(controller.signal, task)) as Record<string, unknown>;
+        running = false;
         return await this.store.update(task.taskId, { status: 'completed', result });
       } catch (err) {
+        running = false;
         const message = errorText(err);
         return await this.store
           .update(task.taskId, {
@@ -56,6 +63,7 @@ export class TaskRunner {
           .catch(() => undefined);
       } finally {
         clearTimeout(ttl);
+        unwatch?.();
         this.local.delete(task.taskId);
       }
     })();
