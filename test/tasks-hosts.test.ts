@@ -9,7 +9,8 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { TaskSupport, Tool } from '../src/index.js';
 import { ToolwrightModule } from '../src/nest/index.js';
 import { testTools } from '../src/testing/index.js';
-import { MemoryTaskStore } from '../src/runtime/index.js';
+import { Executor, MemoryTaskStore } from '../src/runtime/index.js';
+import { connectTools, serveHttp } from '../src/mcp/index.js';
 import { taskTools } from './support/task-tools.js';
 import { runCliCaptured } from './support/cli-io.js';
 import { fixture } from './support/cli-paths.js';
@@ -144,5 +145,36 @@ test('the Nest module: a task of an injected tool is polled and read; shutdown e
     assert.deepEqual([ended?.status, ended?.statusMessage], ['failed', 'the server stopped before the task finished']);
   } finally {
     await client.close().catch(() => undefined);
+  }
+});
+
+test('consume: connectTools calls a required upstream tool as a task and polls it; a cancel reaches the upstream task', async () => {
+  const upstreamTools = taskTools();
+  const upstream = await serveHttp({ name: 'upstream', version: '1.0.0' }, upstreamTools.tools);
+  const client = new V1Client({ name: 'consumer', version: '1.0.0' });
+  await client.connect(new V1HttpTransport(new URL(upstream.url)));
+  try {
+    const tools = await connectTools(client, {
+      policy: { rules: [{ effect: 'allow', capabilities: ['unclassified'] }] },
+    });
+    const deploy = tools.find((tool) => tool.name === 'deploy')!;
+    // The executor's call runs the upstream task to its end (a plain tools/call would be -32601).
+    const done = await new Executor({ tools: [deploy] }).run([{ id: '1', tool: 'deploy', args: { ms: 20 } }]);
+    assert.deepEqual(done[0]!.ok ? done[0]!.result.content : String(done[0]!.error), [
+      { type: 'text', text: 'deployed' },
+    ]);
+    const controller = new AbortController();
+    const running = new Executor({ tools: [deploy] }).run([{ id: '2', tool: 'deploy', args: { ms: 60_000 } }], {
+      signal: controller.signal,
+    });
+    for (let attempt = 0; attempt < 400 && upstreamTools.aborted.length === 0; attempt++) {
+      if (attempt === 20) controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await running;
+    assert.deepEqual(upstreamTools.aborted, ['deploy']);
+  } finally {
+    await client.close();
+    await upstream.close();
   }
 });
