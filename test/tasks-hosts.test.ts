@@ -178,3 +178,22 @@ test('consume: connectTools calls a required upstream tool as a task and polls i
     await upstream.close();
   }
 });
+
+test('MemoryTaskStore: maxTasks counts ended tasks until their TTL passes; statuses never leave a terminal one', async () => {
+  let now = 1_000;
+  const store = new MemoryTaskStore({ maxTasks: 2, now: () => now });
+  const init = { owner: 'connection:x', tool: 'job', ttlMs: 5_000, pollIntervalMs: 10 };
+  const first = await store.create(init);
+  await store.update(first.taskId, { status: 'completed', result: { content: [] } });
+  assert.deepEqual(await store.update(first.taskId, { status: 'working' }), await store.get(first.taskId, init.owner));
+  assert.equal((await store.get(first.taskId, init.owner))?.status, 'completed');
+  await store.create(init);
+  await assert.rejects(store.create(init), {
+    name: 'TaskLimitError',
+    message: 'this server keeps as many tasks as it may (maxTasks 2); retry once older ones have expired',
+  });
+  now += 5_000;
+  assert.equal((await store.create(init)).status, 'working');
+  assert.equal(await store.get(first.taskId, init.owner), undefined);
+  assert.equal(store.size, 1);
+});

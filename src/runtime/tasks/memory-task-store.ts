@@ -24,6 +24,9 @@ export interface MemoryTaskStoreOptions {
   readonly now?: () => number;
 }
 
+/** How often a create sweeps expired tasks at most (and whenever the store is full): 1,000 ms. */
+const SWEEP_EVERY_MS = 1_000;
+
 /** The default bounds of a `MemoryTaskStore`. */
 export const MEMORY_TASK_STORE_DEFAULTS = Object.freeze({ maxLivePerOwner: 32, maxLive: 1_000, maxTasks: 10_000 });
 
@@ -32,12 +35,16 @@ export const MEMORY_TASK_STORE_DEFAULTS = Object.freeze({ maxLivePerOwner: 32, m
  * `maxLivePerOwner` (32) live tasks per owner and `maxLive` (1,000) on the server, at most
  * `maxTasks` (10,000) kept, live and ended; a new task past a bound is refused with a retryable
  * `TaskLimitError`. A task's TTL is capped at `MAX_TASK_TTL_MS` (24 hours); an ended task and its
- * result are kept until the TTL passes, then dropped (expired tasks are swept as new ones come,
- * never by a timer). Records are frozen; a terminal task never changes.
+ * result are kept until the TTL passes, then dropped (expired tasks are swept as new ones come, at
+ * most once a second or when the store is full, never by a timer; live tasks are counted as they
+ * start and end, so a create never scans them). Records are frozen; a terminal task never changes.
  */
 export class MemoryTaskStore implements TaskStore {
   readonly shared = false;
   private readonly tasks = new Map<string, TaskRecord>();
+  private readonly live = new Set<string>();
+  private readonly liveByOwner = new Map<string, number>();
+  private sweptAt = 0;
   private readonly maxLivePerOwner: number;
   private readonly maxLive: number;
   private readonly maxTasks: number;
@@ -60,17 +67,10 @@ export class MemoryTaskStore implements TaskStore {
 
   async create(init: TaskInit): Promise<TaskRecord> {
     const now = this.now();
-    this.sweep(now);
-    let live = 0;
-    let liveOfOwner = 0;
-    for (const task of this.tasks.values()) {
-      if (isTerminalStatus(task.status)) continue;
-      live++;
-      if (task.owner === init.owner) liveOfOwner++;
-    }
-    if (init.owner !== '*' && liveOfOwner >= this.maxLivePerOwner)
+    if (this.tasks.size >= this.maxTasks || now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
+    if (init.owner !== '*' && (this.liveByOwner.get(init.owner) ?? 0) >= this.maxLivePerOwner)
       throw new TaskLimitError('maxLivePerOwner', this.maxLivePerOwner);
-    if (live >= this.maxLive) throw new TaskLimitError('maxLive', this.maxLive);
+    if (this.live.size >= this.maxLive) throw new TaskLimitError('maxLive', this.maxLive);
     if (this.tasks.size >= this.maxTasks) throw new TaskLimitError('maxTasks', this.maxTasks);
     const record: TaskRecord = Object.freeze({
       taskId: randomUUID(),
@@ -83,6 +83,7 @@ export class MemoryTaskStore implements TaskStore {
       pollIntervalMs: init.pollIntervalMs,
     });
     this.tasks.set(record.taskId, record);
+    this.countLive(record, 1);
     return record;
   }
 
@@ -90,7 +91,7 @@ export class MemoryTaskStore implements TaskStore {
     const task = this.tasks.get(taskId);
     if (task === undefined) return undefined;
     if (this.expired(task, this.now())) {
-      this.tasks.delete(taskId);
+      this.drop(task);
       return undefined;
     }
     return task.owner === owner || task.owner === '*' ? task : undefined;
@@ -114,6 +115,7 @@ export class MemoryTaskStore implements TaskStore {
       ...(change.error === undefined ? {} : { error: change.error }),
     });
     this.tasks.set(taskId, next);
+    if (isTerminalStatus(next.status)) this.countLive(next, -1);
     return next;
   }
 
@@ -138,6 +140,21 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   private sweep(now: number): void {
-    for (const [id, task] of this.tasks) if (this.expired(task, now)) this.tasks.delete(id);
+    this.sweptAt = now;
+    for (const task of this.tasks.values()) if (this.expired(task, now)) this.drop(task);
+  }
+
+  private drop(task: TaskRecord): void {
+    this.tasks.delete(task.taskId);
+    if (!isTerminalStatus(task.status)) this.countLive(task, -1);
+  }
+
+  /** Keeps the live counts (all, and per owner) as tasks start and end, so a create never scans. */
+  private countLive(task: TaskRecord, delta: 1 | -1): void {
+    if (delta === 1) this.live.add(task.taskId);
+    else this.live.delete(task.taskId);
+    const count = (this.liveByOwner.get(task.owner) ?? 0) + delta;
+    if (count <= 0) this.liveByOwner.delete(task.owner);
+    else this.liveByOwner.set(task.owner, count);
   }
 }
