@@ -14,6 +14,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import type { ContractTool } from '../src/index.js';
 import { createServer } from '../src/mcp/index.js';
 import { median } from './support/median.js';
+import { cpuPer } from './support/cpu-per.js';
 
 const WARMUP = 300;
 const ROUNDS = 8;
@@ -37,13 +38,6 @@ const asTask: Work = async (client) => {
   );
   return client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
 };
-
-async function cpuPer(client: Client, work: Work, count: number): Promise<number> {
-  const start = process.cpuUsage();
-  for (let i = 0; i < count; i++) await work(client);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
-}
 
 export async function run(): Promise<void> {
   // A server per kind of call, so the task store of one never weighs on the other.

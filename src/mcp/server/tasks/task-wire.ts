@@ -1,19 +1,22 @@
 import type { TaskRecord } from '../../../runtime/tasks/index.js';
 
-/**
- * A task as the 2025-11-25 utility writes it: `taskId`, `status`, `statusMessage` (when there is
- * one), `createdAt` and `lastUpdatedAt` as ISO 8601, `ttl` and `pollInterval` in milliseconds.
- */
-export function legacyTaskOf(task: TaskRecord): Record<string, unknown> {
+/** What both eras write of a task: id, status, message (when there is one), ISO 8601 times. */
+function commonOf(task: TaskRecord): Record<string, unknown> {
   return {
     taskId: task.taskId,
     status: task.status,
     ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     createdAt: new Date(task.createdAt).toISOString(),
     lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
-    ttl: task.ttlMs,
-    pollInterval: task.pollIntervalMs,
   };
+}
+
+/**
+ * A task as the 2025-11-25 utility writes it: `taskId`, `status`, `statusMessage` (when there is
+ * one), `createdAt` and `lastUpdatedAt` as ISO 8601, `ttl` and `pollInterval` in milliseconds.
+ */
+export function legacyTaskOf(task: TaskRecord): Record<string, unknown> {
+  return { ...commonOf(task), ttl: task.ttlMs, pollInterval: task.pollIntervalMs };
 }
 
 /**
@@ -22,11 +25,7 @@ export function legacyTaskOf(task: TaskRecord): Record<string, unknown> {
  */
 export function modernTaskOf(task: TaskRecord, detailed: boolean): Record<string, unknown> {
   return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: new Date(task.createdAt).toISOString(),
-    lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
+    ...commonOf(task),
     ttlMs: task.ttlMs,
     pollIntervalMs: task.pollIntervalMs,
     ...(detailed && task.status === 'completed' && task.result !== undefined ? { result: task.result } : {}),
