@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioChild } from './support/transport-child.js';
 import { envelope } from './support/modern-http.js';
 
@@ -32,6 +32,39 @@ test('2025-11-25 over stdio (SDK 1.x): a task with progress tagged with its task
     assert.deepEqual(result, { content: [{ type: 'text', text: 'finished io' }], _meta: { [RELATED]: { taskId } } });
     // The SDK hands the progress to onprogress without its token.
     assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'started io', _meta: { [RELATED]: { taskId } } }]);
+  } finally {
+    await client.close();
+  }
+});
+
+test('2025-11-25 over stdio: a question mid-task moves it to input_required until the client answers', async () => {
+  const client = new V1Client({ name: 'tasks-stdio-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  let release!: () => void;
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  const questions: unknown[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    questions.push(request.params._meta);
+    await answered;
+    return { action: 'accept', content: {} };
+  });
+  await client.connect(new V1StdioTransport({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' }));
+  try {
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'ask', arguments: {}, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    let task = await client.experimental.tasks.getTask(taskId);
+    for (let attempt = 0; attempt < 400 && task.status !== 'input_required'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      task = await client.experimental.tasks.getTask(taskId);
+    }
+    assert.equal(task.status, 'input_required');
+    assert.equal(task.statusMessage, 'waiting for an answer to elicitation/create');
+    assert.deepEqual(questions, [{ [RELATED]: { taskId } }]);
+    release();
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'the user said accept' }]);
   } finally {
     await client.close();
   }

@@ -5,7 +5,8 @@ import type { ContractTool } from '../../src/contract/index.js';
  * its gate (`release(label)`), or `ms` milliseconds when given, and answers `finished <label>`;
  * its signal's abort is recorded in `aborted`. `deploy` (required) answers `deployed` after `ms`.
  * `failing` (optional) throws; `held` (optional, 100 ms time limit, on the resource `db:main`)
- * never ends by itself; `brief` (optional, 50 ms TTL) waits for its gate; `greet` is no task tool.
+ * never ends by itself; `brief` (optional, 50 ms TTL) waits for its gate; `ask` (optional) asks
+ * the user with a form and answers with the action; `greet` is no task tool.
  */
 export function taskTools(): {
   readonly tools: ContractTool[];
@@ -77,6 +78,12 @@ export function taskTools(): {
         await wait('brief', undefined, ctx.signal);
         return 'never';
       },
+    },
+    {
+      name: 'ask',
+      description: 'Asks the user, then answers',
+      task: { support: 'optional', pollIntervalMs: 10 },
+      execute: async (_args, ctx) => `the user said ${(await ctx.elicit({ message: 'Go on?' })).action}`,
     },
     { name: 'greet', description: 'Says hello', execute: async () => 'hello' },
   ];
