@@ -53,6 +53,13 @@ export interface ToolwrightModuleOptions {
    * aborted when the transport closes.
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Told every record of every served call, in order, as the call core learns of it (each
+   * `ctx.writeRecord` as it is written, then the returned and the permissions record), exactly
+   * as the call core's `onRecord` option says (see `CallCoreOptions.onRecord`). The same hook may
+   * come from `TOOLWRIGHT_CALL_OPTIONS` instead; given by both, the application's start fails.
+   */
+  readonly onRecord?: CallCoreOptions['onRecord'];
 }
 
 /**
@@ -158,6 +165,7 @@ const MODULE_OPTION_KEYS: readonly string[] = [
   'auth',
   'hideForbiddenTools',
   'shutdownTimeoutMs',
+  'onRecord',
 ];
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
@@ -219,5 +227,7 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
   }
   if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean')
     throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
+  if (given.onRecord !== undefined && typeof given.onRecord !== 'function')
+    throw new TypeError(`${where}: "onRecord" must be a function (record, call) => void`);
   return given as ToolwrightModuleOptions;
 }

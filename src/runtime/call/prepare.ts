@@ -46,6 +46,7 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
     requires,
     policy: settings.policy,
     interceptors: settings.interceptors,
+    watches: settings.watches,
     timeoutMs: tool.timeoutMs ?? settings.timeoutMs,
     maxOutputChars: tool.maxOutputChars ?? settings.maxOutputChars,
   };

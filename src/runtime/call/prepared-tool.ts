@@ -3,6 +3,7 @@ import type { CompiledEntry } from '../../compiler/internal.js';
 import type { CompiledSchema } from '../../compiler/validation/index.js';
 import type { Interceptor } from '../interceptors/types.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
+import type { CallWatch } from './call-steps.js';
 
 /*
  * What the call core's two halves share: a prepared tool (made by prepare.ts, run by run.ts), how
@@ -59,6 +60,8 @@ export interface CoreTool extends PreparedTool {
   readonly policy: PermissionPolicy | undefined;
   readonly interceptors: readonly Interceptor[];
   readonly maxOutputChars: number | undefined;
+  /** What watches this tool's calls' steps (see `CallSteps`); empty when nothing does. */
+  readonly watches: readonly CallWatch[];
 }
 
 /** The prepared tools `prepareTool` made: the core runs only those (their settings were checked here). */
