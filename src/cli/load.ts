@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ContractError, ToolwrightError, type ContractTool } from '../contract/index.js';
+import { ContractError, type ContractTool } from '../contract/index.js';
 import { kindOf, errorText } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile, type SchemaProfile } from '../compiler/index.js';

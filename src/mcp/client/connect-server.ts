@@ -1,3 +1,5 @@
+import { checkOptionsObject } from '../../util/options.js';
+import { CONNECT_SERVER_KEYS } from '../entry-options.js';
 import type { ContractTool } from '../../contract/index.js';
 import { errorText } from '../../util/describe.js';
 import type { McpClientLike } from './client-like.js';
@@ -222,6 +224,7 @@ export async function connectServer(
   target: ServerTarget,
   options: ConnectServerOptions = {},
 ): Promise<ServerConnection> {
+  checkOptionsObject('connectServer', options, CONNECT_SERVER_KEYS);
   if ('url' in target) {
     const authProvider = authProviderOf(target);
     if (authProvider !== undefined) await refuseUnboundCredentials(authProvider);

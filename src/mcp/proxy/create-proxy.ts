@@ -1,3 +1,5 @@
+import { checkOptionsObject } from '../../util/options.js';
+import { CREATE_PROXY_KEYS } from '../entry-options.js';
 import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import type { CallCoreOptions, PermissionPolicy } from '../../runtime/index.js';
@@ -114,6 +116,7 @@ export interface Proxy {
  * resource URI or URI template, see `mergeFeatures`).
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
+  checkOptionsObject('createProxy', options, CREATE_PROXY_KEYS);
   if (!Array.isArray(upstreams) || upstreams.length === 0)
     throw new TypeError('proxy: give at least one upstream server');
   const checked = upstreams.map(checkUpstream);
