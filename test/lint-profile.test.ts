@@ -4,7 +4,7 @@ import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContractError, Tool, compile, type ContractTool, type ToolOutput } from '../src/index.js';
-import { applySchemaProfile, lintTools } from '../src/compiler/index.js';
+import { applySchemaProfile, lintTools, PROFILE_LEAVES } from '../src/compiler/index.js';
 import { createCallContext } from '../src/runtime/index.js';
 import { serveHttp } from '../src/index.js';
 import { tools as issueTools } from '../samples/issues/tools.js';
@@ -54,6 +54,10 @@ test('with the portable profile every tool passes every provider rule but raw Ge
   );
   // One per object of the listing (map entries and unrolled recursion list more objects than the exact schema).
   assert.equal(findings.length, 14);
+  // Told the listing is portable, the lint leaves that rule to the host; named providers get it back.
+  assert.deepEqual(lintTools(portable, { profile: 'portable' }), []);
+  assert.equal(lintTools(portable, { profile: 'portable', providers: ['gemini'] }).length, 14);
+  assert.deepEqual(PROFILE_LEAVES, { portable: ['gemini/additional-properties'] });
 });
 
 test('each provider profile passes that provider rules', () => {
@@ -290,8 +294,9 @@ test('compile({ lint }) turns findings into schema-lint issues; the portable pro
       .length,
     1,
   );
-  // Every provider includes raw Gemini, which refuses the additionalProperties portable keeps.
-  assert.throws(() => compile([Count], { schemaProfile: 'portable', lint: true }), {
+  // lint: true leaves portable's one raw-Gemini rule to the host's adapter; naming gemini checks it.
+  assert.equal(compile([Count], { schemaProfile: 'portable', lint: true }).length, 1);
+  assert.throws(() => compile([Count], { schemaProfile: 'portable', lint: ['gemini'] }), {
     message:
       /^toolwright: 1 problem in the tool contract:\n  - \[schema-lint\] tool "count" inputSchema \/additionalProperties: \[gemini\/additional-properties\]/,
   });
