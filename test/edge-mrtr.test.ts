@@ -503,8 +503,12 @@ test(
 );
 
 test('mrtr: bad input-round options are refused, naming the option', () => {
-  assert.throws(() => new ParkedRuns({ maxRequests: 0 }), {
-    message: 'inputRounds.maxRequests must be a positive integer, got 0',
+  assert.throws(() => new ParkedRuns({ maxRequests: -1 }), {
+    message:
+      'inputRounds.maxRequests must be a positive integer, 0 (the default, 10) or Infinity (no limit), got -1 (a negative number is not "no limit" here)',
+  });
+  assert.throws(() => new ParkedRuns({ maxRequests: 2.5 }), {
+    message: 'inputRounds.maxRequests must be a positive integer, 0 (the default, 10) or Infinity (no limit), got 2.5',
   });
   assert.throws(() => new ParkedRuns({ abandonAfterMs: -1 }), {
     message: 'inputRounds.abandonAfterMs must be a positive number of milliseconds up to 2147483647, got -1',

@@ -1,6 +1,7 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
 import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
+import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
 export type ToolwrightTransport = 'stdio' | 'http' | 'none';
@@ -53,6 +54,13 @@ export interface ToolwrightModuleOptions {
    * aborted when the transport closes.
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Told every record of every served call, in order, as the call core learns of it (each
+   * `ctx.writeRecord` as it is written, then the returned and the permissions record), exactly
+   * as the call core's `onRecord` option says (see `CallCoreOptions.onRecord`). The same hook may
+   * come from `TOOLWRIGHT_CALL_OPTIONS` instead; given by both, the application's start fails.
+   */
+  readonly onRecord?: CallCoreOptions['onRecord'];
 }
 
 /**
@@ -148,7 +156,7 @@ export interface ToolwrightOutputLimits {
 export const DEFAULT_MCP_PATH = '/mcp';
 
 /** Every key of `ToolwrightModuleOptions`, in the order the error message lists them. */
-const MODULE_OPTION_KEYS: readonly string[] = [
+const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'name',
   'version',
   'instructions',
@@ -158,10 +166,11 @@ const MODULE_OPTION_KEYS: readonly string[] = [
   'auth',
   'hideForbiddenTools',
   'shutdownTimeoutMs',
-];
+  'onRecord',
+);
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
-export const ASYNC_OPTION_KEYS: readonly string[] = [
+export const ASYNC_OPTION_KEYS = optionKeys<ToolwrightModuleAsyncOptions>()(
   'imports',
   'inject',
   'useFactory',
@@ -169,18 +178,7 @@ export const ASYNC_OPTION_KEYS: readonly string[] = [
   'useExisting',
   'provideInjectionTokensFrom',
   'isGlobal',
-];
-
-/**
- * Throws a `TypeError` naming the first key of `options` that `known` lacks, as
- * `<where>: unknown option "key" (known options: a, b, ...)`.
- */
-export function refuseUnknownKeys(where: string, options: object, known: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key))
-      throw new TypeError(`${where}: unknown option ${JSON.stringify(key)} (known options: ${known.join(', ')})`);
-  }
-}
+);
 
 /**
  * Checks the module's options and throws a `TypeError` naming the first bad one: an unknown key
@@ -196,7 +194,7 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
     throw new TypeError(
       `${where}: the options must be an object { name, version, transport }, got ${options === null ? 'null' : typeof options}`,
     );
-  refuseUnknownKeys(where, options, [...MODULE_OPTION_KEYS, ...also]);
+  checkOptionsObject(where, options, [...MODULE_OPTION_KEYS, ...also]);
   const given = options as Partial<ToolwrightModuleOptions>;
   if (typeof given.name !== 'string' || given.name === '')
     throw new TypeError(`${where}: "name" must be a non-empty string (the server's name)`);
@@ -219,5 +217,7 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
   }
   if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean')
     throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
+  if (given.onRecord !== undefined && typeof given.onRecord !== 'function')
+    throw new TypeError(`${where}: "onRecord" must be a function (record, call) => void`);
   return given as ToolwrightModuleOptions;
 }

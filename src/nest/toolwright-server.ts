@@ -185,8 +185,14 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
         validateOutput: undefined,
       });
     this.served = Object.freeze(tools);
+    const callOptions = callOptionsOf(lookup);
+    if (this.options.onRecord !== undefined && callOptions.onRecord !== undefined)
+      throw new TypeError(
+        'ToolwrightModule: "onRecord" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
+      );
     this.serverOptions = {
-      ...callOptionsOf(lookup),
+      ...callOptions,
+      ...(this.options.onRecord === undefined ? {} : { onRecord: this.options.onRecord }),
       ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.

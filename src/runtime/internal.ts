@@ -12,3 +12,5 @@ export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
 // The hosts outside the runtime check their call-core options against these keys.
 export { CALL_CORE_OPTION_KEYS } from './call/options.js';
+// The call core's observer of a call's steps (what `onRecord` is built on; tracing will hang on it).
+export type { CallStep, CallStepObserver, CallWatch, RecordOrigin } from './call/call-steps.js';

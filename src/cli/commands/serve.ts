@@ -3,6 +3,7 @@ import { serveHttp, serveStdio } from '../../mcp/index.js';
 import type { ServeCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { CliError, loadTools } from '../load.js';
+import { cliPolicyOf } from '../load-policy.js';
 
 /**
  * `toolwright serve <module>`: serves the module's tools (and its resources, templates and
@@ -17,16 +18,26 @@ import { CliError, loadTools } from '../load.js';
  *   picks a free port, so read it there). Resolves (exit code 0) after Ctrl-C or SIGTERM, once
  *   the server closed. A port that cannot be listened on throws `CliError`
  *   (`cannot listen on 127.0.0.1:3000: ...`).
+ *
+ * Permissions are decided by the module's `policy` export (see `policyExported`): its rules, then
+ * the user, asked through the client's elicitation (pushed in the 2025 era, `input_required` in
+ * the 2026-07-28 era). With `--ask` and no `policy` export, a policy with no rules asks the user
+ * for every permission; with neither, a tool that needs one is denied (`NoPermissionPolicyError`).
  */
 export async function serveCommand(command: ServeCommand, io: CliIo): Promise<number> {
-  const { tools, defaultName, resources, prompts, changes } = await loadTools(
-    command.module,
-    io.cwd,
-    command.profile === undefined ? {} : { schemaProfile: command.profile },
-  );
+  const {
+    tools,
+    defaultName,
+    resources,
+    prompts,
+    changes,
+    policy: exported,
+  } = await loadTools(command.module, io.cwd, command.profile === undefined ? {} : { schemaProfile: command.profile });
   const info = { name: command.name ?? defaultName, version: command.version ?? '0.0.0' };
   const count = servedCount(tools.length, resources?.length, prompts?.length);
+  const policy = cliPolicyOf(exported, command.ask === true);
   const features = {
+    ...(policy === undefined ? {} : { policy }),
     ...(resources === undefined ? {} : { resources }),
     ...(prompts === undefined ? {} : { prompts }),
     ...(changes === undefined ? {} : { changes }),

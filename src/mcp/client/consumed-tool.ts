@@ -136,7 +136,8 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
 /**
  * Runs a consumed tool's call under the consumer's own policy: its requirement is checked (a
  * question asked as the policy says), then the server is called; the call's permission record
- * is put on the result unless the server sent one of its own (a denial carries it as
+ * is put on the result unless the server sent one of its own, and then written with
+ * `ctx.writeRecord` instead, so a host's `onRecord` still hears it (a denial carries it as
  * `error.record`).
  */
 async function underPolicy(
@@ -151,7 +152,10 @@ async function underPolicy(
   });
   if (record === undefined) return value;
   const result = toolResultOf(value);
-  return result.record === undefined ? { ...result, record } : result;
+  if (result.record === undefined) return { ...result, record };
+  // The server's record wins the result; the decisions still reach the host (its `onRecord`).
+  ctx.writeRecord(record.ns, record.data);
+  return result;
 }
 
 /**

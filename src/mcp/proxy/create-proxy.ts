@@ -1,6 +1,7 @@
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
-import type { PermissionPolicy } from '../../runtime/index.js';
+import type { CallCoreOptions, PermissionPolicy } from '../../runtime/index.js';
 import {
   connectServer,
   type ConsumerPolicyOptions,
@@ -65,6 +66,12 @@ export interface ProxyOptions {
   readonly stderr?: 'inherit' | 'ignore' | 'pipe';
   /** Told when an upstream's `list_changed` refresh fails or makes names collide (the old tools stay). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Told every record of every proxied call as the proxy's call core learns of it (see
+   * `CallCoreOptions.onRecord`): the upstream's record of the call, when its result carries one,
+   * and the proxy's own permissions record under a `policy`.
+   */
+  readonly onRecord?: CallCoreOptions['onRecord'];
 }
 
 /** A running proxy: its upstream connections and the merged tools it serves. */
@@ -93,6 +100,19 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** `createProxy`'s option keys. */
+const CREATE_PROXY_KEYS = optionKeys<ProxyOptions>()(
+  'info',
+  'policy',
+  'maxLLMChars',
+  'maxOutputChars',
+  'trustClaims',
+  'elicit',
+  'stderr',
+  'onError',
+  'onRecord',
+);
+
 /**
  * Connects to every upstream (stdio commands and URLs) and aggregates their tools, resources,
  * resource templates and prompts into one server. Each tool (resource, template, prompt) is served
@@ -108,11 +128,15 @@ export interface Proxy {
  * resource URI or URI template, see `mergeFeatures`).
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
+  checkOptionsObject('createProxy', options, CREATE_PROXY_KEYS);
   if (!Array.isArray(upstreams) || upstreams.length === 0)
     throw new TypeError('proxy: give at least one upstream server');
   const checked = upstreams.map(checkUpstream);
   const info = options.info ?? { name: 'toolwright-proxy', version: '0.0.0' };
-  const serverOptions = options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars };
+  const serverOptions = {
+    ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
+    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+  };
   const live = new Set<Server>();
   // One bus per HTTP endpoint: its 2026-07-28 clients' listen streams are told of changes there.
   const changeBuses = new Set<InMemoryServerEventBus>();

@@ -7,6 +7,8 @@ import { ParkedRuns } from './input-rounds/parked-runs.js';
 import type { ProtocolEra } from './extra.js';
 import { featureCapabilitiesOf, servedFeaturesOf, type ServedFeatures } from './features.js';
 import { serveFeatures } from './serve-features.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CALL_CORE, FEATURES, SERVER, unique } from '../entry-options.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -16,6 +18,9 @@ export interface ServerInfo {
   /** Shown to the client's model as the server's instructions. */
   readonly instructions?: string;
 }
+
+/** `createServer`'s option keys. */
+const CREATE_SERVER_KEYS = unique(optionKeys<ServerOptions>()(...CALL_CORE, ...FEATURES, ...SERVER, 'transport'));
 
 /**
  * Builds an SDK low-level `Server` (one per connection) serving `tools`, and `options.resources`
@@ -29,9 +34,10 @@ export interface ServerInfo {
  * closing the transport aborts every call in flight (the SDK aborts each request's signal).
  * Every call runs through the call core with `options` (see `runToolCall`). Throws, naming the
  * tool, on a duplicate name, an invalid name or a schema that cannot be used, and on bad options
- * (see `prepareTools`).
+ * (see `prepareTools`; an unknown key is `createServer: unknown option "x" (known options: ...)`).
  */
 export function createServer(info: ServerInfo, tools: readonly ContractTool[], options: ServerOptions = {}): Server {
+  checkOptionsObject('createServer', options, CREATE_SERVER_KEYS);
   const prepared = servedToolsOf(tools, 'createServer', options);
   return serverFor(info, prepared, options, undefined, servedFeaturesOf(options, 'createServer'));
 }

@@ -11,9 +11,16 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
 export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+/** `serveHttp`'s option keys. */
+const SERVE_HTTP_KEYS = unique(
+  optionKeys<ServeHttpOptions>()('host', 'port', ...HTTP_HANDLER, ...CALL_CORE, ...FEATURES, ...SERVER, ...PROFILE),
+);
 
 /**
  * Serves contract tools (and the `resources` and `prompts` of the options) over streamable
@@ -28,14 +35,16 @@ export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'tran
  * `auth`, each tool's `scopes` are checked at the HTTP level (see `createAuthGate`). Calls
  * parked in the 2026-07-28 era (see `InputRoundOptions`) are shared by the endpoint's
  * per-request servers and stopped by `close()`; with `inputRounds.relay`, the node listens on
- * its relay bus before it listens for requests (rejecting when the bus cannot listen). Resolves
- * once listening.
+ * its relay bus before it listens for requests (rejecting when the bus cannot listen). Rejects
+ * on an unknown option (`serveHttp: unknown option "x" (known options: ...)`). Resolves once
+ * listening.
  */
 export async function serveHttp(
   info: ServerInfo,
   tools: readonly ContractTool[],
   options: ServeHttpOptions = {},
 ): Promise<HttpHandle> {
+  checkOptionsObject('serveHttp', options, SERVE_HTTP_KEYS);
   keepServingOnFloatingRejections();
   const serverOptions = { ...options, transport: 'http' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);

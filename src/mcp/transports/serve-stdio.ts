@@ -8,15 +8,23 @@ import type { ProtocolEra } from '../server/extra.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CALL_CORE, FEATURES, PROFILE, SERVER, STDIO, unique } from '../entry-options.js';
 
 /** Options of `serveStdio`: the stdio transport's and the server's (the transport kind is set here). */
 export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+/** `serveStdio`'s option keys. */
+const SERVE_STDIO_KEYS = unique(
+  optionKeys<ServeStdioOptions>()(...STDIO, ...CALL_CORE, ...FEATURES, ...SERVER, ...PROFILE),
+);
 
 /**
  * Serves contract tools (and the `resources` and `prompts` of the options) over stdio:
  * `connectStdio` with one `createServer(info, tools, options)` whose calls see
  * `session.transport === 'stdio'`. Rejects, naming the tool, when the tool set is
- * invalid (see `createServer`). Tools must not write to stdout: log with `ctx.log` (to the
+ * invalid (see `createServer`), and on an unknown option (`serveStdio: unknown option "x" (known
+ * options: ...)`). Tools must not write to stdout: log with `ctx.log` (to the
  * client) or to stderr; while serving the process's own stdout, stray `console.log` output is
  * rerouted to stderr (`guardStdout`). A rejection a tool leaves unhandled is logged and the
  * process keeps serving (`keepServingOnFloatingRejections`). Resolves to the running server's handle.
@@ -26,6 +34,7 @@ export async function serveStdio(
   tools: readonly ContractTool[],
   options: ServeStdioOptions = {},
 ): Promise<StdioHandle> {
+  checkOptionsObject('serveStdio', options, SERVE_STDIO_KEYS);
   keepServingOnFloatingRejections(options.log);
   const serverOptions = { ...options, transport: 'stdio' as const };
   const prepared = servedToolsOf(listedUnderProfile(tools, options), 'createServer', serverOptions);

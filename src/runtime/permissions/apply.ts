@@ -27,13 +27,15 @@ export interface PolicyRun<T> {
  * 2. the call's `toolwright:permissions` record `{ decisions, grants }` (the answers of the call
  *    and its checks, each as made) is resolved with the value when anything was checked or
  *    asked; a `PermissionDeniedError` leaving the call carries it as `error.record`. Other
- *    errors pass through unchanged.
+ *    errors pass through unchanged. Either way `recorded`, when given, is told the record (once,
+ *    when there is one) before the call's value or error leaves.
  */
 export async function runUnderPolicy<T>(
   policy: PermissionPolicy,
   toolName: string,
   ctx: CallContext,
   attempt: PolicyAttempt<T>,
+  recorded?: (record: ToolRecord) => void,
 ): Promise<PolicyRun<T>> {
   const invocation = new PermissionInvocation(policy, toolName, ctx);
   const run = invocation.newRun(ctx);
@@ -44,7 +46,10 @@ export async function runUnderPolicy<T>(
   } catch (failure) {
     const record = invocation.recordOf(run);
     if (failure instanceof PermissionDeniedError && record !== undefined) failure.record = record;
+    if (record !== undefined) recorded?.(record);
     throw failure;
   }
-  return { value, record: invocation.recordOf(run) };
+  const record = invocation.recordOf(run);
+  if (record !== undefined) recorded?.(record);
+  return { value, record };
 }

@@ -1,3 +1,5 @@
+import { checkOptionsObject, optionKeys } from '../../../util/options.js';
+import { HTTP_HANDLER } from '../../entry-options.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
@@ -131,6 +133,9 @@ export interface McpHttpHandler {
 
 export { newSessionId } from './http-session.js';
 
+/** `createHttpHandler`'s option keys. */
+const HTTP_HANDLER_KEYS = optionKeys<HttpHandlerOptions>()(...HTTP_HANDLER);
+
 /**
  * Builds a `(req, res)` listener that serves MCP streamable HTTP (spec 2025-11-25) on plain
  * `node:http` (or any framework passing node's request and response; a body already parsed
@@ -173,6 +178,15 @@ export { newSessionId } from './http-session.js';
  * calls of that POST (see `InFlightCalls`). Unexpected failures give 500 `-32603 Internal error`.
  */
 export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
+  checkOptionsObject('createHttpHandler', options, HTTP_HANDLER_KEYS);
+  return httpHandlerOf(factory, options);
+}
+
+/**
+ * `createHttpHandler` without the check of its option keys, for `listenHttp`, whose options are
+ * the handler's and more (a server's, which `serveHttp` checked). Internal to the transports.
+ */
+export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOptions): McpHttpHandler {
   const guard = createHostOriginGuard(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!isPositiveInteger(maxBodyBytes))

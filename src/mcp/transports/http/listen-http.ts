@@ -1,7 +1,7 @@
 import { createServer as createNodeServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerFactory } from '../server-factory.js';
-import { createHttpHandler, type HttpHandlerOptions } from './http-handler.js';
+import { httpHandlerOf, type HttpHandlerOptions } from './http-handler.js';
 
 /**
  * How long `listenHttp` keeps an idle keep-alive connection open (65 s, longer than any common
@@ -52,7 +52,7 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
     options.auth === undefined || options.auth.resource !== undefined
       ? options.auth
       : { ...options.auth, resource: () => url };
-  const handler = createHttpHandler(factory, { ...options, path, ...(auth !== undefined ? { auth } : {}) });
+  const handler = httpHandlerOf(factory, { ...options, path, ...(auth !== undefined ? { auth } : {}) });
   const server = createNodeServer(handler);
   // Idle keep-alive connections are closed by the client first (undici and browsers give up
   // after 4-5 s): a server that closes first races the client's next request on that socket,
