@@ -1,0 +1,178 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
+import { serveOverHttp, type ServedOverHttp } from './support/http-serve.js';
+import {
+  ERA_CLIENT_KINDS,
+  connectRawEraClient,
+  plainResult,
+  type ConnectedEraClient,
+  type EraClientKind,
+  type EraTarget,
+} from './support/nest-era-clients.js';
+import { until } from './support/server-harness.js';
+
+/*
+ * A tool set changed while real clients of both SDK lines and both eras are connected (SDK 1.x
+ * in the 2025-11-25 era, SDK 2.x in each era), over stdio (a `toolwright serve` child per client)
+ * and streamable HTTP (one `toolwright serve --http` for the file, every client connected at
+ * once): the module's `apply_change` tool changes the set through the `ServedSet` the CLI hands
+ * to its `onServe`. Each client is told as its era defines (2025: `notifications/tools/
+ * list_changed`; 2026-07-28: on its `subscriptions/listen` stream, which asked for
+ * `toolsListChanged`), lists the new set, a call already running finishes as it started, the
+ * replaced tool's new calls run the new one, and the removed tool is an unknown tool. 2026-07-28
+ * lists carry the caching hints (`ttlMs` 0, `public`); 2025 lists carry none.
+ */
+
+const FIXTURE = join(OUT_DIR, 'test', 'support', 'sets-fixture.js');
+const BEFORE = ['slow', 'doomed', 'apply_change', 'undo_change', 'release', 'running'];
+const AFTER = ['slow', 'apply_change', 'undo_change', 'release', 'running', 'fresh'];
+
+const ANY = { parse: (value: unknown) => value, safeParse: (value: unknown) => ({ success: true, data: value }) };
+const ANY_V2 = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };
+
+/** One client, whichever line and era, as these tests drive it. */
+interface SetClient {
+  readonly kind: EraClientKind;
+  /** How many `notifications/tools/list_changed` it heard. */
+  readonly told: () => number;
+  /** The raw `tools/list` result (no client cache), with what only one era stamps kept. */
+  rawList(): Promise<Record<string, unknown>>;
+  /** The names `listTools()` gives (the 2.x client's cache included). */
+  names(): Promise<string[]>;
+  call(name: string): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function connectSetClient(kind: EraClientKind, target: EraTarget): Promise<SetClient> {
+  const connected: ConnectedEraClient = await connectRawEraClient(kind, target);
+  let told = 0;
+  if (connected.line === 1) {
+    const client = connected.client;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (told += 1));
+    return {
+      kind,
+      told: () => told,
+      rawList: async () => (await client.request({ method: 'tools/list' } as never, ANY as never)) as never,
+      names: async () => (await client.listTools()).tools.map((tool) => tool.name),
+      call: async (name) => plainResult(await client.callTool({ name, arguments: {} }, undefined, { timeout: 30_000 })),
+      close: () => client.close(),
+    };
+  }
+  const { client, era } = connected;
+  client.setNotificationHandler('notifications/tools/list_changed', () => void (told += 1));
+  const subscription = era === '2026-07-28' ? await client.listen({ toolsListChanged: true }) : undefined;
+  if (subscription !== undefined) assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true });
+  return {
+    kind,
+    told: () => told,
+    rawList: async () => (await client.request({ method: 'tools/list' } as never, ANY_V2 as never)) as never,
+    names: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    call: async (name) => plainResult(await client.callTool({ name, arguments: {} }, { timeout: 30_000 } as never)),
+    close: async () => {
+      await subscription?.close();
+      await client.close();
+    },
+  };
+}
+
+/** The hints a `tools/list` result carries: `ttlMs` and `cacheScope`, absent ones left out. */
+function hintsOf(result: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(result).filter(([key]) => key === 'ttlMs' || key === 'cacheScope'));
+}
+
+const expectedHints = (kind: EraClientKind) =>
+  kind === 'sdk 2.x (2026-07-28)' ? { ttlMs: 0, cacheScope: 'public' } : {};
+
+/** The text of a result's first content part. */
+const textOf = (result: Record<string, unknown>): string =>
+  ((result.content as { text?: string }[] | undefined)?.[0]?.text ?? JSON.stringify(result)) as string;
+
+/** Waits until `client` says `count` slow calls run. */
+async function runningReaches(client: SetClient, count: number): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    if (textOf(await client.call('running')) === String(count)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`running never reached ${count}`);
+}
+
+/** Before the change, the change itself (from `changer`), and everything every client sees after it. */
+async function exercise(clients: readonly SetClient[], changer: SetClient): Promise<void> {
+  for (const client of clients) {
+    assert.deepEqual(await client.names(), BEFORE, client.kind);
+    assert.deepEqual(hintsOf(await client.rawList()), expectedHints(client.kind), client.kind);
+  }
+  const inFlight = clients.map((client) => client.call('slow'));
+  await runningReaches(changer, clients.length);
+  assert.equal(textOf(await changer.call('apply_change')), AFTER.join(' '));
+  await until(() => clients.every((client) => client.told() === 1), 2000);
+  for (const client of clients) {
+    assert.deepEqual(await client.names(), AFTER, client.kind);
+    const listed = (await client.rawList()).tools as { name: string; description: string }[];
+    assert.deepEqual(
+      listed.map((tool) => [tool.name, tool.description]).slice(0, 1),
+      [['slow', 'Answers at once (v2)']],
+      client.kind,
+    );
+    assert.deepEqual(hintsOf(await client.rawList()), expectedHints(client.kind), client.kind);
+  }
+  assert.equal(textOf(await changer.call('release')), 'released');
+  // The calls that started before the change finish with the tool they started with.
+  assert.deepEqual(
+    (await Promise.all(inFlight)).map(textOf),
+    clients.map(() => 'slow v1 finished'),
+  );
+  for (const client of clients) {
+    assert.deepEqual(await client.call('slow'), { content: [{ type: 'text', text: 'slow v2' }] }, client.kind);
+    assert.deepEqual(await client.call('fresh'), { content: [{ type: 'text', text: 'fresh' }] }, client.kind);
+    await assert.rejects(client.call('doomed'), {
+      code: -32602,
+      message: /^(MCP error -32602: )?Unknown tool: doomed$/,
+    });
+    assert.equal(client.told(), 1, client.kind);
+  }
+}
+
+describe('a set changed while clients of both eras are connected, over stdio (one child per client)', () => {
+  for (const kind of ERA_CLIENT_KINDS) {
+    it(`${kind}: told as its era defines, lists the new set, calls in flight finish`, { timeout: 60_000 }, async () => {
+      const client = await connectSetClient(kind, { command: process.execPath, args: [CLI_PATH, 'serve', FIXTURE] });
+      try {
+        await exercise([client], client);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
+describe('a set changed while clients of both eras are connected, over HTTP (one endpoint, every client at once)', () => {
+  let http: ServedOverHttp;
+  before(async () => {
+    http = await serveOverHttp(FIXTURE);
+  });
+  after(async () => {
+    await http.stop();
+  });
+
+  it(
+    'every client is told as its era defines, lists the new set, and its calls in flight finish',
+    { timeout: 60_000 },
+    async () => {
+      const clients = await Promise.all(
+        ERA_CLIENT_KINDS.map((kind) => connectSetClient(kind, { url: new URL(http.url) })),
+      );
+      try {
+        await exercise(clients, clients[0]!);
+        assert.equal(textOf(await clients[0]!.call('undo_change')), 'undone');
+        await until(() => clients.every((client) => client.told() === 2), 2000);
+        for (const client of clients) assert.deepEqual(await client.names(), BEFORE, client.kind);
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+      }
+    },
+  );
+});
