@@ -2,6 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createProxy, type Proxy } from '../src/mcp/proxy/index.js';
+import type { HttpHandle } from '../src/mcp/transports/index.js';
 import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
 import { serveOverHttp, type ServedOverHttp } from './support/http-serve.js';
 import {
@@ -23,7 +25,9 @@ import { until } from './support/server-harness.js';
  * list_changed`; 2026-07-28: on its `subscriptions/listen` stream, which asked for
  * `toolsListChanged`), lists the new set, a call already running finishes as it started, the
  * replaced tool's new calls run the new one, and the removed tool is an unknown tool. 2026-07-28
- * lists carry the caching hints (`ttlMs` 0, `public`); 2025 lists carry none.
+ * lists carry the caching hints (`ttlMs` 0, `public`); 2025 lists carry none. A proxy whose
+ * upstream is that module (over stdio, in the 2026-07-28 era the consumer negotiates) follows the
+ * upstream's change the same way: its own set changes, and its clients are told.
  */
 
 const FIXTURE = join(OUT_DIR, 'test', 'support', 'sets-fixture.js');
@@ -170,6 +174,42 @@ describe('a set changed while clients of both eras are connected, over HTTP (one
         assert.equal(textOf(await clients[0]!.call('undo_change')), 'undone');
         await until(() => clients.every((client) => client.told() === 2), 2000);
         for (const client of clients) assert.deepEqual(await client.names(), BEFORE, client.kind);
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+      }
+    },
+  );
+});
+
+describe('a proxy follows its upstream as the upstream changes its set', () => {
+  let proxy: Proxy;
+  let http: HttpHandle;
+  before(async () => {
+    // Classed `read`, the upstream's tools run in parallel through the proxy (a consumed tool of
+    // another class runs one call at a time), so `running` answers while `slow` calls run.
+    const upstream = { name: 'up', command: process.execPath, args: [CLI_PATH, 'serve', FIXTURE], permission: 'read' };
+    proxy = await createProxy([upstream], { stderr: 'ignore' });
+    http = await proxy.serveHttp({ host: '127.0.0.1', port: 0 });
+  });
+  after(async () => {
+    await http.close();
+    await proxy.close();
+  });
+
+  it(
+    "every client of the proxy is told as its era defines and lists the upstream's new set; calls in flight finish",
+    { timeout: 60_000 },
+    async () => {
+      assert.equal(proxy.connections[0]!.era, 'modern');
+      const clients = await Promise.all(
+        ERA_CLIENT_KINDS.map((kind) => connectSetClient(kind, { url: new URL(http.url) })),
+      );
+      try {
+        await exercise(clients, clients[0]!);
+        assert.deepEqual(
+          proxy.tools.map((tool) => tool.name),
+          AFTER,
+        );
       } finally {
         await Promise.all(clients.map((client) => client.close()));
       }
