@@ -1,19 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createProxy, type Proxy } from '../src/mcp/proxy/index.js';
 import type { HttpHandle } from '../src/mcp/transports/index.js';
 import { CLI_PATH, OUT_DIR } from './support/cli-paths.js';
 import { serveOverHttp, type ServedOverHttp } from './support/http-serve.js';
-import {
-  ERA_CLIENT_KINDS,
-  connectRawEraClient,
-  plainResult,
-  type ConnectedEraClient,
-  type EraClientKind,
-  type EraTarget,
-} from './support/nest-era-clients.js';
+import { ERA_CLIENT_KINDS, type EraClientKind } from './support/nest-era-clients.js';
+import { connectSetClient, textOf, type SetClient } from './support/sets-clients.js';
 import { until } from './support/server-harness.js';
 
 /*
@@ -34,54 +27,6 @@ const FIXTURE = join(OUT_DIR, 'test', 'support', 'sets-fixture.js');
 const BEFORE = ['slow', 'doomed', 'apply_change', 'undo_change', 'release', 'running'];
 const AFTER = ['slow', 'apply_change', 'undo_change', 'release', 'running', 'fresh'];
 
-const ANY = { parse: (value: unknown) => value, safeParse: (value: unknown) => ({ success: true, data: value }) };
-const ANY_V2 = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };
-
-/** One client, whichever line and era, as these tests drive it. */
-interface SetClient {
-  readonly kind: EraClientKind;
-  /** How many `notifications/tools/list_changed` it heard. */
-  readonly told: () => number;
-  /** The raw `tools/list` result (no client cache), with what only one era stamps kept. */
-  rawList(): Promise<Record<string, unknown>>;
-  /** The names `listTools()` gives (the 2.x client's cache included). */
-  names(): Promise<string[]>;
-  call(name: string): Promise<Record<string, unknown>>;
-  close(): Promise<void>;
-}
-
-async function connectSetClient(kind: EraClientKind, target: EraTarget): Promise<SetClient> {
-  const connected: ConnectedEraClient = await connectRawEraClient(kind, target);
-  let told = 0;
-  if (connected.line === 1) {
-    const client = connected.client;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (told += 1));
-    return {
-      kind,
-      told: () => told,
-      rawList: async () => (await client.request({ method: 'tools/list' } as never, ANY as never)) as never,
-      names: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      call: async (name) => plainResult(await client.callTool({ name, arguments: {} }, undefined, { timeout: 30_000 })),
-      close: () => client.close(),
-    };
-  }
-  const { client, era } = connected;
-  client.setNotificationHandler('notifications/tools/list_changed', () => void (told += 1));
-  const subscription = era === '2026-07-28' ? await client.listen({ toolsListChanged: true }) : undefined;
-  if (subscription !== undefined) assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true });
-  return {
-    kind,
-    told: () => told,
-    rawList: async () => (await client.request({ method: 'tools/list' } as never, ANY_V2 as never)) as never,
-    names: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    call: async (name) => plainResult(await client.callTool({ name, arguments: {} }, { timeout: 30_000 } as never)),
-    close: async () => {
-      await subscription?.close();
-      await client.close();
-    },
-  };
-}
-
 /** The hints a `tools/list` result carries: `ttlMs` and `cacheScope`, absent ones left out. */
 function hintsOf(result: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(result).filter(([key]) => key === 'ttlMs' || key === 'cacheScope'));
@@ -89,10 +34,6 @@ function hintsOf(result: Record<string, unknown>): Record<string, unknown> {
 
 const expectedHints = (kind: EraClientKind) =>
   kind === 'sdk 2.x (2026-07-28)' ? { ttlMs: 0, cacheScope: 'public' } : {};
-
-/** The text of a result's first content part. */
-const textOf = (result: Record<string, unknown>): string =>
-  ((result.content as { text?: string }[] | undefined)?.[0]?.text ?? JSON.stringify(result)) as string;
 
 /** Waits until `client` says `count` slow calls run. */
 async function runningReaches(client: SetClient, count: number): Promise<void> {
