@@ -26,7 +26,7 @@ export interface SetClient {
   rawList(): Promise<Record<string, unknown>>;
   /** The names `listTools()` gives (the 2.x client's cache included). */
   names(): Promise<string[]>;
-  call(name: string): Promise<Record<string, unknown>>;
+  call(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -41,7 +41,8 @@ export async function connectSetClient(kind: EraClientKind, target: EraTarget): 
       told: () => told,
       rawList: async () => (await client.request({ method: 'tools/list' } as never, ANY as never)) as never,
       names: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      call: async (name) => plainResult(await client.callTool({ name, arguments: {} }, undefined, { timeout: 30_000 })),
+      call: async (name, args = {}) =>
+        plainResult(await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })),
       close: () => client.close(),
     };
   }
@@ -54,7 +55,8 @@ export async function connectSetClient(kind: EraClientKind, target: EraTarget): 
     told: () => told,
     rawList: async () => (await client.request({ method: 'tools/list' } as never, ANY_V2 as never)) as never,
     names: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    call: async (name) => plainResult(await client.callTool({ name, arguments: {} }, { timeout: 30_000 } as never)),
+    call: async (name, args = {}) =>
+      plainResult(await client.callTool({ name, arguments: args }, { timeout: 30_000 } as never)),
     close: async () => {
       await subscription?.close();
       await client.close();
