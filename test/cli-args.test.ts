@@ -168,7 +168,8 @@ describe('cli helpText', () => {
         'exports classes decorated with @Tool, or `tools`: an array of tool classes, instances or',
         'contract tools, or a function returning one (for tools whose constructors need arguments).',
         'Its @StaticResource, @ResourceTemplate and @Prompt classes (or `resources` and `prompts`',
-        'arrays) are served and listed beside the tools; a `changes` export announces resource changes.',
+        'arrays) are served and listed beside the tools; a `changes` export announces resource changes,',
+        'and an `onServe(served)` export is given the running server, to add and remove tools later.',
         '',
       ].join('\n'),
     );

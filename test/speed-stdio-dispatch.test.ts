@@ -287,7 +287,7 @@ test("a whole 2025-era session over stdio is answered exactly as through the SDK
   assert.deepEqual(viaSdk.events, direct.events);
   assert.match(
     direct.lines[0]!,
-    /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":false\},"logging":\{\},"experimental":\{/,
+    /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":true\},"logging":\{\},"experimental":\{/,
   );
 });
 

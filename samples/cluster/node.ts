@@ -1,6 +1,7 @@
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/index.js';
 import { MemoryReplayStore } from '../../src/runtime/index.js';
 import { connectRedis, RedisReplayStore, redisRelayBus } from '../../src/redis/index.js';
+import { nodeRollouts } from './rollout.js';
 import { clusterFeatures, clusterTools } from './tools.js';
 
 /** Options of `startClusterNode`. */
@@ -27,7 +28,8 @@ export interface ClusterNodeOptions {
 }
 
 /**
- * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`), its resource
+ * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`, `rollout`; `report`
+ * once a rollout serves it on every node, see `nodeRollouts`), its resource
  * (`cluster://node`) and its prompt (`briefing`) over streamable HTTP at `/mcp` as one node of a
  * cluster: both protocol eras on one endpoint (2025-era sessions, which
  * the balancer keeps sticky, and stateless 2026-07-28-era requests), with `nodeId` as the
@@ -43,13 +45,22 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
     shared === undefined
       ? new MemoryReplayStore()
       : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
+  const rollouts = nodeRollouts(me, relay);
   try {
-    const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
-      replay,
-      ...clusterFeatures(me),
-      ...serve,
-      port: options.port ?? 0,
-      inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
+    const handle = await serveHttp(
+      { name: 'toolwright-cluster-sample', version: '0.1.0' },
+      [...clusterTools(me), rollouts.tool],
+      {
+        replay,
+        ...clusterFeatures(me),
+        ...serve,
+        port: options.port ?? 0,
+        inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
+      },
+    );
+    await rollouts.follow(handle).catch(async (error: unknown) => {
+      await handle.close();
+      throw error;
     });
     return {
       get url() {
@@ -65,6 +76,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
         return handle.sessionCount;
       },
       close: async () => {
+        await rollouts.close();
         await handle.close();
         if (replay instanceof RedisReplayStore) replay.close();
         await relay?.close();
@@ -72,6 +84,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
       },
     };
   } catch (error) {
+    await rollouts.close();
     if (replay instanceof RedisReplayStore) replay.close();
     await relay?.close();
     await shared?.close();

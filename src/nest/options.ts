@@ -1,5 +1,5 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
-import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
+import type { AuthOptions, CacheHints, HttpHandlerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
@@ -47,6 +47,11 @@ export interface ToolwrightModuleOptions {
    * Default `false` (every tool is listed, and a call without the scopes is refused).
    */
   readonly hideForbiddenTools?: boolean;
+  /**
+   * The caching hints of the list and read results in the 2026-07-28 era (see `CacheHints`;
+   * default `ttlMs` 0, each result's scope by what it is). Checked when the module starts.
+   */
+  readonly cacheHints?: CacheHints;
   /**
    * How long the application's shutdown waits for tool calls in flight (default 5000 ms). A call
    * still running then is answered `SHUT_DOWN_MID_CALL_TEXT` (`the server shut down before the
@@ -165,6 +170,7 @@ const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'http',
   'auth',
   'hideForbiddenTools',
+  'cacheHints',
   'shutdownTimeoutMs',
   'onRecord',
 );

@@ -3,7 +3,7 @@ import { createCallContext, type CallContextInit, type Session } from '../contra
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
 import { runToolCall, type CallCoreOptions } from '../runtime/call/index.js';
 import { CALL_CORE_OPTION_KEYS } from '../runtime/internal.js';
-import { mcpResultOf, servedToolsOf, toolCallOf } from '../mcp/internal.js';
+import { LiveSet, mcpResultOf, toolCallOf } from '../mcp/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /**
@@ -40,6 +40,16 @@ export interface ToolTester {
    * (`Unknown tool: <name>`) or arguments that are not an object, each with `code` -32602.
    */
   callTool(name: string, args?: unknown, options?: TestCallOptions): Promise<CallToolResult>;
+  /**
+   * Serves more tools (classes, instances or contract tools, compiled as the first ones were), as
+   * a server's `addTools` does (see `ServedSet`): a name served already is replaced where it is
+   * listed, a new one listed last; a call already running finishes with the tool it started with.
+   * Throws what `compile` throws, and a `SetChangeError` for a change that is refused (nothing
+   * changes then).
+   */
+  addTools(sources: readonly unknown[]): void;
+  /** Stops serving the tools named, as a server's `removeTools` does: a later call of one is `Unknown tool`. */
+  removeTools(names: readonly string[]): void;
 }
 
 const OPTION_KEYS = optionKeys<TestToolsOptions>()(
@@ -71,13 +81,15 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
     ...(maxDepth === undefined ? {} : { maxDepth }),
     ...(validator === undefined ? {} : { validator }),
   };
-  const served = servedToolsOf(compile(sources, compileOptions), 'testTools', options);
+  const live = new LiveSet({ where: 'testTools', tools: compile(sources, compileOptions), options });
   const session: Session = Object.freeze({ id: '', transport: 'memory' });
   let calls = 0;
   return Object.freeze({
-    listTools: () => [...served.values()].map((tool) => tool.definition),
+    listTools: () => [...live.definitions],
+    addTools: (more: readonly unknown[]) => live.update({ addTools: compile(more, compileOptions) }, 'addTools'),
+    removeTools: (names: readonly string[]) => live.update({ removeTools: names }, 'removeTools'),
     async callTool(name: string, args?: unknown, callOptions: TestCallOptions = {}): Promise<CallToolResult> {
-      const { served: tool, args: checked } = toolCallOf(served, { name, arguments: args });
+      const { served: tool, args: checked } = toolCallOf(live.tools, { name, arguments: args });
       calls += 1;
       const ctx = createCallContext({
         session,

@@ -67,6 +67,11 @@ export interface ClientCapabilitiesHolder {
   getClientCapabilities(): ClientCapabilities | undefined;
 }
 
+/** The era of the request `ctx` serves: `modern` when it carries the 2026-07-28 `_meta` envelope, else `legacy`. */
+export function eraOf(ctx: Pick<ServerContext, 'mcpReq'>): ProtocolEra {
+  return ctx.mcpReq.envelope === undefined ? 'legacy' : 'modern';
+}
+
 /**
  * Builds the `HandlerExtra` of one request from the SDK's `ServerContext`. The era is `modern`
  * when the request carries the 2026-07-28 `_meta` envelope (the SDK requires and validates it in
@@ -74,7 +79,7 @@ export interface ClientCapabilitiesHolder {
  */
 export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerContext): HandlerExtra {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-  const era: ProtocolEra = envelope === undefined ? 'legacy' : 'modern';
+  const era = eraOf(ctx);
   const level = envelope?.[LOG_LEVEL_KEY];
   return {
     requestId: ctx.mcpReq.id,

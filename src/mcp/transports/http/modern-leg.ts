@@ -37,7 +37,9 @@ export interface ModernLegOptions {
  * `tooManyParkedMessage` and `Retry-After: 1`; the request the SDK is handed carries its client
  * (`recordRequestClient`), so a call it parks counts against the same client. A client hanging
  * up aborts the request's signal, which closes its server and so aborts the call. The methods
- * and tool schemas are read once from a server built by `factory` and never connected.
+ * and tool schemas are read from a server built by `factory` and never connected (its tools are
+ * the set's as it is now; it is made again when a method it does not answer is asked, since the
+ * set may have come to answer it).
  * `subscriptions/listen` streams are served by the SDK and told of what is published on
  * `changeEvents`.
  */
@@ -54,7 +56,13 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
     async serve(req, res, body) {
       probe ??= factory();
       if (answered === null) answered = answeredMethodsOf(probe);
-      const unknown = unknownRequestOf(body.single, answered);
+      let unknown = unknownRequestOf(body.single, answered);
+      if (unknown !== undefined) {
+        // The set may have come to serve the method since the probe was made (prompts added, say).
+        probe = factory();
+        answered = answeredMethodsOf(probe);
+        unknown = unknownRequestOf(body.single, answered);
+      }
       if (unknown !== undefined) return sendJsonError(res, 404, -32601, 'Method not found', {}, unknown.id);
       const call = toolCallOf(body.single);
       const client = clientOf(req);
