@@ -8,7 +8,7 @@ import {
   POST_HEADERS,
   initSession,
   rawRequest,
-  sseMessages,
+  answerMessages,
   type RawResponse,
 } from './support/transport-http-probe.js';
 
@@ -140,7 +140,7 @@ test('http: session errors: none 400, unknown 404, after DELETE 404', async (t) 
   assert.deepEqual(
     {
       status: list.status,
-      tools: sseMessages(list.text).map((m) =>
+      tools: answerMessages(list).map((m) =>
         (m as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name),
       ),
     },
@@ -251,7 +251,7 @@ test('http: PUT gets 405 with Allow, another path 404, both JSON', async (t) => 
   );
   const query = await rawRequest(port, { path: '/mcp?x=1', headers: POST_HEADERS, body: INITIALIZE });
   assert.deepEqual(
-    { status: query.status, initialized: sseMessages(query.text).map((m) => (m as { id: unknown }).id) },
+    { status: query.status, initialized: answerMessages(query).map((m) => (m as { id: unknown }).id) },
     { status: 200, initialized: [1] },
   );
   assert.match(String(query.headers['mcp-session-id']), /^[A-Za-z0-9_-]{43}$/);
