@@ -10,7 +10,6 @@ import {
   serveMetadata,
 } from './metadata.js';
 import { sendOAuthError } from './send-response.js';
-import type { PostBody } from '../transports/http/post-body.js';
 import { sendWebResponse } from '../transports/http/web-bridge.js';
 import { missingScopes } from './tool-scopes.js';
 import { identityOf, TokenRejectedError, type VerifiedToken } from './verified-token.js';
@@ -29,8 +28,12 @@ export interface AuthGate {
    * transports read it (so handlers see it as `authInfo`, and calls as `ctx.principal`).
    */
   admit(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
-  /** Answers `403 insufficient_scope` and returns `true` when the body calls a tool the token lacks scopes for. */
-  refusesCalls(req: IncomingMessage, res: ServerResponse, body: PostBody): boolean;
+  /**
+   * Answers `403 insufficient_scope` and returns `true` when the body calls a tool the token
+   * lacks scopes for. `body` is the request's body as the handler parsed it once; the gate reads
+   * only the names of the tools it calls.
+   */
+  refusesCalls(req: IncomingMessage, res: ServerResponse, body: { calledTools(): readonly string[] }): boolean;
   /** Binds a new session to the principal of the request that created it. */
   bindSession(session: object, req: IncomingMessage): void;
   /**
