@@ -162,11 +162,11 @@ export { newSessionId } from './http-session.js';
  *
  * Stateless (`stateless: true`): each POST gets a fresh server and transport; logging and
  * progress notifications of the call reach the client within that POST's response (an event
- * stream once anything but the result is sent). What it cannot do: server-to-client requests (elicitation, sampling: the client's
- * answer would arrive at a different, fresh server), per-session state (every request is its
- * own session), notifications outside a request's own response (no GET stream), and
- * cancellation by `notifications/cancelled` (it arrives on another POST); a client hanging up
- * still aborts.
+ * stream once anything but the result is sent). What it cannot do: server-to-client requests
+ * (elicitation, sampling: the client's answer would arrive at a different, fresh server),
+ * per-session state (every request is its own session), notifications outside a request's own
+ * response (no GET stream), and cancellation by `notifications/cancelled` (it arrives on another
+ * POST); a client hanging up still aborts.
  *
  * The 2025-era legs answer on `node:http` directly (see `NodeHttpServerTransport`): a POST whose
  * requests send nothing before their results, and are done within `JSON_ANSWER_WINDOW_MS`, gets
