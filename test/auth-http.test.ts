@@ -15,7 +15,7 @@ import { jwtVerifier, type AuthOptions } from '../src/mcp/index.js';
 import { whoamiTool } from './support/auth-tools.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { signingKeys, startProvider, type TestProvider } from './support/auth-provider.js';
-import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { INITIALIZE, POST_HEADERS, rawRequest, answerMessages } from './support/transport-http-probe.js';
 import { assertRefusal } from './support/auth-clients.js';
 
 // One provider (the issuer), one provider with the same keys but another issuer, and one
@@ -294,7 +294,7 @@ test(
     const writer = await aliceToken('mcp issues:write');
     const allowed = await post(server.port, { ...headers, ...bearer(writer) }, call);
     assert.equal(allowed.status, 200);
-    assert.deepEqual(sseMessages(allowed.text), [
+    assert.deepEqual(answerMessages(allowed), [
       { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'created x' }] } },
     ]);
   },
@@ -322,7 +322,7 @@ test(
     const again = await post(server.port, { ...bearer(await aliceToken('mcp')), ...session }, list);
     assert.equal(again.status, 200);
     assert.deepEqual(
-      (sseMessages(again.text)[0] as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+      (answerMessages(again)[0] as { result: { tools: Array<{ name: string }> } }).result.tools.map(
         (tool) => tool.name,
       ),
       ['whoami', 'create_issue'],

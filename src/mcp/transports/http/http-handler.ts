@@ -165,17 +165,20 @@ const HTTP_HANDLER_KEYS = optionKeys<HttpHandlerOptions>()(...HTTP_HANDLER);
  * `MCP-Protocol-Version` (400 when unsupported) and the rest. A session with no open request for
  * `sessionIdleMs` is closed.
  *
- * Stateless (`stateless: true`): each POST gets a fresh server and transport, answered as an SSE
- * stream so that logging and progress notifications of the call reach the client within that
- * response. What it cannot do: server-to-client requests (elicitation, sampling: the client's
- * answer would arrive at a different, fresh server), per-session state (every request is its
- * own session), notifications outside a request's own response (no GET stream), and
- * cancellation by `notifications/cancelled` (it arrives on another POST); a client hanging up
- * still aborts.
+ * Stateless (`stateless: true`): each POST gets a fresh server and transport; logging and
+ * progress notifications of the call reach the client within that POST's response (an event
+ * stream once anything but the result is sent). What it cannot do: server-to-client requests
+ * (elicitation, sampling: the client's answer would arrive at a different, fresh server),
+ * per-session state (every request is its own session), notifications outside a request's own
+ * response (no GET stream), and cancellation by `notifications/cancelled` (it arrives on another
+ * POST); a client hanging up still aborts.
  *
- * Beyond the SDK: once every request of a POST is answered or cancelled, its SSE stream is
- * closed (the SDK keeps it open after a cancel), and a client hanging up mid-call aborts the
- * calls of that POST (see `InFlightCalls`). Unexpected failures give 500 `-32603 Internal error`.
+ * The 2025-era legs answer on `node:http` directly (see `NodeHttpServerTransport`): a POST whose
+ * requests send nothing before their results, and are done within `JSON_ANSWER_WINDOW_MS`, gets
+ * one `application/json` body; any other gets an event stream. Beyond the SDK: once every
+ * request of a POST is answered or cancelled, its stream is closed (the SDK keeps it open after a
+ * cancel), and a client hanging up mid-call aborts the calls of that POST. Unexpected failures
+ * give 500 `-32603 Internal error`.
  */
 export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
   checkOptionsObject('createHttpHandler', options, HTTP_HANDLER_KEYS);

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import { connectsAsTheSdk } from '../direct-dispatch.js';
 import type { ServerFactory } from '../server-factory.js';
-import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import { NodeHttpServerTransport } from './node-http-transport.js';
 import type { PostBody } from './post-body.js';
-import { TrackedHttpTransport } from './tracked-transport.js';
-import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 
 /**
  * Why a session ended: `deleted` by the client, `idle` expiry (`sessionIdleMs`), `unused` expiry
@@ -47,22 +46,18 @@ export class HttpSession {
   private closeReason: SessionCloseReason | undefined;
   /** Set once the transport closed: nothing may re-arm the idle timer or touch the calls after. */
   private over = false;
-  private readonly calls: InFlightCalls;
-
   private constructor(
     readonly server: Server,
-    private readonly transport: TrackedHttpTransport,
+    private readonly transport: NodeHttpServerTransport,
     private readonly context: SessionContext,
     /** Whom the session counts against (see `RequestClient`). */
     readonly client: string,
-  ) {
-    this.calls = new InFlightCalls(transport);
-  }
+  ) {}
 
   static async create(factory: ServerFactory, context: SessionContext, client: string): Promise<HttpSession> {
     const server = factory();
     let session!: HttpSession;
-    const transport = new TrackedHttpTransport({
+    const transport = new NodeHttpServerTransport({
       ...context.transportOptions,
       sessionIdGenerator: newSessionId,
       onsessioninitialized: (id) => {
@@ -78,34 +73,27 @@ export class HttpSession {
     // Set before connect: the SDK keeps it and calls it when the transport closes.
     transport.onclose = () => session.ended();
     await server.connect(transport);
+    if (connectsAsTheSdk(server)) transport.dispatchDirectlyTo(server);
     return session;
   }
 
   /**
-   * Serves one request of this session: its POST's requests are tracked (see `InFlightCalls`),
-   * malformed responses in it replaced by their stand-ins (see `PostBody.withBadResponsesReplaced`).
+   * Serves one request of this session (see `NodeHttpServerTransport.handle`), malformed
+   * responses in its body replaced by their stand-ins (see `PostBody.withBadResponsesReplaced`).
    */
-  async handle(req: IncomingMessage, res: ServerResponse, body: PostBody): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, body: PostBody, authInfo: unknown): Promise<void> {
     // A client that already left would never fire 'close' again: nothing to serve or count.
     if (hasClosed(res)) return;
     this.openRequests++;
     clearTimeout(this.idleTimer);
     if (req.method === 'GET' || body.hasUsingRequest()) this.used = true;
-    const group: PostGroup = this.calls.open(body.requestIds());
     res.on('close', () => {
       this.openRequests--;
       // After DELETE (or any close) the session is over: a timer armed now would keep its
       // server and transport alive for sessionIdleMs (the leak of issue 7).
-      if (this.over) return;
-      if (!res.writableFinished) this.calls.hungUp(group);
-      if (this.openRequests === 0) this.armIdleTimer();
+      if (!this.over && this.openRequests === 0) this.armIdleTimer();
     });
-    const response = await this.transport.handleRequest(toWebRequest(req), {
-      parsedBody: body.withBadResponsesReplaced(),
-      ...authOf(req),
-    });
-    for (const id of body.cancelledIds()) this.calls.cancelled(id);
-    await sendWebResponse(res, response);
+    await this.transport.handle(req, res, body.withBadResponsesReplaced(), authInfo);
   }
 
   async close(reason: SessionCloseReason): Promise<void> {

@@ -120,6 +120,14 @@ export function isModernBody(req: IncomingMessage, body: PostBody): boolean {
     return typeof value === 'string' ? value : undefined;
   };
   const protocolVersionHeader = header('mcp-protocol-version');
+  // Nothing names the 2026-07-28 era (no modern header, no envelope claim in any message): the
+  // SDK's classification can only say legacy or refuse the body, and both mean false here. Its
+  // two zod checks that fail for every request (is it a response?) are skipped.
+  if (
+    (protocolVersionHeader === undefined || protocolVersionHeader.trim() < MODERN_REVISION) &&
+    !body.claimsModernEnvelope()
+  )
+    return false;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader,

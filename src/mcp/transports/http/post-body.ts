@@ -57,35 +57,12 @@ export class PostBody {
     return this.messages.every((message) => toJsonRpcMessage(message) !== undefined);
   }
 
-  /** The ids of the requests (a string `method` and a string or number `id`). */
-  requestIds(): RequestId[] {
-    const ids: RequestId[] = [];
-    for (const message of this.messages) {
-      const { method, id } = loose(message);
-      if (typeof method === 'string' && isRequestId(id)) ids.push(id);
-    }
-    return ids;
-  }
-
   /** Whether a message is a request other than `initialize` (one that uses a session). */
   hasUsingRequest(): boolean {
     return this.messages.some((message) => {
       const { method, id } = loose(message);
       return typeof method === 'string' && method !== 'initialize' && isRequestId(id);
     });
-  }
-
-  /** The request ids named by the `notifications/cancelled` messages. */
-  cancelledIds(): RequestId[] {
-    const ids: RequestId[] = [];
-    for (const message of this.messages) {
-      const { method, id, params } = loose(message);
-      if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null)
-        continue;
-      const requestId = (params as { requestId?: unknown }).requestId;
-      if (isRequestId(requestId)) ids.push(requestId);
-    }
-    return ids;
   }
 
   /** The tool names of the `tools/call` requests. */

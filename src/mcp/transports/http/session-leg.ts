@@ -5,6 +5,7 @@ import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
 import { HttpSession, type SessionCloseReason, type SessionContext } from './http-session.js';
 import type { HttpLeg } from './http-leg.js';
+import { authInfoOf } from './node-http-transport.js';
 import { sendJsonError } from './json-response.js';
 import type { PostBody } from './post-body.js';
 import { SessionCounts, tooManySessionsMessage, type SessionLimits } from './session-limits.js';
@@ -73,7 +74,7 @@ export function createSessionLeg(factory: ServerFactory, options: SessionLegOpti
     try {
       session = await HttpSession.create(factory, context, client.key);
       auth?.bindSession(session, req);
-      await session.handle(req, res, body);
+      await session.handle(req, res, body, authInfoOf(req));
     } finally {
       opening--;
       // A registered session is counted until it ends (see unregister).
@@ -90,7 +91,7 @@ export function createSessionLeg(factory: ServerFactory, options: SessionLegOpti
         // A session of another principal is answered as an unknown one: nothing tells it exists.
         if (session === undefined || auth?.refusesSession(session, req) === true)
           return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
-        return session.handle(req, res, body);
+        return session.handle(req, res, body, authInfoOf(req));
       }
       if (req.method === 'POST' && body.hasInitialize()) return open(req, res, body);
       if (req.method === 'POST' && !body.isJsonRpc())

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authInfoOf } from './node-http-transport.js';
 
 /**
  * The HTTP edge's one bridge between `node:http` and the web-standard `Request`/`Response` the
@@ -114,6 +115,6 @@ async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse)
  * `ctx.http.authInfo`; nothing when the request was not authenticated.
  */
 export function authOf(req: IncomingMessage): { authInfo?: never } {
-  const auth = (req as IncomingMessage & { auth?: unknown }).auth;
+  const auth = authInfoOf(req);
   return auth === undefined ? {} : ({ authInfo: auth } as unknown as { authInfo?: never });
 }
