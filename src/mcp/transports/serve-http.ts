@@ -58,6 +58,9 @@ export async function serveHttp(
         serverFor(info, prepared, serverOptions, runs, features, context?.era),
       {
         ...options,
+        ...(options.nodeId === undefined && options.inputRounds?.nodeId !== undefined
+          ? { nodeId: options.inputRounds.nodeId }
+          : {}),
         ...(auth !== undefined ? { auth } : {}),
         ...(changeEvents === undefined ? {} : { changeEvents: changeEvents.bus }),
       },

@@ -26,6 +26,8 @@ import { readBody } from './read-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 import { invalidOption } from '../../../util/options.js';
+import { healthEndpointsOf, type HealthOptions } from './health.js';
+import { PostsInFlight } from './drain.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -124,6 +126,18 @@ export interface HttpHandlerOptions {
    * `sendToolListChanged`). Default: a bus of the SDK's own that nothing publishes to.
    */
   readonly changeEvents?: ServerEventBus;
+  /**
+   * The liveness and readiness endpoints (see `HealthOptions`; default `/healthz` and `/readyz`),
+   * answered before the `Host`/`Origin` check and auth, or `false` for none.
+   */
+  readonly health?: HealthOptions | false;
+  /**
+   * This process's node id in a cluster (1 to 64 of `A-Za-z0-9_-`): every session id starts
+   * with `<nodeId>.`, so a balancer can send a session's requests to its process by the id alone,
+   * with no table to lose (see docs/cluster.md). `serveHttp` sets it from `inputRounds.nodeId`.
+   * Default none.
+   */
+  readonly nodeId?: string;
 }
 
 /** A `node:http` request listener serving MCP, with a way to close every session it holds. */
@@ -131,6 +145,13 @@ export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /** Refuses new requests (503), closes every session's server (aborting in-flight calls) and resolves when done. */
   close(): Promise<void>;
+  /**
+   * Starts a shutdown without refusing anything: readiness answers 503 `draining` from now on
+   * (a balancer takes the process out of rotation), and this resolves once no request is being
+   * answered (a `subscriptions/listen` stream does not count) or after `timeoutMs`. Call `close()`
+   * next.
+   */
+  drain(timeoutMs: number): Promise<void>;
   /** How many sessions are open (always 0 when stateless). */
   readonly sessionCount: number;
 }
@@ -200,8 +221,22 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
     );
   const statelessServers = new Set<Server>();
   let closing = false;
+  const health = healthEndpointsOf(options.health);
+  const posts = new PostsInFlight();
 
+  if (
+    options.nodeId !== undefined &&
+    !(typeof options.nodeId === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(options.nodeId))
+  )
+    throw invalidOption(
+      'createHttpHandler',
+      'nodeId',
+      '1 to 64 of A-Za-z0-9_-',
+      options.nodeId,
+      typeof options.nodeId === 'string' ? JSON.stringify(options.nodeId) : undefined,
+    );
   const sessionContext: SessionContext = {
+    nodeId: options.nodeId,
     sessionIdleMs: limits.sessionIdleMs,
     unusedSessionIdleMs: limits.unusedSessionIdleMs,
     transportOptions,
@@ -288,6 +323,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       }
     }
 
+    if (method === 'POST') posts.track(res, body);
     if (auth?.refusesCalls(req, res, body) === true) return;
     if (method === 'POST' && isModernBody(req, body)) return modern.serve(req, res, body);
     if (stateless) return serveStateless(req, res, body);
@@ -348,6 +384,7 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
+    if (health?.serve(req, res) === true) return;
     res.once('close', () => closedResponses.add(res));
     handle(req, res).catch((error: unknown) => {
       onError(asError(error));
@@ -355,8 +392,13 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       else res.destroy();
     });
   }) as McpHttpHandler;
+  listener.drain = async (timeoutMs: number) => {
+    health?.drain();
+    await posts.settled(timeoutMs);
+  };
   listener.close = async () => {
     closing = true;
+    health?.drain();
     const open = [...sessions.values()];
     await Promise.all([
       modern.close(),
