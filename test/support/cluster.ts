@@ -25,7 +25,7 @@ export async function startCluster(count: number, env: NodeJS.ProcessEnv = {}): 
   const processes = await NodeProcesses.start({ count, script: CLUSTER_NODE_SCRIPT, env });
   let balancer: TestBalancer;
   try {
-    balancer = await startHaproxy(processes.nodes.map((node) => node.port));
+    balancer = await startHaproxy(processes.nodes);
   } catch (error) {
     await processes.stop();
     throw error;
