@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { raceTimeout } from '../../../util/timeout.js';
+import type { PostBody } from './post-body.js';
 
 /**
  * The POSTs of one HTTP handler that carry requests still being answered (a `tools/call`, a
@@ -17,7 +18,7 @@ export class PostsInFlight {
   }
 
   /** Counts `res` until it closes, when `body` carries a request other than `subscriptions/listen`. */
-  track(res: ServerResponse, body: unknown): void {
+  track(res: ServerResponse, body: PostBody): void {
     if (!carriesRequest(body)) return;
     this.count += 1;
     res.once('close', () => {
@@ -41,9 +42,8 @@ export class PostsInFlight {
 }
 
 /** True when a JSON-RPC body (one message or a batch) holds a request that ends by itself. */
-function carriesRequest(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
+function carriesRequest(body: PostBody): boolean {
+  return body.messages.some((message) => {
     if (typeof message !== 'object' || message === null) return false;
     const { method, id } = message as { method?: unknown; id?: unknown };
     return typeof method === 'string' && id !== undefined && method !== 'subscriptions/listen';

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorText, kindOf } from '../../../util/describe.js';
 import { raceTimeout } from '../../../util/timeout.js';
 import { checkOptionsObject, invalidOption, optionKeys } from '../../../util/options.js';
+import { sendJson } from './json-response.js';
 
 /** What one readiness check found (see `HealthOptions.checks`). */
 export interface HealthCheckResult {
@@ -114,15 +115,8 @@ export function healthEndpointsOf(option: HealthOptions | false | undefined): He
     return Object.fromEntries(results);
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, body: object): void => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(text),
-      'Cache-Control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : text);
-  };
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, body: object): void =>
+    sendJson(res, status, body, { 'Cache-Control': 'no-store' }, req.method === 'HEAD');
 
   return {
     drain: () => {
@@ -134,8 +128,7 @@ export function healthEndpointsOf(option: HealthOptions | false | undefined): He
       const path = query === -1 ? raw : raw.slice(0, query);
       if (path !== livePath && path !== readyPath) return false;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Length': 0 });
-        res.end();
+        sendJson(res, 405, { status: 'method-not-allowed' }, { Allow: 'GET, HEAD' });
         return true;
       }
       if (path === livePath) {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestId, Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
 import type { ServerFactory } from '../server-factory.js';
 import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
+import type { PostBody } from './post-body.js';
 import { TrackedHttpTransport } from './tracked-transport.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 
@@ -87,14 +88,17 @@ export class HttpSession {
     return session;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /**
+   * Serves one request of this session: its POST's requests are tracked (see `InFlightCalls`),
+   * malformed responses in it replaced by their stand-ins (see `PostBody.withBadResponsesReplaced`).
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, body: PostBody): Promise<void> {
     // A client that already left would never fire 'close' again: nothing to serve or count.
     if (hasClosed(res)) return;
     this.openRequests++;
     clearTimeout(this.idleTimer);
-    const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
-    if (req.method === 'GET' || messages.some(isUsingRequest)) this.used = true;
-    const group: PostGroup = this.calls.open(requestIdsOf(messages));
+    if (req.method === 'GET' || body.hasUsingRequest()) this.used = true;
+    const group: PostGroup = this.calls.open(body.requestIds());
     res.on('close', () => {
       this.openRequests--;
       // After DELETE (or any close) the session is over: a timer armed now would keep its
@@ -103,9 +107,12 @@ export class HttpSession {
       if (!res.writableFinished) this.calls.hungUp(group);
       if (this.openRequests === 0) this.armIdleTimer();
     });
-    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) });
-    for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
-    await sendWebResponse(response, res);
+    const response = await this.transport.handleRequest(toWebRequest(req), {
+      parsedBody: body.withBadResponsesReplaced(),
+      ...authOf(req),
+    });
+    for (const id of body.cancelledIds()) this.calls.cancelled(id);
+    await sendWebResponse(res, response);
   }
 
   async close(reason: SessionCloseReason): Promise<void> {
@@ -141,36 +148,4 @@ export const closedResponses = new WeakSet<ServerResponse>();
 
 export function hasClosed(res: ServerResponse): boolean {
   return res.destroyed || closedResponses.has(res);
-}
-
-/** True for a JSON-RPC request (a `method` and a string or number `id`) other than `initialize`. */
-function isUsingRequest(message: unknown): boolean {
-  if (typeof message !== 'object' || message === null) return false;
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  return typeof method === 'string' && method !== 'initialize' && (typeof id === 'string' || typeof id === 'number');
-}
-
-/** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */
-function requestIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id } = message as { method?: unknown; id?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
-  }
-  return ids;
-}
-
-/** The request ids named by the `notifications/cancelled` messages in a body. */
-function cancelledIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null)
-      continue;
-    const requestId = (params as { requestId?: unknown }).requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') ids.push(requestId);
-  }
-  return ids;
 }
