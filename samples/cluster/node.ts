@@ -29,6 +29,11 @@ export interface ClusterNodeOptions {
   readonly redisUrl?: string;
   /** The replay store's claim lease with Redis (see `RedisReplayStoreOptions.leaseMs`); default its own (30 s). */
   readonly replayLeaseMs?: number;
+  /**
+   * The lease of a scheduling turn in Redis (see `RedisSchedulingStoreOptions.leaseMs`): how long
+   * a turn of a process that died stays taken. Default its own (10 s).
+   */
+  readonly turnLeaseMs?: number;
   /** More `serveHttp` options (auth, input-round options, ...), merged over the defaults. */
   readonly serve?: ServeHttpOptions;
 }
@@ -50,7 +55,10 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
     shared === undefined
       ? new MemoryReplayStore()
       : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
-  const scheduling = shared === undefined ? undefined : new RedisSchedulingStore(shared);
+  const scheduling =
+    shared === undefined
+      ? undefined
+      : new RedisSchedulingStore(shared, options.turnLeaseMs === undefined ? {} : { leaseMs: options.turnLeaseMs });
   const state = shared === undefined ? memoryState() : redisState(shared);
   // Each close is bounded by the connection's command bound (2 s), and they run side by side, so
   // a stop with Redis away takes about that long rather than their sum.
@@ -63,7 +71,11 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
     const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me, state), {
       replay,
       // The "always" answers of `publish`, per principal (else session), seen by every process.
-      policy: createPolicy(shared === undefined ? {} : { decisionStore: new RedisDecisionStore(shared) }),
+      policy: createPolicy({
+        // Reading the sample's resource needs no question; `publish` asks.
+        rules: [{ effect: 'allow', capabilities: ['read'], subject: 'cluster://**' }],
+        ...(shared === undefined ? {} : { decisionStore: new RedisDecisionStore(shared) }),
+      }),
       // `@Resource('ledger')` holds across the processes: stateless calls are ordered per
       // principal, else for the whole server, in Redis.
       scheduling: { scope: 'principal', ...(scheduling === undefined ? {} : { store: scheduling }) },
