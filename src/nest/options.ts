@@ -1,5 +1,5 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
-import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
+import type { AuthOptions, HttpHandlerOptions, ServerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
@@ -53,6 +53,23 @@ export interface ToolwrightModuleOptions {
    * aborted when the transport closes.
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * The 2026-07-28 era's input rounds, as `serveHttp`'s `inputRounds` (see `InputRoundOptions`):
+   * `nodeId` (in front of every `requestState` this process mints, and, over HTTP, of every
+   * session id unless `http.nodeId` says otherwise) and `relay` (a `redisRelayBus`, so a retry
+   * that reaches another process of the cluster is relayed to this one). With a relay, the module
+   * listens on it before the application serves, and the application's start fails when it
+   * cannot. See docs/cluster.md.
+   */
+  readonly inputRounds?: ServerOptions['inputRounds'];
+  /** Where keyed calls are deduplicated, as `serveHttp`'s `replay` (a `RedisReplayStore` for a cluster). */
+  readonly replay?: ServerOptions['replay'];
+  /**
+   * How calls are scheduled by their claims, as `serveHttp`'s `scheduling` (with a
+   * `RedisSchedulingStore` as `store`, `@Resource`, `@Sequential` and `@Barrier` hold across the
+   * processes).
+   */
+  readonly scheduling?: ServerOptions['scheduling'];
 }
 
 /**
@@ -158,6 +175,9 @@ const MODULE_OPTION_KEYS: readonly string[] = [
   'auth',
   'hideForbiddenTools',
   'shutdownTimeoutMs',
+  'inputRounds',
+  'replay',
+  'scheduling',
 ];
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
@@ -219,5 +239,12 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
   }
   if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean')
     throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
+  for (const key of ['inputRounds', 'replay'] as const) {
+    const value = given[key];
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      throw new TypeError(
+        `${where}: "${key}" must be an object (${key === 'replay' ? 'a replay store' : 'see InputRoundOptions'}), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      );
+  }
   return given as ToolwrightModuleOptions;
 }

@@ -16,6 +16,8 @@ import {
   connectStdio,
   createHttpHandler,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  DEFAULT_LIVE_PATH,
+  DEFAULT_READY_PATH,
   type McpHttpHandler,
   type StdioHandle,
 } from '../mcp/transports/index.js';
@@ -108,7 +110,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
    */
   readonly changes = new ServerChanges();
   private serverOptions: ServerOptions = {};
-  private readonly runs = new ParkedRuns();
+  private readonly runs: ParkedRuns;
   private handler: McpHttpHandler | undefined;
   private stdio: StdioHandle | undefined;
   private resolveClosed!: () => void;
@@ -130,7 +132,9 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     private readonly moduleRef: ModuleRef,
     private readonly adapterHost: HttpAdapterHost,
     private readonly modules: ModulesContainer,
-  ) {}
+  ) {
+    this.runs = new ParkedRuns(options.inputRounds);
+  }
 
   /** The served tools, in discovery order (their names, schemas and claims as clients see them). */
   get tools(): readonly ContractTool[] {
@@ -160,10 +164,11 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   }
 
   /**
-   * Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad
-   * tools or options fail the application's start here.
+   * Nest's hook: discovers, compiles and prepares the tools; with an `inputRounds.relay`, listens
+   * on it; over HTTP, mounts the endpoint. Bad tools or options, or a relay that cannot listen,
+   * fail the application's start here.
    */
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     const lookup: ProviderLookup = (token) => this.optional(token);
     const discovered = discoverTools(this.discovery);
     const compileOptions: Omit<CompileOptions, 'resolve' | 'resolveForCall'> = compileOptionsOf(lookup);
@@ -185,9 +190,13 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
         validateOutput: undefined,
       });
     this.served = Object.freeze(tools);
+    const { hideForbiddenTools, inputRounds, replay, scheduling } = this.options;
     this.serverOptions = {
       ...callOptionsOf(lookup),
-      ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
+      ...(hideForbiddenTools === undefined ? {} : { hideForbiddenTools }),
+      ...(inputRounds === undefined ? {} : { inputRounds }),
+      ...(replay === undefined ? {} : { replay }),
+      ...(scheduling === undefined ? {} : { scheduling }),
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
     this.prepared = servedToolsOf(this.served, 'ToolwrightModule', this.serverOptions);
@@ -206,6 +215,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       },
       'ToolwrightModule',
     );
+    // With a relay, this node listens for retries relayed to it before it takes requests.
+    await this.runs.open();
     if (this.options.transport === 'http') this.mountHttp();
   }
 
@@ -232,6 +243,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private async shutDown(): Promise<void> {
     const timeoutMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
+    // Readiness answers 503 `draining` from now on, so a balancer takes this process out.
+    void this.handler?.drain(timeoutMs);
     await this.calls.drain(timeoutMs);
     if (this.stdio !== undefined) {
       await this.stdio.close();
@@ -262,14 +275,23 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
     const changeBus = changeBusOf(this.features, this.options.http?.changeEvents);
     this.stopChangeBus = changeBus?.stop;
+    const http = this.options.http ?? {};
+    const nodeId = http.nodeId ?? this.options.inputRounds?.nodeId;
     this.handler = createHttpHandler((context?: { era?: ProtocolEra }) => this.createMcpServer('http', context?.era), {
-      ...this.options.http,
+      ...http,
+      ...(nodeId === undefined ? {} : { nodeId }),
       ...(auth === undefined ? {} : { auth }),
       ...(changeBus === undefined ? {} : { changeEvents: changeBus.bus }),
     });
+    const health =
+      http.health === false
+        ? []
+        : [http.health?.livePath ?? DEFAULT_LIVE_PATH, http.health?.readyPath ?? DEFAULT_READY_PATH];
     mountHandler(adapter, path, this.handler, {
-      alsoAt:
-        auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`],
+      alsoAt: [
+        ...health,
+        ...(auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`]),
+      ],
       onRequest: (req, res) => {
         if (req.method === 'POST') this.posts.track(res);
       },
