@@ -81,7 +81,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     nodeIds.add(nodeId);
   }
   const readyPath = options.readyPath ?? '/readyz';
-  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(readyPath))
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(readyPath))
     throw new TypeError(
       `haproxy readyPath must be a path of A-Za-z0-9._~/- beginning with "/", got ${JSON.stringify(readyPath)}`,
     );

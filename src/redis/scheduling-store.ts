@@ -327,7 +327,7 @@ export class RedisSchedulingStore implements SchedulingStore {
   /** See `SchedulingStore.enter`. */
   async enter(request: TurnRequest): Promise<HeldTurn> {
     const { signal } = request;
-    if (signal?.aborted === true) throw signal.reason;
+    signal?.throwIfAborted();
     const keys = this.keysOf(request.scope);
     const id = randomUUID();
     const sentAt = Date.now();
@@ -346,7 +346,7 @@ export class RedisSchedulingStore implements SchedulingStore {
     if (isAborted(signal)) {
       // Withdrawn while Redis was queueing it.
       void this.give(keys, id, request);
-      throw signal!.reason;
+      signal!.throwIfAborted();
     }
     if (status.state === 'running') return this.hold(keys, id, request, status.fence, sentAt);
     if (status.state === 'gone')
@@ -554,7 +554,7 @@ class RedisTurn implements HeldTurn {
   private throwIfLost(): void {
     if (Date.now() > this.validUntil && !this.controller.signal.aborted)
       this.lose(`its lease of ${this.link.leaseMs} ms lapsed before it was renewed`);
-    if (this.controller.signal.aborted) throw this.controller.signal.reason;
+    this.controller.signal.throwIfAborted();
   }
 
   private async renew(): Promise<void> {
