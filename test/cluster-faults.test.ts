@@ -183,14 +183,36 @@ test(
   },
 );
 
-test('shutdown: with Redis frozen, a worker sent SIGTERM exits within the shutdown timeout', { skip }, async () => {
-  redis.pause();
-  try {
-    const stopped = cluster.processes.kill(2, 'SIGTERM').then(() => 'exited');
-    const bound = new Promise((resolve) => setTimeout(resolve, DEFAULT_SHUTDOWN_TIMEOUT_MS, 'still running'));
-    assert.equal(await Promise.race([stopped, bound]), 'exited');
-  } finally {
-    redis.resume();
-  }
-  await cluster.processes.whenAlive(2);
-});
+test(
+  'Redis frozen: every worker stays in rotation (readiness reports Redis, answers in time), and one sent SIGTERM exits within the shutdown timeout',
+  { skip },
+  async () => {
+    redis.pause();
+    try {
+      // Readiness reports Redis without failing on it, and answers in time for the balancer's checks.
+      const ready = await fetch(readyUrl(2));
+      assert.deepEqual(
+        { status: ready.status, body: await ready.json() },
+        { status: 200, body: { status: 'ready', checks: { redis: { ok: false, detail: 'no answer within 250 ms' } } } },
+      );
+      // Well past two failed checks (200 ms apart): every worker is still in rotation.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const round = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          modernCall(cluster.url, 'whoami', {}, META, { signal: AbortSignal.timeout(5000) }),
+        ),
+      );
+      assert.deepEqual([...new Set(round.map((call) => answererOf(call.result).node))].sort(), [
+        'node-1',
+        'node-2',
+        'node-3',
+      ]);
+      const stopped = cluster.processes.kill(2, 'SIGTERM').then(() => 'exited');
+      const bound = new Promise((resolve) => setTimeout(resolve, DEFAULT_SHUTDOWN_TIMEOUT_MS, 'still running'));
+      assert.equal(await Promise.race([stopped, bound]), 'exited');
+    } finally {
+      redis.resume();
+    }
+    await cluster.processes.whenAlive(2);
+  },
+);

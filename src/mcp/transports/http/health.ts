@@ -27,7 +27,11 @@ export interface HealthOptions {
    * is given `checkTimeoutMs`; a check that throws or takes longer reads `{ ok: false }` with why.
    */
   readonly checks?: Readonly<Record<string, () => HealthCheckResult | Promise<HealthCheckResult>>>;
-  /** How long one check may take, in milliseconds (default 1000). */
+  /**
+   * How long one check may take, in milliseconds (default `DEFAULT_HEALTH_CHECK_TIMEOUT_MS`,
+   * 250). Keep it well below the balancer's check timeout: a readiness answer that waits on a
+   * frozen Redis past it would take every process out of rotation at once.
+   */
   readonly checkTimeoutMs?: number;
 }
 
@@ -37,7 +41,8 @@ const OPTION_KEYS = optionKeys<HealthOptions>()('livePath', 'readyPath', 'checks
 export const DEFAULT_LIVE_PATH = '/healthz';
 /** The default readiness path. */
 export const DEFAULT_READY_PATH = '/readyz';
-const DEFAULT_CHECK_TIMEOUT_MS = 1_000;
+/** How long one readiness check may take by default, in milliseconds. */
+export const DEFAULT_HEALTH_CHECK_TIMEOUT_MS = 250;
 
 /** The health endpoints of one handler: `serve` answers a request for them (true) or leaves it (false). */
 export interface HealthEndpoints {
@@ -83,7 +88,7 @@ export function healthEndpointsOf(option: HealthOptions | false | undefined): He
   for (const [name, check] of checks)
     if (typeof check !== 'function')
       throw invalidOption('createHttpHandler', `health.checks.${name}`, 'a function', check);
-  const timeoutMs = given.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const timeoutMs = given.checkTimeoutMs ?? DEFAULT_HEALTH_CHECK_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
     throw invalidOption(
       'createHttpHandler',
