@@ -163,7 +163,8 @@ test(
     await live.complete('k-live', OK);
     assert.deepEqual(await other.begin({ key: 'k-live', tool: 't', args: {} }), { status: 'done', outcome: OK });
 
-    // A connection that is cut off from Redis once its claim is made (every lease renewal fails), as a partitioned process.
+    // A connection that is cut off from Redis once its claim is made (every lease renewal fails),
+    // as a partitioned process.
     let cut = false;
     const mute = await connectRedis({
       client: {

@@ -40,7 +40,10 @@ function health(res: RawResponse): { status: number; type: unknown; cache: unkno
 const get = (port: number, path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
   rawRequest(port, { method: 'GET', path, headers });
 
-/** A tool that reports `gated started` and answers `done` once `open()` is called (or rejects when its signal aborts). */
+/**
+ * A tool that reports `gated started` and answers `done` once `open()` is called (or rejects
+ * when its signal aborts).
+ */
 function gatedTool(signal: Signal): { tool: ExtraTool; open(): void } {
   let release!: () => void;
   const opened = new Promise<void>((resolve) => (release = resolve));

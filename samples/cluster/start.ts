@@ -8,9 +8,9 @@
  * Options: `--processes N` (or `PROCESSES`, default 3, 1 to 64), `--port P` (or `PORT`, the
  * balancer's port, default 8080; 0 picks a free one) and `--node-ports P1,P2,...` (or
  * `NODE_PORTS`, the processes' ports in order; default free ones). A supervisor restarts a
- * process that exits (a crash, `kill -9`) on its port, at most 5 times in a row. Without `redis-server` installed it runs
- * without Redis and says so: stateless calls and sticky sessions work, but a parked call's retry
- * must then reach the process that parked it.
+ * process that exits (a crash, `kill -9`) on its port, at most 5 times in a row. Without
+ * `redis-server` installed it runs without Redis and says so: stateless calls and sticky
+ * sessions work, but a parked call's retry must then reach the process that parked it.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

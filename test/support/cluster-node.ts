@@ -1,7 +1,7 @@
 /**
  * The cluster tests' node process: the cluster sample's node (`startClusterNode`), configured from
- * its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease), `TURN_LEASE_MS` (the scheduling
- * turn lease), and
+ * its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease),
+ * `TURN_LEASE_MS` (the scheduling turn lease), and
  * `DEV_AUTH=1` for a bearer-token gate that takes `Bearer dev-<principal>` as the principal
  * `<principal>` (for the principal-binding tests; every other token is refused).
  */
