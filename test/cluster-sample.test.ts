@@ -11,8 +11,8 @@ import { freePort } from './support/ports.js';
 
 /*
  * The cluster sample's one command (`npm run cluster`, i.e. `node dist/samples/cluster/start.js`)
- * as a user runs it (worker ports given): it starts Redis, two supervised processes and HAProxy, serves through the balancer, and
- * stops everything on SIGTERM. About 5 s.
+ * as a user runs it (worker ports given): it starts Redis, two supervised processes and HAProxy,
+ * serves through the balancer, and stops everything on SIGTERM. About 5 s.
  */
 
 const skip = haproxySkipReason() ?? redisSkip;
