@@ -12,6 +12,7 @@ import { redisSkip, startRedisServer } from './support/redis-server.js';
 async function fakeConnection(reply: (args: string[]) => unknown, keyPrefix?: string) {
   return connectRedis({
     client: { sendCommand: async (args: string[]) => reply(args) },
+    durability: 'off',
     ...(keyPrefix !== undefined ? { keyPrefix } : {}),
   });
 }

@@ -374,3 +374,25 @@ test(
     assert.equal(runs.charge, before + 1);
   },
 );
+
+test('a keyed call is answered only once its outcome is recorded: a retry right after the answer is replayed, never "still running"', async () => {
+  // A store that takes 200 ms to record, as a slow or distant Redis.
+  const memory = new MemoryReplayStore();
+  const slow: ReplayStore = {
+    begin: (claim) => memory.begin(claim),
+    complete: async (key, outcome, owner) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      memory.complete(key, outcome, owner);
+    },
+  };
+  const handle = await serveHttp(INFO, TOOLS, { replay: slow });
+  handles.push(handle);
+  const client = new Client({ name: 'legacy', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+  closers.push(() => client.close());
+  const before = runs.charge;
+  const first = await call(client, 'charge', { amount: 7 }, 'slow-record-1');
+  assert.deepEqual(first, charged(7, before + 1));
+  assert.deepEqual(await call(client, 'charge', { amount: 7 }, 'slow-record-1'), charged(7, before + 1));
+  assert.equal(runs.charge, before + 1);
+});

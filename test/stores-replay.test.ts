@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawnFixture } from './support/run-process.js';
 import {
   Executor,
   IdempotencyConflictError,
@@ -117,20 +117,11 @@ test(
   'a claim whose process was killed: running until its lease lapses, then a lost outcome, never a second run',
   { skip: redisSkip },
   async () => {
-    const child = spawn(
-      process.execPath,
-      [new URL('./support/stores-claim-fixture.js', import.meta.url).pathname, redis!.url, 'k-killed', '300'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+    const { child, exited, printed } = await spawnFixture(
+      'stores-claim-fixture.js',
+      [redis!.url, 'k-killed', '300'],
+      'claiming',
     );
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const printed = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        if (out.includes('\n')) resolve(out.trim());
-      });
-      child.once('exit', (code) => reject(new Error(`the fixture exited with ${String(code)} before claiming`)));
-    });
     assert.equal(printed, 'claimed new');
     const store = new RedisReplayStore(second!);
     const claim = { key: 'k-killed', tool: 'charge', args: { amount: 5 } };
@@ -172,20 +163,25 @@ test(
     await live.complete('k-live', OK);
     assert.deepEqual(await other.begin({ key: 'k-live', tool: 't', args: {} }), { status: 'done', outcome: OK });
 
-    // A connection that drops every lease renewal, as a process cut off from Redis.
-    const mute = {
-      keyPrefix: first!.keyPrefix,
-      command: (args: readonly string[]) =>
-        args[1]!.includes("e[2] ~= 'running'") ? Promise.reject(new Error('cut off')) : first!.command(args),
-    };
-    const cutOff = new RedisReplayStore(mute as unknown as RedisConnection, { leaseMs: 60 });
+    // A connection that is cut off from Redis once its claim is made (every lease renewal fails),
+    // as a partitioned process.
+    let cut = false;
+    const mute = await connectRedis({
+      client: {
+        sendCommand: (args: string[]) => (cut ? Promise.reject(new Error('cut off')) : first!.command(args)),
+      },
+      durability: 'off',
+    });
+    const cutOff = new RedisReplayStore(mute, { leaseMs: 60 });
     assert.deepEqual(await cutOff.begin({ key: 'k-cut', tool: 't', args: {} }), { status: 'new' });
+    cut = true;
     let answer = await other.begin({ key: 'k-cut', tool: 't', args: {} });
     for (let attempt = 0; attempt < 200 && answer.status === 'running'; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       answer = await other.begin({ key: 'k-cut', tool: 't', args: {} });
     }
     assert.equal((answer as { outcome: { error: Error } }).outcome.error.name, 'LostOutcomeError');
+    cut = false;
     await cutOff.complete('k-cut', OK);
     assert.deepEqual(await other.begin({ key: 'k-cut', tool: 't', args: {} }), { status: 'done', outcome: OK });
   },
@@ -327,11 +323,8 @@ test(
       [ran!.ok, ran!.replayed, ran!.ok && ran.result.content],
       [true, undefined, [{ type: 'text', text: 'paid' }]],
     );
-    let replayed = (await hostB.run([call]))[0]!;
-    for (let attempt = 0; attempt < 50 && !replayed.ok; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      replayed = (await hostB.run([call]))[0]!;
-    }
+    // The outcome was recorded before hostA returned it: a retry right after is replayed, never "still running".
+    const replayed = (await hostB.run([call]))[0]!;
     assert.deepEqual(
       [replayed.ok, replayed.replayed, replayed.ok && replayed.result.content],
       [true, true, [{ type: 'text', text: 'paid' }]],
@@ -424,7 +417,7 @@ test('RedisReplayStore refuses bad options with a TypeError naming the option', 
   });
   assert.throws(() => new RedisReplayStore(conn, { lease: 5 } as never), {
     name: 'TypeError',
-    message: 'RedisReplayStore: unknown option "lease" (known options: ttlMs, leaseMs)',
+    message: 'RedisReplayStore: unknown option "lease" (known options: ttlMs, leaseMs, maxOutcomeBytes)',
   });
   assert.throws(() => new RedisReplayStore({} as never), {
     name: 'TypeError',

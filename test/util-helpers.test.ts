@@ -100,6 +100,6 @@ test('every public entry point refuses an unknown option with one error type and
     name: 'TypeError',
     code: 'invalid-option',
     message:
-      'connectRedis: unknown option "uri" (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix)',
+      'connectRedis: unknown option "uri" (known options: url, client, connectTimeoutMs, commandTimeoutMs, keyPrefix, durability, log)',
   });
 });

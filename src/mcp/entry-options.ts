@@ -30,6 +30,8 @@ export const HTTP_HANDLER = [
   'auth',
   'onError',
   'changeEvents',
+  'health',
+  'nodeId',
 ] as const;
 export const STDIO = [
   'stdin',

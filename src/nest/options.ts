@@ -1,5 +1,5 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
-import type { AuthOptions, CacheHints, HttpHandlerOptions } from '../mcp/index.js';
+import type { AuthOptions, CacheHints, HttpHandlerOptions, ServerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
@@ -66,6 +66,23 @@ export interface ToolwrightModuleOptions {
    * come from `TOOLWRIGHT_CALL_OPTIONS` instead; given by both, the application's start fails.
    */
   readonly onRecord?: CallCoreOptions['onRecord'];
+  /**
+   * The 2026-07-28 era's input rounds, as `serveHttp`'s `inputRounds` (see `InputRoundOptions`):
+   * `nodeId` (in front of every `requestState` this process mints, and, over HTTP, of every
+   * session id unless `http.nodeId` says otherwise) and `relay` (a `redisRelayBus`, so a retry
+   * that reaches another process of the cluster is relayed to this one). With a relay, the module
+   * listens on it before the application serves, and the application's start fails when it
+   * cannot. See docs/cluster.md.
+   */
+  readonly inputRounds?: ServerOptions['inputRounds'];
+  /** Where keyed calls are deduplicated, as `serveHttp`'s `replay` (a `RedisReplayStore` for a cluster). */
+  readonly replay?: ServerOptions['replay'];
+  /**
+   * How calls are scheduled by their claims, as `serveHttp`'s `scheduling` (with a
+   * `RedisSchedulingStore` as `store`, `@Resource`, `@Sequential` and `@Barrier` hold across the
+   * processes).
+   */
+  readonly scheduling?: ServerOptions['scheduling'];
 }
 
 /**
@@ -173,6 +190,9 @@ const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'cacheHints',
   'shutdownTimeoutMs',
   'onRecord',
+  'inputRounds',
+  'replay',
+  'scheduling',
 );
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
@@ -225,5 +245,12 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
     throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
   if (given.onRecord !== undefined && typeof given.onRecord !== 'function')
     throw new TypeError(`${where}: "onRecord" must be a function (record, call) => void`);
+  for (const key of ['inputRounds', 'replay'] as const) {
+    const value = given[key];
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      throw new TypeError(
+        `${where}: "${key}" must be an object (${key === 'replay' ? 'a replay store' : 'see InputRoundOptions'}), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      );
+  }
   return given as ToolwrightModuleOptions;
 }

@@ -16,6 +16,8 @@ import {
   connectStdio,
   createHttpHandler,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  DEFAULT_LIVE_PATH,
+  DEFAULT_READY_PATH,
   type McpHttpHandler,
   type StdioHandle,
 } from '../mcp/transports/index.js';
@@ -111,7 +113,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
    */
   readonly changes = new ServerChanges();
   private serverOptions: ServerOptions = {};
-  private readonly runs = new ParkedRuns();
+  private readonly runs: ParkedRuns;
   private handler: McpHttpHandler | undefined;
   private stdio: StdioHandle | undefined;
   private resolveClosed!: () => void;
@@ -133,7 +135,9 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     private readonly moduleRef: ModuleRef,
     private readonly adapterHost: HttpAdapterHost,
     private readonly modules: ModulesContainer,
-  ) {}
+  ) {
+    this.runs = new ParkedRuns(options.inputRounds);
+  }
 
   /**
    * The tools served now, in discovery order then the order they were added (their names, schemas
@@ -280,10 +284,11 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   }
 
   /**
-   * Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad
-   * tools or options fail the application's start here.
+   * Nest's hook: discovers, compiles and prepares the tools; with an `inputRounds.relay`, listens
+   * on it; over HTTP, mounts the endpoint. Bad tools or options, or a relay that cannot listen,
+   * fail the application's start here.
    */
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     const lookup: ProviderLookup = (token) => this.optional(token);
     const compileOptions: Omit<CompileOptions, 'resolve' | 'resolveForCall'> = compileOptionsOf(lookup);
     this.nestContext = {
@@ -298,11 +303,15 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       throw new TypeError(
         'ToolwrightModule: "onRecord" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
       );
+    const { onRecord, hideForbiddenTools, cacheHints, inputRounds, replay, scheduling } = this.options;
     this.serverOptions = {
       ...callOptions,
-      ...(this.options.onRecord === undefined ? {} : { onRecord: this.options.onRecord }),
-      ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
-      ...(this.options.cacheHints === undefined ? {} : { cacheHints: this.options.cacheHints }),
+      ...(onRecord === undefined ? {} : { onRecord }),
+      ...(hideForbiddenTools === undefined ? {} : { hideForbiddenTools }),
+      ...(cacheHints === undefined ? {} : { cacheHints }),
+      ...(inputRounds === undefined ? {} : { inputRounds }),
+      ...(replay === undefined ? {} : { replay }),
+      ...(scheduling === undefined ? {} : { scheduling }),
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
     this.live = new LiveSet({
@@ -317,6 +326,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     });
     this.set = servedSetFacade(this.live);
     this.noteServed(entries);
+    // With a relay, this node listens for retries relayed to it before it takes requests.
+    await this.runs.open();
     if (this.options.transport === 'http') this.mountHttp();
   }
 
@@ -394,6 +405,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private async shutDown(): Promise<void> {
     const timeoutMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
+    // Readiness answers 503 `draining` from now on, so a balancer takes this process out.
+    void this.handler?.drain(timeoutMs);
     await this.calls.drain(timeoutMs);
     if (this.stdio !== undefined) {
       await this.stdio.close();
@@ -422,14 +435,23 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
     const changeBus = changeBusOf(this.requireLive('ToolwrightModule'), this.options.http?.changeEvents);
     this.stopChangeBus = changeBus.stop;
+    const http = this.options.http ?? {};
+    const nodeId = http.nodeId ?? this.options.inputRounds?.nodeId;
     this.handler = createHttpHandler((context?: { era?: ProtocolEra }) => this.createMcpServer('http', context?.era), {
-      ...this.options.http,
+      ...http,
+      ...(nodeId === undefined ? {} : { nodeId }),
       ...(auth === undefined ? {} : { auth }),
       changeEvents: changeBus.bus,
     });
+    const health =
+      http.health === false
+        ? []
+        : [http.health?.livePath ?? DEFAULT_LIVE_PATH, http.health?.readyPath ?? DEFAULT_READY_PATH];
     mountHandler(adapter, path, this.handler, {
-      alsoAt:
-        auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`],
+      alsoAt: [
+        ...health,
+        ...(auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`]),
+      ],
       onRequest: (req, res) => {
         if (req.method === 'POST') this.posts.track(res);
       },

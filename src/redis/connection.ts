@@ -3,6 +3,16 @@ import { raceTimeout } from '../util/timeout.js';
 import { isPositiveInteger, MAX_TIMEOUT_MS } from '../util/limits.js';
 import { RedisUnavailableError } from './errors.js';
 import { checkOptionsObject, invalidOption, optionKeys } from '../util/options.js';
+import {
+  checkRedisDurability,
+  durabilityWarning,
+  RedisClusterUnsupportedError,
+  RedisDurabilityError,
+  type RedisDurability,
+  type RedisDurabilityMode,
+} from './durability.js';
+import { RedisGeneration } from './generation.js';
+import { runScript, type RedisScript } from './script.js';
 
 /**
  * The one thing toolwright's Redis stores need of a client: send one command, as its words, and
@@ -35,6 +45,18 @@ export interface ConnectRedisOptions {
    * sharing one Redis its own.
    */
   readonly keyPrefix?: string;
+  /**
+   * What to do when Redis could lose what the stores promise (persistence off, an evicting
+   * memory policy; see `checkRedisDurability`): `'require'` (the default) rejects with
+   * `RedisDurabilityError`, `'warn'` connects and logs it once, `'off'` does not look. A Redis
+   * that refuses `INFO` is connected to with a warning whatever the mode but `'off'`.
+   */
+  readonly durability?: RedisDurabilityMode;
+  /**
+   * Where the connection's warnings go (a Redis that may lose data, a loss found; see
+   * `RedisGeneration`). Default: one line on stderr, `toolwright: <message>`.
+   */
+  readonly log?: (message: string) => void;
 }
 
 const OPTION_KEYS = optionKeys<ConnectRedisOptions>()(
@@ -43,7 +65,11 @@ const OPTION_KEYS = optionKeys<ConnectRedisOptions>()(
   'connectTimeoutMs',
   'commandTimeoutMs',
   'keyPrefix',
+  'durability',
+  'log',
 );
+
+const DURABILITY_MODES: ReadonlySet<unknown> = new Set(['require', 'warn', 'off']);
 
 /** The URL `connectRedis` uses when given none. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -103,6 +129,32 @@ function checkOptions(options: ConnectRedisOptions): void {
   }
   if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string')
     throw invalidOption('connectRedis', 'keyPrefix', 'a string', options.keyPrefix);
+  if (options.durability !== undefined && !DURABILITY_MODES.has(options.durability))
+    throw invalidOption(
+      'connectRedis',
+      'durability',
+      "'require', 'warn' or 'off'",
+      options.durability,
+      typeof options.durability === 'string' ? JSON.stringify(options.durability) : undefined,
+    );
+  if (options.log !== undefined && typeof options.log !== 'function')
+    throw invalidOption('connectRedis', 'log', 'a function', options.log);
+  if (isClusterClient(options.client)) throw new RedisClusterUnsupportedError('connectRedis: "client"');
+}
+
+/** True for a node-redis cluster client (`createCluster`), which routes each command by its first key. */
+function isClusterClient(client: unknown): boolean {
+  return (
+    typeof client === 'object' &&
+    client !== null &&
+    typeof (client as { nodeClient?: unknown }).nodeClient === 'function' &&
+    'masters' in client
+  );
+}
+
+/** Writes one warning line on stderr (the default `log`). */
+function stderrLine(message: string): void {
+  process.stderr.write(`toolwright: ${message}\n`);
 }
 
 /** What `connectRedis` needs of `@redis/client`'s client: connect, send, close, and its events. */
@@ -118,7 +170,10 @@ interface OwnedClient extends RedisCommandClient {
  * `commandTimeoutMs` and fails with `RedisUnavailableError` (naming Redis and its URL) when Redis
  * is down, refuses, or does not answer in time, so a call that needs the store never hangs. A
  * connection made by `connectRedis({ url })` reconnects on its own when Redis comes back
- * (commands sent while it is away fail at once instead of waiting in a queue).
+ * (commands sent while it is away fail at once instead of waiting in a queue). It carries the
+ * pieces every Redis-backed store shares: scripts by `EVALSHA` (`script`), the generation marker
+ * that detects a Redis that lost its data (`generation`), and what the persistence check at
+ * connect found (`durability`).
  */
 export class RedisConnection {
   /** Prepended to every key the stores write. */
@@ -126,6 +181,12 @@ export class RedisConnection {
   /** Where Redis is, without credentials (for messages). */
   readonly where: string;
   readonly commandTimeoutMs: number;
+  /** Detects a Redis that lost its data since this process last saw it (see `RedisGeneration`). */
+  readonly generation: RedisGeneration;
+  /** What the check at connect found, or `undefined` when it did not look (`durability: 'off'`). */
+  durability: RedisDurability | undefined;
+  /** Where the connection's warnings go (`ConnectRedisOptions.log`). */
+  readonly log: (message: string) => void;
   private readonly owned: OwnedClient | undefined;
   private closed = false;
 
@@ -141,12 +202,15 @@ export class RedisConnection {
       readonly keyPrefix: string;
       readonly commandTimeoutMs: number;
       readonly owned: OwnedClient | undefined;
+      readonly log?: (message: string) => void;
     },
   ) {
     this.where = options.where;
     this.keyPrefix = options.keyPrefix;
     this.commandTimeoutMs = options.commandTimeoutMs;
     this.owned = options.owned;
+    this.log = options.log ?? stderrLine;
+    this.generation = new RedisGeneration(this, this.keyPrefix, this.log, this.where);
   }
 
   /**
@@ -166,15 +230,70 @@ export class RedisConnection {
     }
   }
 
-  /** Closes a connection `connectRedis` made (a host's own client stays open). Commands then fail. Idempotent. */
+  /**
+   * Runs a Lua script with its `keys` (every key it touches) and `args`, by `EVALSHA`, falling
+   * back to `EVAL` when Redis does not hold it (see `runScript`). For a script that must run only
+   * in the generation this process knows, use `generation.run`.
+   */
+  script(script: RedisScript, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    return runScript(this, script, keys, args);
+  }
+
+  /**
+   * Whether Redis answers now: `PING` within `commandTimeoutMs` (at most 1 s). Never rejects:
+   * resolves `{ ok: true }`, or `{ ok: false, detail }` with the `RedisUnavailableError`'s
+   * message. For health and readiness reports.
+   */
+  async health(): Promise<{ readonly ok: boolean; readonly detail?: string }> {
+    try {
+      await raceTimeout(this.command(['PING']), Math.min(this.commandTimeoutMs, 1_000), () => {
+        throw new RedisUnavailableError(
+          this.where,
+          `did not answer within ${Math.min(this.commandTimeoutMs, 1_000)} ms`,
+        );
+      });
+      return { ok: true };
+    } catch (thrown) {
+      return { ok: false, detail: errorText(thrown) };
+    }
+  }
+
+  /**
+   * Closes a connection `connectRedis` made (a host's own client stays open). Commands then fail.
+   * Bounded: when the client has not closed within `commandTimeoutMs` (Redis unreachable, a
+   * command stuck), its socket is destroyed. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.owned === undefined) return;
+    await closeBounded(this.owned, this.commandTimeoutMs);
+  }
+}
+
+/**
+ * Closes a client of `@redis/client`, waiting at most `timeoutMs` for it to finish what it has
+ * sent; past that (or when closing fails) destroys it. Never rejects. Internal.
+ */
+export async function closeBounded(
+  client: { close(): Promise<void>; destroy(): void },
+  timeoutMs: number,
+): Promise<void> {
+  let closed = false;
+  try {
+    closed = await raceTimeout(
+      client.close().then(() => true),
+      timeoutMs,
+      () => false,
+    );
+  } catch {
+    closed = false;
+  }
+  if (!closed) {
     try {
-      await this.owned.close();
+      client.destroy();
     } catch {
-      this.owned.destroy();
+      // Already gone.
     }
   }
 }
@@ -213,27 +332,56 @@ function unavailableOrAsIs(where: string, thrown: unknown, timeoutMs: number): u
  * `RedisUnavailableError` when Redis cannot be reached within `connectTimeoutMs`, and with an
  * `Error` naming the package when `@redis/client` is not installed. Bad options throw a
  * `TypeError` naming the option.
+ *
+ * Then it checks, unless `durability` is `'off'`, that Redis can keep what the stores promise
+ * (see `checkRedisDurability`): persistence on (`appendonly yes`) and no eviction
+ * (`maxmemory-policy noeviction`, or no `maxmemory`). By default a Redis that fails the check is
+ * refused with `RedisDurabilityError` listing every problem; with `durability: 'warn'` it is
+ * connected to and the problems are logged once. A Redis that refuses `INFO` is connected to with
+ * a warning. A Redis Cluster (`redis_mode:cluster`, or a node-redis cluster client as `client`)
+ * is refused with `RedisClusterUnsupportedError` whatever the mode but `'off'` (a cluster client
+ * always).
  */
 export async function connectRedis(options: ConnectRedisOptions = {}): Promise<RedisConnection> {
   checkOptions(options);
   const keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
-  if (options.client !== undefined)
-    return new RedisConnection(options.client, {
+  const log = options.log ?? stderrLine;
+  let connection: RedisConnection;
+  if (options.client !== undefined) {
+    connection = new RedisConnection(options.client, {
       where: "the host's client",
       keyPrefix,
       commandTimeoutMs,
       owned: undefined,
+      log,
     });
-  const url = options.url ?? DEFAULT_REDIS_URL;
-  const where = redactedRedisUrl(url);
-  const client = await openRedisClient<OwnedClient>({
-    caller: 'connectRedis',
-    url,
-    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
-    offlineQueue: false,
-  });
-  return new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client });
+  } else {
+    const url = options.url ?? DEFAULT_REDIS_URL;
+    const where = redactedRedisUrl(url);
+    const client = await openRedisClient<OwnedClient>({
+      caller: 'connectRedis',
+      url,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
+      offlineQueue: false,
+    });
+    connection = new RedisConnection(client, { where, keyPrefix, commandTimeoutMs, owned: client, log });
+  }
+  const mode = options.durability ?? 'require';
+  if (mode === 'off') return connection;
+  try {
+    const durability = await checkRedisDurability(connection);
+    connection.durability = durability;
+    if (durability.mode === 'cluster') throw new RedisClusterUnsupportedError(`Redis at ${connection.where}`);
+    if (mode === 'require' && durability.problems.length > 0)
+      throw new RedisDurabilityError(connection.where, durability.problems);
+    const warning = durabilityWarning(connection.where, durability);
+    if (warning !== undefined) log(warning);
+  } catch (thrown) {
+    await connection.close();
+    throw thrown;
+  }
+  return connection;
 }
 
 /** What `openRedisClient` needs of every client of `@redis/client` it makes. */

@@ -11,6 +11,7 @@ import {
 import type { RedisConnection } from './connection.js';
 import { RedisBadReplyError } from './errors.js';
 import { checkOptionsObject, invalidOption, optionKeys } from '../util/options.js';
+import { RedisScript } from './script.js';
 
 /** Options of `RedisDecisionStore`. Every member is optional. */
 export interface RedisDecisionStoreOptions {
@@ -35,12 +36,14 @@ export const DEFAULT_SESSION_DECISIONS_TTL_MS = 24 * 60 * 60 * 1000;
 /*
  * Per owner, one hash per (tool, subject): field = capability, value = JSON {seq, effect, reason?}
  * (seq orders `list` as remembered); and one set, the owner's index of its hashes (members are
- * JSON [tool, subject]). ARGV[1] of the list and revoke scripts is the hash key without its member.
+ * JSON [tool, subject]). Every key a script touches is in its KEYS: `list` and `revoke` read the
+ * index first and then name the hashes they touch.
  */
 
 /** KEYS: hash, index, seq. ARGV: member, ttlMs (0: none), effect, hasReason (1/0), reason, capabilities... */
-const REMEMBER = `
-local seq = redis.call('INCR', KEYS[3])
+const REMEMBER = new RedisScript(
+  'decision remember',
+  `local seq = redis.call('INCR', KEYS[3])
 local value = {seq = seq, effect = ARGV[3]}
 if ARGV[4] == '1' then value.reason = ARGV[5] end
 local encoded = cjson.encode(value)
@@ -51,43 +54,54 @@ if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
 end
-return seq`;
-
-/** KEYS: hash. Answers its fields and values, flat. */
-const LOAD = `return redis.call('HGETALL', KEYS[1])`;
+return seq`,
+);
 
 /**
- * KEYS: index. ARGV: hash key base. Answers [member, fields, member, fields, ...]; drops index
- * members whose hash is gone.
+ * KEYS: hash. Answers its fields and values as one flat array (a script, because node-redis
+ * answers a bare `HGETALL` as an object whose shape depends on the protocol version).
  */
-const LIST = `
-local out = {}
-for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local fields = redis.call('HGETALL', ARGV[1] .. member)
+const LOAD = new RedisScript('decision load', `return redis.call('HGETALL', KEYS[1])`);
+
+/**
+ * KEYS: index, then the hashes of ARGV's members, in order. ARGV: members. Answers [member,
+ * fields, member, fields, ...]; drops from the index the members whose hash is gone.
+ */
+const LIST = new RedisScript(
+  'decision list',
+  `local out = {}
+for i, member in ipairs(ARGV) do
+  local fields = redis.call('HGETALL', KEYS[i + 1])
   if #fields == 0 then redis.call('SREM', KEYS[1], member) else
     table.insert(out, member)
     table.insert(out, fields)
   end
 end
-return out`;
+return out`,
+);
 
-/** KEYS: index. ARGV: hash key base, tool, subject, capability ('' for any). Answers how many decisions it forgot. */
-const REVOKE = `
-local forgotten = 0
-for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local ts = cjson.decode(member)
-  if (ARGV[2] == '' or ts[1] == ARGV[2]) and (ARGV[3] == '' or ts[2] == ARGV[3]) then
-    local hash = ARGV[1] .. member
-    if ARGV[4] == '' then
-      forgotten = forgotten + redis.call('HLEN', hash)
-      redis.call('DEL', hash)
-    else
-      forgotten = forgotten + redis.call('HDEL', hash, ARGV[4])
-    end
-    if redis.call('EXISTS', hash) == 0 then redis.call('SREM', KEYS[1], member) end
+/**
+ * KEYS: index, then the hashes of the members after ARGV[1], in order. ARGV: capability ('' for
+ * any), members. Answers how many decisions it forgot; drops emptied hashes from the index.
+ */
+const REVOKE = new RedisScript(
+  'decision revoke',
+  `local forgotten = 0
+for i = 2, #ARGV do
+  local hash = KEYS[i]
+  if ARGV[1] == '' then
+    forgotten = forgotten + redis.call('HLEN', hash)
+    redis.call('DEL', hash)
+  else
+    forgotten = forgotten + redis.call('HDEL', hash, ARGV[1])
   end
+  if redis.call('EXISTS', hash) == 0 then redis.call('SREM', KEYS[1], ARGV[i]) end
 end
-return forgotten`;
+return forgotten`,
+);
+
+/** How many hashes one `list` or `revoke` script names at most (more are done in several scripts). */
+const HASHES_PER_SCRIPT = 500;
 
 /** How many keys one SCAN step of `clear` asks for, and the bound on its steps. */
 const SCAN_COUNT = '500';
@@ -189,7 +203,7 @@ export class RedisDecisionStore implements RememberedDecisionStore {
     const key = this.ownerKey(owner);
     if (key === undefined) return this.local.decisionsOn(owner, tool, subject);
     const where = `remembered decisions of ${key}`;
-    const reply = await this.redis.command(['EVAL', LOAD, '1', this.hashKey(key, memberOf(tool, subject))]);
+    const reply = await this.redis.script(LOAD, [this.hashKey(key, memberOf(tool, subject))], []);
     return pairsOf(reply, where)
       .map(([capability, value]) => decisionOf(tool, subject, capability, value, where))
       .sort((a, b) => a.seq - b.seq)
@@ -209,34 +223,31 @@ export class RedisDecisionStore implements RememberedDecisionStore {
     if (capabilities.length === 0) return;
     const member = memberOf(tool, subject);
     const ttl = owner.kind === 'session' ? String(this.sessionTtlMs) : '0';
-    await this.redis.command([
-      'EVAL',
+    await this.redis.script(
       REMEMBER,
-      '3',
-      this.hashKey(key, member),
-      this.indexKey(key),
-      `${this.base}seq`,
-      member,
-      ttl,
-      effect,
-      reason === undefined ? '0' : '1',
-      reason ?? '',
-      ...capabilities,
-    ]);
+      [this.hashKey(key, member), this.indexKey(key), `${this.base}seq`],
+      [member, ttl, effect, reason === undefined ? '0' : '1', reason ?? '', ...capabilities],
+    );
   }
 
   async list(owner: DecisionOwner): Promise<readonly StoredDecision[]> {
     const key = this.ownerKey(owner);
     if (key === undefined) return this.local.list(owner);
     const where = `remembered decisions of ${key}`;
-    const reply = await this.redis.command(['EVAL', LIST, '1', this.indexKey(key), this.hashKey(key, '')]);
-    if (!Array.isArray(reply) || reply.length % 2 !== 0)
-      throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for a list of decisions`);
     const all: Ordered[] = [];
-    for (let i = 0; i < reply.length; i += 2) {
-      const [tool, subject] = toolAndSubjectOf(reply[i], where);
-      for (const [capability, value] of pairsOf(reply[i + 1], where))
-        all.push(decisionOf(tool, subject, capability, value, where));
+    for (const members of chunks(await this.membersOf(key, where), HASHES_PER_SCRIPT)) {
+      const reply = await this.redis.script(
+        LIST,
+        [this.indexKey(key), ...members.map((member) => this.hashKey(key, member))],
+        members,
+      );
+      if (!Array.isArray(reply) || reply.length % 2 !== 0)
+        throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for a list of decisions`);
+      for (let i = 0; i < reply.length; i += 2) {
+        const [tool, subject] = toolAndSubjectOf(reply[i], where);
+        for (const [capability, value] of pairsOf(reply[i + 1], where))
+          all.push(decisionOf(tool, subject, capability, value, where));
+      }
     }
     return all.sort((a, b) => a.seq - b.seq).map((o) => o.decision);
   }
@@ -244,17 +255,24 @@ export class RedisDecisionStore implements RememberedDecisionStore {
   async revoke(owner: DecisionOwner, selector: DecisionSelector = {}): Promise<number> {
     const key = this.ownerKey(owner);
     if (key === undefined) return this.local.revoke(owner, selector);
-    const reply = await this.redis.command([
-      'EVAL',
-      REVOKE,
-      '1',
-      this.indexKey(key),
-      this.hashKey(key, ''),
-      selector.tool ?? '',
-      selector.subject ?? '',
-      selector.capability ?? '',
-    ]);
-    return Number(reply);
+    const where = `remembered decisions of ${key}`;
+    const matching = (await this.membersOf(key, where)).filter((member) => {
+      const [tool, subject] = toolAndSubjectOf(member, where);
+      return (
+        (selector.tool === undefined || selector.tool === tool) &&
+        (selector.subject === undefined || selector.subject === subject)
+      );
+    });
+    let forgotten = 0;
+    for (const members of chunks(matching, HASHES_PER_SCRIPT)) {
+      const reply = await this.redis.script(
+        REVOKE,
+        [this.indexKey(key), ...members.map((member) => this.hashKey(key, member))],
+        [selector.capability ?? '', ...members],
+      );
+      forgotten += Number(reply);
+    }
+    return forgotten;
   }
 
   /** Forgets every owner's decisions in this store's namespace, for every process (a SCAN over its keys, then DEL). */
@@ -279,6 +297,14 @@ export class RedisDecisionStore implements RememberedDecisionStore {
     }
   }
 
+  /** The members of an owner's index (JSON `[tool, subject]` pairs). */
+  private async membersOf(ownerKey: string, where: string): Promise<string[]> {
+    const reply = await this.redis.command(['SMEMBERS', this.indexKey(ownerKey)]);
+    if (!Array.isArray(reply) || !reply.every((member) => typeof member === 'string'))
+      throw new RedisBadReplyError(`${where}: Redis answered ${JSON.stringify(reply)} for its index`);
+    return reply as string[];
+  }
+
   /** The Redis name of `owner`, or `undefined` for an owner kept in this process (a session without an id; `none`). */
   private ownerKey(owner: DecisionOwner): string | undefined {
     switch (owner.kind) {
@@ -300,6 +326,13 @@ export class RedisDecisionStore implements RememberedDecisionStore {
   private indexKey(ownerKey: string): string {
     return `${this.base}${ownerKey}`;
   }
+}
+
+/** `items` in runs of at most `size`, in order. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const runs: T[][] = [];
+  for (let at = 0; at < items.length; at += size) runs.push(items.slice(at, at + size));
+  return runs;
 }
 
 /** The index member of `tool` on `subject`: JSON `[tool, subject]`. */

@@ -16,11 +16,21 @@ export {
   type RedisCommandClient,
 } from './connection.js';
 export { RedisUnavailableError, RedisBadReplyError } from './errors.js';
+export {
+  checkRedisDurability,
+  RedisDurabilityError,
+  RedisClusterUnsupportedError,
+  type RedisDurability,
+  type RedisDurabilityMode,
+} from './durability.js';
+export { RedisGeneration, guardedScript, type RedisLoss } from './generation.js';
+export { RedisScript, runScript, type ScriptSender } from './script.js';
 export { redisRelayBus, type RedisRelayBus, type RedisRelayBusOptions, type RedisSubscriber } from './relay-bus.js';
 export {
   RedisReplayStore,
   DEFAULT_REPLAY_TTL_MS,
   DEFAULT_REPLAY_LEASE_MS,
+  DEFAULT_MAX_OUTCOME_BYTES,
   type RedisReplayStoreOptions,
 } from './replay-store.js';
 export { StoredFailure, outcomeToJson, outcomeFromJson } from './outcome-json.js';
@@ -29,3 +39,9 @@ export {
   DEFAULT_SESSION_DECISIONS_TTL_MS,
   type RedisDecisionStoreOptions,
 } from './decision-store.js';
+export {
+  RedisSchedulingStore,
+  DEFAULT_TURN_LEASE_MS,
+  DEFAULT_TURN_POLL_MS,
+  type RedisSchedulingStoreOptions,
+} from './scheduling-store.js';

@@ -1,7 +1,9 @@
 import type { RelayBus, RelayListener } from '../mcp/index.js';
 import { errorText } from '../util/describe.js';
+import { raceTimeout } from '../util/timeout.js';
 import {
   checkRedisUrl,
+  closeBounded,
   DEFAULT_REDIS_TIMEOUT_MS,
   DEFAULT_REDIS_URL,
   openRedisClient,
@@ -41,7 +43,10 @@ const OPTION_KEYS = optionKeys<RedisRelayBusOptions>()('connection', 'url', 'sub
 
 /** A relay bus over Redis, with a way to close the subscriber connection it made. */
 export interface RedisRelayBus extends RelayBus {
-  /** Closes the subscriber connection this bus made (a host's own subscriber stays open). Idempotent. */
+  /**
+   * Closes the subscriber connection this bus made (a host's own subscriber stays open), waiting
+   * at most `connectTimeoutMs` for it (Redis away: its socket is destroyed). Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -113,7 +118,15 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
           ? thrown
           : new RedisUnavailableError(where, `cannot be reached: ${errorText(thrown)}`, { cause: thrown });
       }
-      return { close: async () => void (await client.unsubscribe(channel, listener).catch(() => undefined)) };
+      // Bounded: while Redis is away the subscriber queues the unsubscribe until it is back.
+      return {
+        close: async () =>
+          void (await raceTimeout(
+            client.unsubscribe(channel, listener).catch(() => undefined),
+            connectTimeoutMs,
+            () => undefined,
+          )),
+      };
     },
     async close() {
       closed = true;
@@ -121,11 +134,7 @@ export function redisRelayBus(options: RedisRelayBusOptions): RedisRelayBus {
       owned = undefined;
       const client = await made?.catch(() => undefined);
       if (client === undefined) return;
-      try {
-        await client.close();
-      } catch {
-        client.destroy();
-      }
+      await closeBounded(client, connectTimeoutMs);
     },
   };
 }

@@ -10,7 +10,9 @@ import {
 import { fingerprint, ownedReplayKey } from '../runtime/internal.js';
 import type { RedisConnection } from './connection.js';
 import { RedisBadReplyError } from './errors.js';
-import { outcomeFromJson, outcomeToJson } from './outcome-json.js';
+import { outcomeFromJson, outcomeToJson, StoredFailure } from './outcome-json.js';
+import { guardedScript } from './generation.js';
+import { RedisScript } from './script.js';
 import { checkOptionsObject, optionKeys, invalidOption } from '../util/options.js';
 
 /** Options of `RedisReplayStore`. Every member is optional. */
@@ -28,77 +30,109 @@ export interface RedisReplayStoreOptions {
    * `LostOutcomeError`.
    */
   readonly leaseMs?: number;
+  /**
+   * The largest outcome kept for a key, in bytes of its JSON form (a positive whole number, or
+   * `Infinity`; default 64 KiB). A larger one is not kept: a retry gets, in its place, the failure
+   * `the first outcome of idempotency key "k" (<n> bytes) was larger than the replay store keeps
+   * (maxOutcomeBytes <max>); it is not kept, and the call is not run again` (code
+   * `outcome-not-kept`), so the promise "never twice" holds and Redis's memory stays bounded.
+   */
+  readonly maxOutcomeBytes?: number;
 }
 
-const OPTION_KEYS = optionKeys<RedisReplayStoreOptions>()('ttlMs', 'leaseMs');
+const OPTION_KEYS = optionKeys<RedisReplayStoreOptions>()('ttlMs', 'leaseMs', 'maxOutcomeBytes');
 
 /** The default time a finished key is kept: 24 hours. */
 export const DEFAULT_REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 /** The default lease of a claim: 30 s, renewed every 10 s while its call runs. */
 export const DEFAULT_REPLAY_LEASE_MS = 30_000;
+/** The default largest outcome a key keeps: 64 KiB of JSON. */
+export const DEFAULT_MAX_OUTCOME_BYTES = 64 * 1024;
 
 /*
  * One hash per key: fp (the claim's fingerprint), state (running | lost | done), token (the
  * claim's owner), lease (until when the claim holds, by Redis's clock, so the processes' clocks
- * never matter) and outcome (JSON). ARGV lengths are milliseconds; ttl 0 means no expiry.
+ * never matter) and outcome (JSON). ARGV lengths are milliseconds; ttl 0 means no expiry. Every
+ * script is guarded by the generation marker (KEYS[1], ARGV[1]; see `guardedScript`), so it
+ * never runs in a Redis that lost its data unnoticed.
  */
-const NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
 /**
  * Claims a key: `{'new'}`, `{'done', outcome}`, `{'running'}`, `{'lost'}` or
- * `{'different-arguments'}`. ARGV: fp, token, leaseMs, ttlMs.
+ * `{'different-arguments'}`. KEYS: marker, key. ARGV: generation, fp, token, leaseMs, ttlMs.
+ * A key not found while Redis's last loss (`lostAt`) is recent enough that it could have held it
+ * (within the longer of ttl and twice the lease; for ever without a ttl) is unknown: it is
+ * written as lost, never claimed as new.
  */
-const BEGIN = `${NOW}
-local e = redis.call('HMGET', KEYS[1], 'fp', 'state', 'lease', 'outcome')
+const BEGIN = guardedScript(
+  'replay begin',
+  `local e = redis.call('HMGET', KEYS[2], 'fp', 'state', 'lease', 'outcome')
+local lease = tonumber(ARGV[4])
+local ttl = tonumber(ARGV[5])
 if not e[1] then
-  redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'running', 'token', ARGV[2], 'lease', now + tonumber(ARGV[3]))
-  local ttl = tonumber(ARGV[4])
-  if ttl > 0 then redis.call('PEXPIRE', KEYS[1], math.max(ttl, 2 * tonumber(ARGV[3]))) end
+  if lostAt > 0 and (ttl == 0 or now < lostAt + math.max(ttl, 2 * lease)) then
+    redis.call('HSET', KEYS[2], 'fp', ARGV[2], 'state', 'lost')
+    if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+    return {'lost'}
+  end
+  redis.call('HSET', KEYS[2], 'fp', ARGV[2], 'state', 'running', 'token', ARGV[3], 'lease', now + lease)
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[2], math.max(ttl, 2 * lease)) end
   return {'new'}
 end
-if e[1] ~= ARGV[1] then return {'different-arguments'} end
+if e[1] ~= ARGV[2] then return {'different-arguments'} end
 if e[2] == 'done' then return {'done', e[4]} end
 if e[2] == 'lost' then return {'lost'} end
 if tonumber(e[3]) < now then
-  redis.call('HSET', KEYS[1], 'state', 'lost')
+  redis.call('HSET', KEYS[2], 'state', 'lost')
   return {'lost'}
 end
-return {'running'}`;
+return {'running'}`,
+);
 
 /**
- * Extends a claim's lease while its call runs; 1 when renewed, 0 when the claim is no longer this
- * token's running one. ARGV: token, leaseMs, ttlMs.
+ * Extends a claim's lease while its call runs; `{1}` when renewed, `{0}` when the claim is no
+ * longer this token's running one. KEYS: marker, key. ARGV: generation, token, leaseMs, ttlMs.
  */
-const RENEW = `${NOW}
-local e = redis.call('HMGET', KEYS[1], 'token', 'state')
-if e[1] ~= ARGV[1] or e[2] ~= 'running' then return 0 end
-redis.call('HSET', KEYS[1], 'lease', now + tonumber(ARGV[2]))
-local ttl = tonumber(ARGV[3])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], math.max(ttl, 2 * tonumber(ARGV[2]))) end
-return 1`;
+const RENEW = guardedScript(
+  'replay renew',
+  `local e = redis.call('HMGET', KEYS[2], 'token', 'state')
+if e[1] ~= ARGV[2] or e[2] ~= 'running' then return {0} end
+redis.call('HSET', KEYS[2], 'lease', now + tonumber(ARGV[3]))
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], math.max(ttl, 2 * tonumber(ARGV[3]))) end
+return {1}`,
+);
 
 /**
- * Records a claim's outcome (also over `lost`: the real outcome is better news); 1 when written.
- * ARGV: token, outcome, ttlMs.
+ * Records a claim's outcome: over this token's claim, over `lost` (the real outcome is better
+ * news), and over nothing (the key was lost with Redis's data, or expired while Redis was away);
+ * never over another token's claim or a recorded outcome. `{1}` when written. KEYS: marker, key.
+ * ARGV: generation, token, fp, outcome, ttlMs.
  */
-const COMPLETE = `
-local e = redis.call('HMGET', KEYS[1], 'token', 'state')
-if e[1] ~= ARGV[1] or e[2] == 'done' then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'done', 'outcome', ARGV[2])
-redis.call('HDEL', KEYS[1], 'lease')
-local ttl = tonumber(ARGV[3])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) else redis.call('PERSIST', KEYS[1]) end
-return 1`;
+const COMPLETE = guardedScript(
+  'replay complete',
+  `local e = redis.call('HMGET', KEYS[2], 'token', 'state', 'fp')
+if e[2] == 'done' then return {0} end
+if e[1] and e[1] ~= ARGV[2] then return {0} end
+if e[3] and e[3] ~= ARGV[3] then return {0} end
+redis.call('HSET', KEYS[2], 'fp', ARGV[3], 'state', 'done', 'outcome', ARGV[4])
+redis.call('HDEL', KEYS[2], 'lease', 'token')
+local ttl = tonumber(ARGV[5])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) else redis.call('PERSIST', KEYS[2]) end
+return {1}`,
+);
 
 /**
  * Withdraws a claim whose answer never came back (the claim may or may not have reached Redis);
- * 1 when it removed it. ARGV: token.
+ * 1 when it removed it. KEYS: key. ARGV: token. Not guarded: it only removes this token's claim.
  */
-const WITHDRAW = `
-local e = redis.call('HMGET', KEYS[1], 'token', 'state')
+const WITHDRAW = new RedisScript(
+  'replay withdraw',
+  `local e = redis.call('HMGET', KEYS[1], 'token', 'state')
 if e[1] ~= ARGV[1] or e[2] ~= 'running' then return 0 end
 redis.call('DEL', KEYS[1])
-return 1`;
+return 1`,
+);
 
 /**
  * A claim this process holds: its token, the timer renewing its lease, and, once the call ended
@@ -107,11 +141,12 @@ return 1`;
 interface HeldClaim {
   readonly token: string;
   readonly redisKey: string;
+  readonly print: string;
   readonly timer: NodeJS.Timeout;
   pending: string | undefined;
 }
 
-function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseMs: number } {
+function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseMs: number; maxOutcomeBytes: number } {
   checkOptionsObject('RedisReplayStore', options, OPTION_KEYS);
   const ttlMs = options.ttlMs ?? DEFAULT_REPLAY_TTL_MS;
   if (ttlMs !== Infinity && !isPositiveInteger(ttlMs))
@@ -119,7 +154,15 @@ function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseM
   const leaseMs = options.leaseMs ?? DEFAULT_REPLAY_LEASE_MS;
   if (!isPositiveInteger(leaseMs) || leaseMs < 30 || leaseMs > MAX_TIMEOUT_MS)
     throw invalidOption('RedisReplayStore', 'leaseMs', 'a whole number of milliseconds from 30', leaseMs);
-  return { ttlMs: ttlMs === Infinity ? 0 : ttlMs, leaseMs };
+  const maxOutcomeBytes = options.maxOutcomeBytes ?? DEFAULT_MAX_OUTCOME_BYTES;
+  if (maxOutcomeBytes !== Infinity && !isPositiveInteger(maxOutcomeBytes))
+    throw invalidOption(
+      'RedisReplayStore',
+      'maxOutcomeBytes',
+      'a positive whole number of bytes or Infinity',
+      maxOutcomeBytes,
+    );
+  return { ttlMs: ttlMs === Infinity ? 0 : ttlMs, leaseMs, maxOutcomeBytes };
 }
 
 /**
@@ -137,6 +180,14 @@ function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseM
  * under that key. If the call does finish after all, its real outcome replaces that answer.
  * Finished keys expire `ttlMs` after they finished (running ones never before twice the lease).
  *
+ * A Redis that lost its data (a restart without persistence, a flush, a failover to a replica
+ * without it) is detected by the connection's generation marker (see `RedisGeneration`): from
+ * then on, for as long as a key from before could still have been kept (the longer of `ttlMs`
+ * and twice the lease after the loss; for ever with `ttlMs: Infinity`), a key the store does not
+ * find is answered as lost (`LostOutcomeError`), never claimed as new, so nothing keyed runs
+ * twice; `connection.generation.acceptLoss()` ends that window early. Connect to a Redis with
+ * persistence on (`connectRedis` checks) so this never happens.
+ *
  * Outcomes are stored as JSON (see `outcomeToJson`: a result's `details` and an error's class,
  * stack and extra fields are lost; a failure comes back as a `StoredFailure` with the first
  * failure's name, code and message). When Redis is down or slow, `begin` and `complete` reject
@@ -146,6 +197,7 @@ function checkOptions(options: RedisReplayStoreOptions): { ttlMs: number; leaseM
 export class RedisReplayStore implements ReplayStore {
   private readonly ttlMs: number;
   private readonly leaseMs: number;
+  private readonly maxOutcomeBytes: number;
   private readonly held = new Map<string, HeldClaim>();
 
   /** Throws a `TypeError` naming a bad option. */
@@ -155,7 +207,7 @@ export class RedisReplayStore implements ReplayStore {
   ) {
     if (typeof (redis as { command?: unknown } | null)?.command !== 'function')
       throw new TypeError('RedisReplayStore: the first argument must be a RedisConnection (see connectRedis)');
-    ({ ttlMs: this.ttlMs, leaseMs: this.leaseMs } = checkOptions(options));
+    ({ ttlMs: this.ttlMs, leaseMs: this.leaseMs, maxOutcomeBytes: this.maxOutcomeBytes } = checkOptions(options));
   }
 
   /** The number of claims this process holds (calls it runs whose outcome is not recorded yet). */
@@ -173,26 +225,19 @@ export class RedisReplayStore implements ReplayStore {
     const key = this.keyOf(owned);
     let reply: unknown;
     try {
-      reply = await this.redis.command([
-        'EVAL',
-        BEGIN,
-        '1',
-        key,
-        print,
-        token,
-        String(this.leaseMs),
-        String(this.ttlMs),
-      ]);
+      reply = await this.redis.generation.run(BEGIN, [key], [print, token, String(this.leaseMs), String(this.ttlMs)]);
     } catch (thrown) {
       // A claim that timed out may still reach Redis later (a hung server that wakes up):
-      // withdraw it, so the key does not read as running for a call that never ran.
-      this.redis.command(['EVAL', WITHDRAW, '1', key, token]).catch(() => undefined);
+      // withdraw it, so the key does not read as running for a call that never ran. By EVAL with
+      // the text: this command is sent once and may itself time out, so it cannot fall back from
+      // an EVALSHA that Redis answers NOSCRIPT after we stopped listening.
+      this.redis.command(['EVAL', WITHDRAW.source, '1', key, token]).catch(() => undefined);
       throw thrown;
     }
     const [status, outcome] = Array.isArray(reply) ? (reply as unknown[]) : [];
     switch (status) {
       case 'new':
-        this.hold(owned, key, token);
+        this.hold(owned, key, token, print);
         return { status: 'new' };
       case 'done':
         if (typeof outcome !== 'string') break;
@@ -218,13 +263,33 @@ export class RedisReplayStore implements ReplayStore {
     const key = ownedReplayKey(given, owner);
     const held = this.held.get(key);
     if (held === undefined || held.pending !== undefined) return;
-    held.pending = outcomeToJson(outcome);
+    held.pending = this.keptForm(given, outcome);
     await this.record(key, held);
+  }
+
+  /** The JSON kept for `outcome`: itself, or the `outcome-not-kept` failure when it is over `maxOutcomeBytes`. */
+  private keptForm(key: string, outcome: ReplayOutcome): string {
+    const json = outcomeToJson(outcome);
+    if (this.maxOutcomeBytes === Infinity || json.length <= this.maxOutcomeBytes / 3) return json;
+    const bytes = Buffer.byteLength(json);
+    if (bytes <= this.maxOutcomeBytes) return json;
+    return outcomeToJson({
+      ok: false,
+      error: new StoredFailure(
+        'OutcomeNotKeptError',
+        'outcome-not-kept',
+        `the first outcome of idempotency key ${JSON.stringify(key)} (${bytes} bytes) was larger than the replay store keeps (maxOutcomeBytes ${this.maxOutcomeBytes}); it is not kept, and the call is not run again`,
+      ),
+    });
   }
 
   /** Sends a held claim's pending outcome; forgets the claim once Redis took it. */
   private async record(key: string, held: HeldClaim): Promise<void> {
-    await this.redis.command(['EVAL', COMPLETE, '1', held.redisKey, held.token, held.pending!, String(this.ttlMs)]);
+    await this.redis.generation.run(
+      COMPLETE,
+      [held.redisKey],
+      [held.token, held.print, held.pending!, String(this.ttlMs)],
+    );
     clearInterval(held.timer);
     if (this.held.get(key) === held) this.held.delete(key);
   }
@@ -239,14 +304,14 @@ export class RedisReplayStore implements ReplayStore {
     return `${this.redis.keyPrefix}replay:${key}`;
   }
 
-  private hold(key: string, redisKey: string, token: string): void {
+  private hold(key: string, redisKey: string, token: string, print: string): void {
     const timer = setInterval(
       () => {
         const held = this.held.get(key);
         if (held === undefined) return;
         const sent =
           held.pending === undefined
-            ? this.redis.command(['EVAL', RENEW, '1', redisKey, token, String(this.leaseMs), String(this.ttlMs)])
+            ? this.redis.generation.run(RENEW, [redisKey], [token, String(this.leaseMs), String(this.ttlMs)])
             : this.record(key, held);
         sent.catch(() => {
           // Redis is away: the next tick tries again; past the lease, the claim reads as lost.
@@ -255,6 +320,6 @@ export class RedisReplayStore implements ReplayStore {
       Math.max(10, Math.floor(this.leaseMs / 3)),
     );
     timer.unref();
-    this.held.set(key, { token, redisKey, timer, pending: undefined });
+    this.held.set(key, { token, redisKey, print, timer, pending: undefined });
   }
 }

@@ -7,10 +7,11 @@ export { runUnderPolicy } from './permissions/apply.js';
 export { checkDeclared } from './permissions/requirements.js';
 export { contextWith } from './permissions/context.js';
 export { fingerprint } from './executor/fingerprint.js';
-export { ownedReplayKey } from './executor/replay-store.js';
+export { ownedReplayKey, recordOnSettle } from './executor/replay-store.js';
 export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
 // The hosts outside the runtime check their call-core options against these keys.
 export { CALL_CORE_OPTION_KEYS } from './call/options.js';
 // The call core's observer of a call's steps (what `onRecord` is built on; tracing will hang on it).
 export type { CallStep, CallStepObserver, CallWatch, RecordOrigin } from './call/call-steps.js';
+export { bindTurn } from './scheduler/store.js';

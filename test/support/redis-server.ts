@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { freePort } from './ports.js';
 
 /**
- * A real `redis-server` for the tests: started on a free 127.0.0.1 port in a temporary folder,
- * with persistence off (`--save '' --appendonly no`), so nothing outlives `stop()`.
+ * A real `redis-server` for the tests: started on a free 127.0.0.1 port in a temporary folder
+ * (removed by `stop()`), with the append-only file on by default (`--appendonly yes
+ * --appendfsync everysec`, no snapshots), as toolwright's stores require, so a `restart()` keeps
+ * its data; `startRedisServer({ persistence: false })` starts one without (`--appendonly no`),
+ * which a restart empties.
  */
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>`. */
@@ -14,7 +17,7 @@ export interface RedisServer {
   readonly port: number;
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its folder. Idempotent. */
   stop(): Promise<void>;
-  /** Stops the server and starts it again, empty, on the same port. */
+  /** Stops the server and starts it again on the same port (empty without persistence). */
   restart(): Promise<void>;
   /** Stops the server without removing its folder, so `start()` may bring it back on the same port. */
   down(): Promise<void>;
@@ -36,7 +39,7 @@ export const redisSkip: string | undefined =
  * Starts `redis-server` on `port` and resolves once it accepts connections (rejects after 10 s or
  * when it exits first).
  */
-function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'redis-server',
@@ -47,12 +50,14 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
         '127.0.0.1',
         '--save',
         '',
-        '--appendonly',
-        'no',
+        ...(options.persistence === false
+          ? ['--appendonly', 'no']
+          : ['--appendonly', 'yes', '--appendfsync', 'everysec']),
         '--dir',
         dir,
         '--protected-mode',
         'yes',
+        ...(options.args ?? []),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -97,11 +102,19 @@ function end(child: ChildProcess): Promise<void> {
   });
 }
 
+/** How `startRedisServer` configures the server. */
+export interface RedisServerOptions {
+  /** The append-only file (default true); false starts it with persistence off. */
+  readonly persistence?: boolean;
+  /** More `redis-server` arguments (`--maxmemory-policy allkeys-lru`, `--user ...`). */
+  readonly args?: readonly string[];
+}
+
 /**
  * Starts a real `redis-server` (see `RedisServer`). A port taken between the probe and the
  * start is retried on another port, up to 5 times. Check `redisSkip` first.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'toolwright-redis-'));
   let port = 0;
   let child: ChildProcess | undefined;
@@ -109,7 +122,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   for (let attempt = 0; attempt < 5 && child === undefined; attempt += 1) {
     port = await freePort();
     try {
-      child = await launch(port, dir);
+      child = await launch(port, dir, options);
     } catch (problem) {
       lastProblem = problem;
     }
@@ -129,7 +142,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     },
     async up() {
       if (stopped) throw new Error('redis-server: up() after stop()');
-      if (current === undefined) current = await launch(port, dir);
+      if (current === undefined) current = await launch(port, dir, options);
     },
     async restart() {
       await server.down();

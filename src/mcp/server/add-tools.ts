@@ -194,7 +194,11 @@ export function serveTools(
     get tools() {
       return live.tools;
     },
-    scheduling: schedulingOf(live.source, options.scheduling),
+    scheduling: schedulingOf(
+      live.source,
+      options.scheduling,
+      [...live.tools.values()].map((served) => served.prepared.tool),
+    ),
     transport: options.transport ?? 'other',
     logging,
     validator: options.validator,

@@ -9,7 +9,7 @@ import { wireRecordOf } from './record.js';
 import { forwardedMetaOf, resultMetaFor } from './result-meta.js';
 import type { ServedTool } from './served-tools.js';
 import { runInTurn } from './scheduling.js';
-import { CallTimeoutError } from '../../runtime/internal.js';
+import { bindTurn, CallTimeoutError } from '../../runtime/internal.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';
@@ -83,7 +83,9 @@ export function toolCallOf(
  * The core's run waits for its turn first, by the tool's scheduling claims (see `runInTurn`):
  * while it waits, a cancel withdraws it and the tool's time limit counts from when the request
  * was received (a call that waits past it ends `tool "<name>" timed out after <ms> ms` and never
- * starts); once it starts, each run of `execute` gets its limit as on every host.
+ * starts); once it starts, each run of `execute` gets its limit as on every host. With a shared
+ * scheduling store, a turn lost while the tool runs (see `HeldTurn.lost`) aborts the call's
+ * signal with its `TurnLostError`, and the tool reads its turn with `heldTurnOf(ctx)`.
  */
 export async function answerToolCall(
   server: ContextServer,
@@ -101,7 +103,15 @@ export async function answerToolCall(
     key === undefined
       ? { id: String(extra.requestId), tool: served.prepared.name, args }
       : { id: String(extra.requestId), tool: served.prepared.name, args, idempotencyKey: key };
-  const { ctx, finish } = mcpCallContextOf(server, state, extra, call);
+  // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
+  const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;
+  const { ctx, finish } = mcpCallContextOf(
+    server,
+    state,
+    extra,
+    call,
+    turnLost === undefined ? extra.signal : AbortSignal.any([extra.signal, turnLost.signal]),
+  );
   const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
   try {
     // The client is answered with the call's end as the core gives it (a timeout at once), but
@@ -123,6 +133,14 @@ export async function answerToolCall(
             }).then(answer);
           });
         },
+        turnLost === undefined
+          ? undefined
+          : (turn) => {
+              bindTurn(call, turn);
+              const lost = turn.lost!;
+              if (lost.aborted) turnLost.abort(lost.reason);
+              else lost.addEventListener('abort', () => turnLost.abort(lost.reason), { once: true });
+            },
       ).catch(withdrawn);
     });
     return mcpResultOf(end);

@@ -1,6 +1,6 @@
 import { replayOf, principalKey, type CallContext, type JsonObject } from '../../contract/index.js';
-import type { ReplayStore } from '../../runtime/index.js';
-import { IdempotencyConflictError } from '../../runtime/internal.js';
+import type { ReplayOutcome, ReplayStore } from '../../runtime/index.js';
+import { IdempotencyConflictError, recordOnSettle } from '../../runtime/internal.js';
 import { runToolCall, type CallEnd, type CallObserver, type PreparedTool } from '../../runtime/call/index.js';
 import { IDEMPOTENCY_KEY_META } from './constants.js';
 import { invalidParams } from './protocol-error.js';
@@ -49,8 +49,9 @@ export function checkReplayOption(replay: unknown, where: string): void {
  * server has a `replay` store, the request carried a key and the tool's replay claim answers
  * `keyed` for these arguments; otherwise it simply runs the call. Keys are kept per principal
  * (`ReplayClaim.owner`), one shared space without one. The store answers:
- * - `new`: the call runs, and its real outcome is recorded when the tool settles (even after a
- *   time limit answered the client);
+ * - `new`: the call runs, and its real outcome is recorded when the tool settles, before the
+ *   call is answered (so a retry right after the answer finds it); a time limit that answers
+ *   first does not wait, and the real outcome is recorded when the tool settles after all;
  * - `done`: the first outcome is the call's end, and the tool does not run;
  * - `running` / `different-arguments`: the call ends with `IdempotencyConflictError`
  *   (`idempotency key "k" is in use by a call that is still running` / `... was first used with
@@ -115,15 +116,15 @@ async function keyedCall(
   } catch (thrown) {
     return settledWith({ ok: false, error: thrown instanceof Error ? thrown : new Error(String(thrown)) });
   }
-  return runToolCall(prepared, args, ctx, {
+  const recording = recordOnSettle(replay, key, principal);
+  const end = await runToolCall(prepared, args, ctx, {
     started: observer.started,
-    settled: (end) => {
-      void Promise.resolve()
-        .then(() => replay.complete(key, end, principal))
-        .catch(() => {
-          // A store that cannot record leaves the key running until its lease lapses; the call's own end stands.
-        });
-      observer.settled?.(end);
+    settled: (real) => {
+      recording.settled(real as ReplayOutcome);
+      observer.settled?.(real);
     },
   });
+  // The outcome is recorded before the call is answered (see `recordOnSettle`).
+  await recording.recorded();
+  return end;
 }

@@ -2,13 +2,14 @@ import type { CallContext, ContractTool } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import {
+  MemorySchedulingStore,
   Scheduler,
-  ScopedSchedulers,
   enter,
   schedulingClaimsOf,
   type CallClaims,
+  type HeldTurn,
   type SchedulingScope,
-  type Ticket,
+  type SchedulingStore,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
 import { invalidOption } from '../../util/options.js';
@@ -28,6 +29,16 @@ export interface SchedulingOptions {
   readonly scope?: SchedulingScope;
   /** At most this many calls of one scope run at once (a positive integer; default 16). */
   readonly maxConcurrent?: number;
+  /**
+   * Where the principal and server scopes keep their turns (see `SchedulingStore`). Default: this
+   * process's memory, so the claims hold per process. A shared store (`RedisSchedulingStore` from
+   * `toolwright/redis`) makes them hold across every process using it: a call whose tool claims a
+   * resource or runs alone takes its turn there (as does every call of the scope when a served
+   * tool runs alone, since a barrier must see them all), `maxConcurrent` then bounds the scope's
+   * calls across the processes, and other calls are ordered in this process only. Session scopes
+   * stay in this process (a session is served by one process).
+   */
+  readonly store?: SchedulingStore;
 }
 
 /** The `scheduling` server option: settings, or `false` to switch enforcement off. */
@@ -57,13 +68,25 @@ export function checkSchedulingOption(option: unknown, where: string): void {
   if (maxConcurrent !== undefined && !isPositiveInteger(maxConcurrent)) {
     throw invalidOption(where, 'scheduling.maxConcurrent', 'a positive integer', maxConcurrent);
   }
+  const { store } = option as { store?: unknown };
+  if (store !== undefined && typeof (store as { enter?: unknown } | null)?.enter !== 'function')
+    throw invalidOption(
+      where,
+      'scheduling.store',
+      'a scheduling store with an "enter" method (a MemorySchedulingStore, a RedisSchedulingStore)',
+      store,
+    );
 }
 
 /** How one server schedules its calls (made by `schedulingOf`, kept in the server's state). */
 export interface CallScheduling {
   readonly scope: SchedulingScope;
-  /** The principal and server scopes, shared by every server built from one prepared tool set. */
-  readonly shared: ScopedSchedulers;
+  /** The principal and server scopes in this process, shared by every server built from one prepared tool set. */
+  readonly local: MemorySchedulingStore;
+  /** The shared store of the principal and server scopes (`SchedulingOptions.store`), when one was given. */
+  readonly store: SchedulingStore | undefined;
+  /** True when a served tool runs alone: then every call of a scope takes its turn in `store`. */
+  readonly anyExclusive: boolean;
   readonly maxConcurrent: number;
   /** This connection's session scope, made on its first call and kept as long as the connection. */
   session: Scheduler | undefined;
@@ -73,7 +96,7 @@ export interface CallScheduling {
  * The principal and server scopes of every server that serves one tool list (the array given to
  * `createServer`, `addTools`, `serveStdio` or `serveHttp`).
  */
-const schedulersByToolList = new WeakMap<object, ScopedSchedulers>();
+const schedulersByToolList = new WeakMap<object, { local: MemorySchedulingStore; anyExclusive: boolean }>();
 const claimsByTool = new WeakMap<ContractTool, CallClaims>();
 
 /**
@@ -84,31 +107,58 @@ const claimsByTool = new WeakMap<ContractTool, CallClaims>();
  * and the first server's `maxConcurrent` for them; each server is a session scope of its own.
  * `option` was checked when the tools were prepared (`servedToolsOf`).
  */
-export function schedulingOf(list: object, option: SchedulingOption | undefined): CallScheduling | undefined {
+export function schedulingOf(
+  list: object,
+  option: SchedulingOption | undefined,
+  tools: Iterable<ContractTool> = [],
+): CallScheduling | undefined {
   if (option === false) return undefined;
   const maxConcurrent = option?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_CALLS;
-  let shared = schedulersByToolList.get(list);
-  if (shared === undefined) {
-    shared = new ScopedSchedulers(maxConcurrent);
-    schedulersByToolList.set(list, shared);
+  let kept = schedulersByToolList.get(list);
+  if (kept === undefined) {
+    kept = { local: new MemorySchedulingStore(maxConcurrent), anyExclusive: false };
+    schedulersByToolList.set(list, kept);
   }
-  return { scope: option?.scope ?? 'session', shared, maxConcurrent, session: undefined };
+  // A set that changes at runtime may gain a tool that runs alone: once one was served, every
+  // later server of the list orders all its calls in the store (never the other way back).
+  for (const tool of tools) kept.anyExclusive ||= claimsOfTool(tool).exclusive;
+  return {
+    scope: option?.scope ?? 'session',
+    local: kept.local,
+    store: option?.store,
+    anyExclusive: kept.anyExclusive,
+    maxConcurrent,
+    session: undefined,
+  };
 }
 
 /**
- * The scheduler of a call's scope: its connection's session when the scope is `'session'` and the
- * connection is one (anything but an HTTP request without a session id), else its principal when
- * the scope is not `'server'` and the request carries auth info with a client id, else the server.
+ * Where a call takes its turn and under which scope key: its connection's session scheduler when
+ * the scope is `'session'` and the connection is one (anything but an HTTP request without a
+ * session id), else its principal's scope when the scope is not `'server'` and the request
+ * carries auth info with a client id, else the server's; a principal or server scope goes
+ * through the shared store when there is one and the call has something to order across
+ * processes (see `SchedulingOptions.store`).
  */
-function schedulerOf(enforcement: CallScheduling, transport: string, extra: HandlerExtra): Scheduler {
+function placeOf(
+  enforcement: CallScheduling,
+  transport: string,
+  extra: HandlerExtra,
+  claims: CallClaims,
+): { readonly session: Scheduler } | { readonly store: SchedulingStore; readonly scope: string } {
   if (enforcement.scope === 'session' && (extra.sessionId !== undefined || transport !== 'http')) {
     enforcement.session ??= new Scheduler({ maxConcurrent: enforcement.maxConcurrent });
-    return enforcement.session;
+    return { session: enforcement.session };
   }
   const principal = extra.authInfo?.clientId;
-  if (enforcement.scope !== 'server' && typeof principal === 'string' && principal !== '')
-    return enforcement.shared.schedulerOf(`principal:${principal}`);
-  return enforcement.shared.schedulerOf('server');
+  const scope =
+    enforcement.scope !== 'server' && typeof principal === 'string' && principal !== ''
+      ? `principal:${principal}`
+      : 'server';
+  const shared = enforcement.store;
+  const acrossProcesses =
+    shared !== undefined && (claims.exclusive || claims.resource !== '' || enforcement.anyExclusive);
+  return { store: acrossProcesses ? shared : enforcement.local, scope };
 }
 
 function claimsOfTool(tool: ContractTool): CallClaims {
@@ -143,22 +193,37 @@ export function runInTurn<T>(
   signal: AbortSignal,
   ctx: CallContext,
   execute: () => T | Promise<T>,
+  onTurn?: (turn: HeldTurn) => void,
 ): Promise<T> {
   if (scheduling === undefined) return invoke(execute);
-  const entered = enter(schedulerOf(scheduling, transport, extra), {
-    claims: claimsOfTool(tool),
-    label: tool.name,
-    signal,
-    onWait: (ticket) => reportWait(extra, ctx, `tools/call ${JSON.stringify(tool.name)} ${ticket.waitingFor()}`),
-  });
-  if (!(entered instanceof Promise)) return holding(entered, execute);
-  return entered.then((ticket) => holding(ticket, execute));
+  const claims = claimsOfTool(tool);
+  const place = placeOf(scheduling, transport, extra, claims);
+  const what = `tools/call ${JSON.stringify(tool.name)}`;
+  const entered =
+    'session' in place
+      ? enter(place.session, {
+          claims,
+          label: tool.name,
+          signal,
+          onWait: (ticket) => reportWait(extra, ctx, `${what} ${ticket.waitingFor()}`),
+        })
+      : place.store.enter({
+          scope: place.scope,
+          claims,
+          label: tool.name,
+          maxConcurrent: scheduling.maxConcurrent,
+          signal,
+          onWait: (waitingFor) => reportWait(extra, ctx, `${what} ${waitingFor}`),
+        });
+  if (!(entered instanceof Promise)) return holding(entered, execute, onTurn);
+  return entered.then((turn) => holding(turn, execute, onTurn));
 }
 
-/** Runs `execute` and releases `ticket` once its promise settles (a synchronous throw counts as a rejection). */
-function holding<T>(ticket: Ticket, execute: () => T | Promise<T>): Promise<T> {
+/** Runs `execute` and releases `turn` once its promise settles (a synchronous throw counts as a rejection). */
+function holding<T>(turn: HeldTurn, execute: () => T | Promise<T>, onTurn?: (turn: HeldTurn) => void): Promise<T> {
+  if (onTurn !== undefined && turn.lost !== undefined) onTurn(turn);
   const running = invoke(execute);
-  const release = (): void => ticket.release();
+  const release = (): void => turn.release();
   running.then(release, release);
   return running;
 }

@@ -29,6 +29,7 @@ export {
   type SessionCloseReason,
 } from './http/http-handler.js';
 export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-http.js';
+export { DEFAULT_LIVE_PATH, DEFAULT_READY_PATH, type HealthOptions, type HealthCheckResult } from './http/health.js';
 export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';
 export { serveStdio, type ServeStdioOptions, type ServeStdioHandle } from './serve-stdio.js';
 export { serveHttp, type ServeHttpOptions, type ServeHttpHandle } from './serve-http.js';

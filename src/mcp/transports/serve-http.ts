@@ -71,7 +71,14 @@ export async function serveHttp(
     await runs.open();
     handle = await listenHttp(
       (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
-      { ...options, ...(auth !== undefined ? { auth } : {}), changeEvents: changeEvents.bus },
+      {
+        ...options,
+        ...(options.nodeId === undefined && options.inputRounds?.nodeId !== undefined
+          ? { nodeId: options.inputRounds.nodeId }
+          : {}),
+        ...(auth !== undefined ? { auth } : {}),
+        changeEvents: changeEvents.bus,
+      },
     );
   } catch (error) {
     await stopAll();

@@ -149,3 +149,28 @@ export class MemoryReplayStore implements ReplayStore {
     }
   }
 }
+
+/**
+ * Records a keyed call's outcome in `store` when the call settles, and lets its host wait for
+ * that before it answers: `settled` is the call core's observer (it starts `complete` with the
+ * real outcome), `recorded()` resolves once the store took it (or failed to: a store that cannot
+ * record leaves the key running until its lease lapses, and the call's own end stands). A host
+ * awaits `recorded()` after the call's end when that end is the real one (not a time limit that
+ * answered first), so a retry sent right after the answer finds the outcome instead of "still
+ * running". `recorded()` resolves at once when the call has not settled.
+ */
+export function recordOnSettle(
+  store: ReplayStore,
+  key: string,
+  owner: string | undefined,
+): { readonly settled: (outcome: ReplayOutcome) => void; recorded(): Promise<void> } {
+  let recording: Promise<void> | undefined;
+  return {
+    settled: (outcome) => {
+      recording = Promise.resolve()
+        .then(() => store.complete(key, outcome, owner))
+        .catch(() => undefined);
+    },
+    recorded: () => recording ?? Promise.resolve(),
+  };
+}

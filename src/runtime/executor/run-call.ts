@@ -15,7 +15,7 @@ import { createLazySignalContext } from '../../contract/internal.js';
 import { isThenable } from '../../contract/internal.js';
 import { runToolCall, type CallObserver, type PreparedTool } from '../call/index.js';
 import { CallCancelledError, IdempotencyConflictError, errorFromThrown } from './errors.js';
-import type { ReplayBegin, ReplayOutcome, ReplayStore } from './replay-store.js';
+import { recordOnSettle, type ReplayBegin, type ReplayOutcome, type ReplayStore } from './replay-store.js';
 import { LazyAbort } from './lazy-abort.js';
 import type { BatchCall, CallOutcome, ContextSource, OnProgress, OnStart, OnUpdate } from './types.js';
 
@@ -191,19 +191,14 @@ export async function runCall(prepared: PreparedCall, env: CallEnvironment): Pro
           ),
         );
       }
-      const storedKey = key;
-      return finish(
-        await runToolCall(core, call.args, ctx, {
-          started: markStarted,
-          settled: (outcome) => {
-            void Promise.resolve()
-              .then(() => store.complete(storedKey, outcome as ReplayOutcome))
-              .catch(() => {
-                // A store that cannot record leaves the key running; the call's own outcome stands.
-              });
-          },
-        }),
-      );
+      const recording = recordOnSettle(store, key, undefined);
+      const end = await runToolCall(core, call.args, ctx, {
+        started: markStarted,
+        settled: (outcome) => recording.settled(outcome as ReplayOutcome),
+      });
+      // The outcome is recorded before it is returned (see `recordOnSettle`).
+      await recording.recorded();
+      return finish(end);
     }
     return finish(await runToolCall(core, call.args, ctx, observer));
   } finally {

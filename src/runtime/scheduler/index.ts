@@ -2,3 +2,11 @@ export { Scheduler, type SchedulerOptions, type Submission, type Ticket, type Ti
 export { enter, type AdmitOptions } from './admit.js';
 export { ScopedSchedulers } from './scopes.js';
 export { schedulingClaimsOf, type CallClaims, type SchedulingScope } from './claims.js';
+export {
+  MemorySchedulingStore,
+  TurnLostError,
+  heldTurnOf,
+  type HeldTurn,
+  type SchedulingStore,
+  type TurnRequest,
+} from './store.js';

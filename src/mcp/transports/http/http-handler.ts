@@ -22,6 +22,8 @@ import { PostBody, readPostBody } from './post-body.js';
 import { createSessionLeg } from './session-leg.js';
 import { createStatelessLeg } from './stateless-leg.js';
 import { invalidOption } from '../../../util/options.js';
+import { healthEndpointsOf, type HealthOptions } from './health.js';
+import { PostsInFlight } from './drain.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -120,6 +122,18 @@ export interface HttpHandlerOptions {
    * `sendToolListChanged`). Default: a bus of the SDK's own that nothing publishes to.
    */
   readonly changeEvents?: ServerEventBus;
+  /**
+   * The liveness and readiness endpoints (see `HealthOptions`; default `/healthz` and `/readyz`),
+   * answered before the `Host`/`Origin` check and auth, or `false` for none.
+   */
+  readonly health?: HealthOptions | false;
+  /**
+   * This process's node id in a cluster (1 to 64 of `A-Za-z0-9_-`): every session id starts
+   * with `<nodeId>.`, so a balancer can send a session's requests to its process by the id alone,
+   * with no table to lose (see docs/cluster.md). `serveHttp` sets it from `inputRounds.nodeId`.
+   * Default none.
+   */
+  readonly nodeId?: string;
 }
 
 /** A `node:http` request listener serving MCP, with a way to close every session it holds. */
@@ -127,6 +141,13 @@ export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /** Refuses new requests (503), closes every session's server (aborting in-flight calls) and resolves when done. */
   close(): Promise<void>;
+  /**
+   * Starts a shutdown without refusing anything: readiness answers 503 `draining` from now on
+   * (a balancer takes the process out of rotation), and this resolves once no request is being
+   * answered (a `subscriptions/listen` stream does not count) or after `timeoutMs`. Call `close()`
+   * next.
+   */
+  drain(timeoutMs: number): Promise<void>;
   /** How many sessions are open (always 0 when stateless). */
   readonly sessionCount: number;
 }
@@ -208,8 +229,22 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
       (req as IncomingMessage & { auth?: AuthInfoLike }).auth,
       addressKey(clientAddressOf(req, addressRule)),
     );
+  const health = healthEndpointsOf(options.health);
+  const posts = new PostsInFlight();
+  if (
+    options.nodeId !== undefined &&
+    !(typeof options.nodeId === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(options.nodeId))
+  )
+    throw invalidOption(
+      'createHttpHandler',
+      'nodeId',
+      '1 to 64 of A-Za-z0-9_-',
+      options.nodeId,
+      typeof options.nodeId === 'string' ? JSON.stringify(options.nodeId) : undefined,
+    );
   const sessions = createSessionLeg(factory, {
     limits,
+    nodeId: options.nodeId,
     transportOptions,
     clientOf,
     auth,
@@ -229,12 +264,14 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
     if (refusedRoute(options.path, allowedMethods, req, res)) return;
     const body = req.method === 'POST' ? await readPostBody(req, res, maxBodyBytes) : PostBody.NONE;
     if (body === undefined) return;
+    if (req.method === 'POST') posts.track(res, body);
     if (auth?.refusesCalls(req, res, body) === true) return;
     const leg = req.method === 'POST' && isModernBody(req, body) ? modern : legacy;
     await leg.serve(req, res, body);
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
+    if (health?.serve(req, res) === true) return;
     res.once('close', () => closedResponses.add(res));
     handle(req, res).catch((error: unknown) => {
       onError(asError(error));
@@ -242,8 +279,13 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
       else res.destroy();
     });
   }) as McpHttpHandler;
+  listener.drain = async (timeoutMs: number) => {
+    health?.drain();
+    await posts.settled(timeoutMs);
+  };
   listener.close = async () => {
     closing = true;
+    health?.drain();
     await Promise.all([modern.close(), legacy.close()]);
   };
   Object.defineProperty(listener, 'sessionCount', { get: () => sessions.count });

@@ -14,9 +14,14 @@ import type { PostBody } from './post-body.js';
  */
 export type SessionCloseReason = 'deleted' | 'idle' | 'unused' | 'closed';
 
-/** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
-export function newSessionId(): string {
-  return randomBytes(32).toString('base64url');
+/**
+ * A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E), after
+ * `<nodeId>.` when a node id is given (so a balancer can route a session to its process by the
+ * id alone).
+ */
+export function newSessionId(nodeId?: string): string {
+  const random = randomBytes(32).toString('base64url');
+  return nodeId === undefined ? random : `${nodeId}.${random}`;
 }
 
 /** What an `HttpSession` needs from its handler. */
@@ -24,6 +29,8 @@ export interface SessionContext {
   readonly sessionIdleMs: number;
   readonly unusedSessionIdleMs: number;
   readonly transportOptions: { readonly maxMessageBytes: number; readonly log: (message: string) => void };
+  /** Put in front of every session id (see `newSessionId`), when set. */
+  readonly nodeId: string | undefined;
   register(session: HttpSession): void;
   unregister(session: HttpSession, reason: SessionCloseReason): void;
 }
@@ -59,7 +66,7 @@ export class HttpSession {
     let session!: HttpSession;
     const transport = new NodeHttpServerTransport({
       ...context.transportOptions,
-      sessionIdGenerator: newSessionId,
+      sessionIdGenerator: () => newSessionId(context.nodeId),
       onsessioninitialized: (id) => {
         session.id = id;
         session.registered = true;

@@ -15,6 +15,8 @@ const SESSION_HEADER = 'mcp-session-id';
 /** What the session leg needs from the handler. */
 export interface SessionLegOptions {
   readonly limits: SessionLimits;
+  /** Put in front of every session id (see `newSessionId`), when set. */
+  readonly nodeId: string | undefined;
   readonly transportOptions: SessionContext['transportOptions'];
   /** Whom a request counts against (see `RequestClient`). */
   readonly clientOf: (req: IncomingMessage) => RequestClient;
@@ -49,6 +51,7 @@ export function createSessionLeg(factory: ServerFactory, options: SessionLegOpti
   /** Sessions open or being created, by client (see `RequestClient`). */
   const perClient = new SessionCounts();
   const context: SessionContext = {
+    nodeId: options.nodeId,
     sessionIdleMs: limits.sessionIdleMs,
     unusedSessionIdleMs: limits.unusedSessionIdleMs,
     transportOptions: options.transportOptions,
