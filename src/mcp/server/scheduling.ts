@@ -11,6 +11,7 @@ import {
   type Ticket,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
+import { callTraceOf } from '../../runtime/internal.js';
 import { invalidOption } from '../../util/options.js';
 
 /**
@@ -173,6 +174,8 @@ function invoke<T>(execute: () => T | Promise<T>): Promise<T> {
 
 /** Says, best effort, what a call waits for: a debug log line, and progress 0 when the client asked for progress. */
 function reportWait(extra: HandlerExtra, ctx: CallContext, text: string): void {
+  const trace = callTraceOf(ctx.call);
+  if (trace !== undefined) trace.waited = { for: text, since: trace.receivedAt ?? Date.now() };
   ctx.log('debug', text, 'toolwright/scheduling');
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;

@@ -26,6 +26,8 @@ export interface ServerState {
   session: Session | undefined;
   /** The minimum level each session set with `logging/setLevel`, keyed by session id (`""` for none). */
   readonly logLevels: Map<string, LogLevel>;
+  /** Whether its requests and calls are traced when a tracer provider is registered (`telemetry` is not `false`). */
+  readonly traced: boolean;
 }
 
 const states = new WeakMap<object, ServerState>();
