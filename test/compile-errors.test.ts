@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Args, ContractError, Facts, Tool, compile, type CallContext } from '../src/index.js';
+import {
+  Args,
+  ContractError,
+  Facts,
+  Prompt,
+  ResourceTemplate,
+  StaticResource,
+  Tool,
+  compile,
+  type CallContext,
+} from '../src/index.js';
 import { issuesOf } from './support/compile-helpers.js';
 
 test('a class without @Tool is missing-tool-decorator', () => {
@@ -27,6 +37,35 @@ test('a class without @Tool is missing-tool-decorator', () => {
         className: 'Plain',
         message: "class Plain has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()",
       },
+    ],
+  );
+});
+
+test('a resource, template or prompt class given to compile() is told where it goes', () => {
+  @StaticResource({ uri: 'docs://style', description: 'Style' })
+  class Style {
+    read() {
+      return 'style';
+    }
+  }
+  @ResourceTemplate({ uriTemplate: 'notes://{name}', description: 'A note' })
+  class Note {
+    read() {
+      return 'note';
+    }
+  }
+  @Prompt({ description: 'Review' })
+  class Review {
+    messages() {
+      return 'review';
+    }
+  }
+  assert.deepEqual(
+    issuesOf(() => compile([Style, Note, new Review()])).map((issue) => issue.message),
+    [
+      'class Style is a @StaticResource(), not a tool: pass it to compileResources() and serve it with the "resources" option, and leave it out of compile()',
+      'class Note is a @ResourceTemplate(), not a tool: pass it to compileResources() and serve it with the "resources" option, and leave it out of compile()',
+      'class Review is a @Prompt(), not a tool: pass it to compilePrompts() and serve it with the "prompts" option, and leave it out of compile()',
     ],
   );
 });

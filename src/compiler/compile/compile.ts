@@ -6,7 +6,15 @@ import {
   type ContractTool,
   type JsonObject,
 } from '../../contract/index.js';
-import { getFactsMethod, getToolOptions, type Class, type ToolOptions } from '../../decorators/index.js';
+import {
+  getFactsMethod,
+  getPromptOptions,
+  getResourceTemplateOptions,
+  getStaticResourceOptions,
+  getToolOptions,
+  type Class,
+  type ToolOptions,
+} from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
 import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
@@ -214,11 +222,30 @@ function missingDecorator(cls: Function): ContractIssue {
       message: `class ${className} has no @Tool() of its own (its base class ${base.name} has one, but @Tool() is not inherited): add @Tool({ description: '...' }) to ${className}`,
     };
   }
+  const feature = featureDecoratorOf(cls);
+  if (feature !== undefined) {
+    return {
+      code: 'missing-tool-decorator',
+      className,
+      message: `class ${className} is a ${feature.decorator}, not a tool: pass it to ${feature.compiler}() and serve it with the "${feature.option}" option, and leave it out of compile()`,
+    };
+  }
   return {
     code: 'missing-tool-decorator',
     className,
     message: `class ${className} has no @Tool(): add @Tool({ description: '...' }) to it, or leave it out of compile()`,
   };
+}
+
+/** The MCP feature decorator a class carries instead of `@Tool()`, with where such a class goes. */
+function featureDecoratorOf(cls: Function): { decorator: string; compiler: string; option: string } | undefined {
+  if (getStaticResourceOptions(cls) !== undefined)
+    return { decorator: '@StaticResource()', compiler: 'compileResources', option: 'resources' };
+  if (getResourceTemplateOptions(cls) !== undefined)
+    return { decorator: '@ResourceTemplate()', compiler: 'compileResources', option: 'resources' };
+  if (getPromptOptions(cls) !== undefined)
+    return { decorator: '@Prompt()', compiler: 'compilePrompts', option: 'prompts' };
+  return undefined;
 }
 
 /** Generates a schema, turning a generator that throws into an `invalid-schema` issue. */

@@ -1,5 +1,5 @@
-import { checkOptionsObject } from '../../util/options.js';
-import { CONNECT_SERVER_KEYS } from '../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CONSUME } from '../entry-options.js';
 import type { ContractTool } from '../../contract/index.js';
 import { errorText } from '../../util/describe.js';
 import type { McpClientLike } from './client-like.js';
@@ -203,6 +203,16 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
     throw new TypeError('connectServer: "bearerToken" must be a string or a function that returns one');
   return { token: async () => bearerToken() };
 }
+
+/** `connectServer`'s option keys. */
+const CONNECT_SERVER_KEYS = optionKeys<ConnectServerOptions>()(
+  ...CONSUME,
+  'clientInfo',
+  'onToolsChanged',
+  'onRefreshError',
+  'onFeaturesChanged',
+  'onResourceUpdated',
+);
 
 /**
  * Connects to one server with a `Client` of `@modelcontextprotocol/client` (2.x, loaded on first

@@ -1,5 +1,5 @@
-import { checkOptionsObject } from '../../util/options.js';
-import { CONNECT_TOOLS_KEYS } from '../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CONSUME } from '../entry-options.js';
 import type { ContractTool } from '../../contract/index.js';
 import { TOOL_NAME_PATTERN, isJsonObject } from '../../contract/index.js';
 import { PermissionPolicy } from '../../runtime/index.js';
@@ -79,6 +79,9 @@ export function policyOf(options: ConsumeOptions): PermissionPolicy | null {
   if (options.policy instanceof PermissionPolicy) return options.policy;
   return consumerPolicy(options.policy ?? {});
 }
+
+/** `connectTools`'s option keys. */
+const CONNECT_TOOLS_KEYS = optionKeys<ConsumeOptions>()(...CONSUME);
 
 /**
  * Lists a connected client's tools (every page) and returns them as contract tools, one per

@@ -1,5 +1,4 @@
-import { checkOptionsObject } from '../../util/options.js';
-import { CREATE_PROXY_KEYS } from '../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
 import type { CallCoreOptions, PermissionPolicy } from '../../runtime/index.js';
@@ -100,6 +99,19 @@ export interface Proxy {
   /** Closes every upstream connection. */
   close(): Promise<void>;
 }
+
+/** `createProxy`'s option keys. */
+const CREATE_PROXY_KEYS = optionKeys<ProxyOptions>()(
+  'info',
+  'policy',
+  'maxLLMChars',
+  'maxOutputChars',
+  'trustClaims',
+  'elicit',
+  'stderr',
+  'onError',
+  'onRecord',
+);
 
 /**
  * Connects to every upstream (stdio commands and URLs) and aggregates their tools, resources,

@@ -7,8 +7,8 @@ import { ParkedRuns } from './input-rounds/parked-runs.js';
 import type { ProtocolEra } from './extra.js';
 import { featureCapabilitiesOf, servedFeaturesOf, type ServedFeatures } from './features.js';
 import { serveFeatures } from './serve-features.js';
-import { checkOptionsObject } from '../../util/options.js';
-import { CREATE_SERVER_KEYS } from '../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CALL_CORE, FEATURES, SERVER, unique } from '../entry-options.js';
 
 /** Who the server says it is at `initialize`. */
 export interface ServerInfo {
@@ -18,6 +18,9 @@ export interface ServerInfo {
   /** Shown to the client's model as the server's instructions. */
   readonly instructions?: string;
 }
+
+/** `createServer`'s option keys. */
+const CREATE_SERVER_KEYS = unique(optionKeys<ServerOptions>()(...CALL_CORE, ...FEATURES, ...SERVER, 'transport'));
 
 /**
  * Builds an SDK low-level `Server` (one per connection) serving `tools`, and `options.resources`

@@ -11,11 +11,16 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
-import { checkOptionsObject } from '../../util/options.js';
-import { SERVE_HTTP_KEYS } from '../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
 
 /** Options of `serveHttp`: the HTTP transport's and the server's (the transport kind is set here). */
 export interface ServeHttpOptions extends HttpOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+/** `serveHttp`'s option keys. */
+const SERVE_HTTP_KEYS = unique(
+  optionKeys<ServeHttpOptions>()('host', 'port', ...HTTP_HANDLER, ...CALL_CORE, ...FEATURES, ...SERVER, ...PROFILE),
+);
 
 /**
  * Serves contract tools (and the `resources` and `prompts` of the options) over streamable

@@ -8,11 +8,16 @@ import type { ProtocolEra } from '../server/extra.js';
 import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js';
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { connectStdio, type StdioHandle, type StdioOptions } from './stdio/connect-stdio.js';
-import { checkOptionsObject } from '../../util/options.js';
-import { SERVE_STDIO_KEYS } from '../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CALL_CORE, FEATURES, PROFILE, SERVER, STDIO, unique } from '../entry-options.js';
 
 /** Options of `serveStdio`: the stdio transport's and the server's (the transport kind is set here). */
 export interface ServeStdioOptions extends StdioOptions, Omit<ServerOptions, 'transport'>, ServeProfileOptions {}
+
+/** `serveStdio`'s option keys. */
+const SERVE_STDIO_KEYS = unique(
+  optionKeys<ServeStdioOptions>()(...STDIO, ...CALL_CORE, ...FEATURES, ...SERVER, ...PROFILE),
+);
 
 /**
  * Serves contract tools (and the `resources` and `prompts` of the options) over stdio:

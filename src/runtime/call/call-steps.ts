@@ -1,7 +1,7 @@
 import type { Call, CallContext, ToolRecord } from '../../contract/index.js';
 import type { PermissionDecision } from '../permissions/decision.js';
 import { contextWith } from '../permissions/context.js';
-import type { CallEnd } from './prepared-tool.js';
+import type { CallEnd } from './call-end.js';
 
 /*
  * The call core's one place where a host sees a call's steps as they happen. A host gives

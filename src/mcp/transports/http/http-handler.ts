@@ -1,5 +1,5 @@
-import { checkOptionsObject } from '../../../util/options.js';
-import { HTTP_HANDLER_KEYS } from '../../entry-options.js';
+import { checkOptionsObject, optionKeys } from '../../../util/options.js';
+import { HTTP_HANDLER } from '../../entry-options.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest, isJsonContentType, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
@@ -140,6 +140,9 @@ export interface McpHttpHandler {
 const SESSION_HEADER = 'mcp-session-id';
 
 export { newSessionId } from './http-session.js';
+
+/** `createHttpHandler`'s option keys. */
+const HTTP_HANDLER_KEYS = optionKeys<HttpHandlerOptions>()(...HTTP_HANDLER);
 
 /**
  * Builds a `(req, res)` listener that serves MCP streamable HTTP (spec 2025-11-25) on plain
