@@ -69,7 +69,8 @@ export function startUpstreamSpan(
   return {
     meta: Object.keys(carrier).length === 0 ? undefined : carrier,
     answered(result) {
-      const failed = typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
+      const failed =
+        typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
       span.setAttribute(names.ATTR_TOOLWRIGHT_OUTCOME, failed ? names.TOOL_ERROR : 'ok');
       if (failed) {
         span.setAttribute(names.ATTR_ERROR_TYPE, names.TOOL_ERROR);
@@ -84,7 +85,10 @@ export function startUpstreamSpan(
         names.ATTR_ERROR_TYPE,
         typeof code === 'number' ? String(code) : error instanceof Error ? errorTypeOf(error) : 'Error',
       );
-      span.setStatus({ code: otel.SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+      span.setStatus({
+        code: otel.SpanStatusCode.ERROR,
+        ...(error instanceof Error ? { message: error.message } : {}),
+      });
       span.end();
     },
   };
