@@ -19,3 +19,4 @@ export { fileCallTrace, callTraceOf, type CallTrace } from './telemetry/call-tra
 export { tracingApi, metricsApi, otelApiLoaded, type Otel } from './telemetry/otel-api.js';
 export { errorTypeOf } from './telemetry/tracing-watch.js';
 export * as otelNames from './telemetry/names.js';
+export { metricsOf, type Metrics } from './telemetry/metrics.js';

@@ -1,6 +1,14 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { isJsonObject, type Session } from '../../contract/index.js';
-import { errorTypeOf, otelNames as names, tracingApi, type CallTrace, type Otel } from '../../runtime/internal.js';
+import {
+  errorTypeOf,
+  metricsOf,
+  otelNames as names,
+  tracingApi,
+  type CallTrace,
+  type Metrics,
+  type Otel,
+} from '../../runtime/internal.js';
 import type { HandlerExtra, RequestTrace } from './extra.js';
 
 type Context = Parameters<Otel['trace']['setSpan']>[0];
@@ -42,7 +50,8 @@ export function parentContextOf(
 
 /**
  * Runs `answer`, one MCP request's handler, inside a server span of its own when a tracer
- * provider is registered (else just runs it: nothing is loaded). The span is `<method> <target>`
+ * provider is registered, and measured (see `measured`) when a meter provider is (else just
+ * runs it: nothing is loaded). The span is `<method> <target>`
  * (`tools/call add`, `prompts/get greet`, else the method alone), kind `SERVER`, a child of the
  * request's trace context (see `parentContextOf`), with the MCP conventions' attributes:
  * `mcp.method.name`, `jsonrpc.request.id`, `mcp.session.id` (sessions only),
@@ -63,8 +72,10 @@ export async function traceRequest(
   transport: Session['transport'],
   answer: (extra: HandlerExtra) => Promise<Record<string, unknown>> | Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  const metrics = metricsOf();
   const otel = tracingApi();
-  if (otel === undefined) return answer(extra);
+  if (otel === undefined)
+    return metrics === undefined ? answer(extra) : measured(metrics, method, params, extra, transport, answer);
   const parent = parentContextOf(otel, extra._meta, ctx.http?.req?.headers);
   const given = isJsonObject(params) ? params : {};
   const target =
@@ -98,12 +109,53 @@ export async function traceRequest(
     );
   const context = otel.trace.setSpan(parent, span);
   const trace: RequestTrace = { context, span };
+  const traced = (given: HandlerExtra) => otel.context.with(context, () => answer({ ...given, trace }));
   try {
-    const result = await otel.context.with(context, () => answer({ ...extra, trace }));
+    const result = await (metrics === undefined
+      ? traced(extra)
+      : measured(metrics, method, params, extra, transport, traced));
     endAnswered(otel, span, result);
     return result;
   } catch (error) {
     endFailed(otel, span, error);
+    throw error;
+  }
+}
+
+/**
+ * Runs `answer` and records its seconds in `mcp.server.operation.duration`, with
+ * `mcp.method.name`, `gen_ai.tool.name` (a `tools/call`), `mcp.protocol.version` (2026-07-28),
+ * `network.transport`, `toolwright.era` and, for a failure, `error.type` (`tool_error` for an
+ * `isError` result, else the JSON-RPC error code).
+ */
+async function measured(
+  metrics: Metrics,
+  method: string,
+  params: unknown,
+  extra: HandlerExtra,
+  transport: Session['transport'],
+  answer: (extra: HandlerExtra) => Promise<Record<string, unknown>> | Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const began = performance.now();
+  const attributes: Record<string, string> = {
+    [names.ATTR_MCP_METHOD_NAME]: method,
+    [names.ATTR_TOOLWRIGHT_ERA]: extra.era,
+  };
+  const given = isJsonObject(params) ? params : {};
+  if (method === 'tools/call' && typeof given.name === 'string') attributes[names.ATTR_GEN_AI_TOOL_NAME] = given.name;
+  if (transport === 'stdio') attributes[names.ATTR_NETWORK_TRANSPORT] = 'pipe';
+  if (transport === 'http') attributes[names.ATTR_NETWORK_TRANSPORT] = 'tcp';
+  const record = (): void => metrics.operationDuration.record((performance.now() - began) / 1000, attributes);
+  try {
+    const result = await answer(extra);
+    if (result.isError === true) attributes[names.ATTR_ERROR_TYPE] = names.TOOL_ERROR;
+    record();
+    return result;
+  } catch (error) {
+    const code = (error as { readonly code?: unknown } | null)?.code;
+    attributes[names.ATTR_ERROR_TYPE] =
+      typeof code === 'number' ? String(code) : error instanceof Error ? errorTypeOf(error) : 'Error';
+    record();
     throw error;
   }
 }

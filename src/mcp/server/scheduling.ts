@@ -11,7 +11,7 @@ import {
   type Ticket,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
-import { callTraceOf } from '../../runtime/internal.js';
+import { callTraceOf, metricsOf, otelNames, type Metrics } from '../../runtime/internal.js';
 import { invalidOption } from '../../util/options.js';
 
 /**
@@ -146,13 +146,21 @@ export function runInTurn<T>(
   execute: () => T | Promise<T>,
 ): Promise<T> {
   if (scheduling === undefined) return invoke(execute);
+  let waiting: Metrics | undefined;
   const entered = enter(schedulerOf(scheduling, transport, extra), {
     claims: claimsOfTool(tool),
     label: tool.name,
     signal,
-    onWait: (ticket) => reportWait(extra, ctx, `tools/call ${JSON.stringify(tool.name)} ${ticket.waitingFor()}`),
+    onWait: (ticket) => {
+      waiting = metricsOf();
+      waiting?.callsWaiting.add(1, { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name });
+      reportWait(extra, ctx, `tools/call ${JSON.stringify(tool.name)} ${ticket.waitingFor()}`);
+    },
   });
   if (!(entered instanceof Promise)) return holding(entered, execute);
+  // A call that waited stops counting as waiting once it has its turn or was withdrawn.
+  const waited = (): void => waiting?.callsWaiting.add(-1, { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name });
+  entered.then(waited, waited);
   return entered.then((ticket) => holding(ticket, execute));
 }
 

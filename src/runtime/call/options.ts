@@ -11,6 +11,7 @@ import { invalidOption } from '../../util/options.js';
 import { recordWatch, type CallWatch, type OnRecord } from './call-steps.js';
 import { checkTelemetryOption, type TelemetryOptions } from '../telemetry/options.js';
 import { tracingWatch } from '../telemetry/tracing-watch.js';
+import { metricsWatch } from '../telemetry/metrics.js';
 
 /**
  * What every host runs its calls with; the same options on `Executor`, `createServer`,
@@ -129,7 +130,7 @@ export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSet
     log: log ?? warnOnStderr,
     watches: Object.freeze([
       ...(onRecord === undefined ? [] : [recordWatch(onRecord)]),
-      ...(traced === undefined ? [] : [tracingWatch(traced)]),
+      ...(traced === undefined ? [] : [tracingWatch(traced), metricsWatch()]),
     ]),
   });
 }

@@ -56,3 +56,24 @@ export const SPAN_PERMISSION = 'toolwright.permission';
 export const EVENT_INPUT_ROUND = 'toolwright.input_round';
 /** The event on a tool's span for each record of the call (its namespace only). */
 export const EVENT_RECORD = 'toolwright.record';
+
+/** Seconds an MCP request took on the server, by method (and tool): the conventions' histogram. */
+export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';
+/** Seconds an MCP session lasted on the server (HTTP sessions): the conventions' histogram. */
+export const METRIC_MCP_SERVER_SESSION_DURATION = 'mcp.server.session.duration';
+/** Calls through the call core, by tool and outcome (toolwright's: the conventions count no tool calls). */
+export const METRIC_TOOL_CALLS = 'toolwright.tool.calls';
+/** Failed calls (an `isError` result or an error), by tool and `error.type`. */
+export const METRIC_TOOL_ERRORS = 'toolwright.tool.errors';
+/** Seconds a call took through the call core, by tool and outcome, on every host. */
+export const METRIC_TOOL_DURATION = 'toolwright.tool.duration';
+/** Calls waiting for their turn by their scheduling claims right now. */
+export const METRIC_CALLS_WAITING = 'toolwright.calls.waiting';
+/** MCP sessions open right now (HTTP sessions). */
+export const METRIC_SESSIONS_OPEN = 'toolwright.sessions.open';
+/** 2026-07-28 calls parked waiting for their client's answers right now. */
+export const METRIC_RUNS_PARKED = 'toolwright.runs.parked';
+/*
+ * Tasks (issue 27) get `toolwright.tasks.active` here, counted where the task store creates and
+ * settles a task, beside the parked runs (see `Metrics.tasks` below).
+ */

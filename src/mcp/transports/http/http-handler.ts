@@ -1,4 +1,5 @@
 import { checkOptionsObject, optionKeys } from '../../../util/options.js';
+import { SessionMetrics } from './session-metrics.js';
 import { HTTP_HANDLER } from '../../entry-options.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest, isJsonContentType, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
@@ -213,6 +214,7 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
       addressKey(clientAddressOf(req, addressRule)),
     );
   const statelessServers = new Set<Server>();
+  const sessionMetrics = new SessionMetrics();
   let closing = false;
 
   const sessionContext: SessionContext = {
@@ -221,12 +223,14 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
     transportOptions,
     register: (session) => {
       sessions.set(session.id, session);
+      sessionMetrics.opened(session);
       options.onSessionOpened?.(session.id);
     },
     unregister: (session, reason) => {
       if (sessions.get(session.id) !== session) return;
       sessions.delete(session.id);
       perClient.remove(session.client);
+      sessionMetrics.closed(session);
       options.onSessionClosed?.(session.id, reason);
     },
   };
