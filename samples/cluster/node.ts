@@ -2,6 +2,7 @@ import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/ind
 import { MemoryReplayStore } from '../../src/runtime/index.js';
 import { connectRedis, RedisReplayStore, redisRelayBus } from '../../src/redis/index.js';
 import { clusterFeatures, clusterTools } from './tools.js';
+import { startSampleTracing } from './telemetry.js';
 
 /** Options of `startClusterNode`. */
 export interface ClusterNodeOptions {
@@ -89,10 +90,12 @@ export interface NodeReady {
 /**
  * Runs `start` as the body of a node process: prints `NodeReady` as one JSON line once listening,
  * and on SIGTERM or SIGINT closes the server (ending its sessions and calls) and exits 0. A start
- * failure is printed to stderr and exits 1.
+ * failure is printed to stderr and exits 1. With `CLUSTER_TRACE=1` the process traces its
+ * requests and calls first (see `startSampleTracing`).
  */
 export function runNodeProcess(nodeId: string, start: () => Promise<HttpHandle>): void {
-  start().then(
+  const tracing = process.env.CLUSTER_TRACE === '1' ? startSampleTracing() : Promise.resolve();
+  tracing.then(start).then(
     (handle) => {
       const ready: NodeReady = { port: handle.port, pid: process.pid, node: nodeId };
       process.stdout.write(`${JSON.stringify(ready)}\n`);

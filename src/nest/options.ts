@@ -1,6 +1,7 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
 import type { AuthOptions, HttpHandlerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
+import { checkTelemetryOption } from '../runtime/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
@@ -61,6 +62,14 @@ export interface ToolwrightModuleOptions {
    * come from `TOOLWRIGHT_CALL_OPTIONS` instead; given by both, the application's start fails.
    */
   readonly onRecord?: CallCoreOptions['onRecord'];
+  /**
+   * OpenTelemetry for the module's requests and calls (see `CallCoreOptions.telemetry` and
+   * docs/observability.md): on by default whenever a tracer or meter provider is registered, and
+   * free without one; `{ recordArguments, recordResults }` opts in to values on the spans,
+   * `false` switches it off. The same option may come from `TOOLWRIGHT_CALL_OPTIONS` instead;
+   * given by both, the application's start fails.
+   */
+  readonly telemetry?: CallCoreOptions['telemetry'];
 }
 
 /**
@@ -167,6 +176,7 @@ const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'hideForbiddenTools',
   'shutdownTimeoutMs',
   'onRecord',
+  'telemetry',
 );
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
@@ -219,5 +229,6 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
     throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
   if (given.onRecord !== undefined && typeof given.onRecord !== 'function')
     throw new TypeError(`${where}: "onRecord" must be a function (record, call) => void`);
+  checkTelemetryOption(given.telemetry, where);
   return given as ToolwrightModuleOptions;
 }

@@ -186,6 +186,10 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       });
     this.served = Object.freeze(tools);
     const callOptions = callOptionsOf(lookup);
+    if (this.options.telemetry !== undefined && callOptions.telemetry !== undefined)
+      throw new TypeError(
+        'ToolwrightModule: "telemetry" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
+      );
     if (this.options.onRecord !== undefined && callOptions.onRecord !== undefined)
       throw new TypeError(
         'ToolwrightModule: "onRecord" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
@@ -193,6 +197,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     this.serverOptions = {
       ...callOptions,
       ...(this.options.onRecord === undefined ? {} : { onRecord: this.options.onRecord }),
+      ...(this.options.telemetry === undefined ? {} : { telemetry: this.options.telemetry }),
       ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.

@@ -20,3 +20,4 @@ export { tracingApi, metricsApi, otelApiLoaded, type Otel } from './telemetry/ot
 export { errorTypeOf } from './telemetry/tracing-watch.js';
 export * as otelNames from './telemetry/names.js';
 export { metricsOf, type Metrics } from './telemetry/metrics.js';
+export { checkTelemetryOption } from './telemetry/options.js';
