@@ -11,6 +11,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } 
 import type { ContractTool } from '../src/contract/index.js';
 import { Executor } from '../src/runtime/index.js';
 import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
+import { lockedGate, otelTools, until } from './support/otel.js';
 
 /*
  * Metrics with the real OpenTelemetry SDK (a MeterProvider whose reader the test collects on
@@ -53,54 +54,13 @@ function sorted(value: Record<string, unknown>): Array<[string, unknown]> {
   return Object.entries(value).sort(([a], [b]) => a.localeCompare(b));
 }
 
-let gate: (() => void) | undefined;
 let parkedDuringQuestion: number | undefined;
 const tools: ContractTool[] = [
-  {
-    name: 'add',
-    description: 'Adds',
-    parameters: {
-      type: 'object',
-      properties: { a: { type: 'number' }, b: { type: 'number' } },
-      required: ['a', 'b'],
-      additionalProperties: false,
-    },
-    execute: async (args) => {
-      const { a, b } = args as { a: number; b: number };
-      return String(a + b);
-    },
-  },
-  {
-    name: 'broken',
-    description: 'Throws',
-    async execute() {
-      throw new Error('no luck');
-    },
-  },
+  ...otelTools,
   {
     name: 'invalid',
     description: 'Says its result is an error',
     execute: async () => ({ content: [{ type: 'text', text: 'bad input' }], isError: true }),
-  },
-  {
-    name: 'locked',
-    description: 'Holds the printer until released',
-    resource: 'printer:1',
-    async execute() {
-      await new Promise<void>((release) => (gate = release));
-      return 'printed';
-    },
-  },
-  {
-    name: 'ask_name',
-    description: 'Asks for a name',
-    async execute(_args, ctx) {
-      const reply = await ctx.elicit({
-        message: 'Your name?',
-        schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-      });
-      return reply.action === 'accept' ? `hello ${String(reply.content?.name)}` : 'no name';
-    },
   },
 ];
 
@@ -109,14 +69,6 @@ before(async () => {
   handle = await serveHttp({ name: 'measured', version: '1.0.0' }, tools);
 });
 after(() => handle.close());
-
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('the condition never held');
-}
 
 describe('call metrics from the call core', () => {
   it('calls by tool and outcome, errors by kind, durations per tool (the Executor)', async () => {
@@ -192,17 +144,17 @@ describe('server metrics', () => {
     await client.connect(new V2HttpTransport(new URL(handle.url)));
     try {
       const first = client.callTool({ name: 'locked', arguments: {} });
-      await until(() => gate !== undefined);
-      const releaseFirst = gate!;
-      gate = undefined;
+      await until(() => lockedGate.release !== undefined);
+      const releaseFirst = lockedGate.release!;
+      lockedGate.release = undefined;
       const second = client.callTool({ name: 'locked', arguments: {} });
       await until(async () => (await valueOf('toolwright.calls.waiting', { 'gen_ai.tool.name': 'locked' })) === 1);
       releaseFirst();
       await first;
-      await until(() => gate !== undefined);
+      await until(() => lockedGate.release !== undefined);
       assert.equal(await valueOf('toolwright.calls.waiting', { 'gen_ai.tool.name': 'locked' }), 0);
-      gate!();
-      gate = undefined;
+      lockedGate.release!();
+      lockedGate.release = undefined;
       await second;
     } finally {
       await client.close();

@@ -1,15 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { context, propagation, trace, SpanKind } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { SpanKind } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
-import type { ContractTool } from '../src/contract/index.js';
 import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { createProxy, type Proxy } from '../src/mcp/proxy/index.js';
+import { installTracing, otelTools, takeSpans as takeFinished } from './support/otel.js';
 
 /*
  * A trace crosses a proxy: a client sends `traceparent` in `_meta` to a toolwright proxy over
@@ -19,33 +17,17 @@ import { createProxy, type Proxy } from '../src/mcp/proxy/index.js';
  * in-memory exporter.
  */
 
-const exporter = new InMemorySpanExporter();
-trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-propagation.setGlobalPropagator(
-  new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-);
+const exporter = installTracing();
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const CLIENT_SPAN = 'b7ad6b7169203331';
-
-const tools: ContractTool[] = [
-  {
-    name: 'add',
-    description: 'Adds',
-    execute: async (args) => {
-      const { a, b } = args as { a: number; b: number };
-      return String(a + b);
-    },
-  },
-];
 
 let upstream: HttpHandle;
 let proxy: Proxy;
 let proxied: HttpHandle;
 
 before(async () => {
-  upstream = await serveHttp({ name: 'upstream', version: '1.0.0' }, tools);
+  upstream = await serveHttp({ name: 'upstream', version: '1.0.0' }, otelTools);
   proxy = await createProxy([{ name: 'math', url: upstream.url }], { stderr: 'ignore' });
   proxied = await proxy.serveHttp();
 });
@@ -57,9 +39,7 @@ after(async () => {
 });
 
 function takeSpans(): ReadableSpan[] {
-  const spans = [...exporter.getFinishedSpans()];
-  exporter.reset();
-  return spans;
+  return takeFinished(exporter);
 }
 
 function one(spans: readonly ReadableSpan[], name: string, kind: SpanKind): ReadableSpan {

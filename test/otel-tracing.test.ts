@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -11,6 +9,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } 
 import type { ContractTool } from '../src/contract/index.js';
 import { createPolicy, Executor } from '../src/runtime/index.js';
 import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
+import { installTracing, lockedGate, otelTools, takeSpans as takeFinished, until } from './support/otel.js';
 
 /*
  * Tracing with the real OpenTelemetry SDK (an in-memory exporter, the W3C propagators, the
@@ -21,60 +20,19 @@ import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
  * the same span; `telemetry: false` makes none.
  */
 
-const exporter = new InMemorySpanExporter();
-const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-trace.setGlobalTracerProvider(provider);
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-propagation.setGlobalPropagator(
-  new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-);
+const exporter = installTracing();
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${PARENT_ID}-01`;
 
-let gate: (() => void) | undefined;
 const tools: ContractTool[] = [
-  {
-    name: 'add',
-    description: 'Adds',
-    execute: async (args) => {
-      const { a, b } = args as { a: number; b: number };
-      return String(a + b);
-    },
-  },
-  {
-    name: 'broken',
-    description: 'Throws',
-    async execute() {
-      throw new Error('no luck');
-    },
-  },
+  ...otelTools,
   {
     name: 'guarded',
     description: 'Needs write on its note',
     requires: [{ capabilities: ['write'], subject: () => 'notes/a' }],
     execute: async () => 'wrote',
-  },
-  {
-    name: 'locked',
-    description: 'Holds the printer until released',
-    resource: 'printer:1',
-    async execute() {
-      await new Promise<void>((release) => (gate = release));
-      return 'printed';
-    },
-  },
-  {
-    name: 'ask_name',
-    description: 'Asks for a name',
-    async execute(_args, ctx) {
-      const reply = await ctx.elicit({
-        message: 'Your name?',
-        schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-      });
-      return reply.action === 'accept' ? `hello ${String(reply.content?.name)}` : 'no name';
-    },
   },
 ];
 
@@ -128,11 +86,8 @@ async function connect(kind: Kind, url: string): Promise<TestClient> {
   };
 }
 
-/** The finished spans, oldest first, then forgotten. */
 function takeSpans(): ReadableSpan[] {
-  const spans = [...exporter.getFinishedSpans()];
-  exporter.reset();
-  return spans.sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  return takeFinished(exporter);
 }
 
 function named(spans: readonly ReadableSpan[], name: string): ReadableSpan[] {
@@ -321,17 +276,17 @@ describe('tracing of waits, the Executor, and telemetry: false', () => {
     try {
       takeSpans();
       const first = client.call('locked', {}, { traceparent: TRACEPARENT });
-      for (let i = 0; i < 200 && gate === undefined; i++) await new Promise((r) => setTimeout(r, 5));
-      const releaseFirst = gate!;
-      gate = undefined;
+      await until(() => lockedGate.release !== undefined);
+      const releaseFirst = lockedGate.release!;
+      lockedGate.release = undefined;
       const second = client.call('locked', {}, { traceparent: TRACEPARENT });
       // The second call waits behind the first: its span exists only once the first is released.
       await new Promise((r) => setTimeout(r, 50));
       releaseFirst();
       await first;
-      for (let i = 0; i < 200 && gate === undefined; i++) await new Promise((r) => setTimeout(r, 5));
-      gate!();
-      gate = undefined;
+      await until(() => lockedGate.release !== undefined);
+      lockedGate.release!();
+      lockedGate.release = undefined;
       await second;
       const spans = takeSpans();
       const waits = named(spans, 'toolwright.wait');

@@ -79,12 +79,8 @@ export function startUpstreamSpan(
       span.end();
     },
     failed(error) {
-      const code = (error as { readonly code?: unknown } | null)?.code;
       span.setAttribute(names.ATTR_TOOLWRIGHT_OUTCOME, 'error');
-      span.setAttribute(
-        names.ATTR_ERROR_TYPE,
-        typeof code === 'number' ? String(code) : error instanceof Error ? errorTypeOf(error) : 'Error',
-      );
+      span.setAttribute(names.ATTR_ERROR_TYPE, errorTypeOf(error));
       span.setStatus({
         code: otel.SpanStatusCode.ERROR,
         ...(error instanceof Error ? { message: error.message } : {}),

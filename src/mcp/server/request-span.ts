@@ -152,9 +152,7 @@ async function measured(
     record();
     return result;
   } catch (error) {
-    const code = (error as { readonly code?: unknown } | null)?.code;
-    attributes[names.ATTR_ERROR_TYPE] =
-      typeof code === 'number' ? String(code) : error instanceof Error ? errorTypeOf(error) : 'Error';
+    attributes[names.ATTR_ERROR_TYPE] = errorTypeOf(error);
     record();
     throw error;
   }
@@ -174,10 +172,8 @@ function endAnswered(otel: Otel, span: Span, result: Record<string, unknown>): v
 function endFailed(otel: Otel, span: Span, error: unknown): void {
   const code = (error as { readonly code?: unknown } | null)?.code;
   span.setAttribute(names.ATTR_TOOLWRIGHT_OUTCOME, 'error');
-  if (typeof code === 'number') {
-    span.setAttribute(names.ATTR_RPC_RESPONSE_STATUS_CODE, String(code));
-    span.setAttribute(names.ATTR_ERROR_TYPE, String(code));
-  } else if (error instanceof Error) span.setAttribute(names.ATTR_ERROR_TYPE, errorTypeOf(error));
+  if (typeof code === 'number') span.setAttribute(names.ATTR_RPC_RESPONSE_STATUS_CODE, String(code));
+  span.setAttribute(names.ATTR_ERROR_TYPE, errorTypeOf(error));
   span.setStatus({
     code: otel.SpanStatusCode.ERROR,
     ...(error instanceof Error ? { message: error.message } : {}),

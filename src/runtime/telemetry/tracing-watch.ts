@@ -140,10 +140,16 @@ class CallSpan implements CallStepObserver {
   }
 }
 
-/** A failure's `error.type`: its stable string `code` (every `ToolwrightError` has one), else the error's name. */
-export function errorTypeOf(error: Error): string {
-  const code = (error as { readonly code?: unknown }).code;
-  return typeof code === 'string' && code !== '' ? code : error.name;
+/**
+ * A failure's `error.type`: a JSON-RPC error's numeric code as text (`-32602`), a stable string
+ * `code` (every `ToolwrightError` has one), else the error's name; `Error` for a thrown value
+ * that is not an `Error`.
+ */
+export function errorTypeOf(error: unknown): string {
+  const code = (error as { readonly code?: unknown } | null)?.code;
+  if (typeof code === 'number') return String(code);
+  if (typeof code === 'string' && code !== '') return code;
+  return error instanceof Error ? error.name : 'Error';
 }
 
 /** A value as JSON text for an attribute; one that cannot be written is named so. */
