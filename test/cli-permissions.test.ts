@@ -7,6 +7,7 @@ import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI_PATH, fixture, REPO_ROOT } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
+import { connectEraClient } from './support/nest-era-clients.js';
 
 /*
  * The real `toolwright` command (the bundle, as a child process) running tools that need a
@@ -195,5 +196,25 @@ describe('toolwright call and dialects', () => {
       stdout: 'n=0\n',
       stderr: warning,
     });
+  });
+
+  it('serve (stdio) validates them the same way, for a 2026-07-28 client', async () => {
+    const client = await connectEraClient('sdk 2.x (2026-07-28)', {
+      command: process.execPath,
+      args: [CLI_PATH, 'serve', fixture('dialects')],
+    });
+    try {
+      const refused = { content: [{ type: 'text', text: 'invalid arguments: /n: must be >= 1' }], isError: true };
+      assert.deepEqual(
+        [
+          await client.call('draft07', { n: 0 }),
+          await client.call('draft04', { n: 0 }),
+          await client.call('other', { n: 0 }),
+        ],
+        [refused, refused, { content: [{ type: 'text', text: 'n=0' }] }],
+      );
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -2,13 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compile, ContractError, type ContractTool } from '../src/index.js';
 import { Executor } from '../src/runtime/index.js';
+import { serveHttp } from '../src/mcp/index.js';
 import { serve } from './support/server-harness.js';
+import { connectEraClient, ERA_CLIENT_KINDS } from './support/nest-era-clients.js';
 
 /*
  * One dialect rule for every entry point: a hand-built tool's `parameters` are checked and
  * validated in the dialect their `$schema` declares (draft-07 and draft-04 however the URI is
  * spelt), and a dialect no validator knows is served unvalidated with a warning, never refused.
- * `compile()` agrees with the call core of `createServer` and the `Executor`.
+ * `compile()` agrees with the call core of `createServer`, `serveHttp` (over the wire, both eras)
+ * and the `Executor`; test/cli-permissions.test.ts pins `toolwright call` and `serve` (stdio).
  */
 
 const DECLARED = [
@@ -99,4 +102,34 @@ test('dialects: createServer serves what compile() made, validating the same way
   } finally {
     await connected.close();
   }
+});
+
+const REFUSED = { content: [{ type: 'text', text: 'invalid arguments: /n: must be >= 1' }], isError: true };
+
+test('dialects: serveHttp validates each in its dialect over the wire in both eras, and warns once', async () => {
+  const warnings: string[] = [];
+  const handle = await serveHttp({ name: 'dialects', version: '1.0.0' }, compile(tools), {
+    log: (line) => warnings.push(line),
+  });
+  try {
+    for (const kind of ERA_CLIENT_KINDS) {
+      const client = await connectEraClient(kind, { url: new URL(handle.url) });
+      try {
+        const results = [];
+        for (const tool of tools) results.push(await client.call(tool.name, { n: 0 }));
+        assert.deepEqual(
+          results,
+          [REFUSED, REFUSED, REFUSED, REFUSED, { content: [{ type: 'text', text: 'n=0' }] }],
+          kind,
+        );
+      } finally {
+        await client.close();
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  assert.deepEqual(warnings, [
+    'createServer: tool "t4": schema declares the dialect "https://example.com/my-dialect", which no validator here knows; it is served unvalidated',
+  ]);
 });

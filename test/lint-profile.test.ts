@@ -34,6 +34,7 @@ test('the issue tracker sample as generated breaks these documented provider rul
     'gemini/map': 2,
     'gemini/unsupported-keyword': 2,
     'gemini/ref': 3,
+    'gemini/additional-properties': 11,
     'anthropic-strict/length-bounds': 8,
     'anthropic-strict/array-bounds': 1,
     'anthropic-strict/additional-properties': 2,
@@ -43,8 +44,16 @@ test('the issue tracker sample as generated breaks these documented provider rul
   });
 });
 
-test('with the portable profile every tool passes every provider rule', () => {
-  assert.deepEqual(lintTools(portable), []);
+test('with the portable profile every tool passes every provider rule but raw Gemini additionalProperties', () => {
+  // portable keeps additionalProperties: false (OpenAI and Anthropic strict require it); the
+  // gemini profile is the listing for hosts that hand schemas to Gemini as they are.
+  const findings = lintTools(portable);
+  assert.deepEqual(
+    findings.filter((finding) => finding.rule !== 'gemini/additional-properties'),
+    [],
+  );
+  // One per object of the listing (map entries and unrolled recursion list more objects than the exact schema).
+  assert.equal(findings.length, 14);
 });
 
 test('each provider profile passes that provider rules', () => {
@@ -276,7 +285,17 @@ test('compile({ lint }) turns findings into schema-lint issues; the portable pro
       return true;
     },
   );
-  assert.equal(compile([Count], { schemaProfile: 'portable', lint: true }).length, 1);
+  assert.equal(
+    compile([Count], { schemaProfile: 'portable', lint: ['openai-strict', 'anthropic', 'anthropic-strict', 'mcp'] })
+      .length,
+    1,
+  );
+  // Every provider includes raw Gemini, which refuses the additionalProperties portable keeps.
+  assert.throws(() => compile([Count], { schemaProfile: 'portable', lint: true }), {
+    message:
+      /^toolwright: 1 problem in the tool contract:\n  - \[schema-lint\] tool "count" inputSchema \/additionalProperties: \[gemini\/additional-properties\]/,
+  });
+  assert.equal(compile([Count], { schemaProfile: 'gemini', lint: ['gemini'] }).length, 1);
 });
 
 test('a hand-built tool under a profile is validated against its exact schema', async () => {

@@ -65,8 +65,9 @@ test('the package ships the bundle, its maps, the declarations and the sources t
         .filter((source) => !files.has(source));
     });
   assert.deepEqual(missing, [], 'every source a map names ships, so stack traces resolve to src/*.ts');
-  // 690 KB before resources and prompts (issue 24), 855 KB with them.
-  assert.ok(size < 900_000, `the tarball is ${size} bytes`);
+  // 690 KB before resources and prompts (issue 24), 855 KB with them, 905 KB with issue 23 (the
+  // CLI policy, records, dialects, profiles: sources, maps and guides).
+  assert.ok(size < 950_000, `the tarball is ${size} bytes`);
 });
 
 test('the package ships every document the README and the guides link to', async () => {

@@ -57,9 +57,10 @@ interface CheckedArguments {
  *    byte); else the policy's `toolwright:permissions` record. A failed call keeps its record too
  *    (`CallEnd.record`), in the same order: the one its error carries (a `ToolError`'s `record`),
  *    else the last one written, else the permissions record (a `PermissionDeniedError` carries
- *    it); a call its time limit ended keeps the last record written before then. A tool's record is never dropped for the permissions record: the host's `onRecord`
- *    (see `CallSteps`) is told every record of the call, each written record as it is written,
- *    the returned one and the permissions record when the call ends.
+ *    it); a call its time limit ended keeps the last record written before then. A tool's record
+ *    is never dropped for the permissions record: the host's `onRecord` (see `CallSteps`) is told
+ *    every record of the call, each written record as it is written, the returned one and the
+ *    permissions record when the call ends.
  *
  * A throw anywhere, of anything, ends the call with that error (`tool "x" threw: "oops"` for a
  * value that is not an `Error`, see `errorFromThrown`). It never rejects; `prepared` must come
