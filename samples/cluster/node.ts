@@ -10,6 +10,7 @@ import {
 import { nodeRollouts } from './rollout.js';
 import { memoryState, redisState } from './state.js';
 import { clusterFeatures, clusterTools } from './tools.js';
+import { startSampleTracing } from './telemetry.js';
 
 /** Options of `startClusterNode`. */
 export interface ClusterNodeOptions {
@@ -141,10 +142,12 @@ export interface NodeReady {
  * Runs `start` as the body of a node process: prints `NodeReady` as one JSON line once listening,
  * and on SIGTERM or SIGINT shuts down (readiness goes 503 `draining` at once, calls being answered
  * get up to 5 s to end, then the server closes, ending its sessions and calls) and exits 0. A start
- * failure is printed to stderr and exits 1.
+ * failure is printed to stderr and exits 1. With `CLUSTER_TRACE=1` the process traces its
+ * requests and calls first (see `startSampleTracing`).
  */
 export function runNodeProcess(nodeId: string, start: () => Promise<HttpHandle>): void {
-  start().then(
+  const tracing = process.env.CLUSTER_TRACE === '1' ? startSampleTracing() : Promise.resolve();
+  tracing.then(start).then(
     (handle) => {
       const ready: NodeReady = { port: handle.port, pid: process.pid, node: nodeId };
       process.stdout.write(`${JSON.stringify(ready)}\n`);

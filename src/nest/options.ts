@@ -1,6 +1,7 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
 import type { AuthOptions, CacheHints, HttpHandlerOptions, ServerOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
+import { checkTelemetryOption } from '../runtime/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
@@ -83,6 +84,14 @@ export interface ToolwrightModuleOptions {
    * processes).
    */
   readonly scheduling?: ServerOptions['scheduling'];
+  /**
+   * OpenTelemetry for the module's requests and calls (see `CallCoreOptions.telemetry` and
+   * docs/observability.md): on by default whenever a tracer or meter provider is registered, and
+   * free without one; `{ recordArguments, recordResults }` opts in to values on the spans,
+   * `false` switches it off. The same option may come from `TOOLWRIGHT_CALL_OPTIONS` instead;
+   * given by both, the application's start fails.
+   */
+  readonly telemetry?: CallCoreOptions['telemetry'];
 }
 
 /**
@@ -190,6 +199,7 @@ const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'cacheHints',
   'shutdownTimeoutMs',
   'onRecord',
+  'telemetry',
   'inputRounds',
   'replay',
   'scheduling',
@@ -252,5 +262,6 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
         `${where}: "${key}" must be an object (${key === 'replay' ? 'a replay store' : 'see InputRoundOptions'}), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
       );
   }
+  checkTelemetryOption(given.telemetry, where);
   return given as ToolwrightModuleOptions;
 }

@@ -299,14 +299,19 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     };
     const entries = this.entriesOf(this.discovered(undefined));
     const callOptions = callOptionsOf(lookup);
+    if (this.options.telemetry !== undefined && callOptions.telemetry !== undefined)
+      throw new TypeError(
+        'ToolwrightModule: "telemetry" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
+      );
     if (this.options.onRecord !== undefined && callOptions.onRecord !== undefined)
       throw new TypeError(
         'ToolwrightModule: "onRecord" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
       );
-    const { onRecord, hideForbiddenTools, cacheHints, inputRounds, replay, scheduling } = this.options;
+    const { onRecord, telemetry, hideForbiddenTools, cacheHints, inputRounds, replay, scheduling } = this.options;
     this.serverOptions = {
       ...callOptions,
       ...(onRecord === undefined ? {} : { onRecord }),
+      ...(telemetry === undefined ? {} : { telemetry }),
       ...(hideForbiddenTools === undefined ? {} : { hideForbiddenTools }),
       ...(cacheHints === undefined ? {} : { cacheHints }),
       ...(inputRounds === undefined ? {} : { inputRounds }),

@@ -12,6 +12,7 @@ export * from './output-limits/index.js';
 export * from './scheduler/index.js';
 export * from './call/index.js';
 export * from './features/index.js';
+export * from './telemetry/index.js';
 export {
   isSequential,
   isBarrier,

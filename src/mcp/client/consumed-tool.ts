@@ -25,6 +25,7 @@ import { withListedDefinition } from '../server/listed-definition.js';
 import { withForwardedMeta } from '../server/result-meta.js';
 import { projectResult } from './bounded-output.js';
 import { callToolOn } from './client-like.js';
+import { startUpstreamSpan, type UpstreamSpan } from './upstream-span.js';
 import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
 import type { ExecutionMode, ListedTool } from './options.js';
@@ -211,16 +212,23 @@ async function callUpstream(
   const where = `mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(listedName)}`;
   const context = ctx ?? createCallContext({ call: { id: '', tool: plan.name, args: sent } });
   let raw: unknown;
+  let traced: UpstreamSpan | undefined;
   const untrack = upstream.track(context, listedName);
   try {
     const client = await upstream.client();
     // The call's idempotency key crosses in _meta, so a toolwright server deduplicates a keyed call.
     const key = context.call.idempotencyKey;
+    traced = startUpstreamSpan(
+      upstream.server,
+      listedName,
+      context.call,
+      key === undefined ? undefined : { [IDEMPOTENCY_KEY_META]: key },
+    );
     raw = await callToolOn(
       client,
-      key === undefined
+      traced.meta === undefined
         ? { name: listedName, arguments: sent }
-        : { name: listedName, arguments: sent, _meta: { [IDEMPOTENCY_KEY_META]: key } },
+        : { name: listedName, arguments: sent, _meta: traced.meta },
       {
         signal: context.signal,
         timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
@@ -235,7 +243,9 @@ async function callUpstream(
         },
       },
     );
+    traced.answered(raw);
   } catch (err) {
+    traced?.failed(err);
     if (context.signal.aborted)
       throw context.signal.reason instanceof Error
         ? context.signal.reason

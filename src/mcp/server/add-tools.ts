@@ -23,6 +23,7 @@ import { ownHandlersOf } from './own-handlers.js';
 import type { FeatureOptions } from './features.js';
 import { principalOf } from '../auth/principal.js';
 import { principalClientKey, recordedClientOf } from './request-client.js';
+import { traceRequest } from './request-span.js';
 
 /**
  * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
@@ -207,14 +208,21 @@ export function serveTools(
     session: undefined,
     logLevels: new Map(),
     subscribed: new Set(),
+    traced: options.telemetry !== false,
   };
   attachState(server, state);
   liveSets.set(server, live);
-  target.setRequestHandler('tools/list', (_request: unknown, ctx: ServerContext) => {
+  const listTools = (ctx: ServerContext): Record<string, unknown> => {
     const tools =
       options.hideForbiddenTools === true ? callableDefinitions(live.tools, authInfoOf(ctx)) : live.definitions;
-    return hinted({ tools: [...tools] }, eraOf(ctx), () => live.hintOf('tools/list')) as never;
-  });
+    return hinted({ tools: [...tools] }, eraOf(ctx), () => live.hintOf('tools/list'));
+  };
+  target.setRequestHandler('tools/list', ((request: { readonly params?: unknown }, ctx: ServerContext) =>
+    state.traced
+      ? traceRequest('tools/list', request.params, ctx, handlerExtraOf(target, ctx), state.transport, () =>
+          listTools(ctx),
+        )
+      : listTools(ctx)) as never);
   const own = ownHandlersOf(server);
   const execute = (params: unknown) => (extra: HandlerExtra) =>
     answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
@@ -252,7 +260,13 @@ export function serveTools(
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
-    if (handler !== undefined) return handler(request.params, handlerExtraOf(target, ctx), ctx);
+    if (handler !== undefined) {
+      const extra = handlerExtraOf(target, ctx);
+      if (!state.traced) return handler(request.params, extra, ctx);
+      return traceRequest(request.method, request.params, ctx, extra, state.transport, (traced) =>
+        handler(request.params, traced, ctx),
+      );
+    }
     if (previous !== undefined) return previous(request, ctx);
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
   };

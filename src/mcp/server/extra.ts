@@ -11,6 +11,15 @@ export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 /** The protocol era a request was served in: `legacy` (2025-11-25 and older), `modern` (2026-07-28). */
 export type ProtocolEra = 'legacy' | 'modern';
 
+/**
+ * The server span of the request being served (see `traceRequest`): its OpenTelemetry context
+ * (with the span in it) and the span. Only when a tracer provider is registered.
+ */
+export interface RequestTrace {
+  readonly context: unknown;
+  readonly span: object;
+}
+
 /** A request the server sends to the client while it serves one of the client's requests. */
 export interface OutboundRequest {
   readonly method: string;
@@ -52,6 +61,8 @@ export interface HandlerExtra {
    * Unused before that era, where `logging/setLevel` sets a level per session.
    */
   readonly requestLogLevel: LogLevel | undefined;
+  /** The request's server span, when it is traced (see `traceRequest`); else `undefined`. */
+  readonly trace?: RequestTrace;
   /** Sends a notification related to this request, best effort (never rejects). */
   sendNotification(notification: OutboundRequest): Promise<void>;
   /**

@@ -29,6 +29,8 @@ export interface ServerState {
   readonly logLevels: Map<string, LogLevel>;
   /** The resource URIs this connection's 2025-era client subscribed to with `resources/subscribe`. */
   readonly subscribed: Set<string>;
+  /** Whether its requests and calls are traced when a tracer provider is registered (`telemetry` is not `false`). */
+  readonly traced: boolean;
 }
 
 const states = new WeakMap<object, ServerState>();

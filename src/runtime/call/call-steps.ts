@@ -1,4 +1,5 @@
 import type { Call, CallContext, ToolRecord } from '../../contract/index.js';
+import type { PermissionDecision } from '../permissions/decision.js';
 import { contextWith } from '../permissions/context.js';
 import type { CallEnd } from './call-end.js';
 
@@ -10,10 +11,11 @@ import type { CallEnd } from './call-end.js';
  * arguments or output beyond what the step names.
  *
  * Steps today: `record` (every record of the call: each `ctx.writeRecord` as it is written, the
- * record the tool returned or its error carries, and the permissions record). The same observer
- * is where later steps go (waiting for a scheduling claim, a permission question and its answer,
- * an input round, the upstream call of a consumed tool): a new `kind` of `CallStep`, which an
- * observer that does not know it ignores.
+ * record the tool returned or its error carries, and the permissions record) and `question` (a
+ * permission question under the host's policy, reported once its answer came, with when it was
+ * asked). The same observer is where later steps go: a new `kind` of `CallStep`, which an
+ * observer that does not know it ignores. (What a call waited for before its turn is known to
+ * the host before the core begins, and reaches the tracing through `CallTrace`.)
  */
 
 /**
@@ -24,14 +26,30 @@ import type { CallEnd } from './call-end.js';
  */
 export type RecordOrigin = 'written' | 'returned' | 'permissions';
 
-/** One step of a call, as the core reports it. */
-export type CallStep = { readonly kind: 'record'; readonly record: ToolRecord; readonly origin: RecordOrigin };
+/**
+ * One step of a call, as the core reports it: a `record` of the call, or a permission `question`
+ * that was answered (its capabilities, the decision it got and when it was asked, in epoch
+ * milliseconds; the subject stays out, as it may be an argument's value).
+ */
+export type CallStep =
+  | { readonly kind: 'record'; readonly record: ToolRecord; readonly origin: RecordOrigin }
+  | {
+      readonly kind: 'question';
+      readonly capabilities: readonly string[];
+      readonly decision: PermissionDecision;
+      readonly askedAt: number;
+    };
 
 /** What a host watching one call is told: each step as it happens, then (optionally) how the call ended. */
 export interface CallStepObserver {
   step(step: CallStep): void;
   /** Called once, when the call settles (after a time limit ended it, with what the tool finally settled with). */
   end?(end: CallEnd): void;
+  /**
+   * Called once with the end the host is answered with: the call's own end, or the time limit's
+   * when that came first (added for tracing: a span ends when the caller is answered).
+   */
+  answered?(end: CallEnd): void;
 }
 
 /**
@@ -93,6 +111,16 @@ export class CallSteps {
     for (const observer of this.observers) {
       try {
         observer.end?.(end);
+      } catch {
+        // Watching never changes a call.
+      }
+    }
+  }
+
+  answered(end: CallEnd): void {
+    for (const observer of this.observers) {
+      try {
+        observer.answered?.(end);
       } catch {
         // Watching never changes a call.
       }

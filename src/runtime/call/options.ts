@@ -9,6 +9,9 @@ import { checkTimeout } from './time-limit.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../output-limits/defaults.js';
 import { invalidOption } from '../../util/options.js';
 import { recordWatch, type CallWatch, type OnRecord } from './call-steps.js';
+import { checkTelemetryOption, type TelemetryOptions } from '../telemetry/options.js';
+import { tracingWatch } from '../telemetry/tracing-watch.js';
+import { metricsWatch } from '../telemetry/metrics.js';
 
 /**
  * What every host runs its calls with; the same options on `Executor`, `createServer`,
@@ -58,6 +61,14 @@ export interface CallCoreOptions {
    * Called synchronously; a throw is ignored (it never changes the call). Default: none.
    */
   readonly onRecord?: OnRecord;
+  /**
+   * OpenTelemetry for this host's calls (see `TelemetryOptions` and docs/observability.md):
+   * when a tracer provider is registered with `@opentelemetry/api`, every call gets a span
+   * (`execute_tool <tool>`) with its waits and permission questions, and when a meter provider
+   * is, the call metrics are kept. Default: on, recording neither arguments nor results; it costs
+   * nothing without a registered provider (the API is not even loaded). `false` switches it off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
 
 /** The keys of `CallCoreOptions`, for the options checks of the hosts that take them. */
@@ -69,6 +80,7 @@ export const CALL_CORE_OPTION_KEYS = [
   'validator',
   'log',
   'onRecord',
+  'telemetry',
 ] as const satisfies readonly (keyof CallCoreOptions)[];
 
 /** `CallCoreOptions` after checking, with the defaults applied. */
@@ -79,7 +91,7 @@ export interface CoreSettings {
   readonly timeoutMs: number | undefined;
   readonly validator: SchemaValidator | undefined;
   readonly log: (message: string) => void;
-  /** What watches the calls' steps (the `onRecord` hook's watch; empty when nothing does). */
+  /** What watches the calls' steps (the `onRecord` hook's watch, the tracing watch unless `telemetry: false`). */
   readonly watches: readonly CallWatch[];
 }
 
@@ -91,7 +103,8 @@ export interface CoreSettings {
  * or a `validator` without a `compile` function.
  */
 export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
-  const { policy, interceptors, maxOutputChars, timeoutMs, validator, log, onRecord } = options;
+  const { policy, interceptors, maxOutputChars, timeoutMs, validator, log, onRecord, telemetry } = options;
+  const traced = checkTelemetryOption(telemetry, where);
   if (log !== undefined && typeof log !== 'function') throw invalidOption(where, 'log', 'a function', log);
   if (onRecord !== undefined && typeof onRecord !== 'function')
     throw invalidOption(where, 'onRecord', 'a function (record, call) => void', onRecord);
@@ -115,6 +128,9 @@ export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSet
     timeoutMs,
     validator: checkValidatorOption(validator, where),
     log: log ?? warnOnStderr,
-    watches: Object.freeze(onRecord === undefined ? [] : [recordWatch(onRecord)]),
+    watches: Object.freeze([
+      ...(onRecord === undefined ? [] : [recordWatch(onRecord)]),
+      ...(traced === undefined ? [] : [tracingWatch(traced), metricsWatch()]),
+    ]),
   });
 }

@@ -94,13 +94,20 @@ function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: 
       }
     });
   }
-  if (limit === undefined) return real;
+  if (limit === undefined) return steps === undefined ? real : real.then((end) => answered(steps, end));
   // A call the time limit ends keeps the last record its tool wrote before then.
   const expired = limit.expired.then((end): CallEnd => {
     const record = end.ok ? undefined : writtenRecordOf(ctx);
     return record === undefined || end.ok ? end : { ...end, record };
   });
-  return Promise.race([real, expired]);
+  const raced = Promise.race([real, expired]);
+  return steps === undefined ? raced : raced.then((end) => answered(steps, end));
+}
+
+/** Tells the call's observers the end its host is answered with, and gives it back. */
+function answered(steps: CallSteps, end: CallEnd): CallEnd {
+  steps.answered(end);
+  return end;
 }
 
 async function runSteps(
@@ -137,6 +144,10 @@ async function runSteps(
         policyCtx,
         (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit),
         (made) => (permissionsRecord = made),
+        steps === undefined
+          ? undefined
+          : (question, decision, askedAt) =>
+              steps.step({ kind: 'question', capabilities: question.capabilities, decision, askedAt }),
       );
       result = ran.value;
     }

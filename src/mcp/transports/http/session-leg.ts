@@ -9,6 +9,7 @@ import { authInfoOf } from './node-http-transport.js';
 import { sendJsonError } from './json-response.js';
 import type { PostBody } from './post-body.js';
 import { SessionCounts, tooManySessionsMessage, type SessionLimits } from './session-limits.js';
+import { SessionMetrics } from './session-metrics.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -50,6 +51,8 @@ export function createSessionLeg(factory: ServerFactory, options: SessionLegOpti
   let opening = 0;
   /** Sessions open or being created, by client (see `RequestClient`). */
   const perClient = new SessionCounts();
+  /** The open-sessions gauge and session durations, when a meter provider is registered. */
+  const metrics = new SessionMetrics();
   const context: SessionContext = {
     nodeId: options.nodeId,
     sessionIdleMs: limits.sessionIdleMs,
@@ -57,12 +60,14 @@ export function createSessionLeg(factory: ServerFactory, options: SessionLegOpti
     transportOptions: options.transportOptions,
     register: (session) => {
       sessions.set(session.id, session);
+      metrics.opened(session);
       options.onSessionOpened?.(session.id);
     },
     unregister: (session, reason) => {
       if (sessions.get(session.id) !== session) return;
       sessions.delete(session.id);
       perClient.remove(session.client);
+      metrics.closed(session);
       options.onSessionClosed?.(session.id, reason);
     },
   };
