@@ -29,7 +29,16 @@ function refusal(where: string, known: readonly string[]) {
 }
 
 const INFO = { name: 't', version: '1.0.0' };
-const CALL_CORE = ['policy', 'interceptors', 'maxOutputChars', 'timeoutMs', 'validator', 'log', 'onRecord'];
+const CALL_CORE = [
+  'policy',
+  'interceptors',
+  'maxOutputChars',
+  'timeoutMs',
+  'validator',
+  'log',
+  'onRecord',
+  'telemetry',
+];
 const SERVER = [
   'resources',
   'prompts',
@@ -39,6 +48,7 @@ const SERVER = [
   'hideForbiddenTools',
   'inputRounds',
   'replay',
+  'cacheHints',
 ];
 const HANDLER = [
   'path',
@@ -58,6 +68,8 @@ const HANDLER = [
   'auth',
   'onError',
   'changeEvents',
+  'health',
+  'nodeId',
 ];
 const CONSUME = [
   'server',
@@ -128,6 +140,7 @@ test('options: connectTools, connectServer and createProxy refuse an unknown key
       'stderr',
       'onError',
       'onRecord',
+      'cacheHints',
     ]),
   );
 });
@@ -144,8 +157,13 @@ test('options: ToolwrightModule.forRoot and forRootAsync refuse an unknown key w
       'http',
       'auth',
       'hideForbiddenTools',
+      'cacheHints',
       'shutdownTimeoutMs',
       'onRecord',
+      'telemetry',
+      'inputRounds',
+      'replay',
+      'scheduling',
       'isGlobal',
     ]),
   );
