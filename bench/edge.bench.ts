@@ -1,234 +1,307 @@
 /**
- * The MCP edge's cost against the plain SDK, side by side in one run (issue 7, part c): the same
- * 6-property `echo6` tool (see `support/echo6-args.ts`) served by toolwright (a decorated class
- * with a class-validator DTO, on `@modelcontextprotocol/server` 2.x), by toolwright as a
- * hand-built contract tool (a JSON Schema, no DTO: the edge's own cost), by toolwright as it was
- * before the speed work (git commit `f7fafc4`, built into `.bench-baseline/f7fafc4/`; left out
- * when git or the commit is not there), by a hand-written `McpServer.registerTool` with zod on
- * SDK 2.x (the reference every ratio is to), and the same on SDK 1.x. Each serves from a child
- * process, driven by the SDK 1.x client (the 2025-11-25 era every server speaks). Reported:
+ * The MCP edge's cost against the transport's own floor and against the SDKs, side by side in one
+ * interleaved run (issue 28; issue 7 before it). The same 6-property `echo6` tool (see
+ * `support/echo6-args.ts`) is served from a child process by:
  *
- * - server CPU per call over stdio and over streamable HTTP on 127.0.0.1: the child's own CPU
- *   time (its SIGUSR2 report) over 6 interleaved rounds x 150 calls after 200 warm-up calls, and
- *   the child's peak RSS after them; and over stdio again with 8 calls in flight at a time;
+ * - the raw floor: hand-written JSON-RPC with no SDK and no validation, over stdio and plain
+ *   `node:http` answering JSON (`support/raw-echo-server.ts`);
+ * - SDK 1.x and SDK 2.x `McpServer.registerTool` with zod (stdio; HTTP with a session per client,
+ *   and without sessions: `support/sdk-http.ts`);
+ * - toolwright, decorated (a class with a class-validator DTO) and hand-built (a JSON Schema and
+ *   a function: the edge's own cost);
+ * - the same two as toolwright was at git commit `BASELINE_COMMIT` ("before"), built with its own
+ *   bundle into `.bench-baseline/<commit>/` (left out when git or the commit is not there);
+ * - for cold starts, the decorated server's floor: the author's class-validator DTOs served by
+ *   SDK 2.x's plain `Server` with hand-written schemas and no toolwright code.
+ *
+ * Reported, each with its ratio to the raw floor or the SDK:
+ *
+ * - server CPU per call (the child's own CPU, from its SIGUSR2 report, over `ROUNDS` interleaved
+ *   rounds of `CALLS_PER_ROUND` calls after `WARMUP_CALLS`), with the client's p50 and p99
+ *   latency: stdio with 1 and 16 calls in flight (SDK 1.x client), and HTTP with 4 clients x 8
+ *   calls in flight: 2025-11-25 with sessions, 2025-11-25 without (`stateless`), and 2026-07-28
+ *   (the SDK 2.x client pinned to that era; the raw floor is driven by the 1.x client);
  * - cold start over stdio with 1, 100 and 1,000 tools: spawn to the first `tools/list` answer
- *   (wall time, the median of interleaved starts), the child's CPU time until then, and its peak
- *   RSS then.
+ *   (wall), the child's CPU until then and its peak RSS (median of `COLD_STARTS` interleaved
+ *   starts), and toolwright's own cost above the floor;
+ * - memory (children run with `--expose-gc`, collected before each report): per idle 2025-era
+ *   HTTP session (opened by hand, one call made, then left), and per 2026-07-28 call waiting for
+ *   the client's answer (`ask` answered `input_required`: toolwright parks the run, the SDK keeps
+ *   nothing), from the RSS and heap growth over `MEMORY_ITEMS` of them, median of `MEMORY_ROUNDS`;
+ * - last, every target of issue 28, marked `ok` or `OVER`.
  *
- * - last, every target of issue 7 side by side: each contender's ratio to SDK 2.x for CPU per
- *   call (at most x0.8), cold start with 100 and 1,000 tools (no slower: wall and CPU) and peak
- *   RSS (at most x1.1), marked `ok` or `OVER`.
- *
- * Every loop is bounded by the constants below. Figures vary with the machine (this one is
- * shared); compare the ratios. `EDGE_BENCH=calls` or `EDGE_BENCH=cold` runs one half only.
+ * Every loop is bounded by the constants below. The machine may be shared: compare the ratios,
+ * and rerun a row that looks off. `EDGE_BENCH=calls`, `EDGE_BENCH=cold` or `EDGE_BENCH=memory`
+ * runs one part only; `EDGE_BENCH_CALLS=stdio,http` (scenario names) narrows the calls part.
  *
  *   node dist/bench/edge.bench.js         (or `npm run bench`)
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { usageOfLine, type UsageReport } from './support/cpu-report.js';
+import {
+  connectHttp,
+  leaveCallWaiting,
+  openIdleSession,
+  startHttp,
+  startStdio,
+  type Child,
+  type ChildTransport,
+  type ClientEra,
+  type Contender,
+  type Session,
+} from './support/bench-child.js';
 import { median } from './support/median.js';
 
-const BASELINE_COMMIT = 'f7fafc4';
-const WARMUP_CALLS = 200;
+/** The commit "before" is built from: issue 28's starting point. */
+const BASELINE_COMMIT = '3683d1c';
+const WARMUP_CALLS = 300;
 const ROUNDS = 6;
-const CALLS_PER_ROUND = 150;
-/** Calls in flight at a time in the concurrent stdio run. */
-const CONCURRENCY = 8;
+const CALLS_PER_ROUND = 400;
 /** Tool counts of the cold starts, and how many interleaved starts each gets. */
 const COLD_STARTS: ReadonlyArray<{ readonly tools: number; readonly starts: number }> = [
-  { tools: 1, starts: 5 },
-  { tools: 100, starts: 5 },
-  { tools: 1000, starts: 3 },
+  { tools: 1, starts: 7 },
+  { tools: 100, starts: 7 },
+  { tools: 1000, starts: 7 },
 ];
-const WAIT_MS = 30_000;
+/** Sessions (or waiting calls) opened per memory measurement, after `MEMORY_WARMUP` of them. */
+const MEMORY_ITEMS = 200;
+const MEMORY_WARMUP = 20;
+const MEMORY_ROUNDS = 3;
 const ARGUMENTS = { text: 'hi', count: 2, separator: '-', prefix: '<', suffix: '>', upper: false };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
+const support = (file: string): string => join(here, 'support', file);
 
-interface Contender {
-  readonly label: string;
-  readonly script: string;
-}
-
-interface Running {
-  readonly contender: Contender;
-  readonly client: Client;
-  readonly pid: number;
-  readonly cpuLines: string[];
-  cpuMicros: number;
-  calls: number;
-  stop(): Promise<void>;
-}
+/** The bench's support files a "before" build runs with (compiled here, importing 'toolwright'). */
+const BASELINE_FILES = [
+  'echo6-toolwright-server.js',
+  'echo6-handbuilt-server.js',
+  'echo6-toolwright-tool.js',
+  'echo6-toolwright-serve.js',
+  'echo6-args.js',
+  'cpu-report.js',
+];
 
 /**
- * Builds toolwright at `BASELINE_COMMIT` with this tree's bench servers into
- * `.bench-baseline/<commit>/`, once; `undefined` when it cannot.
+ * Builds toolwright at `BASELINE_COMMIT` into `.bench-baseline/<commit>/` once, as published
+ * (tsc, then its own bundle), with this tree's toolwright bench servers copied in: they import
+ * 'toolwright', which resolves there to the old bundle. Returns the folder of the copied servers,
+ * or `undefined` when it cannot be built.
  */
-function baselineScript(): string | undefined {
+function baselineSupport(): string | undefined {
   const dir = join(root, '.bench-baseline', BASELINE_COMMIT);
-  const script = join(dir, 'dist', 'bench', 'support', 'echo6-toolwright-server.js');
-  if (existsSync(script)) return script;
+  const done = join(dir, 'dist', 'bench', 'support');
+  const marker = join(dir, '.built');
   try {
-    mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'src', 'samples'], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    execFileSync('tar', ['-x', '-C', dir], { input: tar });
-    mkdirSync(join(dir, 'bench', 'support'), { recursive: true });
-    // The bench servers import the published 'toolwright' (this tree's bundle): the copies import
-    // the commit's own modules.
-    for (const file of ['echo6-toolwright-server.ts', 'echo6-toolwright-tool.ts', 'echo6-args.ts', 'cpu-report.ts']) {
+    if (!existsSync(marker)) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT], {
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      execFileSync('tar', ['-x', '-C', dir], { input: tar });
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
       writeFileSync(
-        join(dir, 'bench', 'support', file),
-        readFileSync(join(root, 'bench', 'support', file), 'utf8').replaceAll(
-          "from 'toolwright'",
-          "from '../../src/index.js'",
-        ),
+        join(dir, 'tsconfig.bench.json'),
+        JSON.stringify({ extends: './tsconfig.json', include: ['src'], compilerOptions: { declaration: false } }),
       );
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'],
+        {
+          cwd: dir,
+          stdio: 'ignore',
+        },
+      );
+      execFileSync(process.execPath, [join(dir, 'scripts', 'bundle.mjs')], { cwd: dir, stdio: 'ignore' });
+      writeFileSync(marker, '');
     }
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: '../../tsconfig.json',
-        compilerOptions: { rootDir: '.', outDir: 'dist' },
-        include: ['src', 'samples', 'bench/support'],
-      }),
-    );
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
-      stdio: 'ignore',
-    });
-    return existsSync(script) ? script : undefined;
+    mkdirSync(done, { recursive: true });
+    for (const file of BASELINE_FILES) cpSync(support(file), join(done, file));
+    return done;
   } catch {
     return undefined;
   }
 }
 
-function collectStderr(
-  stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null | undefined,
-  label: string,
-  cpuLines: string[],
-  onLine?: (line: string) => void,
-): void {
-  let pending = '';
-  stream?.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (line.startsWith('cpu ')) cpuLines.push(line);
-      else if (onLine !== undefined && line.startsWith('url ')) onLine(line);
-      else if (line.trim() !== '' && !line.startsWith('toolwright:')) process.stderr.write(`[${label}] ${line}\n`);
-    }
-  });
+/** Every server of the run, by role. */
+interface Contenders {
+  readonly raw: Contender;
+  readonly sdk1: Contender;
+  readonly sdk2: Contender;
+  readonly decorated: Contender;
+  readonly handBuilt: Contender;
+  readonly decoratedBefore: Contender | undefined;
+  readonly handBuiltBefore: Contender | undefined;
+  readonly dtoFloor: Contender;
 }
 
-async function startStdio(contender: Contender, toolCount = 1): Promise<Running> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [contender.script, 'stdio', String(toolCount)],
-    stderr: 'pipe',
-  });
-  const cpuLines: string[] = [];
-  collectStderr(transport.stderr, contender.label, cpuLines);
-  const client = new Client({ name: 'edge-bench', version: '1.0.0' });
-  await client.connect(transport);
-  return { contender, client, pid: transport.pid!, cpuLines, cpuMicros: 0, calls: 0, stop: () => client.close() };
-}
-
-async function startHttp(contender: Contender): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, [contender.script, 'http', '1'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const cpuLines: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${contender.label}: no URL within ${WAIT_MS} ms`)), WAIT_MS);
-    collectStderr(child.stderr, contender.label, cpuLines, (line) => {
-      clearTimeout(timer);
-      resolve(line.slice(4).trim());
-    });
-    child.once('exit', () => reject(new Error(`${contender.label}: exited before printing its URL`)));
-  });
-  const client = new Client({ name: 'edge-bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+function contendersOf(): Contenders {
+  const before = baselineSupport();
   return {
-    contender,
-    client,
-    pid: child.pid!,
-    cpuLines,
-    cpuMicros: 0,
-    calls: 0,
-    stop: async () => {
-      await client.close().catch(() => undefined);
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+    raw: { label: 'raw floor (no SDK)', script: support('raw-echo-server.js') },
+    sdk1: { label: 'SDK 1.x McpServer+zod', script: support('echo6-sdk1-server.js') },
+    sdk2: { label: 'SDK 2.x McpServer+zod', script: support('echo6-sdk2-server.js') },
+    decorated: { label: 'toolwright decorated', script: support('echo6-toolwright-server.js') },
+    handBuilt: { label: 'toolwright hand-built', script: support('echo6-handbuilt-server.js') },
+    decoratedBefore:
+      before === undefined
+        ? undefined
+        : { label: `decorated before (${BASELINE_COMMIT})`, script: join(before, 'echo6-toolwright-server.js') },
+    handBuiltBefore:
+      before === undefined
+        ? undefined
+        : { label: `hand-built before (${BASELINE_COMMIT})`, script: join(before, 'echo6-handbuilt-server.js') },
+    dtoFloor: { label: 'floor: SDK 2.x Server + DTOs', script: support('echo6-floor-server.js') },
+  };
+}
+
+const present = (list: ReadonlyArray<Contender | undefined>): Contender[] =>
+  list.filter((c): c is Contender => c !== undefined);
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+/** One server of a calls scenario: what it serves and which client line drives it. */
+interface Entry {
+  readonly contender: Contender;
+  readonly transport: ChildTransport;
+  readonly era: ClientEra;
+}
+
+/** A calls scenario: its entries, how many clients and calls in flight per client. */
+interface CallScenario {
+  readonly name: string;
+  readonly title: string;
+  readonly sessions: number;
+  readonly inFlight: number;
+  readonly entries: readonly Entry[];
+}
+
+function callScenarios(c: Contenders): CallScenario[] {
+  const toolwright = present([c.decorated, c.handBuilt, c.decoratedBefore, c.handBuiltBefore]);
+  const over = (transport: ChildTransport, era: ClientEra, list: readonly Contender[]): Entry[] =>
+    list.map((contender) => ({ contender, transport, era }));
+  const stdio = over('stdio', '2025', [c.raw, c.sdk1, c.sdk2, ...toolwright]);
+  return [
+    { name: 'stdio', title: 'stdio, 1 call in flight', sessions: 1, inFlight: 1, entries: stdio },
+    { name: 'stdio-16', title: 'stdio, 16 calls in flight', sessions: 1, inFlight: 16, entries: stdio },
+    {
+      name: 'http',
+      title: 'HTTP 2025-11-25 with sessions, 4 clients x 8 in flight',
+      sessions: 4,
+      inFlight: 8,
+      entries: over('http', '2025', [c.raw, c.sdk1, c.sdk2, ...toolwright]),
     },
-  };
+    {
+      name: 'http-stateless',
+      title: 'HTTP 2025-11-25 stateless, 4 clients x 8 in flight',
+      sessions: 4,
+      inFlight: 8,
+      entries: over('http-stateless', '2025', [c.raw, c.sdk1, c.sdk2, ...toolwright]),
+    },
+    {
+      name: 'http-2026',
+      title: 'HTTP 2026-07-28, 4 clients x 8 in flight (raw floor: 1.x client)',
+      sessions: 4,
+      inFlight: 8,
+      entries: [
+        { contender: c.raw, transport: 'http', era: '2025' },
+        ...over('http', '2026', [c.sdk2, ...toolwright]).map((entry) =>
+          // The SDK 2.x server serves the 2026-07-28 era through createMcpHandler.
+          entry.contender === c.sdk2 ? { ...entry, transport: 'http-stateless' as const } : entry,
+        ),
+      ],
+    },
+  ];
 }
 
-async function usageOf(running: Running): Promise<UsageReport> {
-  const before = running.cpuLines.length;
-  process.kill(running.pid, 'SIGUSR2');
-  const deadline = Date.now() + WAIT_MS;
-  while (running.cpuLines.length === before) {
-    if (Date.now() > deadline) throw new Error(`${running.contender.label}: no CPU report within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
+interface Running {
+  readonly entry: Entry;
+  readonly child: Child;
+  readonly sessions: readonly Session[];
+  cpuMicros: number;
+  calls: number;
+  readonly latencies: number[];
+}
+
+async function start(entry: Entry, sessions: number): Promise<Running> {
+  if (entry.transport === 'stdio') {
+    const { child, session } = await startStdio(entry.contender);
+    return { entry, child, sessions: [session], cpuMicros: 0, calls: 0, latencies: [] };
   }
-  return usageOfLine(running.cpuLines[running.cpuLines.length - 1]!);
+  const child = await startHttp(entry.contender, entry.transport);
+  const opened: Session[] = [];
+  for (let i = 0; i < sessions; i++) opened.push(await connectHttp(child.url!, entry.era));
+  return { entry, child, sessions: opened, cpuMicros: 0, calls: 0, latencies: [] };
 }
 
-async function callOnce(running: Running, i: number): Promise<void> {
-  const result = (await running.client.callTool({ name: 'echo6', arguments: { ...ARGUMENTS, text: `hi ${i}` } })) as {
-    content: Array<{ text?: string }>;
+async function callOnce(running: Running, session: Session, i: number): Promise<void> {
+  const text = `hi ${i}`;
+  const result = await session.callTool('echo6', { ...ARGUMENTS, text });
+  if (result.content?.[0]?.text !== `<${text}-${text}>`)
+    throw new Error(`${running.entry.contender.label}: unexpected result ${JSON.stringify(result)}`);
+}
+
+/** Makes `count` calls, `inFlight` at a time on each session; records latencies when `measure`. */
+async function drive(running: Running, count: number, inFlight: number, measure: boolean): Promise<void> {
+  const before = measure ? (await running.child.usage()).cpuMicros : 0;
+  let next = 0;
+  const worker = async (session: Session): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      const started = performance.now();
+      await callOnce(running, session, i);
+      if (measure) running.latencies.push(performance.now() - started);
+    }
   };
-  if (result.content[0]?.text !== `<hi ${i}-hi ${i}>`)
-    throw new Error(`${running.contender.label}: unexpected result ${JSON.stringify(result)}`);
-}
-
-/** Makes `count` calls, `concurrency` at a time (a batch of that many in flight, then the next). */
-async function calls(running: Running, count: number, measure: boolean, concurrency = 1): Promise<void> {
-  const before = measure ? (await usageOf(running)).cpuMicros : 0;
-  for (let i = 0; i < count; i += concurrency) {
-    await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, (_, j) => callOnce(running, i + j)));
-  }
+  await Promise.all(running.sessions.flatMap((session) => Array.from({ length: inFlight }, () => worker(session))));
   if (!measure) return;
-  running.cpuMicros += (await usageOf(running)).cpuMicros - before;
+  running.cpuMicros += (await running.child.usage()).cpuMicros - before;
   running.calls += count;
 }
 
 interface CallCost {
   readonly cpuPerCall: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
   readonly peakRssMiB: number;
 }
 
-async function cpuPerCall(
-  contenders: readonly Contender[],
-  start: (contender: Contender) => Promise<Running>,
-  concurrency = 1,
-): Promise<CallCost[]> {
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+};
+
+async function measureCalls(scenario: CallScenario): Promise<CallCost[]> {
   const running: Running[] = [];
   try {
-    for (const contender of contenders) running.push(await start(contender));
-    for (const one of running) await calls(one, WARMUP_CALLS, false, concurrency);
+    for (const entry of scenario.entries) running.push(await start(entry, scenario.sessions));
+    for (const one of running) await drive(one, WARMUP_CALLS, scenario.inFlight, false);
     for (let round = 0; round < ROUNDS; round++) {
-      const order = [...running.slice(round % running.length), ...running.slice(0, round % running.length)];
-      for (const one of order) await calls(one, CALLS_PER_ROUND, true, concurrency);
+      const shift = round % running.length;
+      for (const one of [...running.slice(shift), ...running.slice(0, shift)])
+        await drive(one, CALLS_PER_ROUND, scenario.inFlight, true);
     }
     const costs: CallCost[] = [];
     for (const one of running)
-      costs.push({ cpuPerCall: one.cpuMicros / one.calls, peakRssMiB: (await usageOf(one)).maxRssKiB / 1024 });
+      costs.push({
+        cpuPerCall: one.cpuMicros / one.calls,
+        p50Ms: percentile(one.latencies, 0.5),
+        p99Ms: percentile(one.latencies, 0.99),
+        peakRssMiB: (await one.child.usage()).maxRssKiB / 1024,
+      });
     return costs;
   } finally {
-    await Promise.allSettled(running.map((one) => one.stop()));
+    await Promise.allSettled(running.flatMap((one) => [...one.sessions.map((s) => s.close()), one.child.stop()]));
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cold starts
 
 interface ColdStart {
   readonly wallMs: number;
@@ -237,20 +310,20 @@ interface ColdStart {
 }
 
 async function coldStarts(contenders: readonly Contender[], toolCount: number, starts: number): Promise<ColdStart[]> {
-  const samples = contenders.map(() => [] as Array<ColdStart>);
+  const samples = contenders.map(() => [] as ColdStart[]);
   for (let round = 0; round < starts; round++) {
     for (const [index, contender] of contenders.entries()) {
       const started = process.hrtime.bigint();
-      const running = await startStdio(contender, toolCount);
+      const { child, session } = await startStdio(contender, toolCount);
       try {
-        const listed = await running.client.listTools();
+        const listed = await session.listTools();
         const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
         if (listed.tools.length !== toolCount)
           throw new Error(`${contender.label}: listed ${listed.tools.length} tools, expected ${toolCount}`);
-        const usage = await usageOf(running);
+        const usage = await child.usage();
         samples[index]!.push({ wallMs, cpuMs: usage.cpuMicros / 1000, peakRssMiB: usage.maxRssKiB / 1024 });
       } finally {
-        await running.stop();
+        await child.stop();
       }
     }
   }
@@ -261,165 +334,251 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
   }));
 }
 
-/**
- * The cold-start-only contender that shows a decorated server's floor: the tool author's
- * reflect-metadata, class-validator and DTO classes, served by SDK 2.x's low-level `Server` with
- * hand-written JSON Schemas (see `echo6-floor-server.ts`).
- */
-const DTO_FLOOR: Contender = {
-  label: 'floor: SDK 2.x Server + DTOs',
-  script: join(here, 'support', 'echo6-floor-server.js'),
-};
+// ---------------------------------------------------------------------------------------------
+// Memory
 
-function contendersOf(): { contenders: Contender[]; reference: number; baselineMissing: boolean } {
-  const contenders: Contender[] = [
-    { label: 'toolwright', script: join(here, 'support', 'echo6-toolwright-server.js') },
-    { label: 'toolwright hand-built', script: join(here, 'support', 'echo6-handbuilt-server.js') },
-  ];
-  const baseline = baselineScript();
-  if (baseline !== undefined) contenders.push({ label: `toolwright before (${BASELINE_COMMIT})`, script: baseline });
-  contenders.push({ label: 'SDK 2.x McpServer+zod', script: join(here, 'support', 'echo6-sdk2-server.js') });
-  contenders.push({ label: 'SDK 1.x McpServer+zod', script: join(here, 'support', 'echo6-sdk1-server.js') });
-  return {
-    contenders,
-    reference: contenders.findIndex((c) => c.label.startsWith('SDK 2.x')),
-    baselineMissing: baseline === undefined,
-  };
+interface MemoryCost {
+  readonly rssKiB: number;
+  readonly heapKiB: number;
 }
+
+/**
+ * What each of `MEMORY_ITEMS` things `open` makes on a fresh HTTP child of `entry` holds: the
+ * growth of its RSS and heap (after garbage collection) over them, after `MEMORY_WARMUP` made first.
+ */
+async function memoryPer(entry: Entry, open: (url: string, index: number) => Promise<unknown>): Promise<MemoryCost> {
+  const child = await startHttp(entry.contender, entry.transport as Exclude<ChildTransport, 'stdio'>, ['--expose-gc']);
+  try {
+    for (let i = 0; i < MEMORY_WARMUP; i++) await open(child.url!, i);
+    const before = await child.usage();
+    for (let i = 0; i < MEMORY_ITEMS; i += 10)
+      await Promise.all(Array.from({ length: 10 }, (_, j) => open(child.url!, MEMORY_WARMUP + i + j)));
+    const after = await child.usage();
+    return {
+      rssKiB: (after.rssKiB - before.rssKiB) / MEMORY_ITEMS,
+      heapKiB: (after.heapUsedKiB - before.heapUsedKiB) / MEMORY_ITEMS,
+    };
+  } finally {
+    await child.stop();
+  }
+}
+
+async function memoryRows(entries: readonly Entry[], open: (url: string, index: number) => Promise<unknown>) {
+  const samples = entries.map(() => [] as MemoryCost[]);
+  for (let round = 0; round < MEMORY_ROUNDS; round++)
+    for (const [index, entry] of entries.entries()) samples[index]!.push(await memoryPer(entry, open));
+  return samples.map((values) => ({
+    rssKiB: median(values.map((v) => v.rssKiB)),
+    heapKiB: median(values.map((v) => v.heapKiB)),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing and targets
 
 const cell = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
-const ratioCell = (value: number, reference: number): string => `x${(value / reference).toFixed(2)}`.padStart(7);
+const ratio = (value: number, reference: number): string => `x${(value / reference).toFixed(2)}`.padStart(7);
+const LABEL = 34;
 
-export async function run(): Promise<void> {
-  const { contenders, reference, baselineMissing } = contendersOf();
-  const which = process.env.EDGE_BENCH;
-  console.log(`edge.bench: echo6 (6 properties), every ratio to SDK 2.x McpServer+zod; SDK 1.x client`);
-  if (baselineMissing)
-    console.log(`  (toolwright before the speed work left out: git commit ${BASELINE_COMMIT} could not be built)`);
-  const targets: TargetRow[] = [];
-  if (which !== 'cold') {
-    const stdio = await cpuPerCall(contenders, (c) => startStdio(c));
-    const http = await cpuPerCall(contenders, startHttp);
-    const stdioConcurrent = await cpuPerCall(contenders, (c) => startStdio(c), CONCURRENCY);
+/** One target of issue 28: what is measured, its value, its bound, and how they compare. */
+interface Target {
+  readonly target: string;
+  readonly value: number;
+  readonly bound: number;
+  readonly unit: 'x' | 'ms' | 'KiB';
+  /** `at-most`: ok when value <= bound. */
+}
+
+const targets: Target[] = [];
+
+function printCalls(scenario: CallScenario, costs: readonly CallCost[]): void {
+  const raw = costs[0]!;
+  const sdk2 = costs[scenario.entries.findIndex((e) => e.contender.label.startsWith('SDK 2.x'))]!;
+  console.log(`  ${scenario.title}: server CPU per call, client latency, server peak RSS`);
+  console.log(
+    `  ${'server'.padEnd(LABEL)} ${'CPU µs'.padStart(8)} ${'/floor'.padStart(7)} ${'/SDK 2'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'RSS MiB'.padStart(8)}`,
+  );
+  scenario.entries.forEach((entry, i) => {
+    const c = costs[i]!;
     console.log(
-      `  server CPU per call (${ROUNDS} interleaved rounds x ${CALLS_PER_ROUND} calls) and the server's peak RSS after them`,
+      `  ${entry.contender.label.padEnd(LABEL)} ${cell(c.cpuPerCall, 1, 8)} ${ratio(c.cpuPerCall, raw.cpuPerCall)} ${ratio(c.cpuPerCall, sdk2.cpuPerCall)} ${cell(c.p50Ms, 2, 7)} ${cell(c.p99Ms, 2, 7)} ${cell(c.peakRssMiB, 1, 8)}`,
     );
-    console.log(
-      `  ${'server'.padEnd(30)} ${'stdio µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)} ${'HTTP µs'.padStart(9)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`,
-    );
-    contenders.forEach((contender, i) => {
-      const s = stdio[i]!;
-      const h = http[i]!;
-      console.log(
-        `  ${contender.label.padEnd(30)} ${cell(s.cpuPerCall, 1, 9)} ${ratioCell(s.cpuPerCall, stdio[reference]!.cpuPerCall)} ${cell(s.peakRssMiB, 1, 8)} ${ratioCell(s.peakRssMiB, stdio[reference]!.peakRssMiB)} ${cell(h.cpuPerCall, 1, 9)} ${ratioCell(h.cpuPerCall, http[reference]!.cpuPerCall)} ${cell(h.peakRssMiB, 1, 8)} ${ratioCell(h.peakRssMiB, http[reference]!.peakRssMiB)}`,
-      );
+  });
+  const bound = scenario.name.startsWith('stdio') ? 2.5 : 2;
+  for (const [index, entry] of scenario.entries.entries()) {
+    const label = entry.contender.label;
+    if (!label.startsWith('toolwright')) continue;
+    targets.push({
+      target: `${scenario.name}: CPU/call of ${label.slice(11)} / floor`,
+      value: costs[index]!.cpuPerCall / raw.cpuPerCall,
+      bound,
+      unit: 'x',
     });
+    const before = scenario.entries.findIndex((e) => e.contender.label.startsWith(label.slice(11)));
+    if (before !== -1 && before !== index)
+      targets.push({
+        target: `${scenario.name}: p99 of ${label.slice(11)} / before`,
+        value: costs[index]!.p99Ms / costs[before]!.p99Ms,
+        bound: 1,
+        unit: 'x',
+      });
+  }
+}
+
+function printCold(contenders: readonly Contender[], tools: number, starts: number, cold: readonly ColdStart[]): void {
+  const floor = cold[0]!;
+  const sdk2 = cold[contenders.findIndex((c) => c.label.startsWith('SDK 2.x'))]!;
+  console.log(
+    `  cold start over stdio with ${tools.toLocaleString('en-US')} tool(s): spawn to the first tools/list answer, the server's CPU and peak RSS then (median of ${starts} interleaved starts)`,
+  );
+  console.log(
+    `  ${'server'.padEnd(LABEL)} ${'wall ms'.padStart(8)} ${'/SDK 2'.padStart(7)} ${'CPU ms'.padStart(8)} ${'/SDK 2'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'/floor'.padStart(7)} ${'/SDK 2'.padStart(7)}`,
+  );
+  contenders.forEach((contender, i) => {
+    const c = cold[i]!;
     console.log(
-      `  ${'server'.padEnd(30)} ${`stdio x${CONCURRENCY} µs`.padStart(12)} ${'ratio'.padStart(7)}   (server CPU per call with ${CONCURRENCY} calls in flight at a time)`,
+      `  ${contender.label.padEnd(LABEL)} ${cell(c.wallMs, 0, 8)} ${ratio(c.wallMs, sdk2.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratio(c.cpuMs, sdk2.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratio(c.peakRssMiB, floor.peakRssMiB)} ${ratio(c.peakRssMiB, sdk2.peakRssMiB)}`,
     );
-    contenders.forEach((contender, i) => {
-      console.log(
-        `  ${contender.label.padEnd(30)} ${cell(stdioConcurrent[i]!.cpuPerCall, 1, 12)} ${ratioCell(stdioConcurrent[i]!.cpuPerCall, stdioConcurrent[reference]!.cpuPerCall)}`,
-      );
+  });
+  const at = (prefix: string): ColdStart | undefined => cold[contenders.findIndex((c) => c.label.startsWith(prefix))];
+  for (const prefix of ['toolwright decorated', 'decorated before']) {
+    const c = at(prefix);
+    if (c === undefined) continue;
+    console.log(
+      `  ${prefix} above the floor: ${(c.wallMs - floor.wallMs).toFixed(0)} ms wall, ${(c.cpuMs - floor.cpuMs).toFixed(0)} ms CPU`,
+    );
+  }
+  const decorated = at('toolwright decorated')!;
+  const handBuilt = at('toolwright hand-built')!;
+  const count = tools.toLocaleString('en-US');
+  if (tools <= 100)
+    targets.push({
+      target: `cold start ${count}: decorated above the floor, wall`,
+      value: decorated.wallMs - floor.wallMs,
+      bound: tools === 1 ? 15 : 25,
+      unit: 'ms',
     });
+  if (tools >= 1000) {
     targets.push(
       {
-        target: 'server CPU per call, stdio',
-        bound: CPU_BOUND,
-        ratios: stdio.map((c) => c.cpuPerCall / stdio[reference]!.cpuPerCall),
+        target: `cold start ${count}: decorated wall / SDK 2.x`,
+        value: decorated.wallMs / sdk2.wallMs,
+        bound: 0.8,
+        unit: 'x',
       },
       {
-        target: 'server CPU per call, HTTP',
-        bound: CPU_BOUND,
-        ratios: http.map((c) => c.cpuPerCall / http[reference]!.cpuPerCall),
-      },
-      {
-        target: 'peak RSS after the stdio calls',
-        bound: RSS_BOUND,
-        ratios: stdio.map((c) => c.peakRssMiB / stdio[reference]!.peakRssMiB),
-      },
-      {
-        target: 'peak RSS after the HTTP calls',
-        bound: RSS_BOUND,
-        ratios: http.map((c) => c.peakRssMiB / http[reference]!.peakRssMiB),
+        target: `cold start ${count}: decorated CPU / SDK 2.x`,
+        value: decorated.cpuMs / sdk2.cpuMs,
+        bound: 0.8,
+        unit: 'x',
       },
     );
   }
-  if (which !== 'calls') {
-    const coldContenders = [...contenders, DTO_FLOOR];
-    for (const { tools, starts } of COLD_STARTS) {
-      const cold = await coldStarts(coldContenders, tools, starts);
-      console.log(
-        `  cold start over stdio with ${tools} tool(s): spawn to the first tools/list answer (median of ${starts} interleaved starts), the server's CPU and peak RSS then`,
-      );
-      console.log(
-        `  ${'server'.padEnd(30)} ${'wall ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU ms'.padStart(8)} ${'ratio'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'ratio'.padStart(7)}`,
-      );
-      coldContenders.forEach((contender, i) => {
-        const c = cold[i]!;
-        const r = cold[reference]!;
-        console.log(
-          `  ${contender.label.padEnd(30)} ${cell(c.wallMs, 0, 9)} ${ratioCell(c.wallMs, r.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratioCell(c.cpuMs, r.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratioCell(c.peakRssMiB, r.peakRssMiB)}`,
-        );
-      });
-      const floor = cold[coldContenders.length - 1]!;
-      const decorated = cold[0]!;
-      console.log(
-        `  toolwright's own cold start cost, decorated, above the floor: ${(decorated.wallMs - floor.wallMs).toFixed(0)} ms wall, ${(decorated.cpuMs - floor.cpuMs).toFixed(0)} ms CPU`,
-      );
-      if (tools === 1) continue;
-      const r = cold[reference]!;
-      targets.push(
-        {
-          target: `cold start wall, ${tools.toLocaleString('en-US')} tools`,
-          bound: COLD_BOUND,
-          ratios: cold.map((c) => c.wallMs / r.wallMs),
-        },
-        {
-          target: `cold start CPU, ${tools.toLocaleString('en-US')} tools`,
-          bound: COLD_BOUND,
-          ratios: cold.map((c) => c.cpuMs / r.cpuMs),
-        },
-        {
-          target: `peak RSS at cold start, ${tools.toLocaleString('en-US')} tools`,
-          bound: RSS_BOUND,
-          ratios: cold.map((c) => c.peakRssMiB / r.peakRssMiB),
-        },
-      );
+  targets.push(
+    {
+      target: `cold start ${count}: hand-built wall / SDK 2.x`,
+      value: handBuilt.wallMs / sdk2.wallMs,
+      bound: 1,
+      unit: 'x',
+    },
+    {
+      target: `cold start ${count}: hand-built CPU / SDK 2.x`,
+      value: handBuilt.cpuMs / sdk2.cpuMs,
+      bound: 1,
+      unit: 'x',
+    },
+  );
+  if (tools === 100)
+    targets.push(
+      {
+        target: `peak RSS ${count}: decorated / floor`,
+        value: decorated.peakRssMiB / floor.peakRssMiB,
+        bound: 1.1,
+        unit: 'x',
+      },
+      {
+        target: `peak RSS ${count}: hand-built / SDK 2.x`,
+        value: handBuilt.peakRssMiB / sdk2.peakRssMiB,
+        bound: 1,
+        unit: 'x',
+      },
+    );
+}
+
+function printMemory(what: string, entries: readonly Entry[], costs: readonly MemoryCost[]): void {
+  console.log(
+    `  memory per ${what} (growth over ${MEMORY_ITEMS} after ${MEMORY_WARMUP}, after GC; median of ${MEMORY_ROUNDS} interleaved runs)`,
+  );
+  console.log(`  ${'server'.padEnd(LABEL)} ${'RSS KiB'.padStart(8)} ${'heap KiB'.padStart(9)}`);
+  entries.forEach((entry, i) =>
+    console.log(
+      `  ${entry.contender.label.padEnd(LABEL)} ${cell(costs[i]!.rssKiB, 1, 8)} ${cell(costs[i]!.heapKiB, 1, 9)}`,
+    ),
+  );
+}
+
+function printTargets(): void {
+  if (targets.length === 0) return;
+  console.log(`  targets (issue 28), "ok" when within the bound`);
+  console.log(`  ${'target'.padEnd(58)} ${'value'.padStart(9)} ${'bound'.padStart(9)}`);
+  for (const t of targets) {
+    const shown = (v: number): string => (t.unit === 'x' ? `x${v.toFixed(2)}` : `${v.toFixed(1)} ${t.unit}`);
+    console.log(
+      `  ${t.target.padEnd(58)} ${shown(t.value).padStart(9)} ${shown(t.bound).padStart(9)} ${t.value <= t.bound ? 'ok' : 'OVER'}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function run(): Promise<void> {
+  const which = process.env.EDGE_BENCH;
+  const c = contendersOf();
+  console.log('edge.bench: echo6 (6 properties); server CPU from the child itself; medians of interleaved runs');
+  if (c.decoratedBefore === undefined)
+    console.log(`  ("before" left out: git commit ${BASELINE_COMMIT} could not be built)`);
+  targets.length = 0;
+  if (which === undefined || which === 'calls') {
+    const only = process.env.EDGE_BENCH_CALLS?.split(',');
+    for (const scenario of callScenarios(c)) {
+      if (only !== undefined && !only.includes(scenario.name)) continue;
+      printCalls(scenario, await measureCalls(scenario));
     }
   }
-  printTargets(contenders, reference, targets);
-}
-
-/** Issue 7's bounds, as ratios to SDK 2.x: CPU per call at most x0.8, cold start no slower, peak RSS at most +10%. */
-const CPU_BOUND = 0.8;
-const COLD_BOUND = 1;
-const RSS_BOUND = 1.1;
-
-/** One target: its bound and every contender's ratio to the reference. */
-interface TargetRow {
-  readonly target: string;
-  readonly bound: number;
-  readonly ratios: readonly number[];
-}
-
-/**
- * Prints every target of this run side by side: each contender's ratio, `ok` when within the bound,
- * `OVER` when not.
- */
-function printTargets(contenders: readonly Contender[], reference: number, targets: readonly TargetRow[]): void {
-  if (targets.length === 0) return;
-  const shown = contenders.map((contender, i) => ({ contender, i })).filter(({ i }) => i !== reference);
-  console.log(`  targets (issue 7): every ratio to SDK 2.x McpServer+zod in this run, "ok" when within the bound`);
-  console.log(
-    `  ${'target'.padEnd(36)} ${'bound'.padStart(6)} ${shown.map(({ contender }) => contender.label.slice(0, 20).padStart(20)).join(' ')}`,
-  );
-  for (const row of targets) {
-    const cells = shown.map(({ i }) =>
-      `x${row.ratios[i]!.toFixed(2)} ${row.ratios[i]! <= row.bound ? 'ok  ' : 'OVER'}`.padStart(20),
-    );
-    console.log(`  ${row.target.padEnd(36)} ${`x${row.bound.toFixed(2)}`.padStart(6)} ${cells.join(' ')}`);
+  if (which === undefined || which === 'cold') {
+    const cold = present([c.dtoFloor, c.sdk1, c.sdk2, c.decorated, c.handBuilt, c.decoratedBefore, c.handBuiltBefore]);
+    for (const { tools, starts } of COLD_STARTS) printCold(cold, tools, starts, await coldStarts(cold, tools, starts));
   }
+  if (which === undefined || which === 'memory') {
+    const toolwright = present([c.decorated, c.handBuilt, c.decoratedBefore, c.handBuiltBefore]);
+    const sessions: Entry[] = [c.sdk1, c.sdk2, ...toolwright].map((contender) => ({
+      contender,
+      transport: 'http',
+      era: '2025',
+    }));
+    const perSession = await memoryRows(sessions, (url) => openIdleSession(url, ARGUMENTS));
+    printMemory('idle 2025-11-25 HTTP session', sessions, perSession);
+    const waiting: Entry[] = [
+      { contender: c.sdk2, transport: 'http-stateless', era: '2026' },
+      ...toolwright.map((contender) => ({ contender, transport: 'http' as const, era: '2026' as const })),
+    ];
+    const perRun = await memoryRows(waiting, (url, index) => leaveCallWaiting(url, index + 1));
+    printMemory('2026-07-28 call waiting for input (toolwright: a parked run)', waiting, perRun);
+    const sdk2Session = perSession[1]!;
+    targets.push({
+      target: 'idle session: decorated heap - SDK 2.x heap',
+      value: perSession[2]!.heapKiB - sdk2Session.heapKiB,
+      bound: 0,
+      unit: 'KiB',
+    });
+    targets.push({
+      target: 'parked run: decorated heap - SDK 2.x heap',
+      value: perRun[1]!.heapKiB - perRun[0]!.heapKiB,
+      bound: 0,
+      unit: 'KiB',
+    });
+  }
+  printTargets();
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

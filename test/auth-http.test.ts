@@ -3,13 +3,19 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt } from 'jose';
-import { serveHttp, type HttpHandle, type Principal, type ServeHttpOptions } from '../src/index.js';
+import {
+  serveHttp,
+  type HttpHandle,
+  type Principal,
+  type ServeHttpHandle,
+  type ServeHttpOptions,
+} from '../src/index.js';
 import { Executor, type Interceptor } from '../src/runtime/index.js';
 import { jwtVerifier, type AuthOptions } from '../src/mcp/index.js';
 import { whoamiTool } from './support/auth-tools.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { signingKeys, startProvider, type TestProvider } from './support/auth-provider.js';
-import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { INITIALIZE, POST_HEADERS, rawRequest, answerMessages } from './support/transport-http-probe.js';
 import { assertRefusal } from './support/auth-clients.js';
 
 // One provider (the issuer), one provider with the same keys but another issuer, and one
@@ -21,7 +27,7 @@ let metadataUrl: string;
 
 const INFO = { name: 'auth-test', version: '1.0.0' };
 
-async function serve(options: Partial<AuthOptions> = {}, more: ServeHttpOptions = {}): Promise<HttpHandle> {
+async function serve(options: Partial<AuthOptions> = {}, more: ServeHttpOptions = {}): Promise<ServeHttpHandle> {
   return serveHttp(INFO, AUTH_TOOLS, {
     ...more,
     auth: {
@@ -288,7 +294,7 @@ test(
     const writer = await aliceToken('mcp issues:write');
     const allowed = await post(server.port, { ...headers, ...bearer(writer) }, call);
     assert.equal(allowed.status, 200);
-    assert.deepEqual(sseMessages(allowed.text), [
+    assert.deepEqual(answerMessages(allowed), [
       { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'created x' }] } },
     ]);
   },
@@ -316,7 +322,7 @@ test(
     const again = await post(server.port, { ...bearer(await aliceToken('mcp')), ...session }, list);
     assert.equal(again.status, 200);
     assert.deepEqual(
-      (sseMessages(again.text)[0] as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+      (answerMessages(again)[0] as { result: { tools: Array<{ name: string }> } }).result.tools.map(
         (tool) => tool.name,
       ),
       ['whoami', 'create_issue'],
@@ -354,6 +360,43 @@ test(
       (await writer.client.listTools()).tools.map((tool) => tool.name),
       ['whoami', 'create_issue'],
     );
+  },
+);
+
+test(
+  'auth: as the set changes, hideForbiddenTools and the scope gate follow it; a tool with malformed scopes is refused',
+  { timeout: 20_000 },
+  async (t) => {
+    const hiding = await serve({}, { hideForbiddenTools: true });
+    t.after(() => hiding.close());
+    const readerToken = await aliceToken('mcp', hiding.url);
+    const reader = await connect(t, hiding.url, readerToken);
+    const writer = await connect(t, hiding.url, await aliceToken('mcp issues:write', hiding.url));
+    const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+    const audit = { name: 'audit', description: 'Needs audit', scopes: ['audit'], execute: async () => 'audited' };
+    const open = { name: 'open', description: 'Needs nothing', execute: async () => 'open' };
+    hiding.update({ addTools: [audit, open], removeTools: ['create_issue'] });
+    assert.deepEqual(await names(reader.client), ['whoami', 'open']);
+    assert.deepEqual(await names(writer.client), ['whoami', 'open']);
+    // The gate knows the new tool's scopes: a call without them is 403 before execute runs.
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'audit' } });
+    const headers = {
+      ...bearer(readerToken),
+      'mcp-session-id': reader.transport.sessionId!,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const refused = await post(hiding.port, headers, call);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(JSON.parse(refused.text), {
+      error: 'insufficient_scope',
+      error_description: 'Insufficient scope: tool "audit" needs audit',
+    });
+    assert.throws(() => hiding.addTools([{ ...open, name: 'odd', scopes: ['two words'] }]), {
+      name: 'SetChangeError',
+      message:
+        'addTools: serveHttp: tool "odd": scopes must be an array of scope names without spaces, quotes or backslashes (RFC 6749), got ["two words"]',
+    });
+    assert.deepEqual(await names(writer.client), ['whoami', 'open']);
   },
 );
 

@@ -18,7 +18,7 @@ import {
 import { serveHttp } from '../src/index.js';
 import { AUTH_TOOLS, createdIssues } from './support/auth-tools.js';
 import { APP_REDIRECT_URI, startProvider, type TestProvider } from './support/auth-provider.js';
-import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { INITIALIZE, POST_HEADERS, rawRequest, answerMessages } from './support/transport-http-probe.js';
 import { textOf } from './support/text.js';
 
 let provider: TestProvider;
@@ -184,7 +184,7 @@ test(
     const res = await rawRequest(handle.port, { headers, body: call });
     assert.equal(res.status, 200);
     const who = JSON.parse(
-      (sseMessages(res.text)[0] as { result: { content: Array<{ text: string }> } }).result.content[0]!.text,
+      (answerMessages(res)[0] as { result: { content: Array<{ text: string }> } }).result.content[0]!.text,
     );
     assert.deepEqual([who.subject, who.scopes], ['bob', ['mcp']]);
     const anonymous = await rawRequest(handle.port, { headers: { ...POST_HEADERS }, body: call });

@@ -81,7 +81,7 @@ describe('cli parseArgs', () => {
     );
     assert.equal(
       usageError(['serve']),
-      'serve is missing arguments; usage: toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]',
+      'serve is missing arguments; usage: toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p] [--ask]',
     );
     assert.equal(
       usageError(['list', 'a.js', 'b.js']),
@@ -89,7 +89,7 @@ describe('cli parseArgs', () => {
     );
     assert.equal(
       usageError(['call', 'm.js']),
-      "call is missing arguments; usage: toolwright call <module> <tool> ['<json arguments>'] [--json]",
+      "call is missing arguments; usage: toolwright call <module> <tool> ['<json arguments>'] [--json] [--ask]",
     );
     assert.equal(
       usageError(['list', 'm.js', '--http', '3000']),
@@ -155,11 +155,11 @@ describe('cli helpText', () => {
         'usage: toolwright <command> [options]',
         '',
         'Commands:',
-        '  toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]',
+        '  toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p] [--ask]',
         '  toolwright list <module> [--json] [--profile p] [--lint]',
         '  toolwright lint <module> [--profile p] [--provider a,b] [--json]',
-        "  toolwright call <module> <tool> ['<json arguments>'] [--json]",
-        "  toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
+        "  toolwright call <module> <tool> ['<json arguments>'] [--json] [--ask]",
+        "  toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--ask] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
         '  toolwright init [dir]',
         '  toolwright help [command]        show help (also --help, -h)',
         '  toolwright --version             print the toolwright version',
@@ -168,7 +168,8 @@ describe('cli helpText', () => {
         'exports classes decorated with @Tool, or `tools`: an array of tool classes, instances or',
         'contract tools, or a function returning one (for tools whose constructors need arguments).',
         'Its @StaticResource, @ResourceTemplate and @Prompt classes (or `resources` and `prompts`',
-        'arrays) are served and listed beside the tools; a `changes` export announces resource changes.',
+        'arrays) are served and listed beside the tools; a `changes` export announces resource changes,',
+        'and an `onServe(served)` export is given the running server, to add and remove tools later.',
         '',
       ].join('\n'),
     );

@@ -85,6 +85,8 @@ describe('toolwright bin', () => {
           'test_custom_headers',
           'test_input_required_result_list_roots',
           'test_input_required_result_multiple_inputs',
+          'test_trigger_tool_change',
+          'test_trigger_prompt_change',
         ],
       );
       assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), {
@@ -93,7 +95,7 @@ describe('toolwright bin', () => {
     } finally {
       await client.close();
     }
-    assert.equal(stderr, 'toolwright: serving 26 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
+    assert.equal(stderr, 'toolwright: serving 28 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
   });
 
   it('serves stateless HTTP with --stateless and stops with exit 0 on SIGTERM', async () => {
@@ -102,7 +104,7 @@ describe('toolwright bin', () => {
       assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       assert.equal(
         served.stderr(),
-        `toolwright: serving 26 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
+        `toolwright: serving 28 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
       );
       const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));

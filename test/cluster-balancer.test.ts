@@ -26,13 +26,13 @@ after(async () => {
 
 const NODES = ['node-1', 'node-2', 'node-3'];
 
-test('haproxy config: round robin, sticky Mcp-Session-Id, health checks, redispatch', () => {
+test('haproxy config: round robin, sessions routed by their node id, readiness checks, redispatch, forwardfor', () => {
   assert.equal(
     haproxyConfig({
       port: 8080,
       backends: [
         { name: 'a', port: 3001 },
-        { name: 'b', host: '10.0.0.2', port: 3002 },
+        { name: 'b', host: '10.0.0.2', port: 3002, nodeId: 'node-b' },
       ],
       checkIntervalMs: 250,
     }),
@@ -49,6 +49,7 @@ test('haproxy config: round robin, sticky Mcp-Session-Id, health checks, redispa
       '  timeout check 1000ms',
       '  retries 2',
       '  option redispatch 1',
+      '  option forwardfor',
       '',
       'frontend mcp',
       '  bind 127.0.0.1:8080',
@@ -56,9 +57,11 @@ test('haproxy config: round robin, sticky Mcp-Session-Id, health checks, redispa
       '',
       'backend toolwright',
       '  balance roundrobin',
-      '  stick-table type string len 64 size 1m expire 30m',
-      '  stick match req.hdr(mcp-session-id)',
-      '  stick store-response res.hdr(mcp-session-id)',
+      '  option httpchk',
+      '  http-check send meth GET uri /readyz',
+      '  http-check expect status 200',
+      '  use-server a if { req.hdr(mcp-session-id) -m beg a. }',
+      '  use-server b if { req.hdr(mcp-session-id) -m beg node-b. }',
       '  server a 127.0.0.1:3001 check inter 250ms fall 2 rise 1',
       '  server b 10.0.0.2:3002 check inter 250ms fall 2 rise 1',
       '',
@@ -86,6 +89,21 @@ test('haproxy config: round robin, sticky Mcp-Session-Id, health checks, redispa
   assert.throws(() => haproxyConfig({ port: 80, backends: [{ name: 'a b', port: 1 }] }), {
     name: 'TypeError',
     message: 'haproxy backend names must be unique and 1 to 64 of A-Za-z0-9_-, got "a b"',
+  });
+  assert.throws(
+    () =>
+      haproxyConfig({
+        port: 80,
+        backends: [
+          { name: 'a', port: 1, nodeId: 'x' },
+          { name: 'b', port: 2, nodeId: 'x' },
+        ],
+      }),
+    { name: 'TypeError', message: 'haproxy backend node ids must be unique and 1 to 64 of A-Za-z0-9_-, got "x"' },
+  );
+  assert.throws(() => haproxyConfig({ port: 80, backends: [{ name: 'a', port: 1 }], readyPath: 'readyz' }), {
+    name: 'TypeError',
+    message: 'haproxy readyPath must be a path of A-Za-z0-9._~/- beginning with "/", got "readyz"',
   });
   assert.throws(() => haproxyConfig({ port: 80, backends: [{ name: 'a', port: 70000 }] }), {
     name: 'TypeError',

@@ -7,11 +7,12 @@ import { answererOf, countByNode, textOf } from './support/cluster.js';
 import { modernClient } from './support/cluster-clients.js';
 import { haproxySkipReason } from './support/haproxy.js';
 import { redisSkip } from './support/redis-server.js';
+import { freePort } from './support/ports.js';
 
 /*
  * The cluster sample's one command (`npm run cluster`, i.e. `node dist/samples/cluster/start.js`)
- * as a user runs it: it starts Redis, two processes and HAProxy, serves through the balancer, and
- * stops everything on SIGTERM. About 5 s.
+ * as a user runs it (worker ports given): it starts Redis, two supervised processes and HAProxy,
+ * serves through the balancer, and stops everything on SIGTERM. About 5 s.
  */
 
 const skip = haproxySkipReason() ?? redisSkip;
@@ -31,7 +32,8 @@ test(
   'cluster sample: one command starts Redis, 2 processes and HAProxy; calls spread, a parked call completes across them; SIGTERM stops it all',
   { skip, timeout: 60_000 },
   async () => {
-    const child = spawn(process.execPath, [START, '--processes', '2', '--port', '0'], {
+    const ports = [await freePort(), await freePort()];
+    const child = spawn(process.execPath, [START, '--processes', '2', '--port', '0', '--node-ports', ports.join(',')], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -54,6 +56,10 @@ test(
       assert.ok(url !== undefined, out);
       const pids = [...out.matchAll(/node-\d +http:\/\/127\.0\.0\.1:\d+\/mcp \(pid (\d+)\)/g)].map((m) => Number(m[1]));
       assert.equal(pids.length, 2, out);
+      // The processes listen on the ports given, and the balancer checks their readiness.
+      for (const [i, port] of ports.entries())
+        assert.match(out, new RegExp(`^ {2}node-${i + 1} +http://127\\.0\\.0\\.1:${port}/mcp \\(pid \\d+\\)$`, 'm'));
+      assert.match(out, /^ {4}http-check send meth GET uri \/readyz$/m);
       assert.match(out, /^ {2}Redis: redis:\/\/127\.0\.0\.1:\d+ \(started for this run\)$/m);
       assert.match(out, /^ {4}server node-2 127\.0\.0\.1:\d+ check inter 1000ms fall 2 rise 1$/m);
       const client = await modernClient(url);

@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { OUT_DIR, REPO_ROOT } from './support/cli-paths.js';
 import { runProcess } from './support/run-process.js';
@@ -30,7 +32,7 @@ const EXPECTED_SUMMARY = [
   '✓ json-schema-2020-12: 4 passed, 0 failed',
   '✓ elicitation-sep1034-defaults: 5 passed, 0 failed',
   '✓ server-sse-polling: 0 passed, 0 failed',
-  '✓ server-sse-multiple-streams: 2 passed, 0 failed',
+  '✓ server-sse-multiple-streams: 1 passed, 0 failed',
   '✓ elicitation-sep1330-enums: 5 passed, 0 failed',
   '✓ resources-list: 1 passed, 0 failed',
   '✓ resources-read-text: 1 passed, 0 failed',
@@ -45,13 +47,13 @@ const EXPECTED_SUMMARY = [
   '✓ prompts-get-with-image: 1 passed, 0 failed',
   '✓ dns-rebinding-protection: 2 passed, 0 failed',
   '',
-  'Total: 44 passed, 0 failed',
+  'Total: 43 passed, 0 failed',
 ];
 
 /** The 2026-07-28 suite's summary (0.2.0-alpha.11, `--spec-version 2026-07-28`), line for line. */
 const EXPECTED_SUMMARY_2026 = [
   '=== SUMMARY ===',
-  '✓ server-stateless: 28 passed, 0 failed',
+  '✓ server-stateless: 30 passed, 0 failed',
   '✓ completion-complete: 2 passed, 0 failed',
   '✓ tools-list: 3 passed, 0 failed',
   '✓ tools-call-simple-text: 2 passed, 0 failed',
@@ -92,7 +94,7 @@ const EXPECTED_SUMMARY_2026 = [
   '✓ input-required-result-ignore-extra-params: 2 passed, 0 failed',
   '✓ input-required-result-validate-input: 3 passed, 0 failed',
   '',
-  'Total: 149 passed, 0 failed',
+  'Total: 151 passed, 0 failed',
 ];
 
 /** Drops ANSI colour codes, which the suite prints around its baseline verdict. */
@@ -100,7 +102,7 @@ const EXPECTED_SUMMARY_2026 = [
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('conformance suite', () => {
-  it('passes every scenario of the 2025 revisions (resources, prompts and completion included) but the one the suite gets wrong (exit 0)', async () => {
+  it('passes every scenario of the 2025 revisions, resources, prompts and completion included (exit 0)', async () => {
     const outcome = await runProcess(
       process.execPath,
       [join(REPO_ROOT, 'scripts', 'conformance.mjs'), '--dist', basename(OUT_DIR), '--timeout', '150'],
@@ -119,7 +121,8 @@ describe('conformance suite', () => {
     assert.ok(out.endsWith('conformance: suite exited with code 0\n'), out);
   });
 
-  it('passes every scenario of the 2026-07-28 revision, resources, prompts, completion and caching included (exit 0)', async () => {
+  it('passes every scenario of the 2026-07-28 revision, resources, prompts, completion, caching and list changes included, no check skipped (exit 0)', async () => {
+    const results = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
     const outcome = await runProcess(
       process.execPath,
       [
@@ -130,11 +133,48 @@ describe('conformance suite', () => {
         basename(OUT_DIR),
         '--timeout',
         '250',
+        '--',
+        '-o',
+        results,
       ],
       {
         timeoutMs: 280_000,
         cwd: REPO_ROOT,
       },
+    );
+    let statuses: Record<string, string>;
+    try {
+      statuses = checkStatuses(results);
+    } finally {
+      rmSync(results, { recursive: true, force: true });
+    }
+    // The two list-changed checks a server with a fixed set skips, and the caching hints, pass.
+    assert.deepEqual(
+      [
+        'sep-2575-server-sends-tools-list-changed-on-subscription',
+        'sep-2575-server-sends-prompts-list-changed-on-subscription',
+        'sep-2575-server-honors-notification-filter',
+        'sep-2549-tools-list-caching-hints',
+        'sep-2549-prompts-list-caching-hints',
+        'sep-2549-resources-list-caching-hints',
+        'sep-2549-resources-templates-list-caching-hints',
+        'sep-2549-resources-read-caching-hints',
+      ].map((id) => [id, statuses[id]]),
+      [
+        ['sep-2575-server-sends-tools-list-changed-on-subscription', 'SUCCESS'],
+        ['sep-2575-server-sends-prompts-list-changed-on-subscription', 'SUCCESS'],
+        ['sep-2575-server-honors-notification-filter', 'SUCCESS'],
+        ['sep-2549-tools-list-caching-hints', 'SUCCESS'],
+        ['sep-2549-prompts-list-caching-hints', 'SUCCESS'],
+        ['sep-2549-resources-list-caching-hints', 'SUCCESS'],
+        ['sep-2549-resources-templates-list-caching-hints', 'SUCCESS'],
+        ['sep-2549-resources-read-caching-hints', 'SUCCESS'],
+      ],
+    );
+    // No check is skipped, warns or fails (INFO checks report, and count for nothing).
+    assert.deepEqual(
+      Object.entries(statuses).filter(([, status]) => status !== 'SUCCESS' && status !== 'INFO'),
+      [],
     );
     const out = plain(outcome.stdout);
     assert.equal(outcome.timedOut, false, `the run timed out:\n${out}\n${outcome.stderr}`);
@@ -146,3 +186,16 @@ describe('conformance suite', () => {
     assert.ok(out.endsWith('conformance: suite exited with code 0\n'), out);
   });
 });
+
+/** The status of every check the suite wrote under `dir` (one `checks.json` per scenario), by check id. */
+function checkStatuses(dir: string): Record<string, string> {
+  const statuses: Record<string, string> = {};
+  for (const scenario of readdirSync(dir)) {
+    const checks = JSON.parse(readFileSync(join(dir, scenario, 'checks.json'), 'utf8')) as {
+      id: string;
+      status: string;
+    }[];
+    for (const check of checks) statuses[check.id] = check.status;
+  }
+  return statuses;
+}

@@ -31,7 +31,7 @@ test('proxy arguments: upstream words, --config, --http', () => {
   assert.throws(
     () => parseArgs(['proxy']),
     new UsageError(
-      "proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
+      "proxy needs at least one upstream or --config; usage: toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--ask] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
     ),
   );
   assert.throws(() => parseArgs(['proxy', 'x', '--stateless']), new UsageError('--stateless only applies to --http'));

@@ -106,6 +106,13 @@ test('a plain SDK McpServer (draft-07 schemas, no _meta, no facts capability) is
           },
         ],
         isError: true,
+        // A failed call keeps the record of the permission it was granted (the host's policy).
+        _meta: {
+          'io.github.christopherdavenport.agenttool/record': {
+            ns: 'toolwright:permissions',
+            data: '{"decisions":[],"grants":[{"subjects":["echo"],"capabilities":["read"],"granted":["read"]}]}',
+          },
+        },
       });
     } finally {
       await again.close();

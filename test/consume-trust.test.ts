@@ -90,7 +90,7 @@ test('annotations are read as MCP defines them: missing destructive and open-wor
   });
 });
 
-test('execution mode: explicit wins, read parallel, everything else sequential, trusted claims apply too', () => {
+test('execution mode: explicit wins, then trusted claims in place of the default, else read parallel and everything else sequential', () => {
   const none = undefined;
   assert.deepEqual(executionOf('parallel', 'write', none), {});
   assert.deepEqual(executionOf('sequential', 'read', none), { sequential: true });
@@ -102,10 +102,12 @@ test('execution mode: explicit wins, read parallel, everything else sequential, 
     claimsOf({ name: 't', _meta: { 'io.github.christopherdavenport.agenttool/tool': claims } });
   assert.deepEqual(executionOf(undefined, 'read', meta({ resource: 'db:main' })), { resource: 'db:main' });
   assert.deepEqual(executionOf(undefined, 'read', meta({ sequential: true, barrier: true, resource: 'db:main' })), {
-    sequential: true,
     barrier: true,
   });
-  assert.deepEqual(executionOf(undefined, 'write', meta({ resource: 'db:main' })), { sequential: true });
+  assert.deepEqual(executionOf(undefined, 'write', meta({ resource: 'shell:session' })), { resource: 'shell:session' });
+  assert.deepEqual(executionOf(undefined, 'write', meta({ sequential: true })), { sequential: true });
+  assert.deepEqual(executionOf(undefined, 'write', meta({ facts: true })), {});
+  assert.deepEqual(executionOf('sequential', 'read', meta({ resource: 'db:main' })), { sequential: true });
   assert.deepEqual(executionOf('parallel', 'read', meta({ sequential: true })), {});
   assert.deepEqual(meta({ facts: 'yes', replay: true, sequential: 1, resource: 7 }), {
     facts: false,

@@ -303,7 +303,7 @@ test("without a policy, @Requires is checked through the context's requirePermis
   });
 });
 
-test("records: the tool's own wins, then the policy's, then the last one written; a failed call keeps the error's, else the written one", async () => {
+test("records: the tool's own wins, then the last one written, then the policy's; a failed call keeps the error's, else the written one, else the policy's", async () => {
   const own = { ns: 'own', data: 1 };
   const writes = (ctx: CallContext) => ctx.writeRecord('written', { n: 2 });
   const policy = createPolicy({ rules: [{ effect: 'allow' }] });
@@ -325,10 +325,21 @@ test("records: the tool's own wins, then the policy's, then the last one written
       {},
       ctxOf(),
     ),
-    policy: await runToolCall(
+    writtenUnderPolicy: await runToolCall(
       prepared(
         tool(async (_a, ctx) => {
           writes(ctx);
+          await asks(ctx);
+          return 'ok';
+        }),
+        { policy },
+      ),
+      {},
+      ctxOf(),
+    ),
+    policy: await runToolCall(
+      prepared(
+        tool(async (_a, ctx) => {
           await asks(ctx);
           return 'ok';
         }),
@@ -350,6 +361,11 @@ test("records: the tool's own wins, then the policy's, then the last one written
     none: await runToolCall(prepared(tool(() => 'ok')), {}, ctxOf()),
   };
   assert.deepEqual(ends.own, { ok: true, result: { content: [], record: own } });
+  // A tool's record is never dropped for the permissions record (a host's onRecord hears both).
+  assert.deepEqual(ends.writtenUnderPolicy, {
+    ok: true,
+    result: { content: [{ type: 'text', text: 'ok' }], record: { ns: 'written', data: { n: 2 } } },
+  });
   assert.deepEqual(ends.policy, {
     ok: true,
     result: { content: [{ type: 'text', text: 'ok' }], record: permissionRecord },
@@ -380,6 +396,17 @@ test("records: the tool's own wins, then the policy's, then the last one written
       {},
       ctxOf(),
     ),
+    policy: await runToolCall(
+      prepared(
+        tool(async (_a, ctx) => {
+          await asks(ctx);
+          throw new Error('failed');
+        }),
+        { policy },
+      ),
+      {},
+      ctxOf(),
+    ),
     notARecord: await runToolCall(
       prepared(
         tool(() => {
@@ -401,6 +428,7 @@ test("records: the tool's own wins, then the policy's, then the last one written
   };
   assert.deepEqual(failed.carried.ok === false && failed.carried.record, own);
   assert.deepEqual(failed.written.ok === false && failed.written.record, { ns: 'written', data: { n: 2 } });
+  assert.deepEqual(failed.policy.ok === false && failed.policy.record, permissionRecord);
   assert.equal(Object.hasOwn(failed.notARecord, 'record'), false);
   assert.equal(Object.hasOwn(failed.nullRecord, 'record'), false);
 });

@@ -70,7 +70,7 @@ test('eras: server/discover advertises the same capabilities as initialize, the 
   const answer = await modernPost(handle.url, { id: 1, method: 'server/discover' }, envelope({}));
   assert.deepEqual(withoutServerInfo(resultOf(answer)), {
     supportedVersions: [MODERN],
-    capabilities: { tools: { listChanged: false }, logging: {}, experimental: { [FACTS_CAPABILITY]: {} } },
+    capabilities: { tools: { listChanged: true }, logging: {}, experimental: { [FACTS_CAPABILITY]: {} } },
     resultType: 'complete',
     ttlMs: 0,
     cacheScope: 'private',

@@ -5,7 +5,7 @@ import type { ContractTool } from '../src/contract/index.js';
 import { connectStdio, serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { serverFor } from '../src/mcp/server/create-server.js';
 import { ParkedRuns } from '../src/mcp/server/input-rounds/parked-runs.js';
-import { servedToolsOf } from '../src/mcp/server/served-tools.js';
+import { LiveSet } from '../src/mcp/server/live-set.js';
 import { envelope, modernPost, resultOf, withoutServerInfo } from './support/modern-http.js';
 import { until } from './support/server-harness.js';
 import { untilAborted } from './support/text.js';
@@ -435,7 +435,7 @@ test('mrtr: the end of a stdio session stops the calls parked for it', { timeout
     }
   });
   const runs = new ParkedRuns();
-  const prepared = servedToolsOf(tools, 'createServer');
+  const prepared = new LiveSet({ where: 'createServer', tools, options: {} });
   const served = await connectStdio(
     () => serverFor({ name: 'mrtr-stdio', version: '1.0.0' }, prepared, { transport: 'stdio' }, runs),
     { stdin, stdout, log: () => undefined },
@@ -503,8 +503,12 @@ test(
 );
 
 test('mrtr: bad input-round options are refused, naming the option', () => {
-  assert.throws(() => new ParkedRuns({ maxRequests: 0 }), {
-    message: 'inputRounds.maxRequests must be a positive integer, got 0',
+  assert.throws(() => new ParkedRuns({ maxRequests: -1 }), {
+    message:
+      'inputRounds.maxRequests must be a positive integer, 0 (the default, 10) or Infinity (no limit), got -1 (a negative number is not "no limit" here)',
+  });
+  assert.throws(() => new ParkedRuns({ maxRequests: 2.5 }), {
+    message: 'inputRounds.maxRequests must be a positive integer, 0 (the default, 10) or Infinity (no limit), got 2.5',
   });
   assert.throws(() => new ParkedRuns({ abandonAfterMs: -1 }), {
     message: 'inputRounds.abandonAfterMs must be a positive number of milliseconds up to 2147483647, got -1',

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { ContractTool } from '../src/contract/index.js';
 import { connectStdio } from '../src/mcp/index.js';
 import { serverFor } from '../src/mcp/server/create-server.js';
-import { servedToolsOf } from '../src/mcp/server/served-tools.js';
+import { LiveSet } from '../src/mcp/server/live-set.js';
 import { envelope } from './support/modern-http.js';
 import { until } from './support/server-harness.js';
 
@@ -35,7 +35,7 @@ async function open(): Promise<{
       buffered = buffered.slice(index + 1);
     }
   });
-  const prepared = servedToolsOf(tools, 'createServer');
+  const prepared = new LiveSet({ where: 'createServer', tools, options: {} });
   const handle = await connectStdio(
     () => serverFor({ name: 'era-gate', version: '1.0.0' }, prepared, { transport: 'stdio' }),
     { stdin, stdout, log: () => undefined },

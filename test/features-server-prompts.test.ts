@@ -79,7 +79,7 @@ const prompts = compilePrompts([CodeReviewPrompt, MediaPrompt]);
 test('prompts/list lists each prompt with its arguments; prompts/get renders text, embedded resources and a description', async () => {
   const { client, close } = await serve([], {}, { transport: 'memory', prompts });
   try {
-    assert.deepEqual(client.getServerCapabilities()?.prompts, { listChanged: false });
+    assert.deepEqual(client.getServerCapabilities()?.prompts, { listChanged: true });
     assert.deepEqual(client.getServerCapabilities()?.completions, {});
     assert.deepEqual(await client.listPrompts(), {
       prompts: [

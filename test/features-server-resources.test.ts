@@ -72,7 +72,7 @@ const served = (options: Omit<ServerOptions, 'transport'> = {}) =>
     { transport: 'memory', resources: compileResources([AppConfigResource, Logo, ProfileTemplate]), ...options },
   );
 
-test('a server with resources declares them (subscribe; listChanged only with changes) and completions only when something completes', async () => {
+test('a server with resources declares them (subscribe, listChanged) and completions only when something completes', async () => {
   const plain = await serve([], {}, { transport: 'memory', resources: compileResources([AppConfigResource]) });
   const withChanges = await served({ changes: new ServerChanges() });
   const toolsOnly = await serve([]);
@@ -80,15 +80,15 @@ test('a server with resources declares them (subscribe; listChanged only with ch
     assert.deepEqual(plain.client.getServerCapabilities(), {
       experimental: { 'io.github.christopherdavenport.agenttool/facts': {} },
       logging: {},
-      resources: { subscribe: true },
-      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: true },
+      tools: { listChanged: true },
     });
     assert.deepEqual(withChanges.client.getServerCapabilities(), {
       completions: {},
       experimental: { 'io.github.christopherdavenport.agenttool/facts': {} },
       logging: {},
       resources: { subscribe: true, listChanged: true },
-      tools: { listChanged: false },
+      tools: { listChanged: true },
     });
     await assert.rejects(
       plain.client.complete({ ref: { type: 'ref/resource', uri: 'x://{y}' }, argument: { name: 'y', value: '' } }),

@@ -37,6 +37,8 @@ const SAMPLE_TOOLS = [
   'test_custom_headers',
   'test_input_required_result_list_roots',
   'test_input_required_result_multiple_inputs',
+  'test_trigger_tool_change',
+  'test_trigger_prompt_change',
 ];
 
 function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {

@@ -4,7 +4,7 @@ import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ContractError, Tool, compile, type ContractTool, type ToolOutput } from '../src/index.js';
-import { applySchemaProfile, lintTools } from '../src/compiler/index.js';
+import { applySchemaProfile, lintTools, PROFILE_LEAVES } from '../src/compiler/index.js';
 import { createCallContext } from '../src/runtime/index.js';
 import { serveHttp } from '../src/index.js';
 import { tools as issueTools } from '../samples/issues/tools.js';
@@ -34,6 +34,7 @@ test('the issue tracker sample as generated breaks these documented provider rul
     'gemini/map': 2,
     'gemini/unsupported-keyword': 2,
     'gemini/ref': 3,
+    'gemini/additional-properties': 11,
     'anthropic-strict/length-bounds': 8,
     'anthropic-strict/array-bounds': 1,
     'anthropic-strict/additional-properties': 2,
@@ -43,8 +44,20 @@ test('the issue tracker sample as generated breaks these documented provider rul
   });
 });
 
-test('with the portable profile every tool passes every provider rule', () => {
-  assert.deepEqual(lintTools(portable), []);
+test('with the portable profile every tool passes every provider rule but raw Gemini additionalProperties', () => {
+  // portable keeps additionalProperties: false (OpenAI and Anthropic strict require it); the
+  // gemini profile is the listing for hosts that hand schemas to Gemini as they are.
+  const findings = lintTools(portable);
+  assert.deepEqual(
+    findings.filter((finding) => finding.rule !== 'gemini/additional-properties'),
+    [],
+  );
+  // One per object of the listing (map entries and unrolled recursion list more objects than the exact schema).
+  assert.equal(findings.length, 14);
+  // Told the listing is portable, the lint leaves that rule to the host; named providers get it back.
+  assert.deepEqual(lintTools(portable, { profile: 'portable' }), []);
+  assert.equal(lintTools(portable, { profile: 'portable', providers: ['gemini'] }).length, 14);
+  assert.deepEqual(PROFILE_LEAVES, { portable: ['gemini/additional-properties'] });
 });
 
 test('each provider profile passes that provider rules', () => {
@@ -276,7 +289,18 @@ test('compile({ lint }) turns findings into schema-lint issues; the portable pro
       return true;
     },
   );
+  assert.equal(
+    compile([Count], { schemaProfile: 'portable', lint: ['openai-strict', 'anthropic', 'anthropic-strict', 'mcp'] })
+      .length,
+    1,
+  );
+  // lint: true leaves portable's one raw-Gemini rule to the host's adapter; naming gemini checks it.
   assert.equal(compile([Count], { schemaProfile: 'portable', lint: true }).length, 1);
+  assert.throws(() => compile([Count], { schemaProfile: 'portable', lint: ['gemini'] }), {
+    message:
+      /^toolwright: 1 problem in the tool contract:\n  - \[schema-lint\] tool "count" inputSchema \/additionalProperties: \[gemini\/additional-properties\]/,
+  });
+  assert.equal(compile([Count], { schemaProfile: 'gemini', lint: ['gemini'] }).length, 1);
 });
 
 test('a hand-built tool under a profile is validated against its exact schema', async () => {

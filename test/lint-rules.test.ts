@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { LINT_RULES, lintSchema, type LintProvider } from '../src/compiler/index.js';
 import { type JsonObject } from '../src/index.js';
 
-/** A schema every provider's rules accept. */
+/**
+ * A schema every provider's rules accept but raw Gemini's: it closes the object with
+ * `additionalProperties: false`, which OpenAI strict requires and Gemini refuses (no one schema
+ * satisfies both; see `GEMINI_BASE`).
+ */
 const BASE: JsonObject = {
   type: 'object',
   properties: { name: { type: 'string' } },
@@ -11,9 +15,17 @@ const BASE: JsonObject = {
   additionalProperties: false,
 };
 
+/** BASE as the `gemini` profile lists it: without `additionalProperties`. */
+const GEMINI_BASE: JsonObject = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+
 /** BASE with the property `name` replaced. */
 function withName(name: JsonObject): JsonObject {
   return { ...BASE, properties: { name } };
+}
+
+/** GEMINI_BASE with the property `name` replaced. */
+function geminiWithName(name: JsonObject): JsonObject {
+  return { ...GEMINI_BASE, properties: { name } };
 }
 
 /** An object nested `levels` deep (the root being level 1), each holding the next as `child`. */
@@ -72,30 +84,44 @@ const CASES: readonly Case[] = [
       '/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child/properties/child',
     ],
   },
-  { rule: 'gemini/type-list', schema: withName({ type: ['string', 'null'] }), pointers: ['/properties/name/type'] },
+  {
+    rule: 'openai-strict/untyped',
+    schema: withName({ description: 'any value' }),
+    pointers: ['/properties/name'],
+  },
+  {
+    rule: 'gemini/type-list',
+    schema: geminiWithName({ type: ['string', 'null'] }),
+    pointers: ['/properties/name/type'],
+  },
   {
     rule: 'gemini/enum-strings',
-    schema: withName({ type: 'integer', enum: [1, 2] }),
+    schema: geminiWithName({ type: 'integer', enum: [1, 2] }),
     pointers: ['/properties/name/enum'],
   },
   {
     rule: 'gemini/ref',
-    schema: { ...withName({ $ref: '#/$defs/Name' }), $defs: { Name: { type: 'string' } } },
+    schema: { ...geminiWithName({ $ref: '#/$defs/Name' }), $defs: { Name: { type: 'string' } } },
     pointers: ['/$defs', '/properties/name/$ref'],
   },
   {
+    rule: 'gemini/additional-properties',
+    schema: { ...BASE, properties: { name: { type: 'object', properties: {}, additionalProperties: true } } },
+    pointers: ['/additionalProperties', '/properties/name/additionalProperties'],
+  },
+  {
     rule: 'gemini/format',
-    schema: withName({ type: 'string', format: 'uuid' }),
+    schema: geminiWithName({ type: 'string', format: 'uuid' }),
     pointers: ['/properties/name/format'],
   },
   {
     rule: 'gemini/map',
-    schema: withName({ type: 'object', additionalProperties: { type: 'string' } }),
+    schema: geminiWithName({ type: 'object', additionalProperties: { type: 'string' } }),
     pointers: ['/properties/name/additionalProperties'],
   },
   {
     rule: 'gemini/unsupported-keyword',
-    schema: withName({ type: 'string', const: 'a' }),
+    schema: geminiWithName({ type: 'string', const: 'a' }),
     pointers: ['/properties/name/const'],
   },
   {
@@ -132,6 +158,11 @@ const CASES: readonly Case[] = [
     pointers: ['/properties/name/additionalProperties'],
   },
   {
+    rule: 'anthropic-strict/untyped',
+    schema: withName({ description: 'any value' }),
+    pointers: ['/properties/name'],
+  },
+  {
     rule: 'anthropic-strict/type-list',
     schema: withName({ type: ['string', 'null'] }),
     pointers: ['/properties/name/type'],
@@ -155,8 +186,12 @@ const CASES: readonly Case[] = [
   { rule: 'mcp/tool-name', schema: BASE, tool: 'create issue', pointers: [''] },
 ];
 
-test('the base schema passes every rule of every provider', () => {
-  assert.deepEqual(lintSchema(BASE, { tool: 't', role: 'input' }), []);
+test('the base schema passes every rule of every provider but raw Gemini, which the same schema open passes', () => {
+  assert.deepEqual(
+    lintSchema(BASE, { tool: 't', role: 'input' }).map((f) => `${f.rule} ${f.pointer}`),
+    ['gemini/additional-properties /additionalProperties'],
+  );
+  assert.deepEqual(lintSchema(GEMINI_BASE, { tool: 't', role: 'input' }, { providers: ['gemini'] }), []);
 });
 
 test('every rule has a case, and every rule id is stable, unique and cites documentation', () => {
@@ -218,7 +253,16 @@ test('a finding carries rule, provider, tool, schema, pointer, message, fix and 
 test('output schemas are checked against the MCP rules only (providers see input schemas)', () => {
   const loose = withName({ type: ['string', 'null'], minLength: 1 });
   assert.deepEqual(lintSchema(loose, { tool: 't', role: 'output' }), []);
-  assert.equal(lintSchema(loose, { tool: 't', role: 'input' }).length, 4);
+  assert.deepEqual(
+    lintSchema(loose, { tool: 't', role: 'input' }).map((f) => f.rule),
+    [
+      'openai-strict/unsupported-keyword',
+      'gemini/type-list',
+      'gemini/additional-properties',
+      'anthropic-strict/length-bounds',
+      'anthropic-strict/type-list',
+    ],
+  );
 });
 
 test('bad providers are refused with the known list', () => {

@@ -19,7 +19,14 @@ import { jwtVerifier } from '../src/mcp/index.js';
 import { ToolwrightModule, toolCallOf, type ToolwrightModuleOptions } from '../src/nest/index.js';
 import { startProvider, type TestProvider } from './support/auth-provider.js';
 import { connectEraClient, ERA_CLIENT_KINDS } from './support/nest-era-clients.js';
-import { INITIALIZE, POST_HEADERS, rawRequest, sseMessages, type RawResponse } from './support/transport-http-probe.js';
+import {
+  INITIALIZE,
+  POST_HEADERS,
+  rawRequest,
+  answerMessages,
+  sseMessages,
+  type RawResponse,
+} from './support/transport-http-probe.js';
 import { envelope, MODERN, resultOf, withoutServerInfo } from './support/modern-http.js';
 import { STALE_STATE_TEXT } from '../src/mcp/index.js';
 
@@ -283,7 +290,7 @@ for (const adapter of ['express', 'fastify'] as const) {
             );
             assert.deepEqual(created, []);
             const allowed = await post(port, { ...bearer(await token('alice', 'mcp issues:write')), ...session }, call);
-            assert.deepEqual(sseMessages(allowed.text), [
+            assert.deepEqual(answerMessages(allowed), [
               { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'created x' }] } },
             ]);
             assert.deepEqual(created.splice(0), ['x']);
@@ -309,7 +316,7 @@ for (const adapter of ['express', 'fastify'] as const) {
             });
             const again = await post(port, { ...bearer(await token('alice', 'mcp')), ...session }, list);
             assert.deepEqual(
-              (sseMessages(again.text)[0] as { result: { tools: { name: string }[] } }).result.tools.map(
+              (answerMessages(again)[0] as { result: { tools: { name: string }[] } }).result.tools.map(
                 (tool) => tool.name,
               ),
               ['whoami', 'create_issue', 'ask'],

@@ -65,8 +65,10 @@ test('the package ships the bundle, its maps, the declarations and the sources t
         .filter((source) => !files.has(source));
     });
   assert.deepEqual(missing, [], 'every source a map names ships, so stack traces resolve to src/*.ts');
-  // 690 KB before resources and prompts (issue 24), 855 KB with them.
-  assert.ok(size < 900_000, `the tarball is ${size} bytes`);
+  // Packed (gzip) size: 690 KB before resources and prompts (issue 24), 855 KB with them; issues
+  // 23, 25, 26 and 29 (records and profiles, changing sets, the production cluster, tracing)
+  // bring it to about 1,030 KB, in sources, maps and guides. The bound catches a stray folder.
+  assert.ok(size < 1_150_000, `the tarball is ${size} bytes`);
 });
 
 test('the package ships every document the README and the guides link to', async () => {

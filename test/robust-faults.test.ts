@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSharedPeers, peer, ROBUST_WAIT_MS, sharedPeer, type RobustPeer } from './support/robust-connect.js';
 import { StdioChild } from './support/transport-child.js';
-import { POST_HEADERS, initSession, openRequest, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { POST_HEADERS, initSession, openRequest, rawRequest, answerMessages } from './support/transport-http-probe.js';
 import { failedResult as failed, textResult as text } from './support/text.js';
 
 after(closeSharedPeers);
@@ -174,7 +174,7 @@ test(
       }),
     });
     assert.equal(next.status, 200);
-    assert.deepEqual(sseMessages(next.text), [
+    assert.deepEqual(answerMessages(next), [
       { result: { content: [{ type: 'text', text: 'same session' }] }, jsonrpc: '2.0', id: 8 },
     ]);
   },

@@ -30,7 +30,7 @@ import {
   type AddressRule,
 } from '../src/mcp/transports/http/client-address.js';
 import { ParkedRuns } from '../src/mcp/server/input-rounds/parked-runs.js';
-import { servedToolsOf } from '../src/mcp/server/served-tools.js';
+import { LiveSet } from '../src/mcp/server/live-set.js';
 import { devAuth, devBearer } from './support/dev-auth.js';
 import { fetchFrom } from './support/fetch-from.js';
 import { haproxySkipReason, startForwardingHaproxy } from './support/haproxy.js';
@@ -589,7 +589,7 @@ test(
       }
     });
     const runs = new ParkedRuns({ maxParkedPerClient: 1 });
-    const prepared = servedToolsOf([ask], 'createServer');
+    const prepared = new LiveSet({ where: 'createServer', tools: [ask], options: {} });
     const served = await connectStdio(() => serverFor(INFO, prepared, { transport: 'stdio' }, runs), {
       stdin,
       stdout,

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawnFixture } from './support/run-process.js';
 import {
   MemorySchedulingStore,
   TurnLostError,
@@ -177,20 +177,11 @@ test(
   'a holder killed (a real process, SIGKILL) is released when its lease ends, not before; the waiter gets a larger fencing token',
   { skip: redisSkip, timeout: 60_000 },
   async () => {
-    const child = spawn(
-      process.execPath,
-      [new URL('./support/sched-holder-fixture.js', import.meta.url).pathname, redis!.url, 'killed', '600'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+    const { child, exited, printed } = await spawnFixture(
+      'sched-holder-fixture.js',
+      [redis!.url, 'killed', '600'],
+      'holding',
     );
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const printed = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        if (out.includes('\n')) resolve(out.trim());
-      });
-      child.once('exit', (code) => reject(new Error(`the fixture exited with ${String(code)} before holding`)));
-    });
     const held = /^holding (\d+)$/.exec(printed);
     assert.ok(held !== null, printed);
     const store = new RedisSchedulingStore(await connection(), { leaseMs: 600, pollMs: 20 });

@@ -15,16 +15,40 @@ describe('cli lint', () => {
     assert.equal(run.code, 1);
     assert.equal(run.err, '');
     const lines = run.out.trimEnd().split('\n');
-    assert.equal(lines.length, 20);
+    assert.equal(lines.length, 31);
     assert.equal(
       lines[0],
       'create_issue inputSchema /properties/body/type: [gemini/type-list] type ["string","null"] is a list; Gemini takes one type (null through anyOf or nullable); fix: compile or serve with schemaProfile: \'portable\' (or --profile portable): the listing writes anyOf [X, {"type":"null"}] and the server still enforces it',
     );
-    assert.equal(lines[19], '19 findings (gemini 19)');
+    assert.equal(lines[30], '30 findings (gemini 30)');
   });
 
-  it('with --profile portable finds nothing and exits 0', async () => {
+  it('with --profile portable finds nothing but raw Gemini additionalProperties; --profile gemini passes Gemini', async () => {
+    const strict = ['--provider', 'openai-strict,anthropic,anthropic-strict,mcp'];
+    assert.deepEqual(await runCliCaptured(['lint', ISSUES, '--profile', 'portable', ...strict]), {
+      code: 0,
+      out: 'no findings\n',
+      err: '',
+    });
+    // portable leaves gemini/additional-properties to the host's Gemini adapter: not reported
+    // unless the providers are named.
     assert.deepEqual(await runCliCaptured(['lint', ISSUES, '--profile', 'portable']), {
+      code: 0,
+      out: 'no findings\n',
+      err: '',
+    });
+    const named = await runCliCaptured(['lint', ISSUES, '--profile', 'portable', '--provider', 'gemini']);
+    assert.equal(named.code, 1);
+    assert.ok(named.out.endsWith('\n15 findings (gemini 15)\n'), named.out.slice(-200));
+    assert.deepEqual(
+      named.out
+        .trimEnd()
+        .split('\n')
+        .slice(0, -1)
+        .filter((line) => !line.includes(' [gemini/additional-properties] ')),
+      [],
+    );
+    assert.deepEqual(await runCliCaptured(['lint', ISSUES, '--profile', 'gemini', '--provider', 'gemini']), {
       code: 0,
       out: 'no findings\n',
       err: '',
@@ -70,7 +94,7 @@ describe('cli list --profile and --lint', () => {
     ]);
     const text = await runCliCaptured(['list', ISSUES, '--lint']);
     assert.ok(
-      text.out.endsWith('73 findings (openai-strict 25, gemini 19, anthropic-strict 29)\n'),
+      text.out.endsWith('84 findings (openai-strict 25, gemini 30, anthropic-strict 29)\n'),
       text.out.slice(-200),
     );
   });

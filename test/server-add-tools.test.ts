@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemoryTransport, McpServer, Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../src/contract/index.js';
-import { FACTS_CAPABILITY, addTools } from '../src/mcp/server/index.js';
+import { FACTS_CAPABILITY, addTools, servedSetOf } from '../src/mcp/server/index.js';
 import { connect, notificationsOf } from './support/server-harness.js';
 
 function tool(name: string, execute: ContractTool['execute'] = async () => `${name} ran`): ContractTool {
@@ -19,7 +19,7 @@ test('addTools on a fresh Server registers the capabilities it needs, merged wit
   try {
     assert.deepEqual(client.getServerCapabilities(), {
       experimental: { 'example/own': {}, [FACTS_CAPABILITY]: {} },
-      tools: {},
+      tools: { listChanged: true },
       logging: {},
     });
     assert.deepEqual(
@@ -61,12 +61,36 @@ test('addTools on a connected Server needs the tools capability; without logging
   }
 });
 
-test('addTools refuses a second call on one server and anything that is not a Server', () => {
+test('addTools called again adds and replaces (the last of a name wins), with no options; it refuses anything that is not a Server', async () => {
   const server = new Server({ name: 'mine', version: '1.0.0' }, { capabilities: {} });
-  addTools(server, [tool('one')]);
-  assert.throws(() => addTools(server, [tool('two')]), {
-    message: 'addTools: this server already serves toolwright tools; pass every tool in one call',
+  addTools(server, [tool('one'), tool('two')], { transport: 'memory' });
+  assert.throws(() => addTools(server, [tool('three')], { transport: 'memory' }), {
+    name: 'TypeError',
+    message:
+      'addTools: this server already serves toolwright tools, prepared with the options of the first call; call addTools(server, tools) without options to add or replace tools',
   });
+  addTools(server, [tool('three'), tool('one', async () => 'the new one')]);
+  assert.throws(() => addTools(server, [tool('bad name')]), {
+    name: 'SetChangeError',
+    code: 'set-change-refused',
+    message: 'addTools: tool "bad name": the name must be 1 to 128 characters of A-Za-z0-9, "_", "-" and "."',
+  });
+  const { client, close } = await connect(server);
+  try {
+    assert.deepEqual(
+      (await client.listTools()).tools.map((listed) => listed.name),
+      ['one', 'two', 'three'],
+    );
+    assert.deepEqual(await client.callTool({ name: 'one' }), { content: [{ type: 'text', text: 'the new one' }] });
+    servedSetOf(server)!.removeTools(['two']);
+    await assert.rejects(client.callTool({ name: 'two' }), {
+      code: -32602,
+      message: 'MCP error -32602: Unknown tool: two',
+    });
+  } finally {
+    await close();
+  }
+  assert.equal(servedSetOf({}), undefined);
   assert.throws(() => addTools({} as Server, [tool('one')]), {
     message:
       'addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)',

@@ -136,7 +136,7 @@ test('tools/list serves the definitions byte for byte, and initialize advertises
   const { client, wire, close } = await serve(tools);
   try {
     assert.deepEqual(client.getServerCapabilities(), {
-      tools: { listChanged: false },
+      tools: { listChanged: true },
       logging: {},
       experimental: { [FACTS_CAPABILITY]: {} },
     });

@@ -14,7 +14,7 @@ import { Server, type JSONRPCMessage, type Transport } from '@modelcontextprotoc
 import { HardenedStdioTransport } from '../src/mcp/transports/stdio/stdio-transport.js';
 import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
 import { addTools, createServer } from '../src/mcp/server/index.js';
-import { connectsAsTheSdk } from '../src/mcp/transports/stdio/era-gate.js';
+import { connectsAsTheSdk } from '../src/mcp/transports/direct-dispatch.js';
 import type { ContractTool } from '../src/index.js';
 import { untilAborted } from './support/text.js';
 
@@ -287,7 +287,7 @@ test("a whole 2025-era session over stdio is answered exactly as through the SDK
   assert.deepEqual(viaSdk.events, direct.events);
   assert.match(
     direct.lines[0]!,
-    /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":false\},"logging":\{\},"experimental":\{/,
+    /^\{"result":\{"protocolVersion":"2025-11-25","capabilities":\{"tools":\{"listChanged":true\},"logging":\{\},"experimental":\{/,
   );
 });
 

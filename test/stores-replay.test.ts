@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawnFixture } from './support/run-process.js';
 import {
   Executor,
   IdempotencyConflictError,
@@ -117,20 +117,11 @@ test(
   'a claim whose process was killed: running until its lease lapses, then a lost outcome, never a second run',
   { skip: redisSkip },
   async () => {
-    const child = spawn(
-      process.execPath,
-      [new URL('./support/stores-claim-fixture.js', import.meta.url).pathname, redis!.url, 'k-killed', '300'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+    const { child, exited, printed } = await spawnFixture(
+      'stores-claim-fixture.js',
+      [redis!.url, 'k-killed', '300'],
+      'claiming',
     );
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const printed = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        if (out.includes('\n')) resolve(out.trim());
-      });
-      child.once('exit', (code) => reject(new Error(`the fixture exited with ${String(code)} before claiming`)));
-    });
     assert.equal(printed, 'claimed new');
     const store = new RedisReplayStore(second!);
     const claim = { key: 'k-killed', tool: 'charge', args: { amount: 5 } };
@@ -172,7 +163,8 @@ test(
     await live.complete('k-live', OK);
     assert.deepEqual(await other.begin({ key: 'k-live', tool: 't', args: {} }), { status: 'done', outcome: OK });
 
-    // A connection that is cut off from Redis once its claim is made (every lease renewal fails), as a partitioned process.
+    // A connection that is cut off from Redis once its claim is made (every lease renewal fails),
+    // as a partitioned process.
     let cut = false;
     const mute = await connectRedis({
       client: {

@@ -26,7 +26,7 @@ before(async () => {
   if (skip !== undefined) return;
   redis = await startRedisServer();
   processes = await NodeProcesses.start({ count: 3, script: SCRIPT, env: { REDIS_URL: redis.url } });
-  balancer = await startHaproxy(processes.nodes.map((node) => node.port));
+  balancer = await startHaproxy(processes.nodes);
   reader = await connectRedis({ url: redis.url, durability: 'off', log: () => undefined });
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { listenHttp, type HttpHandle } from '../src/mcp/transports/index.js';
 import { makeTestServer } from './support/transport-test-server.js';
-import { INITIALIZE, POST_HEADERS, initSession, rawRequest, sseMessages } from './support/transport-http-probe.js';
+import { INITIALIZE, POST_HEADERS, initSession, rawRequest, answerMessages } from './support/transport-http-probe.js';
 
 async function start(t: { after(fn: () => Promise<void>): void }): Promise<HttpHandle> {
   const handle = await listenHttp(() => makeTestServer());
@@ -31,7 +31,7 @@ test('http: a second initialize on a session gets 400 -32600 and the session liv
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
   });
-  assert.deepEqual(sseMessages(ping.text), [{ result: {}, jsonrpc: '2.0', id: 2 }]);
+  assert.deepEqual(answerMessages(ping), [{ result: {}, jsonrpc: '2.0', id: 2 }]);
   assert.equal(handle.sessionCount, 1);
 });
 
@@ -47,7 +47,7 @@ test("http: a 200 KB body (over express.json's 100 kb default) is served", async
   });
   const res = await rawRequest(handle.port, { headers: { ...POST_HEADERS, 'mcp-session-id': id }, body });
   assert.equal(res.status, 200);
-  assert.deepEqual(sseMessages(res.text), [{ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id: 2 }]);
+  assert.deepEqual(answerMessages(res), [{ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id: 2 }]);
 });
 
 test('http: listenHttp binds 127.0.0.1 unless told otherwise', async (t) => {

@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from '../src/mcp/transports/index.js';
+import { createHostOriginGuard } from '../src/mcp/transports/http/host-origin-guard.js';
 import { makeTestServer } from './support/transport-test-server.js';
 import {
   INITIALIZE,
   POST_HEADERS,
   initSession,
   rawRequest,
-  sseMessages,
+  answerMessages,
   type RawResponse,
 } from './support/transport-http-probe.js';
 
@@ -39,6 +40,29 @@ test('http: a foreign Host gets 403 before anything else', async (t) => {
     body: INITIALIZE,
   });
   assertJsonError(garbage, 403, -32000, 'Forbidden: invalid Host header: localhost@evil.example.com');
+});
+
+test('http: the Host/Origin guard gives the same verdict for a value it remembers, past its memory bound too', () => {
+  const guard = createHostOriginGuard({ allowedOrigins: ['https://app.example.test'] });
+  const verdicts = (): Array<string | undefined> => [
+    guard('localhost:3000', undefined),
+    guard('evil.example.com', undefined),
+    guard('localhost:3000', 'http://evil.example.com'),
+    guard('localhost:3000', 'https://app.example.test'),
+    guard('localhost:3000', 'http://localhost:5173'),
+  ];
+  const expected = [
+    undefined,
+    'Forbidden: invalid Host header: evil.example.com',
+    'Forbidden: invalid Origin header: http://evil.example.com',
+    undefined,
+    undefined,
+  ];
+  assert.deepEqual(verdicts(), expected);
+  assert.deepEqual(verdicts(), expected);
+  // More distinct values than the guard remembers: it starts over and still answers the same.
+  for (let i = 0; i < 300; i++) guard(`host-${i}.example.com`, `http://origin-${i}.example.com`);
+  assert.deepEqual(verdicts(), expected);
 });
 
 test('http: loopback Host names pass with any port; allowedHosts extends them', async (t) => {
@@ -140,7 +164,7 @@ test('http: session errors: none 400, unknown 404, after DELETE 404', async (t) 
   assert.deepEqual(
     {
       status: list.status,
-      tools: sseMessages(list.text).map((m) =>
+      tools: answerMessages(list).map((m) =>
         (m as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name),
       ),
     },
@@ -251,7 +275,7 @@ test('http: PUT gets 405 with Allow, another path 404, both JSON', async (t) => 
   );
   const query = await rawRequest(port, { path: '/mcp?x=1', headers: POST_HEADERS, body: INITIALIZE });
   assert.deepEqual(
-    { status: query.status, initialized: sseMessages(query.text).map((m) => (m as { id: unknown }).id) },
+    { status: query.status, initialized: answerMessages(query).map((m) => (m as { id: unknown }).id) },
     { status: 200, initialized: [1] },
   );
   assert.match(String(query.headers['mcp-session-id']), /^[A-Za-z0-9_-]{43}$/);

@@ -11,6 +11,7 @@ import {
   openRequest,
   rawRequest,
   readAll,
+  answerMessages,
   sseMessages,
 } from './support/transport-http-probe.js';
 
@@ -140,7 +141,7 @@ test('http: notifications/cancelled aborts the call and closes its SSE stream wi
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }),
   });
-  assert.deepEqual(sseMessages(after.text), [{ result: {}, jsonrpc: '2.0', id: 6 }]);
+  assert.deepEqual(answerMessages(after), [{ result: {}, jsonrpc: '2.0', id: 6 }]);
 });
 
 test('http: in a batch, the stream closes once the other request is answered after a cancel', async (t) => {
@@ -149,13 +150,13 @@ test('http: in a batch, the stream closes once the other request is answered aft
   const id = await initSession(handle.port);
   const headers = { ...POST_HEADERS, 'mcp-session-id': id };
   const batch = `[${callBody(7, 'slow')},${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' })}]`;
-  const streamed = openRequest(handle.port, { headers, body: batch }).response.then(readAll);
+  const answered = rawRequest(handle.port, { headers, body: batch });
   await probe.waitFor('slow started');
   await rawRequest(handle.port, {
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }),
   });
-  assert.deepEqual(sseMessages(await streamed), [{ result: {}, jsonrpc: '2.0', id: 8 }]);
+  assert.deepEqual(answerMessages(await answered), [{ result: {}, jsonrpc: '2.0', id: 8 }]);
 });
 
 test('http: a client hanging up mid-call aborts the call; the session lives on', async (t) => {
@@ -172,7 +173,7 @@ test('http: a client hanging up mid-call aborts the call; the session lives on',
     headers,
     body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' }),
   });
-  assert.deepEqual(sseMessages(after.text), [{ result: {}, jsonrpc: '2.0', id: 10 }]);
+  assert.deepEqual(answerMessages(after), [{ result: {}, jsonrpc: '2.0', id: 10 }]);
   assert.equal(handle.sessionCount, 1);
 });
 

@@ -1,25 +1,46 @@
 /**
- * Lets a benchmark read a server child's own CPU time and peak memory without touching its MCP
- * surface: on SIGUSR2 the process writes one line `cpu <user µs> <system µs> <peak RSS KiB>` to
- * stderr. Only bench servers import this; it never writes to stdout (which carries MCP messages).
+ * Lets a benchmark read a server child's own CPU time and memory without touching its MCP
+ * surface: on SIGUSR2 the process writes one line
+ * `cpu <user µs> <system µs> <peak RSS KiB> <RSS KiB> <heap used KiB> <monotonic µs>` to stderr
+ * (the last on the clock CPU profiles use, so a profile can be cut to a window). When the
+ * process runs with `--expose-gc`, it collects garbage first (twice), so that the RSS and heap
+ * figures are what is still held; CPU is read before that. Only bench servers import this; it
+ * never writes to stdout (which carries MCP messages).
  */
 export function reportCpuOnSignal(): void {
   process.on('SIGUSR2', () => {
     const { user, system } = process.cpuUsage();
-    process.stderr.write(`cpu ${user} ${system} ${process.resourceUsage().maxRSS}\n`);
+    const now = process.hrtime.bigint() / 1000n;
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    gc?.();
+    const memory = process.memoryUsage();
+    process.stderr.write(
+      `cpu ${user} ${system} ${process.resourceUsage().maxRSS} ${Math.round(memory.rss / 1024)} ${Math.round(memory.heapUsed / 1024)} ${now}\n`,
+    );
   });
 }
 
-/** One `cpu ...` report read: CPU time (user + system) in µs, and peak RSS in KiB. */
+/** One `cpu ...` report read: CPU time (user + system) in µs, peak and current RSS and heap used in KiB. */
 export interface UsageReport {
   readonly cpuMicros: number;
   readonly maxRssKiB: number;
+  readonly rssKiB: number;
+  readonly heapUsedKiB: number;
+  /** When the report was made, in µs on the monotonic clock. */
+  readonly atMicros: number;
 }
 
-/** Reads the last `cpu <user> <system> <peak RSS KiB>` line; a missing RSS field reads as 0. */
+/** Reads one `cpu <user> <system> <peak RSS> <RSS> <heap used> <at>` line; a missing field reads as 0. */
 export function usageOfLine(line: string): UsageReport {
-  const [, user, system, rss] = line.split(' ');
-  return { cpuMicros: Number(user) + Number(system), maxRssKiB: Number(rss ?? 0) };
+  const [, user, system, maxRss, rss, heap, at] = line.split(' ');
+  return {
+    cpuMicros: Number(user) + Number(system),
+    maxRssKiB: Number(maxRss ?? 0),
+    rssKiB: Number(rss ?? 0),
+    heapUsedKiB: Number(heap ?? 0),
+    atMicros: Number(at ?? 0),
+  };
 }
 
 /** How long `requestCpuReport` waits for a child's report before it fails. */

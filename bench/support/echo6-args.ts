@@ -4,23 +4,32 @@
  * `toolCount - 1` copies of it (`echo6_2`, `echo6_3`, ...), each with a schema of its own, so a
  * cold start with 100 or 1,000 tools builds 100 or 1,000 schemas on every side.
  */
-import type { Json } from 'toolwright';
+import type { Json, JsonObject } from 'toolwright';
 
-/** How the bench starts a server child: `node <server>.js [stdio|http] [toolCount]`. */
+/**
+ * How the bench starts a server child: `node <server>.js [stdio|http|http-stateless] [toolCount]`.
+ * `http` serves 2025-era clients with a session each (and, where the server speaks it, the
+ * 2026-07-28 era per request); `http-stateless` serves every request on its own, with no session.
+ */
 export interface ServerArgs {
-  readonly transport: 'stdio' | 'http';
+  readonly transport: 'stdio' | 'http' | 'http-stateless';
   readonly toolCount: number;
 }
 
+const TRANSPORTS: ReadonlySet<string> = new Set(['stdio', 'http', 'http-stateless']);
+
 /**
- * Reads `process.argv`: transport `stdio` unless `http`; tool count 1 unless a positive integer up
- * to 10,000 is given.
+ * Reads `process.argv`: transport `stdio` unless `http` or `http-stateless` is given; tool count 1
+ * unless a positive integer up to 10,000 is given.
  */
 export function serverArgs(argv: readonly string[] = process.argv): ServerArgs {
   const count = Number(argv[3] ?? '1');
   if (!Number.isInteger(count) || count < 1 || count > 10_000)
     throw new RangeError(`tool count must be an integer from 1 to 10,000, got ${String(argv[3])}`);
-  return { transport: argv[2] === 'http' ? 'http' : 'stdio', toolCount: count };
+  const transport = argv[2] ?? 'stdio';
+  if (!TRANSPORTS.has(transport))
+    throw new RangeError(`transport must be stdio, http or http-stateless, got ${transport}`);
+  return { transport: transport as ServerArgs['transport'], toolCount: count };
 }
 
 /** The name of the tool at `index` (0-based): `echo6`, then `echo6_2`, `echo6_3`, ... */
@@ -70,3 +79,16 @@ export function echo6Schema(): { type: 'object'; [key: string]: Json } {
     additionalProperties: false,
   };
 }
+
+/**
+ * The tool every HTTP server of the bench also serves, for the memory of a call waiting for the
+ * client's answer: `ask` asks the user to confirm (`{ ok: boolean }`) and answers `true` or
+ * `false`. In the 2026-07-28 era a toolwright server parks the call until the retry; the SDK's
+ * answers `inputRequired` and keeps nothing.
+ */
+export const ASK_TOOL = {
+  name: 'ask',
+  description: 'Asks the user to confirm, then says whether they did.',
+  question: 'Go ahead?',
+  answerSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } as JsonObject,
+} as const;

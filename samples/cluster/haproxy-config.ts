@@ -5,6 +5,12 @@ export interface Backend {
   /** Its host; default `127.0.0.1`. */
   readonly host?: string;
   readonly port: number;
+  /**
+   * The node id the process puts in front of its session ids (`<nodeId>.<random>`, see
+   * `HttpHandlerOptions.nodeId`); default `name`. A request whose `Mcp-Session-Id` starts with
+   * `<nodeId>.` is sent to this backend while it is up.
+   */
+  readonly nodeId?: string;
 }
 
 /** What `haproxyConfig` writes. */
@@ -14,10 +20,13 @@ export interface HaproxyConfigOptions {
   readonly port: number;
   readonly backends: readonly Backend[];
   /**
-   * How often each backend's port is checked, in milliseconds; default 1000. Two failed checks in
-   * a row mark it down, one success up; a check may take up to the longer of this and 1 s.
+   * How often each backend's readiness (`GET /readyz`) is checked, in milliseconds; default 1000.
+   * Two failed checks in a row mark it down, one success up; a check may take up to the longer of
+   * this and 1 s.
    */
   readonly checkIntervalMs?: number;
+  /** The readiness path the checks ask for; default `/readyz` (see `HealthOptions.readyPath`). */
+  readonly readyPath?: string;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -27,38 +36,59 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *
  * - HTTP mode, `balance roundrobin`: every request is balanced on its own, so 2026-07-28-era
  *   calls (stateless, no session) spread over the processes.
- * - Sticky 2025-era sessions: the `Mcp-Session-Id` a process answers an `initialize` with is
- *   stored in a stick table (`stick store-response`), and every later request carrying it is sent
- *   to that process (`stick match`). Entries expire after 30 minutes without use, as toolwright's
- *   own idle sessions do.
- * - Health checks: each backend's port is checked every `checkIntervalMs`; a dead process is
- *   skipped after two failed checks (one slow check on a busy machine takes nobody out). A
- *   request whose connection is refused is retried on another process (`option redispatch 1`),
- *   so a session whose process died reaches a live one, which answers `404 Session not found`
- *   and the client initialises again. A request already sent to a process that dies mid-call is
- *   never re-sent (HAProxy retries only connection failures); the client gets `502`.
+ * - Sticky 2025-era sessions without a table: each process puts its node id in front of the
+ *   session ids it mints (`<nodeId>.<random>`), and a request whose `Mcp-Session-Id` starts with
+ *   `<nodeId>.` is sent to that process (`use-server`), so stickiness survives a balancer restart
+ *   and needs no `peers` section between several balancers.
+ * - Health checks on readiness: each backend is asked `GET /readyz` every `checkIntervalMs`
+ *   (`option httpchk`, 200 expected); two failures in a row take it out of rotation (a frozen
+ *   process whose check times out, a process draining for shutdown, which answers 503), one
+ *   success brings it back. Readiness reports Redis without failing on it, so a Redis outage takes
+ *   no process out. A request whose connection is refused is retried on another process (`option
+ *   redispatch 1`), so a session whose process died reaches a live one, which answers
+ *   `404 Session not found`: the client must then initialise a new session (an SDK client does
+ *   not on its own; see docs/cluster.md). A request already sent to a process that dies
+ *   mid-call is never re-sent (HAProxy retries only connection failures); the client gets `502`.
+ * - `option forwardfor`: each request carries its client's address in `X-Forwarded-For`, which
+ *   the processes believe from the balancer (`forwarded: { trustedProxies }`), so per-client
+ *   limits count clients, not the balancer.
  * - Long calls: client and server timeouts of 10 minutes (an SSE stream is quiet while a tool runs).
  *
- * Throws a `TypeError` naming the problem for a bad port, an empty backend list, or a bad or
- * duplicate backend name.
+ * Throws a `TypeError` naming the problem for a bad port, an empty backend list, a bad or
+ * duplicate backend name or node id, or a bad readiness path.
  */
 export function haproxyConfig(options: HaproxyConfigOptions): string {
   if (!isPort(options.port))
     throw new TypeError(`haproxy port must be an integer from 1 to 65535, got ${String(options.port)}`);
   if (options.backends.length === 0) throw new TypeError('haproxy needs at least one backend');
   const names = new Set<string>();
+  const nodeIds = new Set<string>();
   for (const backend of options.backends) {
     if (!NAME.test(backend.name) || names.has(backend.name))
       throw new TypeError(
         `haproxy backend names must be unique and 1 to 64 of A-Za-z0-9_-, got ${JSON.stringify(backend.name)}`,
+      );
+    const nodeId = backend.nodeId ?? backend.name;
+    if (!NAME.test(nodeId) || nodeIds.has(nodeId))
+      throw new TypeError(
+        `haproxy backend node ids must be unique and 1 to 64 of A-Za-z0-9_-, got ${JSON.stringify(nodeId)}`,
       );
     if (!isPort(backend.port))
       throw new TypeError(
         `haproxy backend ${backend.name}: port must be an integer from 1 to 65535, got ${String(backend.port)}`,
       );
     names.add(backend.name);
+    nodeIds.add(nodeId);
   }
+  const readyPath = options.readyPath ?? '/readyz';
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(readyPath))
+    throw new TypeError(
+      `haproxy readyPath must be a path of A-Za-z0-9._~/- beginning with "/", got ${JSON.stringify(readyPath)}`,
+    );
   const inter = options.checkIntervalMs ?? 1000;
+  const routes = options.backends.map(
+    (b) => `  use-server ${b.name} if { req.hdr(mcp-session-id) -m beg ${b.nodeId ?? b.name}. }`,
+  );
   const servers = options.backends.map(
     (b) => `  server ${b.name} ${b.host ?? '127.0.0.1'}:${b.port} check inter ${inter}ms fall 2 rise 1`,
   );
@@ -75,6 +105,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     `  timeout check ${Math.max(inter, 1000)}ms`,
     '  retries 2',
     '  option redispatch 1',
+    '  option forwardfor',
     '',
     'frontend mcp',
     `  bind ${options.host ?? '127.0.0.1'}:${options.port}`,
@@ -82,9 +113,10 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '',
     'backend toolwright',
     '  balance roundrobin',
-    '  stick-table type string len 64 size 1m expire 30m',
-    '  stick match req.hdr(mcp-session-id)',
-    '  stick store-response res.hdr(mcp-session-id)',
+    '  option httpchk',
+    `  http-check send meth GET uri ${readyPath}`,
+    '  http-check expect status 200',
+    ...routes,
     ...servers,
     '',
   ].join('\n');

@@ -1,7 +1,16 @@
 import { serveHttp, type HttpHandle, type ServeHttpOptions } from '../../src/index.js';
-import { MemoryReplayStore } from '../../src/runtime/index.js';
-import { connectRedis, RedisReplayStore, redisRelayBus } from '../../src/redis/index.js';
+import { createPolicy, MemoryReplayStore } from '../../src/runtime/index.js';
+import {
+  connectRedis,
+  RedisDecisionStore,
+  RedisReplayStore,
+  RedisSchedulingStore,
+  redisRelayBus,
+} from '../../src/redis/index.js';
+import { nodeRollouts } from './rollout.js';
+import { memoryState, redisState } from './state.js';
 import { clusterFeatures, clusterTools } from './tools.js';
+import { startSampleTracing } from './telemetry.js';
 
 /** Options of `startClusterNode`. */
 export interface ClusterNodeOptions {
@@ -22,12 +31,18 @@ export interface ClusterNodeOptions {
   readonly redisUrl?: string;
   /** The replay store's claim lease with Redis (see `RedisReplayStoreOptions.leaseMs`); default its own (30 s). */
   readonly replayLeaseMs?: number;
+  /**
+   * The lease of a scheduling turn in Redis (see `RedisSchedulingStoreOptions.leaseMs`): how long
+   * a turn of a process that died stays taken. Default its own (10 s).
+   */
+  readonly turnLeaseMs?: number;
   /** More `serveHttp` options (auth, input-round options, ...), merged over the defaults. */
   readonly serve?: ServeHttpOptions;
 }
 
 /**
- * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`), its resource
+ * Serves the cluster sample's tools (`whoami`, `slow`, `confirm`, `order`, `rollout`; `report`
+ * once a rollout serves it on every node, see `nodeRollouts`), its resource
  * (`cluster://node`) and its prompt (`briefing`) over streamable HTTP at `/mcp` as one node of a
  * cluster: both protocol eras on one endpoint (2025-era sessions, which
  * the balancer keeps sticky, and stateless 2026-07-28-era requests), with `nodeId` as the
@@ -43,13 +58,49 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
     shared === undefined
       ? new MemoryReplayStore()
       : new RedisReplayStore(shared, options.replayLeaseMs === undefined ? {} : { leaseMs: options.replayLeaseMs });
+  const scheduling =
+    shared === undefined
+      ? undefined
+      : new RedisSchedulingStore(shared, options.turnLeaseMs === undefined ? {} : { leaseMs: options.turnLeaseMs });
+  const state = shared === undefined ? memoryState() : redisState(shared);
+  const rollouts = nodeRollouts(me, relay);
+  // Each close is bounded by the connection's command bound (2 s), and they run side by side, so
+  // a stop with Redis away takes about that long rather than their sum.
+  const stopShared = async (): Promise<void> => {
+    await rollouts.close();
+    if (replay instanceof RedisReplayStore) replay.close();
+    await scheduling?.close();
+    await Promise.all([relay?.close(), shared?.close()]);
+  };
   try {
-    const handle = await serveHttp({ name: 'toolwright-cluster-sample', version: '0.1.0' }, clusterTools(me), {
-      replay,
-      ...clusterFeatures(me),
-      ...serve,
-      port: options.port ?? 0,
-      inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
+    const handle = await serveHttp(
+      { name: 'toolwright-cluster-sample', version: '0.1.0' },
+      [...clusterTools(me, state), rollouts.tool],
+      {
+        replay,
+        // The "always" answers of `publish`, per principal (else session), seen by every process.
+        policy: createPolicy({
+          // Reading the sample's resource needs no question; `publish` asks.
+          rules: [{ effect: 'allow', capabilities: ['read'], subject: 'cluster://**' }],
+          ...(shared === undefined ? {} : { decisionStore: new RedisDecisionStore(shared) }),
+        }),
+        // `@Resource('ledger')` holds across the processes: stateless calls are ordered per
+        // principal, else for the whole server, in Redis.
+        scheduling: { scope: 'principal', ...(scheduling === undefined ? {} : { store: scheduling }) },
+        // The balancer on loopback writes X-Forwarded-For (`option forwardfor`): believe it, so
+        // per-client limits count each client, not the balancer.
+        forwarded: { trustedProxies: ['127.0.0.1'] },
+        // Readiness reports Redis without failing on it (see docs/cluster.md).
+        ...(shared === undefined ? {} : { health: { checks: { redis: () => shared.health() } } }),
+        ...clusterFeatures(me, state),
+        ...serve,
+        port: options.port ?? 0,
+        inputRounds: { ...serve.inputRounds, nodeId: options.nodeId, ...(relay !== undefined ? { relay } : {}) },
+      },
+    );
+    await rollouts.follow(handle).catch(async (error: unknown) => {
+      await handle.close();
+      throw error;
     });
     return {
       get url() {
@@ -66,15 +117,16 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
       },
       close: async () => {
         await handle.close();
-        if (replay instanceof RedisReplayStore) replay.close();
-        await relay?.close();
-        await shared?.close();
+        await stopShared();
+      },
+      drain: (timeoutMs?: number) => handle.drain(timeoutMs),
+      shutdown: async (timeoutMs?: number) => {
+        await handle.shutdown(timeoutMs);
+        await stopShared();
       },
     };
   } catch (error) {
-    if (replay instanceof RedisReplayStore) replay.close();
-    await relay?.close();
-    await shared?.close();
+    await stopShared();
     throw error;
   }
 }
@@ -88,15 +140,18 @@ export interface NodeReady {
 
 /**
  * Runs `start` as the body of a node process: prints `NodeReady` as one JSON line once listening,
- * and on SIGTERM or SIGINT closes the server (ending its sessions and calls) and exits 0. A start
- * failure is printed to stderr and exits 1.
+ * and on SIGTERM or SIGINT shuts down (readiness goes 503 `draining` at once, calls being answered
+ * get up to 5 s to end, then the server closes, ending its sessions and calls) and exits 0. A start
+ * failure is printed to stderr and exits 1. With `CLUSTER_TRACE=1` the process traces its
+ * requests and calls first (see `startSampleTracing`).
  */
 export function runNodeProcess(nodeId: string, start: () => Promise<HttpHandle>): void {
-  start().then(
+  const tracing = process.env.CLUSTER_TRACE === '1' ? startSampleTracing() : Promise.resolve();
+  tracing.then(start).then(
     (handle) => {
       const ready: NodeReady = { port: handle.port, pid: process.pid, node: nodeId };
       process.stdout.write(`${JSON.stringify(ready)}\n`);
-      const shut = (): void => void handle.close().then(() => process.exit(0));
+      const shut = (): void => void handle.shutdown().then(() => process.exit(0));
       process.once('SIGTERM', shut);
       process.once('SIGINT', shut);
     },

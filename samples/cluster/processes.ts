@@ -16,6 +16,23 @@ export interface NodeProcessesOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** How long a process may take to print its ready line; default 20 s. */
   readonly startTimeoutMs?: number;
+  /**
+   * The port of each process, by index (0 or missing: a free one the process picks at its first
+   * start). Each must be an integer from 0 to 65535.
+   */
+  readonly ports?: readonly number[];
+  /**
+   * Supervise the processes: one that exits while the set runs (a crash, `kill -9`, an OOM kill,
+   * `kill(index)`) is started again on its port and node id after `restartDelayMs` (default
+   * 500 ms), at most `maxRestarts` times in a row without staying up for 30 s (default 5; past
+   * that it stays down, and `onRestart` says so). Default off: a process that exits stays down
+   * until `restart(index)`.
+   */
+  readonly supervise?: boolean;
+  readonly restartDelayMs?: number;
+  readonly maxRestarts?: number;
+  /** Told of each restart the supervisor made or gave up on, in words (default: nothing). */
+  readonly onRestart?: (message: string) => void;
 }
 
 /** One toolwright process of the set, as it is now. */
@@ -40,16 +57,24 @@ interface Slot {
   child: ChildProcess;
   alive: boolean;
   exited: Promise<void>;
+  startedAt: number;
 }
+
+/** How long a process must stay up for its restarts in a row to count from zero again. */
+const STABLE_MS = 30_000;
 
 /**
  * N toolwright server processes on 127.0.0.1, each a child `node <script>` serving HTTP: started
- * together (each on a free port it reports), killed one at a time, restarted on the same port
- * and node id (so a balancer configured with the ports finds it again). Every process is killed
- * by `stop()`; nothing is left running.
+ * together (each on its port from `ports`, else a free one it reports), killed one at a time,
+ * restarted on the same port and node id (so a balancer configured with the ports finds it
+ * again), by hand (`restart`) or by the supervisor (`supervise`). Every process is killed by
+ * `stop()`; nothing is left running.
  */
 export class NodeProcesses {
   private readonly slots: Slot[] = [];
+  private readonly restartsInARow = new Map<number, number>();
+  private readonly pendingRestarts = new Set<Promise<void>>();
+  private stopping = false;
 
   private constructor(private readonly options: NodeProcessesOptions) {}
 
@@ -61,10 +86,13 @@ export class NodeProcesses {
   static async start(options: NodeProcessesOptions): Promise<NodeProcesses> {
     if (!Number.isInteger(options.count) || options.count < 1 || options.count > 64)
       throw new RangeError(`count must be an integer from 1 to 64, got ${String(options.count)}`);
+    for (const port of options.ports ?? [])
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new RangeError(`ports must be integers from 0 to 65535, got ${String(port)}`);
     const set = new NodeProcesses(options);
     const prefix = options.nodeIdPrefix ?? 'node-';
     const started = await Promise.allSettled(
-      Array.from({ length: options.count }, (_, i) => set.launch(i, `${prefix}${i + 1}`, 0)),
+      Array.from({ length: options.count }, (_, i) => set.launch(i, `${prefix}${i + 1}`, options.ports?.[i] ?? 0)),
     );
     for (const outcome of started) if (outcome.status === 'fulfilled') set.slots[outcome.value.index] = outcome.value;
     const failure = started.find((outcome) => outcome.status === 'rejected');
@@ -101,8 +129,52 @@ export class NodeProcesses {
     this.slots[index] = await this.launch(index, slot.nodeId, slot.port);
   }
 
-  /** Stops every process still running (SIGTERM, SIGKILL after 5 s) and resolves once all have exited. */
+  /** The supervisor: starts process `index` again after it exited, within the restart budget. */
+  private supervise(slot: Slot): void {
+    if (this.options.supervise !== true || this.stopping || this.slots[slot.index] !== slot) return;
+    const tell = this.options.onRestart ?? (() => undefined);
+    const inARow = Date.now() - slot.startedAt >= STABLE_MS ? 1 : (this.restartsInARow.get(slot.index) ?? 0) + 1;
+    const max = this.options.maxRestarts ?? 5;
+    if (inARow > max) {
+      tell(`node ${slot.nodeId} exited ${max + 1} times in a row; it stays down`);
+      return;
+    }
+    this.restartsInARow.set(slot.index, inARow);
+    const pending = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, this.options.restartDelayMs ?? 500));
+      if (this.stopping) return;
+      try {
+        this.slots[slot.index] = await this.launch(slot.index, slot.nodeId, slot.port);
+        tell(`node ${slot.nodeId} exited; restarted (pid ${this.slots[slot.index]!.pid})`);
+      } catch (error) {
+        tell(`node ${slot.nodeId} could not be restarted: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    })();
+    this.pendingRestarts.add(pending);
+    void pending.finally(() => this.pendingRestarts.delete(pending));
+  }
+
+  /**
+   * Resolves once process `index` is alive again (the supervisor restarted it), polling every
+   * 50 ms; rejects after `timeoutMs` (default 20 s).
+   */
+  async whenAlive(index: number, timeoutMs = 20_000): Promise<NodeProcess> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.slotAt(index).alive) {
+      if (Date.now() > deadline)
+        throw new Error(`node ${this.slotAt(index).nodeId} was not back within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.nodes[index]!;
+  }
+
+  /**
+   * Stops every process still running (SIGTERM, SIGKILL after 5 s; the supervisor restarts none
+   * from now on) and resolves once all have exited.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.pendingRestarts]);
     await Promise.all(
       this.slots.map(async (slot) => {
         if (!slot.alive) return;
@@ -131,7 +203,13 @@ export class NodeProcesses {
     });
     let slot: Slot | undefined;
     const exited = new Promise<void>((resolve) =>
-      child.once('exit', () => (slot !== undefined && (slot.alive = false), resolve())),
+      child.once('exit', () => {
+        if (slot !== undefined) {
+          slot.alive = false;
+          this.supervise(slot);
+        }
+        resolve();
+      }),
     );
     return new Promise<Slot>((resolve, reject) => {
       let line = '';
@@ -153,7 +231,7 @@ export class NodeProcesses {
         if (end === -1) return;
         clearTimeout(timer);
         const ready = JSON.parse(line.slice(0, end)) as NodeReady;
-        slot = { index, nodeId, port: ready.port, pid: ready.pid, child, alive: true, exited };
+        slot = { index, nodeId, port: ready.port, pid: ready.pid, child, alive: true, exited, startedAt: Date.now() };
         resolve(slot);
       });
     });

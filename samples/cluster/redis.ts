@@ -18,8 +18,11 @@ export interface LocalRedis {
 }
 
 /**
- * Starts `redis-server` on 127.0.0.1 (a free port unless `port` is given) with persistence off
- * and its working folder in a fresh temporary folder, and resolves once it accepts connections.
+ * Starts `redis-server` on 127.0.0.1 (a free port unless `port` is given) the way toolwright's
+ * shared stores need it (see docs/cluster.md, "Redis"): the append-only file on, written to disk
+ * once a second (`--appendonly yes --appendfsync everysec`, no snapshots), no eviction
+ * (`--maxmemory-policy noeviction`), its working folder in a fresh temporary folder (removed by
+ * `stop()`), and resolves once it accepts connections.
  * Rejects with `redis-server is not installed (...)` when there is none, with its output when it
  * exits at start, and after 10 s without it listening.
  */
@@ -33,7 +36,22 @@ export async function startLocalRedis(port?: number): Promise<LocalRedis> {
   const { stop } = await startServiceProcess({
     label: 'redis-server',
     binary,
-    args: (dir) => ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    args: (dir) => [
+      '--port',
+      String(chosen),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--maxmemory-policy',
+      'noeviction',
+      '--dir',
+      dir,
+    ],
     port: chosen,
     dirPrefix: 'toolwright-cluster-redis-',
   });

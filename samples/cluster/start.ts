@@ -5,10 +5,12 @@
  * the endpoint and the balancer configuration, and runs until Ctrl-C (or SIGTERM), when it stops
  * everything it started and exits 0.
  *
- * Options: `--processes N` (or `PROCESSES`, default 3, 1 to 64) and `--port P` (or `PORT`, the
- * balancer's port, default 8080; 0 picks a free one). Without `redis-server` installed it runs
- * without Redis and says so: stateless calls and sticky sessions work, but a parked call's retry
- * must then reach the process that parked it.
+ * Options: `--processes N` (or `PROCESSES`, default 3, 1 to 64), `--port P` (or `PORT`, the
+ * balancer's port, default 8080; 0 picks a free one) and `--node-ports P1,P2,...` (or
+ * `NODE_PORTS`, the processes' ports in order; default free ones). A supervisor restarts a
+ * process that exits (a crash, `kill -9`) on its port, at most 5 times in a row. Without
+ * `redis-server` installed it runs without Redis and says so: stateless calls and sticky
+ * sessions work, but a parked call's retry must then reach the process that parked it.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +39,13 @@ async function main(argv: readonly string[]): Promise<void> {
       `--port must be a port number (0 for a free one), got ${String(option(argv, 'port', process.env.PORT))}`,
     );
 
+  const portsText = option(argv, 'node-ports', process.env.NODE_PORTS);
+  const ports = portsText === undefined || portsText === '' ? [] : portsText.split(',').map(Number);
+  if (ports.some((port) => !Number.isInteger(port) || port < 1 || port > 65535) || ports.length > count)
+    throw new Error(
+      `--node-ports must be at most ${count} port numbers (1 to 65535) separated by commas, got ${JSON.stringify(portsText)}`,
+    );
+
   let redis: LocalRedis | undefined;
   let redisUrl = process.env.REDIS_URL;
   let note: string;
@@ -62,6 +71,9 @@ async function main(argv: readonly string[]): Promise<void> {
       count,
       script: NODE_SCRIPT,
       env: redisUrl === undefined ? {} : { REDIS_URL: redisUrl },
+      ports,
+      supervise: true,
+      onRestart: (message) => process.stderr.write(`toolwright cluster sample: ${message}\n`),
     });
     balancer = await startBalancer({
       port: wanted === 0 ? await freePort() : wanted,

@@ -7,6 +7,8 @@ import {
   Prompt,
   ReadOnly,
   Replay,
+  Requires,
+  Resource,
   StaticResource,
   Tool,
   userMessage,
@@ -16,6 +18,8 @@ import {
   type ContractTool,
   type PromptMessage,
 } from '../../src/index.js';
+import { heldTurnOf } from '../../src/runtime/index.js';
+import type { SampleState } from './state.js';
 
 /** Who answered a call: the process id and the node id of the toolwright process. */
 export interface Answerer {
@@ -24,13 +28,13 @@ export interface Answerer {
 }
 
 /**
- * What the tools of one process share: who it is, how many `slow` and `order` calls it runs now,
- * how many orders it placed.
+ * What the tools of one process share: who it is, how many `slow`, `order` and `post_entry` calls
+ * it runs now, and the state every process shares (in Redis when the node has one).
  */
 export interface Process {
   readonly me: Answerer;
   running: number;
-  orders: number;
+  readonly state: SampleState;
 }
 
 /** Waits `ms` milliseconds, or less when `signal` aborts, counting the wait in `process.running`. */
@@ -96,10 +100,11 @@ class OrderArgs {
 }
 
 /**
- * `order`: places an order for `item`, taking `ms` milliseconds, and says its number and which
- * process placed it. Keyed replay: a client that sends an idempotency key (the request `_meta`
- * key `IDEMPOTENCY_KEY_META`) gets the first outcome for a retry with the same key on any
- * process, and the order is placed once (with the server's `replay` store; see `node.ts`).
+ * `order`: places an order for `item`, taking `ms` milliseconds, and says its number (from the
+ * shared state: a Redis counter, so numbers are unique across the processes) and which process
+ * placed it. Keyed replay: a client that sends an idempotency key (the request `_meta` key
+ * `IDEMPOTENCY_KEY_META`) gets the first outcome for a retry with the same key on any process,
+ * and the order is placed once (with the server's `replay` store; see `node.ts`).
  */
 @Tool({
   description: 'Place an order (slowly); with an idempotency key it is placed once, whichever process a retry reaches',
@@ -109,8 +114,78 @@ export class Order {
   constructor(private readonly process: Process) {}
   async execute(@Args(OrderArgs) args: OrderArgs, ctx: CallContext): Promise<string> {
     await busyFor(this.process, args.ms, ctx.signal);
-    this.process.orders += 1;
-    return JSON.stringify({ order: this.process.orders, item: args.item, ...this.process.me });
+    const order = await this.process.state.nextOrder();
+    return JSON.stringify({ order, item: args.item, ...this.process.me });
+  }
+}
+
+class EntryArgs {
+  @IsString()
+  @MaxLength(200)
+  entry!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  ms!: number;
+}
+
+/**
+ * `post_entry`: writes `entry` to the shared ledger, taking `ms` milliseconds. `@Resource('ledger')`:
+ * two calls never write at once, whichever processes run them (with the server's shared
+ * scheduling store; see `node.ts`). It records its start and end in the shared state, checks
+ * that it still holds its turn before it writes (`heldTurnOf(ctx).check()`), and writes with its
+ * fencing token, which the ledger refuses when a later turn wrote already. Says which process
+ * wrote, when it started and ended, and its token.
+ */
+@Tool({ description: 'Write an entry to the shared ledger (one writer at a time, across every process)' })
+@Resource('ledger')
+export class PostEntry {
+  constructor(private readonly process: Process) {}
+  async execute(@Args(EntryArgs) args: EntryArgs, ctx: CallContext): Promise<string> {
+    const turn = heldTurnOf(ctx);
+    const fence = turn?.fencingToken;
+    const event = { entry: args.entry, node: this.process.me.node, ...(fence === undefined ? {} : { fence }) };
+    const start = Date.now();
+    await this.process.state.record({ ...event, phase: 'start', at: start });
+    await busyFor(this.process, args.ms, ctx.signal);
+    ctx.signal.throwIfAborted();
+    await turn?.check?.();
+    if (!(await this.process.state.append(args.entry, fence)))
+      throw new Error(`the ledger refused entry ${JSON.stringify(args.entry)}: a later turn wrote already`);
+    const end = Date.now();
+    await this.process.state.record({ ...event, phase: 'end', at: end });
+    return JSON.stringify({
+      ...this.process.me,
+      entry: args.entry,
+      start,
+      end,
+      ...(fence === undefined ? {} : { fence }),
+    });
+  }
+}
+
+class PublishArgs {
+  @IsString()
+  @MaxLength(100)
+  channel!: string;
+
+  @IsString()
+  @MaxLength(1000)
+  message!: string;
+}
+
+/**
+ * `publish`: publishes `message` on `channel`, once the user allowed it: `@Requires` asks the
+ * client ("Allow the tool "publish" to use publish on "news"?"); an "always" answer is kept in the
+ * shared decision store (Redis), so every process honours it, for the same owner only.
+ */
+@Tool({ description: 'Publish a message on a channel (asks first; "always" is remembered by every process)' })
+@Requires({ capabilities: ['publish'], subject: (args: PublishArgs) => args.channel })
+export class Publish {
+  constructor(private readonly process: Process) {}
+  execute(@Args(PublishArgs) args: PublishArgs): string {
+    return `published on ${args.channel} by ${JSON.stringify(this.process.me)}: ${args.message}`;
   }
 }
 
@@ -133,15 +208,18 @@ export class Confirm {
   }
 }
 
-/** The cluster sample's tools (`whoami`, `slow`, `confirm`, `order`), each told which process it runs in. */
-export function clusterTools(me: Answerer): readonly ContractTool[] {
-  const process: Process = { me, running: 0, orders: 0 };
-  return compile([WhoAmI, Slow, Confirm, Order], {
+/**
+ * The cluster sample's tools (`whoami`, `slow`, `confirm`, `order`, `post_entry`, `publish`),
+ * each told which process it runs in and given the shared state.
+ */
+export function clusterTools(me: Answerer, state: SampleState): readonly ContractTool[] {
+  const process: Process = { me, running: 0, state };
+  return compile([WhoAmI, Slow, Confirm, Order, PostEntry, Publish], {
     resolve: (cls) => new (cls as new (process: Process) => object)(process),
   });
 }
 
-/** `cluster://node`: which process read it, and how many orders it placed so far. */
+/** `cluster://node`: which process read it, and how many orders were placed so far (by every process). */
 @StaticResource({
   uri: 'cluster://node',
   description: 'The process that answers this read',
@@ -149,8 +227,8 @@ export function clusterTools(me: Answerer): readonly ContractTool[] {
 })
 export class NodeResource {
   constructor(private readonly process: Process) {}
-  read(): string {
-    return JSON.stringify({ ...this.process.me, orders: this.process.orders });
+  async read(): Promise<string> {
+    return JSON.stringify({ ...this.process.me, orders: await this.process.state.orders() });
   }
 }
 
@@ -173,8 +251,11 @@ export class Briefing {
 }
 
 /** The cluster sample's resource (`cluster://node`) and prompt (`briefing`), each told which process it runs in. */
-export function clusterFeatures(me: Answerer): { resources: ContractResources; prompts: readonly ContractPrompt[] } {
-  const process: Process = { me, running: 0, orders: 0 };
+export function clusterFeatures(
+  me: Answerer,
+  state: SampleState,
+): { resources: ContractResources; prompts: readonly ContractPrompt[] } {
+  const process: Process = { me, running: 0, state };
   const resolve = (cls: Function): object => new (cls as new (process: Process) => object)(process);
   return { resources: compileResources([NodeResource], { resolve }), prompts: compilePrompts([Briefing], { resolve }) };
 }

@@ -7,7 +7,8 @@
  *
  * and run `node scripts/conformance.mjs` to hold it to the suite. `echo` is extra: the
  * Inspector tests and the server benchmark call it. `resources` and `prompts` are the suite's
- * resources, template and prompts, which `toolwright serve` serves beside the tools.
+ * resources, template and prompts, which `toolwright serve` serves beside the tools; `onServe`
+ * takes the served set, which the list-change triggers change (see `list-change-tools.ts`).
  */
 import {
   TestAudioContent,
@@ -41,6 +42,7 @@ import {
   TestInputRequiredMultipleInputs,
 } from './input-round-tools.js';
 import { StaticBinaryResource, StaticTextResource, TemplateDataResource, WatchedResource } from './resources.js';
+import { TestTriggerPromptChange, TestTriggerToolChange } from './list-change-tools.js';
 import {
   TestInputRequiredResultPrompt,
   TestPromptWithArguments,
@@ -69,6 +71,7 @@ export { jsonSchema2020Tool } from './json-schema-tool.js';
 export * from './input-round-tools.js';
 export * from './resources.js';
 export * from './prompts.js';
+export { onServe, TestTriggerToolChange, TestTriggerPromptChange } from './list-change-tools.js';
 
 /** Every tool of the set, in listing order: classes for `compile`, and the hand-built tool. */
 export const tools = [
@@ -98,6 +101,8 @@ export const tools = [
   testCustomHeaders,
   TestInputRequiredListRoots,
   TestInputRequiredMultipleInputs,
+  TestTriggerToolChange,
+  TestTriggerPromptChange,
 ] as const;
 
 /** The resources and the template, in listing order (see `compileResources`). */

@@ -24,6 +24,8 @@ export interface ServeCommand {
   readonly version?: string;
   /** `--profile`: how the argument schemas are listed (default `exact`). */
   readonly profile?: SchemaProfile;
+  /** `--ask`: without a `policy` export, every permission a tool asks for is put to the user (see `policyOf`). */
+  readonly ask?: boolean;
 }
 
 /** `toolwright list <module>`: print the tool definitions (a table, or MCP JSON with `--json`). */
@@ -54,6 +56,8 @@ export interface CallCommand {
   /** The parsed arguments object (`{}` when none were given). */
   readonly args: Record<string, unknown>;
   readonly json: boolean;
+  /** `--ask`: questions (permissions, elicitation) are asked on the terminal (see `callCommand`). */
+  readonly ask?: boolean;
 }
 
 /**
@@ -71,6 +75,8 @@ export interface ProxyCommand {
   readonly version?: string;
   /** `--auth-issuer` and friends: the HTTP side requires tokens of this issuer (see `ProxyAuthConfig`). */
   readonly auth?: ProxyAuthConfig;
+  /** `--ask`: a permission no rule decides is put to the user of the proxy's client (see `proxyCommand`). */
+  readonly ask?: boolean;
 }
 
 /**
@@ -157,13 +163,18 @@ function infoFlags(flags: ReadonlyMap<string, string>): { name?: string; version
 /** The commands, in the order the general help lists them. */
 const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
   serve: {
-    usage: 'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p]',
+    usage:
+      'toolwright serve <module> [--http [host:]port] [--stateless] [--name n] [--version v] [--profile p] [--ask]',
     help: [
       "Serves the module's tools over MCP: stdio by default (stdout carries only MCP messages),",
       'or streamable HTTP with --http (host defaults to 127.0.0.1; port 0 picks a free port; the URL',
       'is printed on stderr). --stateless serves each HTTP request with a fresh server (no sessions,',
       'so no sampling or elicitation). --name and --version set the server info. --profile',
       `(${SCHEMA_PROFILES.join(', ')}) lists the argument schemas as that profile makes them.`,
+      'Permissions (@Requires, ctx.requirePermission) are decided by the module\'s "policy" export (a',
+      'PermissionPolicy, or createPolicy options): its rules first, then the user is asked through',
+      "the client's elicitation. --ask, without a policy export, asks the user for every permission.",
+      'With neither, a tool that needs a permission is denied.',
     ].join('\n'),
     flags: new Map([
       ['--http', 'value'],
@@ -171,6 +182,7 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
       ['--name', 'value'],
       ['--version', 'value'],
       ['--profile', 'value'],
+      ['--ask', 'switch'],
     ]),
     positionals: { min: 1, max: 1 },
     build: ([module], flags) => {
@@ -182,6 +194,7 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
         stateless,
         ...infoFlags(flags),
         ...profileFlag(flags),
+        ...(flags.has('--ask') ? { ask: true } : {}),
       };
     },
   },
@@ -234,13 +247,20 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
     },
   },
   call: {
-    usage: "toolwright call <module> <tool> ['<json arguments>'] [--json]",
+    usage: "toolwright call <module> <tool> ['<json arguments>'] [--json] [--ask]",
     help: [
       'Runs one call through the MCP path (an in-memory client and server) and prints the text of',
       'the result, or with --json the raw CallToolResult. The arguments are one JSON object',
-      '(default {}). Exits 1 when the result is an error.',
+      "(default {}). Exits 1 when the result is an error. Permissions are decided by the module's",
+      '"policy" export (a PermissionPolicy, or createPolicy options); --ask puts every question on',
+      'the terminal (stderr, answered on stdin): the permissions the policy leaves undecided (every',
+      'one without a policy export) and any other question the tool asks. Without --ask nobody is',
+      'asked, and an undecided permission is denied.',
     ].join('\n'),
-    flags: new Map([['--json', 'switch']]),
+    flags: new Map([
+      ['--json', 'switch'],
+      ['--ask', 'switch'],
+    ]),
     positionals: { min: 2, max: 3 },
     build: ([module, tool, args], flags) => ({
       kind: 'call',
@@ -248,11 +268,12 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
       tool: tool!,
       args: args === undefined ? {} : parseCallArguments(args),
       json: flags.has('--json'),
+      ...(flags.has('--ask') ? { ask: true } : {}),
     }),
   },
   proxy: {
     usage:
-      "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
+      "toolwright proxy [NAME=]<url|'command args'>... [--config file.json] [--http [host:]port] [--stateless] [--ask] [--auth-issuer url [--auth-resource url] [--auth-scopes a,b]]",
     help: [
       'Aggregates MCP servers into one server (stdio by default, or streamable HTTP with --http).',
       'Each upstream is a URL or a stdio command line in one word (split at spaces); NAME=',
@@ -263,7 +284,9 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
       'definitions; two servers listing one name without prefixes is an error. --auth-issuer (or',
       '"auth") makes the HTTP side require JWT access tokens (typ at+jwt, RFC 9068; "requireAtJwtTyp":',
       'false also takes typ JWT or none) of that issuer, issued for --auth-resource (default: the',
-      'URL it listens on), with every scope of --auth-scopes.',
+      'URL it listens on), with every scope of --auth-scopes. Permissions: "policy" rules first, then',
+      'read is allowed and anything else denied; --ask asks the user (through the elicitation of',
+      "the proxy's client) for every permission no rule decides instead of denying it.",
     ].join('\n'),
     flags: new Map([
       ['--config', 'value'],
@@ -274,6 +297,7 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
       ['--auth-issuer', 'value'],
       ['--auth-resource', 'value'],
       ['--auth-scopes', 'value'],
+      ['--ask', 'switch'],
     ]),
     positionals: { min: 0, max: Number.POSITIVE_INFINITY },
     build: (positionals, flags) => {
@@ -290,6 +314,7 @@ const COMMAND_SPECS: Readonly<Record<CommandName, CommandSpec>> = {
         stateless,
         ...infoFlags(flags),
         ...optional('auth', auth),
+        ...(flags.has('--ask') ? { ask: true } : {}),
       };
     },
   },
@@ -323,7 +348,8 @@ export function helpText(topic?: HelpCommand['topic']): string {
     'exports classes decorated with @Tool, or `tools`: an array of tool classes, instances or',
     'contract tools, or a function returning one (for tools whose constructors need arguments).',
     'Its @StaticResource, @ResourceTemplate and @Prompt classes (or `resources` and `prompts`',
-    'arrays) are served and listed beside the tools; a `changes` export announces resource changes.',
+    'arrays) are served and listed beside the tools; a `changes` export announces resource changes,',
+    'and an `onServe(served)` export is given the running server, to add and remove tools later.',
     '',
   ].join('\n');
 }

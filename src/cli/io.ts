@@ -15,4 +15,9 @@ export interface CliIo {
    * it; tests resolve it themselves.
    */
   stopRequested(): Promise<void>;
+  /**
+   * Reads one line the user typed on standard input, without its line break; `undefined` at the
+   * end of input. `call --ask` answers questions with it; without it nobody can be asked.
+   */
+  readonly readLine?: () => Promise<string | undefined>;
 }

@@ -1,15 +1,17 @@
 import { ContractError, type ContractPrompt, type ContractResources } from '../contract/index.js';
 import { getPromptOptions, getResourceTemplateOptions, getStaticResourceOptions } from '../decorators/index.js';
 import { compilePrompts, compileResources } from '../compiler/index.js';
-import { isServerChanges, type ServerChanges } from '../mcp/index.js';
+import { isServerChanges, type ServedSet, type ServerChanges } from '../mcp/index.js';
 import { kindOf, errorText } from '../util/describe.js';
 import { CliError } from './cli-error.js';
 
-/** What a module serves besides tools, compiled, and where it announces changes. */
+/** What a module serves besides tools, compiled, where it announces changes, and what it wants told once served. */
 export interface LoadedFeatures {
   readonly resources: ContractResources | undefined;
   readonly prompts: readonly ContractPrompt[] | undefined;
   readonly changes: ServerChanges | undefined;
+  /** The module's `onServe` export: called once serving, with what it serves (to change it later). */
+  readonly onServe: ((served: ServedSet) => unknown) | undefined;
 }
 
 /**
@@ -17,8 +19,10 @@ export interface LoadedFeatures {
  * `compilePrompts`), each `undefined` when the module gives none: its `resources` (or `prompts`)
  * export, an array of classes, instances and contract values or a function returning one (called
  * once, with no arguments), else every exported `@StaticResource` / `@ResourceTemplate` (or
- * `@Prompt`) class, in export-name order; and its `changes` export, a `ServerChanges` the
- * application announces resource changes on. Fails with a `CliError` naming the module for a
+ * `@Prompt`) class, in export-name order; its `changes` export, a `ServerChanges` the
+ * application announces resource changes on; and its `onServe` export, a function `toolwright
+ * serve` calls once serving with the running server's `ServedSet` (so the module can add and
+ * remove tools, resources and prompts later). Fails with a `CliError` naming the module for a
  * malformed export, a function that fails, or the compile problems.
  */
 export async function featuresExported(exports: Record<string, unknown>, modulePath: string): Promise<LoadedFeatures> {
@@ -33,11 +37,17 @@ export async function featuresExported(exports: Record<string, unknown>, moduleP
   const changes = exports.changes;
   if (changes !== undefined && !isServerChanges(changes))
     throw new CliError(`module ${module}: its "changes" export must be a ServerChanges, got ${kindOf(changes)}`);
+  const onServe = exports.onServe;
+  if (onServe !== undefined && typeof onServe !== 'function')
+    throw new CliError(
+      `module ${module}: its "onServe" export must be a function (served) => void, got ${kindOf(onServe)}`,
+    );
   return {
     resources:
       resources === undefined ? undefined : compiled(() => compileResources(resources), modulePath, 'resources'),
     prompts: prompts === undefined ? undefined : compiled(() => compilePrompts(prompts), modulePath, 'prompts'),
     changes: changes as ServerChanges | undefined,
+    onServe: onServe as LoadedFeatures['onServe'],
   };
 }
 

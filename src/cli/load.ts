@@ -6,6 +6,8 @@ import { kindOf, errorText } from '../util/describe.js';
 import { getToolOptions } from '../decorators/index.js';
 import { compile, type SchemaProfile } from '../compiler/index.js';
 import { featuresExported, type LoadedFeatures } from './load-features.js';
+import { policyExported } from './load-policy.js';
+import type { PermissionPolicy } from '../runtime/index.js';
 import { CliError } from './cli-error.js';
 
 export { CliError } from './cli-error.js';
@@ -17,6 +19,8 @@ export interface LoadedTools extends LoadedFeatures {
   /** The module's file name without extension, or its folder's name for `index`/`main`. */
   readonly defaultName: string;
   readonly tools: readonly ContractTool[];
+  /** The module's `policy` export, as a policy (see `policyExported`); `undefined` when it has none. */
+  readonly policy?: PermissionPolicy;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface LoadedTools extends LoadedFeatures {
  * export-name order; other exports are ignored. Classes are instantiated with `new Class()`.
  *
  * Its resources, prompts and `changes` are read as `featuresExported` says; a module may give
- * those without tools.
+ * those without tools. Its `policy` export, when it has one, is read as `policyExported` says.
  *
  * Fails with a `CliError` naming the module: the file does not exist
  * (`cannot load module "x": file not found`), importing it throws (`cannot load module "x":
@@ -53,6 +57,7 @@ export async function loadTools(
   }
   const given = await toolsExported(exports, modulePath);
   const features = await featuresExported(exports, modulePath);
+  const policy = policyExported(exports, modulePath);
   if (given.length === 0 && features.resources === undefined && features.prompts === undefined) {
     throw new CliError(
       `module ${JSON.stringify(modulePath)} exports no tools: export classes decorated with @Tool, or a "tools" array of tool classes, instances or contract tools (resources and prompts: @StaticResource, @ResourceTemplate and @Prompt classes, or "resources" and "prompts" arrays)`,
@@ -69,7 +74,7 @@ export async function loadTools(
       throw new CliError(`module ${JSON.stringify(modulePath)}: ${error.message.replace(/^toolwright: /, '')}`);
     throw new CliError(`module ${JSON.stringify(modulePath)}: cannot compile its tools: ${errorText(error)}`);
   }
-  return { path, defaultName: defaultNameOf(path), tools, ...features };
+  return { path, defaultName: defaultNameOf(path), tools, ...features, ...(policy === undefined ? {} : { policy }) };
 }
 
 /** What the module offers as tools, before compiling: its `tools` list (or factory) or its `@Tool` classes. */

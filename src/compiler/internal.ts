@@ -8,5 +8,5 @@ export { problemsText } from './validation/ajv.js';
 export { checkValidatorOption } from './validation/validator.js';
 export { checkOutputSchema } from './validation/output-check.js';
 export { compiledEntryOf, registerCompiledEntry, type CompiledEntry } from './compile/entry.js';
-export { compileInDialect, dialectOf, type SchemaDialect } from './validation/dialect.js';
+export { compileInDialect, dialectOf, unknownDialectWarning, type SchemaDialect } from './validation/dialect.js';
 export { featureEntryOf, registerFeatureEntry, type FeatureEntry } from './compile/feature-entry.js';

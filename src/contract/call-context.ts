@@ -86,10 +86,13 @@ const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> 
 };
 
 /**
- * The last record written through each context's `writeRecord` (keyed by that function, which
- * copies of a context share).
+ * Where a context's `writeRecord` keeps the last record written: a property of that function
+ * (which copies of a context share) under a key only this module holds. A property, not a
+ * `WeakMap` entry: one ephemeron per call costs the collector more than the call's own work.
  */
-const writtenRecords = new WeakMap<object, { last: ToolRecord | undefined }>();
+const WRITTEN = Symbol('toolwright.writtenRecord');
+
+type RecordWriter = ((ns: string, data: unknown) => void) & { [WRITTEN]?: { last: ToolRecord | undefined } };
 
 /**
  * A context's `writeRecord`: keeps the last record written (a string `data` as `RawJsonData`, raw
@@ -98,11 +101,11 @@ const writtenRecords = new WeakMap<object, { last: ToolRecord | undefined }>();
  */
 function recorderOf(forward: ((ns: string, data: unknown) => void) | undefined): (ns: string, data: unknown) => void {
   const slot: { last: ToolRecord | undefined } = { last: undefined };
-  const write = (ns: string, data: unknown): void => {
+  const write: RecordWriter = (ns: string, data: unknown): void => {
     slot.last = Object.freeze({ ns, data: typeof data === 'string' ? new RawJsonData(data) : data });
     forward?.(ns, data);
   };
-  writtenRecords.set(write, slot);
+  write[WRITTEN] = slot;
   return write;
 }
 
@@ -112,7 +115,7 @@ function recorderOf(forward: ((ns: string, data: unknown) => void) | undefined):
  */
 export function writtenRecordOf(ctx: CallContext): ToolRecord | undefined {
   const write = (ctx as { writeRecord?: unknown }).writeRecord;
-  return typeof write === 'function' ? writtenRecords.get(write)?.last : undefined;
+  return typeof write === 'function' ? (write as RecordWriter)[WRITTEN]?.last : undefined;
 }
 
 /**

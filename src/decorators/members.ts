@@ -1,3 +1,4 @@
+import { cleanText } from '../util/clean-text.js';
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { checkOnApply, methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
@@ -64,13 +65,17 @@ export function Args(dto?: Function): ParameterDecorator {
   };
 }
 
-/** Describes a property of an arguments or result class; the text becomes its schema `description`. */
+/**
+ * Describes a property of an arguments or result class; the text becomes its schema
+ * `description`, as the author means it (surrounding whitespace and the common indentation of a
+ * multi-line template literal removed; see `cleanText`).
+ */
 export function Description(text: string): PropertyDecorator {
   const checked = checkOnApply('@Description()', () => {
     if (typeof text !== 'string' || text.trim() === '') {
       throw new DecoratorError(`@Description(): the text must be a non-empty string, got ${JSON.stringify(text)}`);
     }
-    return text;
+    return cleanText(text);
   });
   return (...args: unknown[]) => {
     const { cls, property } = propertyTarget('@Description()', args);
@@ -96,7 +101,10 @@ export function Field(options: FieldOptions): PropertyDecorator {
         `@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`,
       );
     }
-    return Object.freeze({ ...(given as FieldOptions) });
+    const field = given as FieldOptions;
+    return Object.freeze(
+      field.description === undefined ? { ...field } : { ...field, description: cleanText(field.description) },
+    );
   });
   return (...args: unknown[]) => {
     const { cls, property } = propertyTarget('@Field()', args);

@@ -1,3 +1,4 @@
+import { cleanText } from '../util/clean-text.js';
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
@@ -20,7 +21,7 @@ function checkOptions(options: unknown): PromptOptions {
       `${DECORATOR}: "description" is required and must be a string, got ${kindOf(given.description)}`,
     );
   optionalClass(DECORATOR, 'args', given.args);
-  return given as unknown as PromptOptions;
+  return { ...(given as unknown as PromptOptions), description: cleanText(given.description) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { cleanText } from '../util/clean-text.js';
 import { DecoratorError } from '../contract/index.js';
 import { parseUriTemplate } from '../util/uri-template.js';
 import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
@@ -41,7 +42,11 @@ function checkOptions(options: unknown): ResourceTemplateOptions {
   optionalMimeType(DECORATOR, given.mimeType);
   optionalClass(DECORATOR, 'args', given.args);
   const annotations = checkAnnotations(DECORATOR, given.annotations);
-  return { ...(given as unknown as ResourceTemplateOptions), ...(annotations === undefined ? {} : { annotations }) };
+  return {
+    ...(given as unknown as ResourceTemplateOptions),
+    ...(typeof given.description === 'string' ? { description: cleanText(given.description) } : {}),
+    ...(annotations === undefined ? {} : { annotations }),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { cleanText } from '../util/clean-text.js';
 import { DecoratorError, RESOURCE_URI_PATTERN } from '../contract/index.js';
 import { parseUriTemplate } from '../util/uri-template.js';
 import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
@@ -27,7 +28,11 @@ function checkOptions(options: unknown): StaticResourceOptions {
   if (size !== undefined && (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0))
     throw new DecoratorError(`${DECORATOR}: "size" must be a whole number of bytes (0 or more), got ${shown(size)}`);
   const annotations = checkAnnotations(DECORATOR, given.annotations);
-  return { ...(given as unknown as StaticResourceOptions), ...(annotations === undefined ? {} : { annotations }) };
+  return {
+    ...(given as unknown as StaticResourceOptions),
+    ...(typeof given.description === 'string' ? { description: cleanText(given.description) } : {}),
+    ...(annotations === undefined ? {} : { annotations }),
+  };
 }
 
 /**

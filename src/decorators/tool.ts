@@ -1,5 +1,6 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
+import { cleanText } from '../util/clean-text.js';
 import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims, setToolOptions, type ToolOptions } from './metadata.js';
 import { checkScopes } from './scopes.js';
@@ -33,15 +34,18 @@ function checkToolOptions(options: unknown): ToolOptions {
       );
     return {
       ...(given as unknown as ToolOptions),
+      description: cleanText(given.description),
       scopes: checkScopes('@Tool() "scopes"', given.scopes, "scopes: ['issues:write']"),
     };
   }
-  return given as unknown as ToolOptions;
+  return { ...(given as unknown as ToolOptions), description: cleanText(given.description) };
 }
 
 /**
  * Marks a class as a tool. The class must have an `execute(args, ctx)` method (checked by
- * `compile`). `description` is required; `name` defaults to the class name in snake_case
+ * `compile`). `description` is required, and listed as the author means it (surrounding
+ * whitespace and the common indentation of a multi-line template literal removed; see
+ * `cleanText`); `name` defaults to the class name in snake_case
  * without a trailing `Tool`; `args` defaults to `execute`'s first parameter type; `scopes` is the
  * same as `@Scopes(...)` (the scopes a caller's token must hold).
  * Throws a `DecoratorError` as the class is defined for a non-class target or a bad option,

@@ -5,11 +5,13 @@
 export { keepServingOnFloatingRejections } from './transports/process-guard.js';
 // The Nest module serves one prepared tool set per application, as serveHttp does.
 export { serverFor } from './server/create-server.js';
+export { LiveSet } from './server/live-set.js';
+export { servedSetFacade, withServedSet } from './server/served-set.js';
 export { servedToolsOf, type ServedTool } from './server/served-tools.js';
 // toolwright/testing answers a call in process exactly as a tools/call is answered.
 export { mcpResultOf, toolCallOf } from './server/call.js';
 export { ParkedRuns } from './server/input-rounds/parked-runs.js';
-export { toolScopesOf } from './auth/tool-scopes.js';
+export { liveToolScopes, toolScopesOf } from './auth/tool-scopes.js';
 export { servedFeaturesOf, type ServedFeatures } from './server/features.js';
 // toolwright/testing answers resource, prompt and completion requests in process as the server does.
 export {

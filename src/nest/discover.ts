@@ -31,9 +31,10 @@ export interface DiscoveredTool {
  * provider holds. Throws one `ContractError` listing every problem: two providers with one tool
  * name (`duplicate-name`, naming both classes and their modules) and a static `@Tool` provider
  * Nest left without an object instance (`resolve-failed`, naming the class and module).
- * Providers are returned in Nest's module order.
+ * Providers are returned in Nest's module order. With `modules`, only the providers of those
+ * modules (their classes, as `DiscoveryService`'s `include` takes them) are looked at.
  */
-export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
+export function discoverTools(discovery: DiscoveryService, modules?: readonly Function[]): DiscoveredTool[] {
   const issues: ContractIssue[] = [];
   const found = discoverMarked(
     discovery,
@@ -41,6 +42,7 @@ export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
     (cls) => getToolOptions(cls)!.name ?? inferToolName(cls.name),
     '@Tool',
     issues,
+    modules,
   );
   issues.push(...duplicateIssues(found));
   if (issues.length > 0) throw new ContractError(issues);
@@ -49,8 +51,9 @@ export function discoverTools(discovery: DiscoveryService): DiscoveredTool[] {
 
 /**
  * Every provider whose class is `marked` (found as `discoverTools` finds tool classes), named by
- * `nameOf`, in Nest's module order; a static one Nest left without an object instance is a
- * `resolve-failed` issue naming `decorator`, the class and the module. Internal to the module.
+ * `nameOf`, in Nest's module order (of `modules` only, when given); a static one Nest left without
+ * an object instance is a `resolve-failed` issue naming `decorator`, the class and the module.
+ * Internal to the module.
  */
 export function discoverMarked(
   discovery: DiscoveryService,
@@ -58,9 +61,10 @@ export function discoverMarked(
   nameOf: (cls: Function) => string,
   decorator: string,
   issues: ContractIssue[],
+  modules?: readonly Function[],
 ): DiscoveredTool[] {
   const found: DiscoveredTool[] = [];
-  for (const wrapper of discovery.getProviders()) {
+  for (const wrapper of discovery.getProviders(modules === undefined ? undefined : { include: [...modules] })) {
     const cls = markedClassOf(wrapper, marked);
     if (cls === undefined) continue;
     const moduleName = wrapper.host?.name ?? '(unknown module)';

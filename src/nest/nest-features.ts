@@ -33,9 +33,10 @@ const isResourceClass = (cls: Function): boolean =>
  * `@StaticResource`, `@ResourceTemplate` or `@Prompt` (as `discoverTools` finds `@Tool`
  * providers: the class, a `@...` token of a factory, or the class of the instance a value
  * provider holds). Throws one `ContractError` listing every static provider Nest left without an
- * instance (`resolve-failed`). Duplicate URIs and names are found when they are compiled.
+ * instance (`resolve-failed`). Duplicate URIs and names are found when they are compiled. With
+ * `modules`, only the providers of those modules are looked at.
  */
-export function discoverFeatures(discovery: DiscoveryService): DiscoveredFeatures {
+export function discoverFeatures(discovery: DiscoveryService, modules?: readonly Function[]): DiscoveredFeatures {
   const issues: ContractIssue[] = [];
   const resources = discoverMarked(
     discovery,
@@ -43,6 +44,7 @@ export function discoverFeatures(discovery: DiscoveryService): DiscoveredFeature
     (cls) => cls.name,
     '@StaticResource/@ResourceTemplate',
     issues,
+    modules,
   );
   const prompts = discoverMarked(
     discovery,
@@ -50,6 +52,7 @@ export function discoverFeatures(discovery: DiscoveryService): DiscoveredFeature
     (cls) => getPromptOptions(cls)!.name ?? inferToolName(cls.name),
     '@Prompt',
     issues,
+    modules,
   );
   if (issues.length > 0) throw new ContractError(issues);
   return { resources, prompts };

@@ -1,6 +1,8 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
-import type { AuthOptions, HttpHandlerOptions, TaskOptions } from '../mcp/index.js';
+import type { AuthOptions, CacheHints, HttpHandlerOptions, ServerOptions, TaskOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
+import { checkTelemetryOption } from '../runtime/internal.js';
+import { checkOptionsObject, optionKeys } from '../util/options.js';
 
 /** How `ToolwrightModule` serves the tools it found. */
 export type ToolwrightTransport = 'stdio' | 'http' | 'none';
@@ -47,6 +49,11 @@ export interface ToolwrightModuleOptions {
    */
   readonly hideForbiddenTools?: boolean;
   /**
+   * The caching hints of the list and read results in the 2026-07-28 era (see `CacheHints`;
+   * default `ttlMs` 0, each result's scope by what it is). Checked when the module starts.
+   */
+  readonly cacheHints?: CacheHints;
+  /**
    * How long the application's shutdown waits for tool calls in flight (default 5000 ms). A call
    * still running then is answered `SHUT_DOWN_MID_CALL_TEXT` (`the server shut down before the
    * call finished; it may or may not have taken effect`, an `isError` result), and its signal is
@@ -60,6 +67,38 @@ export interface ToolwrightModuleOptions {
    * task finished"); default 5000 ms. See `TaskOptions`.
    */
   readonly tasks?: TaskOptions;
+  /**
+   * Told every record of every served call, in order, as the call core learns of it (each
+   * `ctx.writeRecord` as it is written, then the returned and the permissions record), exactly
+   * as the call core's `onRecord` option says (see `CallCoreOptions.onRecord`). The same hook may
+   * come from `TOOLWRIGHT_CALL_OPTIONS` instead; given by both, the application's start fails.
+   */
+  readonly onRecord?: CallCoreOptions['onRecord'];
+  /**
+   * The 2026-07-28 era's input rounds, as `serveHttp`'s `inputRounds` (see `InputRoundOptions`):
+   * `nodeId` (in front of every `requestState` this process mints, and, over HTTP, of every
+   * session id unless `http.nodeId` says otherwise) and `relay` (a `redisRelayBus`, so a retry
+   * that reaches another process of the cluster is relayed to this one). With a relay, the module
+   * listens on it before the application serves, and the application's start fails when it
+   * cannot. See docs/cluster.md.
+   */
+  readonly inputRounds?: ServerOptions['inputRounds'];
+  /** Where keyed calls are deduplicated, as `serveHttp`'s `replay` (a `RedisReplayStore` for a cluster). */
+  readonly replay?: ServerOptions['replay'];
+  /**
+   * How calls are scheduled by their claims, as `serveHttp`'s `scheduling` (with a
+   * `RedisSchedulingStore` as `store`, `@Resource`, `@Sequential` and `@Barrier` hold across the
+   * processes).
+   */
+  readonly scheduling?: ServerOptions['scheduling'];
+  /**
+   * OpenTelemetry for the module's requests and calls (see `CallCoreOptions.telemetry` and
+   * docs/observability.md): on by default whenever a tracer or meter provider is registered, and
+   * free without one; `{ recordArguments, recordResults }` opts in to values on the spans,
+   * `false` switches it off. The same option may come from `TOOLWRIGHT_CALL_OPTIONS` instead;
+   * given by both, the application's start fails.
+   */
+  readonly telemetry?: CallCoreOptions['telemetry'];
 }
 
 /**
@@ -155,7 +194,7 @@ export interface ToolwrightOutputLimits {
 export const DEFAULT_MCP_PATH = '/mcp';
 
 /** Every key of `ToolwrightModuleOptions`, in the order the error message lists them. */
-const MODULE_OPTION_KEYS: readonly string[] = [
+const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'name',
   'version',
   'instructions',
@@ -164,12 +203,18 @@ const MODULE_OPTION_KEYS: readonly string[] = [
   'http',
   'auth',
   'hideForbiddenTools',
+  'cacheHints',
   'shutdownTimeoutMs',
+  'onRecord',
+  'telemetry',
+  'inputRounds',
+  'replay',
+  'scheduling',
   'tasks',
-];
+);
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */
-export const ASYNC_OPTION_KEYS: readonly string[] = [
+export const ASYNC_OPTION_KEYS = optionKeys<ToolwrightModuleAsyncOptions>()(
   'imports',
   'inject',
   'useFactory',
@@ -177,18 +222,7 @@ export const ASYNC_OPTION_KEYS: readonly string[] = [
   'useExisting',
   'provideInjectionTokensFrom',
   'isGlobal',
-];
-
-/**
- * Throws a `TypeError` naming the first key of `options` that `known` lacks, as
- * `<where>: unknown option "key" (known options: a, b, ...)`.
- */
-export function refuseUnknownKeys(where: string, options: object, known: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key))
-      throw new TypeError(`${where}: unknown option ${JSON.stringify(key)} (known options: ${known.join(', ')})`);
-  }
-}
+);
 
 /**
  * Checks the module's options and throws a `TypeError` naming the first bad one: an unknown key
@@ -204,7 +238,7 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
     throw new TypeError(
       `${where}: the options must be an object { name, version, transport }, got ${options === null ? 'null' : typeof options}`,
     );
-  refuseUnknownKeys(where, options, [...MODULE_OPTION_KEYS, ...also]);
+  checkOptionsObject(where, options, [...MODULE_OPTION_KEYS, ...also]);
   const given = options as Partial<ToolwrightModuleOptions>;
   if (typeof given.name !== 'string' || given.name === '')
     throw new TypeError(`${where}: "name" must be a non-empty string (the server's name)`);
@@ -227,5 +261,15 @@ export function checkModuleOptions(options: unknown, also: readonly string[] = [
   }
   if (given.hideForbiddenTools !== undefined && typeof given.hideForbiddenTools !== 'boolean')
     throw new TypeError(`${where}: "hideForbiddenTools" must be true or false`);
+  if (given.onRecord !== undefined && typeof given.onRecord !== 'function')
+    throw new TypeError(`${where}: "onRecord" must be a function (record, call) => void`);
+  for (const key of ['inputRounds', 'replay'] as const) {
+    const value = given[key];
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+      throw new TypeError(
+        `${where}: "${key}" must be an object (${key === 'replay' ? 'a replay store' : 'see InputRoundOptions'}), got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      );
+  }
+  checkTelemetryOption(given.telemetry, where);
   return given as ToolwrightModuleOptions;
 }

@@ -10,31 +10,32 @@ import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef, M
 import type { Server as NetServer } from 'node:net';
 import type { Server } from '@modelcontextprotocol/server';
 import type { CompileOptions } from '../compiler/index.js';
-import type { ContractTool, Session } from '../contract/index.js';
+import type { ContractPrompt, ContractResources, ContractTool, Session } from '../contract/index.js';
 // The edge's narrower faces, so the module never loads the client and proxy parts of toolwright/mcp.
 import {
   connectStdio,
   createHttpHandler,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  DEFAULT_LIVE_PATH,
+  DEFAULT_READY_PATH,
   type McpHttpHandler,
   type StdioHandle,
 } from '../mcp/transports/index.js';
-import type { ServerInfo, ServerOptions } from '../mcp/server/index.js';
+import type { ServedSet, ServerInfo, ServerOptions, SetChange } from '../mcp/server/index.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, type AuthOptions } from '../mcp/auth/index.js';
 import {
+  LiveSet,
   ParkedRuns,
   changeBusOf,
-  servedFeaturesOf,
-  servedToolsOf,
+  liveToolScopes,
+  servedSetFacade,
   serverFor,
   stopTasksOf,
-  toolScopesOf,
   type ProtocolEra,
-  type ServedFeatures,
-  type ServedTool,
 } from '../mcp/internal.js';
-import { ServerChanges } from '../mcp/server/index.js';
+import { ServerChanges, SetChangeError } from '../mcp/server/index.js';
 import { discoverFeatures, nestFeatures } from './nest-features.js';
+import type { NestToolsContext } from './nest-tool.js';
 import { registerCompiledEntry } from '../compiler/internal.js';
 import { discoverTools, scopedGlobalEnhancers } from './discover.js';
 import { CallDrain } from './drain.js';
@@ -96,11 +97,15 @@ function toolsSummary(tools: readonly ContractTool[]): string {
  * find_order, greet` (a wildcard address shown as `127.0.0.1`; at most ten names).
  */
 @Injectable()
-export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
-  private served: readonly ContractTool[] = [];
-  private prepared: ReadonlyMap<string, ServedTool> = new Map();
-  private features: ServedFeatures | undefined;
+export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy, ServedSet {
+  private live: LiveSet | undefined;
+  private set: ServedSet | undefined;
   private stopChangeBus: (() => void) | undefined;
+  private nestContext: NestToolsContext | undefined;
+  /** Everything the server served at some time, whose `close()` the shutdown calls once. */
+  private readonly everServed = new Set<{ close?(): Promise<void> }>();
+  /** What each module given to `addModule` added, by module. */
+  private readonly fromModules = new Map<Function, ModuleEntries>();
 
   /**
    * Where the application announces that its resources changed (inject `ToolwrightServer` and
@@ -109,7 +114,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
    */
   readonly changes = new ServerChanges();
   private serverOptions: ServerOptions = {};
-  private readonly runs = new ParkedRuns();
+  private readonly runs: ParkedRuns;
   private handler: McpHttpHandler | undefined;
   private stdio: StdioHandle | undefined;
   private resolveClosed!: () => void;
@@ -131,11 +136,124 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     private readonly moduleRef: ModuleRef,
     private readonly adapterHost: HttpAdapterHost,
     private readonly modules: ModulesContainer,
-  ) {}
+  ) {
+    this.runs = new ParkedRuns(options.inputRounds);
+  }
 
-  /** The served tools, in discovery order (their names, schemas and claims as clients see them). */
+  /**
+   * The tools served now, in discovery order then the order they were added (their names, schemas
+   * and claims as clients see them).
+   */
   get tools(): readonly ContractTool[] {
-    return this.served;
+    return this.live?.toolList ?? [];
+  }
+
+  /** The resources and resource templates served now. */
+  get resources(): ContractResources {
+    return this.live?.resourceEntries ?? [];
+  }
+
+  /** The prompts served now. */
+  get prompts(): readonly ContractPrompt[] {
+    return this.live?.promptEntries ?? [];
+  }
+
+  /**
+   * Serves the `@Tool`, `@StaticResource`, `@ResourceTemplate` and `@Prompt` providers of
+   * `module`, a module the application loaded after it started (`await lazyModuleLoader.load(()
+   * => ReportsModule)`, then `addModule(ReportsModule)`): they are discovered, compiled and served
+   * exactly as the providers found at start (inside Nest's guards, interceptors and filters, with
+   * the application's call options), a name served already replaced, and every connected client
+   * is told (see `ServedSet`). Throws the discovery's and the compiler's `ContractError`s, and a
+   * `SetChangeError` for a change that is refused (the module was added already, it holds no such
+   * provider, or a tool cannot be served); nothing is served of it then. Only after `onModuleInit`.
+   */
+  addModule(module: Function): void {
+    if (this.fromModules.has(module))
+      throw new SetChangeError(`addModule: ${module.name} is served already; removeModule(${module.name}) first`);
+    const entries = this.entriesOf(this.discovered(module));
+    if (entries.tools.length === 0 && entries.resources.length === 0 && entries.prompts.length === 0)
+      throw new SetChangeError(
+        `addModule: ${module.name} has no @Tool, @StaticResource, @ResourceTemplate or @Prompt provider (load it with LazyModuleLoader first)`,
+      );
+    this.change(
+      {
+        ...(entries.tools.length > 0 ? { addTools: entries.tools } : {}),
+        ...(entries.resources.length > 0 ? { addResources: entries.resources } : {}),
+        ...(entries.prompts.length > 0 ? { addPrompts: entries.prompts } : {}),
+      },
+      'addModule',
+    );
+    this.fromModules.set(module, entries);
+  }
+
+  /**
+   * Stops serving what `addModule(module)` added (what another module replaced since stays), and
+   * tells the clients. A call already running finishes; Nest keeps the module loaded. Throws a
+   * `SetChangeError` when the module was not added.
+   */
+  removeModule(module: Function): void {
+    const entries = this.fromModules.get(module);
+    if (entries === undefined) throw new SetChangeError(`removeModule: ${module.name} was not added with addModule`);
+    const live = this.requireLive('removeModule');
+    const tools = entries.tools.filter((tool) => live.tools.get(tool.name)?.prepared.tool === tool);
+    const resources = entries.resources.filter((made) => live.resourceEntries.includes(made));
+    const prompts = entries.prompts.filter((prompt) => live.promptEntries.includes(prompt));
+    this.change(
+      {
+        ...(tools.length > 0 ? { removeTools: tools.map((tool) => tool.name) } : {}),
+        ...(resources.length > 0 ? { removeResources: resources.map(resourceKeyOf) } : {}),
+        ...(prompts.length > 0 ? { removePrompts: prompts.map((prompt) => prompt.name) } : {}),
+      },
+      'removeModule',
+    );
+    this.fromModules.delete(module);
+  }
+
+  /**
+   * Serves contract tools too (hand-built or compiled, served as they are, outside Nest's
+   * enhancers; see `ServedSet`).
+   */
+  addTools(tools: readonly ContractTool[]): void {
+    this.change({ addTools: this.calls.track(tools) }, 'addTools');
+  }
+
+  /** Stops serving the tools named (see `ServedSet`). */
+  removeTools(names: readonly string[]): void {
+    this.change({ removeTools: names }, 'removeTools');
+  }
+
+  /** Serves contract resources and templates too (see `ServedSet`). */
+  addResources(resources: ContractResources): void {
+    this.change({ addResources: resources }, 'addResources');
+  }
+
+  /** Stops serving the resources (by URI) and templates (by URI template) named (see `ServedSet`). */
+  removeResources(keys: readonly string[]): void {
+    this.change({ removeResources: keys }, 'removeResources');
+  }
+
+  /** Serves contract prompts too (see `ServedSet`). */
+  addPrompts(prompts: readonly ContractPrompt[]): void {
+    this.change({ addPrompts: prompts }, 'addPrompts');
+  }
+
+  /** Stops serving the prompts named (see `ServedSet`). */
+  removePrompts(names: readonly string[]): void {
+    this.change({ removePrompts: names }, 'removePrompts');
+  }
+
+  /** Applies several changes at once (see `ServedSet.update`); tools given are tracked for the shutdown's drain. */
+  update(change: SetChange): void {
+    const tracked =
+      change.tools === undefined && change.addTools === undefined
+        ? change
+        : {
+            ...change,
+            ...(change.tools === undefined ? {} : { tools: this.calls.track(change.tools) }),
+            ...(change.addTools === undefined ? {} : { addTools: this.calls.track(change.addTools) }),
+          };
+    this.change(tracked, 'update');
   }
 
   /** True once the application began shutting down: new calls are refused from then on. */
@@ -157,25 +275,88 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
    * changes reach it.
    */
   createMcpServer(transport: Session['transport'] = 'other', era?: 'legacy' | 'modern'): Server {
-    return serverFor(this.info, this.prepared, { ...this.serverOptions, transport }, this.runs, this.features, era);
+    return serverFor(
+      this.info,
+      this.requireLive('createMcpServer'),
+      { ...this.serverOptions, transport },
+      this.runs,
+      era,
+    );
   }
 
   /**
-   * Nest's hook: discovers, compiles and prepares the tools; over HTTP, mounts the endpoint. Bad
-   * tools or options fail the application's start here.
+   * Nest's hook: discovers, compiles and prepares the tools; with an `inputRounds.relay`, listens
+   * on it; over HTTP, mounts the endpoint. Bad tools or options, or a relay that cannot listen,
+   * fail the application's start here.
    */
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     const lookup: ProviderLookup = (token) => this.optional(token);
-    const discovered = discoverTools(this.discovery);
     const compileOptions: Omit<CompileOptions, 'resolve' | 'resolveForCall'> = compileOptionsOf(lookup);
-    const scopedGlobals = scopedGlobalEnhancers(this.modules);
-    let tools = nestTools(discovered, {
+    this.nestContext = {
       contextCreator: this.contextCreator,
       moduleRef: this.moduleRef,
       compileOptions,
-      scopedGlobals,
+      scopedGlobals: scopedGlobalEnhancers(this.modules),
+    };
+    const entries = this.entriesOf(this.discovered(undefined));
+    const callOptions = callOptionsOf(lookup);
+    if (this.options.telemetry !== undefined && callOptions.telemetry !== undefined)
+      throw new TypeError(
+        'ToolwrightModule: "telemetry" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
+      );
+    if (this.options.onRecord !== undefined && callOptions.onRecord !== undefined)
+      throw new TypeError(
+        'ToolwrightModule: "onRecord" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
+      );
+    const { onRecord, telemetry, hideForbiddenTools, cacheHints, inputRounds, replay, scheduling, tasks } =
+      this.options;
+    this.serverOptions = {
+      ...callOptions,
+      ...(onRecord === undefined ? {} : { onRecord }),
+      ...(telemetry === undefined ? {} : { telemetry }),
+      ...(hideForbiddenTools === undefined ? {} : { hideForbiddenTools }),
+      ...(cacheHints === undefined ? {} : { cacheHints }),
+      ...(inputRounds === undefined ? {} : { inputRounds }),
+      ...(replay === undefined ? {} : { replay }),
+      ...(scheduling === undefined ? {} : { scheduling }),
+      ...(tasks === undefined ? {} : { tasks }),
+    };
+    // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
+    this.live = new LiveSet({
+      where: 'ToolwrightModule',
+      tools: entries.tools,
+      options: {
+        ...this.serverOptions,
+        ...(entries.resources.length > 0 ? { resources: entries.resources } : {}),
+        ...(entries.prompts.length > 0 ? { prompts: entries.prompts } : {}),
+        changes: this.changes,
+      },
     });
-    tools = this.calls.track(tools);
+    this.set = servedSetFacade(this.live);
+    this.noteServed(entries);
+    // With a relay, this node listens for retries relayed to it before it takes requests.
+    await this.runs.open();
+    if (this.options.transport === 'http') this.mountHttp();
+  }
+
+  /** The `@Tool`, resource and prompt providers of the application (of `module` only, when given). */
+  private discovered(module: Function | undefined): {
+    readonly tools: ReturnType<typeof discoverTools>;
+    readonly features: ReturnType<typeof discoverFeatures>;
+  } {
+    const modules = module === undefined ? undefined : [module];
+    return { tools: discoverTools(this.discovery, modules), features: discoverFeatures(this.discovery, modules) };
+  }
+
+  /**
+   * The served entries of discovered providers: the tools built as `nestTools` builds them, tracked
+   * for the shutdown's drain, each run inside Nest's enhancers with its compiled pipeline (so the
+   * call core runs it as it is, see below); the resources and prompts as `nestFeatures` builds them.
+   */
+  private entriesOf(discovered: ReturnType<ToolwrightServer['discovered']>): ModuleEntries {
+    const context = this.nestContext;
+    if (context === undefined) throw new SetChangeError('ToolwrightModule: nothing is served before onModuleInit');
+    const tools = this.calls.track(nestTools(discovered.tools, context));
     // Each served tool runs its compiled pipeline itself, inside Nest's guards, interceptors and
     // filters (invalid arguments reach the filters as a BadRequestException), so the call core
     // runs it as it is instead of validating its arguments a second time.
@@ -185,30 +366,28 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
         run: (args, ctx) => tool.execute(args, ctx),
         validateOutput: undefined,
       });
-    this.served = Object.freeze(tools);
-    this.serverOptions = {
-      ...callOptionsOf(lookup),
-      ...(this.options.hideForbiddenTools === undefined ? {} : { hideForbiddenTools: this.options.hideForbiddenTools }),
-      ...(this.options.tasks === undefined ? {} : { tasks: this.options.tasks }),
-    };
-    // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
-    this.prepared = servedToolsOf(this.served, 'ToolwrightModule', this.serverOptions);
-    const { resources, prompts } = nestFeatures(discoverFeatures(this.discovery), {
-      contextCreator: this.contextCreator,
-      moduleRef: this.moduleRef,
-      compileOptions,
-      scopedGlobals,
+    const { resources, prompts } = nestFeatures(discovered.features, context);
+    return { tools, resources: resources ?? [], prompts: prompts ?? [] };
+  }
+
+  /** Applies `change` to the set (see `ServedSet.update`) and remembers what it added, to close at shutdown. */
+  private change(change: SetChange, where: string): void {
+    this.requireLive(where).update(change, where);
+    this.noteServed({
+      tools: [...(change.tools ?? []), ...(change.addTools ?? [])],
+      resources: [...(change.resources ?? []), ...(change.addResources ?? [])],
+      prompts: [...(change.prompts ?? []), ...(change.addPrompts ?? [])],
     });
-    this.features = servedFeaturesOf(
-      {
-        ...this.serverOptions,
-        ...(resources === undefined ? {} : { resources }),
-        ...(prompts === undefined ? {} : { prompts }),
-        changes: this.changes,
-      },
-      'ToolwrightModule',
-    );
-    if (this.options.transport === 'http') this.mountHttp();
+  }
+
+  private noteServed(entries: ModuleEntries): void {
+    for (const made of [...entries.tools, ...entries.resources, ...entries.prompts]) this.everServed.add(made);
+  }
+
+  private requireLive(where: string): LiveSet {
+    if (this.live === undefined)
+      throw new SetChangeError(`${where}: the module serves nothing before onModuleInit (the application's init)`);
+    return this.live;
   }
 
   /** Nest's hook: over stdio, starts serving stdin and stdout. */
@@ -234,9 +413,11 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
   private async shutDown(): Promise<void> {
     const timeoutMs = this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
+    // Readiness answers 503 `draining` from now on, so a balancer takes this process out.
+    void this.handler?.drain(timeoutMs);
     await this.calls.drain(timeoutMs);
     // Running tasks get their drain time too, then end failed ("the server stopped before the task finished").
-    await stopTasksOf(this.prepared);
+    if (this.live !== undefined) await stopTasksOf(this.live.source);
     if (this.stdio !== undefined) {
       await this.stdio.close();
     } else if (this.handler !== undefined) {
@@ -246,13 +427,11 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       await this.handler.close();
     }
     this.stopChangeBus?.();
+    this.live?.close();
     await this.runs.closeAll();
     this.resolveClosed();
-    for (const tool of this.served) await tool.close?.();
-    for (const made of [...(this.features?.resources?.resources.values() ?? [])].map((p) => p.resource))
-      await made.close?.();
-    for (const made of this.features?.resources?.templates ?? []) await made.template.close?.();
-    for (const made of this.features?.prompts?.values() ?? []) await made.prompt.close?.();
+    // Every tool, resource and prompt served at some time (removed ones too), once each.
+    for (const made of this.everServed) await made.close?.();
   }
 
   private mountHttp(): void {
@@ -264,16 +443,25 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     }
     const path = this.options.path ?? DEFAULT_MCP_PATH;
     const auth = this.authOptions(() => listeningUrlOf(adapter.getHttpServer(), path));
-    const changeBus = changeBusOf(this.features, this.options.http?.changeEvents);
-    this.stopChangeBus = changeBus?.stop;
+    const changeBus = changeBusOf(this.requireLive('ToolwrightModule'), this.options.http?.changeEvents);
+    this.stopChangeBus = changeBus.stop;
+    const http = this.options.http ?? {};
+    const nodeId = http.nodeId ?? this.options.inputRounds?.nodeId;
     this.handler = createHttpHandler((context?: { era?: ProtocolEra }) => this.createMcpServer('http', context?.era), {
-      ...this.options.http,
+      ...http,
+      ...(nodeId === undefined ? {} : { nodeId }),
       ...(auth === undefined ? {} : { auth }),
-      ...(changeBus === undefined ? {} : { changeEvents: changeBus.bus }),
+      changeEvents: changeBus.bus,
     });
+    const health =
+      http.health === false
+        ? []
+        : [http.health?.livePath ?? DEFAULT_LIVE_PATH, http.health?.readyPath ?? DEFAULT_READY_PATH];
     mountHandler(adapter, path, this.handler, {
-      alsoAt:
-        auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`],
+      alsoAt: [
+        ...health,
+        ...(auth === undefined ? [] : [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${path}`]),
+      ],
       onRequest: (req, res) => {
         if (req.method === 'POST') this.posts.track(res);
       },
@@ -290,7 +478,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       } catch {
         where = path; // a pipe, not a TCP port
       }
-      this.logger.log(`MCP endpoint ${where} serves ${toolsSummary(this.served)}`);
+      this.logger.log(`MCP endpoint ${where} serves ${toolsSummary(this.tools)}`);
     };
     if (server.listening === true) log();
     else server.once?.('listening', log);
@@ -301,7 +489,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     const auth = this.options.auth;
     if (auth === undefined) return undefined;
     return {
-      toolScopes: toolScopesOf([...this.prepared.values()].map((served) => ({ tool: served.prepared.tool }))),
+      toolScopes: liveToolScopes(this.requireLive('ToolwrightModule')),
       ...auth,
       ...(auth.resource === undefined ? { resource: listeningUrl } : {}),
     };
@@ -315,4 +503,18 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       return undefined;
     }
   }
+}
+
+/** What a module's providers (or the application's, at start) made to serve. */
+interface ModuleEntries {
+  readonly tools: readonly ContractTool[];
+  readonly resources: ContractResources;
+  readonly prompts: readonly ContractPrompt[];
+}
+
+/** The key a resource is removed by: its URI, or a template's URI template. */
+function resourceKeyOf(made: ContractResources[number]): string {
+  return 'uriTemplate' in made && typeof made.uriTemplate === 'string'
+    ? made.uriTemplate
+    : (made as { uri: string }).uri;
 }

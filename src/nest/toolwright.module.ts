@@ -1,9 +1,9 @@
+import { checkOptionsObject } from '../util/options.js';
 import { ConfigurableModuleBuilder, Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import {
   ASYNC_OPTION_KEYS,
   checkModuleOptions,
-  refuseUnknownKeys,
   TOOLWRIGHT_OPTIONS,
   type ToolwrightModuleAsyncOptions,
   type ToolwrightModuleOptions,
@@ -66,7 +66,7 @@ export class ToolwrightModule extends ConfigurableModuleClass {
       throw new TypeError(
         `${where}: the options must be an object { useFactory, inject?, imports? }, { useClass } or { useExisting }`,
       );
-    refuseUnknownKeys(where, options, ASYNC_OPTION_KEYS);
+    checkOptionsObject(where, options, ASYNC_OPTION_KEYS);
     const sources = SOURCES.filter((key) => options[key] !== undefined);
     if (sources.length !== 1)
       throw new TypeError(

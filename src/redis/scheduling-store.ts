@@ -327,26 +327,15 @@ export class RedisSchedulingStore implements SchedulingStore {
   /** See `SchedulingStore.enter`. */
   async enter(request: TurnRequest): Promise<HeldTurn> {
     const { signal } = request;
-    if (signal?.aborted === true) throw signal.reason;
+    signal?.throwIfAborted();
     const keys = this.keysOf(request.scope);
     const id = randomUUID();
     const sentAt = Date.now();
-    const status = statusOf(
-      await this.redis.generation.run(ENTER, keys, [
-        id,
-        request.claims.exclusive ? '1' : '0',
-        request.claims.kind,
-        request.claims.resource,
-        request.label,
-        String(this.leaseMs),
-        String(request.maxConcurrent),
-      ]),
-      request.scope,
-    );
+    const status = statusOf(await this.sendEnter(keys, id, request), request.scope);
     if (isAborted(signal)) {
       // Withdrawn while Redis was queueing it.
       void this.give(keys, id, request);
-      throw signal!.reason;
+      signal!.throwIfAborted();
     }
     if (status.state === 'running') return this.hold(keys, id, request, status.fence, sentAt);
     if (status.state === 'gone')
@@ -369,6 +358,19 @@ export class RedisSchedulingStore implements SchedulingStore {
     const turns = [...this.running];
     for (const turn of turns) turn.stop();
     await raceTimeout(Promise.allSettled(turns.map((turn) => turn.giveBack())), this.redis.commandTimeoutMs, () => []);
+  }
+
+  /** Queues ticket `id` for `request` in its scope (one atomic script); resolves Redis's reply. */
+  private sendEnter(keys: ScopeKeys, id: string, request: TurnRequest): Promise<unknown> {
+    return this.redis.generation.run(ENTER, keys, [
+      id,
+      request.claims.exclusive ? '1' : '0',
+      request.claims.kind,
+      request.claims.resource,
+      request.label,
+      String(this.leaseMs),
+      String(request.maxConcurrent),
+    ]);
   }
 
   private keysOf(scope: string): ScopeKeys {
@@ -451,18 +453,7 @@ export class RedisSchedulingStore implements SchedulingStore {
           if (status.state === 'gone') {
             // Its lease lapsed (this process paused), or Redis lost its data: queue again, at the back.
             id = randomUUID();
-            status = statusOf(
-              await this.redis.generation.run(ENTER, keys, [
-                id,
-                request.claims.exclusive ? '1' : '0',
-                request.claims.kind,
-                request.claims.resource,
-                request.label,
-                String(this.leaseMs),
-                String(request.maxConcurrent),
-              ]),
-              request.scope,
-            );
+            status = statusOf(await this.sendEnter(keys, id, request), request.scope);
           }
           if (status.state === 'running') {
             finish();
@@ -554,7 +545,7 @@ class RedisTurn implements HeldTurn {
   private throwIfLost(): void {
     if (Date.now() > this.validUntil && !this.controller.signal.aborted)
       this.lose(`its lease of ${this.link.leaseMs} ms lapsed before it was renewed`);
-    if (this.controller.signal.aborted) throw this.controller.signal.reason;
+    this.controller.signal.throwIfAborted();
   }
 
   private async renew(): Promise<void> {

@@ -22,6 +22,10 @@ export class RedisScript {
 
 /** What `runScript` needs: one command, bounded, as `RedisConnection.command` sends it. */
 export interface ScriptSender {
+  /**
+   * Sends one command (`['EVALSHA', sha, ...]`) and resolves Redis's reply; rejects as
+   * `RedisConnection.command` does.
+   */
   command(args: readonly string[]): Promise<unknown>;
 }
 

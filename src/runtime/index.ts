@@ -13,6 +13,7 @@ export * from './scheduler/index.js';
 export * from './call/index.js';
 export * from './features/index.js';
 export * from './tasks/index.js';
+export * from './telemetry/index.js';
 export {
   isSequential,
   isBarrier,

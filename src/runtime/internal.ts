@@ -12,4 +12,13 @@ export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
 // The hosts outside the runtime check their call-core options against these keys.
 export { CALL_CORE_OPTION_KEYS } from './call/options.js';
+// The call core's observer of a call's steps (what `onRecord` is built on; tracing will hang on it).
+export type { CallStep, CallStepObserver, CallWatch, RecordOrigin } from './call/call-steps.js';
 export { bindTurn } from './scheduler/store.js';
+// What a host tells the call core's tracing of a call (its request's span, its wait), and how it reaches OpenTelemetry.
+export { fileCallTrace, callTraceOf, type CallTrace } from './telemetry/call-trace.js';
+export { tracingApi, metricsApi, otelApiLoaded, type Otel } from './telemetry/otel-api.js';
+export { errorTypeOf } from './telemetry/tracing-watch.js';
+export * as otelNames from './telemetry/names.js';
+export { metricsOf, type Metrics } from './telemetry/metrics.js';
+export { checkTelemetryOption } from './telemetry/options.js';

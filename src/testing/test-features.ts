@@ -10,8 +10,8 @@ import {
   answerResourcesList,
   answerTemplatesList,
   type FeatureContextOf,
+  LiveSet,
   ProtocolError,
-  servedFeaturesOf,
   type ServedFeatures,
 } from '../mcp/internal.js';
 import type { TestCallContext, TestCallOptions } from './test-tools.js';
@@ -56,6 +56,14 @@ export interface ResourceTester {
     value: string,
     resolved?: Readonly<Record<string, string>>,
   ): Promise<Record<string, unknown>>;
+  /**
+   * Serves more resources and templates (compiled as the first ones were), as a server's
+   * `addResources` does (see `ServedSet`): a URI (URI template) served already is replaced.
+   * Throws what `compileResources` throws, and a `SetChangeError` for a refused change.
+   */
+  addResources(sources: readonly unknown[]): void;
+  /** Stops serving the resources (by URI) and templates (by URI template) named. */
+  removeResources(keys: readonly string[]): void;
 }
 
 /** Renders prompts in process, through the core, with the exact MCP results a server sends. */
@@ -75,6 +83,14 @@ export interface PromptTester {
     value: string,
     resolved?: Readonly<Record<string, string>>,
   ): Promise<Record<string, unknown>>;
+  /**
+   * Serves more prompts (compiled as the first ones were), as a server's `addPrompts` does: a
+   * name served already is replaced. Throws what `compilePrompts` throws, and a `SetChangeError`
+   * for a refused change.
+   */
+  addPrompts(sources: readonly unknown[]): void;
+  /** Stops serving the prompts named. */
+  removePrompts(names: readonly string[]): void;
 }
 
 function checkedOptions(options: TestFeaturesOptions, where: string): TestFeaturesOptions {
@@ -122,22 +138,26 @@ function contextsOf(options: TestFeaturesOptions): (own?: TestCallContext) => Fe
 export function testResources(sources: readonly unknown[], options: TestFeaturesOptions = {}): ResourceTester {
   checkedOptions(options, 'testResources');
   const resources = compileResources(sources, compileOptionsOf(options));
-  const features = servedFeaturesOf({ ...hostOptionsOf(options), resources }, 'testResources') as ServedFeatures;
+  const live = new LiveSet({ where: 'testResources', tools: [], options: { ...hostOptionsOf(options), resources } });
   const contexts = contextsOf(options);
+  const current = (): ServedFeatures => live.features!;
   return Object.freeze({
-    listResources: (cursor?: string) => answerResourcesList(features, cursorParams(cursor), contexts()),
-    listResourceTemplates: async (cursor?: string) => answerTemplatesList(features, cursorParams(cursor)),
-    readResource: (uri: string, call: TestCallOptions = {}) => answerRead(features, { uri }, contexts(call.context)),
+    addResources: (more: readonly unknown[]) =>
+      live.update({ addResources: compileResources(more, compileOptionsOf(options)) }, 'addResources'),
+    removeResources: (keys: readonly string[]) => live.update({ removeResources: keys }, 'removeResources'),
+    listResources: (cursor?: string) => answerResourcesList(current(), cursorParams(cursor), contexts()),
+    listResourceTemplates: async (cursor?: string) => answerTemplatesList(current(), cursorParams(cursor)),
+    readResource: (uri: string, call: TestCallOptions = {}) => answerRead(current(), { uri }, contexts(call.context)),
     complete: (
       uriTemplate: string,
       variable: string,
       value: string,
       resolved: Readonly<Record<string, string>> = {},
     ) =>
-      !features.completes
+      !current().completes
         ? noCompletion()
         : answerComplete(
-            features,
+            current(),
             {
               ref: { type: 'ref/resource', uri: uriTemplate },
               argument: { name: variable, value },
@@ -156,17 +176,21 @@ export function testResources(sources: readonly unknown[], options: TestFeatures
 export function testPrompts(sources: readonly unknown[], options: TestFeaturesOptions = {}): PromptTester {
   checkedOptions(options, 'testPrompts');
   const prompts = compilePrompts(sources, compileOptionsOf(options));
-  const features = servedFeaturesOf({ ...hostOptionsOf(options), prompts }, 'testPrompts') as ServedFeatures;
+  const live = new LiveSet({ where: 'testPrompts', tools: [], options: { ...hostOptionsOf(options), prompts } });
   const contexts = contextsOf(options);
+  const current = (): ServedFeatures => live.features!;
   return Object.freeze({
-    listPrompts: async (cursor?: string) => answerPromptsList(features, cursorParams(cursor)),
+    addPrompts: (more: readonly unknown[]) =>
+      live.update({ addPrompts: compilePrompts(more, compileOptionsOf(options)) }, 'addPrompts'),
+    removePrompts: (names: readonly string[]) => live.update({ removePrompts: names }, 'removePrompts'),
+    listPrompts: async (cursor?: string) => answerPromptsList(current(), cursorParams(cursor)),
     getPrompt: (name: string, args?: unknown, call: TestCallOptions = {}) =>
-      answerGetPrompt(features, args === undefined ? { name } : { name, arguments: args }, contexts(call.context)),
+      answerGetPrompt(current(), args === undefined ? { name } : { name, arguments: args }, contexts(call.context)),
     complete: (name: string, argument: string, value: string, resolved: Readonly<Record<string, string>> = {}) =>
-      !features.completes
+      !current().completes
         ? noCompletion()
         : answerComplete(
-            features,
+            current(),
             {
               ref: { type: 'ref/prompt', name },
               argument: { name: argument, value },

@@ -3,7 +3,7 @@ import { createCallContext, taskTermsOf, type CallContextInit, type Session } fr
 import { compile, type CompileOptions } from '../compiler/compile/index.js';
 import { runToolCall, type CallCoreOptions } from '../runtime/call/index.js';
 import { CALL_CORE_OPTION_KEYS } from '../runtime/internal.js';
-import { mcpResultOf, ProtocolError, servedToolsOf, TaskRunner, toolCallOf } from '../mcp/internal.js';
+import { LiveSet, mcpResultOf, ProtocolError, TaskRunner, toolCallOf } from '../mcp/internal.js';
 import { isTerminalStatus, MemoryTaskStore, type TaskRecord, type TaskStore } from '../runtime/tasks/index.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
 
@@ -43,6 +43,16 @@ export interface ToolTester {
    * (`Unknown tool: <name>`) or arguments that are not an object, each with `code` -32602.
    */
   callTool(name: string, args?: unknown, options?: TestCallOptions): Promise<CallToolResult>;
+  /**
+   * Serves more tools (classes, instances or contract tools, compiled as the first ones were), as
+   * a server's `addTools` does (see `ServedSet`): a name served already is replaced where it is
+   * listed, a new one listed last; a call already running finishes with the tool it started with.
+   * Throws what `compile` throws, and a `SetChangeError` for a change that is refused (nothing
+   * changes then).
+   */
+  addTools(sources: readonly unknown[]): void;
+  /** Stops serving the tools named, as a server's `removeTools` does: a later call of one is `Unknown tool`. */
+  removeTools(names: readonly string[]): void;
   /**
    * Starts the tool `name` as a task, as a server does for a task-augmented call (the same call
    * core, detached: its time limit covers the whole task), and resolves its handle once the task
@@ -97,7 +107,7 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
     ...(maxDepth === undefined ? {} : { maxDepth }),
     ...(validator === undefined ? {} : { validator }),
   };
-  const served = servedToolsOf(compile(sources, compileOptions), 'testTools', options);
+  const live = new LiveSet({ where: 'testTools', tools: compile(sources, compileOptions), options });
   const session: Session = Object.freeze({ id: '', transport: 'memory' });
   let calls = 0;
   let runner: TaskRunner | undefined;
@@ -107,7 +117,7 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
     callOptions: TestCallOptions,
     signal?: AbortSignal,
   ): Promise<CallToolResult> => {
-    const { served: tool, args: checked } = toolCallOf(served, { name, arguments: args });
+    const { served: tool, args: checked } = toolCallOf(live.tools, { name, arguments: args });
     calls += 1;
     const ctx = createCallContext({
       session,
@@ -119,9 +129,11 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
     return mcpResultOf(await runToolCall(tool.prepared, checked, ctx));
   };
   return Object.freeze({
-    listTools: () => [...served.values()].map((tool) => tool.definition),
+    listTools: () => [...live.definitions],
+    addTools: (more: readonly unknown[]) => live.update({ addTools: compile(more, compileOptions) }, 'addTools'),
+    removeTools: (names: readonly string[]) => live.update({ removeTools: names }, 'removeTools'),
     async callTool(name: string, args?: unknown, callOptions: TestCallOptions = {}): Promise<CallToolResult> {
-      const tool = toolCallOf(served, { name, arguments: args }).served;
+      const tool = toolCallOf(live.tools, { name, arguments: args }).served;
       if (taskTermsOf(tool.prepared.tool).support === 'required')
         throw new ProtocolError(
           -32601,
@@ -130,7 +142,7 @@ export function testTools(sources: readonly unknown[], options: TestToolsOptions
       return run(name, args, callOptions);
     },
     async startTask(name: string, args?: unknown, callOptions: TestCallOptions = {}): Promise<TestTask> {
-      const tool = toolCallOf(served, { name, arguments: args }).served;
+      const tool = toolCallOf(live.tools, { name, arguments: args }).served;
       const terms = taskTermsOf(tool.prepared.tool);
       if (terms.support === 'forbidden')
         throw new ProtocolError(

@@ -1,6 +1,7 @@
 /**
  * The cluster tests' node process: the cluster sample's node (`startClusterNode`), configured from
- * its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease), and
+ * its environment: `PORT`, `NODE_ID`, `REDIS_URL`, `REPLAY_LEASE_MS` (the replay claim lease),
+ * `TURN_LEASE_MS` (the scheduling turn lease), and
  * `DEV_AUTH=1` for a bearer-token gate that takes `Bearer dev-<principal>` as the principal
  * `<principal>` (for the principal-binding tests; every other token is refused).
  */
@@ -38,6 +39,7 @@ runNodeProcess(nodeId, () =>
     port,
     ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
     ...(process.env.REPLAY_LEASE_MS ? { replayLeaseMs: Number(process.env.REPLAY_LEASE_MS) } : {}),
+    ...(process.env.TURN_LEASE_MS ? { turnLeaseMs: Number(process.env.TURN_LEASE_MS) } : {}),
     serve,
   }),
 );

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NodeProcesses } from '../../samples/cluster/processes.js';
+import { NodeProcesses, type NodeProcessesOptions } from '../../samples/cluster/processes.js';
 import { startHaproxy, type TestBalancer } from './haproxy.js';
 import { textOf } from './text.js';
 
@@ -19,13 +19,18 @@ export interface TestCluster {
 
 /**
  * Starts `count` processes of `CLUSTER_NODE_SCRIPT` (node ids `node-1` ... `node-<count>`,
- * `env` added to theirs) and a HAProxy in front of them. Check `haproxySkipReason()` first.
+ * `env` added to theirs; `more` options of `NodeProcesses`, such as `supervise`) and a HAProxy in
+ * front of them. Check `haproxySkipReason()` first.
  */
-export async function startCluster(count: number, env: NodeJS.ProcessEnv = {}): Promise<TestCluster> {
-  const processes = await NodeProcesses.start({ count, script: CLUSTER_NODE_SCRIPT, env });
+export async function startCluster(
+  count: number,
+  env: NodeJS.ProcessEnv = {},
+  more: Omit<NodeProcessesOptions, 'count' | 'script' | 'env'> = {},
+): Promise<TestCluster> {
+  const processes = await NodeProcesses.start({ ...more, count, script: CLUSTER_NODE_SCRIPT, env });
   let balancer: TestBalancer;
   try {
-    balancer = await startHaproxy(processes.nodes.map((node) => node.port));
+    balancer = await startHaproxy(processes.nodes);
   } catch (error) {
     await processes.stop();
     throw error;

@@ -20,14 +20,17 @@ export interface TestBalancer {
 
 /**
  * Starts a real HAProxy (foreground, configuration in a temporary folder, a free port on
- * 127.0.0.1) in front of the toolwright processes listening on `ports`: round robin, sticky
- * `Mcp-Session-Id`, a health check every 200 ms so a dead process is skipped within a fraction
- * of a second (see `haproxyConfig`). Rejects when HAProxy is missing: check
+ * 127.0.0.1) in front of the toolwright processes `nodes` (each process's node id and port):
+ * round robin, sessions routed by the node id in front of their id, a readiness check every
+ * 200 ms so a dead, frozen or draining process is skipped within a fraction of a second (see
+ * `haproxyConfig`). Rejects when HAProxy is missing: check
  * `haproxySkipReason()` first.
  */
-export async function startHaproxy(ports: readonly number[]): Promise<TestBalancer & { readonly balancer: Balancer }> {
+export async function startHaproxy(
+  nodes: readonly { readonly nodeId: string; readonly port: number }[],
+): Promise<TestBalancer & { readonly balancer: Balancer }> {
   const balancer = await startBalancer({
-    backends: ports.map((port, i) => ({ name: `node${i + 1}`, port })),
+    backends: nodes.map((node, i) => ({ name: `node${i + 1}`, nodeId: node.nodeId, port: node.port })),
     checkIntervalMs: 200,
   });
   return { url: balancer.url, stop: () => balancer.stop(), balancer };

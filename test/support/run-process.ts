@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** How a child process ended and what it wrote. */
 export interface ProcessOutcome {
@@ -57,4 +57,33 @@ export function runProcess(
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** A child process that printed its first line (see `spawnFixture`). */
+export interface PrintingChild {
+  readonly child: ChildProcess;
+  /** Resolves once the child has exited. */
+  readonly exited: Promise<unknown>;
+  /** The first line it printed, trimmed. */
+  readonly printed: string;
+}
+
+/**
+ * Starts `node <test/support/<fixture>> ...args` (stderr inherited) and resolves once it printed
+ * its first line; rejects with `the fixture exited with <code> before <what>` when it exits first.
+ */
+export async function spawnFixture(fixture: string, args: readonly string[], what: string): Promise<PrintingChild> {
+  const child = spawn(process.execPath, [new URL(`./${fixture}`, import.meta.url).pathname, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const printed = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the fixture exited with ${String(code)} before ${what}`)));
+  });
+  return { child, exited, printed };
 }

@@ -77,6 +77,20 @@ export async function initSession(port: number, headers: Record<string, string> 
   return id;
 }
 
+/**
+ * The JSON-RPC messages of an answer, by its `Content-Type`: an event stream's `data:` lines
+ * (see `sseMessages`), or a JSON body's message (a batch answer's messages); none for an empty
+ * body. Throws for any other content type, so a test never reads an answer it did not expect.
+ */
+export function answerMessages(res: RawResponse): unknown[] {
+  const type = res.headers['content-type'] ?? '';
+  if (type.startsWith('text/event-stream')) return sseMessages(res.text);
+  if (res.text === '') return [];
+  if (!type.startsWith('application/json')) throw new Error(`unexpected Content-Type ${type}: ${res.text}`);
+  const value = JSON.parse(res.text) as unknown;
+  return Array.isArray(value) ? value : [value];
+}
+
 /** The JSON-RPC messages carried by the `data:` lines of an SSE body. */
 export function sseMessages(text: string): unknown[] {
   return text

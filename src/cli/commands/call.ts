@@ -7,6 +7,8 @@ import { taskTermsOf } from '../../contract/index.js';
 import type { CallCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { CliError, loadTools } from '../load.js';
+import { cliPolicyOf } from '../load-policy.js';
+import { answerOnTerminal, type TerminalQuestion } from '../terminal-elicit.js';
 import { showResult } from '../show-result.js';
 import { toolwrightVersion } from '../version.js';
 
@@ -21,21 +23,41 @@ import { toolwrightVersion } from '../version.js';
  * server refused the request) throws `CliError` with exit code 1. A tool the module does not have
  * throws `CliError` (exit 2) listing the tools it does have, before anything is served.
  *
+ * Permissions are decided by the module's `policy` export (see `policyExported`). With `--ask`
+ * the client offers form and URL elicitation and answers every question on the terminal (see
+ * `answerOnTerminal`): the permission questions of the module's policy, or, without one, of a
+ * policy with no rules (every permission is asked), and any question the tool asks itself.
+ * Without `--ask` the client offers no elicitation, so nobody is asked: a permission no rule
+ * decides is denied (`the user did not answer`), and without a policy every one is
+ * (`NoPermissionPolicyError`).
+ *
  * A tool with `@TaskSupport` (`required` or `optional`) is called as a task (the 2025-11-25
  * utility): the command prints `[task <id>: <status>]` on stderr at the start and whenever the
  * status changes, polling `tasks/get` at the task's interval, and waits for its result with
  * `tasks/result`; a task that ends `failed` or `cancelled` throws `CliError` with its message (exit 1).
  */
 export async function callCommand(command: CallCommand, io: CliIo): Promise<number> {
-  const { tools, defaultName } = await loadTools(command.module, io.cwd);
+  const { tools, defaultName, policy: exported } = await loadTools(command.module, io.cwd);
   if (!tools.some((tool) => tool.name === command.tool)) {
     throw new CliError(
       `module ${JSON.stringify(command.module)} has no tool ${JSON.stringify(command.tool)} (tools: ${tools.map((tool) => tool.name).join(', ')})`,
     );
   }
-  const server = createServer({ name: defaultName, version: '0.0.0' }, tools, { transport: 'memory' });
+  const policy = cliPolicyOf(exported, command.ask === true);
+  const server = createServer({ name: defaultName, version: '0.0.0' }, tools, {
+    transport: 'memory',
+    ...(policy === undefined ? {} : { policy }),
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'toolwright-cli', version: toolwrightVersion() });
+  const client = new Client(
+    { name: 'toolwright-cli', version: toolwrightVersion() },
+    command.ask === true ? { capabilities: { elicitation: { form: {}, url: {} } } } : {},
+  );
+  if (command.ask === true)
+    client.setRequestHandler(
+      'elicitation/create',
+      async (request) => (await answerOnTerminal(request.params as TerminalQuestion, io)) as never,
+    );
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     io.err(

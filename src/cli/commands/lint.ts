@@ -16,7 +16,14 @@ export async function lintCommand(command: LintCommand, io: CliIo): Promise<numb
     io.cwd,
     command.profile === undefined ? {} : { schemaProfile: command.profile },
   );
-  const findings = lintTools(tools, command.providers === undefined ? {} : { providers: command.providers });
+  const findings = lintTools(
+    tools,
+    command.providers !== undefined
+      ? { providers: command.providers }
+      : command.profile === undefined
+        ? {}
+        : { profile: command.profile },
+  );
   io.out(command.json ? `${JSON.stringify(findings, null, 2)}\n` : formatFindings(findings));
   return findings.length === 0 ? 0 : 1;
 }

@@ -24,9 +24,10 @@ export async function listCommand(command: ListCommand, io: CliIo): Promise<numb
     command.profile === undefined ? {} : { schemaProfile: command.profile },
   );
   const definitions = tools.map((tool) => definitionOf(tool));
+  const lintOptions = command.profile === undefined ? {} : { profile: command.profile };
   const more = resources !== undefined || prompts !== undefined;
   if (command.json) {
-    const findings = command.lint === true ? { findings: lintTools(tools) } : {};
+    const findings = command.lint === true ? { findings: lintTools(tools, lintOptions) } : {};
     const listed = more
       ? { tools: definitions, ...featureDefinitionsOf(resources, prompts), ...findings }
       : command.lint === true
@@ -37,6 +38,6 @@ export async function listCommand(command: ListCommand, io: CliIo): Promise<numb
   }
   if (tools.length > 0) io.out(formatDefinitions(tools));
   if (more) io.out(`${tools.length > 0 ? '\n' : ''}${formatFeatures(resources, prompts)}`);
-  if (command.lint === true) io.out(`\n${formatFindings(lintTools(tools))}`);
+  if (command.lint === true) io.out(`\n${formatFindings(lintTools(tools, lintOptions))}`);
   return 0;
 }

@@ -13,6 +13,7 @@ import {
 import type { ProxyAuthConfig, ProxyCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { servedCount } from './serve.js';
+import { askingProxyPolicy } from '../proxy-policy.js';
 import { CliError } from '../cli-error.js';
 
 /**
@@ -137,7 +138,9 @@ export function authOptionsOf(config: ProxyAuthConfig): AuthOptions {
  * (resolves after Ctrl-C or SIGTERM). A startup failure (an upstream that cannot be reached, a
  * name two servers share) is a `CliError` with exit code 2. Upstreams' stderr is passed through.
  * With `--auth-issuer` or the config's `auth`, the HTTP side requires bearer tokens (see
- * `authOptionsOf`).
+ * `authOptionsOf`). Permissions: the config's `policy` rules, then the consumer's default (`read`
+ * allowed, anything else denied); with `--ask`, what no rule decides is asked of the user of the
+ * proxy's client instead of denied (see `askingProxyPolicy`).
  */
 export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<number> {
   const fromConfig: { servers: unknown[]; options: ProxyOptions; auth?: ProxyAuthConfig } =
@@ -155,6 +158,7 @@ export async function proxyCommand(command: ProxyCommand, io: CliIo): Promise<nu
   try {
     proxy = await createProxy(upstreams, {
       ...fromConfig.options,
+      ...(command.ask === true ? { policy: askingProxyPolicy(fromConfig.options.policy) } : {}),
       info,
       onError: (err) => io.err(`toolwright: ${err.message}\n`),
     });

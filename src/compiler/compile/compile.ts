@@ -69,7 +69,10 @@ export interface CompileOptions {
   /**
    * Lints the listed schemas (after `schemaProfile`) against the providers' documented rules
    * (`true`: every provider; or a list such as `['openai-strict', 'gemini']`); each finding is a
-   * `schema-lint` issue of the `ContractError`.
+   * `schema-lint` issue of the `ContractError`. With `true` and a `schemaProfile`, the rules the
+   * profile leaves to the host by design are skipped (`PROFILE_LEAVES`: `portable` keeps
+   * `additionalProperties: false`, which only raw Gemini refuses); a named list applies every
+   * rule of those providers.
    */
   readonly lint?: boolean | readonly LintProvider[];
 }
@@ -131,7 +134,14 @@ export function compile(sources: readonly unknown[], options: CompileOptions = {
       ? compiled
       : applySchemaProfile(compiled, options.schemaProfile, { recursionDepth: options.recursionDepth });
   if (options.lint !== undefined && options.lint !== false) {
-    const findings = lintTools(listed, options.lint === true ? {} : { providers: options.lint });
+    const findings = lintTools(
+      listed,
+      options.lint === true
+        ? options.schemaProfile === undefined
+          ? {}
+          : { profile: options.schemaProfile }
+        : { providers: options.lint },
+    );
     if (findings.length > 0) {
       throw new ContractError(
         findings.map((f) => ({

@@ -1,6 +1,7 @@
 import { isJsonObject, TOOL_NAME_PATTERN, type ContractIssue, type ContractTool } from '../../contract/index.js';
 import { errorText } from '../../util/describe.js';
-import { compileWhenFirstUsed, type SchemaValidator } from '../validation/validator.js';
+import type { SchemaValidator } from '../validation/validator.js';
+import { compileInDialect, dialectName, dialectOf } from '../validation/dialect.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
 import { handBuiltTaskIssues } from './task-claims.js';
 
@@ -16,10 +17,12 @@ export function looksHandBuilt(value: object): boolean {
 /**
  * Checks a hand-built contract tool: a valid name (`invalid-name`), a non-blank description
  * (`missing-description`), an `execute` function (`missing-execute`), and `parameters` and
- * `outputSchema`, when given, that compile as JSON Schema 2020-12 (`invalid-schema`). The
- * schemas are only checked here (a schema the default validator can vouch for is not compiled
- * yet, see `compileWhenFirstUsed`); the hosts' call core validates a hand-built tool's arguments
- * and structured content against them. A `task` claim is checked too (see `handBuiltTaskIssues`).
+ * `outputSchema`, when given, that compile in the dialect they declare (`invalid-schema`; see
+ * `compileInDialect`: 2020-12 by default, draft-07 and draft-04 however `$schema` spells them, a
+ * dialect no validator knows accepted unchecked, as every host serves it). The schemas are only
+ * checked here (a schema the default validator can vouch for is not compiled yet, see
+ * `compileWhenFirstUsed`); the hosts' call core validates a hand-built tool's arguments and
+ * structured content against them. A `task` claim is checked too (see `handBuiltTaskIssues`).
  */
 export function handBuiltIssues(tool: object, label: string, validator?: SchemaValidator): ContractIssue[] {
   const issues: ContractIssue[] = [];
@@ -53,10 +56,13 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
     const schema = given[key];
     if (schema === undefined) continue;
     let problem: string | undefined;
+    // The dialect rule of every host (see dialect.ts): checked in the dialect it declares, and a
+    // dialect no validator knows is not refused here (the host serves it unvalidated and says so).
+    const dialect = isJsonObject(schema) ? (dialectOf(schema) ?? '2020-12') : '2020-12';
     if (!isJsonObject(schema)) problem = 'it is not a JSON Schema object';
     else {
       try {
-        compileWhenFirstUsed(schema, validator);
+        compileInDialect(schema, validator);
       } catch (err) {
         problem = errorText(err);
       }
@@ -66,7 +72,7 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
         code: 'invalid-schema',
         className,
         member: key,
-        message: `${label}: "${key}" is not a valid JSON Schema 2020-12 (${problem}); fix the schema`,
+        message: `${label}: "${key}" is not a valid ${dialectName(dialect)} (${problem}); fix the schema`,
       });
   }
   issues.push(...handBuiltTaskIssues(given, label));

@@ -1,4 +1,4 @@
-export { lintSchema, lintTools, formatFindings, type LintOptions } from './lint.js';
+export { lintSchema, lintTools, formatFindings, PROFILE_LEAVES, type LintOptions } from './lint.js';
 export { LINT_RULES } from './rules/index.js';
 export {
   LINT_PROVIDERS,

@@ -1,5 +1,6 @@
 import { isJsonObject, type ContractTool, type JsonObject } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
+import type { SchemaProfile } from '../profile/index.js';
 import { LINT_RULES } from './rules/index.js';
 import { LINT_PROVIDERS, type LintFinding, type LintProvider, type LintRule, type LintTarget } from './types.js';
 import { walkSchema } from './walk.js';
@@ -8,7 +9,24 @@ import { walkSchema } from './walk.js';
 export interface LintOptions {
   /** The providers whose rules apply (default: all of them). */
   readonly providers?: readonly LintProvider[];
+  /**
+   * The profile the schemas were listed with, when the providers are not named: the rules that
+   * profile leaves to the host by design are then skipped (see `PROFILE_LEAVES`). With
+   * `providers` named, every rule of those providers applies, whatever the profile.
+   */
+  readonly profile?: SchemaProfile;
 }
+
+/**
+ * The rules a profile's listing breaks by design, which a lint of that listing skips unless the
+ * providers are named: `portable` keeps `additionalProperties: false` (OpenAI strict and
+ * Anthropic strict require it), which raw Gemini refuses, so it serves hosts whose Gemini adapter
+ * strips the keyword (as the AI SDK's does); hosts that hand schemas to Gemini as they are take
+ * the `gemini` profile. No other profile leaves a rule.
+ */
+export const PROFILE_LEAVES: Readonly<Partial<Record<SchemaProfile, readonly string[]>>> = Object.freeze({
+  portable: Object.freeze(['gemini/additional-properties']),
+});
 
 /** Which rules check which schema: model providers see only a tool's input schema; MCP covers both. */
 function appliesTo(rule: LintRule, role: 'input' | 'output'): boolean {
@@ -39,10 +57,13 @@ export function lintSchema(
   options: LintOptions = {},
 ): LintFinding[] {
   const providers = providersOf(options);
+  const left =
+    options.providers === undefined && options.profile !== undefined ? PROFILE_LEAVES[options.profile] : undefined;
   const full: LintTarget = { ...target, document: schema };
   const findings: LintFinding[] = [];
   for (const rule of LINT_RULES) {
     if (!providers.has(rule.provider) || !appliesTo(rule, target.role)) continue;
+    if (left?.includes(rule.id) === true) continue;
     const add = (pointer: string, violation: { message: string; fix: string; at?: string }): void => {
       findings.push({
         rule: rule.id,

@@ -3,10 +3,13 @@ import { invalidOption } from '../../util/options.js';
 
 /**
  * The schema profiles a listing can use. `exact` (the default) lists the schema the server
- * validates with. `portable` lists a schema every provider's documented rules accept (OpenAI
- * strict, Gemini, Anthropic standard and strict, MCP). The provider profiles change only what
- * that provider needs. Whatever a profile leaves out of the listing moves into the description,
- * and the server still validates every call against the exact schema.
+ * validates with. `portable` lists a schema the strict providers' documented rules accept (OpenAI
+ * strict, Anthropic standard and strict, MCP) and Gemini through a client that strips
+ * `additionalProperties` (as the AI SDK's Gemini provider does); a host that hands schemas to
+ * Gemini as they are takes `gemini`, which leaves `additionalProperties` out (no one listing
+ * satisfies OpenAI strict, which requires it, and raw Gemini, which refuses it). The provider
+ * profiles change only what that provider needs. Whatever a profile leaves out of the listing
+ * moves into the description, and the server still validates every call against the exact schema.
  */
 export type SchemaProfile = 'exact' | 'portable' | 'openai-strict' | 'gemini' | 'anthropic-strict';
 
@@ -41,6 +44,14 @@ export interface ProfileRules {
   readonly moved: ReadonlySet<string>;
   /** The formats that stay (others move into the description). */
   readonly formats: ReadonlySet<string>;
+  /**
+   * A value of any type (`{}`) and an open object (`{"type":"object"}` with no properties) are
+   * listed as a string of JSON text, which the server decodes back before validating (strict
+   * providers refuse both untyped forms).
+   */
+  readonly untypedAsJsonText: boolean;
+  /** `additionalProperties: false` is left out of the listing (raw Gemini refuses the keyword). */
+  readonly dropAdditionalProperties: boolean;
 }
 
 const BOUNDS = [
@@ -69,6 +80,8 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
         stringEnumsOnly: true,
         moved: new Set([...BOUNDS, ...ANNOTATIONS, ...LOGIC]),
         formats: new Set(['date-time']),
+        untypedAsJsonText: true,
+        dropAdditionalProperties: false,
       };
     case 'openai-strict':
       return {
@@ -78,6 +91,8 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
         stringEnumsOnly: false,
         moved: new Set(['default', 'minLength', 'maxLength', 'uniqueItems', 'not', 'allOf', 'oneOf']),
         formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']),
+        untypedAsJsonText: true,
+        dropAdditionalProperties: false,
       };
     case 'gemini':
       return {
@@ -97,6 +112,8 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
           'oneOf',
         ]),
         formats: new Set(['date-time']),
+        untypedAsJsonText: false,
+        dropAdditionalProperties: true,
       };
     case 'anthropic-strict':
       return {
@@ -106,6 +123,8 @@ export function profileRules(profile: Exclude<SchemaProfile, 'exact'>): ProfileR
         stringEnumsOnly: false,
         moved: new Set(BOUNDS),
         formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']),
+        untypedAsJsonText: true,
+        dropAdditionalProperties: false,
       };
   }
 }

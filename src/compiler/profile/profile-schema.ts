@@ -11,6 +11,8 @@ import type { ProfileRules } from './options.js';
 export interface EntriesPlan {
   /** The value here is a map listed as entries. */
   entries: boolean;
+  /** The value here is listed as JSON text (`any`: a value of any type; `object`: an open object). */
+  json: 'any' | 'object' | undefined;
   readonly properties: Map<string, EntriesPlan>;
   items: EntriesPlan | undefined;
   values: EntriesPlan | undefined;
@@ -23,12 +25,12 @@ export interface ProfiledSchema {
 }
 
 function emptyPlan(): EntriesPlan {
-  return { entries: false, properties: new Map(), items: undefined, values: undefined };
+  return { entries: false, json: undefined, properties: new Map(), items: undefined, values: undefined };
 }
 
 function hasEntries(plan: EntriesPlan | undefined): boolean {
   if (plan === undefined) return false;
-  if (plan.entries) return true;
+  if (plan.entries || plan.json !== undefined) return true;
   for (const child of plan.properties.values()) if (hasEntries(child)) return true;
   return hasEntries(plan.items) || hasEntries(plan.values);
 }
@@ -54,7 +56,15 @@ function withoutNull(schema: JsonObject): { readonly base: JsonObject; readonly 
   return { base: schema, nullable: false };
 }
 
-/** Adds `null` to a schema in the profile's form. */
+/**
+ * Adds `null` to a schema in the profile's form: a type list where the profile takes one, else
+ * `anyOf [X, {"type":"null"}]` with the title and description on the wrapper. Works on a copy.
+ *
+ * Not the generator's `admitNull` (src/compiler/schema/render.ts), on purpose: that one builds
+ * the exact schema from a property's decorator rules (it knows a nested DTO from a union) and
+ * writes the exact dialect in place; this one rewrites a finished listing, knowing only the
+ * JSON, in the form one provider takes, and never touches the exact schema the server validates.
+ */
 function admitNull(schema: JsonObject, rules: ProfileRules): JsonObject {
   if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
   if (!rules.nullThroughAnyOf && typeof schema.type === 'string') {
@@ -116,9 +126,64 @@ function transform(schema: JsonObject, context: Context, plan: EntriesPlan): Jso
     }
   }
   const { base, nullable } = withoutNull(schema);
-  let result = transformBase(base, context, plan);
+  const untyped = rules.untypedAsJsonText ? untypedKind(base) : undefined;
+  let result = untyped === undefined ? transformBase(base, context, plan) : jsonTextSchema(base, untyped, plan);
   if (result === CUT) return CUT;
   if (nullable) result = admitNull(result, rules);
+  return result;
+}
+
+/** Keywords that say nothing of a value's type: a schema of only these accepts any JSON value. */
+const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'default', 'examples', 'deprecated', '$comment']);
+
+/**
+ * Whether a schema is one strict providers refuse for want of a type: `any` for a value of any
+ * type (`{}`, annotations at most: `@Allow()` on a union), `object` for an open object
+ * (`{"type":"object"}` with no properties and no typed values: `@IsObject()` on a `Record`).
+ */
+function untypedKind(schema: JsonObject): 'any' | 'object' | undefined {
+  const keys = Object.keys(schema);
+  if (keys.every((key) => ANNOTATION_KEYWORDS.has(key))) return 'any';
+  if (
+    schema.type === 'object' &&
+    schema.properties === undefined &&
+    schema.patternProperties === undefined &&
+    (schema.additionalProperties === undefined || schema.additionalProperties === true) &&
+    keys.every((key) => key === 'type' || key === 'additionalProperties' || ANNOTATION_KEYWORDS.has(key))
+  )
+    return 'object';
+  return undefined;
+}
+
+/** The listing of an untyped value: a string of JSON text, which `entriesToMaps` decodes back. */
+function jsonTextSchema(schema: JsonObject, kind: 'any' | 'object', plan: EntriesPlan): JsonObject {
+  plan.json = kind;
+  const listed: JsonObject = { type: 'string' };
+  if (schema.title !== undefined) listed.title = schema.title;
+  if (schema.description !== undefined) listed.description = schema.description;
+  return withNotes(listed, [
+    kind === 'any'
+      ? 'any JSON value, written as JSON text (the server decodes it)'
+      : 'a JSON object, written as JSON text (the server decodes it)',
+  ]);
+}
+
+/** The listing without `additionalProperties: false` (or `true`) anywhere, for a profile that leaves it out. */
+function withoutClosedObjects(schema: Json): Json {
+  if (Array.isArray(schema)) return schema.map(withoutClosedObjects);
+  if (!isJsonObject(schema)) return schema;
+  const result: JsonObject = {};
+  for (const key of Object.keys(schema)) {
+    const value = schema[key] as Json;
+    if (key === 'additionalProperties' && typeof value === 'boolean') continue;
+    // `properties` maps names (never keywords) to schemas; `enum`, `const`, `default` and `examples` hold data.
+    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') setDataKey(result, key, value);
+    else if (key === 'properties' && isJsonObject(value)) {
+      const properties: JsonObject = {};
+      for (const name of Object.keys(value)) setDataKey(properties, name, withoutClosedObjects(value[name] as Json));
+      result.properties = properties;
+    } else setDataKey(result, key, withoutClosedObjects(value));
+  }
   return result;
 }
 
@@ -224,18 +289,32 @@ function transformBase(schema: JsonObject, context: Context, plan: EntriesPlan):
  */
 export function profileSchema(schema: JsonObject, rules: ProfileRules, recursionDepth: number): ProfiledSchema {
   const plan = emptyPlan();
-  const listed = transform(schema, { root: schema, rules, recursionDepth, open: new Map([['#', 1]]) }, plan);
-  const result = listed === CUT ? { type: 'object', properties: {}, additionalProperties: false } : listed;
+  // The root is never listed as JSON text: it stays the arguments object.
+  const rootRules = untypedKind(schema) === undefined ? rules : { ...rules, untypedAsJsonText: false };
+  const listed = transform(schema, { root: schema, rules: rootRules, recursionDepth, open: new Map([['#', 1]]) }, plan);
+  let result: JsonObject = listed === CUT ? { type: 'object', properties: {}, additionalProperties: false } : listed;
+  if (rules.dropAdditionalProperties) result = withoutClosedObjects(result) as JsonObject;
   return { schema: result, entries: hasEntries(plan) ? plan : undefined };
+}
+
+/** The value JSON text stands for; the text itself when it is not JSON (for the exact schema to judge). */
+function decodedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /**
  * Turns the `{ key, value }` entries a profile listed a map as back into the JSON object the
- * exact schema expects, wherever `plan` says a map is. Never changes `value`: it copies what
+ * exact schema expects, wherever `plan` says a map is, and JSON text a profile listed an untyped
+ * value as back into the value (a string that is not JSON text is left as it is). Never changes `value`: it copies what
  * it changes. Anything not shaped as entries is left as it is, for the exact schema to refuse
  * with its own message. Walks at most as deep as the plan.
  */
 export function entriesToMaps(value: unknown, plan: EntriesPlan): unknown {
+  if (plan.json !== undefined) return typeof value === 'string' ? decodedJson(value) : value;
   let current = value;
   if (
     plan.entries &&

@@ -107,6 +107,13 @@ function renderVariants(variants: Variants, reference: ClassReference): JsonObje
  * wrapped in `anyOf` with `{"type":"null"}`, and a union gets a `{"type":"null"}` member.
  * A schema without a type already admits `null`. A nested DTO's schema is answered anew (it
  * may be wrapped whole); any other is changed in place, keys keeping their places, and answered.
+ *
+ * Not the profiles' `admitNull` (src/compiler/profile/profile-schema.ts), on purpose: this one
+ * builds the exact schema the server validates with, from the property's `ValueRules` (it knows a
+ * nested DTO from a union from a scalar, and writes the exact dialect: type lists, `enum` with
+ * `null`); that one rewrites a finished listing for a provider, knowing only the JSON, in the
+ * form the provider takes (`anyOf` with `{"type":"null"}` where type lists are refused, the
+ * title and description kept on the wrapper), and never changes the exact schema.
  */
 function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
   if (rules.nested !== undefined)

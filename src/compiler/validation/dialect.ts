@@ -3,6 +3,16 @@ import type { ValidateFunction } from 'ajv';
 import type { JsonObject } from '../../contract/index.js';
 import { compileSchema, compileWhenFirstUsed, type CompiledSchema, type SchemaValidator } from './validator.js';
 
+/*
+ * The one dialect rule of every entry point (`compile`, `createServer`, `serveStdio`, `serveHttp`,
+ * `Executor`, `prepareTools`, the CLI): a schema is checked and validated in the dialect its
+ * `$schema` declares (2020-12 when it declares none, MCP's default; draft-07 and draft-04 however
+ * the URI is spelt, with or without the trailing `#`), and a schema of any other dialect is never
+ * refused: it is served unvalidated and the host's `log` is told (`unknownDialectWarning`).
+ * `compile` checks with `compileInDialect` and the call core compiles with it, so the two cannot
+ * disagree.
+ */
+
 /** The JSON Schema dialects the call core validates hand-built and consumed tools' schemas in. */
 export type SchemaDialect = '2020-12' | 'draft-07' | 'draft-04';
 
@@ -14,6 +24,19 @@ const DIALECTS: ReadonlyMap<string, SchemaDialect> = new Map([
   ['http://json-schema.org/draft-04/schema', 'draft-04'],
   ['http://json-schema.org/draft-04/schema#', 'draft-04'],
 ]);
+
+/** How a message names a dialect: `JSON Schema 2020-12`, `JSON Schema draft-07`. */
+export function dialectName(dialect: SchemaDialect): string {
+  return `JSON Schema ${dialect}`;
+}
+
+/**
+ * The line the host's `log` is told for a schema whose dialect no validator here knows:
+ * `<label> declares the dialect "<uri>", which no validator here knows; it is served unvalidated`.
+ */
+export function unknownDialectWarning(label: string, schema: JsonObject): string {
+  return `${label} declares the dialect ${JSON.stringify(schema.$schema)}, which no validator here knows; it is served unvalidated`;
+}
 
 /**
  * The dialect a schema declares with `$schema`: 2020-12 when it declares none (MCP's default),

@@ -9,7 +9,8 @@ import {
   PROTECTED_RESOURCE_METADATA_PATH,
   serveMetadata,
 } from './metadata.js';
-import { sendOAuthError, sendWebResponse } from './send-response.js';
+import { sendOAuthError } from './send-response.js';
+import { sendWebResponse } from '../transports/http/web-bridge.js';
 import { missingScopes } from './tool-scopes.js';
 import { identityOf, TokenRejectedError, type VerifiedToken } from './verified-token.js';
 
@@ -27,8 +28,12 @@ export interface AuthGate {
    * transports read it (so handlers see it as `authInfo`, and calls as `ctx.principal`).
    */
   admit(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
-  /** Answers `403 insufficient_scope` and returns `true` when the body calls a tool the token lacks scopes for. */
-  refusesCalls(req: IncomingMessage, res: ServerResponse, body: unknown): boolean;
+  /**
+   * Answers `403 insufficient_scope` and returns `true` when the body calls a tool the token
+   * lacks scopes for. `body` is the request's body as the handler parsed it once; the gate reads
+   * only the names of the tools it calls.
+   */
+  refusesCalls(req: IncomingMessage, res: ServerResponse, body: { calledTools(): readonly string[] }): boolean;
   /** Binds a new session to the principal of the request that created it. */
   bindSession(session: object, req: IncomingMessage): void;
   /**
@@ -229,7 +234,7 @@ export function createAuthGate(options: AuthOptions, onError: (error: Error) => 
     refusesCalls(req, res, body) {
       const principal = requestPrincipal(req);
       if (principal === undefined || options.toolScopes === undefined) return false;
-      for (const name of calledToolsOf(body)) {
+      for (const name of body.calledTools()) {
         const needed = options.toolScopes.get(name);
         const missing = missingScopes(needed, principal);
         if (missing.length === 0) continue;
@@ -280,20 +285,6 @@ function bearerTokenOf(req: IncomingMessage): string | undefined {
 /** The principal the gate put on an admitted request. */
 function requestPrincipal(req: IncomingMessage): Principal | undefined {
   return principalOf((req as IncomingMessage & { auth?: AuthInfo }).auth);
-}
-
-/** The tool names of the `tools/call` requests in a JSON-RPC body (one message or a batch). */
-function calledToolsOf(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  const names: string[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, params } = message as { method?: unknown; params?: unknown };
-    if (method !== 'tools/call' || typeof params !== 'object' || params === null) continue;
-    const name = (params as { name?: unknown }).name;
-    if (typeof name === 'string') names.push(name);
-  }
-  return names;
 }
 
 /** Compares resource identifiers as the SDK does: ignoring a fragment and one trailing slash. */

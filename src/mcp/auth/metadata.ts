@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../transports/http/json-response.js';
 
 /** The protected resource metadata path (RFC 9728), without the resource's path suffix. */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -16,27 +17,21 @@ export function serveMetadata(req: IncomingMessage, res: ServerResponse, metadat
     return;
   }
   if (method !== 'GET' && method !== 'HEAD') {
-    const body = JSON.stringify({
-      error: 'method_not_allowed',
-      error_description: `The method ${method} is not allowed for this endpoint`,
-    });
-    res.writeHead(405, {
-      Allow: 'GET, HEAD, OPTIONS',
-      'Access-Control-Allow-Origin': '*',
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
-    });
-    res.end(body);
+    sendJson(
+      res,
+      405,
+      { error: 'method_not_allowed', error_description: `The method ${method} is not allowed for this endpoint` },
+      { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Origin': '*' },
+    );
     return;
   }
-  const body = JSON.stringify(metadata);
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    'Access-Control-Allow-Origin': '*',
-    'Cache-Control': 'max-age=3600',
-  });
-  res.end(method === 'HEAD' ? undefined : body);
+  sendJson(
+    res,
+    200,
+    metadata,
+    { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' },
+    method === 'HEAD',
+  );
 }
 
 /** The default `scopes_supported`: the required scopes, then every tool's, without duplicates. */

@@ -1,22 +1,10 @@
 import type { ServerResponse } from 'node:http';
+import { sendJson } from '../transports/http/json-response.js';
 
 /**
- * Copies a web-standard `Response` (status, headers, body) onto a `node:http` response. Does
- * nothing when the node response has already started.
+ * Answers `status` with an OAuth error body (`{"error", "error_description"}`) and, when given,
+ * a `WWW-Authenticate` challenge (see `sendJson`).
  */
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  if (res.headersSent) return;
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  if (body.length > 0 || response.status !== 204) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(body);
-}
-
-/** Answers `status` with an OAuth error body (`{"error", "error_description"}`) and optional `WWW-Authenticate`. */
 export function sendOAuthError(
   res: ServerResponse,
   status: number,
@@ -24,13 +12,10 @@ export function sendOAuthError(
   description: string,
   challenge?: string,
 ): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify({ error, error_description: description });
-  const headers: Record<string, string | number> = {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  };
-  if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
-  res.writeHead(status, headers);
-  res.end(body);
+  sendJson(
+    res,
+    status,
+    { error, error_description: description },
+    challenge === undefined ? {} : { 'WWW-Authenticate': challenge },
+  );
 }

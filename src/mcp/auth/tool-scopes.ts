@@ -56,3 +56,45 @@ export function callableDefinitions<D>(
   const principal = principalOf(authInfo);
   return [...served.values()].filter((s) => mayCall(s.prepared.tool, principal)).map((s) => s.definition);
 }
+
+/**
+ * The scopes of the tools `live` serves, by name, as the HTTP gate's `toolScopes`: always those of
+ * the set served now (see `toolScopesOf`, made again only when the set changes). Checks the set
+ * served now at once, and every next set before it is served, so a tool with malformed `scopes`
+ * throws here, or refuses the change that adds it.
+ */
+export function liveToolScopes(live: {
+  readonly tools: ReadonlyMap<string, { readonly prepared: { readonly tool: ContractTool } }>;
+  addCheck(
+    check: (tools: ReadonlyMap<string, { readonly prepared: { readonly tool: ContractTool } }>) => void,
+  ): unknown;
+}): ReadonlyMap<string, readonly string[]> {
+  let seen = live.tools;
+  let scopes = scopesOfServed(seen);
+  live.addCheck((tools) => void scopesOfServed(tools));
+  const current = (): ReadonlyMap<string, readonly string[]> => {
+    if (live.tools !== seen) {
+      seen = live.tools;
+      scopes = scopesOfServed(seen);
+    }
+    return scopes;
+  };
+  return {
+    get size() {
+      return current().size;
+    },
+    get: (name) => current().get(name),
+    has: (name) => current().has(name),
+    forEach: (each, thisArg) => current().forEach(each, thisArg),
+    entries: () => current().entries(),
+    keys: () => current().keys(),
+    values: () => current().values(),
+    [Symbol.iterator]: () => current()[Symbol.iterator](),
+  };
+}
+
+function scopesOfServed(
+  tools: ReadonlyMap<string, { readonly prepared: { readonly tool: ContractTool } }>,
+): ReadonlyMap<string, readonly string[]> {
+  return toolScopesOf([...tools.values()].map((served) => ({ tool: served.prepared.tool })));
+}

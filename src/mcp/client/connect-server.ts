@@ -1,3 +1,5 @@
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CONSUME } from '../entry-options.js';
 import type { ContractTool } from '../../contract/index.js';
 import { errorText } from '../../util/describe.js';
 import type { McpClientLike } from './client-like.js';
@@ -202,6 +204,16 @@ function authProviderOf(target: UrlTarget): UpstreamAuthProvider | undefined {
   return { token: async () => bearerToken() };
 }
 
+/** `connectServer`'s option keys. */
+const CONNECT_SERVER_KEYS = optionKeys<ConnectServerOptions>()(
+  ...CONSUME,
+  'clientInfo',
+  'onToolsChanged',
+  'onRefreshError',
+  'onFeaturesChanged',
+  'onResourceUpdated',
+);
+
 /**
  * Connects to one server with a `Client` of `@modelcontextprotocol/client` (2.x, loaded on first
  * use), spawning `{command, args}` over stdio or opening `{url}` over streamable HTTP (with a
@@ -222,6 +234,7 @@ export async function connectServer(
   target: ServerTarget,
   options: ConnectServerOptions = {},
 ): Promise<ServerConnection> {
+  checkOptionsObject('connectServer', options, CONNECT_SERVER_KEYS);
   if ('url' in target) {
     const authProvider = authProviderOf(target);
     if (authProvider !== undefined) await refuseUnboundCredentials(authProvider);

@@ -1,3 +1,5 @@
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import { CONSUME } from '../entry-options.js';
 import type { ContractTool } from '../../contract/index.js';
 import { TOOL_NAME_PATTERN, isJsonObject } from '../../contract/index.js';
 import { PermissionPolicy } from '../../runtime/index.js';
@@ -78,6 +80,9 @@ export function policyOf(options: ConsumeOptions): PermissionPolicy | null {
   return consumerPolicy(options.policy ?? {});
 }
 
+/** `connectTools`'s option keys. */
+const CONNECT_TOOLS_KEYS = optionKeys<ConsumeOptions>()(...CONSUME);
+
 /**
  * Lists a connected client's tools (every page) and returns them as contract tools, one per
  * listed tool, in the server's order. Call it again to refresh. See `consumedTool` for what
@@ -88,11 +93,13 @@ export function policyOf(options: ConsumeOptions): PermissionPolicy | null {
  * Failures: a server `isError` result throws a `ToolError` with the server's text; a transport
  * failure throws `mcp server "<server>": tool "<tool>": <reason>`.
  *
- * Throws, before returning any tool, on a listing problem (see `listToolsOf`), on a name that
+ * Throws, before returning any tool, on an unknown option (`connectTools: unknown option "x"
+ * (known options: ...)`), on a listing problem (see `listToolsOf`), on a name that
  * breaks MCP's rule once prefixed, and on a name listed twice.
  */
 export async function connectTools(client: McpClientLike, options: ConsumeOptions = {}): Promise<ContractTool[]> {
   checkClient(client);
+  checkOptionsObject('connectTools', options, CONNECT_TOOLS_KEYS);
   const server = serverNameOf(client, options);
   const upstream = new Upstream(server, async () => client, options.elicit);
   return toolsOf(upstream, client, options);

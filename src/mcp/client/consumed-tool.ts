@@ -26,6 +26,7 @@ import { withForwardedMeta } from '../server/result-meta.js';
 import { projectResult } from './bounded-output.js';
 import { callToolOn, isV2Client } from './client-like.js';
 import { callAsUpstreamTask, upstreamRequiresTask } from './upstream-task.js';
+import { startUpstreamSpan, type UpstreamSpan } from './upstream-span.js';
 import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
 import type { ExecutionMode, ListedTool } from './options.js';
@@ -137,7 +138,8 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
 /**
  * Runs a consumed tool's call under the consumer's own policy: its requirement is checked (a
  * question asked as the policy says), then the server is called; the call's permission record
- * is put on the result unless the server sent one of its own (a denial carries it as
+ * is put on the result unless the server sent one of its own, and then written with
+ * `ctx.writeRecord` instead, so a host's `onRecord` still hears it (a denial carries it as
  * `error.record`).
  */
 async function underPolicy(
@@ -152,7 +154,10 @@ async function underPolicy(
   });
   if (record === undefined) return value;
   const result = toolResultOf(value);
-  return result.record === undefined ? { ...result, record } : result;
+  if (result.record === undefined) return { ...result, record };
+  // The server's record wins the result; the decisions still reach the host (its `onRecord`).
+  ctx.writeRecord(record.ns, record.data);
+  return result;
 }
 
 /**
@@ -208,15 +213,22 @@ async function callUpstream(
   const where = `mcp server ${JSON.stringify(upstream.server)}: tool ${JSON.stringify(listedName)}`;
   const context = ctx ?? createCallContext({ call: { id: '', tool: plan.name, args: sent } });
   let raw: unknown;
+  let traced: UpstreamSpan | undefined;
   const untrack = upstream.track(context, listedName);
   try {
     const client = await upstream.client();
     // The call's idempotency key crosses in _meta, so a toolwright server deduplicates a keyed call.
     const key = context.call.idempotencyKey;
+    traced = startUpstreamSpan(
+      upstream.server,
+      listedName,
+      context.call,
+      key === undefined ? undefined : { [IDEMPOTENCY_KEY_META]: key },
+    );
     const params =
-      key === undefined
+      traced.meta === undefined
         ? { name: listedName, arguments: sent }
-        : { name: listedName, arguments: sent, _meta: { [IDEMPOTENCY_KEY_META]: key } };
+        : { name: listedName, arguments: sent, _meta: traced.meta };
     // A tool the server runs only as a task (2025-11-25) is called as one and polled; the 2.x
     // client refuses tasks/* in the 2026-07-28 era, where the server decides for itself.
     const asTask = upstreamRequiresTask(plan.listed) && (!isV2Client(client) || client.getProtocolEra?.() !== 'modern');
@@ -233,7 +245,9 @@ async function callUpstream(
         context.update({ content: message === '' ? [] : [text(message)], details });
       },
     });
+    traced.answered(raw);
   } catch (err) {
+    traced?.failed(err);
     if (context.signal.aborted)
       throw context.signal.reason instanceof Error
         ? context.signal.reason

@@ -36,10 +36,13 @@ export function claimsOf(tool: ListedTool): ListedClaims {
  * 1. an explicit mode wins: `parallel` (nothing set), `sequential` (`sequential: true`: a batch
  *    holding it runs one call at a time, in order) or `exclusive` (`barrier: true`: everything
  *    before it completes, it runs alone, nothing after starts until it ends);
- * 2. else `read` runs in parallel and every other permission (`write`, unclassified, ...) as
- *    `sequential`; and when the host trusts claims and the server offers facts (`claims` given),
- *    the server's listed `sequential`, `barrier` and `resource` claims apply too (a resource
- *    only on a tool that is neither sequential nor a barrier).
+ * 2. else, when the host trusts claims and the server offers facts (`claims` given), the
+ *    server's listed claims are the tool's scheduling claims, in place of the permission-derived
+ *    default: `barrier` (listed with `sequential`, read as a barrier alone), else `sequential`,
+ *    else `resource` (a tool of a trusted server that claims none of them runs with none, in
+ *    parallel, whatever its permission);
+ * 3. else `read` runs in parallel and every other permission (`write`, unclassified, ...) as
+ *    `sequential`.
  */
 export function executionOf(
   mode: ExecutionMode | undefined,
@@ -49,10 +52,10 @@ export function executionOf(
   if (mode === 'parallel') return {};
   if (mode === 'sequential') return { sequential: true };
   if (mode === 'exclusive') return { barrier: true };
-  const out: ExecutionClaims = {};
-  if (permission !== 'read' || claims?.sequential === true) out.sequential = true;
-  if (claims?.barrier === true) out.barrier = true;
-  if (claims !== undefined && claims.resource !== '' && out.sequential === undefined && out.barrier === undefined)
-    out.resource = claims.resource;
-  return out;
+  if (claims !== undefined) {
+    if (claims.barrier) return { barrier: true };
+    if (claims.sequential) return { sequential: true };
+    return claims.resource === '' ? {} : { resource: claims.resource };
+  }
+  return permission === 'read' ? {} : { sequential: true };
 }

@@ -1,6 +1,7 @@
-import { InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
+import { checkOptionsObject, optionKeys } from '../../util/options.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../../contract/index.js';
-import type { PermissionPolicy } from '../../runtime/index.js';
+import type { CallCoreOptions, PermissionPolicy } from '../../runtime/index.js';
 import {
   connectServer,
   type ConsumerPolicyOptions,
@@ -11,7 +12,10 @@ import { serverFor } from '../server/create-server.js';
 import { ParkedRuns } from '../server/input-rounds/parked-runs.js';
 import { closingFirst } from '../transports/http/closing-first.js';
 import type { ServerInfo } from '../server/index.js';
-import { servedToolsOf, type ServedTool } from '../server/served-tools.js';
+import { LiveSet } from '../server/live-set.js';
+import type { CacheHints } from '../server/cache-hints.js';
+import type { SetChange } from '../server/set-change.js';
+import { changeBusOf } from '../transports/change-bus.js';
 import {
   connectStdio,
   listenHttp,
@@ -65,6 +69,18 @@ export interface ProxyOptions {
   readonly stderr?: 'inherit' | 'ignore' | 'pipe';
   /** Told when an upstream's `list_changed` refresh fails or makes names collide (the old tools stay). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Told every record of every proxied call as the proxy's call core learns of it (see
+   * `CallCoreOptions.onRecord`): the upstream's record of the call, when its result carries one,
+   * and the proxy's own permissions record under a `policy`.
+   */
+  readonly onRecord?: CallCoreOptions['onRecord'];
+  /**
+   * The caching hints of the proxy's list and read results in the 2026-07-28 era (see
+   * `CacheHints`; default `ttlMs` 0). They are made from the merged set served at the time, so
+   * they follow the upstreams' changes.
+   */
+  readonly cacheHints?: CacheHints;
 }
 
 /** A running proxy: its upstream connections and the merged tools it serves. */
@@ -93,6 +109,20 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** `createProxy`'s option keys. */
+const CREATE_PROXY_KEYS = optionKeys<ProxyOptions>()(
+  'info',
+  'policy',
+  'maxLLMChars',
+  'maxOutputChars',
+  'trustClaims',
+  'elicit',
+  'stderr',
+  'onError',
+  'onRecord',
+  'cacheHints',
+);
+
 /**
  * Connects to every upstream (stdio commands and URLs) and aggregates their tools, resources,
  * resource templates and prompts into one server. Each tool (resource, template, prompt) is served
@@ -108,61 +138,35 @@ export interface Proxy {
  * resource URI or URI template, see `mergeFeatures`).
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
+  checkOptionsObject('createProxy', options, CREATE_PROXY_KEYS);
   if (!Array.isArray(upstreams) || upstreams.length === 0)
     throw new TypeError('proxy: give at least one upstream server');
   const checked = upstreams.map(checkUpstream);
   const info = options.info ?? { name: 'toolwright-proxy', version: '0.0.0' };
-  const serverOptions = options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars };
-  const live = new Set<Server>();
-  // One bus per HTTP endpoint: its 2026-07-28 clients' listen streams are told of changes there.
-  const changeBuses = new Set<InMemoryServerEventBus>();
+  const serverOptions = {
+    ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
+    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+    ...(options.cacheHints === undefined ? {} : { cacheHints: options.cacheHints }),
+  };
   const connections: ServerConnection[] = [];
-  const served = new Map<string, ServedTool>();
-  let merged: readonly ContractTool[] = [];
-
-  const features = new ProxyFeatures(connections, serverOptions, (err) => options.onError?.(err));
-  const rebuild = (): void => {
-    const next = mergeTools(checked, connections);
-    const prepared = servedToolsOf(next, 'proxy', serverOptions);
-    served.clear();
-    for (const [name, tool] of prepared) served.set(name, tool);
-    merged = next;
-    rebuildFeatures();
-  };
-  const rebuildFeatures = (): void => {
-    const next = mergeFeatures(checked.map(upstreamName), connections);
-    features.update(next);
-    mergedFeatures = next;
-  };
-  let mergedFeatures: MergedFeatures = { resources: [], prompts: [] };
+  const features = new ProxyFeatures(connections, (err) => options.onError?.(err));
+  const reportError = (err: unknown): void => options.onError?.(err instanceof Error ? err : new Error(String(err)));
+  let live: LiveSet | undefined;
   const featuresChanged = (): void => {
-    if (connections.length < checked.length) return;
+    if (live === undefined || connections.length < checked.length) return;
     try {
-      rebuildFeatures();
+      live.update(featureChangeOf(live, mergeFeatures(checked.map(upstreamName), connections)), 'proxy');
     } catch (err) {
-      options.onError?.(err instanceof Error ? err : new Error(String(err)));
-      return;
+      reportError(err);
     }
-    features.changes.resourcesChanged();
-    for (const server of live) {
-      if (server.transport === undefined || server.getCapabilities().prompts === undefined) continue;
-      server.sendPromptListChanged().catch(() => {});
-    }
-    for (const bus of changeBuses) bus.publish({ kind: 'prompts_list_changed' });
   };
   const changed = (): void => {
-    if (connections.length < checked.length) return;
+    if (live === undefined || connections.length < checked.length) return;
     try {
-      rebuild();
+      live.update({ tools: mergeTools(checked, connections) }, 'proxy');
     } catch (err) {
-      options.onError?.(err instanceof Error ? err : new Error(String(err)));
-      return;
+      reportError(err);
     }
-    for (const server of live) {
-      if (server.transport === undefined) continue;
-      server.sendToolListChanged().catch(() => {});
-    }
-    for (const bus of changeBuses) bus.publish({ kind: 'tools_list_changed' });
   };
   try {
     for (const upstream of checked) {
@@ -201,36 +205,34 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
         ),
       );
     }
-    rebuild();
+    const merged = mergeFeatures(checked.map(upstreamName), connections);
+    live = new LiveSet({
+      where: 'proxy',
+      tools: mergeTools(checked, connections),
+      options: {
+        ...serverOptions,
+        ...(merged.resources.length > 0 ? { resources: merged.resources } : {}),
+        ...(merged.prompts.length > 0 ? { prompts: merged.prompts } : {}),
+        changes: features.changes,
+      },
+    });
   } catch (err) {
     await Promise.all(connections.map((c) => c.close()));
     throw err;
   }
+  const set = live;
 
-  const serverOf = (transport: 'stdio' | 'http' | 'other', runs?: ParkedRuns, era?: ProtocolEra): Server => {
-    const server = serverFor(info, served, { ...serverOptions, transport }, runs, features.live(), era);
-    server.registerCapabilities({ tools: { listChanged: true } });
-    server.setRequestHandler(
-      'tools/list',
-      () => ({ tools: [...served.values()].map((tool) => tool.definition) }) as never,
-    );
-    live.add(server);
-    const previous = server.onclose;
-    server.onclose = () => {
-      live.delete(server);
-      previous?.();
-    };
-    return server;
-  };
+  const serverOf = (transport: 'stdio' | 'http' | 'other', runs?: ParkedRuns, era?: ProtocolEra): Server =>
+    serverFor(info, set, { ...serverOptions, transport }, runs, era);
   return {
     get tools() {
-      return merged;
+      return set.toolList;
     },
     get resources() {
-      return mergedFeatures.resources;
+      return set.resourceEntries;
     },
     get prompts() {
-      return mergedFeatures.prompts;
+      return set.promptEntries;
     },
     connections,
     createServer: () => serverOf('other'),
@@ -238,25 +240,39 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
       connectStdio((context?: { era?: ProtocolEra }) => serverOf('stdio', undefined, context?.era), stdio),
     serveHttp: async (http = {}) => {
       const runs = new ParkedRuns();
-      const changeEvents = new InMemoryServerEventBus();
-      const stopFeatureEvents = features.changes.listen({
-        resourceUpdated: (uri) => changeEvents.publish({ kind: 'resource_updated', uri }),
-        resourcesChanged: () => changeEvents.publish({ kind: 'resources_list_changed' }),
-      });
-      const handle = await listenHttp((context?: { era?: ProtocolEra }) => serverOf('http', runs, context?.era), {
-        ...http,
-        changeEvents,
-      });
-      changeBuses.add(changeEvents);
+      const changeEvents = changeBusOf(set);
+      let handle: HttpHandle;
+      try {
+        handle = await listenHttp((context?: { era?: ProtocolEra }) => serverOf('http', runs, context?.era), {
+          ...http,
+          changeEvents: changeEvents.bus,
+        });
+      } catch (err) {
+        changeEvents.stop();
+        throw err;
+      }
       return closingFirst(handle, () => {
-        changeBuses.delete(changeEvents);
-        stopFeatureEvents();
+        changeEvents.stop();
         return runs.closeAll();
       });
     },
     close: async () => {
+      set.close();
       await Promise.all(connections.map((c) => c.close()));
     },
+  };
+}
+
+/**
+ * The change that makes the proxy serve `merged`: the resources and the prompts whole, each only
+ * when there are some or the proxy serves that kind already (so a proxy whose upstreams serve no
+ * prompts declares none, as when it started).
+ */
+function featureChangeOf(live: LiveSet, merged: MergedFeatures): SetChange {
+  const served = live.features;
+  return {
+    ...(merged.resources.length > 0 || served?.resources !== undefined ? { resources: merged.resources } : {}),
+    ...(merged.prompts.length > 0 || served?.prompts !== undefined ? { prompts: merged.prompts } : {}),
   };
 }
 

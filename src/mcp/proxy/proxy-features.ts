@@ -5,9 +5,7 @@ import {
   type ContractResourceTemplate,
 } from '../../contract/index.js';
 import { matchUriTemplate, parseUriTemplate } from '../../util/uri-template.js';
-import type { CallCoreOptions } from '../../runtime/call/index.js';
 import type { ServerConnection } from '../client/index.js';
-import { servedFeaturesOf, type ServedFeatures } from '../server/features.js';
 import { ServerChanges } from '../server/server-changes.js';
 
 /** The resources and prompts of every upstream, merged, in upstream order then each server's order. */
@@ -66,17 +64,15 @@ function ownerOf(connections: readonly ServerConnection[], uri: string): ServerC
 }
 
 /**
- * The resources and prompts a proxy serves: always those of the latest merge (`update` after a
- * refresh; the servers of sessions already open read the new set on their next request), with
- * one `ServerChanges` for every endpoint. A 2025-era client's `resources/subscribe` subscribes
- * upstream (once per URI, whoever else subscribed), its last unsubscribe ends that; what the
- * upstream then announces (`resources/updated`, `resources/list_changed`) goes to the proxy's
- * clients. (A 2026-07-28 client's `subscriptions/listen` stream hears what the proxy relays, but
- * does not subscribe upstream on its own: the SDK keeps its filter to itself.)
+ * The proxy's side of its upstreams' resources: one `ServerChanges` for every endpoint (the
+ * proxy's set relays it, see `LiveSet`), on which a 2025-era client's `resources/subscribe`
+ * subscribes upstream (once per URI, whoever else subscribed), its last unsubscribe ends that;
+ * what the upstream then announces (`resources/updated`) goes to the proxy's clients. (A
+ * 2026-07-28 client's `subscriptions/listen` stream hears what the proxy relays, but does not
+ * subscribe upstream on its own: the SDK keeps its filter to itself.)
  */
 export class ProxyFeatures {
   readonly changes = new ServerChanges();
-  private current: ServedFeatures | undefined;
   private readonly upstreamSubscriptions = new Map<
     string,
     { count: number; stop: Promise<(() => Promise<void>) | undefined> }
@@ -84,52 +80,9 @@ export class ProxyFeatures {
 
   constructor(
     private readonly connections: readonly ServerConnection[],
-    private readonly options: CallCoreOptions,
     private readonly onError: (error: Error) => void,
   ) {
     this.changes.onSubscription((uri, subscribed) => this.subscription(uri, subscribed));
-  }
-
-  /** Prepares the merged set again (throws what `servedFeaturesOf` throws for a bad one; the old set stays). */
-  update(merged: MergedFeatures): void {
-    const some = merged.resources.length > 0 || merged.prompts.length > 0;
-    this.current = some
-      ? servedFeaturesOf(
-          {
-            ...this.options,
-            ...(merged.resources.length > 0 ? { resources: merged.resources } : {}),
-            ...(merged.prompts.length > 0 ? { prompts: merged.prompts } : {}),
-            changes: this.changes,
-          },
-          'proxy',
-        )
-      : undefined;
-  }
-
-  /**
-   * The live view the servers are given: each property read at request time from the latest set,
-   * so one made before a refresh serves what the refresh found. `undefined` while the proxy serves
-   * no resources and no prompts.
-   */
-  live(): ServedFeatures | undefined {
-    if (this.current === undefined) return undefined;
-    const current = (): ServedFeatures | undefined => this.current;
-    const changes = this.changes;
-    return {
-      get resources() {
-        return current()?.resources;
-      },
-      get prompts() {
-        return current()?.prompts;
-      },
-      changes,
-      get pageSize() {
-        return current()?.pageSize ?? 100;
-      },
-      get completes() {
-        return current()?.completes ?? false;
-      },
-    };
   }
 
   private subscription(uri: string, subscribed: boolean): void {

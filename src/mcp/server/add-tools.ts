@@ -2,13 +2,15 @@ import type { JSONRPCRequest, Server, ServerCapabilities, ServerContext } from '
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { isJsonObject, principalKey, type ContractTool, type JsonObject, type Session } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
-import { handlerExtraOf, type HandlerExtra } from './extra.js';
+import { eraOf, handlerExtraOf, type HandlerExtra } from './extra.js';
 import { answerToolCall } from './call.js';
 import { FACTS_CAPABILITY, FACTS_METHOD } from './constants.js';
 import { answerFacts } from './facts.js';
 import { LOG_LEVELS, isLogLevel } from './logging.js';
 import { invalidParams, ProtocolError } from './protocol-error.js';
-import { servedToolsOf, type ServedTools } from './served-tools.js';
+import { hinted, type CacheHints } from './cache-hints.js';
+import { LiveSet } from './live-set.js';
+import { servedSetFacade, type ServedSet } from './served-set.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
 import type { ReplayStore } from '../../runtime/index.js';
 import { schedulingOf, type SchedulingOption } from './scheduling.js';
@@ -26,6 +28,7 @@ import type { TaskOptions } from './tasks/task-options.js';
 import { startToolTask, taskMethods, taskModeOf, type TaskServing } from './tasks/task-methods.js';
 import { connectionOwnerOf } from './tasks/task-owner.js';
 import { SERVER_STOPPED_TEXT } from './tasks/constants.js';
+import { traceRequest } from './request-span.js';
 
 /**
  * Options for `createServer` and `addTools`: the call-core options every host takes (`policy`,
@@ -72,6 +75,12 @@ export interface ServerOptions extends CallCoreOptions, FeatureOptions {
    * claim; every server of one endpoint shares its tasks.
    */
   readonly tasks?: TaskOptions;
+  /**
+   * The caching hints (`ttlMs`, `cacheScope`) of `tools/list`, `prompts/list`, `resources/list`,
+   * `resources/templates/list` and `resources/read` results in the 2026-07-28 era (see
+   * `CacheHints`). Default: `ttlMs` 0, and each result's scope by what it is.
+   */
+  readonly cacheHints?: CacheHints;
 }
 
 /**
@@ -88,16 +97,20 @@ type ServerLike = Pick<
 };
 
 /**
-/**
  * Serves `tools` on an SDK low-level `Server` (`@modelcontextprotocol/server`) the caller already
  * has: answers `tools/list`, `tools/call`, `execution/facts` and `logging/setLevel` (which then
  * drives `ctx.log`'s filtering in the 2025 era). Before the server is connected it also registers
- * the capabilities it needs (`tools`, `logging`, `experimental[FACTS_CAPABILITY]`), merged into
- * the server's own. Once connected, capabilities cannot change: the server must then already
- * have `tools` (else this throws), and without `logging` no log messages are sent and
- * `logging/setLevel` is left alone. Throws, naming the tool, on a duplicate name or a bad schema,
- * and on bad options (see `prepareTools`), and when called twice on one server (pass every tool
- * in one call).
+ * the capabilities it needs (`tools` with `listChanged`, `logging`,
+ * `experimental[FACTS_CAPABILITY]`), merged into the server's own. Once connected, capabilities
+ * cannot change: the server must then already have `tools` (else this throws), and without
+ * `logging` no log messages are sent and `logging/setLevel` is left alone. Throws, naming the
+ * tool, on a duplicate name or a bad schema, and on bad options (see `prepareTools`).
+ *
+ * Called again on the same server (the Go seed's `AddTools` may be), it adds `tools` to the ones
+ * served, a name served already replaced by the one added last, prepared with the options of the
+ * first call (give none the second time: options then throw), and the client is told (see
+ * `ServedSet`; `servedSetOf(server)` removes tools, too). A change that is refused throws a
+ * `SetChangeError` and changes nothing.
  *
  * `tools/call`, `execution/facts` and `logging/setLevel` are answered through the server's
  * `fallbackRequestHandler`, with the SDK's own handlers for them removed: the SDK parses every
@@ -121,23 +134,66 @@ export function addTools(server: Server, tools: readonly ContractTool[], options
       'addTools: expected a low-level Server from @modelcontextprotocol/server (for an McpServer, pass mcpServer.server)',
     );
   }
-  serveTools(server, servedToolsOf(tools, 'addTools', options), options);
+  const live = liveSets.get(server);
+  if (live !== undefined) {
+    if (typeof options !== 'object' || options === null || Object.keys(options).length > 0)
+      throw new TypeError(
+        'addTools: this server already serves toolwright tools, prepared with the options of the first call; call addTools(server, tools) without options to add or replace tools',
+      );
+    live.update({ addTools: tools }, 'addTools');
+    return;
+  }
+  const set = new LiveSet({ where: 'addTools', tools, options: toolsOnly(options) });
+  serveTools(server, set, options);
+  closeWithServer(server, set);
 }
 
-/** Registers prepared tools on `server` (see `addTools`); `createServer` prepares them first. */
+/** `options` without what `addTools` does not serve (resources and prompts: see `createServer`). */
+function toolsOnly(options: ServerOptions): ServerOptions {
+  const { resources: _resources, prompts: _prompts, ...rest } = options;
+  return rest;
+}
+
+/** The live set of every server `serveTools` served, for `addTools` called again and `servedSetOf`. */
+const liveSets = new WeakMap<object, LiveSet>();
+
+/**
+ * What `server` (one `createServer` made, or one `addTools` served) serves, and how to change it
+ * while its client is connected (see `ServedSet`); `undefined` for a server toolwright does not
+ * serve. A server of `serveStdio` or `serveHttp` belongs to their handle's set, which this is too.
+ */
+export function servedSetOf(server: object): ServedSet | undefined {
+  const live = liveSets.get(server);
+  return live === undefined ? undefined : servedSetFacade(live);
+}
+
+/** Stops `live` relaying the application's changes once `server` closes (a set of its own). */
+export function closeWithServer(server: Server, live: LiveSet): void {
+  const target = server as unknown as ServerLike;
+  const previous = target.onclose;
+  target.onclose = () => {
+    live.close();
+    previous?.();
+  };
+}
+
+/**
+ * Registers the tools of `live` on `server` (see `addTools`); `createServer` and the transports
+ * prepare the set first.
+ */
 export function serveTools(
   server: Server,
-  prepared: ServedTools,
+  live: LiveSet,
   options: ServerOptions,
   runs: ParkedRuns = new ParkedRuns(options.inputRounds),
 ): void {
   const target = server as unknown as ServerLike;
   if (stateOf(server) !== undefined)
     throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
-  const runner = taskRunnerOf(prepared, options.tasks);
+  const runner = taskRunnerOf(live.source, live.tools, options.tasks);
   if (target.transport === undefined) {
     target.registerCapabilities({
-      tools: {},
+      tools: { listChanged: true },
       logging: {},
       experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} },
       ...(runner === undefined
@@ -151,11 +207,13 @@ export function serveTools(
   }
   const logging = target.getCapabilities().logging !== undefined;
   const state: ServerState = {
-    tools: prepared,
+    get tools() {
+      return live.tools;
+    },
     scheduling: schedulingOf(
-      prepared.source ?? prepared,
+      live.source,
       options.scheduling,
-      [...prepared.values()].map((served) => served.prepared.tool),
+      [...live.tools.values()].map((served) => served.prepared.tool),
     ),
     transport: options.transport ?? 'other',
     logging,
@@ -164,16 +222,22 @@ export function serveTools(
     runs,
     session: undefined,
     logLevels: new Map(),
+    subscribed: new Set(),
+    traced: options.telemetry !== false,
   };
   attachState(server, state);
-  const definitions = [...prepared.values()].map((served) => served.definition);
-  target.setRequestHandler(
-    'tools/list',
-    (_request: unknown, ctx: unknown) =>
-      ({
-        tools: options.hideForbiddenTools === true ? callableDefinitions(prepared, authInfoOf(ctx)) : definitions,
-      }) as never,
-  );
+  liveSets.set(server, live);
+  const listTools = (ctx: ServerContext): Record<string, unknown> => {
+    const tools =
+      options.hideForbiddenTools === true ? callableDefinitions(live.tools, authInfoOf(ctx)) : live.definitions;
+    return hinted({ tools: [...tools] }, eraOf(ctx), () => live.hintOf('tools/list'));
+  };
+  target.setRequestHandler('tools/list', ((request: { readonly params?: unknown }, ctx: ServerContext) =>
+    state.traced
+      ? traceRequest('tools/list', request.params, ctx, handlerExtraOf(target, ctx), state.transport, () =>
+          listTools(ctx),
+        )
+      : listTools(ctx)) as never);
   const own = ownHandlersOf(server);
   const execute = (params: unknown) => (extra: HandlerExtra) =>
     answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
@@ -181,7 +245,16 @@ export function serveTools(
   // connection there. Elsewhere (stdio, in memory) the server is the connection, and its close
   // stops the calls parked for it.
   const connection = state.transport === 'http' ? undefined : (server as object);
-  const serving: TaskServing | undefined = runner === undefined ? undefined : { runner, tools: prepared, connection };
+  const serving: TaskServing | undefined =
+    runner === undefined
+      ? undefined
+      : {
+          runner,
+          get tools() {
+            return live.tools;
+          },
+          connection,
+        };
   if (connection !== undefined) {
     const previousOnClose = target.onclose;
     target.onclose = () => {
@@ -195,7 +268,7 @@ export function serveTools(
   if (tasks !== undefined) for (const [method, handler] of tasks) if (!SDK_ROUTED.has(method)) own.set(method, handler);
   own.set('tools/call', (params, extra, ctx) => {
     if (serving !== undefined) {
-      const mode = taskModeOf(prepared, params, extra);
+      const mode = taskModeOf(live.tools, params, extra);
       if (mode.mode === 'task')
         return startToolTask(serving, mode.served, params, extra, (p, e) => execute(p)(e), mode.ttlMs);
     }
@@ -228,7 +301,13 @@ export function serveTools(
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
-    if (handler !== undefined) return handler(request.params, handlerExtraOf(target, ctx), ctx);
+    if (handler !== undefined) {
+      const extra = handlerExtraOf(target, ctx);
+      if (!state.traced) return handler(request.params, extra, ctx);
+      return traceRequest(request.method, request.params, ctx, extra, state.transport, (traced) =>
+        handler(request.params, traced, ctx),
+      );
+    }
     if (previous !== undefined) return previous(request, ctx);
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
   };

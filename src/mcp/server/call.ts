@@ -15,6 +15,8 @@ import { invalidParams } from './protocol-error.js';
 import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';
 import { principalOf } from '../auth/principal.js';
 import { callOnce, idempotencyKeyOf } from './replay.js';
+import { fileCallTrace, otelNames, type CallTrace } from '../../runtime/internal.js';
+import { fileRequestCall } from './request-span.js';
 
 /** The result MCP sends for a failed call: `isError` with the failure's text, nothing else. */
 export function errorResult(text: string): CallToolResult {
@@ -95,6 +97,7 @@ export async function answerToolCall(
 ): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
+  const receivedAt = Date.now();
   const { served, args } = toolCallOf(state.tools, params);
   const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
@@ -103,6 +106,7 @@ export async function answerToolCall(
     key === undefined
       ? { id: String(extra.requestId), tool: served.prepared.name, args }
       : { id: String(extra.requestId), tool: served.prepared.name, args, idempotencyKey: key };
+  if (extra.trace !== undefined) fileRequestCall(extra, fileCallTrace(call, callTraceOfRequest(extra, receivedAt)));
   // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
   const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;
   const { ctx, finish } = mcpCallContextOf(
@@ -167,4 +171,17 @@ function waitLimitOf(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
   return { signal: AbortSignal.any([request, controller.signal]), clear: () => clearTimeout(timer) };
+}
+
+/**
+ * What the call core's tracing is told of a traced request's call: the request's span as its
+ * parent, when the request was received, and the request and session ids and the era.
+ */
+function callTraceOfRequest(extra: HandlerExtra, receivedAt: number): CallTrace {
+  const attributes: Record<string, string> = {
+    [otelNames.ATTR_JSONRPC_REQUEST_ID]: String(extra.requestId),
+    [otelNames.ATTR_TOOLWRIGHT_ERA]: extra.era,
+  };
+  if (extra.sessionId !== undefined) attributes[otelNames.ATTR_MCP_SESSION_ID] = extra.sessionId;
+  return { parent: extra.trace?.context, receivedAt, attributes };
 }

@@ -11,6 +11,15 @@ export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 /** The protocol era a request was served in: `legacy` (2025-11-25 and older), `modern` (2026-07-28). */
 export type ProtocolEra = 'legacy' | 'modern';
 
+/**
+ * The server span of the request being served (see `traceRequest`): its OpenTelemetry context
+ * (with the span in it) and the span. Only when a tracer provider is registered.
+ */
+export interface RequestTrace {
+  readonly context: unknown;
+  readonly span: object;
+}
+
 /** A request the server sends to the client while it serves one of the client's requests. */
 export interface OutboundRequest {
   readonly method: string;
@@ -52,6 +61,8 @@ export interface HandlerExtra {
    * Unused before that era, where `logging/setLevel` sets a level per session.
    */
   readonly requestLogLevel: LogLevel | undefined;
+  /** The request's server span, when it is traced (see `traceRequest`); else `undefined`. */
+  readonly trace?: RequestTrace;
   /** Sends a notification related to this request, best effort (never rejects). */
   sendNotification(notification: OutboundRequest): Promise<void>;
   /**
@@ -67,6 +78,11 @@ export interface ClientCapabilitiesHolder {
   getClientCapabilities(): ClientCapabilities | undefined;
 }
 
+/** The era of the request `ctx` serves: `modern` when it carries the 2026-07-28 `_meta` envelope, else `legacy`. */
+export function eraOf(ctx: Pick<ServerContext, 'mcpReq'>): ProtocolEra {
+  return ctx.mcpReq.envelope === undefined ? 'legacy' : 'modern';
+}
+
 /**
  * Builds the `HandlerExtra` of one request from the SDK's `ServerContext`. The era is `modern`
  * when the request carries the 2026-07-28 `_meta` envelope (the SDK requires and validates it in
@@ -74,7 +90,7 @@ export interface ClientCapabilitiesHolder {
  */
 export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerContext): HandlerExtra {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-  const era: ProtocolEra = envelope === undefined ? 'legacy' : 'modern';
+  const era = eraOf(ctx);
   const level = envelope?.[LOG_LEVEL_KEY];
   return {
     requestId: ctx.mcpReq.id,

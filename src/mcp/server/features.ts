@@ -23,7 +23,7 @@ export interface FeatureOptions {
    * Where the application announces changes of its resources: `changes.resourceUpdated(uri)`
    * sends `notifications/resources/updated` to every client subscribed to `uri`,
    * `changes.resourcesChanged()` sends `notifications/resources/list_changed` (see
-   * `ServerChanges`). With it, the `resources` capability says `listChanged: true`.
+   * `ServerChanges`). A change of the served set itself (see `ServedSet`) is told without it.
    */
   readonly changes?: ServerChanges;
   /** How many entries a page of `resources/list`, `resources/templates/list` and `prompts/list` holds (default 100). */
@@ -67,14 +67,16 @@ export function servedFeaturesOf(options: FeatureOptions & CallCoreOptions, wher
   });
 }
 
-/** The capabilities a server declares for `features`: `resources`, `prompts` and `completions` where they apply. */
+/**
+ * The capabilities a server declares for `features`: `resources` (`subscribe` and `listChanged`),
+ * `prompts` (`listChanged`) and `completions` where they apply. Both lists may change while the
+ * server runs (see `ServedSet`), so both say `listChanged: true`.
+ */
 export function featureCapabilitiesOf(features: ServedFeatures | undefined): Record<string, unknown> {
   if (features === undefined) return {};
   const capabilities: Record<string, unknown> = {};
-  if (features.resources !== undefined)
-    capabilities.resources =
-      features.changes === undefined ? { subscribe: true } : { subscribe: true, listChanged: true };
-  if (features.prompts !== undefined) capabilities.prompts = { listChanged: false };
+  if (features.resources !== undefined) capabilities.resources = { subscribe: true, listChanged: true };
+  if (features.prompts !== undefined) capabilities.prompts = { listChanged: true };
   if (features.completes) capabilities.completions = {};
   return capabilities;
 }

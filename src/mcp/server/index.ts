@@ -1,6 +1,9 @@
 export { FACTS_METHOD, FACTS_CAPABILITY, TOOL_META_KEY, RECORD_META_KEY, IDEMPOTENCY_KEY_META } from './constants.js';
 export { createServer, type ServerInfo } from './create-server.js';
-export { addTools, type ServerOptions } from './add-tools.js';
+export { addTools, servedSetOf, type ServerOptions } from './add-tools.js';
+export type { ServedSet } from './served-set.js';
+export { SetChangeError, type SetChange } from './set-change.js';
+export type { CacheHints, CacheHint, CacheScope, CacheableMethod } from './cache-hints.js';
 export { definitionOf, annotationsFor, toolMetaOf, type ToolMeta } from './definition.js';
 export { contentOf, type McpContent } from './content.js';
 export { wireRecordOf, type WireRecord } from './record.js';

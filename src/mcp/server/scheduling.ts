@@ -12,6 +12,7 @@ import {
   type SchedulingStore,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
+import { callTraceOf, metricsOf, otelNames, type Metrics } from '../../runtime/internal.js';
 import { invalidOption } from '../../util/options.js';
 
 /**
@@ -116,11 +117,12 @@ export function schedulingOf(
   const maxConcurrent = option?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_CALLS;
   let kept = schedulersByToolList.get(list);
   if (kept === undefined) {
-    let anyExclusive = false;
-    for (const tool of tools) anyExclusive ||= claimsOfTool(tool).exclusive;
-    kept = { local: new MemorySchedulingStore(maxConcurrent), anyExclusive };
+    kept = { local: new MemorySchedulingStore(maxConcurrent), anyExclusive: false };
     schedulersByToolList.set(list, kept);
   }
+  // A set that changes at runtime may gain a tool that runs alone: once one was served, every
+  // later server of the list orders all its calls in the store (never the other way back).
+  for (const tool of tools) kept.anyExclusive ||= claimsOfTool(tool).exclusive;
   return {
     scope: option?.scope ?? 'session',
     local: kept.local,
@@ -198,13 +200,24 @@ export function runInTurn<T>(
   const claims = claimsOfTool(tool);
   const place = placeOf(scheduling, transport, extra, claims);
   const what = `tools/call ${JSON.stringify(tool.name)}`;
+  const toolAttributes = { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name };
+  let waiting: Metrics | undefined;
+  let counted = false;
+  const startWaiting = (waitingFor: string): void => {
+    if (!counted) {
+      counted = true;
+      waiting = metricsOf();
+      waiting?.callsWaiting.add(1, toolAttributes);
+    }
+    reportWait(extra, ctx, `${what} ${waitingFor}`);
+  };
   const entered =
     'session' in place
       ? enter(place.session, {
           claims,
           label: tool.name,
           signal,
-          onWait: (ticket) => reportWait(extra, ctx, `${what} ${ticket.waitingFor()}`),
+          onWait: (ticket) => startWaiting(ticket.waitingFor()),
         })
       : place.store.enter({
           scope: place.scope,
@@ -212,9 +225,12 @@ export function runInTurn<T>(
           label: tool.name,
           maxConcurrent: scheduling.maxConcurrent,
           signal,
-          onWait: (waitingFor) => reportWait(extra, ctx, `${what} ${waitingFor}`),
+          onWait: startWaiting,
         });
   if (!(entered instanceof Promise)) return holding(entered, execute, onTurn);
+  // A call that waited stops counting as waiting once it has its turn or was withdrawn.
+  const waited = (): void => waiting?.callsWaiting.add(-1, toolAttributes);
+  entered.then(waited, waited);
   return entered.then((turn) => holding(turn, execute, onTurn));
 }
 
@@ -237,6 +253,8 @@ function invoke<T>(execute: () => T | Promise<T>): Promise<T> {
 
 /** Says, best effort, what a call waits for: a debug log line, and progress 0 when the client asked for progress. */
 function reportWait(extra: HandlerExtra, ctx: CallContext, text: string): void {
+  const trace = callTraceOf(ctx.call);
+  if (trace !== undefined) trace.waited = { for: text, since: trace.receivedAt ?? Date.now() };
   ctx.log('debug', text, 'toolwright/scheduling');
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;

@@ -4,6 +4,10 @@ export interface ChangeListener {
   resourceUpdated?(uri: string): void;
   /** Told that the list of resources changed. */
   resourcesChanged?(): void;
+  /** Told that the list of tools changed. */
+  toolsChanged?(): void;
+  /** Told that the list of prompts changed. */
+  promptsChanged?(): void;
 }
 
 /**
@@ -15,8 +19,12 @@ export interface ChangeListener {
  * 2026-07-28 `subscriptions/listen` stream that named the URI in `resourceSubscriptions`).
  * `resourcesChanged()` says the list of resources changed (a template's `list` enumerates
  * others now): clients get `notifications/resources/list_changed` (2026-07-28 streams that asked
- * for `resourcesListChanged`). Both are best effort and never throw; a server that is closed is
- * no longer told. One `ServerChanges` may feed several servers and endpoints.
+ * for `resourcesListChanged`). `toolsChanged()` and `promptsChanged()` say the same of the tools
+ * and prompts (`notifications/tools/list_changed`, `notifications/prompts/list_changed`): a
+ * served set that changes (see `ServedSet`) announces its own changes this way, so these are for
+ * a list that changes in some other way (a tool whose description is computed, say). Every
+ * announcement is best effort and never throws; a server that is closed is no longer told. One
+ * `ServerChanges` may feed several servers and endpoints.
  */
 export class ServerChanges {
   private readonly listeners = new Set<ChangeListener>();
@@ -31,22 +39,31 @@ export class ServerChanges {
       throw new TypeError(
         `ServerChanges.resourceUpdated: the URI must be a non-empty string, got ${JSON.stringify(uri) ?? typeof uri}`,
       );
-    for (const listener of [...this.listeners]) {
-      try {
-        listener.resourceUpdated?.(uri);
-      } catch {
-        // One server's failure never keeps the others from being told.
-      }
-    }
+    this.tell((listener) => listener.resourceUpdated?.(uri));
   }
 
   /** Tells every client that the list of resources changed. */
   resourcesChanged(): void {
+    this.tell((listener) => listener.resourcesChanged?.());
+  }
+
+  /** Tells every client that the list of tools changed. */
+  toolsChanged(): void {
+    this.tell((listener) => listener.toolsChanged?.());
+  }
+
+  /** Tells every client that the list of prompts changed. */
+  promptsChanged(): void {
+    this.tell((listener) => listener.promptsChanged?.());
+  }
+
+  /** Tells every listener attached now, each on its own: one that throws never keeps the others from being told. */
+  private tell(what: (listener: ChangeListener) => void): void {
     for (const listener of [...this.listeners]) {
       try {
-        listener.resourcesChanged?.();
+        what(listener);
       } catch {
-        // As above.
+        // One server's failure never keeps the others from being told.
       }
     }
   }

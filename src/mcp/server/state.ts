@@ -6,8 +6,9 @@ import type { ReplayStore } from '../../runtime/index.js';
 import type { ParkedRuns } from './input-rounds/parked-runs.js';
 
 /**
- * What toolwright keeps for one SDK `Server` (one connection): its tools, the session object
- * handed to every call on it, and the log level each session asked for.
+ * What toolwright keeps for one SDK `Server` (one connection): its tools (the ones its set serves
+ * now: read when a request arrives), the session object handed to every call on it, the log
+ * level each session asked for, and the resources its client subscribed to.
  */
 export interface ServerState {
   readonly tools: ServedTools;
@@ -26,6 +27,10 @@ export interface ServerState {
   session: Session | undefined;
   /** The minimum level each session set with `logging/setLevel`, keyed by session id (`""` for none). */
   readonly logLevels: Map<string, LogLevel>;
+  /** The resource URIs this connection's 2025-era client subscribed to with `resources/subscribe`. */
+  readonly subscribed: Set<string>;
+  /** Whether its requests and calls are traced when a tracer provider is registered (`telemetry` is not `false`). */
+  readonly traced: boolean;
 }
 
 const states = new WeakMap<object, ServerState>();

@@ -29,8 +29,9 @@ export {
   type SessionCloseReason,
 } from './http/http-handler.js';
 export { listenHttp, type HttpOptions, type HttpHandle } from './http/listen-http.js';
+export { DEFAULT_LIVE_PATH, DEFAULT_READY_PATH, type HealthOptions, type HealthCheckResult } from './http/health.js';
 export { createHostOriginGuard, type HostOriginGuard, type HostOriginGuardOptions } from './http/host-origin-guard.js';
-export { serveStdio, type ServeStdioOptions } from './serve-stdio.js';
-export { serveHttp, type ServeHttpOptions } from './serve-http.js';
+export { serveStdio, type ServeStdioOptions, type ServeStdioHandle } from './serve-stdio.js';
+export { serveHttp, type ServeHttpOptions, type ServeHttpHandle } from './serve-http.js';
 export { DEFAULT_MAX_MESSAGE_BYTES } from './outgoing.js';
 export { keepServingOnFloatingRejections, FLOATING_REJECTION_PREFIX } from './process-guard.js';

@@ -1,7 +1,6 @@
 import type { ContractTool } from '../../contract/index.js';
 import type { ServerInfo } from '../server/index.js';
-import type { HttpHandle } from './http/listen-http.js';
-import type { ServeHttpOptions } from './serve-http.js';
+import type { ServeHttpHandle, ServeHttpOptions } from './serve-http.js';
 
 /**
  * `serveHttp` as the package root exports it: the same function, but the HTTP transport (and
@@ -12,7 +11,7 @@ export async function serveHttp(
   info: ServerInfo,
   tools: readonly ContractTool[],
   options: ServeHttpOptions = {},
-): Promise<HttpHandle> {
+): Promise<ServeHttpHandle> {
   const { serveHttp: serve } = await import('./serve-http.js');
   return serve(info, tools, options);
 }

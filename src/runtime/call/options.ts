@@ -8,6 +8,10 @@ import { PermissionPolicy } from '../permissions/policy.js';
 import { checkTimeout } from './time-limit.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../output-limits/defaults.js';
 import { invalidOption } from '../../util/options.js';
+import { recordWatch, type CallWatch, type OnRecord } from './call-steps.js';
+import { checkTelemetryOption, type TelemetryOptions } from '../telemetry/options.js';
+import { tracingWatch } from '../telemetry/tracing-watch.js';
+import { metricsWatch } from '../telemetry/metrics.js';
 
 /**
  * What every host runs its calls with; the same options on `Executor`, `createServer`,
@@ -45,6 +49,26 @@ export interface CallCoreOptions {
    * here knows is served unvalidated). Default: a stderr line prefixed `toolwright: `.
    */
   readonly log?: (message: string) => void;
+  /**
+   * Told every record of every call, in order, as the core learns of it, with the call it belongs
+   * to (`call.tool`, `call.id`, `call.args`): each record the tool writes with `ctx.writeRecord`,
+   * at once as it is written (so a record written before a failure or a time limit still
+   * arrives); then, when the call ends, the record the tool returned (or its error carries); and
+   * under a `policy`, the permissions record (`toolwright:permissions`, the call's decisions and
+   * grants) when the permissions step ends. The result keeps one record, as the wire serves one:
+   * the tool's (returned, else the last written), else the permissions record; so this hook is
+   * where a host reads the permission decisions of a call whose tool kept a record of its own.
+   * Called synchronously; a throw is ignored (it never changes the call). Default: none.
+   */
+  readonly onRecord?: OnRecord;
+  /**
+   * OpenTelemetry for this host's calls (see `TelemetryOptions` and docs/observability.md):
+   * when a tracer provider is registered with `@opentelemetry/api`, every call gets a span
+   * (`execute_tool <tool>`) with its waits and permission questions, and when a meter provider
+   * is, the call metrics are kept. Default: on, recording neither arguments nor results; it costs
+   * nothing without a registered provider (the API is not even loaded). `false` switches it off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
 
 /** The keys of `CallCoreOptions`, for the options checks of the hosts that take them. */
@@ -55,6 +79,8 @@ export const CALL_CORE_OPTION_KEYS = [
   'timeoutMs',
   'validator',
   'log',
+  'onRecord',
+  'telemetry',
 ] as const satisfies readonly (keyof CallCoreOptions)[];
 
 /** `CallCoreOptions` after checking, with the defaults applied. */
@@ -65,6 +91,8 @@ export interface CoreSettings {
   readonly timeoutMs: number | undefined;
   readonly validator: SchemaValidator | undefined;
   readonly log: (message: string) => void;
+  /** What watches the calls' steps (the `onRecord` hook's watch, the tracing watch unless `telemetry: false`). */
+  readonly watches: readonly CallWatch[];
 }
 
 /**
@@ -75,8 +103,11 @@ export interface CoreSettings {
  * or a `validator` without a `compile` function.
  */
 export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSettings {
-  const { policy, interceptors, maxOutputChars, timeoutMs, validator, log } = options;
+  const { policy, interceptors, maxOutputChars, timeoutMs, validator, log, onRecord, telemetry } = options;
+  const traced = checkTelemetryOption(telemetry, where);
   if (log !== undefined && typeof log !== 'function') throw invalidOption(where, 'log', 'a function', log);
+  if (onRecord !== undefined && typeof onRecord !== 'function')
+    throw invalidOption(where, 'onRecord', 'a function (record, call) => void', onRecord);
   if (policy !== undefined && !(policy instanceof PermissionPolicy)) {
     throw invalidOption(where, 'policy', 'a PermissionPolicy (made with createPolicy)', policy);
   }
@@ -97,5 +128,9 @@ export function coreSettingsOf(options: CallCoreOptions, where: string): CoreSet
     timeoutMs,
     validator: checkValidatorOption(validator, where),
     log: log ?? warnOnStderr,
+    watches: Object.freeze([
+      ...(onRecord === undefined ? [] : [recordWatch(onRecord)]),
+      ...(traced === undefined ? [] : [tracingWatch(traced), metricsWatch()]),
+    ]),
   });
 }

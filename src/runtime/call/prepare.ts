@@ -2,7 +2,7 @@ import { TOOL_NAME_PATTERN, isJsonObject, type ContractTool, type JsonObject } f
 import { isContractTool } from '../../contract/internal.js';
 import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
-import { compileInDialect, compiledEntryOf } from '../../compiler/internal.js';
+import { compileInDialect, compiledEntryOf, unknownDialectWarning } from '../../compiler/internal.js';
 import type { CompiledSchema } from '../../compiler/validation/index.js';
 import { isRemoteTool } from './remote.js';
 import { coreSettingsOf, type CallCoreOptions, type CoreSettings } from './options.js';
@@ -46,6 +46,7 @@ export function prepareTool(tool: ContractTool, settings: CoreSettings, where: s
     requires,
     policy: settings.policy,
     interceptors: settings.interceptors,
+    watches: settings.watches,
     timeoutMs: tool.timeoutMs ?? settings.timeoutMs,
     maxOutputChars: tool.maxOutputChars ?? settings.maxOutputChars,
   };
@@ -110,9 +111,6 @@ function schemaOf(
   } catch (err) {
     throw new Error(`${label}: ${errorText(err)}`);
   }
-  if (validate === undefined)
-    settings.log(
-      `${label} declares the dialect ${JSON.stringify(schema.$schema)}, which no validator here knows; it is served unvalidated`,
-    );
+  if (validate === undefined) settings.log(unknownDialectWarning(label, schema));
   return validate;
 }

@@ -1,22 +1,17 @@
-import type { ContractTool, Requirement, ToolRecord, ToolResult } from '../../contract/index.js';
+import type { ContractTool, Requirement } from '../../contract/index.js';
 import type { CompiledEntry } from '../../compiler/internal.js';
 import type { CompiledSchema } from '../../compiler/validation/index.js';
 import type { Interceptor } from '../interceptors/types.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
+import type { CallWatch } from './call-steps.js';
+import type { CallEnd } from './call-end.js';
 
 /*
  * What the call core's two halves share: a prepared tool (made by prepare.ts, run by run.ts), how
  * a call ends, and what a host may observe of it. A leaf: it imports types only.
  */
 
-/**
- * How a call through the core ended: a result (possibly one marked `isError`), or an error with
- * the call's record, when it has one (the record the thrown error carries, a `ToolError`'s or a
- * permission denial's, else the last one the tool wrote with `ctx.writeRecord`).
- */
-export type CallEnd =
-  | { readonly ok: true; readonly result: ToolResult }
-  | { readonly ok: false; readonly error: Error; readonly record?: ToolRecord };
+export type { CallEnd } from './call-end.js';
 
 /** What a host may learn of a call while the core runs it. A throw from either is ignored. */
 export interface CallObserver {
@@ -59,6 +54,8 @@ export interface CoreTool extends PreparedTool {
   readonly policy: PermissionPolicy | undefined;
   readonly interceptors: readonly Interceptor[];
   readonly maxOutputChars: number | undefined;
+  /** What watches this tool's calls' steps (see `CallSteps`); empty when nothing does. */
+  readonly watches: readonly CallWatch[];
 }
 
 /** The prepared tools `prepareTool` made: the core runs only those (their settings were checked here). */

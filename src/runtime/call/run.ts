@@ -18,6 +18,7 @@ import { checkDeclared, requireEveryThrough, type RequireEvery } from '../permis
 import { errorFromThrown } from './errors.js';
 import { checkedResult } from './output.js';
 import { isPreparedTool, type CallEnd, type CallObserver, type CoreTool, type PreparedTool } from './prepared-tool.js';
+import { CallSteps } from './call-steps.js';
 import { CallTimeLimit } from './time-limit.js';
 
 /** The arguments of a call after validation: plain JSON, and what `execute` gets (a DTO for a compiled tool). */
@@ -50,11 +51,16 @@ interface CheckedArguments {
  *    unless its result is `isError` (`InvalidOutputError`, see `checkOutputSchema`).
  * 7. **Output bounds**: the tool's `maxOutputChars`, else the host's (see `boundResult`;
  *    structured content over the bound is `OutputTooLargeError`).
- * 8. **Records**: the record the tool returned wins; else the policy's `toolwright:permissions`
- *    record; else the last record the tool wrote with `ctx.writeRecord(ns, data)` on the host's
- *    context (see `writtenRecordOf`; a string `data` is raw JSON text that crosses byte for byte). A failed call
- *    keeps its record too (`CallEnd.record`): the one the thrown error carries (a `ToolError`'s
- *    `record`, a `PermissionDeniedError`'s permissions record), else the last one written.
+ * 8. **Records**: a result keeps one record, the tool's before the core's: the record the tool
+ *    returned; else the last record it wrote with `ctx.writeRecord(ns, data)` on the host's
+ *    context (see `writtenRecordOf`; a string `data` is raw JSON text that crosses byte for
+ *    byte); else the policy's `toolwright:permissions` record. A failed call keeps its record too
+ *    (`CallEnd.record`), in the same order: the one its error carries (a `ToolError`'s `record`),
+ *    else the last one written, else the permissions record (a `PermissionDeniedError` carries
+ *    it); a call its time limit ended keeps the last record written before then. A tool's record
+ *    is never dropped for the permissions record: the host's `onRecord` (see `CallSteps`) is told
+ *    every record of the call, each written record as it is written, the returned one and the
+ *    permissions record when the call ends.
  *
  * A throw anywhere, of anything, ends the call with that error (`tool "x" threw: "oops"` for a
  * value that is not an `Error`, see `errorFromThrown`). It never rejects; `prepared` must come
@@ -75,28 +81,47 @@ export function runToolCall(
 /** `runToolCall` for a tool known to come from `prepareTool`. */
 function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: CallObserver): Promise<CallEnd> {
   const limit = tool.timeoutMs === undefined ? undefined : new CallTimeLimit(tool.name, tool.timeoutMs);
-  const real = runSteps(tool, raw, ctx, observer, limit);
+  const steps = tool.watches.length === 0 ? undefined : CallSteps.begin(tool.watches, ctx.call, tool.name);
+  const real = runSteps(tool, raw, ctx, observer, limit, steps);
   const settled = observer?.settled;
-  if (settled !== undefined) {
+  if (settled !== undefined || steps !== undefined) {
     void real.then((end) => {
+      steps?.end(end);
       try {
-        settled(end);
+        settled?.(end);
       } catch {
         // An observer's failure never changes the call.
       }
     });
   }
-  if (limit === undefined) return real;
-  return Promise.race([real, limit.expired]);
+  if (limit === undefined) return steps === undefined ? real : real.then((end) => answered(steps, end));
+  // A call the time limit ends keeps the last record its tool wrote before then.
+  const expired = limit.expired.then((end): CallEnd => {
+    const record = end.ok ? undefined : writtenRecordOf(ctx);
+    return record === undefined || end.ok ? end : { ...end, record };
+  });
+  const raced = Promise.race([real, expired]);
+  return steps === undefined ? raced : raced.then((end) => answered(steps, end));
+}
+
+/** Tells the call's observers the end its host is answered with, and gives it back. */
+function answered(steps: CallSteps, end: CallEnd): CallEnd {
+  steps.answered(end);
+  return end;
 }
 
 async function runSteps(
   tool: CoreTool,
   raw: unknown,
-  ctx: CallContext,
+  given: CallContext,
   observer: CallObserver | undefined,
   limit: CallTimeLimit | undefined,
+  steps: CallSteps | undefined,
 ): Promise<CallEnd> {
+  // The tool writes through a context that reports each record as it is written; the core reads
+  // what was written from the host's own context.
+  const ctx = steps === undefined ? given : steps.watchedContext(given, () => writtenRecordOf(given));
+  let permissionsRecord: ToolRecord | undefined;
   try {
     const args: CheckedArguments =
       tool.entry === undefined
@@ -113,19 +138,32 @@ async function runSteps(
       // Under a time limit the policy sees the limited signal: once a run timed out, the call is
       // over, and a permission its late run still asks for is never put to the user.
       const policyCtx = limit === undefined ? ctx : limit.contextFor(ctx);
-      const ran = await runUnderPolicy(tool.policy, tool.name, policyCtx, (runCtx, requireEvery) =>
-        runOnce(tool, args, runCtx, requireEvery, observer, limit),
+      const ran = await runUnderPolicy(
+        tool.policy,
+        tool.name,
+        policyCtx,
+        (runCtx, requireEvery) => runOnce(tool, args, runCtx, requireEvery, observer, limit),
+        (made) => (permissionsRecord = made),
+        steps === undefined
+          ? undefined
+          : (question, decision, askedAt) =>
+              steps.step({ kind: 'question', capabilities: question.capabilities, decision, askedAt }),
       );
       result = ran.value;
-      record = ran.record;
     }
     if (tool.validateOutput !== undefined) checkOutputSchema(tool.validateOutput, result);
     if (tool.maxOutputChars !== undefined) result = boundResult(result, tool.maxOutputChars);
-    record ??= writtenRecordOf(ctx);
+    steps?.record(result.record, 'returned');
+    steps?.record(permissionsRecord, 'permissions');
+    record = result.record ?? writtenRecordOf(given) ?? permissionsRecord;
     if (record !== undefined && result.record === undefined) result = { ...result, record };
     return { ok: true, result };
   } catch (thrown) {
-    const record = recordOfError(thrown) ?? writtenRecordOf(ctx);
+    const carried = recordOfError(thrown);
+    const own = carried === permissionsRecord ? undefined : carried;
+    steps?.record(own, 'returned');
+    steps?.record(permissionsRecord, 'permissions');
+    const record = own ?? writtenRecordOf(given) ?? permissionsRecord ?? carried;
     const error = errorFromThrown(tool.name, thrown);
     return record === undefined ? { ok: false, error } : { ok: false, error, record };
   }

@@ -1,7 +1,7 @@
 import type { CallContext, ToolRecord } from '../../contract/index.js';
 import { contextWith } from './context.js';
 import { PermissionDeniedError } from './errors.js';
-import { PermissionInvocation } from './invocation.js';
+import { PermissionInvocation, type QuestionAnswered } from './invocation.js';
 import type { PermissionPolicy } from './policy.js';
 import type { RequireEvery } from './requirements.js';
 
@@ -27,15 +27,19 @@ export interface PolicyRun<T> {
  * 2. the call's `toolwright:permissions` record `{ decisions, grants }` (the answers of the call
  *    and its checks, each as made) is resolved with the value when anything was checked or
  *    asked; a `PermissionDeniedError` leaving the call carries it as `error.record`. Other
- *    errors pass through unchanged.
+ *    errors pass through unchanged. Either way `recorded`, when given, is told the record (once,
+ *    when there is one) before the call's value or error leaves; `asked`, when given, is told
+ *    each question once its answer came (for the call's observers: tracing).
  */
 export async function runUnderPolicy<T>(
   policy: PermissionPolicy,
   toolName: string,
   ctx: CallContext,
   attempt: PolicyAttempt<T>,
+  recorded?: (record: ToolRecord) => void,
+  asked?: QuestionAnswered,
 ): Promise<PolicyRun<T>> {
-  const invocation = new PermissionInvocation(policy, toolName, ctx);
+  const invocation = new PermissionInvocation(policy, toolName, ctx, asked);
   const run = invocation.newRun(ctx);
   const runCtx = contextWith(ctx, { requirePermission: run.require });
   let value: T;
@@ -44,7 +48,10 @@ export async function runUnderPolicy<T>(
   } catch (failure) {
     const record = invocation.recordOf(run);
     if (failure instanceof PermissionDeniedError && record !== undefined) failure.record = record;
+    if (record !== undefined) recorded?.(record);
     throw failure;
   }
-  return { value, record: invocation.recordOf(run) };
+  const record = invocation.recordOf(run);
+  if (record !== undefined) recorded?.(record);
+  return { value, record };
 }

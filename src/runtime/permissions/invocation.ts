@@ -218,7 +218,13 @@ export class PermissionRun {
         if (this.invocation.decisions.length >= policy.maxQuestions)
           throw new TooManyPermissionQuestionsError(tool, policy.maxQuestions);
         throwIfAborted(this.ctx.signal);
+        const askedAt = Date.now();
         const answer = await askQuestion(decided, this.ctx, policy.ask, policy.askTimeoutMs);
+        try {
+          this.invocation.asked?.(decided, answer.decision, askedAt);
+        } catch {
+          // Watching never changes a call.
+        }
         throwIfAborted(this.ctx.signal);
         await this.invocation.apply(decided, answer);
         continue;
@@ -263,6 +269,9 @@ function denialsOf(
   return denials;
 }
 
+/** Told a permission question once its answer came: the question, the decision, when it was asked (epoch ms). */
+export type QuestionAnswered = (question: PermissionQuestion, decision: PermissionDecision, askedAt: number) => void;
+
 /**
  * One call of a tool under a policy: the "once" answers (valid for this call only) and every
  * answered question.
@@ -277,6 +286,8 @@ export class PermissionInvocation {
     readonly policy: PermissionPolicy,
     readonly tool: string,
     ctx?: CallContext,
+    /** Told each question once its answer came (for the call's observers); a throw is ignored. */
+    readonly asked?: QuestionAnswered,
   ) {
     this.owner = policy.ownerOf(ctx);
   }

@@ -75,7 +75,10 @@ export interface SchedulingStore {
 export class MemorySchedulingStore implements SchedulingStore {
   private readonly scopes: ScopedSchedulers;
 
-  /** `maxConcurrent`: the scopes' bound (each request's own is ignored: a scope keeps the first). Throws as `Scheduler` does. */
+  /**
+   * `maxConcurrent`: the scopes' bound (each request's own is ignored: a scope keeps the first).
+   * Throws as `Scheduler` does.
+   */
   constructor(maxConcurrent: number = Number.POSITIVE_INFINITY) {
     this.scopes = new ScopedSchedulers(maxConcurrent);
   }

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../../contract/index.js';
 import type { LintRule } from '../types.js';
 import { isObjectSchema, isRecursive } from '../walk.js';
-import { keywordsPresent, PORTABLE_FIX } from './helpers.js';
+import { isOpenObject, isUntyped, keywordsPresent, OPEN_OBJECT_FIX, PORTABLE_FIX, UNTYPED_FIX } from './helpers.js';
 
 /**
  * Anthropic tool use: `input_schema` is a JSON Schema object whose root is `{"type":"object"}`
@@ -118,6 +118,14 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
     check({ schema }) {
       if (!isObjectSchema(schema) || schema.additionalProperties === false) return [];
       const map = isJsonObject(schema.additionalProperties);
+      if (!map && isOpenObject(schema))
+        return [
+          {
+            message:
+              'an open object (any keys, values of any type) is not supported; every object sets additionalProperties: false',
+            fix: OPEN_OBJECT_FIX,
+          },
+        ];
       return [
         {
           message: map
@@ -129,6 +137,16 @@ export const ANTHROPIC_STRICT_RULES: readonly LintRule[] = [
           at: '/additionalProperties',
         },
       ];
+    },
+  },
+  {
+    id: 'anthropic-strict/untyped',
+    provider: 'anthropic-strict',
+    summary: 'every value has a type (a schema of any value, {}, is refused)',
+    citation: STRICT_LIMITS,
+    check({ schema, root }) {
+      if (root || !isUntyped(schema)) return [];
+      return [{ message: 'the value has no type (any JSON value); strict tool use needs one', fix: UNTYPED_FIX }];
     },
   },
   {

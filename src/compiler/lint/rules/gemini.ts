@@ -6,8 +6,10 @@ import { keywordsPresent, PORTABLE_FIX } from './helpers.js';
  * Gemini function declarations: `parameters` is a Schema, "a select subset of an OpenAPI 3.0
  * schema object" (Gemini API reference, Schema): `type` is one type name, `enum` lists strings,
  * `format` is `enum` or `date-time` for strings, and there is no `const`, `$ref`/`$defs`,
- * `oneOf`/`allOf`/`not`, `additionalProperties` or `uniqueItems`. (Gemini's client libraries
- * drop `additionalProperties: false`, so only a map, whose value type would be lost, is reported.)
+ * `oneOf`/`allOf`/`not`, `additionalProperties` or `uniqueItems`. A host that passes an MCP schema
+ * to Gemini as it is gets `400 Invalid JSON payload received. Unknown name "additionalProperties"`
+ * (reported against Gemini 2.0 to 3.1 by several public MCP clients), so the keyword is reported
+ * in every form: `false` (the `gemini` profile leaves it out), and a map (which loses its type).
  */
 const SCHEMA_REFERENCE = 'https://ai.google.dev/api/caching#Schema';
 const FUNCTION_CALLING = 'https://ai.google.dev/gemini-api/docs/function-calling';
@@ -108,6 +110,22 @@ export const GEMINI_RULES: readonly LintRule[] = [
         {
           message: 'a map (additionalProperties with a schema) cannot be expressed',
           fix: "compile or serve with schemaProfile: 'portable': the map is listed as an array of { key, value } entries",
+          at: '/additionalProperties',
+        },
+      ];
+    },
+  },
+  {
+    id: 'gemini/additional-properties',
+    provider: 'gemini',
+    summary: 'no additionalProperties, not even false (raw Gemini answers 400 Unknown name "additionalProperties")',
+    citation: SCHEMA_REFERENCE,
+    check({ schema }) {
+      if (typeof schema.additionalProperties !== 'boolean') return [];
+      return [
+        {
+          message: `additionalProperties: ${String(schema.additionalProperties)} is refused by Gemini when the schema reaches it as it is`,
+          fix: "compile or serve with schemaProfile: 'gemini' (or --profile gemini): the listing leaves it out and the server still refuses unknown properties (hosts whose Gemini adapter strips it, as the AI SDK's does, may keep 'portable')",
           at: '/additionalProperties',
         },
       ];

@@ -1,7 +1,16 @@
 import { isJsonObject } from '../../../contract/index.js';
 import type { LintRule } from '../types.js';
 import { isObjectSchema } from '../walk.js';
-import { keywordsPresent, PORTABLE_FIX, propertyNames, requiredNames } from './helpers.js';
+import {
+  isOpenObject,
+  isUntyped,
+  keywordsPresent,
+  OPEN_OBJECT_FIX,
+  PORTABLE_FIX,
+  propertyNames,
+  requiredNames,
+  UNTYPED_FIX,
+} from './helpers.js';
 
 /**
  * OpenAI strict mode (`strict: true` on a function tool, which the Agents SDK and the AI SDK's
@@ -68,6 +77,14 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
     check({ schema }) {
       if (!isObjectSchema(schema) || schema.additionalProperties === false) return [];
       const map = isJsonObject(schema.additionalProperties);
+      if (!map && isOpenObject(schema))
+        return [
+          {
+            message:
+              'an open object (any keys, values of any type) cannot be expressed; strict mode requires additionalProperties: false',
+            fix: OPEN_OBJECT_FIX,
+          },
+        ];
       return [
         {
           message: map
@@ -79,6 +96,16 @@ export const OPENAI_STRICT_RULES: readonly LintRule[] = [
           at: '/additionalProperties',
         },
       ];
+    },
+  },
+  {
+    id: 'openai-strict/untyped',
+    provider: 'openai-strict',
+    summary: 'every value has a type (a schema of any value, {}, is refused)',
+    citation: SUPPORTED_SCHEMAS,
+    check({ schema, root }) {
+      if (root || !isUntyped(schema)) return [];
+      return [{ message: 'the value has no type (any JSON value); strict mode needs one', fix: UNTYPED_FIX }];
     },
   },
   {

@@ -5,9 +5,11 @@ import type { RelayBus } from './relay-bus.js';
 /** How the 2026-07-28 era's input rounds (MRTR) are bounded. Every member is optional. */
 export interface InputRoundOptions {
   /**
-   * The most `tools/call` requests one call may take, the first included (default 10, the
-   * clients' own limit). A question asked while the last of them is waiting is answered at once
-   * with an error the tool sees (`InputRoundLimitError`); the call then finishes as the tool decides.
+   * The most `tools/call` requests one call may take, the first included: a positive integer, `0`
+   * for the default (`DEFAULT_MAX_INPUT_REQUESTS`, 10, the clients' own limit; as the Go seed's
+   * zero value), or `Infinity` for no limit (the Go seed's negative value; a negative number is
+   * refused here). A question asked while the last of them is waiting is answered at once with an
+   * error the tool sees (`InputRoundLimitError`); the call then finishes as the tool decides.
    */
   readonly maxRequests?: number;
   /** How long a parked call waits for the client's retry before it is stopped (default 30 minutes). */
@@ -74,7 +76,7 @@ const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Checks and completes `InputRoundOptions`. Throws a `TypeError` naming the option:
- * `inputRounds.maxRequests must be a positive integer, got 0`,
+ * `inputRounds.maxRequests must be a positive integer, 0 (the default, 10) or Infinity (no limit), got -1`,
  * `inputRounds.abandonAfterMs must be a positive number of milliseconds up to 2147483647, got -1`,
  * `inputRounds.nodeId must be 1 to 64 characters of A-Za-z0-9_-, got "a.b"`,
  * `inputRounds.relay must be a relay bus (an object with send and listen), got string`,
@@ -92,9 +94,15 @@ export function resolveInputRoundOptions(options: InputRoundOptions = {}): Resol
         `inputRounds: unknown option ${JSON.stringify(key)} (known options: ${KNOWN_OPTIONS.join(', ')})`,
       );
   }
-  const maxRequests = options.maxRequests ?? DEFAULT_MAX_INPUT_REQUESTS;
-  if (!isPositiveInteger(maxRequests))
-    throw new TypeError(`inputRounds.maxRequests must be a positive integer, got ${String(maxRequests)}`);
+  const maxRequests =
+    options.maxRequests === undefined || options.maxRequests === 0 ? DEFAULT_MAX_INPUT_REQUESTS : options.maxRequests;
+  if (!(isPositiveInteger(maxRequests) || maxRequests === Infinity)) {
+    const negative =
+      typeof maxRequests === 'number' && maxRequests < 0 ? ' (a negative number is not "no limit" here)' : '';
+    throw new TypeError(
+      `inputRounds.maxRequests must be a positive integer, 0 (the default, ${DEFAULT_MAX_INPUT_REQUESTS}) or Infinity (no limit), got ${typeof maxRequests === 'number' ? String(maxRequests) : kindOf(maxRequests)}${negative}`,
+    );
+  }
   const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   if (typeof abandonAfterMs !== 'number' || !(abandonAfterMs > 0) || abandonAfterMs > MAX_TIMEOUT_MS) {
     throw new TypeError(

@@ -5,6 +5,7 @@ import type { HandlerExtra, OutboundRequest } from '../extra.js';
 import { ProtocolError } from '../protocol-error.js';
 import { InputRoundLimitError, InputRoundStoppedError, ParkedRunLimitError } from './errors.js';
 import type { RunBinding } from './run-binding.js';
+import { callSpanOf, linkRequest, noteInputRound } from '../request-span.js';
 
 /** What one `tools/call` request of a parked call is answered with. */
 export type RoundOutcome =
@@ -98,6 +99,7 @@ export class ParkedRun {
       _meta: first._meta,
       authInfo: first.authInfo,
       era: 'modern',
+      ...(first.trace === undefined ? {} : { trace: first.trace }),
       clientCapabilities: () => run.capabilities(),
       get requestLogLevel(): LogLevel | undefined {
         return run.waiting?.extra.requestLogLevel;
@@ -132,6 +134,7 @@ export class ParkedRun {
    * from `responses` (by key), then the retry waits for the next outcome.
    */
   resume(extra: HandlerExtra, responses: Readonly<Record<string, unknown>>): Promise<RoundOutcome> {
+    linkRequest(callSpanOf(this.extra), extra.trace);
     const outcome = this.wait(extra);
     const asked = this.asked;
     this.asked = [];
@@ -249,6 +252,10 @@ export class ParkedRun {
     const inputRequests: Record<string, unknown> = {};
     for (const question of round)
       inputRequests[question.key] = { method: question.request.method, params: question.request.params ?? {} };
+    noteInputRound(
+      callSpanOf(this.extra),
+      round.map((question) => `${question.key} ${question.request.method}`),
+    );
     this.answer({ kind: 'input', result: { resultType: 'input_required', inputRequests, requestState } });
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { metricsOf, otelNames } from '../../../runtime/internal.js';
 import { InputRoundStoppedError } from './errors.js';
 import { resolveInputRoundOptions, type InputRoundOptions, type ResolvedInputRoundOptions } from './options.js';
 import type { ParkedRun, RunHost } from './parked-run.js';
@@ -100,6 +101,7 @@ export class ParkedRuns implements RunHost {
     timer.unref();
     this.entries.set(state, { run, binding, timer });
     this.perClient.set(binding.client, this.parkedBy(binding.client) + 1);
+    metricsOf()?.runsParked.add(1, { [otelNames.ATTR_GEN_AI_TOOL_NAME]: run.tool });
     return state;
   }
 
@@ -107,6 +109,7 @@ export class ParkedRuns implements RunHost {
   private remove(state: string, entry: Entry): void {
     clearTimeout(entry.timer);
     this.entries.delete(state);
+    metricsOf()?.runsParked.add(-1, { [otelNames.ATTR_GEN_AI_TOOL_NAME]: entry.run.tool });
     const left = this.parkedBy(entry.binding.client) - 1;
     if (left > 0) this.perClient.set(entry.binding.client, left);
     else this.perClient.delete(entry.binding.client);

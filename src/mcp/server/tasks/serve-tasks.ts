@@ -13,27 +13,33 @@ export function servesTasks(tools: ServedTools): boolean {
 }
 
 /**
- * The task runner of a served tool set, made on first use with `options` (every server of one
- * endpoint shares the set, so they share the runner and its store), or `undefined` when no tool
- * of the set runs as a task.
+ * The task runner of an endpoint's served set (`set`, the live set's stable `source`: every
+ * server of one endpoint shares it, so they share the runner and its store), made on first use
+ * with `options`, or `undefined` while no tool of `tools` (the set's tools now) runs as a task
+ * and none did before. A set that gains its first task tool at runtime serves it as a task on
+ * the servers made after the change (each 2026-07-28 request, new 2025-era sessions).
  */
-export function taskRunnerOf(tools: ServedTools, options: TaskOptions | undefined): TaskRunner | undefined {
-  if (!servesTasks(tools)) return undefined;
-  let made = runners.get(tools);
+export function taskRunnerOf(
+  set: object,
+  tools: ServedTools,
+  options: TaskOptions | undefined,
+): TaskRunner | undefined {
+  let made = runners.get(set);
   if (made === undefined) {
+    if (!servesTasks(tools)) return undefined;
     made = { runner: new TaskRunner(options?.store), drainMs: options?.drainMs ?? DEFAULT_TASK_DRAIN_MS };
-    runners.set(tools, made);
+    runners.set(set, made);
   }
   return made.runner;
 }
 
 /**
- * Stops the tasks of a served tool set for a server that stops: each gets the drain time, then
+ * Stops the tasks of an endpoint's served set (its live set's `source`) for a server that stops: each gets the drain time, then
  * ends `failed` with "the server stopped before the task finished" (see `TaskRunner.stop`).
  * Nothing to do for a set with no runner.
  */
-export function stopTasksOf(tools: ServedTools): Promise<void> {
-  const made = runners.get(tools);
+export function stopTasksOf(set: object): Promise<void> {
+  const made = runners.get(set);
   return made === undefined ? Promise.resolve() : made.runner.stop(SERVER_STOPPED_TEXT, made.drainMs);
 }
 

@@ -44,17 +44,43 @@ export function createHostOriginGuard(options: HostOriginGuardOptions = {}): Hos
     origins.add(origin.origin);
   }
   const hostAllowed = (url: URL): boolean => hostnames.has(url.hostname) || hostsWithPort.has(url.host);
+  const hostPasses = remembered((host) => {
+    const url = parseHost(host);
+    return url !== undefined && hostAllowed(url);
+  });
+  const originPasses = remembered((origin) => {
+    const url = parseOrigin(origin);
+    return url !== undefined && (hostAllowed(url) || origins.has(url.origin));
+  });
 
   return (host, origin) => {
     if (host === undefined || host === '') return 'Forbidden: missing Host header';
-    const hostUrl = parseHost(host);
-    if (hostUrl === undefined || !hostAllowed(hostUrl)) return `Forbidden: invalid Host header: ${cut(host)}`;
+    if (!hostPasses(host)) return `Forbidden: invalid Host header: ${cut(host)}`;
     if (origin === undefined) return undefined;
-    const originUrl = parseOrigin(origin);
-    if (originUrl === undefined || !(hostAllowed(originUrl) || origins.has(originUrl.origin))) {
-      return `Forbidden: invalid Origin header: ${cut(origin)}`;
-    }
+    if (!originPasses(origin)) return `Forbidden: invalid Origin header: ${cut(origin)}`;
     return undefined;
+  };
+}
+
+/** How many header values `remembered` keeps verdicts for before it starts over. */
+const REMEMBERED_VERDICTS = 256;
+
+/**
+ * `verdict`, remembered per value: a server sees a handful of `Host` and `Origin` values, and
+ * parsing one as a `URL` costs more than the rest of the check. At most `REMEMBERED_VERDICTS`
+ * values are kept; past that the memory is emptied (a client sending ever new values costs a
+ * parse per request, never memory).
+ */
+function remembered(verdict: (value: string) => boolean): (value: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (value) => {
+    let passes = known.get(value);
+    if (passes === undefined) {
+      passes = verdict(value);
+      if (known.size >= REMEMBERED_VERDICTS) known.clear();
+      known.set(value, passes);
+    }
+    return passes;
   };
 }
 

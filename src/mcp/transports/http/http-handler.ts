@@ -1,31 +1,29 @@
+import { checkOptionsObject, optionKeys } from '../../../util/options.js';
+import { HTTP_HANDLER } from '../../entry-options.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest, isJsonContentType, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../../util/describe.js';
-import { createAuthGate, type AuthOptions } from '../../auth/index.js';
+import { createAuthGate, type AuthGate, type AuthOptions } from '../../auth/index.js';
 import { isPositiveInteger } from '../../../util/limits.js';
-import { standInForBadResponse, toJsonRpcMessage } from '../jsonrpc-shape.js';
 import { JsonRpcCode } from '../jsonrpc-error.js';
 import type { ServerFactory } from '../server-factory.js';
-import { createHostOriginGuard } from './host-origin-guard.js';
+import { createHostOriginGuard, type HostOriginGuard } from './host-origin-guard.js';
 import type { AuthInfoLike } from '../../auth/index.js';
 import { NO_IDENTITY, namesNobody } from '../../auth/principal.js';
 import { requestClient, type RequestClient } from '../../server/request-client.js';
 import { addressKey, clientAddressOf, resolveForwarded, type ForwardedOptions } from './client-address.js';
-import { resolveSessionLimits, SessionCounts, tooManySessionsMessage, type SessionLimits } from './session-limits.js';
-import {
-  closedResponses,
-  hasClosed,
-  HttpSession,
-  type SessionCloseReason,
-  type SessionContext,
-} from './http-session.js';
+import { resolveSessionLimits } from './session-limits.js';
+import { closedResponses, type SessionCloseReason } from './http-session.js';
+import type { HttpLeg } from './http-leg.js';
 import { createModernLeg, isModernBody } from './modern-leg.js';
 import { sendJsonError } from './json-response.js';
 import { maxMessageBytesOf } from '../outgoing.js';
-import { readBody } from './read-body.js';
-import { TrackedHttpTransport } from './tracked-transport.js';
-import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+import { PostBody, readPostBody } from './post-body.js';
+import { createSessionLeg } from './session-leg.js';
+import { createStatelessLeg } from './stateless-leg.js';
 import { invalidOption } from '../../../util/options.js';
+import { healthEndpointsOf, type HealthOptions } from './health.js';
+import { PostsInFlight } from './drain.js';
 
 /** Default largest request body, in bytes (4 MiB, as the SDK's own default). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -124,6 +122,18 @@ export interface HttpHandlerOptions {
    * `sendToolListChanged`). Default: a bus of the SDK's own that nothing publishes to.
    */
   readonly changeEvents?: ServerEventBus;
+  /**
+   * The liveness and readiness endpoints (see `HealthOptions`; default `/healthz` and `/readyz`),
+   * answered before the `Host`/`Origin` check and auth, or `false` for none.
+   */
+  readonly health?: HealthOptions | false;
+  /**
+   * This process's node id in a cluster (1 to 64 of `A-Za-z0-9_-`): every session id starts
+   * with `<nodeId>.`, so a balancer can send a session's requests to its process by the id alone,
+   * with no table to lose (see docs/cluster.md). `serveHttp` sets it from `inputRounds.nodeId`.
+   * Default none.
+   */
+  readonly nodeId?: string;
 }
 
 /** A `node:http` request listener serving MCP, with a way to close every session it holds. */
@@ -131,50 +141,76 @@ export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /** Refuses new requests (503), closes every session's server (aborting in-flight calls) and resolves when done. */
   close(): Promise<void>;
+  /**
+   * Starts a shutdown without refusing anything: readiness answers 503 `draining` from now on
+   * (a balancer takes the process out of rotation), and this resolves once no request is being
+   * answered (a `subscriptions/listen` stream does not count) or after `timeoutMs`. Call `close()`
+   * next.
+   */
+  drain(timeoutMs: number): Promise<void>;
   /** How many sessions are open (always 0 when stateless). */
   readonly sessionCount: number;
 }
 
-const SESSION_HEADER = 'mcp-session-id';
-
 export { newSessionId } from './http-session.js';
+
+/** `createHttpHandler`'s option keys. */
+const HTTP_HANDLER_KEYS = optionKeys<HttpHandlerOptions>()(...HTTP_HANDLER);
 
 /**
  * Builds a `(req, res)` listener that serves MCP streamable HTTP (spec 2025-11-25) on plain
  * `node:http` (or any framework passing node's request and response; a body already parsed
  * into `req.body`, as `express.json()` leaves it, is used as is), with the SDK's
  * `StreamableHTTPServerTransport` doing the protocol work. Every error it answers is a JSON-RPC
- * error body, never HTML or a stack. In order:
+ * error body, never HTML or a stack. Each request goes through these steps, in order:
  *
- * 1. `Host` and `Origin` are checked (`createHostOriginGuard`) -> 403. With `auth`, the auth gate
- *    then serves the protected resource metadata and refuses requests without a valid token
- *    (401/403/400, OAuth JSON bodies; see `createAuthGate`); after the body is read, a
- *    `tools/call` the token lacks the tool's scopes for -> 403 `insufficient_scope`; and a
- *    session is bound to the principal that created it (another principal's request -> 404).
- * 2. With `path` set, another path -> 404 `Not Found: the MCP endpoint is <path>`.
- * 3. A method other than GET, POST, DELETE (stateless: POST only) -> 405 `Method not allowed.`.
- * 4. POST: `Accept` must list `application/json` and `text/event-stream` -> 406; `Content-Type`
- *    must be `application/json` -> 415; a body over `maxBodyBytes` -> 413; bad JSON -> 400
- *    `-32700 Parse error: Invalid JSON`.
- * 5. Stateful (default): a request without `Mcp-Session-Id` is accepted only if it is an
- *    `initialize` POST, which creates a session (a fresh server from `factory`, a
- *    `newSessionId()` id) -> otherwise 400 `Bad Request: Mcp-Session-Id header is required`; an
- *    unknown or ended id -> 404 `-32001 Session not found`; DELETE ends the session. The SDK then
- *    checks `MCP-Protocol-Version` (400 when unsupported) and the rest. A session with no open
- *    request for `sessionIdleMs` is closed.
- * 6. Stateless (`stateless: true`): each POST gets a fresh server and transport
- *    (`sessionIdGenerator: undefined`), answered as an SSE stream so that logging and progress
- *    notifications of the call reach the client within that response. What it cannot do:
- *    server-to-client requests (elicitation, sampling: the client's answer would arrive at a
- *    different, fresh server), per-session state (every request is its own session),
- *    notifications outside a request's own response (no GET stream), and cancellation by
- *    `notifications/cancelled` (it arrives on another POST); a client hanging up still aborts.
+ * 1. While closing -> 503 `Service Unavailable: the server is shutting down`.
+ * 2. `Host` and `Origin` are checked (`createHostOriginGuard`) -> 403.
+ * 3. With `auth`, the auth gate serves the protected resource metadata and refuses requests
+ *    without a valid token (401/403/400, OAuth JSON bodies; see `createAuthGate`); an `AuthInfo`
+ *    another middleware put on `req.auth` that names nobody -> 401.
+ * 4. With `path` set, another path -> 404 `Not Found: the MCP endpoint is <path>`; a method other
+ *    than GET, POST, DELETE (stateless: POST only) -> 405 `Method not allowed.`.
+ * 5. POST: the body is read and parsed once (see `readPostBody`): 406, 415, 413 or 400 `-32700
+ *    Parse error: Invalid JSON`. With `auth`, a `tools/call` the token lacks the tool's scopes
+ *    for -> 403 `insufficient_scope`.
+ * 6. The request is handed to one leg: a 2026-07-28 POST to the per-request leg (see
+ *    `createModernLeg`); with `stateless: true`, any other POST gets a fresh server and
+ *    transport (see `createStatelessLeg`); else the session leg (see `createSessionLeg`).
  *
- * Beyond the SDK: once every request of a POST is answered or cancelled, its SSE stream is
- * closed (the SDK keeps it open after a cancel), and a client hanging up mid-call aborts the
- * calls of that POST (see `InFlightCalls`). Unexpected failures give 500 `-32603 Internal error`.
+ * Stateful (default): a request without `Mcp-Session-Id` is accepted only if it is an
+ * `initialize` POST, which creates a session (a fresh server from `factory`, a `newSessionId()`
+ * id) -> otherwise 400 `Bad Request: Mcp-Session-Id header is required`; an unknown or ended id
+ * -> 404 `-32001 Session not found`; with `auth`, a session is bound to the principal that
+ * created it (another principal's request -> 404); DELETE ends the session. The SDK then checks
+ * `MCP-Protocol-Version` (400 when unsupported) and the rest. A session with no open request for
+ * `sessionIdleMs` is closed.
+ *
+ * Stateless (`stateless: true`): each POST gets a fresh server and transport; logging and
+ * progress notifications of the call reach the client within that POST's response (an event
+ * stream once anything but the result is sent). What it cannot do: server-to-client requests
+ * (elicitation, sampling: the client's answer would arrive at a different, fresh server),
+ * per-session state (every request is its own session), notifications outside a request's own
+ * response (no GET stream), and cancellation by `notifications/cancelled` (it arrives on another
+ * POST); a client hanging up still aborts.
+ *
+ * The 2025-era legs answer on `node:http` directly (see `NodeHttpServerTransport`): a POST whose
+ * requests send nothing before their results, and are done within `JSON_ANSWER_WINDOW_MS`, gets
+ * one `application/json` body; any other gets an event stream. Beyond the SDK: once every
+ * request of a POST is answered or cancelled, its stream is closed (the SDK keeps it open after a
+ * cancel), and a client hanging up mid-call aborts the calls of that POST. Unexpected failures
+ * give 500 `-32603 Internal error`.
  */
 export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOptions = {}): McpHttpHandler {
+  checkOptionsObject('createHttpHandler', options, HTTP_HANDLER_KEYS);
+  return httpHandlerOf(factory, options);
+}
+
+/**
+ * `createHttpHandler` without the check of its option keys, for `listenHttp`, whose options are
+ * the handler's and more (a server's, which `serveHttp` checked). Internal to the transports.
+ */
+export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOptions): McpHttpHandler {
   const guard = createHostOriginGuard(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!isPositiveInteger(maxBodyBytes))
@@ -188,166 +224,54 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
   const maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'createHttpHandler');
   const transportOptions = { maxMessageBytes, log: (message: string) => onError(new Error(message)) };
   const auth = options.auth === undefined ? undefined : createAuthGate(options.auth, onError);
-  const sessions = new Map<string, HttpSession>();
-  /** Sessions being created (their `initialize` not yet answered): they count against the caps. */
-  let opening = 0;
-  /** Sessions open or being created, by client (see `RequestClient`). */
-  const perClient = new SessionCounts();
   const clientOf = (req: IncomingMessage): RequestClient =>
     requestClient(
       (req as IncomingMessage & { auth?: AuthInfoLike }).auth,
       addressKey(clientAddressOf(req, addressRule)),
     );
-  const statelessServers = new Set<Server>();
-  let closing = false;
-
-  const sessionContext: SessionContext = {
-    sessionIdleMs: limits.sessionIdleMs,
-    unusedSessionIdleMs: limits.unusedSessionIdleMs,
+  const health = healthEndpointsOf(options.health);
+  const posts = new PostsInFlight();
+  if (
+    options.nodeId !== undefined &&
+    !(typeof options.nodeId === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(options.nodeId))
+  )
+    throw invalidOption(
+      'createHttpHandler',
+      'nodeId',
+      '1 to 64 of A-Za-z0-9_-',
+      options.nodeId,
+      typeof options.nodeId === 'string' ? JSON.stringify(options.nodeId) : undefined,
+    );
+  const sessions = createSessionLeg(factory, {
+    limits,
+    nodeId: options.nodeId,
     transportOptions,
-    register: (session) => {
-      sessions.set(session.id, session);
-      options.onSessionOpened?.(session.id);
-    },
-    unregister: (session, reason) => {
-      if (sessions.get(session.id) !== session) return;
-      sessions.delete(session.id);
-      perClient.remove(session.client);
-      options.onSessionClosed?.(session.id, reason);
-    },
-  };
+    clientOf,
+    auth,
+    onSessionOpened: options.onSessionOpened,
+    onSessionClosed: options.onSessionClosed,
+  });
+  const legacy: HttpLeg = stateless ? createStatelessLeg(factory, transportOptions) : sessions;
+  // The 2026-07-28 era: one server per request, no session (see createModernLeg).
+  const modern = createModernLeg(factory, { clientOf, changeEvents: options.changeEvents });
+  let closing = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (closing)
       return sendJsonError(res, 503, JsonRpcCode.ServerError, 'Service Unavailable: the server is shutting down');
-    const refusal = guard(req.headers.host, req.headers.origin);
-    if (refusal !== undefined) return sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
-    if (auth !== undefined && (await auth.admit(req, res))) return;
-    // An AuthInfo another middleware made (toolwright's own edge refuses such tokens in admit).
-    if (namesNobody((req as IncomingMessage & { auth?: AuthInfoLike }).auth))
-      return sendJsonError(res, 401, JsonRpcCode.ServerError, `Unauthorized: ${NO_IDENTITY}`, {
-        'WWW-Authenticate': 'Bearer error="invalid_token"',
-      });
-    if (options.path !== undefined && pathOf(req.url) !== options.path) {
-      return sendJsonError(res, 404, JsonRpcCode.ServerError, `Not Found: the MCP endpoint is ${options.path}`);
-    }
-    const method = req.method ?? '';
-    if (!allowedMethods.includes(method)) {
-      return sendJsonError(res, 405, JsonRpcCode.ServerError, 'Method not allowed.', {
-        Allow: allowedMethods.join(', '),
-      });
-    }
-
-    let body: unknown;
-    if (method === 'POST') {
-      const accept = req.headers.accept ?? '';
-      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-        return sendJsonError(
-          res,
-          406,
-          JsonRpcCode.ServerError,
-          'Not Acceptable: Client must accept both application/json and text/event-stream',
-        );
-      }
-      if (!isJsonContentType(req.headers['content-type'])) {
-        return sendJsonError(
-          res,
-          415,
-          JsonRpcCode.ServerError,
-          'Unsupported Media Type: Content-Type must be application/json',
-        );
-      }
-      const preParsed = (req as IncomingMessage & { body?: unknown }).body;
-      if (preParsed !== undefined) {
-        body = preParsed;
-      } else {
-        let read: Awaited<ReturnType<typeof readBody>>;
-        try {
-          read = await readBody(req, maxBodyBytes);
-        } catch {
-          // The client gave up mid-upload: there is nobody left to answer.
-          res.destroy();
-          return;
-        }
-        if (read.kind === 'too-large') {
-          return sendJsonError(
-            res,
-            413,
-            JsonRpcCode.ServerError,
-            `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`,
-            {
-              Connection: 'close',
-            },
-          );
-        }
-        try {
-          body = JSON.parse(read.text);
-        } catch {
-          return sendJsonError(res, 400, JsonRpcCode.ParseError, 'Parse error: Invalid JSON');
-        }
-      }
-    }
-
+    if (refusedHostOrOrigin(guard, req, res)) return;
+    if (await refusedAuth(auth, req, res)) return;
+    if (refusedRoute(options.path, allowedMethods, req, res)) return;
+    const body = req.method === 'POST' ? await readPostBody(req, res, maxBodyBytes) : PostBody.NONE;
+    if (body === undefined) return;
+    if (req.method === 'POST') posts.track(res, body);
     if (auth?.refusesCalls(req, res, body) === true) return;
-    if (method === 'POST' && isModernBody(req, body)) return modern.serve(req, res, body);
-    if (stateless) return serveStateless(req, res, body);
-
-    const sessionId = req.headers[SESSION_HEADER];
-    if (typeof sessionId === 'string' && sessionId !== '') {
-      const session = sessions.get(sessionId);
-      // A session of another principal is answered as an unknown one: nothing tells it exists.
-      if (session === undefined || auth?.refusesSession(session, req) === true)
-        return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
-      return session.handle(req, res, withBadResponsesReplaced(body));
-    }
-    if (method !== 'POST' || !isInitializeBody(body)) {
-      if (method === 'POST' && !isJsonRpcBody(body)) {
-        return sendJsonError(res, 400, JsonRpcCode.ParseError, 'Parse error: Invalid JSON-RPC message');
-      }
-      return sendJsonError(res, 400, JsonRpcCode.ServerError, 'Bad Request: Mcp-Session-Id header is required');
-    }
-    const client = clientOf(req);
-    const full = sessionRefusal(client, perClient.of(client.key), sessions.size + opening, limits);
-    if (full !== undefined) return sendJsonError(res, 503, JsonRpcCode.ServerError, full, { 'Retry-After': '1' });
-    opening++;
-    perClient.add(client.key);
-    let session: HttpSession | undefined;
-    try {
-      session = await HttpSession.create(factory, sessionContext, client.key);
-      auth?.bindSession(session, req);
-      await session.handle(req, res, body);
-    } finally {
-      opening--;
-      // A registered session is counted until it ends (see unregister).
-      if (session?.registered !== true) perClient.remove(client.key);
-    }
-    if (!session.registered) await session.server.close();
-  };
-
-  // The 2026-07-28 era: one server per request, no session (see createModernLeg).
-  const modern = createModernLeg(factory, { clientOf, changeEvents: options.changeEvents });
-
-  const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    const server = factory();
-    const transport = new TrackedHttpTransport({ ...transportOptions, sessionIdGenerator: undefined });
-    statelessServers.add(server);
-    // Closing the per-request server when its response ends (or the client hangs up) aborts
-    // whatever is still running for it.
-    res.on('close', () => {
-      statelessServers.delete(server);
-      void server.close().catch(() => undefined);
-    });
-    await server.connect(transport);
-    if (hasClosed(res)) {
-      // The client left while the server was being connected; 'close' has already fired.
-      statelessServers.delete(server);
-      await server.close();
-      return;
-    }
-    await sendWebResponse(await transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) }), res);
+    const leg = req.method === 'POST' && isModernBody(req, body) ? modern : legacy;
+    await leg.serve(req, res, body);
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse): void => {
+    if (health?.serve(req, res) === true) return;
     res.once('close', () => closedResponses.add(res));
     handle(req, res).catch((error: unknown) => {
       onError(asError(error));
@@ -355,53 +279,59 @@ export function createHttpHandler(factory: ServerFactory, options: HttpHandlerOp
       else res.destroy();
     });
   }) as McpHttpHandler;
+  listener.drain = async (timeoutMs: number) => {
+    health?.drain();
+    await posts.settled(timeoutMs);
+  };
   listener.close = async () => {
     closing = true;
-    const open = [...sessions.values()];
-    await Promise.all([
-      modern.close(),
-      ...open.map((session) => session.close('closed')),
-      ...[...statelessServers].map((server) => server.close().catch(() => undefined)),
-    ]);
+    health?.drain();
+    await Promise.all([modern.close(), legacy.close()]);
   };
-  Object.defineProperty(listener, 'sessionCount', { get: () => sessions.size });
+  Object.defineProperty(listener, 'sessionCount', { get: () => sessions.count });
   return listener;
+}
+
+/** Step 2: answers 403 and returns `true` when the `Host` or `Origin` header is refused. */
+function refusedHostOrOrigin(guard: HostOriginGuard, req: IncomingMessage, res: ServerResponse): boolean {
+  const refusal = guard(req.headers.host, req.headers.origin);
+  if (refusal === undefined) return false;
+  sendJsonError(res, 403, JsonRpcCode.ServerError, refusal);
+  return true;
+}
+
+/**
+ * Step 3: the auth gate's answer (when there is a gate), then a refusal of an `AuthInfo` another
+ * middleware made that names nobody (toolwright's own gate refuses such tokens itself). Returns
+ * `true` when the request was answered.
+ */
+async function refusedAuth(auth: AuthGate | undefined, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (auth !== undefined && (await auth.admit(req, res))) return true;
+  if (!namesNobody((req as IncomingMessage & { auth?: AuthInfoLike }).auth)) return false;
+  sendJsonError(res, 401, JsonRpcCode.ServerError, `Unauthorized: ${NO_IDENTITY}`, {
+    'WWW-Authenticate': 'Bearer error="invalid_token"',
+  });
+  return true;
+}
+
+/** Step 4: answers 404 for another path (when `path` is set) or 405 for another method; `true` when it did. */
+function refusedRoute(
+  path: string | undefined,
+  allowedMethods: readonly string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if (path !== undefined && pathOf(req.url) !== path) {
+    sendJsonError(res, 404, JsonRpcCode.ServerError, `Not Found: the MCP endpoint is ${path}`);
+    return true;
+  }
+  if (allowedMethods.includes(req.method ?? '')) return false;
+  sendJsonError(res, 405, JsonRpcCode.ServerError, 'Method not allowed.', { Allow: allowedMethods.join(', ') });
+  return true;
 }
 
 function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
   return query === -1 ? raw : raw.slice(0, query);
-}
-
-function isInitializeBody(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
-/**
- * The body with every malformed response in it replaced by its stand-in error response (see
- * `standInForBadResponse`): the request it answers fails at once and the client gets 202, not
- * a 400 for a reply. Anything else is left as it is.
- */
-function withBadResponsesReplaced(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map((message) => standInForBadResponse(message) ?? message);
-  return standInForBadResponse(body) ?? body;
-}
-
-function isJsonRpcBody(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.every((m) => toJsonRpcMessage(m) !== undefined);
-}
-
-/**
- * Why a new session of `client` is refused (the 503 message), or `undefined` when it may open:
- * its own limit (`maxSessionsPerPrincipal` or `maxSessionsPerAddress`) first, then the server's.
- */
-function sessionRefusal(client: RequestClient, held: number, open: number, limits: SessionLimits): string | undefined {
-  if (client.kind === 'principal' && held >= limits.maxSessionsPerPrincipal)
-    return tooManySessionsMessage(limits.maxSessionsPerPrincipal, 'maxSessionsPerPrincipal');
-  if (client.kind === 'address' && held >= limits.maxSessionsPerAddress)
-    return tooManySessionsMessage(limits.maxSessionsPerAddress, 'maxSessionsPerAddress', client.address);
-  if (open >= limits.maxSessions) return tooManySessionsMessage(limits.maxSessions, 'maxSessions');
-  return undefined;
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestId, Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import { MAX_TIMEOUT_MS } from '../../../util/limits.js';
+import { connectsAsTheSdk } from '../direct-dispatch.js';
 import type { ServerFactory } from '../server-factory.js';
-import { InFlightCalls, type PostGroup } from './in-flight-calls.js';
-import { TrackedHttpTransport } from './tracked-transport.js';
-import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+import { NodeHttpServerTransport } from './node-http-transport.js';
+import type { PostBody } from './post-body.js';
 
 /**
  * Why a session ended: `deleted` by the client, `idle` expiry (`sessionIdleMs`), `unused` expiry
@@ -14,9 +14,14 @@ import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
  */
 export type SessionCloseReason = 'deleted' | 'idle' | 'unused' | 'closed';
 
-/** A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E). */
-export function newSessionId(): string {
-  return randomBytes(32).toString('base64url');
+/**
+ * A fresh session id: 256 random bits, base64url (43 characters, all within 0x21-0x7E), after
+ * `<nodeId>.` when a node id is given (so a balancer can route a session to its process by the
+ * id alone).
+ */
+export function newSessionId(nodeId?: string): string {
+  const random = randomBytes(32).toString('base64url');
+  return nodeId === undefined ? random : `${nodeId}.${random}`;
 }
 
 /** What an `HttpSession` needs from its handler. */
@@ -24,6 +29,8 @@ export interface SessionContext {
   readonly sessionIdleMs: number;
   readonly unusedSessionIdleMs: number;
   readonly transportOptions: { readonly maxMessageBytes: number; readonly log: (message: string) => void };
+  /** Put in front of every session id (see `newSessionId`), when set. */
+  readonly nodeId: string | undefined;
   register(session: HttpSession): void;
   unregister(session: HttpSession, reason: SessionCloseReason): void;
 }
@@ -46,24 +53,20 @@ export class HttpSession {
   private closeReason: SessionCloseReason | undefined;
   /** Set once the transport closed: nothing may re-arm the idle timer or touch the calls after. */
   private over = false;
-  private readonly calls: InFlightCalls;
-
   private constructor(
     readonly server: Server,
-    private readonly transport: TrackedHttpTransport,
+    private readonly transport: NodeHttpServerTransport,
     private readonly context: SessionContext,
     /** Whom the session counts against (see `RequestClient`). */
     readonly client: string,
-  ) {
-    this.calls = new InFlightCalls(transport);
-  }
+  ) {}
 
   static async create(factory: ServerFactory, context: SessionContext, client: string): Promise<HttpSession> {
     const server = factory();
     let session!: HttpSession;
-    const transport = new TrackedHttpTransport({
+    const transport = new NodeHttpServerTransport({
       ...context.transportOptions,
-      sessionIdGenerator: newSessionId,
+      sessionIdGenerator: () => newSessionId(context.nodeId),
       onsessioninitialized: (id) => {
         session.id = id;
         session.registered = true;
@@ -77,28 +80,27 @@ export class HttpSession {
     // Set before connect: the SDK keeps it and calls it when the transport closes.
     transport.onclose = () => session.ended();
     await server.connect(transport);
+    if (connectsAsTheSdk(server)) transport.dispatchDirectlyTo(server);
     return session;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /**
+   * Serves one request of this session (see `NodeHttpServerTransport.handle`), malformed
+   * responses in its body replaced by their stand-ins (see `PostBody.withBadResponsesReplaced`).
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, body: PostBody, authInfo: unknown): Promise<void> {
     // A client that already left would never fire 'close' again: nothing to serve or count.
     if (hasClosed(res)) return;
     this.openRequests++;
     clearTimeout(this.idleTimer);
-    const messages = Array.isArray(body) ? body : body === undefined ? [] : [body];
-    if (req.method === 'GET' || messages.some(isUsingRequest)) this.used = true;
-    const group: PostGroup = this.calls.open(requestIdsOf(messages));
+    if (req.method === 'GET' || body.hasUsingRequest()) this.used = true;
     res.on('close', () => {
       this.openRequests--;
       // After DELETE (or any close) the session is over: a timer armed now would keep its
       // server and transport alive for sessionIdleMs (the leak of issue 7).
-      if (this.over) return;
-      if (!res.writableFinished) this.calls.hungUp(group);
-      if (this.openRequests === 0) this.armIdleTimer();
+      if (!this.over && this.openRequests === 0) this.armIdleTimer();
     });
-    const response = await this.transport.handleRequest(toWebRequest(req), { parsedBody: body, ...authOf(req) });
-    for (const id of cancelledIdsOf(messages)) this.calls.cancelled(id);
-    await sendWebResponse(response, res);
+    await this.transport.handle(req, res, body.withBadResponsesReplaced(), authInfo);
   }
 
   async close(reason: SessionCloseReason): Promise<void> {
@@ -134,36 +136,4 @@ export const closedResponses = new WeakSet<ServerResponse>();
 
 export function hasClosed(res: ServerResponse): boolean {
   return res.destroyed || closedResponses.has(res);
-}
-
-/** True for a JSON-RPC request (a `method` and a string or number `id`) other than `initialize`. */
-function isUsingRequest(message: unknown): boolean {
-  if (typeof message !== 'object' || message === null) return false;
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  return typeof method === 'string' && method !== 'initialize' && (typeof id === 'string' || typeof id === 'number');
-}
-
-/** The ids of the requests (messages with a `method` and a string or number `id`) in a body. */
-function requestIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id } = message as { method?: unknown; id?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
-  }
-  return ids;
-}
-
-/** The request ids named by the `notifications/cancelled` messages in a body. */
-function cancelledIdsOf(messages: readonly unknown[]): RequestId[] {
-  const ids: RequestId[] = [];
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'notifications/cancelled' || id !== undefined || typeof params !== 'object' || params === null)
-      continue;
-    const requestId = (params as { requestId?: unknown }).requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') ids.push(requestId);
-  }
-  return ids;
 }

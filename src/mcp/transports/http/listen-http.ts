@@ -1,7 +1,8 @@
 import { createServer as createNodeServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerFactory } from '../server-factory.js';
-import { createHttpHandler, type HttpHandlerOptions } from './http-handler.js';
+import { httpHandlerOf, type HttpHandlerOptions } from './http-handler.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../stdio/connect-stdio.js';
 
 /**
  * How long `listenHttp` keeps an idle keep-alive connection open (65 s, longer than any common
@@ -34,6 +35,20 @@ export interface HttpHandle {
    * connection, and resolves when the port is free. Calling it again returns the same promise.
    */
   close(): Promise<void>;
+  /**
+   * Readiness answers 503 `draining` from now on, and this resolves once no request is being
+   * answered (a `subscriptions/listen` stream does not count) or after `timeoutMs` (default
+   * `DEFAULT_SHUTDOWN_TIMEOUT_MS`); nothing is refused or closed. `shutdown` is this, then `close()`.
+   */
+  drain(timeoutMs?: number): Promise<void>;
+  /**
+   * A graceful stop, for SIGTERM: readiness answers 503 `draining` at once (a balancer checking
+   * it takes the process out of rotation) while requests are still served, then, once no
+   * request is being answered or `timeoutMs` passed (default `DEFAULT_SHUTDOWN_TIMEOUT_MS`,
+   * 5 s), `close()`. Bounded: it ends within `timeoutMs` plus the time `close()` takes, which is
+   * bounded too (a shared store that cannot be reached is given up on).
+   */
+  shutdown(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -52,7 +67,7 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
     options.auth === undefined || options.auth.resource !== undefined
       ? options.auth
       : { ...options.auth, resource: () => url };
-  const handler = createHttpHandler(factory, { ...options, path, ...(auth !== undefined ? { auth } : {}) });
+  const handler = httpHandlerOf(factory, { ...options, path, ...(auth !== undefined ? { auth } : {}) });
   const server = createNodeServer(handler);
   // Idle keep-alive connections are closed by the client first (undici and browsers give up
   // after 4-5 s): a server that closes first races the client's next request on that socket,
@@ -69,6 +84,13 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
   const port = (server.address() as AddressInfo).port;
   url = `http://${urlHost(host)}:${port}${path}`;
   let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await handler.close();
+      server.closeAllConnections();
+      await stopped;
+    })());
   return {
     url,
     port,
@@ -76,13 +98,12 @@ export async function listenHttp(factory: ServerFactory, options: HttpOptions = 
     get sessionCount() {
       return handler.sessionCount;
     },
-    close: () =>
-      (closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        await handler.close();
-        server.closeAllConnections();
-        await stopped;
-      })()),
+    close,
+    drain: (timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS) => handler.drain(timeoutMs),
+    shutdown: async (timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS) => {
+      await handler.drain(timeoutMs);
+      await close();
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import {
   classifyInboundRequest,
   createMcpHandler,
@@ -10,7 +10,10 @@ import { answeredMethodsOf, listedInputSchemaOf, parkedRunsOf } from '../../serv
 import { tooManyParkedMessage } from '../../server/input-rounds/errors.js';
 import { recordRequestClient, type RequestClient } from '../../server/request-client.js';
 import type { ServerFactory } from '../server-factory.js';
+import type { HttpLeg } from './http-leg.js';
+import { sendJsonError } from './json-response.js';
 import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
+import type { LooseMessage, PostBody } from './post-body.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 
 /** What the modern leg needs from the handler. */
@@ -19,14 +22,6 @@ export interface ModernLegOptions {
   readonly clientOf: (req: IncomingMessage) => RequestClient;
   /** See `HttpHandlerOptions.changeEvents`. */
   readonly changeEvents?: ServerEventBus | undefined;
-}
-
-/** The 2026-07-28 side of the HTTP handler. */
-export interface ModernLeg {
-  /** Serves one 2026-07-28 POST whose body is already parsed (see `createModernLeg`). */
-  serve(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
-  /** Stops the SDK handler and the servers of requests still in flight. */
-  close(): Promise<void>;
 }
 
 /**
@@ -42,11 +37,13 @@ export interface ModernLeg {
  * `tooManyParkedMessage` and `Retry-After: 1`; the request the SDK is handed carries its client
  * (`recordRequestClient`), so a call it parks counts against the same client. A client hanging
  * up aborts the request's signal, which closes its server and so aborts the call. The methods
- * and tool schemas are read once from a server built by `factory` and never connected.
+ * and tool schemas are read from a server built by `factory` and never connected (its tools are
+ * the set's as it is now; it is made again when a method it does not answer is asked, since the
+ * set may have come to answer it).
  * `subscriptions/listen` streams are served by the SDK and told of what is published on
  * `changeEvents`.
  */
-export function createModernLeg(factory: ServerFactory, options: ModernLegOptions): ModernLeg {
+export function createModernLeg(factory: ServerFactory, options: ModernLegOptions): HttpLeg {
   const { clientOf, changeEvents } = options;
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
@@ -59,20 +56,26 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
     async serve(req, res, body) {
       probe ??= factory();
       if (answered === null) answered = answeredMethodsOf(probe);
-      const unknown = unknownRequestOf(body, answered);
-      if (unknown !== undefined) return sendRequestError(res, 404, unknown.id, -32601, 'Method not found');
-      const call = toolCallOf(body);
+      let unknown = unknownRequestOf(body.single, answered);
+      if (unknown !== undefined) {
+        // The set may have come to serve the method since the probe was made (prompts added, say).
+        probe = factory();
+        answered = answeredMethodsOf(probe);
+        unknown = unknownRequestOf(body.single, answered);
+      }
+      if (unknown !== undefined) return sendJsonError(res, 404, -32601, 'Method not found', {}, unknown.id);
+      const call = toolCallOf(body.single);
       const client = clientOf(req);
       if (call !== undefined && call.requestState === undefined) {
         const runs = parkedRunsOf(probe);
         if (runs !== undefined && runs.parkedBy(client.key) >= runs.options.maxParkedPerClient)
-          return sendRequestError(
+          return sendJsonError(
             res,
             503,
-            call.id,
             -32000,
             tooManyParkedMessage(runs.options.maxParkedPerClient, client),
             { 'Retry-After': '1' },
+            call.id,
           );
       }
       if (call !== undefined) {
@@ -82,12 +85,13 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
           req.headers,
         );
         if (problem !== undefined)
-          return sendRequestError(
+          return sendJsonError(
             res,
             400,
-            call.id,
             -32020,
             `Bad Request: the request headers and body disagree: ${problem}`,
+            {},
+            call.id,
           );
       }
       const controller = new AbortController();
@@ -96,8 +100,8 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
       });
       const request = toWebRequest(req, controller.signal);
       recordRequestClient(request, client.key);
-      const response = await handler.fetch(request, { parsedBody: body, ...authOf(req) });
-      await sendWebResponse(response, res);
+      const response = await handler.fetch(request, { parsedBody: body.value, ...authOf(req) });
+      await sendWebResponse(res, response);
     },
     close: () => handler.close(),
   };
@@ -110,23 +114,31 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
  * handler answers the revision's own errors. Everything else is served as a 2025-era request
  * (which answers bad JSON-RPC as it always did).
  */
-export function isModernBody(req: IncomingMessage, body: unknown): boolean {
+export function isModernBody(req: IncomingMessage, body: PostBody): boolean {
   const header = (name: string): string | undefined => {
     const value = req.headers[name];
     return typeof value === 'string' ? value : undefined;
   };
   const protocolVersionHeader = header('mcp-protocol-version');
+  // Nothing names the 2026-07-28 era (no modern header, no envelope claim in any message): the
+  // SDK's classification can only say legacy or refuse the body, and both mean false here. Its
+  // two zod checks that fail for every request (is it a response?) are skipped.
+  if (
+    (protocolVersionHeader === undefined || protocolVersionHeader.trim() < MODERN_REVISION) &&
+    !body.claimsModernEnvelope()
+  )
+    return false;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader,
     mcpMethodHeader: header('mcp-method'),
     mcpNameHeader: header('mcp-name'),
-    body,
+    body: body.value,
   });
   if (outcome.kind === 'modern') return true;
   if (outcome.kind === 'legacy') return false;
   return (
-    (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || claimsModernEnvelope(body)
+    (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || body.claimsModernEnvelope()
   );
 }
 
@@ -137,9 +149,12 @@ export function isModernBody(req: IncomingMessage, body: unknown): boolean {
  * never count; nor does anything
  * when the answered methods are not known.
  */
-function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefined): { id: RequestId } | undefined {
-  if (answered === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { method, id } = body as { method?: unknown; id?: unknown };
+function unknownRequestOf(
+  message: LooseMessage | undefined,
+  answered: ReadonlySet<string> | undefined,
+): { id: RequestId } | undefined {
+  if (answered === undefined || message === undefined) return undefined;
+  const { method, id } = message;
   if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
   if (method === 'subscriptions/listen' || method === 'server/discover' || answered.has(method)) return undefined;
   return { id };
@@ -147,10 +162,10 @@ function unknownRequestOf(body: unknown, answered: ReadonlySet<string> | undefin
 
 /** The `tools/call` request of a body (its id, tool name, arguments, a retry's `requestState`), or `undefined`. */
 function toolCallOf(
-  body: unknown,
+  message: LooseMessage | undefined,
 ): { id: RequestId; name: string; arguments: unknown; requestState: unknown } | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { method, id, params } = body as { method?: unknown; id?: unknown; params?: unknown };
+  if (message === undefined) return undefined;
+  const { method, id, params } = message;
   if (
     method !== 'tools/call' ||
     (typeof id !== 'string' && typeof id !== 'number') ||
@@ -170,30 +185,5 @@ function toolCallOf(
   return typeof name === 'string' ? { id, name, arguments: args, requestState } : undefined;
 }
 
-/** Answers one request with a JSON-RPC error carrying its id, with `status` (and `headers`). */
-function sendRequestError(
-  res: ServerResponse,
-  status: number,
-  id: RequestId,
-  code: number,
-  message: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 /** The first protocol revision of the modern era. */
 const MODERN_REVISION = '2026-07-28';
-
-/** True when a body (or a message of a batch) names a protocol version in its `_meta` envelope. */
-function claimsModernEnvelope(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const params =
-      typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
-    const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-    return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
-  });
-}

@@ -1,10 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authInfoOf } from './node-http-transport.js';
 
 /**
- * Builds a web-standard `Request` for the SDK's web-standard transports from a `node:http`
- * request: its method, URL (on `http://<Host>`) and headers. The body is never attached: the
- * handler has already read and parsed it (and hands it to the SDK as `parsedBody`). `signal`
- * becomes the request's signal (abort it when the client hangs up).
+ * The HTTP edge's one bridge between `node:http` and the web-standard `Request`/`Response` the
+ * SDK's web-standard parts take and give (the 2026-07-28 handler, the auth helpers' challenge
+ * responses).
+ */
+
+/**
+ * Builds a web-standard `Request` from a `node:http` request: its method, URL (on `http://<Host>`)
+ * and headers. The body is never attached: the handler has already read and parsed it (and hands
+ * it to the SDK as `parsedBody`). `signal` becomes the request's signal (abort it when the client
+ * hangs up).
  */
 export function toWebRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const headers = new Headers();
@@ -24,12 +31,15 @@ export function toWebRequest(req: IncomingMessage, signal?: AbortSignal): Reques
 }
 
 /**
- * Writes a web-standard `Response` to a `node:http` response: status, headers, then the body
- * streamed chunk by chunk, honouring back-pressure (an SSE stream is flushed as each event
- * arrives). When the client hangs up, the body stream is cancelled (the SDK then drops the
- * stream). Resolves once the body is finished or abandoned; never rejects.
+ * Writes a web-standard `Response` to a `node:http` response: its status and headers (every
+ * `Set-Cookie` kept), then its body. An event stream (`Content-Type: text/event-stream`) is
+ * streamed chunk by chunk, honouring back-pressure, each event flushed as it arrives, and
+ * cancelled when the client hangs up (the SDK then drops the stream); any other body is read
+ * whole and sent with its `Content-Length` in one write. When the node response has already
+ * started or ended, the body is cancelled and nothing is written. Resolves once the body is
+ * finished or abandoned; never rejects.
  */
-export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   if (res.headersSent || res.destroyed) {
     await response.body?.cancel().catch(() => undefined);
     return;
@@ -41,13 +51,33 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
   const body = response.body;
   if (body === null) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await response.arrayBuffer());
+    } catch {
+      res.destroy();
+      return;
+    }
+    if (res.headersSent || res.destroyed) return;
+    headers['content-length'] = String(bytes.length);
+    res.writeHead(response.status, headers);
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(response.status, headers);
   res.flushHeaders();
+  await pipeStream(body, res);
+}
+
+/** Streams `body` to `res`, honouring back-pressure; cancels it when the client hangs up. Never rejects. */
+async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
   const reader = body.getReader();
   let gone = false;
   const onClose = (): void => {
@@ -81,10 +111,10 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
 
 /**
  * The verified token's info the auth gate left on the request (`req.auth`), as the web-standard
- * transport's `handleRequest` options take it (`{ authInfo }`), so handlers see it as
+ * transports' `handleRequest` options take it (`{ authInfo }`), so handlers see it as
  * `ctx.http.authInfo`; nothing when the request was not authenticated.
  */
 export function authOf(req: IncomingMessage): { authInfo?: never } {
-  const auth = (req as IncomingMessage & { auth?: unknown }).auth;
+  const auth = authInfoOf(req);
   return auth === undefined ? {} : ({ authInfo: auth } as unknown as { authInfo?: never });
 }

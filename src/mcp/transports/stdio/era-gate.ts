@@ -1,5 +1,6 @@
-import { Server, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { connectsAsTheSdk } from '../direct-dispatch.js';
 import type { ServerFactory } from '../server-factory.js';
 import type { HardenedStdioTransport } from './stdio-transport.js';
 
@@ -17,26 +18,6 @@ export function claimsModernEra(message: JSONRPCMessage): boolean {
   const params = (message as { params?: unknown }).params;
   const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
   return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
-}
-
-/**
- * The SDK's own `connect`s: `Server`'s (which checks the server is not connected yet, then calls
- * `Protocol`'s) and `Protocol`'s (which installs a message handler that only classifies each
- * message and dispatches it).
- */
-const SDK_CONNECTS: ReadonlySet<unknown> = new Set([
-  Server.prototype.connect,
-  (Object.getPrototypeOf(Server.prototype) as { connect?: unknown }).connect,
-]);
-
-/**
- * True when `server` connects with the SDK's own `connect` (not one a subclass or the instance
- * put in its place, which may wrap the message handler with work of its own that direct dispatch
- * would skip), so its message handler may be bypassed (see `dispatchDirectlyTo`).
- */
-export function connectsAsTheSdk(server: object): boolean {
-  const connect = (server as { connect?: unknown }).connect;
-  return typeof connect === 'function' && SDK_CONNECTS.has(connect);
 }
 
 /**

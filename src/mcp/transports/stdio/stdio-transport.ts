@@ -4,20 +4,9 @@ import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextpro
 import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
 import { messageKind } from '../jsonrpc-shape.js';
 import { maxMessageBytesOf, serialiseOutgoing } from '../outgoing.js';
+import { DirectDispatch } from '../direct-dispatch.js';
 import { LineSplitter } from './line-splitter.js';
 import { parseLine } from './parse-line.js';
-
-/**
- * The inbound dispatch methods of the SDK's `Protocol` (`Server` inherits them): what its
- * `connect` wrapper around `transport.onmessage` calls once it has classified a message. The SDK
- * documents them as the extension points role classes override; they are read by shape, never
- * with `instanceof`.
- */
-export interface ProtocolDispatch {
-  _onrequest(message: JSONRPCMessage, extra?: undefined): void;
-  _onnotification(message: JSONRPCMessage, extra?: undefined): void;
-  _onresponse(message: JSONRPCMessage): void;
-}
 
 /** Why a `HardenedStdioTransport` closed. */
 export type StdioCloseReason = 'eof' | 'stdin-error' | 'stdout-broken' | 'oversize' | 'closed';
@@ -93,12 +82,8 @@ export class HardenedStdioTransport implements Transport {
   private draining = false;
   private outputBroken = false;
   private held: JSONRPCMessage[] | undefined;
-  /**
-   * Where messages go without the SDK's classification (see `dispatchDirectlyTo`), and the handler
-   * that stood for it.
-   */
-  private direct:
-    { readonly protocol: ProtocolDispatch; readonly wrapper: (message: JSONRPCMessage) => void } | undefined;
+  /** Where messages go without the SDK's classification (see `dispatchDirectlyTo`). */
+  private readonly direct = new DirectDispatch();
   /** Lines kept to be written together (see `writeLine`), and their senders. */
   private batch:
     { text: string; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } | undefined;
@@ -214,44 +199,24 @@ export class HardenedStdioTransport implements Transport {
   /**
    * Hands every message read from now on straight to `protocol`'s `_onrequest`,
    * `_onnotification` or `_onresponse` by its kind, instead of through the handler the SDK's
-   * `Protocol.connect` installed as `onmessage`. That handler classifies each message with up to
-   * four zod `safeParse`s (two of them failing for every request) before calling the same three
-   * methods; this transport has already checked every message it delivers against the SDK's
-   * JSON-RPC schema (see `parseLine`), so the kind is read from its keys (`messageKind`), with
-   * the same verdict. Call it right after `protocol.connect(this)` with no `onmessage` set before
-   * the connect (the SDK's handler would have called it first). Does nothing when `protocol`
-   * lacks any of the three methods (another SDK version) or `onmessage` is not set; and once
-   * `onmessage` is replaced by someone else, messages go to the new handler again.
+   * `Protocol.connect` installed as `onmessage` (see `DirectDispatch`): this transport has already
+   * checked every message it delivers against the SDK's JSON-RPC schema (see `parseLine`). Call it
+   * right after `protocol.connect(this)` with no `onmessage` set before the connect. Does nothing
+   * when `protocol` lacks any of the three methods or `onmessage` is not set; and once `onmessage`
+   * is replaced by someone else, messages go to the new handler again.
    */
   dispatchDirectlyTo(protocol: object): void {
-    const candidate = protocol as Partial<ProtocolDispatch>;
-    const wrapper = this.onmessage;
-    if (
-      wrapper === undefined ||
-      typeof candidate._onrequest !== 'function' ||
-      typeof candidate._onnotification !== 'function' ||
-      typeof candidate._onresponse !== 'function'
-    )
-      return;
-    this.direct = { protocol: candidate as ProtocolDispatch, wrapper };
+    this.direct.bind(protocol, this.onmessage as ((message: JSONRPCMessage) => void) | undefined);
   }
 
   /** Whether messages currently go straight to a protocol (see `dispatchDirectlyTo`). */
   get dispatchesDirectly(): boolean {
-    return this.direct !== undefined && this.onmessage === this.direct.wrapper;
+    return this.direct.active(this.onmessage);
   }
 
   private deliver(message: JSONRPCMessage): void {
     try {
-      const direct = this.direct;
-      if (direct !== undefined && this.onmessage === direct.wrapper) {
-        const kind = messageKind(message);
-        if (kind === 'request') direct.protocol._onrequest(message);
-        else if (kind === 'notification') direct.protocol._onnotification(message);
-        else direct.protocol._onresponse(message);
-        return;
-      }
-      this.onmessage?.(message);
+      this.direct.deliver(message, undefined, this.onmessage);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }

@@ -1,0 +1,1 @@
+export type { TelemetryOptions } from './options.js';
