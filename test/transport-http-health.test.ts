@@ -7,7 +7,7 @@ import {
   POST_HEADERS,
   initSession,
   rawRequest,
-  sseMessages,
+  answerMessages,
   Signal,
   type RawResponse,
 } from './support/transport-http-probe.js';
@@ -192,7 +192,7 @@ test('shutdown: readiness answers 503 draining at once, liveness stays 200, the 
   assert.equal(stopped, false);
   gated.open();
   const answered = await call;
-  assert.deepEqual(sseMessages(answered.text), [
+  assert.deepEqual(answerMessages(answered), [
     { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } },
   ]);
   await stopping;

@@ -67,10 +67,9 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Htt
   // Each close is bounded by the connection's command bound (2 s), and they run side by side, so
   // a stop with Redis away takes about that long rather than their sum.
   const stopShared = async (): Promise<void> => {
-    await rollouts.close();
     if (replay instanceof RedisReplayStore) replay.close();
     await scheduling?.close();
-    await Promise.all([relay?.close(), shared?.close()]);
+    await Promise.all([rollouts.close(), relay?.close(), shared?.close()]);
   };
   try {
     const handle = await serveHttp(

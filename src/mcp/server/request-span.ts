@@ -25,9 +25,20 @@ const META_GETTER = {
     return typeof value === 'string' ? value : undefined;
   },
 };
+/**
+ * A request's headers as either HTTP edge hands them over: a web `Headers` (the 2026-07-28 leg,
+ * through the SDK's web-standard handler) or `node:http`'s header object (the 2025-era legs,
+ * lower-case names; a repeated header is an array, whose first value is read).
+ */
+type RequestHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+const isWebHeaders = (carrier: RequestHeaders): carrier is Headers => typeof carrier.get === 'function';
 const HEADER_GETTER = {
-  keys: (carrier: Headers) => [...carrier.keys()],
-  get: (carrier: Headers, key: string) => carrier.get(key) ?? undefined,
+  keys: (carrier: RequestHeaders) => (isWebHeaders(carrier) ? [...carrier.keys()] : Object.keys(carrier)),
+  get: (carrier: RequestHeaders, key: string): string | undefined => {
+    if (isWebHeaders(carrier)) return carrier.get(key) ?? undefined;
+    const value = carrier[key.toLowerCase()];
+    return typeof value === 'string' ? value : value?.[0];
+  },
 };
 
 /**
@@ -40,7 +51,7 @@ const HEADER_GETTER = {
 export function parentContextOf(
   otel: Otel,
   meta: Readonly<Record<string, unknown>> | undefined,
-  headers?: Headers,
+  headers?: RequestHeaders,
 ): Context {
   let parent: Context = otel.ROOT_CONTEXT;
   if (headers !== undefined) parent = otel.propagation.extract(parent, headers, HEADER_GETTER);
@@ -76,7 +87,11 @@ export async function traceRequest(
   const otel = tracingApi();
   if (otel === undefined)
     return metrics === undefined ? answer(extra) : measured(metrics, method, params, extra, transport, answer);
-  const parent = parentContextOf(otel, extra._meta, ctx.http?.req?.headers);
+  const parent = parentContextOf(
+    otel,
+    extra._meta,
+    (ctx.http?.req as { headers?: RequestHeaders } | undefined)?.headers,
+  );
   const given = isJsonObject(params) ? params : {};
   const target =
     (method === 'tools/call' || method === 'prompts/get') && typeof given.name === 'string' ? given.name : undefined;

@@ -209,7 +209,9 @@ export class NodeHttpServerTransport implements Transport {
       return;
     }
     if (this.closed) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
-    const extra = authInfo === undefined ? undefined : { authInfo };
+    // The request reaches the handlers as `ctx.http.req` (its headers carry trace context, see
+    // `traceRequest`), the verified token as `ctx.http.authInfo`.
+    const extra = authInfo === undefined ? { request: req } : { request: req, authInfo };
     const requests = messages.filter((message) => messageKind(message) === 'request');
     if (requests.length === 0) {
       for (const message of messages) this.deliver(message, extra);
