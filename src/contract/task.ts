@@ -15,7 +15,10 @@ export interface ToolTaskClaim {
    * `MAX_TASK_TTL_MS` (24 hours).
    */
   readonly ttlMs?: number;
-  /** How often a client should poll the task's status, in milliseconds. Default `DEFAULT_TASK_POLL_INTERVAL_MS` (1 second). */
+  /**
+   * How often a client should poll the task's status, in milliseconds. Default
+   * `DEFAULT_TASK_POLL_INTERVAL_MS` (1 second).
+   */
   readonly pollIntervalMs?: number;
 }
 

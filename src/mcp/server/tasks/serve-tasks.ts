@@ -34,9 +34,9 @@ export function taskRunnerOf(
 }
 
 /**
- * Stops the tasks of an endpoint's served set (its live set's `source`) for a server that stops: each gets the drain time, then
- * ends `failed` with "the server stopped before the task finished" (see `TaskRunner.stop`).
- * Nothing to do for a set with no runner.
+ * Stops the tasks of an endpoint's served set (its live set's `source`) for a server that stops:
+ * each gets the drain time, then ends `failed` with "the server stopped before the task
+ * finished" (see `TaskRunner.stop`). Nothing to do for a set with no runner.
  */
 export function stopTasksOf(set: object): Promise<void> {
   const made = runners.get(set);
