@@ -31,6 +31,7 @@ import {
 } from '../src/index.js';
 import { createServer } from '../src/mcp/index.js';
 import { median } from './support/median.js';
+import { cpuPer } from './support/cpu-per.js';
 
 const WARMUP = 500;
 const ROUNDS = 8;
@@ -108,14 +109,6 @@ type Work = (client: Client) => Promise<unknown>;
 
 const read: Work = (client) => client.readResource({ uri: 'users://42/profile' });
 const get: Work = (client) => client.getPrompt({ name: 'review', arguments: { code: 'f()', language: 'go' } });
-
-/** CPU microseconds per request for `count` sequential requests. */
-async function cpuPer(client: Client, work: Work, count: number): Promise<number> {
-  const start = process.cpuUsage();
-  for (let i = 0; i < count; i++) await work(client);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
-}
 
 export async function run(): Promise<void> {
   const contenders = [

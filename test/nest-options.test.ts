@@ -127,7 +127,7 @@ test(
 
 test('unknown option keys are refused, naming the key and the known ones', TIMEOUT, async () => {
   const KNOWN =
-    'known options: name, version, instructions, transport, path, http, auth, hideForbiddenTools, cacheHints, shutdownTimeoutMs, onRecord, telemetry, inputRounds, replay, scheduling';
+    'known options: name, version, instructions, transport, path, http, auth, hideForbiddenTools, cacheHints, shutdownTimeoutMs, onRecord, telemetry, inputRounds, replay, scheduling, tasks';
   assert.throws(() => ToolwrightModule.forRoot({ name: 'x', version: '1', transport: 'http', port: 3000 } as never), {
     name: 'TypeError',
     message: `ToolwrightModule: unknown option "port" (${KNOWN}, isGlobal)`,
@@ -179,7 +179,7 @@ test('unknown option keys are refused, naming the key and the known ones', TIMEO
     await assert.rejects(NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false }), {
       name: 'TypeError',
       message:
-        /^ToolwrightModule: unknown option "(isGlobal|prot)" \(known options: name, version, instructions, transport, path, http, auth, hideForbiddenTools, cacheHints, shutdownTimeoutMs, onRecord, telemetry, inputRounds, replay, scheduling\)$/,
+        /^ToolwrightModule: unknown option "(isGlobal|prot)" \(known options: name, version, instructions, transport, path, http, auth, hideForbiddenTools, cacheHints, shutdownTimeoutMs, onRecord, telemetry, inputRounds, replay, scheduling, tasks\)$/,
     });
   }
 });

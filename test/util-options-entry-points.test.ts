@@ -49,6 +49,7 @@ const SERVER = [
   'inputRounds',
   'replay',
   'cacheHints',
+  'tasks',
 ];
 const HANDLER = [
   'path',
@@ -164,6 +165,7 @@ test('options: ToolwrightModule.forRoot and forRootAsync refuse an unknown key w
       'inputRounds',
       'replay',
       'scheduling',
+      'tasks',
       'isGlobal',
     ]),
   );

@@ -44,7 +44,9 @@ export type ContractIssueCode =
   | 'invalid-template-variable'
   | 'invalid-prompt-argument'
   | 'unknown-completion-argument'
-  | 'not-applicable-claim';
+  | 'not-applicable-claim'
+  | 'conflicting-claims'
+  | 'invalid-claim';
 
 /** One problem found while compiling, with where it is and how to fix it. */
 export interface ContractIssue {

@@ -10,6 +10,7 @@ export {
   type CallContextInit,
 } from './call-context.js';
 export * from './tool.js';
+export * from './task.js';
 export * from './resource.js';
 export * from './prompt.js';
 export * from './completion.js';

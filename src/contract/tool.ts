@@ -1,6 +1,7 @@
 import type { CallContext, PathSubjects } from './context.js';
 import type { Json, JsonObject } from './json.js';
 import type { ToolOutput } from './result.js';
+import type { ToolTaskClaim } from './task.js';
 
 /**
  * MCP's tool hints. An absent `annotations` on a tool means *unstated*, which MCP reads as
@@ -114,6 +115,12 @@ export interface ContractTool {
    * process) do not check them. Each is an RFC 6749 scope token: no spaces, quotes or backslashes.
    */
   readonly scopes?: readonly string[];
+  /**
+   * The task claim: whether calls may (`optional`) or must (`required`) run as MCP tasks, with
+   * the TTL and poll interval of its tasks (see `ToolTaskClaim`, `taskTermsOf`). Absent means
+   * `forbidden`: the tool never runs as a task.
+   */
+  readonly task?: ToolTaskClaim;
   /** Releases what the tool holds. The host calls it; the executor never does. */
   close?(): Promise<void>;
 }

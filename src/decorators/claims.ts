@@ -7,6 +7,8 @@ import {
 import { checkOnApply, classTarget, optionalBoolean, plainOptions } from './guards.js';
 import { addClaims, type ToolClaims } from './metadata.js';
 import { Scopes } from './scopes.js';
+import { TaskSupport, type TaskSupportOptions } from './task-support.js';
+import type { TaskSupportMode as Support } from '../contract/index.js';
 
 function claimDecorator(name: string, patch: ToolClaims): ClassDecorator {
   return checkedClaimDecorator(name, () => patch);
@@ -155,4 +157,6 @@ export const defineClaims = {
   replay: (cls: Function, replay: Exclude<ReplayClaim, 'unknown'>) => Replay(replay)(cls),
   /** `@Scopes(...scopes)` on `cls`. */
   scopes: (cls: Function, ...scopes: string[]) => Scopes(...scopes)(cls),
+  /** `@TaskSupport(support, options)` on `cls`. */
+  taskSupport: (cls: Function, support: Support, options?: TaskSupportOptions) => TaskSupport(support, options)(cls),
 } as const;

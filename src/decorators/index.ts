@@ -12,6 +12,7 @@ export {
   defineClaims,
 } from './claims.js';
 export { Timeout, defineTimeout } from './timeout.js';
+export { TaskSupport, defineTaskSupport, type TaskSupportOptions } from './task-support.js';
 export { Requires, defineRequires } from './requires.js';
 export { MaxOutput, defineMaxOutput } from './max-output.js';
 export { Scopes, defineScopes } from './scopes.js';

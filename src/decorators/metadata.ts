@@ -1,4 +1,4 @@
-import type { Annotations, ToolFlow, ToolReplay, Requirement } from '../contract/index.js';
+import type { Annotations, ToolFlow, ToolReplay, Requirement, ToolTaskClaim } from '../contract/index.js';
 
 /**
  * Typed access to the metadata toolwright's decorators leave on classes. Each kind lives on the
@@ -48,6 +48,7 @@ export interface ToolClaims {
   readonly maxOutputChars?: number;
   readonly requires?: readonly Requirement[];
   readonly scopes?: readonly string[];
+  readonly task?: ToolTaskClaim;
 }
 
 export const TOOL_KEY = Symbol.for('toolwright/tool');

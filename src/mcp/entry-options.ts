@@ -10,7 +10,7 @@ import { CALL_CORE_OPTION_KEYS } from '../runtime/internal.js';
 
 export const CALL_CORE = CALL_CORE_OPTION_KEYS;
 export const FEATURES = ['resources', 'prompts', 'changes', 'listPageSize'] as const;
-export const SERVER = ['scheduling', 'hideForbiddenTools', 'inputRounds', 'replay', 'cacheHints'] as const;
+export const SERVER = ['scheduling', 'hideForbiddenTools', 'inputRounds', 'replay', 'cacheHints', 'tasks'] as const;
 export const PROFILE = ['schemaProfile', 'recursionDepth'] as const;
 export const HTTP_HANDLER = [
   'path',

@@ -26,3 +26,7 @@ export {
 export { ProtocolError } from './server/protocol-error.js';
 export { changeBusOf } from './transports/change-bus.js';
 export type { ProtocolEra } from './server/extra.js';
+// toolwright/testing runs tasks in process as the server runs them.
+export { TaskRunner } from './server/tasks/task-runner.js';
+export { SERVER_STOPPED_TEXT } from './server/tasks/constants.js';
+export { stopTasksOf } from './server/tasks/serve-tasks.js';

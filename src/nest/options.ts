@@ -1,5 +1,5 @@
 import type { ModuleMetadata, InjectionToken, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
-import type { AuthOptions, CacheHints, HttpHandlerOptions, ServerOptions } from '../mcp/index.js';
+import type { AuthOptions, CacheHints, HttpHandlerOptions, ServerOptions, TaskOptions } from '../mcp/index.js';
 import type { CallCoreOptions } from '../runtime/index.js';
 import { checkTelemetryOption } from '../runtime/internal.js';
 import { checkOptionsObject, optionKeys } from '../util/options.js';
@@ -60,6 +60,13 @@ export interface ToolwrightModuleOptions {
    * aborted when the transport closes.
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * How the calls of `@TaskSupport` tools run as MCP tasks: the task store (in memory by default,
+   * `RedisTaskStore` for several processes) and `drainMs`, how long the shutdown waits for running
+   * tasks (after the calls in flight) before it ends them `failed` ("the server stopped before the
+   * task finished"); default 5000 ms. See `TaskOptions`.
+   */
+  readonly tasks?: TaskOptions;
   /**
    * Told every record of every served call, in order, as the call core learns of it (each
    * `ctx.writeRecord` as it is written, then the returned and the permissions record), exactly
@@ -203,6 +210,7 @@ const MODULE_OPTION_KEYS = optionKeys<ToolwrightModuleOptions>()(
   'inputRounds',
   'replay',
   'scheduling',
+  'tasks',
 );
 
 /** Every key of `ToolwrightModuleAsyncOptions`, in the order the error message lists them. */

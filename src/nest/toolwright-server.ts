@@ -30,6 +30,7 @@ import {
   liveToolScopes,
   servedSetFacade,
   serverFor,
+  stopTasksOf,
   type ProtocolEra,
 } from '../mcp/internal.js';
 import { ServerChanges, SetChangeError } from '../mcp/server/index.js';
@@ -307,7 +308,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       throw new TypeError(
         'ToolwrightModule: "onRecord" is given in the module\'s options and by TOOLWRIGHT_CALL_OPTIONS: give it once',
       );
-    const { onRecord, telemetry, hideForbiddenTools, cacheHints, inputRounds, replay, scheduling } = this.options;
+    const { onRecord, telemetry, hideForbiddenTools, cacheHints, inputRounds, replay, scheduling, tasks } =
+      this.options;
     this.serverOptions = {
       ...callOptions,
       ...(onRecord === undefined ? {} : { onRecord }),
@@ -317,6 +319,7 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
       ...(inputRounds === undefined ? {} : { inputRounds }),
       ...(replay === undefined ? {} : { replay }),
       ...(scheduling === undefined ? {} : { scheduling }),
+      ...(tasks === undefined ? {} : { tasks }),
     };
     // Checks and prepares the set (names, schemas, bounds, options) once, so a bad one fails the application's start.
     this.live = new LiveSet({
@@ -413,6 +416,8 @@ export class ToolwrightServer implements OnModuleInit, OnApplicationBootstrap, O
     // Readiness answers 503 `draining` from now on, so a balancer takes this process out.
     void this.handler?.drain(timeoutMs);
     await this.calls.drain(timeoutMs);
+    // Running tasks get their drain time too, then end failed ("the server stopped before the task finished").
+    if (this.live !== undefined) await stopTasksOf(this.live.source);
     if (this.stdio !== undefined) {
       await this.stdio.close();
     } else if (this.handler !== undefined) {

@@ -45,3 +45,11 @@ export {
   DEFAULT_TURN_POLL_MS,
   type RedisSchedulingStoreOptions,
 } from './scheduling-store.js';
+export {
+  RedisTaskStore,
+  DEFAULT_TASK_LEASE_MS,
+  DEFAULT_TASK_TICK_MS,
+  TASK_STATE_LOST_TEXT,
+  leaseLapsedText,
+  type RedisTaskStoreOptions,
+} from './task-store.js';

@@ -12,6 +12,7 @@ export * from './output-limits/index.js';
 export * from './scheduler/index.js';
 export * from './call/index.js';
 export * from './features/index.js';
+export * from './tasks/index.js';
 export * from './telemetry/index.js';
 export {
   isSequential,
@@ -19,6 +20,12 @@ export {
   resourceOf,
   isReadOnly,
   isFactual,
+  taskTermsOf,
+  taskClaimProblem,
+  DEFAULT_TASK_TTL_MS,
+  MAX_TASK_TTL_MS,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  type TaskTerms,
   claimsReplay,
   replayOf,
   factsOf,

@@ -12,6 +12,7 @@ export {
   type TestToolsOptions,
   type TestCallOptions,
   type TestCallContext,
+  type TestTask,
 } from './test-tools.js';
 export {
   testResources,

@@ -3,6 +3,7 @@ import { InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/se
 import { errorText } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { createServer } from '../../mcp/index.js';
+import { taskTermsOf } from '../../contract/index.js';
 import type { CallCommand } from '../args.js';
 import type { CliIo } from '../io.js';
 import { CliError, loadTools } from '../load.js';
@@ -29,6 +30,11 @@ import { toolwrightVersion } from '../version.js';
  * Without `--ask` the client offers no elicitation, so nobody is asked: a permission no rule
  * decides is denied (`the user did not answer`), and without a policy every one is
  * (`NoPermissionPolicyError`).
+ *
+ * A tool with `@TaskSupport` (`required` or `optional`) is called as a task (the 2025-11-25
+ * utility): the command prints `[task <id>: <status>]` on stderr at the start and whenever the
+ * status changes, polling `tasks/get` at the task's interval, and waits for its result with
+ * `tasks/result`; a task that ends `failed` or `cancelled` throws `CliError` with its message (exit 1).
  */
 export async function callCommand(command: CallCommand, io: CliIo): Promise<number> {
   const { tools, defaultName, policy: exported } = await loadTools(command.module, io.cwd);
@@ -63,18 +69,20 @@ export async function callCommand(command: CallCommand, io: CliIo): Promise<numb
     await server.connect(serverSide);
     await client.connect(clientSide);
     await client.setLoggingLevel('debug');
-    result = await client.callTool(
-      { name: command.tool, arguments: command.args },
-      {
-        onprogress: (progress) => {
-          const total = progress.total === undefined ? '' : `/${progress.total}`;
-          io.err(
-            `[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`,
-          );
-        },
-        timeout: MAX_TIMEOUT_MS,
-      },
-    );
+    const onprogress = (progress: { progress: number; total?: number; message?: string }): void => {
+      const total = progress.total === undefined ? '' : `/${progress.total}`;
+      io.err(
+        `[progress ${progress.progress}${total}]${progress.message === undefined ? '' : ` ${progress.message}`}\n`,
+      );
+    };
+    const tool = tools.find((candidate) => candidate.name === command.tool)!;
+    result =
+      taskTermsOf(tool).support === 'forbidden'
+        ? await client.callTool(
+            { name: command.tool, arguments: command.args },
+            { onprogress, timeout: MAX_TIMEOUT_MS },
+          )
+        : await callAsTask(client, command, io, onprogress);
   } catch (error) {
     throw new CliError(`calling ${JSON.stringify(command.tool)} failed: ${errorText(error)}`, 1);
   } finally {
@@ -85,4 +93,52 @@ export async function callCommand(command: CallCommand, io: CliIo): Promise<numb
   else if (result.isError === true) io.err(showResult(result));
   else io.out(showResult(result));
   return result.isError === true ? 1 : 0;
+}
+
+const ANY = { '~standard': { version: 1, vendor: 'toolwright', validate: (value: unknown) => ({ value }) } };
+
+interface WireTask {
+  readonly taskId: string;
+  readonly status: string;
+  readonly statusMessage?: string;
+  readonly pollInterval?: number;
+}
+
+/**
+ * Calls the tool as a task, prints each status it takes, and resolves its result (see
+ * `callCommand`). Progress reaches `onprogress` while the client still routes the task's token.
+ */
+async function callAsTask(
+  client: Client,
+  command: CallCommand,
+  io: CliIo,
+  onprogress: (progress: { progress: number; total?: number; message?: string }) => void,
+): Promise<CallToolResult> {
+  const request = (method: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    client.request(
+      { method, params } as never,
+      ANY as never,
+      { timeout: MAX_TIMEOUT_MS, ...extra } as never,
+    ) as Promise<Record<string, unknown>>;
+  const created = (
+    await request('tools/call', { name: command.tool, arguments: command.args, task: {} }, { onprogress })
+  ).task as WireTask;
+  const shown = (task: WireTask): string =>
+    `[task ${task.taskId}: ${task.status}${task.statusMessage === undefined ? '' : ` (${task.statusMessage})`}]\n`;
+  io.err(shown(created));
+  let last = created;
+  while (last.status === 'working' || last.status === 'input_required') {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(10, last.pollInterval ?? 1_000)));
+    const now = (await request('tasks/get', { taskId: created.taskId })) as unknown as WireTask;
+    if (now.status !== last.status) io.err(shown(now));
+    last = now;
+  }
+  if (last.status !== 'completed')
+    throw new Error(
+      `the task ended ${last.status}${last.statusMessage === undefined ? '' : `: ${last.statusMessage}`}`,
+    );
+  const { _meta, ...result } = await request('tasks/result', { taskId: created.taskId });
+  const meta = { ...(_meta as Record<string, unknown> | undefined) };
+  delete meta['io.modelcontextprotocol/related-task'];
+  return (Object.keys(meta).length === 0 ? result : { ...result, _meta: meta }) as CallToolResult;
 }

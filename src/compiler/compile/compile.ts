@@ -7,6 +7,7 @@ import {
   type JsonObject,
 } from '../../contract/index.js';
 import {
+  getClaims,
   getFactsMethod,
   getPromptOptions,
   getResourceTemplateOptions,
@@ -28,6 +29,7 @@ import { checkProfile, checkRecursionDepth } from '../profile/options.js';
 import { frozenHandBuilt, handBuiltIssues, looksHandBuilt } from './hand-built.js';
 import { deepFrozen, frozenInPlace, recordInfo } from './info.js';
 import { buildTool, type ResolveForCall } from './build-tool.js';
+import { taskTimeoutConflict } from './task-claims.js';
 import { instanceOf } from './instance.js';
 import { inferToolName } from './name.js';
 import { checkOptionsObject, invalidOption, optionKeys } from '../../util/options.js';
@@ -329,6 +331,8 @@ function compileClass(
       message: `class ${className}: @Facts() marks ${String(factsMethod)}, which is not a method: mark a method facts(args, ctx)`,
     });
   }
+  const conflict = taskTimeoutConflict(getClaims(cls), `class ${className}`);
+  if (conflict !== undefined) issues.push({ ...conflict, className });
   if (issues.length > before || name === undefined) return { name, source, tool: undefined };
 
   // The generated schemas are fresh and compile's alone: frozen in place, not copied.

@@ -22,6 +22,7 @@ export const CLAIM_KEYS = [
   'maxOutputChars',
   'requires',
   'scopes',
+  'task',
 ] as const satisfies readonly (keyof ToolClaims & keyof ContractTool)[];
 
 /** A tool's methods, which `compile` sets itself and no claim can override. */

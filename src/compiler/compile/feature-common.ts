@@ -26,6 +26,7 @@ const TOOL_ONLY_CLAIMS: readonly (readonly [key: string, decorator: string])[] =
   ['flow', '@Flow()'],
   ['replay', '@Replay()'],
   ['scopes', '@Scopes()'],
+  ['task', '@TaskSupport()'],
 ];
 
 /** The claims a resource, template or prompt class carries onto what is compiled from it. */

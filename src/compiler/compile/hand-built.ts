@@ -3,6 +3,7 @@ import { errorText } from '../../util/describe.js';
 import type { SchemaValidator } from '../validation/validator.js';
 import { compileInDialect, dialectName, dialectOf } from '../validation/dialect.js';
 import { CONTRACT_KEYS } from './contract-keys.js';
+import { handBuiltTaskIssues } from './task-claims.js';
 
 /**
  * True when `value` (an object whose class has no `@Tool`) is to be checked as a hand-built
@@ -21,7 +22,7 @@ export function looksHandBuilt(value: object): boolean {
  * dialect no validator knows accepted unchecked, as every host serves it). The schemas are only
  * checked here (a schema the default validator can vouch for is not compiled yet, see
  * `compileWhenFirstUsed`); the hosts' call core validates a hand-built tool's arguments and
- * structured content against them.
+ * structured content against them. A `task` claim is checked too (see `handBuiltTaskIssues`).
  */
 export function handBuiltIssues(tool: object, label: string, validator?: SchemaValidator): ContractIssue[] {
   const issues: ContractIssue[] = [];
@@ -74,6 +75,7 @@ export function handBuiltIssues(tool: object, label: string, validator?: SchemaV
         message: `${label}: "${key}" is not a valid ${dialectName(dialect)} (${problem}); fix the schema`,
       });
   }
+  issues.push(...handBuiltTaskIssues(given, label));
   return issues;
 }
 

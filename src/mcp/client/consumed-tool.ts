@@ -24,7 +24,8 @@ import { IDEMPOTENCY_KEY_META, RECORD_META_KEY } from '../server/constants.js';
 import { withListedDefinition } from '../server/listed-definition.js';
 import { withForwardedMeta } from '../server/result-meta.js';
 import { projectResult } from './bounded-output.js';
-import { callToolOn } from './client-like.js';
+import { callToolOn, isV2Client } from './client-like.js';
+import { callAsUpstreamTask, upstreamRequiresTask } from './upstream-task.js';
 import { startUpstreamSpan, type UpstreamSpan } from './upstream-span.js';
 import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
@@ -224,25 +225,26 @@ async function callUpstream(
       context.call,
       key === undefined ? undefined : { [IDEMPOTENCY_KEY_META]: key },
     );
-    raw = await callToolOn(
-      client,
+    const params =
       traced.meta === undefined
         ? { name: listedName, arguments: sent }
-        : { name: listedName, arguments: sent, _meta: traced.meta },
-      {
-        signal: context.signal,
-        timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
-        onprogress: (progress) => {
-          const message = typeof progress.message === 'string' ? progress.message : '';
-          const details: { progress: number; total?: number; message: string } = {
-            progress: progress.progress,
-            message,
-          };
-          if (typeof progress.total === 'number') details.total = progress.total;
-          context.update({ content: message === '' ? [] : [text(message)], details });
-        },
+        : { name: listedName, arguments: sent, _meta: traced.meta };
+    // A tool the server runs only as a task (2025-11-25) is called as one and polled; the 2.x
+    // client refuses tasks/* in the 2026-07-28 era, where the server decides for itself.
+    const asTask = upstreamRequiresTask(plan.listed) && (!isV2Client(client) || client.getProtocolEra?.() !== 'modern');
+    raw = await (asTask ? callAsUpstreamTask : callToolOn)(client, params, {
+      signal: context.signal,
+      timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
+      onprogress: (progress) => {
+        const message = typeof progress.message === 'string' ? progress.message : '';
+        const details: { progress: number; total?: number; message: string } = {
+          progress: progress.progress,
+          message,
+        };
+        if (typeof progress.total === 'number') details.total = progress.total;
+        context.update({ content: message === '' ? [] : [text(message)], details });
       },
-    );
+    });
     traced.answered(raw);
   } catch (err) {
     traced?.failed(err);

@@ -23,6 +23,11 @@ import { ownHandlersOf } from './own-handlers.js';
 import type { FeatureOptions } from './features.js';
 import { principalOf } from '../auth/principal.js';
 import { principalClientKey, recordedClientOf } from './request-client.js';
+import { taskCapabilities, taskRunnerOf } from './tasks/serve-tasks.js';
+import type { TaskOptions } from './tasks/task-options.js';
+import { startToolTask, taskMethods, taskModeOf, type TaskServing } from './tasks/task-methods.js';
+import { connectionOwnerOf } from './tasks/task-owner.js';
+import { SERVER_STOPPED_TEXT } from './tasks/constants.js';
 import { traceRequest } from './request-span.js';
 
 /**
@@ -64,6 +69,12 @@ export interface ServerOptions extends CallCoreOptions, FeatureOptions {
    * key is never deduplicated.
    */
   readonly replay?: ReplayStore;
+  /**
+   * How the calls of `@TaskSupport` tools run as MCP tasks: the task store (in memory by default)
+   * and the drain time of a stopping server (see `TaskOptions`). Only read when a tool has the
+   * claim; every server of one endpoint shares its tasks.
+   */
+  readonly tasks?: TaskOptions;
   /**
    * The caching hints (`ttlMs`, `cacheScope`) of `tools/list`, `prompts/list`, `resources/list`,
    * `resources/templates/list` and `resources/read` results in the 2026-07-28 era (see
@@ -179,11 +190,15 @@ export function serveTools(
   const target = server as unknown as ServerLike;
   if (stateOf(server) !== undefined)
     throw new Error('addTools: this server already serves toolwright tools; pass every tool in one call');
+  const runner = taskRunnerOf(live.source, live.tools, options.tasks);
   if (target.transport === undefined) {
     target.registerCapabilities({
       tools: { listChanged: true },
       logging: {},
       experimental: { ...target.getCapabilities().experimental, [FACTS_CAPABILITY]: {} },
+      ...(runner === undefined
+        ? {}
+        : taskCapabilities((target.getCapabilities() as { extensions?: unknown }).extensions)),
     } as ServerCapabilities);
   } else if (target.getCapabilities().tools === undefined) {
     throw new Error(
@@ -230,14 +245,33 @@ export function serveTools(
   // connection there. Elsewhere (stdio, in memory) the server is the connection, and its close
   // stops the calls parked for it.
   const connection = state.transport === 'http' ? undefined : (server as object);
+  const serving: TaskServing | undefined =
+    runner === undefined
+      ? undefined
+      : {
+          runner,
+          get tools() {
+            return live.tools;
+          },
+          connection,
+        };
   if (connection !== undefined) {
     const previousOnClose = target.onclose;
     target.onclose = () => {
       runs.endConnection(connection);
+      // The tasks of a connection (stdio, in memory) cannot be reached once it closes: its server stopped.
+      if (runner !== undefined) void runner.stop(SERVER_STOPPED_TEXT, 0, connectionOwnerOf(connection));
       previousOnClose?.();
     };
   }
+  const tasks = serving === undefined ? undefined : taskMethods(serving);
+  if (tasks !== undefined) for (const [method, handler] of tasks) if (!SDK_ROUTED.has(method)) own.set(method, handler);
   own.set('tools/call', (params, extra, ctx) => {
+    if (serving !== undefined) {
+      const mode = taskModeOf(live.tools, params, extra);
+      if (mode.mode === 'task')
+        return startToolTask(serving, mode.served, params, extra, (p, e) => execute(p)(e), mode.ttlMs);
+    }
     if (extra.era === 'legacy') return execute(params)(extra);
     return answerModernToolCall(runs, bindingOf(ctx, connection), params, extra, ctx, execute(params));
   });
@@ -257,6 +291,13 @@ export function serveTools(
     });
   }
   for (const method of own.keys()) target.removeRequestHandler(method);
+  // The SDK answers tasks/get and tasks/cancel "Method not found" in the 2026-07-28 era unless they are
+  // registered with a params schema of their own (the extension reuses the 2025 names): so they are.
+  if (tasks !== undefined)
+    for (const method of SDK_ROUTED)
+      (target.setRequestHandler as unknown as RegisterWithSchema)(method, { params: ANY_PARAMS }, (params, ctx) =>
+        tasks.get(method)!(params, handlerExtraOf(target, ctx), ctx),
+      );
   const previous = target.fallbackRequestHandler;
   target.fallbackRequestHandler = async (request, ctx) => {
     const handler = own.get(request.method);
@@ -271,6 +312,18 @@ export function serveTools(
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
   };
 }
+/** The task methods registered with the SDK rather than answered by the fallback (see `serveTools`). */
+const SDK_ROUTED: ReadonlySet<string> = new Set(['tasks/get', 'tasks/cancel']);
+
+/** A Standard Schema that accepts any params: toolwright's task handlers check their own. */
+const ANY_PARAMS = { '~standard': { version: 1, vendor: 'toolwright', validate: (value: unknown) => ({ value }) } };
+
+type RegisterWithSchema = (
+  method: string,
+  schemas: { readonly params: unknown },
+  handler: (params: unknown, ctx: ServerContext) => Promise<Record<string, unknown>> | Record<string, unknown>,
+) => void;
+
 /**
  * Whom a 2026-07-28 call of `ctx` belongs to: the `principalKey` of its verified principal (when
  * the HTTP edge authenticated it), and the client it counts against for `maxParkedPerClient`:

@@ -5,6 +5,7 @@ import {
   isReadOnly,
   isSequential,
   resourceOf,
+  taskTermsOf,
   type ContractTool,
   type JsonObject,
 } from '../../contract/index.js';
@@ -27,6 +28,7 @@ export interface ToolMeta {
   barrier?: true;
   resource?: string;
   flow?: { readsUntrusted?: true; sends?: true };
+  task?: { support: 'required' | 'optional'; ttlMs: number; pollIntervalMs: number };
 }
 
 /**
@@ -65,7 +67,9 @@ export function annotationsFor(tool: ContractTool): ToolAnnotations | undefined 
  * serves. A barrier is also listed `sequential: true` (a client that predates barriers is then
  * stricter, never looser); `resource` is `resourceOf` (none when sequential or a barrier).
  * `flow` is `{"readsUntrusted":true,"sends":true}` with the false fields dropped (its shape is an
- * open question of the contract). False and empty fields are left out.
+ * open question of the contract). `task` is the task claim with its defaults applied
+ * (`{"support":"optional","ttlMs":3600000,"pollIntervalMs":1000}`), for hosts of either era (the
+ * 2026-07-28 era lists no `execution` field). False and empty fields are left out.
  */
 export function toolMetaOf(tool: ContractTool): ToolMeta {
   const meta: ToolMeta = {};
@@ -80,6 +84,9 @@ export function toolMetaOf(tool: ContractTool): ToolMeta {
   if (tool.flow?.readsUntrusted === true) flow.readsUntrusted = true;
   if (tool.flow?.sends === true) flow.sends = true;
   if (flow.readsUntrusted || flow.sends) meta.flow = flow;
+  const task = taskTermsOf(tool);
+  if (task.support !== 'forbidden')
+    meta.task = { support: task.support, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
   return meta;
 }
 
@@ -88,7 +95,10 @@ export function toolMetaOf(tool: ContractTool): ToolMeta {
  * annotations' title, when either is set), `description`, `inputSchema` verbatim (JSON Schema
  * with `$schema` and `$defs` kept; a tool without parameters gets
  * `{"type":"object","properties":{},"required":[]}`), `outputSchema` verbatim when the tool has
- * one, `annotations` (see `annotationsFor`) and `_meta[TOOL_META_KEY]` (see `toolMetaOf`). It
+ * one, `annotations` (see `annotationsFor`), `execution: {"taskSupport": "required" | "optional"}`
+ * for a tool with a task claim (the 2025-11-25 form; the SDK's 2026-07-28 codec removes
+ * `execution`, which that era no longer defines: there the server decides per call, and the claim
+ * is still in `_meta`), and `_meta[TOOL_META_KEY]` (see `toolMetaOf`). It
  * never copies or checks the schemas; `createServer` checks them once. A tool consumed from
  * another server (see `withListedDefinition`) is listed with that server's definition as it was
  * given, under the tool's own name.
@@ -104,6 +114,8 @@ export function definitionOf(tool: ContractTool): McpTool {
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
   const annotations = annotationsFor(tool);
   if (annotations !== undefined) definition.annotations = annotations;
+  const support = taskTermsOf(tool).support;
+  if (support !== 'forbidden') definition.execution = { taskSupport: support };
   definition._meta = { [TOOL_META_KEY]: toolMetaOf(tool) };
   return definition as McpTool;
 }

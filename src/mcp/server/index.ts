@@ -30,3 +30,12 @@ export { MemoryRelayBus, type RelayBus, type RelayListener } from './input-round
 export { ServerChanges, isServerChanges, type ChangeListener } from './server-changes.js';
 export { DEFAULT_LIST_PAGE_SIZE, type FeatureOptions } from './features.js';
 export { resourceDefinitionOf, templateDefinitionOf, promptDefinitionOf } from './feature-wire.js';
+export type { TaskOptions } from './tasks/task-options.js';
+export {
+  TASKS_EXTENSION,
+  RELATED_TASK_META,
+  SERVER_STOPPED_TEXT,
+  DEFAULT_TASK_DRAIN_MS,
+  TASK_LIST_PAGE_SIZE,
+  ttlPassedText,
+} from './tasks/constants.js';

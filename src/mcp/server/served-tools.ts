@@ -4,6 +4,7 @@ import { prepareTools, type CallCoreOptions, type PreparedTool } from '../../run
 import { definitionOf } from './definition.js';
 import { checkSchedulingOption } from './scheduling.js';
 import { checkReplayOption } from './replay.js';
+import { checkTaskOptions } from './tasks/task-options.js';
 
 /** A tool ready to serve: prepared for the call core, with its listed definition. */
 export interface ServedTool {
@@ -24,15 +25,20 @@ export interface ServedTools extends ReadonlyMap<string, ServedTool> {
  * Prepares `tools` for serving, in order: `prepareTools` (the one composition point of every
  * host; it throws, naming the tool, for an invalid set or bad options), then each tool's MCP
  * definition (see `definitionOf`). A malformed `scheduling` or `replay` option throws too (see
- * `checkSchedulingOption`): this is where the options of every server's tools are checked, once.
+ * `checkSchedulingOption`, `checkTaskOptions`): this is where the options of every server's tools are checked, once.
  */
 export function servedToolsOf(
   tools: readonly ContractTool[],
   where: string,
-  options: CallCoreOptions & { readonly scheduling?: unknown; readonly replay?: unknown } = {},
+  options: CallCoreOptions & {
+    readonly scheduling?: unknown;
+    readonly replay?: unknown;
+    readonly tasks?: unknown;
+  } = {},
 ): Map<string, ServedTool> & { readonly source: object } {
   checkSchedulingOption(options.scheduling, where);
   checkReplayOption(options.replay, where);
+  checkTaskOptions(options.tasks, where);
   const served = new Map<string, ServedTool>();
   for (const [name, prepared] of prepareTools(tools, options, where)) {
     served.set(name, Object.freeze({ prepared, definition: definitionOf(prepared.tool) }));

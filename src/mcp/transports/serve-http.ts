@@ -11,6 +11,7 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
+import { stopTasksOf } from '../server/tasks/serve-tasks.js';
 import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
 
@@ -61,8 +62,9 @@ export async function serveHttp(
   const changeEvents = changeBusOf(live, options.changeEvents);
   const stopAll = async (): Promise<void> => {
     changeEvents.stop();
+    // Running tasks get the drain time, then end failed ("the server stopped before the task finished").
+    await Promise.all([stopTasksOf(live.source), runs.closeAll()]);
     live.close();
-    await runs.closeAll();
   };
   const runs = new ParkedRuns(options.inputRounds);
   let handle: HttpHandle;
