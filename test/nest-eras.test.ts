@@ -14,12 +14,13 @@ import {
 } from '@nestjs/common';
 import { NestFactory, REQUEST } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { IsInt, IsString } from 'class-validator';
+import { IsInt } from 'class-validator';
 import { Tool, type CallContext } from '../src/index.js';
 import { ToolwrightModule, toolCallOf } from '../src/nest/index.js';
 import { ERA_CLIENT_KINDS, connectEraClient, type EraClient } from './support/nest-era-clients.js';
 import { NEST_ESM_MAIN } from './support/nest-sample.js';
 import { textResult as text } from './support/text.js';
+import { Greeter, GreetTool } from './support/nest-greet.js';
 
 /**
  * Both protocol eras against the Nest module: the SDK 1.x client and the 2.x client in the
@@ -33,27 +34,6 @@ import { textResult as text } from './support/text.js';
 const TIMEOUT = { timeout: 120_000 };
 
 let wireInstances = 0;
-
-@Injectable()
-class Greeter {
-  greet(name: string): string {
-    return `Hello, ${name}!`;
-  }
-}
-
-class NameArgs {
-  @IsString()
-  name!: string;
-}
-
-@Injectable()
-@Tool({ name: 'greet', description: 'Greet someone', args: NameArgs })
-class GreetTool {
-  constructor(private readonly greeter: Greeter) {}
-  execute(args: NameArgs): string {
-    return this.greeter.greet(args.name);
-  }
-}
 
 interface HeaderRequest {
   readonly headers: Record<string, string | undefined>;

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Injectable, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { context, propagation, trace, SpanKind } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
-import { IsString } from 'class-validator';
-import { Tool } from '../src/index.js';
 import { ToolwrightModule } from '../src/nest/index.js';
+import { Greeter, GreetTool } from './support/nest-greet.js';
 
 /*
  * The Nest module end to end with the real OpenTelemetry SDK: a Nest application over HTTP
@@ -23,27 +22,6 @@ const exporter = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-
-@Injectable()
-class Greeter {
-  greet(name: string): string {
-    return `Hello, ${name}!`;
-  }
-}
-
-class NameArgs {
-  @IsString()
-  name!: string;
-}
-
-@Injectable()
-@Tool({ name: 'greet', description: 'Greet someone', args: NameArgs })
-class GreetTool {
-  constructor(private readonly greeter: Greeter) {}
-  execute(args: NameArgs): string {
-    return this.greeter.greet(args.name);
-  }
-}
 
 @Module({
   imports: [ToolwrightModule.forRoot({ name: 'nest-otel', version: '1.0.0', transport: 'http' })],
