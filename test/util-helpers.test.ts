@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorText } from '../src/util/describe.js';
-import { raceTimeout } from '../src/util/timeout.js';
+import { pause, raceTimeout } from '../src/util/timeout.js';
 
 test('errorText: the message, else the name, else String(); never a stack, never a throw', () => {
   class NamedError extends Error {
@@ -64,6 +64,25 @@ test('raceTimeout: Infinity never times out', async () => {
   resolveWork('answered');
   assert.equal(await raced, 'answered');
   assert.equal(onTimeoutCalls, 0);
+});
+
+test('pause: resolves when its time passes, at once when its signal aborts or had aborted, and never rejects', async () => {
+  const order: string[] = [];
+  await Promise.all([pause(1).then(() => order.push('timer')), Promise.resolve().then(() => order.push('now'))]);
+  assert.deepEqual(order, ['now', 'timer']);
+  const controller = new AbortController();
+  const waiting = pause(60_000, controller.signal).then(() => 'woken');
+  controller.abort(new Error('stop'));
+  assert.equal(await waiting, 'woken');
+  // Already aborted: resolved at once rather than after the hour.
+  assert.equal(
+    await raceTimeout(
+      pause(3_600_000, controller.signal).then(() => 'at once'),
+      5_000,
+      () => 'waited',
+    ),
+    'at once',
+  );
 });
 
 test('every public entry point refuses an unknown option with one error type and one message form', async () => {

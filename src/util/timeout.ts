@@ -31,3 +31,21 @@ export async function raceTimeout<T, U>(work: PromiseLike<T>, timeoutMs: number,
     clearTimeout(timer);
   }
 }
+
+/**
+ * Resolves after `ms` milliseconds, or at once when `signal` aborts (already aborted: at the next
+ * turn); never rejects, so a poll loop checks the signal itself after it. The timer and the
+ * listener are removed as soon as it resolves.
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.min(Math.max(ms, 0), MAX_TIMEOUT_MS));
+    if (signal?.aborted === true) done();
+    else signal?.addEventListener('abort', done, { once: true });
+  });
+}

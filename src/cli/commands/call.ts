@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/server';
 import { errorText } from '../../util/describe.js';
+import { pause } from '../../util/timeout.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { createServer } from '../../mcp/index.js';
 import { taskTermsOf } from '../../contract/index.js';
@@ -128,7 +129,7 @@ async function callAsTask(
   io.err(shown(created));
   let last = created;
   while (last.status === 'working' || last.status === 'input_required') {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, last.pollInterval ?? 1_000)));
+    await pause(Math.max(10, last.pollInterval ?? 1_000));
     const now = (await request('tasks/get', { taskId: created.taskId })) as unknown as WireTask;
     if (now.status !== last.status) io.err(shown(now));
     last = now;

@@ -1,4 +1,5 @@
 import { isJsonObject } from '../../contract/index.js';
+import { pause } from '../../util/timeout.js';
 import { requestOn, type ClientRequestOptions, type McpClientLike } from './client-like.js';
 import type { ListedTool } from './options.js';
 
@@ -62,16 +63,4 @@ export async function callAsUpstreamTask(
   const meta = isJsonObject(_meta) ? { ..._meta } : {};
   delete meta['io.modelcontextprotocol/related-task'];
   return Object.keys(meta).length === 0 ? result : { ...result, _meta: meta };
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -210,11 +210,7 @@ export function serveTools(
     get tools() {
       return live.tools;
     },
-    scheduling: schedulingOf(
-      live.source,
-      options.scheduling,
-      [...live.tools.values()].map((served) => served.prepared.tool),
-    ),
+    scheduling: schedulingOf(live.source, options.scheduling, live.tools),
     transport: options.transport ?? 'other',
     logging,
     validator: options.validator,

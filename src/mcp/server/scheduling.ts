@@ -99,6 +99,24 @@ export interface CallScheduling {
  */
 const schedulersByToolList = new WeakMap<object, { local: MemorySchedulingStore; anyExclusive: boolean }>();
 const claimsByTool = new WeakMap<ContractTool, CallClaims>();
+/** The served tools of a set as scheduling reads them (`ServedTools`, which imports this file). */
+type ServedToolMap = ReadonlyMap<string, { readonly prepared: { readonly tool: ContractTool } }>;
+const exclusiveBySet = new WeakMap<ServedToolMap, boolean>();
+
+/**
+ * Whether one of `tools` runs alone (`@Barrier`, or `@Sequential` in its scope), read once per
+ * served tool map: a live set makes a new map only when it changes, so a server built per request
+ * never walks the tools again.
+ */
+function servesExclusive(tools: ServedToolMap): boolean {
+  let exclusive = exclusiveBySet.get(tools);
+  if (exclusive === undefined) {
+    exclusive = false;
+    for (const served of tools.values()) exclusive ||= claimsOfTool(served.prepared.tool).exclusive;
+    exclusiveBySet.set(tools, exclusive);
+  }
+  return exclusive;
+}
 
 /**
  * How a new server schedules its calls (see `SchedulingOptions`), for the tool list `list` it
@@ -111,7 +129,7 @@ const claimsByTool = new WeakMap<ContractTool, CallClaims>();
 export function schedulingOf(
   list: object,
   option: SchedulingOption | undefined,
-  tools: Iterable<ContractTool> = [],
+  tools?: ServedToolMap,
 ): CallScheduling | undefined {
   if (option === false) return undefined;
   const maxConcurrent = option?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_CALLS;
@@ -122,7 +140,7 @@ export function schedulingOf(
   }
   // A set that changes at runtime may gain a tool that runs alone: once one was served, every
   // later server of the list orders all its calls in the store (never the other way back).
-  for (const tool of tools) kept.anyExclusive ||= claimsOfTool(tool).exclusive;
+  if (!kept.anyExclusive && tools !== undefined) kept.anyExclusive = servesExclusive(tools);
   return {
     scope: option?.scope ?? 'session',
     local: kept.local,

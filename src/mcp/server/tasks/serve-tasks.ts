@@ -6,10 +6,20 @@ import { TaskRunner } from './task-runner.js';
 
 const runners = new WeakMap<object, { readonly runner: TaskRunner; readonly drainMs: number }>();
 
-/** True when one of `tools` may run as a task. */
+const taskToolsBySet = new WeakMap<ServedTools, boolean>();
+
+/**
+ * True when one of `tools` may run as a task; read once per served tool map (a live set makes a
+ * new map only when it changes, so a server built per request never walks the tools again).
+ */
 export function servesTasks(tools: ServedTools): boolean {
-  for (const served of tools.values()) if (taskTermsOf(served.prepared.tool).support !== 'forbidden') return true;
-  return false;
+  let serves = taskToolsBySet.get(tools);
+  if (serves === undefined) {
+    serves = false;
+    for (const served of tools.values()) serves ||= taskTermsOf(served.prepared.tool).support !== 'forbidden';
+    taskToolsBySet.set(tools, serves);
+  }
+  return serves;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { pause } from '../../../util/timeout.js';
 import { isJsonObject, taskTermsOf } from '../../../contract/index.js';
 import { asError, kindOf } from '../../../util/describe.js';
 import { isTerminalStatus, type TaskRecord } from '../../../runtime/tasks/index.js';
@@ -199,18 +200,6 @@ function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | 
         reject(err);
       },
     );
-  });
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
   });
 }
 

@@ -1,5 +1,6 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { errorText } from '../../../util/describe.js';
+import { raceTimeout } from '../../../util/timeout.js';
 import {
   isTerminalStatus,
   MemoryTaskStore,
@@ -102,14 +103,7 @@ export class TaskRunner {
   async stop(message: string, drainMs: number, owner?: string): Promise<void> {
     const running = [...this.local.values()].filter((task) => owner === undefined || task.owner === owner);
     if (running.length === 0) return;
-    if (drainMs > 0) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        Promise.all(running.map((task) => task.settled)),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs))),
-      ]);
-      clearTimeout(timer);
-    }
+    if (drainMs > 0) await raceTimeout(Promise.all(running.map((task) => task.settled)), drainMs, () => undefined);
     const left = [...this.local.entries()].filter(([, task]) => owner === undefined || task.owner === owner);
     await Promise.all(left.map(([taskId]) => this.end(taskId, message)));
   }
