@@ -87,6 +87,13 @@ describe('toolwright bin', () => {
           'test_input_required_result_multiple_inputs',
           'test_trigger_tool_change',
           'test_trigger_prompt_change',
+          'greet',
+          'slow_compute',
+          'failing_job',
+          'protocol_error_job',
+          'confirm_delete',
+          'multi_input',
+          'test_tool_with_task',
         ],
       );
       assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), {
@@ -95,7 +102,7 @@ describe('toolwright bin', () => {
     } finally {
       await client.close();
     }
-    assert.equal(stderr, 'toolwright: serving 28 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
+    assert.equal(stderr, 'toolwright: serving 35 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
   });
 
   it('serves stateless HTTP with --stateless and stops with exit 0 on SIGTERM', async () => {
@@ -104,7 +111,7 @@ describe('toolwright bin', () => {
       assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       assert.equal(
         served.stderr(),
-        `toolwright: serving 28 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
+        `toolwright: serving 35 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
       );
       const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));

@@ -39,6 +39,13 @@ const SAMPLE_TOOLS = [
   'test_input_required_result_multiple_inputs',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
 ];
 
 function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {
