@@ -22,7 +22,8 @@ export class TaskEndedError extends Error {
 interface LocalTask {
   readonly controller: AbortController;
   readonly owner: string;
-  readonly settled: Promise<TaskRecord | undefined>;
+  /** Set once the run has started (it may ask its first question before that). */
+  settled: Promise<TaskRecord | undefined>;
   readonly questions: TaskQuestions;
 }
 
@@ -72,7 +73,10 @@ export class TaskRunner {
       },
       (answers) => void questions.answer(answers),
     );
-    const settled = (async (): Promise<TaskRecord | undefined> => {
+    // Registered before the run starts: a run may ask its first question synchronously.
+    const entry: LocalTask = { controller, owner: init.owner, settled: Promise.resolve(undefined), questions };
+    this.local.set(task.taskId, entry);
+    entry.settled = (async (): Promise<TaskRecord | undefined> => {
       try {
         const result = (await run(controller.signal, task)) as Record<string, unknown>;
         running = false;
@@ -90,7 +94,6 @@ export class TaskRunner {
         this.local.delete(task.taskId);
       }
     })();
-    this.local.set(task.taskId, { controller, owner: init.owner, settled, questions });
     return task;
   }
 
