@@ -243,7 +243,7 @@ test("an unanswered question is bounded by the task's TTL: the run stops and the
   assert.deepEqual(seen, ["brief stopped: the task's TTL of 300 ms passed before it finished"]);
 });
 
-test('a question the request does not offer ends the task failed with the -32021 a plain call gets', async () => {
+test('a JSON-RPC error a plain call gets ends the task failed with it: -32021 for a question not offered, -32602', async () => {
   const url = handle.url;
   const taskId = await start(url, 'roots_job');
   const failed = await until(() => modern(url, 'tasks/get', { taskId }), statusIs('failed'), 'failed');
@@ -257,6 +257,14 @@ test('a question the request does not offer ends the task failed with the -32021
     ttlMs: 60_000,
     pollIntervalMs: 10,
     error: { code: -32021, message, data: { requiredCapabilities: { roots: {} } } },
+  });
+  // Malformed params, which a plain call answers -32602, end the task failed with that error.
+  const malformed = await modern(url, 'tools/call', { name: 'roots_job', arguments: 'x' });
+  const badId = String(malformed.result!.taskId);
+  const bad = await until(() => modern(url, 'tasks/get', { taskId: badId }), statusIs('failed'), 'failed');
+  assert.deepEqual(bad.result!.error, {
+    code: -32602,
+    message: 'tools/call: params.arguments must be an object, got a string',
   });
 });
 
@@ -312,8 +320,10 @@ test('Redis: a question is seen and answered through another process', { skip: r
       const connection = await connectRedis({ url: redis.url, durability: 'off', log: () => undefined });
       connections.push(connection);
       const store = new RedisTaskStore(connection, { tickMs: 20 });
+      // Tools of its own, as another process has (one tool set's servers share one task runner).
+      const tools = TOOLS.map((tool) => ({ ...tool }));
       handles.push(
-        await serveHttp({ name: `node-${index}`, version: '1.0.0' }, TOOLS, { tasks: { store, drainMs: 0 } }),
+        await serveHttp({ name: `node-${index}`, version: '1.0.0' }, tools, { tasks: { store, drainMs: 0 } }),
       );
     }
     const [owner, other] = handles as [HttpHandle, HttpHandle];

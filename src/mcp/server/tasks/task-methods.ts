@@ -276,7 +276,8 @@ function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | 
 /**
  * The task methods of both eras, by method: `tasks/get`, `tasks/cancel`, and `tasks/result` and
  * `tasks/list` (2025-11-25 only: `-32601` in 2026-07-28, where `tasks/get` inlines the result),
- * and `tasks/update` (2026-07-28 only). Every one sees only the tasks of the request's owner (see
+ * and `tasks/update` (2026-07-28 only: answers the task's open questions, see `answersOf`, and
+ * acks `{resultType:"complete"}` once they are handed over). Every one sees only the tasks of the request's owner (see
  * `taskOwnerOf`): another owner's task, an expired one and an unknown id are all `-32602 Failed
  * to retrieve task: Task not found (<id>)`. In 2026-07-28 a request that does not declare the
  * extension gets `-32021`. `tasks/result` waits for the task to end, then answers its result
