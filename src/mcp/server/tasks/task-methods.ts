@@ -12,6 +12,7 @@ import { taskOwnerOf } from './task-owner.js';
 import type { TaskRunner } from './task-runner.js';
 import { legacyTaskOf, modernTaskOf } from './task-wire.js';
 import { inputResponseProblem } from './input-responses.js';
+import { missingCapabilityOf } from '../input-rounds/question-capability.js';
 
 /** Runs one tool call through the call core with the given request context, and resolves its MCP result. */
 export type RunToolCall = (params: unknown, extra: HandlerExtra) => Promise<Record<string, unknown>>;
@@ -129,12 +130,6 @@ function withRelatedTask(params: Record<string, unknown> | undefined, taskId: st
   return { ...params, _meta: { ...meta, [RELATED_TASK_META]: { taskId } } };
 }
 
-/** The client capability a question needs in a task, by method (elicitation modes are checked by the elicitor). */
-const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
-  ['sampling/createMessage', 'sampling'],
-  ['roots/list', 'roots'],
-]);
-
 /**
  * The request context a task's run gets: the task's signal, notifications tagged with the task,
  * and questions asked the era's way. 2025-11-25: pushed to the client with the related-task
@@ -145,48 +140,33 @@ const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
  */
 function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortSignal, taskId: string): HandlerExtra {
   const store = serving.runner.store;
-  const sendNotification = (notification: OutboundRequest) =>
-    extra.sendNotification({ ...notification, params: withRelatedTask(notification.params, taskId) });
-  if (extra.era === 'modern') {
-    return {
-      ...extra,
-      signal,
-      clientCapabilities: () => extra.clientCapabilities(),
-      sendNotification,
-      sendRequest: async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
-        const capability = REQUIRED_CAPABILITY.get(request.method);
-        if (
-          capability !== undefined &&
-          (extra.clientCapabilities() as Record<string, unknown> | undefined)?.[capability] === undefined
-        ) {
-          const refusal = new ProtocolError(
-            ProtocolErrorCode.MissingRequiredClientCapability,
-            `Cannot request input (${request.method}): the request's client capabilities do not declare the required capability`,
-            { requiredCapabilities: { [capability]: {} } },
-          );
-          await serving.runner.fail(taskId, { code: refusal.code, message: refusal.message, data: refusal.data });
-          throw refusal;
-        }
-        return serving.runner.ask(taskId, request, options.signal);
-      },
-    };
-  }
+  const modern = async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
+    const missing = missingCapabilityOf(request.method, extra.clientCapabilities());
+    if (missing !== undefined) {
+      const { code, message, data } = missing.error;
+      await serving.runner.fail(taskId, { code, message, data });
+      throw missing.error;
+    }
+    return serving.runner.ask(taskId, request, options.signal);
+  };
+  const legacy = async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
+    await store.update(taskId, {
+      status: 'input_required',
+      statusMessage: `waiting for an answer to ${request.method}`,
+    });
+    try {
+      return await extra.sendRequest({ ...request, params: withRelatedTask(request.params, taskId) }, options);
+    } finally {
+      await store.update(taskId, { status: 'working' }).catch(() => undefined);
+    }
+  };
   return {
     ...extra,
     signal,
     clientCapabilities: () => extra.clientCapabilities(),
-    sendNotification,
-    sendRequest: async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
-      await store.update(taskId, {
-        status: 'input_required',
-        statusMessage: `waiting for an answer to ${request.method}`,
-      });
-      try {
-        return await extra.sendRequest({ ...request, params: withRelatedTask(request.params, taskId) }, options);
-      } finally {
-        await store.update(taskId, { status: 'working' }).catch(() => undefined);
-      }
-    },
+    sendNotification: (notification: OutboundRequest) =>
+      extra.sendNotification({ ...notification, params: withRelatedTask(notification.params, taskId) }),
+    sendRequest: extra.era === 'modern' ? modern : legacy,
   };
 }
 

@@ -1,16 +1,12 @@
 import type { TaskInputRequest, TaskStore } from '../../../runtime/tasks/index.js';
 import type { OutboundRequest } from '../extra.js';
+import { questionKeyPrefixOf } from '../input-rounds/question-capability.js';
 
 /** One open question of a task: what was asked, and how to hand back its answer. */
 interface OpenQuestion {
   readonly request: TaskInputRequest;
   resolve(answer: unknown): void;
   reject(reason: unknown): void;
-}
-
-/** The key prefix of a question by method: `sample_<n>`, `roots_<n>`, else `elicit_<n>`. */
-function prefixOf(method: string): string {
-  return method === 'sampling/createMessage' ? 'sample' : method === 'roots/list' ? 'roots' : 'elicit';
 }
 
 /**
@@ -40,7 +36,7 @@ export class TaskQuestions {
   ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
     if (signal.aborted) return Promise.reject(signal.reason);
     let key = request.key !== undefined && !this.used.has(request.key) ? request.key : undefined;
-    while (key === undefined || this.used.has(key)) key = `${prefixOf(request.method)}_${++this.sequence}`;
+    while (key === undefined || this.used.has(key)) key = `${questionKeyPrefixOf(request.method)}_${++this.sequence}`;
     const chosen = key;
     this.used.add(chosen);
     return new Promise((resolve, reject) => {
