@@ -21,22 +21,28 @@ const ASK_MESSAGES = [{ role: 'user' as const, content: { type: 'text', text: 'C
 /** What the tools saw, in order. */
 const seen: string[] = [];
 
+/** Runs `run`, noting in `seen` why it stopped when it rejects (then rejecting the same way). */
+async function noted<T>(tool: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    seen.push(`${tool} stopped: ${errorText(err)}`);
+    throw err;
+  }
+}
+
 /** Asks a name (key "name"), then the model (no key: "sample_1"), and answers with both. */
 const interview: ContractTool = {
   name: 'interview',
   description: 'Asks a name, then the model, inside the task',
   task: { support: 'required', ttlMs: 60_000, pollIntervalMs: 10 },
-  async execute(_args, ctx) {
-    try {
+  execute: (_args, ctx) =>
+    noted('interview', async () => {
       const name = await ctx.elicit({ key: 'name', message: 'Your name?', schema: NAME_FORM });
       const model = await ctx.sample({ messages: ASK_MESSAGES, maxTokens: 10 });
       const text = (model.content as { text?: string }).text;
       return `${String(name.content?.name ?? name.action)} / ${String(text)}`;
-    } catch (err) {
-      seen.push(`interview stopped: ${errorText(err)}`);
-      throw err;
-    }
-  },
+    }),
 };
 
 /** Asks one question and has a TTL of 300 ms. */
@@ -44,15 +50,11 @@ const brief: ContractTool = {
   name: 'brief',
   description: 'Asks a question it has no time to wait for',
   task: { support: 'required', ttlMs: 300, pollIntervalMs: 10 },
-  async execute(_args, ctx) {
-    try {
+  execute: (_args, ctx) =>
+    noted('brief', async () => {
       await ctx.elicit({ message: 'Quick?' });
       return 'answered';
-    } catch (err) {
-      seen.push(`brief stopped: ${errorText(err)}`);
-      throw err;
-    }
-  },
+    }),
 };
 
 /** Asks for the client's roots. */
