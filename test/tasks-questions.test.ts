@@ -1,6 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { IsString } from 'class-validator';
 import type { ContractTool } from '../src/contract/index.js';
+import { compile, Requires, TaskSupport, Tool } from '../src/index.js';
+import { createPolicy, PERMISSION_FORM } from '../src/runtime/index.js';
 import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { connectRedis, RedisTaskStore, type RedisConnection } from '../src/redis/index.js';
 import { errorText } from '../src/util/describe.js';
@@ -268,6 +271,51 @@ test('a JSON-RPC error a plain call gets ends the task failed with it: -32021 fo
     code: -32602,
     message: 'tools/call: params.arguments must be an object, got a string',
   });
+});
+
+test('a permission question inside a task is a question of the task; allow once runs the tool', async () => {
+  class WriteArgs {
+    @IsString()
+    path!: string;
+  }
+  const writes: string[] = [];
+  @Tool({ name: 'write_file', description: 'Writes a file (a task)', args: WriteArgs })
+  @Requires({ capabilities: ['write'], subject: (args: WriteArgs) => args.path, reason: 'save the report' })
+  @TaskSupport('required', { pollIntervalMs: 10 })
+  class WriteFile {
+    execute(args: WriteArgs): string {
+      writes.push(args.path);
+      return `wrote ${args.path}`;
+    }
+  }
+  const guarded = await serveHttp({ name: 'questions-policy', version: '1.0.0' }, compile([WriteFile]), {
+    stateless: true,
+    policy: createPolicy(),
+  });
+  try {
+    const created = await modern(guarded.url, 'tools/call', { name: 'write_file', arguments: { path: '/tmp/r' } });
+    const taskId = String(created.result!.taskId);
+    const get = () => modern(guarded.url, 'tasks/get', { taskId });
+    const asked = await until(get, statusIs('input_required'), 'the permission question');
+    assert.deepEqual(asked.result!.inputRequests, {
+      elicit_1: {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Allow the tool "write_file" to use write on "/tmp/r"?\nReason: save the report',
+          requestedSchema: PERMISSION_FORM,
+        },
+      },
+    });
+    assert.deepEqual(writes, []);
+    const allow = { elicit_1: { action: 'accept', content: { decision: 'allow_once' } } };
+    await modern(guarded.url, 'tasks/update', { taskId, inputResponses: allow });
+    const done = await until(get, statusIs('completed'), 'completed');
+    assert.deepEqual((done.result!.result as { content: unknown }).content, [{ type: 'text', text: 'wrote /tmp/r' }]);
+    assert.deepEqual(writes, ['/tmp/r']);
+  } finally {
+    await guarded.close();
+  }
 });
 
 test("another principal can neither see nor answer a task's question", async () => {
