@@ -176,7 +176,9 @@ return {'ok'}`,
  * Keeps tasks in Redis, shared by every process of a deployment: any process answers
  * `tasks/get`, `tasks/result` (by polling at the task's interval) and `tasks/cancel` for a task
  * another runs. A cancel is recorded here and reaches the owner within `tickMs` (its run's signal
- * aborts). The owner renews each running task's lease every `tickMs`; a task whose owner died
+ * aborts). A 2026-07-28 task's open questions are kept with it (every process shows them), and a
+ * `tasks/update` answered by another process is recorded here (`deliver`) and reaches the owner
+ * within `tickMs`, each answer once. The owner renews each running task's lease every `tickMs`; a task whose owner died
  * reads as `failed` once its lease lapsed ("the process running the task stopped: its lease of
  * <n> ms lapsed"), never `working` for ever, and is never run again (only the process that
  * created a task runs it). Bounds as `MemoryTaskStore` (32 live per owner, 1,000 live, TTL at
