@@ -176,7 +176,7 @@ function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortS
  * the extension asks (never issued, already answered, or a task no longer `input_required`).
  * Throws `-32602` naming every problem: `params.inputResponses` not an object
  * (`tasks/update: params.inputResponses must be an object keyed by the task's inputRequests
- * keys, got an array`), or an answer that does not fit its question (`tasks/update:
+ * keys, got nothing`), or an answer that does not fit its question (`tasks/update:
  * inputResponses["elicit_1"] answers elicitation/create and needs "action" "accept", "decline"
  * or "cancel", got "yes"`); then no answer is taken.
  */
@@ -257,10 +257,10 @@ function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | 
  * The task methods of both eras, by method: `tasks/get`, `tasks/cancel`, and `tasks/result` and
  * `tasks/list` (2025-11-25 only: `-32601` in 2026-07-28, where `tasks/get` inlines the result),
  * and `tasks/update` (2026-07-28 only: answers the task's open questions, see `answersOf`, and
- * acks `{resultType:"complete"}` once they are handed over). Every one sees only the tasks of the request's owner (see
- * `taskOwnerOf`): another owner's task, an expired one and an unknown id are all `-32602 Failed
- * to retrieve task: Task not found (<id>)`. In 2026-07-28 a request that does not declare the
- * extension gets `-32021`. `tasks/result` waits for the task to end, then answers its result
+ * acks `{resultType:"complete"}` once they are handed over). Every one sees only the tasks of the
+ * request's owner (see `taskOwnerOf`): another owner's task, an expired one and an unknown id
+ * are all `-32602 Failed to retrieve task: Task not found (<id>)`. In 2026-07-28 a request that
+ * does not declare the extension gets `-32021`. `tasks/result` waits for the task to end, then answers its result
  * with `_meta[related-task]` (a failed task: its JSON-RPC error; a cancelled one: `-32602`).
  * `tasks/cancel` of a live task records `cancelled` and aborts its run; of an ended one, it is
  * `-32602` in 2025-11-25 (the utility's rule) and an empty ack in 2026-07-28.
