@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { IsString } from 'class-validator';
 import type { ContractTool } from '../src/contract/index.js';
 import { compile, Requires, TaskSupport, Tool } from '../src/index.js';
-import { createPolicy, PERMISSION_FORM } from '../src/runtime/index.js';
+import { createPolicy, MemoryTaskStore, PERMISSION_FORM, type TaskStore } from '../src/runtime/index.js';
 import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { connectRedis, RedisTaskStore, type RedisConnection } from '../src/redis/index.js';
 import { errorText } from '../src/util/describe.js';
@@ -402,5 +402,38 @@ test('Redis: a question is seen and answered through another process', { skip: r
     for (const served of handles) await served.close();
     for (const connection of connections) await connection.close();
     await redis?.stop();
+  }
+});
+
+test('a shared store without deliver refuses an answer for a task another process runs, never drops it', async () => {
+  // One memory store shared by two endpoints stands for a shared store whose author gave it
+  // `watch` but no `deliver`: the second endpoint's runner does not run the task.
+  const shared = new MemoryTaskStore();
+  const store: TaskStore = Object.assign(Object.create(shared) as TaskStore, { watch: () => () => undefined });
+  const served: HttpHandle[] = [];
+  try {
+    for (let index = 0; index < 2; index++) {
+      const tools = TOOLS.map((tool) => ({ ...tool }));
+      served.push(
+        await serveHttp({ name: `node-${index}`, version: '1.0.0' }, tools, { tasks: { store, drainMs: 0 } }),
+      );
+    }
+    const [owner, other] = served as [HttpHandle, HttpHandle];
+    const taskId = await start(owner.url, 'interview');
+    await until(() => modern(other.url, 'tasks/get', { taskId }), statusIs('input_required'), 'input_required');
+    const answer = await modern(other.url, 'tasks/update', {
+      taskId,
+      inputResponses: { name: { action: 'accept', content: { name: 'Grace' } } },
+    });
+    assert.deepEqual(answer.error, {
+      code: -32603,
+      message:
+        'the task runs in another process and the task store cannot hand answers to it (it has watch but no deliver)',
+    });
+    const still = await modern(owner.url, 'tasks/get', { taskId });
+    assert.equal(still.result?.status, 'input_required');
+    await modern(owner.url, 'tasks/cancel', { taskId });
+  } finally {
+    for (const handle of served) await handle.close();
   }
 });

@@ -112,11 +112,18 @@ export class TaskRunner {
    * Hands checked `answers` (by key) to the open questions of the task `taskId`: at once when it
    * runs here (resolved once the task's new state is written), else through a shared store's
    * `deliver` to the process that runs it (eventually). Answers nobody waits for are dropped.
+   * Rejects, taking nothing, with `the task runs in another process and the task store cannot
+   * hand answers to it (it has watch but no deliver)` for a shared store (one with `watch`) that
+   * has no `deliver`: such answers would otherwise be lost without a word.
    */
   async answer(taskId: string, answers: Readonly<Record<string, unknown>>): Promise<void> {
     const local = this.local.get(taskId);
-    if (local !== undefined) await local.questions.answer(answers);
-    else await this.store.deliver?.(taskId, answers);
+    if (local !== undefined) return local.questions.answer(answers);
+    if (this.store.deliver !== undefined) return this.store.deliver(taskId, answers);
+    if (this.store.watch !== undefined)
+      throw new Error(
+        'the task runs in another process and the task store cannot hand answers to it (it has watch but no deliver)',
+      );
   }
 
   /**
