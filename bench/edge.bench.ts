@@ -54,8 +54,12 @@ import {
 } from './support/bench-child.js';
 import { median } from './support/median.js';
 
-/** The commit "before" is built from: issue 28's starting point. */
-const BASELINE_COMMIT = '3683d1c';
+/**
+ * The commit "before" is built from: issue 28's starting point, or the commit named by
+ * `EDGE_BENCH_BASELINE` (a commit, not a branch: its build is kept under that name), so that a
+ * change is measured against the commit it starts from in one run.
+ */
+const BASELINE_COMMIT = process.env.EDGE_BENCH_BASELINE ?? '3683d1c';
 const WARMUP_CALLS = 300;
 const ROUNDS = 6;
 const CALLS_PER_ROUND = 400;
