@@ -150,6 +150,9 @@ export class HardenedStdioTransport implements Transport {
     }
   }
 
+  /** `send`, bound: how answers made without the SDK's `_onrequest` go out (see `dispatchDirectlyTo`). */
+  private readonly sendLine = (message: JSONRPCMessage): Promise<void> => this.send(message);
+
   async close(): Promise<void> {
     this.finish('closed');
   }
@@ -216,7 +219,7 @@ export class HardenedStdioTransport implements Transport {
    * is replaced by someone else, messages go to the new handler again.
    */
   dispatchDirectlyTo(protocol: object): void {
-    this.direct.bind(protocol, this.onmessage as ((message: JSONRPCMessage) => void) | undefined);
+    this.direct.bind(protocol, this.onmessage as ((message: JSONRPCMessage) => void) | undefined, this.sendLine);
   }
 
   /** Whether messages currently go straight to a protocol (see `dispatchDirectlyTo`). */
