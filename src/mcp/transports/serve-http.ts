@@ -11,6 +11,7 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
+import { withResettableServers } from './server-factory.js';
 import { stopTasksOf } from '../server/tasks/serve-tasks.js';
 import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
@@ -72,7 +73,10 @@ export async function serveHttp(
     // With a relay, this node listens for retries relayed to it before it takes requests.
     await runs.open();
     handle = await listenHttp(
-      (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
+      // Its servers are serverFor's alone: stateless HTTP may hand one to POST after POST.
+      withResettableServers((context?: { readonly era?: ProtocolEra }) =>
+        serverFor(info, live, serverOptions, runs, context?.era),
+      ),
       {
         ...options,
         ...(options.nodeId === undefined && options.inputRounds?.nodeId !== undefined
