@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import {
   classifyInboundRequest,
   createMcpHandler,
+  PROTOCOL_VERSION_META_KEY,
   type RequestId,
   type Server,
   type ServerEventBus,
@@ -119,6 +120,9 @@ export function isModernBody(req: IncomingMessage, body: PostBody): boolean {
     const value = req.headers[name];
     return typeof value === 'string' ? value : undefined;
   };
+  // The common 2026-07-28 request: the SDK's classification can only say modern or refuse it
+  // (both mean true here), so its envelope and message-shape checks are not run twice.
+  if (claimSettlesModern(body.value)) return true;
   const protocolVersionHeader = header('mcp-protocol-version');
   // Nothing names the 2026-07-28 era (no modern header, no envelope claim in any message): the
   // SDK's classification can only say legacy or refuse the body, and both mean false here. Its
@@ -141,6 +145,23 @@ export function isModernBody(req: IncomingMessage, body: PostBody): boolean {
     (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || body.claimsModernEnvelope()
   );
 }
+
+/**
+ * True when `classifyInboundRequest` can only route `value` modern or refuse it while it claims
+ * the 2026-07-28 era: one message (not a batch), not a response (no `result` or `error`), not an
+ * `initialize` (which a malformed claim leaves a 2025 handshake), whose `params._meta` (plain
+ * objects both) carries the envelope's protocol-version key. Every such body is the modern
+ * handler's to answer, whatever else is wrong with it.
+ */
+function claimSettlesModern(value: unknown): boolean {
+  if (!isPlainObject(value) || 'result' in value || 'error' in value || value.method === 'initialize') return false;
+  const params = value.params;
+  const meta = isPlainObject(params) ? params._meta : undefined;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The request of a 2026-07-28 body whose method the server does not answer (the revision answers
