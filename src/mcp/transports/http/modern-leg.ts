@@ -16,6 +16,11 @@ import { sendJsonError } from './json-response.js';
 import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
 import type { LooseMessage, PostBody } from './post-body.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+import { directRouteOf, serveModernDirectly, servesModernDirectly } from './modern-direct.js';
+import { buildsResettableServers } from '../server-factory.js';
+import { hasClosed } from './http-session.js';
+import { authInfoOf } from './node-http-transport.js';
+import { asError } from '../../../util/describe.js';
 
 /** What the modern leg needs from the handler. */
 export interface ModernLegOptions {
@@ -23,7 +28,12 @@ export interface ModernLegOptions {
   readonly clientOf: (req: IncomingMessage) => RequestClient;
   /** See `HttpHandlerOptions.changeEvents`. */
   readonly changeEvents?: ServerEventBus | undefined;
+  /** Receives what failed unexpectedly while a request was served (see `HttpHandlerOptions.onError`). */
+  readonly onError: (error: Error) => void;
 }
+
+/** A server factory as the SDK's entry calls it, with the era of the request. */
+type ModernFactory = (context: { readonly era: 'modern' }) => Server;
 
 /**
  * Serves 2026-07-28 requests for `createHttpHandler` (after its Host/Origin, method, media type
@@ -42,10 +52,14 @@ export interface ModernLegOptions {
  * the set's as it is now; it is made again when a method it does not answer is asked, since the
  * set may have come to answer it).
  * `subscriptions/listen` streams are served by the SDK and told of what is published on
- * `changeEvents`.
+ * `changeEvents`. When the factory is `serveHttp`'s (see `withResettableServers`) and this SDK has
+ * the members it relies on, a request that passes `directRouteOf` is answered without the SDK's
+ * entry (no web `Request`; a JSON result written straight to the response, see
+ * `serveModernDirectly`), an unexpected failure there as HTTP 500 `-32603 Internal server error`
+ * with the request's id, as the SDK's entry answers it.
  */
 export function createModernLeg(factory: ServerFactory, options: ModernLegOptions): HttpLeg {
-  const { clientOf, changeEvents } = options;
+  const { clientOf, changeEvents, onError } = options;
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
     onerror: () => undefined,
@@ -53,9 +67,16 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
   });
   let probe: Server | undefined;
   let answered: ReadonlySet<string> | undefined | null = null;
+  /** Whether requests are served without the SDK's entry (see `serveModernDirectly`); decided on the first probe. */
+  let direct = false;
+  /** The servers of the requests served directly, until their responses end. */
+  const inFlight = new Set<Server>();
   return {
     async serve(req, res, body) {
-      probe ??= factory();
+      if (probe === undefined) {
+        probe = factory();
+        direct = buildsResettableServers(factory) && servesModernDirectly(probe);
+      }
       if (answered === null) answered = answeredMethodsOf(probe);
       let unknown = unknownRequestOf(body.single, answered);
       if (unknown !== undefined) {
@@ -95,6 +116,23 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
             call.id,
           );
       }
+      const route = direct ? directRouteOf(req, body) : undefined;
+      if (route !== undefined) {
+        if (hasClosed(res)) return;
+        recordRequestClient(req, client.key);
+        const server = (factory as ModernFactory)({ era: 'modern' });
+        inFlight.add(server);
+        res.once('close', () => inFlight.delete(server));
+        try {
+          await serveModernDirectly(server, route, req, res, authInfoOf(req), (response) =>
+            sendWebResponse(res, response),
+          );
+        } catch (error) {
+          onError(asError(error));
+          sendJsonError(res, 500, -32603, 'Internal server error', {}, route.message.id);
+        }
+        return;
+      }
       const controller = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
@@ -104,7 +142,9 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
       const response = await handler.fetch(request, { parsedBody: body.value, ...authOf(req) });
       await sendWebResponse(res, response);
     },
-    close: () => handler.close(),
+    async close() {
+      await Promise.all([handler.close(), ...[...inFlight].map((server) => server.close().catch(() => undefined))]);
+    },
   };
 }
 

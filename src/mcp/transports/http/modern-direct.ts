@@ -1,0 +1,218 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  classifyInboundRequest,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PerRequestHTTPServerTransport,
+  SdkError,
+  SdkErrorCode,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageClassification,
+  type RequestId,
+  type Server,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { PostBody } from './post-body.js';
+
+/** The one 2026-07-28-era revision toolwright serves on its own (the SDK's first modern one). */
+const MODERN_REVISION = '2026-07-28';
+
+/** The body field the `Mcp-Name` header mirrors, by method (the SDK's table, SEP-2243). */
+const NAME_HEADER_SOURCE: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** A 2026-07-28 request toolwright answers without the SDK's HTTP entry: the message and its classification. */
+export interface DirectRoute {
+  readonly message: JSONRPCRequest;
+  readonly classification: MessageClassification;
+}
+
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value.replace(/^[\t ]+|[\t ]+$/g, '') : undefined;
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The route of a POST that toolwright may answer itself (see `serveModernDirectly`), or
+ * `undefined` for every other, which the SDK's handler answers (with its own error texts):
+ * `classifyInboundRequest` routes it modern as a request (no ladder rejection) claiming
+ * `2026-07-28`; it is not `subscriptions/listen` or `server/discover` (the SDK serves those); it
+ * carries `MCP-Protocol-Version` and `Mcp-Method` (the classification already checked that they
+ * agree with the body); and where the method has an `Mcp-Name` source, the header is the body's
+ * value itself (a Base64-encoded or disagreeing one, or one without a body value, is the SDK's
+ * to judge). The conservative side of the SDK's `validateStandardRequestHeaders`: what passes
+ * here passes there.
+ */
+export function directRouteOf(req: IncomingMessage, body: PostBody): DirectRoute | undefined {
+  const single = body.value;
+  if (!isPlainObject(single)) return undefined;
+  const protocolVersionHeader = headerOf(req, 'mcp-protocol-version');
+  const mcpMethodHeader = headerOf(req, 'mcp-method');
+  const mcpNameHeader = headerOf(req, 'mcp-name');
+  if (protocolVersionHeader === undefined || mcpMethodHeader === undefined) return undefined;
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader,
+    mcpMethodHeader,
+    ...(mcpNameHeader === undefined ? {} : { mcpNameHeader }),
+    body: single,
+  });
+  if (route.kind !== 'modern' || route.messageKind !== 'request') return undefined;
+  if (route.classification.revision !== MODERN_REVISION) return undefined;
+  const message = route.message;
+  if (message.method === 'subscriptions/listen' || message.method === 'server/discover') return undefined;
+  const field = Object.hasOwn(NAME_HEADER_SOURCE, message.method) ? NAME_HEADER_SOURCE[message.method] : undefined;
+  if (field !== undefined) {
+    const value = isPlainObject(message.params) ? message.params[field] : undefined;
+    if (typeof value === 'string' ? mcpNameHeader !== value : mcpNameHeader !== undefined) return undefined;
+    if (mcpNameHeader?.startsWith('=?') === true) return undefined;
+  }
+  return { message, classification: route.classification };
+}
+
+/** What `DirectTransport` resolves `handleMessage` with once it wrote the answer itself. */
+const WRITTEN = Object.freeze({ written: true }) as unknown as Response;
+
+/** The private members of the SDK's `PerRequestHTTPServerTransport` the direct transport reads. */
+interface PerRequestInternals {
+  _closed: boolean;
+  _terminalDelivered: boolean;
+  _requestId: RequestId | undefined;
+  _sse: unknown;
+  _responseMode: string;
+  settleResponse(response: Response): void;
+}
+
+/** Whether this SDK's per-request transport has the members `DirectTransport` relies on. */
+function hasKnownInternals(transport: object): boolean {
+  const internals = transport as Partial<PerRequestInternals>;
+  return (
+    '_closed' in transport &&
+    '_terminalDelivered' in transport &&
+    '_sse' in transport &&
+    '_responseMode' in transport &&
+    typeof internals.settleResponse === 'function'
+  );
+}
+
+/**
+ * The SDK's per-request transport (a connected server binds to the request's revision through
+ * it), with one path of its own: the result of the request, when nothing was streamed before
+ * it, is written straight to the `node:http` response as one JSON body (`200`,
+ * `application/json`, its `Content-Length`) instead of a web `Response`; `handleMessage` then
+ * resolves with `WRITTEN`. Errors, event streams and everything else are the SDK's own. On an SDK
+ * whose transport lacks the members it reads, it is the SDK's transport unchanged.
+ */
+class DirectTransport extends PerRequestHTTPServerTransport {
+  private readonly writesDirectly: boolean;
+
+  constructor(
+    classification: MessageClassification,
+    private readonly res: ServerResponse,
+  ) {
+    super({ classification });
+    this.writesDirectly = hasKnownInternals(this);
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const internals = this as unknown as PerRequestInternals;
+    const result = message as { id?: RequestId; result?: unknown };
+    if (
+      !this.writesDirectly ||
+      internals._closed ||
+      internals._terminalDelivered ||
+      internals._sse !== undefined ||
+      internals._responseMode !== 'auto' ||
+      !('result' in result) ||
+      result.id === undefined ||
+      result.id !== internals._requestId
+    )
+      return super.send(message, options);
+    internals._terminalDelivered = true;
+    const res = this.res;
+    if (!res.headersSent && !res.destroyed) {
+      const text = JSON.stringify(message);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    }
+    internals.settleResponse(WRITTEN);
+    queueMicrotask(() => void this.close());
+  }
+}
+
+/** How `serveModernDirectly` answers a request whose answer is not written yet. */
+export type WebAnswer = (response: Response) => Promise<void>;
+
+/**
+ * Serves one 2026-07-28 request (`route`, see `directRouteOf`) on `server` (fresh, never
+ * connected, built for the modern era) the way the SDK's `createMcpHandler` does after its
+ * checks, without a web `Request`: the server serves the revision (`server/discover` included,
+ * as the SDK's entry makes it), learns the client's info and capabilities from the envelope, is
+ * connected to a per-request transport (`DirectTransport`), and is handed the message with the
+ * `node:http` request (handlers see it as `ctx.http.req`, as on the 2025-era legs) and `authInfo`.
+ * A client hanging up closes the transport, which closes the server and aborts the call. A JSON
+ * result is written directly; any other answer (an event stream, an error) is a web `Response`
+ * given to `answer`. Rejects only for what the SDK's entry answers 500; resolves with nothing
+ * written when the client left first.
+ */
+export async function serveModernDirectly(
+  server: Server,
+  route: DirectRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  authInfo: unknown,
+  answer: WebAnswer,
+): Promise<void> {
+  const internals = server as unknown as {
+    _supportedProtocolVersions: string[];
+    _ondiscover(): unknown;
+    _clientCapabilities: unknown;
+    _clientVersion: unknown;
+  };
+  if (!internals._supportedProtocolVersions.includes(MODERN_REVISION)) {
+    internals._supportedProtocolVersions = [...internals._supportedProtocolVersions, MODERN_REVISION];
+    server.setRequestHandler('server/discover', () => internals._ondiscover() as never);
+  }
+  const meta = (route.message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (meta?.[CLIENT_CAPABILITIES_META_KEY] !== undefined)
+    internals._clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  if (meta?.[CLIENT_INFO_META_KEY] !== undefined) internals._clientVersion = meta[CLIENT_INFO_META_KEY];
+  const transport = new DirectTransport(route.classification, res);
+  res.once('close', () => {
+    if (!res.writableFinished) void transport.close();
+  });
+  await server.connect(transport);
+  let response: Response;
+  try {
+    response = await transport.handleMessage(route.message, {
+      request: req as unknown as Request,
+      ...(authInfo === undefined ? {} : { authInfo: authInfo as never }),
+    });
+  } catch (error) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return;
+    await server.close().catch(() => undefined);
+    throw error;
+  }
+  if (response !== WRITTEN) await answer(response);
+}
+
+/** Whether `server`, a probe of the factory, has the SDK members `serveModernDirectly` relies on. */
+export function servesModernDirectly(server: object): boolean {
+  const internals = server as { _supportedProtocolVersions?: unknown; _ondiscover?: unknown };
+  return (
+    Array.isArray(internals._supportedProtocolVersions) &&
+    typeof internals._ondiscover === 'function' &&
+    '_clientCapabilities' in server &&
+    '_clientVersion' in server
+  );
+}
