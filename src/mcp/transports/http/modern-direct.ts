@@ -14,6 +14,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { PostBody } from './post-body.js';
+import { connectsAsTheSdk, DirectDispatch } from '../direct-dispatch.js';
 
 /** The one 2026-07-28-era revision toolwright serves on its own (the SDK's first modern one). */
 const MODERN_REVISION = '2026-07-28';
@@ -110,8 +111,10 @@ function hasKnownInternals(transport: object): boolean {
  * it), with one path of its own: the result of the request, when nothing was streamed before
  * it, is written straight to the `node:http` response as one JSON body (`200`,
  * `application/json`, its `Content-Length`) instead of a web `Response`; `handleMessage` then
- * resolves with `WRITTEN`. Errors, event streams and everything else are the SDK's own. On an SDK
- * whose transport lacks the members it reads, it is the SDK's transport unchanged.
+ * resolves with `WRITTEN`, and the transport closes (closing its server) once the SDK has let go
+ * of the request, rather than in the same turn. Errors, event streams and everything else are the
+ * SDK's own. On an SDK whose transport lacks the members it reads, it is the SDK's transport
+ * unchanged.
  */
 class DirectTransport extends PerRequestHTTPServerTransport {
   private readonly writesDirectly: boolean;
@@ -146,7 +149,18 @@ class DirectTransport extends PerRequestHTTPServerTransport {
       res.end(text);
     }
     internals.settleResponse(WRITTEN);
-    queueMicrotask(() => void this.close());
+    // Once the SDK has let go of the answered request (its abort controller dropped), so closing
+    // aborts nothing; the SDK's "Connection closed" error made on the way is never seen by anyone
+    // (nothing waits on this connection any more), so it is made without a stack.
+    setImmediate(() => {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        void this.close();
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+    });
   }
 }
 
@@ -158,7 +172,9 @@ export type WebAnswer = (response: Response) => Promise<void>;
  * connected, built for the modern era) the way the SDK's `createMcpHandler` does after its
  * checks, without a web `Request`: the server serves the revision (`server/discover` included,
  * as the SDK's entry makes it), learns the client's info and capabilities from the envelope, is
- * connected to a per-request transport (`DirectTransport`), and is handed the message with the
+ * connected to a per-request transport (`DirectTransport`; the message goes straight to the
+ * server's request dispatch, see `DirectDispatch`, as the classification checked its shape), and
+ * is handed the message with the
  * `node:http` request (handlers see it as `ctx.http.req`, as on the 2025-era legs) and `authInfo`.
  * A client hanging up closes the transport, which closes the server and aborts the call. A JSON
  * result is written directly; any other answer (an event stream, an error) is a web `Response`
@@ -192,6 +208,13 @@ export async function serveModernDirectly(
     if (!res.writableFinished) void transport.close();
   });
   await server.connect(transport);
+  // The classification already checked the message against the SDK's JSON-RPC schema.
+  if (connectsAsTheSdk(server)) {
+    const dispatch = new DirectDispatch();
+    const wrapper = transport.onmessage;
+    dispatch.bind(server, wrapper);
+    if (dispatch.active(wrapper)) transport.onmessage = (message, extra) => dispatch.deliver(message, extra, wrapper);
+  }
   let response: Response;
   try {
     response = await transport.handleMessage(route.message, {
