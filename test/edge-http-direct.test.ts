@@ -85,6 +85,7 @@ test('direct: a 2026-07-28 tools/call result is one JSON body with its Content-L
 });
 
 test('direct: a 2026-07-28 client hanging up mid-call aborts the call', async () => {
+  events.length = 0;
   const controller = new AbortController();
   const answer = modernPost(
     handle.url,
@@ -119,4 +120,18 @@ test('direct: an Mcp-Name header in Base64 is checked by the SDK, and a wrong on
     { status: wrong.status, code: (wrong.messages[0] as { error?: { code?: number } }).error?.code },
     { status: 400, code: -32020 },
   );
+});
+
+test('direct: closing the endpoint mid-call answers the call 499 with no body, as the SDK entry does', async () => {
+  const closing = await serveHttp({ name: 'direct-closing', version: '1.0.0' }, tools);
+  events.length = 0;
+  const answer = modernPost(
+    closing.url,
+    { id: 5, method: 'tools/call', params: { name: 'slow', arguments: {} } },
+    envelope({}),
+  );
+  await eventSeen('slow started');
+  await closing.close();
+  const { status, messages } = await answer;
+  assert.deepEqual({ status, messages }, { status: 499, messages: [] });
 });

@@ -178,8 +178,8 @@ export type WebAnswer = (response: Response) => Promise<void>;
  * `node:http` request (handlers see it as `ctx.http.req`, as on the 2025-era legs) and `authInfo`.
  * A client hanging up closes the transport, which closes the server and aborts the call. A JSON
  * result is written directly; any other answer (an event stream, an error) is a web `Response`
- * given to `answer`. Rejects only for what the SDK's entry answers 500; resolves with nothing
- * written when the client left first.
+ * given to `answer`. Rejects only for what the SDK's entry answers 500; closed before an answer,
+ * it writes 499 with no body, as the SDK's entry does (nothing when the client left first).
  */
 export async function serveModernDirectly(
   server: Server,
@@ -222,7 +222,11 @@ export async function serveModernDirectly(
       ...(authInfo === undefined ? {} : { authInfo: authInfo as never }),
     });
   } catch (error) {
-    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return;
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+      // Closed before an answer (the endpoint closing it): the SDK's entry answers 499, no body.
+      if (!res.headersSent && !res.destroyed) res.writeHead(499).end();
+      return;
+    }
     await server.close().catch(() => undefined);
     throw error;
   }
