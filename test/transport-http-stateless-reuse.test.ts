@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveHttp, type ServeHttpHandle } from '../src/mcp/transports/index.js';
 import type { CallContext, ContractTool, Session } from '../src/contract/index.js';
+import { compilePrompts } from '../src/index.js';
 import { POST_HEADERS, rawRequest } from './support/transport-http-probe.js';
+import { prompts } from './support/features-fixture.js';
 
 /**
  * Stateless HTTP hands a server from one POST to the next (see `createStatelessLeg`): these pin
@@ -112,4 +114,17 @@ test('http stateless: concurrent POSTs with the same request id each get their o
   // And again, now that servers that answered id 7 are idle: still one fresh session each.
   const again = await post(handle.port, callBody(7, 'remember', { text: 'after' }));
   assert.equal(JSON.parse(again.text).result.content[0].text, 'after');
+});
+
+test('http stateless: once the served set changes, no server built for the old set answers again', async (t) => {
+  const handle = await start(t);
+  // Servers built now serve no prompts: each POST leaves one idle for the next.
+  for (let id = 1; id <= 3; id++) assert.equal((await post(handle.port, callBody(id, 'noisy', {}))).status, 200);
+  handle.addPrompts([compilePrompts(prompts)[0]!]);
+  const listed = await post(handle.port, { id: 10, method: 'prompts/list' });
+  assert.equal(listed.status, 200);
+  assert.deepEqual(
+    (JSON.parse(listed.text) as { result: { prompts: { name: string }[] } }).result.prompts.map((p) => p.name),
+    [compilePrompts(prompts)[0]!.name],
+  );
 });

@@ -69,14 +69,23 @@ export async function serveHttp(
     live.close();
   };
   const runs = new ParkedRuns(options.inputRounds);
+  let generation = 0;
+  const nextGeneration = (): void => void generation++;
+  live.changes.listen({
+    toolsChanged: nextGeneration,
+    promptsChanged: nextGeneration,
+    resourcesChanged: nextGeneration,
+  });
   let handle: HttpHandle;
   try {
     // With a relay, this node listens for retries relayed to it before it takes requests.
     await runs.open();
     handle = await listenHttp(
-      // Its servers are serverFor's alone: stateless HTTP may hand one to POST after POST.
-      withResettableServers((context?: { readonly era?: ProtocolEra }) =>
-        serverFor(info, live, serverOptions, runs, context?.era),
+      // Its servers are serverFor's alone: stateless HTTP may hand one to POST after POST while
+      // the set stays as it was when the server was built.
+      withResettableServers(
+        (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
+        () => generation,
       ),
       {
         ...options,

@@ -12,22 +12,29 @@ import type { Server } from '@modelcontextprotocol/server';
  */
 export type ServerFactory = () => Server;
 
-const resettable = new WeakSet<ServerFactory>();
+const resettable = new WeakMap<ServerFactory, () => number>();
 
 /**
  * Marks `factory` (and returns it) as one whose servers keep nothing of a client outside
  * toolwright's own per-server state, which `forgetConnection` forgets: every server it builds is
  * `serverFor`'s, with no handler of the application's own. Stateless 2025-era HTTP may then hand
  * one such server to one POST after another instead of building one per POST (see
- * `createStatelessLeg`). Internal: `serveHttp` marks its factory; a factory given to
+ * `createStatelessLeg`), as long as `generation()` (a number that changes whenever the served set
+ * does, since a server's handlers and capabilities are the set's when it is built) is what it was
+ * when the server was built. Internal: `serveHttp` marks its factory; a factory given to
  * `createHttpHandler` or `listenHttp` is never marked, so its servers are never reused.
  */
-export function withResettableServers<F extends ServerFactory>(factory: F): F {
-  resettable.add(factory);
+export function withResettableServers<F extends ServerFactory>(factory: F, generation: () => number): F {
+  resettable.set(factory, generation);
   return factory;
 }
 
 /** Whether `factory` was marked with `withResettableServers`. */
 export function buildsResettableServers(factory: ServerFactory): boolean {
   return resettable.has(factory);
+}
+
+/** The served set's generation of a factory marked with `withResettableServers`, else `undefined`. */
+export function generationOf(factory: ServerFactory): (() => number) | undefined {
+  return resettable.get(factory);
 }

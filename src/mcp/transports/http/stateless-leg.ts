@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
-import { buildsResettableServers, type ServerFactory } from '../server-factory.js';
+import { generationOf, type ServerFactory } from '../server-factory.js';
 import { hasClosed } from './http-session.js';
 import type { HttpLeg } from './http-leg.js';
 import { connectsAsTheSdk } from '../direct-dispatch.js';
@@ -18,6 +18,8 @@ interface Connected {
   readonly server: Server;
   readonly transport: NodeHttpServerTransport;
   readonly answered: Set<string>;
+  /** The served set's generation when the server was built (see `withResettableServers`). */
+  readonly generation: number;
   posts: number;
 }
 
@@ -37,7 +39,8 @@ interface Connected {
  * (see `forgetConnection`), to a later POST, up to `MAX_IDLE_STATELESS_SERVERS` idle ones. A
  * server serves one POST at a time, never answers the same request id twice (so what a tool
  * sends after its call was answered is dropped, never written to a later client's answer) and
- * is closed after `MAX_POSTS_PER_STATELESS_SERVER` POSTs; a later POST's calls get a session
+ * is closed after `MAX_POSTS_PER_STATELESS_SERVER` POSTs or once the served set changed (its
+ * handlers and capabilities are the set's when it was built); a later POST's calls get a session
  * object of their own: nothing one client was granted or stored on a session reaches another.
  */
 export function createStatelessLeg(
@@ -46,7 +49,8 @@ export function createStatelessLeg(
 ): HttpLeg {
   const servers = new Set<Server>();
   const idle: Connected[] = [];
-  const reusable = buildsResettableServers(factory);
+  const generation = generationOf(factory);
+  const reusable = generation !== undefined;
   let closed = false;
 
   const connectOne = async (): Promise<Connected> => {
@@ -55,7 +59,7 @@ export function createStatelessLeg(
     servers.add(server);
     await server.connect(transport);
     if (connectsAsTheSdk(server)) transport.dispatchDirectlyTo(server);
-    return { server, transport, answered: new Set(), posts: 0 };
+    return { server, transport, answered: new Set(), generation: generation?.() ?? 0, posts: 0 };
   };
 
   /**
@@ -64,8 +68,15 @@ export function createStatelessLeg(
    * never answers an id twice, it can never reach a later client's answer (it is dropped).
    */
   const takeIdle = (ids: readonly string[]): Connected | undefined => {
+    const current = generation?.();
     for (let index = idle.length - 1; index >= 0; index--) {
       const candidate = idle[index]!;
+      if (candidate.generation !== current) {
+        // Built for a set that has changed since (its handlers and capabilities are that set's).
+        idle.splice(index, 1);
+        closeOne(candidate);
+        continue;
+      }
       if (ids.some((id) => candidate.answered.has(id))) continue;
       idle.splice(index, 1);
       return candidate;
@@ -85,6 +96,7 @@ export function createStatelessLeg(
       !closed &&
       idle.length < MAX_IDLE_STATELESS_SERVERS &&
       connected.posts < MAX_POSTS_PER_STATELESS_SERVER &&
+      connected.generation === generation?.() &&
       connected.transport.quiet &&
       sdkHoldsNothing(connected.server) &&
       forgetConnection(connected.server)
