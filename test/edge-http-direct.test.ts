@@ -14,7 +14,14 @@ const events: string[] = [];
 let released: (() => void) | undefined;
 
 const tools: ContractTool[] = [
-  { name: 'echo', description: 'Echoes', execute: async () => 'echoed' },
+  {
+    name: 'echo',
+    description: 'Echoes',
+    execute: async () => {
+      events.push('echo ran');
+      return 'echoed';
+    },
+  },
   {
     name: 'slow',
     description: 'Waits until aborted',
@@ -134,4 +141,23 @@ test('direct: closing the endpoint mid-call answers the call 499 with no body, a
   await closing.close();
   const { status, messages } = await answer;
   assert.deepEqual({ status, messages }, { status: 499, messages: [] });
+});
+
+test('direct: an envelope the SDK schema refuses gets the SDK entry answer, and the tool never runs', async () => {
+  events.length = 0;
+  const refused = await modernPost(
+    handle.url,
+    { id: 6, method: 'tools/call', params: { name: 'echo', arguments: {} } },
+    { ...envelope({}), 'io.modelcontextprotocol/clientCapabilities': 'none' },
+  );
+  const error = (refused.messages[0] as { id?: unknown; error?: { code?: number; message?: string } }).error;
+  assert.deepEqual(
+    { status: refused.status, id: (refused.messages[0] as { id?: unknown }).id, code: error?.code },
+    { status: 400, id: 6, code: -32602 },
+  );
+  assert.match(
+    error?.message ?? '',
+    /^Invalid _meta envelope for protocol revision 2026-07-28: io\.modelcontextprotocol\/clientCapabilities: /,
+  );
+  assert.deepEqual(events, []);
 });

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  isJSONRPCRequest,
   PerRequestHTTPServerTransport,
+  PROTOCOL_VERSION_META_KEY,
   SdkError,
   SdkErrorCode,
   type JSONRPCMessage,
@@ -45,44 +46,55 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The route of a POST that toolwright may answer itself (see `serveModernDirectly`), or
- * `undefined` for every other, which the SDK's handler answers (with its own error texts):
- * `classifyInboundRequest` routes it modern as a request (no ladder rejection) claiming
- * `2026-07-28`; it is not `subscriptions/listen` or `server/discover` (the SDK serves those); it
- * carries `MCP-Protocol-Version` and `Mcp-Method` (the classification already checked that they
- * agree with the body); and where the method has an `Mcp-Name` source, the header is the body's
- * value itself (a Base64-encoded or disagreeing one, or one without a body value, is the SDK's
- * to judge). The conservative side of the SDK's `validateStandardRequestHeaders`: what passes
- * here passes there.
+ * `undefined` for every other, which the SDK's handler answers (with its own error texts). What
+ * passes here is what `classifyInboundRequest` routes modern as a request claiming `2026-07-28`,
+ * read from the body without its message-shape checks that fail for every request (is it a
+ * response?): one JSON-RPC request by the SDK's schema (`isJSONRPCRequest`), not `initialize`,
+ * whose `params._meta` claims `2026-07-28` and holds the envelope's required keys
+ * (`PROTOCOL_VERSION_META_KEY`, `CLIENT_CAPABILITIES_META_KEY`) and no malformed `progressToken`,
+ * sent with an `MCP-Protocol-Version` header naming the same revision and an `Mcp-Method` header
+ * naming the same method. The envelope's own keys are checked by the SDK's request dispatch
+ * against the same schema the classification uses: a request it refuses there is served again
+ * by the SDK's handler (see `serveModernDirectly`). Not `subscriptions/listen` or
+ * `server/discover` (the SDK serves those); and where the method has an `Mcp-Name` source, the
+ * header is the body's value itself (a Base64-encoded or disagreeing one, or one without a body
+ * value, is the SDK's to judge): the conservative side of the SDK's
+ * `validateStandardRequestHeaders`.
  */
 export function directRouteOf(req: IncomingMessage, body: PostBody): DirectRoute | undefined {
-  const single = body.value;
-  if (!isPlainObject(single)) return undefined;
-  const protocolVersionHeader = headerOf(req, 'mcp-protocol-version');
-  const mcpMethodHeader = headerOf(req, 'mcp-method');
+  const message = body.value;
+  if (!isPlainObject(message) || 'result' in message || 'error' in message) return undefined;
+  const { method, params } = message;
+  if (typeof method !== 'string' || method === 'initialize') return undefined;
+  if (method === 'subscriptions/listen' || method === 'server/discover') return undefined;
+  const meta = isPlainObject(params) ? params._meta : undefined;
+  if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
+  if (!(CLIENT_CAPABILITIES_META_KEY in meta)) return undefined;
+  const progressToken = meta.progressToken;
+  if (progressToken !== undefined && typeof progressToken !== 'string' && !Number.isInteger(progressToken))
+    return undefined;
+  if (headerOf(req, 'mcp-protocol-version') !== MODERN_REVISION || headerOf(req, 'mcp-method') !== method)
+    return undefined;
   const mcpNameHeader = headerOf(req, 'mcp-name');
-  if (protocolVersionHeader === undefined || mcpMethodHeader === undefined) return undefined;
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader,
-    mcpMethodHeader,
-    ...(mcpNameHeader === undefined ? {} : { mcpNameHeader }),
-    body: single,
-  });
-  if (route.kind !== 'modern' || route.messageKind !== 'request') return undefined;
-  if (route.classification.revision !== MODERN_REVISION) return undefined;
-  const message = route.message;
-  if (message.method === 'subscriptions/listen' || message.method === 'server/discover') return undefined;
-  const field = Object.hasOwn(NAME_HEADER_SOURCE, message.method) ? NAME_HEADER_SOURCE[message.method] : undefined;
+  const field = Object.hasOwn(NAME_HEADER_SOURCE, method) ? NAME_HEADER_SOURCE[method] : undefined;
   if (field !== undefined) {
-    const value = isPlainObject(message.params) ? message.params[field] : undefined;
+    const value = (params as Record<string, unknown>)[field];
     if (typeof value === 'string' ? mcpNameHeader !== value : mcpNameHeader !== undefined) return undefined;
     if (mcpNameHeader?.startsWith('=?') === true) return undefined;
   }
-  return { message, classification: route.classification };
+  if (!isJSONRPCRequest(message)) return undefined;
+  return { message, classification: { era: 'modern', revision: MODERN_REVISION } };
 }
 
 /** What `DirectTransport` resolves `handleMessage` with once it wrote the answer itself. */
 const WRITTEN = Object.freeze({ written: true }) as unknown as Response;
+
+/**
+ * What `DirectTransport` resolves `handleMessage` with when the SDK refused the request before
+ * any handler ran (an error sent while the message was being dispatched): nothing was written,
+ * and the request is the SDK's handler's to answer.
+ */
+const REFUSED_IN_DISPATCH = Object.freeze({ refused: true }) as unknown as Response;
 
 /** The private members of the SDK's `PerRequestHTTPServerTransport` the direct transport reads. */
 interface PerRequestInternals {
@@ -91,6 +103,7 @@ interface PerRequestInternals {
   _requestId: RequestId | undefined;
   _sse: unknown;
   _responseMode: string;
+  _dispatchWindowOpen: boolean;
   settleResponse(response: Response): void;
 }
 
@@ -102,6 +115,7 @@ function hasKnownInternals(transport: object): boolean {
     '_terminalDelivered' in transport &&
     '_sse' in transport &&
     '_responseMode' in transport &&
+    '_dispatchWindowOpen' in transport &&
     typeof internals.settleResponse === 'function'
   );
 }
@@ -131,6 +145,20 @@ class DirectTransport extends PerRequestHTTPServerTransport {
     const internals = this as unknown as PerRequestInternals;
     const result = message as { id?: RequestId; result?: unknown };
     if (
+      this.writesDirectly &&
+      internals._dispatchWindowOpen &&
+      !internals._closed &&
+      !internals._terminalDelivered &&
+      'error' in message
+    ) {
+      // Refused by the SDK's dispatch before any handler ran (an envelope its schema rejects, a
+      // method the revision lacks): the SDK's handler answers the request with its own status.
+      internals._terminalDelivered = true;
+      internals.settleResponse(REFUSED_IN_DISPATCH);
+      this.closeQuietly();
+      return;
+    }
+    if (
       !this.writesDirectly ||
       internals._closed ||
       internals._terminalDelivered ||
@@ -152,6 +180,11 @@ class DirectTransport extends PerRequestHTTPServerTransport {
     // Once the SDK has let go of the answered request (its abort controller dropped), so closing
     // aborts nothing; the SDK's "Connection closed" error made on the way is never seen by anyone
     // (nothing waits on this connection any more), so it is made without a stack.
+    this.closeQuietly();
+  }
+
+  /** Closes once the SDK let go of the request, making its unseen "Connection closed" error without a stack. */
+  private closeQuietly(): void {
     setImmediate(() => {
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
@@ -178,8 +211,11 @@ export type WebAnswer = (response: Response) => Promise<void>;
  * `node:http` request (handlers see it as `ctx.http.req`, as on the 2025-era legs) and `authInfo`.
  * A client hanging up closes the transport, which closes the server and aborts the call. A JSON
  * result is written directly; any other answer (an event stream, an error) is a web `Response`
- * given to `answer`. Rejects only for what the SDK's entry answers 500; closed before an answer,
- * it writes 499 with no body, as the SDK's entry does (nothing when the client left first).
+ * given to `answer`. Resolves `refused`, having written nothing, when the SDK's dispatch refused
+ * the request before any handler ran (the caller hands it to the SDK's handler, which answers it
+ * with its own status and text), else `served`. Rejects only for what the SDK's entry answers
+ * 500; closed before an answer, it writes 499 with no body, as the SDK's entry does (nothing when
+ * the client left first).
  */
 export async function serveModernDirectly(
   server: Server,
@@ -188,7 +224,7 @@ export async function serveModernDirectly(
   res: ServerResponse,
   authInfo: unknown,
   answer: WebAnswer,
-): Promise<void> {
+): Promise<'served' | 'refused'> {
   const internals = server as unknown as {
     _supportedProtocolVersions: string[];
     _ondiscover(): unknown;
@@ -225,12 +261,14 @@ export async function serveModernDirectly(
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       // Closed before an answer (the endpoint closing it): the SDK's entry answers 499, no body.
       if (!res.headersSent && !res.destroyed) res.writeHead(499).end();
-      return;
+      return 'served';
     }
     await server.close().catch(() => undefined);
     throw error;
   }
+  if (response === REFUSED_IN_DISPATCH) return 'refused';
   if (response !== WRITTEN) await answer(response);
+  return 'served';
 }
 
 /** Whether `server`, a probe of the factory, has the SDK members `serveModernDirectly` relies on. */

@@ -123,15 +123,18 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
         const server = (factory as ModernFactory)({ era: 'modern' });
         inFlight.add(server);
         res.once('close', () => inFlight.delete(server));
+        let outcome: 'served' | 'refused';
         try {
-          await serveModernDirectly(server, route, req, res, authInfoOf(req), (response) =>
+          outcome = await serveModernDirectly(server, route, req, res, authInfoOf(req), (response) =>
             sendWebResponse(res, response),
           );
         } catch (error) {
           onError(asError(error));
           sendJsonError(res, 500, -32603, 'Internal server error', {}, route.message.id);
+          return;
         }
-        return;
+        // Refused by the SDK's dispatch before any handler ran: its handler answers it below.
+        if (outcome === 'served' || hasClosed(res)) return;
       }
       const controller = new AbortController();
       res.once('close', () => {
