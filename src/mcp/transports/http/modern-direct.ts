@@ -122,13 +122,14 @@ function hasKnownInternals(transport: object): boolean {
 
 /**
  * The SDK's per-request transport (a connected server binds to the request's revision through
- * it), with one path of its own: the result of the request, when nothing was streamed before
+ * it), with two paths of its own: the result of the request, when nothing was streamed before
  * it, is written straight to the `node:http` response as one JSON body (`200`,
  * `application/json`, its `Content-Length`) instead of a web `Response`; `handleMessage` then
  * resolves with `WRITTEN`, and the transport closes (closing its server) once the SDK has let go
- * of the request, rather than in the same turn. Errors, event streams and everything else are the
- * SDK's own. On an SDK whose transport lacks the members it reads, it is the SDK's transport
- * unchanged.
+ * of the request, rather than in the same turn. An error the SDK sends while it is still
+ * dispatching the message (before any handler ran) is not sent: `handleMessage` resolves with
+ * `REFUSED_IN_DISPATCH`. Other errors, event streams and everything else are the SDK's own. On
+ * an SDK whose transport lacks the members it reads, it is the SDK's transport unchanged.
  */
 class DirectTransport extends PerRequestHTTPServerTransport {
   private readonly writesDirectly: boolean;
