@@ -30,8 +30,9 @@ export function requestClient(authInfo: AuthInfoLike | undefined, address: strin
 const recorded = new WeakMap<object, string>();
 
 /**
- * Records the client key of a web `Request` the HTTP edge built for the SDK, so that the handler
- * serving it (which sees the request as `ctx.http.req`) can tell whom a parked call counts against.
+ * Records the client key of the request the HTTP edge hands the SDK (a web `Request` it built, or
+ * the `node:http` request itself), so that the handler serving it (which sees the request as
+ * `ctx.http.req`) can tell whom a parked call counts against.
  */
 export function recordRequestClient(request: object, key: string): void {
   recorded.set(request, key);

@@ -56,3 +56,20 @@ export function sessionOfState(state: ServerState, sessionId: string | undefined
   if (state.session === undefined) state.session = Object.freeze({ id: sessionId ?? '', transport: state.transport });
   return state.session;
 }
+
+/**
+ * Makes `server` look to its next request like a server that never served one (for a transport
+ * that hands one server to one client's request after another's, see `createStatelessLeg`): its
+ * next call gets a new session object (so nothing a tool keyed on the last one is seen again),
+ * and the log levels and resource subscriptions of earlier requests are forgotten. Returns
+ * `false`, changing nothing, for a server toolwright does not serve. It never touches the SDK's
+ * own state: only a server whose SDK state holds nothing of a client may be handed on.
+ */
+export function forgetConnection(server: object): boolean {
+  const state = states.get(server);
+  if (state === undefined) return false;
+  state.session = undefined;
+  state.logLevels.clear();
+  state.subscribed.clear();
+  return true;
+}

@@ -11,6 +11,7 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
+import { withResettableServers } from './server-factory.js';
 import { stopTasksOf } from '../server/tasks/serve-tasks.js';
 import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
@@ -28,7 +29,8 @@ export interface ServeHttpHandle extends HttpHandle, ServedSet {}
 /**
  * Serves contract tools (and the `resources` and `prompts` of the options) over streamable
  * HTTP: `listenHttp` with a fresh `createServer(info, tools, options)` per session (per request
- * when `stateless`, and for every 2026-07-28 request), whose calls see
+ * when `stateless`, where one may answer POST after POST as if new, see `createStatelessLeg`; and
+ * for every 2026-07-28 request, answered on `node:http` itself, see `serveModernDirectly`), whose calls see
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. The handle it resolves to is also what it serves: `addTools`, `removeTools`
@@ -67,12 +69,24 @@ export async function serveHttp(
     live.close();
   };
   const runs = new ParkedRuns(options.inputRounds);
+  let generation = 0;
+  const nextGeneration = (): void => void generation++;
+  live.changes.listen({
+    toolsChanged: nextGeneration,
+    promptsChanged: nextGeneration,
+    resourcesChanged: nextGeneration,
+  });
   let handle: HttpHandle;
   try {
     // With a relay, this node listens for retries relayed to it before it takes requests.
     await runs.open();
     handle = await listenHttp(
-      (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
+      // Its servers are serverFor's alone: stateless HTTP may hand one to POST after POST while
+      // the set stays as it was when the server was built.
+      withResettableServers(
+        (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
+        () => generation,
+      ),
       {
         ...options,
         ...(options.nodeId === undefined && options.inputRounds?.nodeId !== undefined

@@ -47,7 +47,10 @@ export interface HttpHandlerOptions {
    * every request handed to the handler is for the endpoint (mount it where you like).
    */
   readonly path?: string;
-  /** Serve without sessions: a fresh server per POST. See `createHttpHandler`. Default `false`. */
+  /**
+   * Serve without sessions: a fresh server per POST (`serveHttp`'s may answer one POST after
+   * another, see `createStatelessLeg`). See `createHttpHandler`. Default `false`.
+   */
   readonly stateless?: boolean;
   /** Extra accepted `Host` values (see `HostOriginGuardOptions.allowedHosts`). Loopback is always accepted. */
   readonly allowedHosts?: readonly string[];
@@ -253,7 +256,7 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
   });
   const legacy: HttpLeg = stateless ? createStatelessLeg(factory, transportOptions) : sessions;
   // The 2026-07-28 era: one server per request, no session (see createModernLeg).
-  const modern = createModernLeg(factory, { clientOf, changeEvents: options.changeEvents });
+  const modern = createModernLeg(factory, { clientOf, changeEvents: options.changeEvents, onError });
   let closing = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import {
   classifyInboundRequest,
   createMcpHandler,
+  PROTOCOL_VERSION_META_KEY,
   type RequestId,
   type Server,
   type ServerEventBus,
@@ -15,6 +16,11 @@ import { sendJsonError } from './json-response.js';
 import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
 import type { LooseMessage, PostBody } from './post-body.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
+import { directRouteOf, serveModernDirectly, servesModernDirectly } from './modern-direct.js';
+import { buildsResettableServers } from '../server-factory.js';
+import { hasClosed } from './http-session.js';
+import { authInfoOf } from './node-http-transport.js';
+import { asError } from '../../../util/describe.js';
 
 /** What the modern leg needs from the handler. */
 export interface ModernLegOptions {
@@ -22,7 +28,12 @@ export interface ModernLegOptions {
   readonly clientOf: (req: IncomingMessage) => RequestClient;
   /** See `HttpHandlerOptions.changeEvents`. */
   readonly changeEvents?: ServerEventBus | undefined;
+  /** Receives what failed unexpectedly while a request was served (see `HttpHandlerOptions.onError`). */
+  readonly onError: (error: Error) => void;
 }
+
+/** A server factory as the SDK's entry calls it, with the era of the request. */
+type ModernFactory = (context: { readonly era: 'modern' }) => Server;
 
 /**
  * Serves 2026-07-28 requests for `createHttpHandler` (after its Host/Origin, method, media type
@@ -41,10 +52,14 @@ export interface ModernLegOptions {
  * the set's as it is now; it is made again when a method it does not answer is asked, since the
  * set may have come to answer it).
  * `subscriptions/listen` streams are served by the SDK and told of what is published on
- * `changeEvents`.
+ * `changeEvents`. When the factory is `serveHttp`'s (see `withResettableServers`) and this SDK has
+ * the members it relies on, a request that passes `directRouteOf` is answered without the SDK's
+ * entry (no web `Request`; a JSON result written straight to the response, see
+ * `serveModernDirectly`), an unexpected failure there as HTTP 500 `-32603 Internal server error`
+ * with the request's id, as the SDK's entry answers it.
  */
 export function createModernLeg(factory: ServerFactory, options: ModernLegOptions): HttpLeg {
-  const { clientOf, changeEvents } = options;
+  const { clientOf, changeEvents, onError } = options;
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
     onerror: () => undefined,
@@ -52,9 +67,16 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
   });
   let probe: Server | undefined;
   let answered: ReadonlySet<string> | undefined | null = null;
+  /** Whether requests are served without the SDK's entry (see `serveModernDirectly`); decided on the first probe. */
+  let direct = false;
+  /** The servers of the requests served directly, until their responses end. */
+  const inFlight = new Set<Server>();
   return {
     async serve(req, res, body) {
-      probe ??= factory();
+      if (probe === undefined) {
+        probe = factory();
+        direct = buildsResettableServers(factory) && servesModernDirectly(probe);
+      }
       if (answered === null) answered = answeredMethodsOf(probe);
       let unknown = unknownRequestOf(body.single, answered);
       if (unknown !== undefined) {
@@ -94,6 +116,26 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
             call.id,
           );
       }
+      const route = direct ? directRouteOf(req, body) : undefined;
+      if (route !== undefined) {
+        if (hasClosed(res)) return;
+        recordRequestClient(req, client.key);
+        const server = (factory as ModernFactory)({ era: 'modern' });
+        inFlight.add(server);
+        res.once('close', () => inFlight.delete(server));
+        let outcome: 'served' | 'refused';
+        try {
+          outcome = await serveModernDirectly(server, route, req, res, authInfoOf(req), (response) =>
+            sendWebResponse(res, response),
+          );
+        } catch (error) {
+          onError(asError(error));
+          sendJsonError(res, 500, -32603, 'Internal server error', {}, route.message.id);
+          return;
+        }
+        // Refused by the SDK's dispatch before any handler ran: its handler answers it below.
+        if (outcome === 'served' || hasClosed(res)) return;
+      }
       const controller = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
@@ -103,7 +145,9 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
       const response = await handler.fetch(request, { parsedBody: body.value, ...authOf(req) });
       await sendWebResponse(res, response);
     },
-    close: () => handler.close(),
+    async close() {
+      await Promise.all([handler.close(), ...[...inFlight].map((server) => server.close().catch(() => undefined))]);
+    },
   };
 }
 
@@ -119,6 +163,9 @@ export function isModernBody(req: IncomingMessage, body: PostBody): boolean {
     const value = req.headers[name];
     return typeof value === 'string' ? value : undefined;
   };
+  // The common 2026-07-28 request: the SDK's classification can only say modern or refuse it
+  // (both mean true here), so its envelope and message-shape checks are not run twice.
+  if (claimSettlesModern(body.value)) return true;
   const protocolVersionHeader = header('mcp-protocol-version');
   // Nothing names the 2026-07-28 era (no modern header, no envelope claim in any message): the
   // SDK's classification can only say legacy or refuse the body, and both mean false here. Its
@@ -141,6 +188,23 @@ export function isModernBody(req: IncomingMessage, body: PostBody): boolean {
     (protocolVersionHeader !== undefined && protocolVersionHeader >= MODERN_REVISION) || body.claimsModernEnvelope()
   );
 }
+
+/**
+ * True when `classifyInboundRequest` can only route `value` modern or refuse it while it claims
+ * the 2026-07-28 era: one message (not a batch), not a response (no `result` or `error`), not an
+ * `initialize` (which a malformed claim leaves a 2025 handshake), whose `params._meta` (plain
+ * objects both) carries the envelope's protocol-version key. Every such body is the modern
+ * handler's to answer, whatever else is wrong with it.
+ */
+function claimSettlesModern(value: unknown): boolean {
+  if (!isPlainObject(value) || 'result' in value || 'error' in value || value.method === 'initialize') return false;
+  const params = value.params;
+  const meta = isPlainObject(params) ? params._meta : undefined;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The request of a 2026-07-28 body whose method the server does not answer (the revision answers

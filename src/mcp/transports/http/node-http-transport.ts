@@ -57,6 +57,12 @@ export interface NodeHttpServerTransportOptions {
   readonly maxMessageBytes?: number;
   /** Receives one line when a response had to be replaced or a message dropped. */
   readonly log?: (message: string) => void;
+  /**
+   * Without sessions only: the transport may serve one POST after another (its owner hands it
+   * the next only once `quiet`, see `createStatelessLeg`), instead of refusing a second request.
+   * Default `false`.
+   */
+  readonly reusable?: boolean;
 }
 
 /** The answer of one POST that carried requests: where it goes, and what is still owed. */
@@ -118,6 +124,7 @@ export class NodeHttpServerTransport implements Transport {
   private readonly onsessionclosed: ((sessionId: string | undefined) => void) | undefined;
   private readonly maxMessageBytes: number;
   private readonly log: (message: string) => void;
+  private readonly reusable: boolean;
   private readonly direct = new DirectDispatch();
   private supportedProtocolVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   private started = false;
@@ -134,6 +141,12 @@ export class NodeHttpServerTransport implements Transport {
     this.onsessionclosed = options.onsessionclosed;
     this.maxMessageBytes = maxMessageBytesOf(options.maxMessageBytes, 'createHttpHandler');
     this.log = options.log ?? (() => undefined);
+    this.reusable = options.reusable === true && options.sessionIdGenerator === undefined;
+  }
+
+  /** True while no request handed to the transport is still owed an answer (and it is open). */
+  get quiet(): boolean {
+    return !this.closed && this.exchanges.size === 0 && this.standalone === undefined;
   }
 
   async start(): Promise<void> {
@@ -163,7 +176,7 @@ export class NodeHttpServerTransport implements Transport {
    */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown, authInfo?: unknown): Promise<void> {
     if (this.closed) return sendJsonError(res, 404, JsonRpcCode.SessionNotFound, 'Session not found');
-    if (this.sessionIdGenerator === undefined && this.handled)
+    if (this.sessionIdGenerator === undefined && this.handled && !this.reusable)
       throw new Error('Stateless transport cannot be reused across requests. Create a new transport per request.');
     this.handled = true;
     if (req.method === 'POST') return this.handlePost(req, res, body, authInfo);
