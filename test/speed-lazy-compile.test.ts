@@ -306,3 +306,51 @@ test('a hand-built tool with a schema ajv cannot compile still fails compile() a
     { message: /enum must have non-empty array/ },
   );
 });
+
+/** Counts the default validator's checks of a schema against its meta-schema while `body` runs. */
+function metaChecksDuring(body: () => unknown): number {
+  const ajv = defaultValidator() as Ajv2020;
+  const original = ajv.validateSchema;
+  let count = 0;
+  ajv.validateSchema = function (this: Ajv2020, ...args: Parameters<Ajv2020['validateSchema']>) {
+    count++;
+    return original.apply(this, args);
+  } as Ajv2020['validateSchema'];
+  try {
+    body();
+  } finally {
+    ajv.validateSchema = original;
+  }
+  return count;
+}
+
+test("a vouched schema's first check compiles it without the meta-schema check, which only an unvouched schema gets", () => {
+  const check = compileWhenFirstUsed({
+    type: 'object',
+    properties: { n: { type: ['integer', 'null'], minimum: 1 }, s: { type: 'string', maxLength: 3 } },
+    required: ['n'],
+    additionalProperties: false,
+  });
+  assert.equal(
+    metaChecksDuring(() => assert.equal(check({ n: 0, s: 'long', x: 1 }), false)),
+    0,
+  );
+  assert.deepEqual(
+    check.errors!.map((e) => `${e.instancePath} ${e.message}`),
+    [' must NOT have additional properties', '/n must be >= 1', '/s must NOT have more than 3 characters'],
+  );
+  assert.equal(check({ n: null }), true);
+  // A schema isPlainSchema cannot vouch for (a $ref) is compiled at once, and checked first.
+  assert.equal(
+    metaChecksDuring(() =>
+      compileWhenFirstUsed({
+        $defs: { n: { type: 'integer' } },
+        type: 'object',
+        properties: { n: { $ref: '#/$defs/n' } },
+      }),
+    ),
+    1,
+  );
+  assert.equal(defaultValidator().constructor.name, 'Ajv2020');
+  assert.equal((defaultValidator() as Ajv2020).opts.validateSchema, true);
+});
