@@ -182,7 +182,9 @@ export function closeWithServer(server: Server, live: LiveSet): void {
  * (a call's context, a 2026-07-28 call parked while it waits for the client's answers) holds the
  * served set and nothing else of the server: on stateless HTTP every request has a server of its
  * own, which a parked call must not keep alive. A class, so `tools` is one accessor on the
- * prototype: an accessor of its own would keep every state in V8's dictionary mode.
+ * prototype: an accessor of its own would keep every state in V8's dictionary mode. The log
+ * levels and subscriptions (2025-era session state) are made when first read, so the server of
+ * a 2026-07-28 request never makes them.
  */
 class ToolServerState implements ServerState {
   readonly scheduling: ServerState['scheduling'];
@@ -190,9 +192,9 @@ class ToolServerState implements ServerState {
   readonly validator: ServerState['validator'];
   readonly replay: ServerState['replay'];
   session: ServerState['session'] = undefined;
-  readonly logLevels: ServerState['logLevels'] = new Map();
-  readonly subscribed: ServerState['subscribed'] = new Set();
   readonly traced: boolean;
+  private levels: ServerState['logLevels'] | undefined;
+  private subscriptions: ServerState['subscribed'] | undefined;
 
   constructor(
     private readonly live: LiveSet,
@@ -209,6 +211,16 @@ class ToolServerState implements ServerState {
 
   get tools(): ServerState['tools'] {
     return this.live.tools;
+  }
+
+  get logLevels(): ServerState['logLevels'] {
+    this.levels ??= new Map();
+    return this.levels;
+  }
+
+  get subscribed(): ServerState['subscribed'] {
+    this.subscriptions ??= new Set();
+    return this.subscriptions;
   }
 }
 
