@@ -18,7 +18,7 @@ import {
 } from '../src/compiler/validation/validator.js';
 import { DEFAULT_FORMATS, isPlainSchema } from '../src/compiler/validation/plain-schema.js';
 import { contextFor, invalidMessage } from './support/compile-helpers.js';
-import { compilesDuring } from './support/validation-helpers.js';
+import { callsDuring, compilesDuring } from './support/validation-helpers.js';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -307,34 +307,14 @@ test('a hand-built tool with a schema ajv cannot compile still fails compile() a
   );
 });
 
-/** Counts the default validator's checks of a schema against its meta-schema while `body` runs. */
-function metaChecksDuring(body: () => unknown): number {
-  const ajv = defaultValidator() as Ajv2020;
-  const original = ajv.validateSchema;
-  let count = 0;
-  ajv.validateSchema = function (this: Ajv2020, ...args: Parameters<Ajv2020['validateSchema']>) {
-    count++;
-    return original.apply(this, args);
-  } as Ajv2020['validateSchema'];
-  try {
-    body();
-  } finally {
-    ajv.validateSchema = original;
-  }
-  return count;
-}
-
-test("a vouched schema's first check compiles it without the meta-schema check, which only an unvouched schema gets", () => {
+test("a vouched schema's first check compiles it without the meta-schema check, which only an unvouched schema gets", async () => {
   const check = compileWhenFirstUsed({
     type: 'object',
     properties: { n: { type: ['integer', 'null'], minimum: 1 }, s: { type: 'string', maxLength: 3 } },
     required: ['n'],
     additionalProperties: false,
   });
-  assert.equal(
-    metaChecksDuring(() => assert.equal(check({ n: 0, s: 'long', x: 1 }), false)),
-    0,
-  );
+  assert.equal(await callsDuring('validateSchema', () => assert.equal(check({ n: 0, s: 'long', x: 1 }), false)), 0);
   assert.deepEqual(
     check.errors!.map((e) => `${e.instancePath} ${e.message}`),
     [' must NOT have additional properties', '/n must be >= 1', '/s must NOT have more than 3 characters'],
@@ -342,7 +322,7 @@ test("a vouched schema's first check compiles it without the meta-schema check, 
   assert.equal(check({ n: null }), true);
   // A schema isPlainSchema cannot vouch for (a $ref) is compiled at once, and checked first.
   assert.equal(
-    metaChecksDuring(() =>
+    await callsDuring('validateSchema', () =>
       compileWhenFirstUsed({
         $defs: { n: { type: 'integer' } },
         type: 'object',
