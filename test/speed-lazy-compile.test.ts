@@ -18,7 +18,7 @@ import {
 } from '../src/compiler/validation/validator.js';
 import { DEFAULT_FORMATS, isPlainSchema } from '../src/compiler/validation/plain-schema.js';
 import { contextFor, invalidMessage } from './support/compile-helpers.js';
-import { compilesDuring } from './support/validation-helpers.js';
+import { callsDuring, compilesDuring } from './support/validation-helpers.js';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -305,4 +305,32 @@ test('a hand-built tool with a schema ajv cannot compile still fails compile() a
     serveStdio({ name: 'x', version: '1' }, [bad], { stdin: new PassThrough(), stdout: new PassThrough() }),
     { message: /enum must have non-empty array/ },
   );
+});
+
+test("a vouched schema's first check compiles it without the meta-schema check, which only an unvouched schema gets", async () => {
+  const check = compileWhenFirstUsed({
+    type: 'object',
+    properties: { n: { type: ['integer', 'null'], minimum: 1 }, s: { type: 'string', maxLength: 3 } },
+    required: ['n'],
+    additionalProperties: false,
+  });
+  assert.equal(await callsDuring('validateSchema', () => assert.equal(check({ n: 0, s: 'long', x: 1 }), false)), 0);
+  assert.deepEqual(
+    check.errors!.map((e) => `${e.instancePath} ${e.message}`),
+    [' must NOT have additional properties', '/n must be >= 1', '/s must NOT have more than 3 characters'],
+  );
+  assert.equal(check({ n: null }), true);
+  // A schema isPlainSchema cannot vouch for (a $ref) is compiled at once, and checked first.
+  assert.equal(
+    await callsDuring('validateSchema', () =>
+      compileWhenFirstUsed({
+        $defs: { n: { type: 'integer' } },
+        type: 'object',
+        properties: { n: { $ref: '#/$defs/n' } },
+      }),
+    ),
+    1,
+  );
+  assert.equal(defaultValidator().constructor.name, 'Ajv2020');
+  assert.equal((defaultValidator() as Ajv2020).opts.validateSchema, true);
 });

@@ -1,3 +1,5 @@
+const LINE_BREAK = /[\r\n]/;
+
 /**
  * A description as its author means it, the way the Perl seed's registry cleans every
  * description: surrounding blank lines and whitespace are removed, then the indentation the
@@ -14,6 +16,8 @@
  * Never throws; the zero value `''` stays `''`.
  */
 export function cleanText(text: string): string {
+  // Most texts are one line: trimmed without splitting (what the lines below would give).
+  if (!LINE_BREAK.test(text)) return text.trim();
   const lines = text.split(/\r\n|\n|\r/).map((line) => line.trimEnd());
   let common = Infinity;
   for (let i = 1; i < lines.length; i++) {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { plainToInstance } from 'class-transformer';
 import { ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { defaultValidator } from '../../src/compiler/validation/validator.js';
 import { instantiatorOf } from '../../src/compiler/validation/instantiate.js';
 
@@ -20,23 +19,29 @@ export class IsCode implements ValidatorConstraintInterface {
 }
 
 /**
- * Counts the default validator's compiles while `body` runs (awaited when it returns a promise),
- * restoring its `compile` after.
+ * Counts the calls of the default validator's `method` (its `compile`, or `validateSchema`: its
+ * checks of a schema against the meta-schema) while `body` runs (awaited when it returns a
+ * promise), restoring the method after.
  */
-export async function compilesDuring(body: () => unknown): Promise<number> {
-  const ajv = defaultValidator() as Ajv2020;
-  const original = ajv.compile;
+export async function callsDuring(method: 'compile' | 'validateSchema', body: () => unknown): Promise<number> {
+  const ajv = defaultValidator() as unknown as Record<typeof method, (...args: unknown[]) => unknown>;
+  const original = ajv[method];
   let count = 0;
-  ajv.compile = function (this: Ajv2020, ...args: Parameters<Ajv2020['compile']>) {
+  ajv[method] = function (this: unknown, ...args: unknown[]) {
     count++;
     return original.apply(this, args);
-  } as Ajv2020['compile'];
+  };
   try {
     await body();
   } finally {
-    ajv.compile = original;
+    ajv[method] = original;
   }
   return count;
+}
+
+/** Counts the default validator's compiles while `body` runs (see `callsDuring`). */
+export function compilesDuring(body: () => unknown): Promise<number> {
+  return callsDuring('compile', body);
 }
 
 /**

@@ -162,9 +162,36 @@ export function classTransformerStorage(): TypeStorage | null {
   return typeStorage;
 }
 
+/** Where class-transformer's storage module loads from; `null` when class-transformer is not installed. */
+let storagePath: string | null | undefined;
+/** `require.cache`, read once: making a `require` costs about 10 µs, and this is asked once per property. */
+let moduleCache: NodeJS.Require['cache'] | undefined;
+
+/**
+ * `classTransformerStorage()` once this process has loaded class-transformer's storage, else
+ * `null`, without loading it. A `@Type` is recorded by class-transformer's own decorators, which
+ * load that very module (`require` caches it), so while it is not loaded there is no `@Type` to
+ * read, and generating a schema does not pay for loading it (about 4 ms) nor for asking it about
+ * every property. The DTO builder of a tool's first call loads it (see `instantiatorOf`).
+ */
+export function loadedTypeStorage(): TypeStorage | null {
+  if (typeStorage !== undefined) return typeStorage;
+  if (storagePath === undefined) {
+    const required = createRequire(import.meta.url);
+    moduleCache = required.cache;
+    try {
+      storagePath = required.resolve('class-transformer/cjs/storage.js');
+    } catch {
+      storagePath = null;
+    }
+  }
+  if (storagePath === null || moduleCache?.[storagePath] === undefined) return null;
+  return classTransformerStorage();
+}
+
 /** The `@Type(() => X)` of `dto.property` (own or inherited), or `undefined`. */
 export function typeHintOf(dto: Function, property: string): TypeHint | undefined {
-  return classTransformerStorage()?.findTypeMetadata(dto, property) ?? undefined;
+  return loadedTypeStorage()?.findTypeMetadata(dto, property) ?? undefined;
 }
 
 /** Whether reflect-metadata (or another `Reflect.getMetadata`) is loaded in this process. */

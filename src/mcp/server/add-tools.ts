@@ -178,6 +178,53 @@ export function closeWithServer(server: Server, live: LiveSet): void {
 }
 
 /**
+ * The state of one server serving `live`, made outside `serveTools` so that what holds the state
+ * (a call's context, a 2026-07-28 call parked while it waits for the client's answers) holds the
+ * served set and nothing else of the server: on stateless HTTP every request has a server of its
+ * own, which a parked call must not keep alive. A class, so `tools` is one accessor on the
+ * prototype: an accessor of its own would keep every state in V8's dictionary mode. The log
+ * levels and subscriptions (2025-era session state) are made when first read, so the server of
+ * a 2026-07-28 request never makes them.
+ */
+class ToolServerState implements ServerState {
+  readonly scheduling: ServerState['scheduling'];
+  readonly transport: ServerState['transport'];
+  readonly validator: ServerState['validator'];
+  readonly replay: ServerState['replay'];
+  session: ServerState['session'] = undefined;
+  readonly traced: boolean;
+  private levels: ServerState['logLevels'] | undefined;
+  private subscriptions: ServerState['subscribed'] | undefined;
+
+  constructor(
+    private readonly live: LiveSet,
+    options: ServerOptions,
+    readonly runs: ParkedRuns,
+    readonly logging: boolean,
+  ) {
+    this.scheduling = schedulingOf(live.source, options.scheduling, live.tools);
+    this.transport = options.transport ?? 'other';
+    this.validator = options.validator;
+    this.replay = options.replay;
+    this.traced = options.telemetry !== false;
+  }
+
+  get tools(): ServerState['tools'] {
+    return this.live.tools;
+  }
+
+  get logLevels(): ServerState['logLevels'] {
+    this.levels ??= new Map();
+    return this.levels;
+  }
+
+  get subscribed(): ServerState['subscribed'] {
+    this.subscriptions ??= new Set();
+    return this.subscriptions;
+  }
+}
+
+/**
  * Registers the tools of `live` on `server` (see `addTools`); `createServer` and the transports
  * prepare the set first.
  */
@@ -206,21 +253,7 @@ export function serveTools(
     );
   }
   const logging = target.getCapabilities().logging !== undefined;
-  const state: ServerState = {
-    get tools() {
-      return live.tools;
-    },
-    scheduling: schedulingOf(live.source, options.scheduling, live.tools),
-    transport: options.transport ?? 'other',
-    logging,
-    validator: options.validator,
-    replay: options.replay,
-    runs,
-    session: undefined,
-    logLevels: new Map(),
-    subscribed: new Set(),
-    traced: options.telemetry !== false,
-  };
+  const state: ServerState = new ToolServerState(live, options, runs, logging);
   attachState(server, state);
   liveSets.set(server, live);
   const listTools = (ctx: ServerContext): Record<string, unknown> => {
@@ -236,7 +269,7 @@ export function serveTools(
       : listTools(ctx)) as never);
   const own = ownHandlersOf(server);
   const execute = (params: unknown) => (extra: HandlerExtra) =>
-    answerToolCall(target, state, params, extra) as unknown as Promise<Record<string, unknown>>;
+    answerToolCall(state, params, extra) as unknown as Promise<Record<string, unknown>>;
   // On stateless HTTP every 2026-era request has a server of its own: a parked call belongs to no
   // connection there. Elsewhere (stdio, in memory) the server is the connection, and its close
   // stops the calls parked for it.
@@ -273,7 +306,7 @@ export function serveTools(
   });
   own.set(
     FACTS_METHOD,
-    (params, extra) => answerFacts(target, state, params, extra) as unknown as Promise<Record<string, unknown>>,
+    (params, extra) => answerFacts(state, params, extra) as unknown as Promise<Record<string, unknown>>,
   );
   if (logging) {
     own.set('logging/setLevel', (params, extra) => {

@@ -16,13 +16,6 @@ import { samplerOf } from './sample.js';
 import { rootsListerOf } from './roots.js';
 import { sessionOfState, type ServerState } from './state.js';
 
-/**
- * The server a call is served on. The context reads everything it needs (the client's
- * capabilities, the era, the streams) from the request's `HandlerExtra`; the server is passed
- * along for hosts that key state on it.
- */
-export type ContextServer = object;
-
 /** A call's context and the switch that ends it. */
 export interface McpCallContext {
   readonly ctx: CallContext;
@@ -50,7 +43,6 @@ export interface McpCallContext {
  * is called.
  */
 export function mcpCallContextOf(
-  _server: ContextServer,
   state: ServerState,
   extra: HandlerExtra,
   call: Call,

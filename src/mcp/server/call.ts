@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isJsonObject, type CallContext, type Call } from '../../contract/index.js';
 import { errorText, kindOf } from '../../util/describe.js';
 import type { CallEnd } from '../../runtime/call/index.js';
-import { mcpCallContextOf, type ContextServer } from './call-context.js';
+import { mcpCallContextOf } from './call-context.js';
 import { contentOf } from './content.js';
 import type { HandlerExtra } from './extra.js';
 import { wireRecordOf } from './record.js';
@@ -90,7 +90,6 @@ export function toolCallOf(
  * signal with its `TurnLostError`, and the tool reads its turn with `heldTurnOf(ctx)`.
  */
 export async function answerToolCall(
-  server: ContextServer,
   state: ServerState,
   params: unknown,
   extra: HandlerExtra,
@@ -110,7 +109,6 @@ export async function answerToolCall(
   // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
   const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;
   const { ctx, finish } = mcpCallContextOf(
-    server,
     state,
     extra,
     call,

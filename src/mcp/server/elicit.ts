@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../util/random.js';
 import { isJsonObject, type ElicitAnswer, type Elicitation, type JsonObject } from '../../contract/index.js';
 import { errorText } from '../../util/describe.js';
 import { problemsText } from '../../compiler/internal.js';

@@ -8,7 +8,7 @@ import {
   type JsonObject,
   type ToolFacts,
 } from '../../contract/index.js';
-import { mcpCallContextOf, type ContextServer } from './call-context.js';
+import { mcpCallContextOf } from './call-context.js';
 import { FACTS_METHOD } from './constants.js';
 import { errorText } from '../../util/describe.js';
 import type { HandlerExtra } from './extra.js';
@@ -56,16 +56,13 @@ export type FactsWireAnswer =
  * 2026-07-28 methods that may answer `input_required`, so asking could not work there anyway.
  */
 export async function answerFacts(
-  server: ContextServer,
   state: ServerState,
   params: unknown,
   extra: HandlerExtra,
 ): Promise<{ results: FactsWireAnswer[] }> {
   const questions = questionsOf(params);
   const results = await Promise.all(
-    questions.map((question, index) =>
-      answerOne(server, state, question, extra, `${String(extra.requestId)}/${index}`),
-    ),
+    questions.map((question, index) => answerOne(state, question, extra, `${String(extra.requestId)}/${index}`)),
   );
   return { results };
 }
@@ -82,7 +79,6 @@ function questionsOf(params: unknown): FactsQuestion[] {
 }
 
 async function answerOne(
-  server: ContextServer,
   state: ServerState,
   question: FactsQuestion,
   extra: HandlerExtra,
@@ -96,7 +92,6 @@ async function answerOne(
   const invalid = handBuiltArgumentsProblem(served.prepared, args);
   if (invalid !== undefined) return { error: invalid, replay: 'unknown' };
   const { ctx, finish } = mcpCallContextOf(
-    server,
     state,
     extra,
     { id: callId, tool: served.prepared.name, args },

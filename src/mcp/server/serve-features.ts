@@ -33,14 +33,13 @@ type FeatureServer = { onclose?: () => void };
  * log messages are dropped.
  */
 async function withContexts<T>(
-  server: object,
   state: ServerState,
   extra: HandlerExtra,
   answer: (contextOf: FeatureContextOf) => Promise<T>,
 ): Promise<T> {
   const finishes: (() => void)[] = [];
   const contextOf: FeatureContextOf = (name, args): CallContext => {
-    const made = mcpCallContextOf(server, state, extra, { id: String(extra.requestId), tool: name, args });
+    const made = mcpCallContextOf(state, extra, { id: String(extra.requestId), tool: name, args });
     finishes.push(made.finish);
     return made.ctx;
   };
@@ -79,7 +78,7 @@ export function serveFeatures(server: Server, live: LiveSet, runs: ParkedRuns): 
   // The set serves what it served when this server was made, or more: a kind never goes away.
   const features = (): ServedFeatures => live.features ?? served;
   const withRequest = <T>(extra: HandlerExtra, answer: (contextOf: FeatureContextOf) => Promise<T>): Promise<T> =>
-    withContexts(server, state, extra, answer);
+    withContexts(state, extra, answer);
   const hint =
     (method: CacheableMethod, extra: HandlerExtra) =>
     (result: Record<string, unknown>): Record<string, unknown> =>

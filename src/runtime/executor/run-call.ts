@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../util/random.js';
 import {
   UnknownToolError,
   replayOf,

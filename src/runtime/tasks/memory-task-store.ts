@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../util/random.js';
 import { MAX_TASK_TTL_MS } from '../../contract/index.js';
 import { checkOptionsObject, invalidOption } from '../../util/options.js';
 import { isPositiveInteger } from '../../util/limits.js';

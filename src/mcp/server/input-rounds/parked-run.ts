@@ -64,7 +64,12 @@ interface Waiting {
  */
 export class ParkedRun {
   private readonly controller = new AbortController();
-  private readonly extra: HandlerExtra;
+  /**
+   * The call's own request context. Its `requestLogLevel` is the waiting request's, kept as a
+   * plain property set as requests come and go (an accessor here would keep the object in V8's
+   * dictionary mode, several hundred bytes more for every parked call).
+   */
+  private readonly extra: HandlerExtra & { requestLogLevel: LogLevel | undefined };
   private requests = 0;
   private sequence = 0;
   private round: Question[] = [];
@@ -73,7 +78,8 @@ export class ParkedRun {
   private waiting: Waiting | undefined;
   private outcome: RoundOutcome | undefined;
   private lastCapabilities: ClientCapabilities | undefined;
-  private readonly preset = new Map<string, unknown>();
+  /** Answers the first request carried up front, by key; made only when it carried some. */
+  private preset: Map<string, unknown> | undefined;
 
   constructor(
     readonly tool: string,
@@ -94,9 +100,7 @@ export class ParkedRun {
       era: 'modern',
       ...(first.trace === undefined ? {} : { trace: first.trace }),
       clientCapabilities: () => run.capabilities(),
-      get requestLogLevel(): LogLevel | undefined {
-        return run.waiting?.extra.requestLogLevel;
-      },
+      requestLogLevel: undefined,
       sendNotification: (notification) => run.waiting?.extra.sendNotification(notification) ?? Promise.resolve(),
       sendRequest: (request, options) => run.ask(request, options.signal),
     };
@@ -113,7 +117,8 @@ export class ParkedRun {
     execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>,
     answers: Readonly<Record<string, unknown>> = {},
   ): Promise<RoundOutcome> {
-    for (const [key, answer] of Object.entries(answers)) if (answer !== undefined) this.preset.set(key, answer);
+    for (const [key, answer] of Object.entries(answers))
+      if (answer !== undefined) (this.preset ??= new Map()).set(key, answer);
     const outcome = this.wait(first);
     execute(this.extra).then(
       (result) => this.finish({ kind: 'result', result }),
@@ -163,6 +168,7 @@ export class ParkedRun {
       };
       extra.signal.addEventListener('abort', onAbort, { once: true });
       this.waiting = { extra, settle, unlink: () => extra.signal.removeEventListener('abort', onAbort) };
+      this.extra.requestLogLevel = extra.requestLogLevel;
       this.lastCapabilities = extra.clientCapabilities();
       if (extra.signal.aborted) onAbort();
       else if (this.round.length > 0) this.scheduleRound();
@@ -173,6 +179,7 @@ export class ParkedRun {
     const waiting = this.waiting;
     if (waiting === undefined) return;
     this.waiting = undefined;
+    this.extra.requestLogLevel = undefined;
     waiting.unlink();
     waiting.settle(outcome);
   }
@@ -191,7 +198,7 @@ export class ParkedRun {
     const sequenced = `${questionKeyPrefixOf(request.method)}_${++this.sequence}`;
     // A key the tool chose is used unless another question of the round already has it.
     const key = request.key !== undefined && !this.round.some((q) => q.key === request.key) ? request.key : sequenced;
-    if (this.preset.has(key)) {
+    if (this.preset?.has(key) === true) {
       const answer = this.preset.get(key);
       this.preset.delete(key);
       return Promise.resolve(answer);

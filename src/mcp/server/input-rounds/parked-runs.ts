@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../../util/random.js';
 import { metricsOf, otelNames } from '../../../runtime/internal.js';
 import { InputRoundStoppedError } from './errors.js';
 import { resolveInputRoundOptions, type InputRoundOptions, type ResolvedInputRoundOptions } from './options.js';

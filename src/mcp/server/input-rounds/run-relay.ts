@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../../util/random.js';
 import type { RequestId } from '@modelcontextprotocol/server';
 import { errorText } from '../../../util/describe.js';
 import type { HandlerExtra } from '../extra.js';

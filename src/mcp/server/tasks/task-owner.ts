@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../../util/random.js';
 import { principalKey } from '../../../contract/index.js';
 import { principalOf } from '../../auth/principal.js';
 import type { HandlerExtra } from '../extra.js';
