@@ -128,22 +128,31 @@ function withRelatedTask(params: Record<string, unknown> | undefined, taskId: st
   return { ...params, _meta: { ...meta, [RELATED_TASK_META]: { taskId } } };
 }
 
-/** The request context a task's run gets: the task's signal, notifications and questions tagged with the task. */
+/**
+ * The request context a task's run gets: the task's signal, notifications and questions tagged
+ * with the task, sent related to no request where the era allows (the request that started the
+ * task is answered at once, and over HTTP its stream closes with the answer).
+ */
 function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortSignal, taskId: string): HandlerExtra {
   const store = serving.runner.store;
   return {
     ...extra,
     signal,
+    taskId,
     clientCapabilities: () => extra.clientCapabilities(),
     sendNotification: (notification: OutboundRequest) =>
-      extra.sendNotification({ ...notification, params: withRelatedTask(notification.params, taskId) }),
+      (extra.sendDetachedNotification ?? extra.sendNotification)({
+        ...notification,
+        params: withRelatedTask(notification.params, taskId),
+      }),
     sendRequest: async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
       await store.update(taskId, {
         status: 'input_required',
         statusMessage: `waiting for an answer to ${request.method}`,
       });
       try {
-        return await extra.sendRequest({ ...request, params: withRelatedTask(request.params, taskId) }, options);
+        const send = extra.sendDetachedRequest ?? extra.sendRequest;
+        return await send({ ...request, params: withRelatedTask(request.params, taskId) }, options);
       } finally {
         await store.update(taskId, { status: 'working' }).catch(() => undefined);
       }
