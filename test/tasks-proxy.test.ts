@@ -237,6 +237,32 @@ test('proxy: a question the upstream task asks reaches a 2025 client under the p
   assert.equal((await upstream.store.read('task-1'))?.status, 'completed');
 });
 
+test('proxy: questions of two upstream tasks in flight at once each reach the client under their own proxy task', async () => {
+  const upstream = await taskUpstream('two-asking-up', 'legacy');
+  const { http } = await proxyOf([{ name: 'up', url: upstream.url }]);
+  const related: unknown[] = [];
+  const client = await legacyClient(http.url, async (request) => {
+    related.push((request as { params: { _meta?: Record<string, unknown> } }).params._meta?.[RELATED]);
+    // Both questions are open at once before either is answered.
+    await pollUntil(
+      'the second question',
+      async () => related.length,
+      (count) => count === 2,
+    ).catch(() => undefined);
+    return { action: 'accept', content: {} };
+  });
+  const first = (await startTask(client, 'ask', {})).task.taskId;
+  const second = (await startTask(client, 'ask', {})).task.taskId;
+  const results = await Promise.all(
+    [first, second].map((taskId) => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)),
+  );
+  assert.deepEqual(
+    results.map((result) => result.content),
+    [1, 2].map(() => [{ type: 'text', text: 'the user said accept' }]),
+  );
+  assert.deepEqual(new Set(related), new Set([{ taskId: first }, { taskId: second }]));
+});
+
 test('proxy: close() mid-task ends the downstream task failed (the server stopped) and cancels the upstream task', async () => {
   const upstream = await taskUpstream('closing-up', 'modern');
   const store = new MemoryTaskStore();

@@ -24,7 +24,7 @@ import { IDEMPOTENCY_KEY_META, RECORD_META_KEY } from '../server/constants.js';
 import { withListedDefinition } from '../server/listed-definition.js';
 import { withForwardedMeta } from '../server/result-meta.js';
 import { projectResult } from './bounded-output.js';
-import { callToolOn, isV2Client, type ClientRequestOptions } from './client-like.js';
+import { callToolOn, isV2Client, type ClientRequestOptions, type McpClientLike } from './client-like.js';
 import { callAsUpstreamTask, upstreamTaskClaim, upstreamTaskSupport } from './upstream-task.js';
 import { callAsModernUpstreamTask } from './modern-upstream-task.js';
 import { TASKS_EXTENSION } from '../server/tasks/constants.js';
@@ -259,7 +259,12 @@ async function callUpstream(
         context.update({ content: message === '' ? [] : [text(message)], details });
       },
     };
-    const call = !asTask ? callToolOn : modern ? callAsModernUpstreamTask : callAsUpstreamTask;
+    const call = !asTask
+      ? callToolOn
+      : modern
+        ? callAsModernUpstreamTask
+        : (on: McpClientLike, sent: Record<string, unknown>, options: ClientRequestOptions) =>
+            callAsUpstreamTask(on, sent, options, (taskId) => upstream.trackTask(taskId, context, listedName));
     try {
       raw = await call(client, params, requestOptions);
     } catch (err) {

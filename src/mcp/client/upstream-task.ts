@@ -114,11 +114,13 @@ interface WireTask {
  * `options.timeout` bounds the whole wait (the host's time limit), past which the task is
  * cancelled too and this rejects with a `-32001` timeout, as a plain call's does. A task that
  * ends `failed` or `cancelled` rejects with `the upstream task <id> ended <status>: <message>`.
+ * `watch` is told the task's id while it is polled (so its questions can be routed to the call).
  */
 export async function callAsUpstreamTask(
   client: McpClientLike,
   params: Record<string, unknown>,
   options: ClientRequestOptions,
+  watch: (taskId: string) => () => void = () => () => {},
 ): Promise<unknown> {
   const deadline = Date.now() + (options.timeout ?? Number.MAX_SAFE_INTEGER);
   const signal = options.signal;
@@ -141,6 +143,7 @@ export async function callAsUpstreamTask(
     throw new Error('the server answered a task-augmented tools/call without a task');
   const cancel = () => cancelUpstreamTask(client, { taskId: created.taskId });
   let task = created;
+  const unwatch = watch(created.taskId);
   try {
     while (task.status === 'working' || task.status === 'input_required') {
       if (Date.now() >= deadline) throw Object.assign(new Error('Request timed out'), { code: -32001 });
@@ -151,6 +154,8 @@ export async function callAsUpstreamTask(
   } catch (err) {
     await cancel();
     throw err;
+  } finally {
+    unwatch();
   }
   if (task.status !== 'completed') throw upstreamTaskEnded(created.taskId, task.status, task.statusMessage);
   const { _meta, ...result } = await request('tasks/result', { taskId: created.taskId });
