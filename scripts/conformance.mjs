@@ -3,7 +3,7 @@
 // 2025 revisions, or with `--spec-version 2026-07-28` the 0.2.0-alpha.11 suite (installed under
 // the npm alias mcp-conformance-2026) for the 2026-07-28 revision.
 //
-//   node scripts/conformance.mjs [--spec-version 2026-07-28] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]
+//   node scripts/conformance.mjs [--spec-version 2026-07-28 | --tasks] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]
 //
 // It starts the conformance sample server with the toolwright CLI over streamable HTTP on
 // 127.0.0.1 and a free port (`toolwright serve DIR/samples/conformance/index.js --http
@@ -14,8 +14,13 @@
 // (by its PID) and exits with the suite's exit code: 0 when every scenario passes except the
 // listed expected failures (a listed scenario that starts passing also fails the run). Extra
 // arguments after `--` go to the conformance CLI (e.g. `-- --scenario tools-call-error` runs
-// one scenario in place of the suite). The whole run is bounded: past the timeout (default
-// 300 s) both processes are killed and it exits 124. It never touches node_modules.
+// one scenario in place of the suite). With `--tasks` it runs the 0.2.0-alpha.11 suite's ten
+// `tasks-*` scenarios of the 2026-07-28 tasks extension one after the other against one server,
+// each by name (`--scenario <name> --force --spec-version 2026-07-28`: `--spec-version` alone
+// never selects an extension's scenarios), with scripts/conformance-expected-failures-tasks.yml,
+// and exits with the first non-zero exit code of them (0 when all pass their baseline). The
+// whole run is bounded: past the timeout (default 300 s) both processes are killed and it exits
+// 124. It never touches node_modules.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -24,8 +29,22 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_START_TIMEOUT_MS = 15_000;
 
+/** The `tasks-*` scenarios of the 0.2.0-alpha.11 suite (the 2026-07-28 tasks extension), in its order. */
+const TASK_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
 function parseOptions(argv) {
-  const options = { dist: 'dist', timeoutSeconds: 300, extra: [], specVersion: undefined };
+  const options = { dist: 'dist', timeoutSeconds: 300, extra: [], specVersion: undefined, tasks: false };
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') {
@@ -34,10 +53,11 @@ function parseOptions(argv) {
     }
     if (word === '--dist' && argv[i + 1] !== undefined) options.dist = argv[++i];
     else if (word === '--spec-version' && argv[i + 1] === '2026-07-28') options.specVersion = argv[++i];
+    else if (word === '--tasks') options.tasks = true;
     else if (word === '--timeout' && /^\d+$/.test(argv[i + 1] ?? '')) options.timeoutSeconds = Number(argv[++i]);
     else {
       process.stderr.write(
-        `conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--spec-version 2026-07-28] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`,
+        `conformance: unknown or incomplete option ${JSON.stringify(word)}\nusage: node scripts/conformance.mjs [--spec-version 2026-07-28 | --tasks] [--dist DIR] [--timeout SECONDS] [-- <extra conformance args>]\n`,
       );
       process.exit(2);
     }
@@ -83,7 +103,7 @@ function startServer(dist) {
   return { server, url };
 }
 
-function runSuite(url, extra, specVersion) {
+function runSuite(url, extra, specVersion, expectedFailures) {
   const modern = specVersion === '2026-07-28';
   const conformance = join(
     root,
@@ -94,7 +114,8 @@ function runSuite(url, extra, specVersion) {
   const selection = extra.includes('--scenario') || extra.includes('--suite') ? [] : ['--suite', 'all'];
   const expected = join(
     root,
-    modern ? 'scripts/conformance-expected-failures-2026.yml' : 'scripts/conformance-expected-failures.yml',
+    expectedFailures ??
+      (modern ? 'scripts/conformance-expected-failures-2026.yml' : 'scripts/conformance-expected-failures.yml'),
   );
   const args = [
     '--import',
@@ -125,12 +146,23 @@ async function main() {
   try {
     const url = await urlPromise;
     process.stdout.write(`conformance: toolwright sample server at ${url} (pid ${server.pid})\n`);
-    suite = runSuite(url, options.extra, options.specVersion);
-    const code = await new Promise((resolveCode) =>
-      suite.on('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 1 : 0))),
-    );
-    process.stdout.write(`conformance: suite exited with code ${code}\n`);
-    process.exitCode = code;
+    const runs = options.tasks
+      ? TASK_SCENARIOS.map((scenario) => ({
+          extra: ['--scenario', scenario, '--force', ...options.extra],
+          specVersion: '2026-07-28',
+          expected: 'scripts/conformance-expected-failures-tasks.yml',
+        }))
+      : [{ extra: options.extra, specVersion: options.specVersion, expected: undefined }];
+    let first = 0;
+    for (const run of runs) {
+      suite = runSuite(url, run.extra, run.specVersion, run.expected);
+      const code = await new Promise((resolveCode) =>
+        suite.on('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 1 : 0))),
+      );
+      if (first === 0) first = code;
+    }
+    process.stdout.write(`conformance: suite exited with code ${first}\n`);
+    process.exitCode = first;
   } catch (error) {
     process.stderr.write(`conformance: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

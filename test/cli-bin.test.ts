@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI_PATH, CONFORMANCE_SAMPLE, REPO_ROOT } from './support/cli-paths.js';
+import { CONFORMANCE_TOOL_NAMES } from './support/conformance-tools.js';
 import { serveOverHttp } from './support/http-serve.js';
 import { runProcess } from './support/run-process.js';
 
@@ -58,36 +59,7 @@ describe('toolwright bin', () => {
       assert.deepEqual(client.getServerVersion(), { name: 'conf', version: '9.9.9' });
       assert.deepEqual(
         (await client.listTools()).tools.map((tool) => tool.name),
-        [
-          'test_simple_text',
-          'test_image_content',
-          'test_audio_content',
-          'test_embedded_resource',
-          'test_multiple_content_types',
-          'test_tool_with_logging',
-          'test_tool_with_progress',
-          'test_error_handling',
-          'test_sampling',
-          'test_elicitation',
-          'test_elicitation_sep1034_defaults',
-          'test_elicitation_sep1330_enums',
-          'json_schema_2020_12_tool',
-          'echo',
-          'test_input_required_result_elicitation',
-          'test_input_required_result_sampling',
-          'test_input_required_result_request_state',
-          'test_input_required_result_multi_round',
-          'test_input_required_result_tampered_state',
-          'test_input_required_result_capabilities',
-          'test_missing_capability',
-          'test_streaming_elicitation',
-          'test_logging_tool',
-          'test_custom_headers',
-          'test_input_required_result_list_roots',
-          'test_input_required_result_multiple_inputs',
-          'test_trigger_tool_change',
-          'test_trigger_prompt_change',
-        ],
+        CONFORMANCE_TOOL_NAMES,
       );
       assert.deepEqual(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }), {
         content: [{ type: 'text', text: 'hi' }],
@@ -95,7 +67,7 @@ describe('toolwright bin', () => {
     } finally {
       await client.close();
     }
-    assert.equal(stderr, 'toolwright: serving 28 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
+    assert.equal(stderr, 'toolwright: serving 35 tools, 4 resources, 5 prompts of conf 9.9.9 over stdio\n');
   });
 
   it('serves stateless HTTP with --stateless and stops with exit 0 on SIGTERM', async () => {
@@ -104,7 +76,7 @@ describe('toolwright bin', () => {
       assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       assert.equal(
         served.stderr(),
-        `toolwright: serving 28 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
+        `toolwright: serving 35 tools, 4 resources, 5 prompts of conformance 0.0.0 at ${served.url} (streamable HTTP, stateless); Ctrl-C stops\n`,
       );
       const client = new Client({ name: 'cli-bin-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));

@@ -3,43 +3,13 @@ import assert from 'node:assert/strict';
 import { CLI_PATH, CONFORMANCE_SAMPLE, INSPECTOR_PATH, REPO_ROOT } from './support/cli-paths.js';
 import { serveOverHttp, unusedPort, type ServedOverHttp } from './support/http-serve.js';
 import { runProcess, type ProcessOutcome } from './support/run-process.js';
+import { CONFORMANCE_TOOL_NAMES as SAMPLE_TOOLS } from './support/conformance-tools.js';
 
 // The MCP Inspector CLI (@modelcontextprotocol/inspector 2.12.0, headless `--cli`) against the
 // conformance sample served by the toolwright CLI, over stdio and streamable HTTP. Its exit
 // codes: 0 ok, 4 server unreachable, 5 tool error. Every run is bounded.
 
 const TIMEOUT_MS = 30_000;
-
-const SAMPLE_TOOLS = [
-  'test_simple_text',
-  'test_image_content',
-  'test_audio_content',
-  'test_embedded_resource',
-  'test_multiple_content_types',
-  'test_tool_with_logging',
-  'test_tool_with_progress',
-  'test_error_handling',
-  'test_sampling',
-  'test_elicitation',
-  'test_elicitation_sep1034_defaults',
-  'test_elicitation_sep1330_enums',
-  'json_schema_2020_12_tool',
-  'echo',
-  'test_input_required_result_elicitation',
-  'test_input_required_result_sampling',
-  'test_input_required_result_request_state',
-  'test_input_required_result_multi_round',
-  'test_input_required_result_tampered_state',
-  'test_input_required_result_capabilities',
-  'test_missing_capability',
-  'test_streaming_elicitation',
-  'test_logging_tool',
-  'test_custom_headers',
-  'test_input_required_result_list_roots',
-  'test_input_required_result_multiple_inputs',
-  'test_trigger_tool_change',
-  'test_trigger_prompt_change',
-];
 
 function inspector(target: readonly string[], request: readonly string[]): Promise<ProcessOutcome> {
   return runProcess(process.execPath, [INSPECTOR_PATH, '--cli', ...target, ...request, '--format', 'json', '-q'], {

@@ -44,6 +44,15 @@ import {
 import { StaticBinaryResource, StaticTextResource, TemplateDataResource, WatchedResource } from './resources.js';
 import { TestTriggerPromptChange, TestTriggerToolChange } from './list-change-tools.js';
 import {
+  ConfirmDelete,
+  FailingJob,
+  Greet,
+  MultiInput,
+  ProtocolErrorJob,
+  SlowCompute,
+  TestToolWithTask,
+} from './task-tools.js';
+import {
   TestInputRequiredResultPrompt,
   TestPromptWithArguments,
   TestPromptWithEmbeddedResource,
@@ -71,6 +80,7 @@ export { jsonSchema2020Tool } from './json-schema-tool.js';
 export * from './input-round-tools.js';
 export * from './resources.js';
 export * from './prompts.js';
+export * from './task-tools.js';
 export { onServe, TestTriggerToolChange, TestTriggerPromptChange } from './list-change-tools.js';
 
 /** Every tool of the set, in listing order: classes for `compile`, and the hand-built tool. */
@@ -103,6 +113,13 @@ export const tools = [
   TestInputRequiredMultipleInputs,
   TestTriggerToolChange,
   TestTriggerPromptChange,
+  Greet,
+  SlowCompute,
+  FailingJob,
+  ProtocolErrorJob,
+  ConfirmDelete,
+  MultiInput,
+  TestToolWithTask,
 ] as const;
 
 /** The resources and the template, in listing order (see `compileResources`). */

@@ -51,7 +51,7 @@ export function leaseLapsedText(leaseMs: number): string {
 export const TASK_STATE_LOST_TEXT =
   "Redis lost the task's state (a restart without persistence, a flush or a failover); it may or may not have finished";
 
-const FIELDS = `'owner', 'tool', 'status', 'statusMessage', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs', 'result', 'error', 'lease'`;
+const FIELDS = `'owner', 'tool', 'status', 'statusMessage', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs', 'result', 'error', 'inputRequests', 'lease'`;
 
 /*
  * One hash per task (`<prefix>task:<id>`, expiring with the task's TTL), a sorted set of the live
@@ -100,19 +100,20 @@ if not t[3] then
   if lostAt > 0 and now < lostAt + tonumber(ARGV[4]) then return {'lost'} end
   return {'none'}
 end
-if (t[3] == 'working' or t[3] == 'input_required') and tonumber(t[11]) < now then
+if (t[3] == 'working' or t[3] == 'input_required') and tonumber(t[12]) < now then
   local err = cjson.encode({code = -32603, message = ARGV[3]})
   redis.call('HSET', KEYS[2], 'status', 'failed', 'statusMessage', ARGV[3], 'error', err, 'lastUpdatedAt', now)
   redis.call('ZREM', KEYS[3], ARGV[2])
   redis.call('HDEL', KEYS[4], ARGV[2])
   t = redis.call('HMGET', KEYS[2], ${FIELDS})
 end
-return {'task', unpack(t, 1, 10)}`,
+return {'task', unpack(t, 1, 11)}`,
 );
 
 /**
  * KEYS: marker, task, live, live-owner. ARGV: generation, id, status, statusMessage ('' none),
- * result JSON ('' none), error JSON ('' none). Never changes a terminal task. `{'none'}` or the task.
+ * result JSON ('' none), error JSON ('' none), inputRequests JSON ('' none). Never changes a
+ * terminal task. `{'none'}` or the task.
  */
 const UPDATE = guardedScript(
   'task update',
@@ -123,18 +124,21 @@ if s == 'working' or s == 'input_required' then
   if ARGV[4] ~= '' then redis.call('HSET', KEYS[2], 'statusMessage', ARGV[4]) else redis.call('HDEL', KEYS[2], 'statusMessage') end
   if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'result', ARGV[5]) end
   if ARGV[6] ~= '' then redis.call('HSET', KEYS[2], 'error', ARGV[6]) end
+  if ARGV[7] ~= '' then redis.call('HSET', KEYS[2], 'inputRequests', ARGV[7]) else redis.call('HDEL', KEYS[2], 'inputRequests') end
   if ARGV[3] ~= 'working' and ARGV[3] ~= 'input_required' then
     redis.call('ZREM', KEYS[3], ARGV[2])
     redis.call('HDEL', KEYS[4], ARGV[2])
   end
 end
 local t = redis.call('HMGET', KEYS[2], ${FIELDS})
-return {'task', unpack(t, 1, 10)}`,
+return {'task', unpack(t, 1, 11)}`,
 );
 
 /**
- * KEYS: marker, task, live. ARGV: generation, id, leaseMs. Renews a live task's lease: `{'ok'}`;
- * `{'ended', statusMessage}` once it is terminal; `{'none'}` when it is gone.
+ * KEYS: marker, task, live. ARGV: generation, id, leaseMs. Renews a live task's lease and takes
+ * the answers another process delivered (fields `answer:<key>`, removed as they are taken):
+ * `{'ok', key1, json1, key2, json2, ...}`; `{'ended', statusMessage}` once it is terminal;
+ * `{'none'}` when it is gone.
  */
 const RENEW = guardedScript(
   'task renew',
@@ -144,6 +148,27 @@ if t[1] ~= 'working' and t[1] ~= 'input_required' then return {'ended', t[2] or 
 local lease = now + tonumber(ARGV[3])
 redis.call('HSET', KEYS[2], 'lease', lease)
 redis.call('ZADD', KEYS[3], 'XX', lease, ARGV[2])
+local out = {'ok'}
+local all = redis.call('HGETALL', KEYS[2])
+for i = 1, #all, 2 do
+  if string.sub(all[i], 1, 7) == 'answer:' then
+    table.insert(out, string.sub(all[i], 8))
+    table.insert(out, all[i + 1])
+    redis.call('HDEL', KEYS[2], all[i])
+  end
+end
+return out`,
+);
+
+/**
+ * KEYS: marker, task. ARGV: generation, then key and answer JSON pairs. Records answers for the
+ * owner's next renew (`answer:<key>` fields) while the task is `input_required`: `{'ok'}`; else
+ * drops them: `{'dropped'}`.
+ */
+const DELIVER = guardedScript(
+  'task deliver',
+  `if redis.call('HGET', KEYS[2], 'status') ~= 'input_required' then return {'dropped'} end
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], 'answer:' .. ARGV[i], ARGV[i + 1]) end
 return {'ok'}`,
 );
 
@@ -151,7 +176,9 @@ return {'ok'}`,
  * Keeps tasks in Redis, shared by every process of a deployment: any process answers
  * `tasks/get`, `tasks/result` (by polling at the task's interval) and `tasks/cancel` for a task
  * another runs. A cancel is recorded here and reaches the owner within `tickMs` (its run's signal
- * aborts). The owner renews each running task's lease every `tickMs`; a task whose owner died
+ * aborts). A 2026-07-28 task's open questions are kept with it (every process shows them), and a
+ * `tasks/update` answered by another process is recorded here (`deliver`) and reaches the owner
+ * within `tickMs`, each answer once. The owner renews each running task's lease every `tickMs`; a task whose owner died
  * reads as `failed` once its lease lapsed ("the process running the task stopped: its lease of
  * <n> ms lapsed"), never `working` for ever, and is never run again (only the process that
  * created a task runs it). Bounds as `MemoryTaskStore` (32 live per owner, 1,000 live, TTL at
@@ -260,6 +287,7 @@ export class RedisTaskStore implements TaskStore {
         change.statusMessage ?? '',
         change.result === undefined ? '' : JSON.stringify(change.result),
         change.error === undefined ? '' : JSON.stringify(change.error),
+        change.inputRequests === undefined ? '' : JSON.stringify(change.inputRequests),
       ],
     );
     if (Array.isArray(reply) && reply[0] === 'none') return undefined;
@@ -281,13 +309,21 @@ export class RedisTaskStore implements TaskStore {
     return index < ids.length && tasks.length > 0 ? { tasks, nextCursor: tasks[tasks.length - 1]!.taskId } : { tasks };
   }
 
-  watch(taskId: string, onEnded: (reason: string) => void): () => void {
+  watch(
+    taskId: string,
+    onEnded: (reason: string) => void,
+    onAnswers?: (answers: Readonly<Record<string, unknown>>) => void,
+  ): () => void {
     const timer = setInterval(() => {
       this.redis.generation
         .run(RENEW, [this.taskKey(taskId), this.liveKey()], [taskId, String(this.leaseMs)])
         .then((reply) => {
           const [status, message] = Array.isArray(reply) ? (reply as unknown[]) : [];
-          if (status === 'ok') return;
+          if (status === 'ok') {
+            const taken = (reply as unknown[]).slice(1);
+            if (taken.length > 0 && onAnswers !== undefined) onAnswers(answersOf(taken));
+            return;
+          }
           this.unwatch(taskId);
           onEnded(status === 'ended' ? String(message) : TASK_STATE_LOST_TEXT);
         })
@@ -298,6 +334,18 @@ export class RedisTaskStore implements TaskStore {
     timer.unref();
     this.watched.set(taskId, timer);
     return () => this.unwatch(taskId);
+  }
+
+  /**
+   * Records `answers` (by key) for the process running the task `taskId`, which takes them at its
+   * next tick (within `tickMs`); dropped when the task is not `input_required`.
+   */
+  async deliver(taskId: string, answers: Readonly<Record<string, unknown>>): Promise<void> {
+    const pairs = Object.entries(answers).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
+    if (pairs.length === 0) return;
+    const reply = await this.redis.generation.run(DELIVER, [this.taskKey(taskId)], pairs);
+    const [status] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    if (status !== 'ok' && status !== 'dropped') throw this.badReply('deliver', reply);
   }
 
   /** Stops renewing this process's tasks (their leases then lapse, and they read as failed). */
@@ -313,8 +361,20 @@ export class RedisTaskStore implements TaskStore {
 
   private recordOf(taskId: string, reply: unknown): TaskRecord {
     if (!Array.isArray(reply) || reply[0] !== 'task') throw this.badReply('read', reply);
-    const [, owner, tool, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, result, error] =
-      reply as (string | null)[];
+    const [
+      ,
+      owner,
+      tool,
+      status,
+      statusMessage,
+      createdAt,
+      lastUpdatedAt,
+      ttlMs,
+      pollIntervalMs,
+      result,
+      error,
+      inputRequests,
+    ] = reply as (string | null)[];
     return Object.freeze({
       taskId,
       owner: owner ?? '',
@@ -327,6 +387,9 @@ export class RedisTaskStore implements TaskStore {
       pollIntervalMs: Number(pollIntervalMs),
       ...(result === null || result === undefined ? {} : { result: JSON.parse(result) as Record<string, unknown> }),
       ...(error === null || error === undefined ? {} : { error: JSON.parse(error) as TaskRecord['error'] & object }),
+      ...(inputRequests === null || inputRequests === undefined
+        ? {}
+        : { inputRequests: JSON.parse(inputRequests) as NonNullable<TaskRecord['inputRequests']> }),
     });
   }
 
@@ -346,4 +409,17 @@ export class RedisTaskStore implements TaskStore {
   private ownerKey(owner: string): string {
     return `${this.redis.keyPrefix}tasks:owner:${owner}`;
   }
+}
+
+/** The answers a renew took (`key1, json1, key2, json2, ...`), by key; an answer that is not JSON is dropped. */
+function answersOf(pairs: readonly unknown[]): Record<string, unknown> {
+  const answers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (let index = 0; index + 1 < pairs.length; index += 2) {
+    try {
+      answers[String(pairs[index])] = JSON.parse(String(pairs[index + 1]));
+    } catch {
+      // Only this store writes these fields, as JSON: nothing else can be there.
+    }
+  }
+  return answers;
 }

@@ -113,6 +113,7 @@ export class MemoryTaskStore implements TaskStore {
       pollIntervalMs: task.pollIntervalMs,
       ...(change.result === undefined ? {} : { result: change.result }),
       ...(change.error === undefined ? {} : { error: change.error }),
+      ...(change.inputRequests === undefined ? {} : { inputRequests: change.inputRequests }),
     });
     this.tasks.set(taskId, next);
     if (isTerminalStatus(next.status)) this.countLive(next, -1);

@@ -23,6 +23,17 @@ export interface TaskRecord {
   readonly result?: Readonly<Record<string, unknown>>;
   /** The JSON-RPC error of a `failed` task. */
   readonly error?: TaskError;
+  /**
+   * The questions an `input_required` task waits on (2026-07-28), by key: each the request the
+   * client would otherwise get (`elicitation/create`, `sampling/createMessage`, `roots/list`).
+   */
+  readonly inputRequests?: Readonly<Record<string, TaskInputRequest>>;
+}
+
+/** One question of a task (an entry of `inputRequests`): the request's method and params. */
+export interface TaskInputRequest {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 /** A task's status: `working` and `input_required` are live; the other three are terminal and final. */
@@ -49,6 +60,8 @@ export interface TaskChange {
   readonly statusMessage?: string;
   readonly result?: Readonly<Record<string, unknown>>;
   readonly error?: TaskError;
+  /** The questions of an `input_required` task (a change without them clears them). */
+  readonly inputRequests?: Readonly<Record<string, TaskInputRequest>>;
 }
 
 /** One page of an owner's tasks, newest first. */
@@ -93,10 +106,21 @@ export interface TaskStore {
    * Watches a task that runs in this process, for a shared store: keeps its owner's lease alive
    * (so other processes do not read it as orphaned) and calls `onEnded` once when the task ends
    * elsewhere (a `tasks/cancel` answered by another process) or its state is gone (its TTL
-   * passed, Redis lost its data). Returns the function that stops watching. A store of one
+   * passed, Redis lost its data), and `onAnswers` with the answers `deliver` recorded for it in
+   * another process (each answer once). Returns the function that stops watching. A store of one
    * process has no need of it.
    */
-  watch?(taskId: string, onEnded: (reason: string) => void): () => void;
+  watch?(
+    taskId: string,
+    onEnded: (reason: string) => void,
+    onAnswers?: (answers: Readonly<Record<string, unknown>>) => void,
+  ): () => void;
+  /**
+   * Records answers to the questions of a task that runs in another process (a `tasks/update`
+   * answered here), for its owner's `watch` to pick up. Answers to a task that is not
+   * `input_required` are dropped. A store of one process has no need of it.
+   */
+  deliver?(taskId: string, answers: Readonly<Record<string, unknown>>): Promise<void>;
   /** Releases what the store holds (timers, connections). */
   close?(): Promise<void>;
 }

@@ -1,9 +1,8 @@
 import type { ClientCapabilities, RequestId } from '@modelcontextprotocol/server';
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { LogLevel } from '../../../contract/index.js';
 import type { HandlerExtra, OutboundRequest } from '../extra.js';
-import { ProtocolError } from '../protocol-error.js';
 import { InputRoundLimitError, InputRoundStoppedError, ParkedRunLimitError } from './errors.js';
+import { missingCapabilityOf, questionKeyPrefixOf } from './question-capability.js';
 import type { RunBinding } from './run-binding.js';
 import { callSpanOf, linkRequest, noteInputRound } from '../request-span.js';
 
@@ -27,12 +26,6 @@ export interface RunHost {
   /** Forgets `run` wherever it is parked. */
   forget(run: ParkedRun): void;
 }
-
-/** The client capability an input request needs, by method (elicitation modes are checked by the elicitor). */
-const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
-  ['sampling/createMessage', 'sampling'],
-  ['roots/list', 'roots'],
-]);
 
 /** One question the call asked: the request sent to the client and how to hand back its answer. */
 interface Question {
@@ -195,9 +188,7 @@ export class ParkedRun {
     const message = messageOf(request);
     if (this.requests >= this.host.maxRequests)
       return Promise.reject(new InputRoundLimitError(this.host.maxRequests, message));
-    const prefix =
-      request.method === 'sampling/createMessage' ? 'sample' : request.method === 'roots/list' ? 'roots' : 'elicit';
-    const sequenced = `${prefix}_${++this.sequence}`;
+    const sequenced = `${questionKeyPrefixOf(request.method)}_${++this.sequence}`;
     // A key the tool chose is used unless another question of the round already has it.
     const key = request.key !== undefined && !this.round.some((q) => q.key === request.key) ? request.key : sequenced;
     if (this.preset.has(key)) {
@@ -205,19 +196,11 @@ export class ParkedRun {
       this.preset.delete(key);
       return Promise.resolve(answer);
     }
-    const capability = REQUIRED_CAPABILITY.get(request.method);
-    if (
-      capability !== undefined &&
-      (this.capabilities() as Record<string, unknown> | undefined)?.[capability] === undefined
-    ) {
-      const error = new ProtocolError(
-        ProtocolErrorCode.MissingRequiredClientCapability,
-        `Cannot request input '${key}' (${request.method}): the request's client capabilities do not declare the required capability`,
-        { requiredCapabilities: { [capability]: {} } },
-      );
-      this.answer({ kind: 'error', error });
-      this.stop(new InputRoundStoppedError(`the client does not offer ${capability}`));
-      return Promise.reject(error);
+    const missing = missingCapabilityOf(request.method, this.capabilities(), key);
+    if (missing !== undefined) {
+      this.answer({ kind: 'error', error: missing.error });
+      this.stop(new InputRoundStoppedError(`the client does not offer ${missing.capability}`));
+      return Promise.reject(missing.error);
     }
     return new Promise((resolve, reject) => {
       const question: Question = { key, request, resolve, reject };

@@ -1,4 +1,4 @@
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { pause } from '../../../util/timeout.js';
 import { isJsonObject, taskTermsOf } from '../../../contract/index.js';
 import { asError, kindOf } from '../../../util/describe.js';
@@ -11,6 +11,8 @@ import { RELATED_TASK_META, TASK_LIST_PAGE_SIZE, TASKS_EXTENSION } from './const
 import { taskOwnerOf } from './task-owner.js';
 import type { TaskRunner } from './task-runner.js';
 import { legacyTaskOf, modernTaskOf } from './task-wire.js';
+import { inputResponseProblem } from './input-responses.js';
+import { missingCapabilityOf } from '../input-rounds/question-capability.js';
 
 /** Runs one tool call through the call core with the given request context, and resolves its MCP result. */
 export type RunToolCall = (params: unknown, extra: HandlerExtra) => Promise<Record<string, unknown>>;
@@ -129,12 +131,38 @@ function withRelatedTask(params: Record<string, unknown> | undefined, taskId: st
 }
 
 /**
- * The request context a task's run gets: the task's signal, notifications and questions tagged
- * with the task, sent related to no request where the era allows (the request that started the
- * task is answered at once, and over HTTP its stream closes with the answer).
+ * The request context a task's run gets: the task's signal, notifications tagged with the task,
+ * and questions asked the era's way. 2025-11-25: pushed to the client with the related-task
+ * `_meta`, the task `input_required` until the answer comes; questions and notifications go out
+ * related to no request where the transport allows (the request that started the task is
+ * answered at once, and over HTTP its stream closes with the answer). 2026-07-28: put into the
+ * task's `inputRequests` for `tasks/update` to answer (see `TaskQuestions`); a sampling or roots
+ * question the creating request's capabilities do not offer ends the task `failed` with the
+ * `-32021` error a plain call of that request gets, and stops its run.
  */
 function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortSignal, taskId: string): HandlerExtra {
   const store = serving.runner.store;
+  const modern = async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
+    const missing = missingCapabilityOf(request.method, extra.clientCapabilities());
+    if (missing !== undefined) {
+      const { code, message, data } = missing.error;
+      await serving.runner.fail(taskId, { code, message, data });
+      throw missing.error;
+    }
+    return serving.runner.ask(taskId, request, options.signal);
+  };
+  const legacy = async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
+    await store.update(taskId, {
+      status: 'input_required',
+      statusMessage: `waiting for an answer to ${request.method}`,
+    });
+    try {
+      const send = extra.sendDetachedRequest ?? extra.sendRequest;
+      return await send({ ...request, params: withRelatedTask(request.params, taskId) }, options);
+    } finally {
+      await store.update(taskId, { status: 'working' }).catch(() => undefined);
+    }
+  };
   return {
     ...extra,
     signal,
@@ -145,19 +173,39 @@ function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortS
         ...notification,
         params: withRelatedTask(notification.params, taskId),
       }),
-    sendRequest: async (request: OutboundRequest, options: { readonly signal: AbortSignal }) => {
-      await store.update(taskId, {
-        status: 'input_required',
-        statusMessage: `waiting for an answer to ${request.method}`,
-      });
-      try {
-        const send = extra.sendDetachedRequest ?? extra.sendRequest;
-        return await send({ ...request, params: withRelatedTask(request.params, taskId) }, options);
-      } finally {
-        await store.update(taskId, { status: 'working' }).catch(() => undefined);
-      }
-    },
+    sendRequest: extra.era === 'modern' ? modern : legacy,
   };
+}
+
+/**
+ * The `inputResponses` of a `tasks/update` that answer open questions of `task`, each checked
+ * against its question (see `inputResponseProblem`). Keys of no open question are ignored, as
+ * the extension asks (never issued, already answered, or a task no longer `input_required`).
+ * Throws `-32602` naming every problem: `params.inputResponses` not an object
+ * (`tasks/update: params.inputResponses must be an object keyed by the task's inputRequests
+ * keys, got nothing`), or an answer that does not fit its question (`tasks/update:
+ * inputResponses["elicit_1"] answers elicitation/create and needs "action" "accept", "decline"
+ * or "cancel", got "yes"`); then no answer is taken.
+ */
+function answersOf(task: TaskRecord, params: unknown, ctx: ServerContext): Record<string, unknown> {
+  // The SDK takes a 2026-07-28 request's inputResponses out of its params (the MRTR envelope).
+  const responses = ctx.mcpReq.inputResponses ?? (isJsonObject(params) ? params.inputResponses : undefined);
+  if (!isJsonObject(responses))
+    throw invalidParams(
+      `tasks/update: params.inputResponses must be an object keyed by the task's inputRequests keys, got ${kindOf(responses)}`,
+    );
+  const open = task.status === 'input_required' ? (task.inputRequests ?? {}) : {};
+  const answers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const [key, answer] of Object.entries(responses)) {
+    const request = Object.hasOwn(open, key) ? open[key] : undefined;
+    if (request === undefined) continue;
+    const problem = inputResponseProblem(request, answer);
+    if (problem === undefined) answers[key] = answer;
+    else problems.push(`inputResponses[${JSON.stringify(key)}] ${problem}`);
+  }
+  if (problems.length > 0) throw invalidParams(`tasks/update: ${problems.join('; ')}`);
+  return answers;
 }
 
 function taskIdOf(method: string, params: unknown): string {
@@ -215,10 +263,11 @@ function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | 
 /**
  * The task methods of both eras, by method: `tasks/get`, `tasks/cancel`, and `tasks/result` and
  * `tasks/list` (2025-11-25 only: `-32601` in 2026-07-28, where `tasks/get` inlines the result),
- * and `tasks/update` (2026-07-28 only). Every one sees only the tasks of the request's owner (see
- * `taskOwnerOf`): another owner's task, an expired one and an unknown id are all `-32602 Failed
- * to retrieve task: Task not found (<id>)`. In 2026-07-28 a request that does not declare the
- * extension gets `-32021`. `tasks/result` waits for the task to end, then answers its result
+ * and `tasks/update` (2026-07-28 only: answers the task's open questions, see `answersOf`, and
+ * acks `{resultType:"complete"}` once they are handed over). Every one sees only the tasks of the
+ * request's owner (see `taskOwnerOf`): another owner's task, an expired one and an unknown id
+ * are all `-32602 Failed to retrieve task: Task not found (<id>)`. In 2026-07-28 a request that
+ * does not declare the extension gets `-32021`. `tasks/result` waits for the task to end, then answers its result
  * with `_meta[related-task]` (a failed task: its JSON-RPC error; a cancelled one: `-32602`).
  * `tasks/cancel` of a live task records `cancelled` and aborts its run; of an ended one, it is
  * `-32602` in 2025-11-25 (the utility's rule) and an empty ack in 2026-07-28.
@@ -291,9 +340,11 @@ export function taskMethods(serving: TaskServing): ReadonlyMap<string, OwnHandle
     ],
     [
       'tasks/update',
-      async (params, extra) => {
+      async (params, extra, ctx) => {
         modernOnly('tasks/update')(extra);
-        taskIdOf('tasks/update', params);
+        const task = await ownTask(serving, 'tasks/update', params, extra);
+        const answers = answersOf(task, params, ctx);
+        if (Object.keys(answers).length > 0) await serving.runner.answer(task.taskId, answers);
         return { resultType: 'complete' };
       },
     ],

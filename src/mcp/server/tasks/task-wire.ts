@@ -21,13 +21,15 @@ export function legacyTaskOf(task: TaskRecord): Record<string, unknown> {
 
 /**
  * A task as the 2026-07-28 extension writes it (`ttlMs`, `pollIntervalMs`); `detailed` adds what
- * `tasks/get` inlines: the `result` of a completed task, the `error` of a failed one.
+ * `tasks/get` inlines: the `inputRequests` of an `input_required` task, the `result` of a
+ * completed task, the `error` of a failed one.
  */
 export function modernTaskOf(task: TaskRecord, detailed: boolean): Record<string, unknown> {
   return {
     ...commonOf(task),
     ttlMs: task.ttlMs,
     pollIntervalMs: task.pollIntervalMs,
+    ...(detailed && task.status === 'input_required' ? { inputRequests: task.inputRequests ?? {} } : {}),
     ...(detailed && task.status === 'completed' && task.result !== undefined ? { result: task.result } : {}),
     ...(detailed && task.status === 'failed' && task.error !== undefined ? { error: task.error } : {}),
   };
