@@ -33,6 +33,8 @@
  * Every loop is bounded by the constants below. The machine may be shared: compare the ratios,
  * and rerun a row that looks off. `EDGE_BENCH=calls`, `EDGE_BENCH=cold` or `EDGE_BENCH=memory`
  * runs one part only; `EDGE_BENCH_CALLS=stdio,http` (scenario names) narrows the calls part.
+ * `EDGE_BENCH_WARMUP=5000` measures the calls after a longer warm-up, `EDGE_BENCH_BASELINE=<commit>`
+ * builds "before" from another commit.
  *
  *   node dist/bench/edge.bench.js         (or `npm run bench`)
  */
@@ -54,9 +56,18 @@ import {
 } from './support/bench-child.js';
 import { median } from './support/median.js';
 
-/** The commit "before" is built from: issue 28's starting point. */
-const BASELINE_COMMIT = '3683d1c';
-const WARMUP_CALLS = 300;
+/**
+ * The commit "before" is built from: issue 28's starting point, or the commit named by
+ * `EDGE_BENCH_BASELINE` (a commit, not a branch: its build is kept under that name), so that a
+ * change is measured against the commit it starts from in one run.
+ */
+const BASELINE_COMMIT = process.env.EDGE_BENCH_BASELINE ?? '3683d1c';
+/**
+ * Calls each server gets before it is measured; `EDGE_BENCH_WARMUP=<calls>` sets another count, to
+ * see the cost per call once the JIT and the heap have settled (the short default counts much of
+ * the servers' warm-up: their compiled code, their young generation growing).
+ */
+const WARMUP_CALLS = warmupCalls(process.env.EDGE_BENCH_WARMUP);
 const ROUNDS = 6;
 const CALLS_PER_ROUND = 400;
 /** Tool counts of the cold starts, and how many interleaved starts each gets. */
@@ -70,6 +81,15 @@ const MEMORY_ITEMS = 200;
 const MEMORY_WARMUP = 20;
 const MEMORY_ROUNDS = 3;
 const ARGUMENTS = { text: 'hi', count: 2, separator: '-', prefix: '<', suffix: '>', upper: false };
+
+/** The warm-up count `EDGE_BENCH_WARMUP` gives: 300 when unset; a positive integer up to 100,000. */
+function warmupCalls(given: string | undefined): number {
+  if (given === undefined) return 300;
+  const count = Number(given);
+  if (!Number.isInteger(count) || count < 1 || count > 100_000)
+    throw new RangeError(`EDGE_BENCH_WARMUP must be an integer from 1 to 100000, got ${JSON.stringify(given)}`);
+  return count;
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');

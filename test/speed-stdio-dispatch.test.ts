@@ -5,7 +5,9 @@
  * `Protocol.connect`'s message handler (two failing `safeParse`s per request). These tests pin
  * the routing, its guards, and that a whole session (initialize, calls, errors, progress, a
  * cancelled call, a cancel for an unknown id, elicitation answered and failed, ping) is answered
- * byte for byte as through the SDK's own handler. In process, about 1 second.
+ * byte for byte as through the SDK's own handler. toolwright's own `tools/call` requests are answered
+ * without `_onrequest` (see `toolCallAnswererOf`), and what it does not take still goes through
+ * it. In process, about 1 second.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +17,7 @@ import { HardenedStdioTransport } from '../src/mcp/transports/stdio/stdio-transp
 import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
 import { addTools, createServer } from '../src/mcp/server/index.js';
 import { connectsAsTheSdk } from '../src/mcp/transports/direct-dispatch.js';
+import { toolCallAnswererOf } from '../src/mcp/transports/direct-tool-call.js';
 import type { ContractTool } from '../src/index.js';
 import { untilAborted } from './support/text.js';
 
@@ -331,4 +334,66 @@ test('a server whose connect is its own keeps its message handler: every message
   assert.equal((built!.transport as HardenedStdioTransport).dispatchesDirectly, false);
   assert.deepEqual(seen, ['initialize', 'notifications/initialized', 'tools/call']);
   await handle.close();
+});
+
+test("toolwright's tools/call is answered without the SDK's _onrequest; every other request still goes through it", async () => {
+  const stdin = new PassThrough();
+  const stdout = new LineStdout();
+  let server: Server | undefined;
+  const handle = await connectStdio(
+    () => (server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools([]), { transport: 'stdio' })),
+    { stdin, stdout, handleSignals: false, exitProcess: false, guardStdout: false, log: () => undefined },
+  );
+  const send = (message: unknown): void => void stdin.write(`${JSON.stringify(message)}\n`);
+  send(INITIALIZE);
+  await stdout.next();
+  // Bound at the first message: what reaches _onrequest from now on is recorded.
+  const viaOnRequest: string[] = [];
+  const sdk = server as unknown as { _onrequest(message: JSONRPCMessage, extra?: object): void };
+  const onRequest = sdk._onrequest.bind(sdk);
+  sdk._onrequest = (message, extra) => {
+    viaOnRequest.push((message as { method: string }).method);
+    onRequest(message, extra);
+  };
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'fast' } } });
+  assert.equal(await stdout.next(), '{"result":{"content":[{"type":"text","text":"fast"}]},"jsonrpc":"2.0","id":2}');
+  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {}, _meta: { trace: 'x' } } });
+  assert.equal(await stdout.next(), '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: nope"}}');
+  send({ jsonrpc: '2.0', id: 4, method: 'ping' });
+  assert.equal(await stdout.next(), '{"result":{},"jsonrpc":"2.0","id":4}');
+  send({ jsonrpc: '2.0', id: 5, method: 'tools/list' });
+  assert.match(await stdout.next(), /^\{"result":\{"tools":\[\{"name":"echo",/);
+  assert.deepEqual(viaOnRequest, ['ping', 'tools/list']);
+  await handle.close();
+});
+
+test('the tools/call answerer leaves to _onrequest what toolwright does not answer the 2025 way', async () => {
+  const sent: JSONRPCMessage[] = [];
+  const send = async (message: JSONRPCMessage): Promise<void> => void sent.push(message);
+  const server = createServer({ name: 'speed', version: '1.0.0' }, sessionTools([]), { transport: 'stdio' });
+  const answer = toolCallAnswererOf(server, send)!;
+  assert.equal(typeof answer, 'function');
+  const call = (id: number, params: Record<string, unknown>): boolean =>
+    answer({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, ...params } });
+  // A 2026-07-28 envelope key in _meta, or an input-round retry, is the SDK's to lift.
+  assert.equal(call(1, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }), false);
+  assert.equal(call(2, { requestState: 'abc' }), false);
+  assert.equal(call(3, { inputResponses: {} }), false);
+  assert.equal(answer({ jsonrpc: '2.0', id: 4, method: 'tools/list' }), false);
+  assert.equal(call(5, { _meta: { progressToken: 't' } }), true);
+  // A tools/call handler registered with the SDK answers instead of toolwright's fallback.
+  server.setRequestHandler('tools/call', async () => ({ content: [] }));
+  assert.equal(call(6, {}), false);
+  // A server whose _onrequest or buildContext is its own is never answered around them.
+  class OwnContext extends Server {
+    override buildContext(...args: Parameters<Server['buildContext']>): ReturnType<Server['buildContext']> {
+      return super.buildContext(...args);
+    }
+  }
+  assert.equal(toolCallAnswererOf(new OwnContext({ name: 'own', version: '1.0.0' }), send), undefined);
+  assert.equal(toolCallAnswererOf(recordingProtocol([]), send), undefined);
+  // Only the call it took was answered, through the given send.
+  for (let turn = 0; turn < 20 && sent.length === 0; turn++) await nextTurn();
+  assert.deepEqual(sent, [{ result: { content: [{ type: 'text', text: 'x' }] }, jsonrpc: '2.0', id: 5 }]);
 });

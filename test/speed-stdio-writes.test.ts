@@ -3,7 +3,8 @@
  * other requests are in flight and writes them together, in order, in one write when the last is
  * answered or the turn of the event loop ends; a lone answer is written at once; a close flushes
  * what is kept first; a broken stdout rejects what is kept. Over a real stdio child, concurrent
- * calls all get their own answers. About 2 seconds.
+ * calls all get their own answers. A call's notifications go out before its result; ids `1` and
+ * `"1"` are in flight apart; a send never throws. About 2 seconds.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +98,71 @@ test('a stdout that breaks rejects the answers kept, and the transport closes as
   for (const each of kept) await assert.rejects(each, { message: 'stdio output is closed' });
   assert.equal(transport.closeReason, 'stdout-broken');
   assert.deepEqual(stdout.writes, []);
+});
+
+const progress = (id: number): JSONRPCMessage =>
+  ({
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: id, progress: 1, message: `working on ${id}` },
+  }) as JSONRPCMessage;
+
+test("a call's notifications are written before its result, in the same write", async () => {
+  const { stdout, stdin, transport } = await startedWith([1]);
+  // The request is in flight: its notifications are kept for the end of the turn ...
+  const sent = [transport.send(progress(1)), transport.send(progress(1))];
+  assert.deepEqual(stdout.writes, []);
+  // ... and its result, sent in the same turn, follows them in their write, never before it.
+  sent.push(transport.send(response(1)));
+  const notification = `${JSON.stringify(progress(1))}\n`;
+  assert.deepEqual(stdout.writes, [notification + notification + line(1)]);
+  await Promise.all(sent);
+  // A notification of a call still running after the turn ends is written then, and the result on its own.
+  await requestsInFlight(stdin, [2]);
+  await transport.send(progress(2));
+  assert.deepEqual(stdout.writes.slice(1), [`${JSON.stringify(progress(2))}\n`]);
+  await transport.send(response(2));
+  assert.deepEqual(stdout.writes.slice(2), [line(2)]);
+  await transport.close();
+});
+
+test('requests with ids 1 and "1" are in flight apart: answering one leaves the other', async () => {
+  const stdout = new RecordingStdout();
+  const stdin = new PassThrough();
+  const transport = transportOn(stdout, stdin);
+  await transport.start();
+  stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":"1","method":"ping"}\n');
+  await nextTurn();
+  assert.equal(transport.inFlightCount, 2);
+  await transport.send({ jsonrpc: '2.0', id: 1, result: {} } as JSONRPCMessage);
+  assert.equal(transport.inFlightCount, 1);
+  let idle = false;
+  const waited = transport.whenIdle().then(() => (idle = true));
+  await nextTurn();
+  assert.equal(idle, false, 'whenIdle resolved while the request "1" was still in flight');
+  await transport.send({ jsonrpc: '2.0', id: '1', result: {} } as JSONRPCMessage);
+  await waited;
+  assert.equal(transport.inFlightCount, 0);
+  await transport.close();
+});
+
+test('a send whose log throws rejects with that error instead of throwing', async () => {
+  const transport = new HardenedStdioTransport({
+    stdin: new PassThrough(),
+    stdout: new RecordingStdout(),
+    maxLineBytes: 1024,
+    maxMessageBytes: 64,
+    log: () => {
+      throw new Error('log is broken');
+    },
+  });
+  await transport.start();
+  let sent: Promise<void> | undefined;
+  assert.doesNotThrow(() => {
+    sent = transport.send(progress(123456789) as JSONRPCMessage);
+  });
+  await assert.rejects(sent!, { message: 'log is broken' });
+  await transport.close();
 });
 
 test('concurrent calls to a real stdio child all get their own answers', async () => {

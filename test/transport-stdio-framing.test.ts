@@ -14,6 +14,12 @@ test('LineSplitter joins lines across chunks, strips CR and decodes bad UTF-8 to
     { kind: 'line', text: 'de' },
   ]);
   assert.deepEqual(splitter.push(Buffer.from([0xff, 0x0a])), [{ kind: 'line', text: 'f\ufffd' }]);
+  // Only the one CR right before the line break is cut (a line of a lone CR is empty); others are kept.
+  assert.deepEqual(splitter.push(Buffer.from('\u00e9\r\r\n\r\na\rb\n')), [
+    { kind: 'line', text: '\u00e9\r' },
+    { kind: 'line', text: '' },
+    { kind: 'line', text: 'a\rb' },
+  ]);
 });
 
 test('LineSplitter reports one oversize event (a complete or an unfinished line) and then ignores input', () => {
@@ -34,6 +40,8 @@ test('LineSplitter reports one oversize event (a complete or an unfinished line)
 
 test('parseLine classifies every kind of line', () => {
   assert.deepEqual(parseLine(' '), { kind: 'blank' });
+  assert.deepEqual(parseLine(''), { kind: 'blank' });
+  assert.deepEqual(parseLine('\t '), { kind: 'blank' });
   assert.deepEqual(parseLine('{"jsonrpc":"2.0","id":"a","method":"ping"}'), {
     kind: 'message',
     message: { jsonrpc: '2.0', id: 'a', method: 'ping' },

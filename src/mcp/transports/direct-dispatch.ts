@@ -1,5 +1,6 @@
-import { Server, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { Server, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { messageKind } from './jsonrpc-shape.js';
+import { toolCallAnswererOf, type ToolCallAnswerer } from './direct-tool-call.js';
 
 /**
  * The inbound dispatch methods of the SDK's `Protocol` (`Server` inherits them): what its
@@ -43,13 +44,24 @@ export function connectsAsTheSdk(server: object): boolean {
  * with no `onmessage` set before the connect (the SDK's handler would have called it first).
  * Binding does nothing when the protocol lacks any of the three methods (another SDK version) or
  * no handler is installed; and once the transport's `onmessage` is replaced by someone else,
- * messages go to the new handler again.
+ * messages go to the new handler again. Bound with the transport's `send` (a 2025-era
+ * connection), it also answers toolwright's `tools/call` requests itself, as `_onrequest` would
+ * (see `toolCallAnswererOf`).
  */
 export class DirectDispatch {
-  private target: { readonly protocol: ProtocolDispatch; readonly wrapper: MessageHandler } | undefined;
+  private target:
+    | {
+        readonly protocol: ProtocolDispatch;
+        readonly wrapper: MessageHandler;
+        readonly toolCalls: ToolCallAnswerer | undefined;
+      }
+    | undefined;
 
-  /** Dispatches to `protocol` while the transport's handler is still `wrapper` (the one its connect installed). */
-  bind(protocol: object, wrapper: MessageHandler | undefined): void {
+  /**
+   * Dispatches to `protocol` while the transport's handler is still `wrapper` (the one its connect
+   * installed); with `send`, answers the `tools/call` requests `toolCallAnswererOf` takes itself.
+   */
+  bind(protocol: object, wrapper: MessageHandler | undefined, send?: (message: JSONRPCMessage) => Promise<void>): void {
     const candidate = protocol as Partial<ProtocolDispatch>;
     if (
       wrapper === undefined ||
@@ -58,7 +70,8 @@ export class DirectDispatch {
       typeof candidate._onresponse !== 'function'
     )
       return;
-    this.target = { protocol: candidate as ProtocolDispatch, wrapper };
+    const toolCalls = send === undefined ? undefined : toolCallAnswererOf(protocol, send);
+    this.target = { protocol: candidate as ProtocolDispatch, wrapper, toolCalls };
   }
 
   /** Whether messages currently go straight to the protocol, given the transport's handler now. */
@@ -71,8 +84,9 @@ export class DirectDispatch {
     const target = this.target;
     if (target !== undefined && onmessage === target.wrapper) {
       const kind = messageKind(message);
-      if (kind === 'request') target.protocol._onrequest(message, extra);
-      else if (kind === 'notification') target.protocol._onnotification(message, extra);
+      if (kind === 'request') {
+        if (target.toolCalls?.(message as JSONRPCRequest) !== true) target.protocol._onrequest(message, extra);
+      } else if (kind === 'notification') target.protocol._onnotification(message, extra);
       else target.protocol._onresponse(message);
       return;
     }

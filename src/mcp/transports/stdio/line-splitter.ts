@@ -37,7 +37,9 @@ export class LineSplitter {
       const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece], bytes);
       this.pending.length = 0;
       this.pendingBytes = 0;
-      events.push({ kind: 'line', text: line.toString('utf8').replace(/\r$/, '') });
+      // A trailing \r (CRLF framing) is cut from the bytes, before decoding.
+      const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
+      events.push({ kind: 'line', text: line.toString('utf8', 0, end) });
       start = newline + 1;
     }
     if (start < chunk.length) {

@@ -8,6 +8,8 @@ export type ParsedLine =
   | { readonly kind: 'blank' }
   | { readonly kind: 'invalid'; readonly answer: JsonRpcErrorBody };
 
+const BLANK: ParsedLine = { kind: 'blank' };
+
 /** The message answered to a line that is not JSON. */
 export const PARSE_ERROR_MESSAGE = 'Parse error';
 /** The message answered to a JSON array (batches left MCP in 2025-06-18; stdio never took them). */
@@ -26,7 +28,8 @@ export const INVALID_REQUEST_MESSAGE = 'Invalid Request: not a JSON-RPC 2.0 mess
  * `standInForBadResponse`, so the request it replies to fails at once. Nothing here throws.
  */
 export function parseLine(line: string): ParsedLine {
-  if (line.trim() === '') return { kind: 'blank' };
+  // A line that opens an object (every message) is not blank: only others are trimmed to see.
+  if (line.charCodeAt(0) !== 0x7b && line.trim() === '') return BLANK;
   let value: unknown;
   try {
     value = JSON.parse(line);

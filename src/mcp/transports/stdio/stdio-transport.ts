@@ -1,12 +1,15 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
-import { JsonRpcCode, jsonRpcError, requestIdKey, type JsonRpcErrorBody } from '../jsonrpc-error.js';
+import { JsonRpcCode, jsonRpcError, type JsonRpcErrorBody } from '../jsonrpc-error.js';
 import { messageKind } from '../jsonrpc-shape.js';
 import { maxMessageBytesOf, serialiseOutgoing } from '../outgoing.js';
 import { DirectDispatch } from '../direct-dispatch.js';
 import { LineSplitter } from './line-splitter.js';
 import { parseLine } from './parse-line.js';
+
+/** What a write the stream took at once resolves to: one settled promise, shared. */
+const WRITTEN: Promise<void> = Promise.resolve();
 
 /** Why a `HardenedStdioTransport` closed. */
 export type StdioCloseReason = 'eof' | 'stdin-error' | 'stdout-broken' | 'oversize' | 'closed';
@@ -48,7 +51,9 @@ export const SHUTTING_DOWN_MESSAGE = 'Server is shutting down';
  *   `maxMessageBytes` is replaced by one that says why (see `serialiseOutgoing`).
  * - Writes honour back-pressure (a send resolves once the stream accepted or drained the line).
  *   Lines sent while other requests are in flight are written together, in order, in one write
- *   (see `writeLine`).
+ *   (see `writeLine`). The transport itself holds nothing past the turn of the event loop a line
+ *   was sent in; what the stream buffers past its high-water mark is held by the sends, which
+ *   resolve only once it drained (`process.stdout` on a pipe writes synchronously on Linux and macOS).
  * - It counts in-flight requests (received, neither answered nor cancelled), so a shutdown can
  *   drain them: after `beginDrain()` new requests are answered `-32000 Server is shutting down`,
  *   while notifications (cancellations) and responses (answers to elicitation or sampling) still
@@ -74,7 +79,8 @@ export class HardenedStdioTransport implements Transport {
   private readonly log: (message: string) => void;
   private readonly maxMessageBytes: number;
   private readonly onClosed: (() => void) | undefined;
-  private readonly inFlight = new Map<string, number>();
+  /** Requests in flight by id (a `Map` keeps `1` and `"1"` apart), with how many share the id. */
+  private readonly inFlight = new Map<RequestId, number>();
   private readonly idleWaiters = new Set<() => void>();
   private readonly drainWaiters = new Set<() => void>();
   private started = false;
@@ -84,9 +90,8 @@ export class HardenedStdioTransport implements Transport {
   private held: JSONRPCMessage[] | undefined;
   /** Where messages go without the SDK's classification (see `dispatchDirectlyTo`). */
   private readonly direct = new DirectDispatch();
-  /** Lines kept to be written together (see `writeLine`), and their senders. */
-  private batch:
-    { text: string; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> } | undefined;
+  /** Lines kept to be written together (see `writeLine`), and the one promise their sends share. */
+  private batch: KeptLines | undefined;
 
   constructor(options: HardenedStdioTransportOptions) {
     this.stdin = options.stdin;
@@ -126,19 +131,27 @@ export class HardenedStdioTransport implements Transport {
    * tool result or a `-32603` error saying why, logged), so the request is still answered once;
    * a request or notification is not written and the send rejects with the reason.
    */
-  async send(message: JSONRPCMessage): Promise<void> {
-    const outgoing = serialiseOutgoing(message, this.maxMessageBytes);
-    if (outgoing.kind === 'drop') {
-      this.log(outgoing.why);
-      throw new Error(outgoing.why);
+  send(message: JSONRPCMessage): Promise<void> {
+    try {
+      const outgoing = serialiseOutgoing(message, this.maxMessageBytes);
+      if (outgoing.kind === 'drop') {
+        this.log(outgoing.why);
+        return Promise.reject(new Error(outgoing.why));
+      }
+      if (messageKind(message) === 'response') {
+        const id = (message as { id?: RequestId }).id;
+        if (id !== undefined) this.untrack(id);
+        if (outgoing.replaced !== undefined) this.log(`request ${JSON.stringify(id)}: ${outgoing.replaced}`);
+      }
+      return this.writeLine(outgoing.json);
+    } catch (error) {
+      // A throwing `log` rejects the send, as it would from an async function.
+      return Promise.reject(error);
     }
-    if (messageKind(message) === 'response') {
-      const id = (message as { id?: RequestId }).id;
-      if (id !== undefined) this.untrack(id);
-      if (outgoing.replaced !== undefined) this.log(`request ${JSON.stringify(id)}: ${outgoing.replaced}`);
-    }
-    await this.writeLine(outgoing.json);
   }
+
+  /** `send`, bound: how answers made without the SDK's `_onrequest` go out (see `dispatchDirectlyTo`). */
+  private readonly sendLine = (message: JSONRPCMessage): Promise<void> => this.send(message);
 
   async close(): Promise<void> {
     this.finish('closed');
@@ -206,7 +219,7 @@ export class HardenedStdioTransport implements Transport {
    * is replaced by someone else, messages go to the new handler again.
    */
   dispatchDirectlyTo(protocol: object): void {
-    this.direct.bind(protocol, this.onmessage as ((message: JSONRPCMessage) => void) | undefined);
+    this.direct.bind(protocol, this.onmessage as ((message: JSONRPCMessage) => void) | undefined, this.sendLine);
   }
 
   /** Whether messages currently go straight to a protocol (see `dispatchDirectlyTo`). */
@@ -273,21 +286,21 @@ export class HardenedStdioTransport implements Transport {
     if (this.outputBroken || (this.closed && this.closeReason !== 'oversize'))
       return Promise.reject(new Error('stdio output is closed'));
     if (this.batch === undefined && this.inFlight.size === 0) return this.writeNow(json + '\n');
-    if (this.batch === undefined) setImmediate(this.endTurn);
-    const batch = (this.batch ??= { text: '', waiters: [] });
-    const kept = new Promise<void>((resolve, reject) => {
-      batch.text += json + '\n';
-      batch.waiters.push({ resolve, reject });
-    });
+    let batch = this.batch;
+    if (batch === undefined) {
+      batch = this.batch = keptLines();
+      setImmediate(this.endTurn);
+    }
+    batch.text += json + '\n';
     if (this.inFlight.size === 0) this.flushBatch();
-    return kept;
+    return batch.written;
   }
 
   private readonly endTurn = (): void => {
     this.flushBatch();
   };
 
-  /** Writes the lines kept in this turn, if any, in one write. */
+  /** Writes the lines kept in this turn, if any, in one write, and settles their shared promise with it. */
   private flushBatch(): void {
     const batch = this.batch;
     if (batch === undefined) return;
@@ -296,26 +309,23 @@ export class HardenedStdioTransport implements Transport {
       this.outputBroken || (this.closed && this.closeReason !== 'oversize')
         ? Promise.reject(new Error('stdio output is closed'))
         : this.writeNow(batch.text);
-    written.then(
-      () => batch.waiters.forEach((waiter) => waiter.resolve()),
-      (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
-    );
+    written.then(batch.resolve, batch.reject);
   }
 
+  /**
+   * Writes `text` now. Resolves at once when the stream took it (one promise shared by every such
+   * write), else once the stream drained; rejects with `stdio output is closed` when the write throws.
+   */
   private writeNow(text: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let accepted: boolean;
-      try {
-        accepted = this.rawWrite(text);
-      } catch (error) {
-        this.onStdoutError(error instanceof Error ? error : new Error(String(error)));
-        reject(new Error('stdio output is closed'));
-        return;
-      }
-      if (accepted) {
-        resolve();
-        return;
-      }
+    let accepted: boolean;
+    try {
+      accepted = this.rawWrite(text);
+    } catch (error) {
+      this.onStdoutError(error instanceof Error ? error : new Error(String(error)));
+      return Promise.reject(new Error('stdio output is closed'));
+    }
+    if (accepted) return WRITTEN;
+    return new Promise((resolve) => {
       const done = (): void => {
         this.drainWaiters.delete(done);
         this.stdout.off('drain', done);
@@ -327,17 +337,15 @@ export class HardenedStdioTransport implements Transport {
   }
 
   private track(id: RequestId): void {
-    const key = requestIdKey(id);
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+    this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
   }
 
   private untrack(id: RequestId): void {
-    const key = requestIdKey(id);
-    const count = this.inFlight.get(key);
+    const count = this.inFlight.get(id);
     if (count === undefined) return;
-    if (count > 1) this.inFlight.set(key, count - 1);
-    else this.inFlight.delete(key);
-    if (this.inFlight.size === 0) this.releaseIdleWaiters();
+    if (count > 1) this.inFlight.set(id, count - 1);
+    else this.inFlight.delete(id);
+    if (this.inFlight.size === 0 && this.idleWaiters.size > 0) this.releaseIdleWaiters();
   }
 
   private releaseIdleWaiters(): void {
@@ -369,4 +377,22 @@ export class HardenedStdioTransport implements Transport {
       this.onClosed?.();
     }
   }
+}
+
+/** Lines kept to be written together: their text, and the promise of the write that will carry them. */
+interface KeptLines {
+  text: string;
+  readonly written: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+function keptLines(): KeptLines {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const written = new Promise<void>((settle, fail) => {
+    resolve = settle;
+    reject = fail;
+  });
+  return { text: '', written, resolve, reject };
 }
