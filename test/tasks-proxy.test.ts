@@ -8,7 +8,7 @@ import { createProxy, serveHttp, type Proxy, type ProxyOptions, type ProxyUpstre
 import { MemoryTaskStore } from '../src/runtime/index.js';
 import { raceTimeout } from '../src/util/timeout.js';
 import { devAuth, devBearer } from './support/dev-auth.js';
-import { modernRequest } from './support/modern-http.js';
+import { modernRequest, TASKS_CAPABILITY } from './support/modern-http.js';
 import { taskTools } from './support/task-tools.js';
 import { closeAll, CountedIdTaskStore, legacyFront } from './support/task-upstreams.js';
 
@@ -26,6 +26,10 @@ const HOST = { host: '127.0.0.1', port: 0 } as const;
 const RELATED = 'io.modelcontextprotocol/related-task';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const STOPPED = 'the server stopped before the task finished';
+/** A task's result is read within 5 s, else the SDK's request fails with a timeout. */
+const WITHIN_5_S = { timeout: 5_000 };
+/** The form a question without a schema asks for. */
+const EMPTY_FORM = { type: 'object', properties: {} };
 
 const cleanups: Array<{ readonly what: string; readonly run: () => Promise<unknown> }> = [];
 after(() => closeAll(cleanups));
@@ -103,7 +107,7 @@ test("proxy: a 2025-11-25 upstream task tool is the proxy's task tool: the whole
   await upstream.task(1, 'working');
   assert.equal((await client.experimental.tasks.getTask(taskId)).status, 'working');
   upstream.fixture.release('p1');
-  assert.deepEqual(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema), {
+  assert.deepEqual(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, WITHIN_5_S), {
     content: [{ type: 'text', text: 'finished p1' }],
     _meta: { [RELATED]: { taskId } },
   });
@@ -174,7 +178,7 @@ test('proxy: two upstreams whose task ids collide (task-1 each) are never confus
   assert.equal(client.getProtocolEra(), 'legacy');
   const ANY = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };
   const send = (method: string, params: Record<string, unknown>) =>
-    client.request({ method, params } as never, ANY as never) as Promise<Record<string, unknown>>;
+    client.request({ method, params } as never, ANY as never, WITHIN_5_S as never) as Promise<Record<string, unknown>>;
   const start = async (name: string, label: string) =>
     ((await send('tools/call', { name, arguments: { label }, task: {} })).task as { taskId: string }).taskId;
   const onA = await start('a.job', 'x');
@@ -217,23 +221,54 @@ test('proxy: a downstream task belongs to its principal; another gets "not found
   assert.deepEqual((await modernRequest(http.url, 'tasks/get', { taskId }, undefined, as('bob'))).error, notFound);
 });
 
-test('proxy: a question the upstream task asks reaches a 2025 client under the proxy task, input_required meanwhile', async () => {
-  const upstream = await taskUpstream('asking-up', 'legacy');
+for (const era of ['legacy', 'modern'] as const)
+  test(`proxy: a question a ${era === 'legacy' ? '2025-11-25' : '2026-07-28'} upstream task asks reaches a 2025 client under the proxy task`, async () => {
+    const upstream = await taskUpstream(`asking-${era}-up`, era);
+    const { http } = await proxyOf([{ name: 'up', url: upstream.url }]);
+    const seen: Array<{ related: unknown; status: string }> = [];
+    let taskId = '';
+    const client = await legacyClient(http.url, async (request) => {
+      const params = (request as { params: { _meta?: Record<string, unknown> } }).params;
+      seen.push({ related: params._meta?.[RELATED], status: (await client.experimental.tasks.getTask(taskId)).status });
+      return { action: 'accept', content: {} };
+    });
+    taskId = (await startTask(client, 'ask', {})).task.taskId;
+    assert.deepEqual(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, WITHIN_5_S), {
+      content: [{ type: 'text', text: 'the user said accept' }],
+      _meta: { [RELATED]: { taskId } },
+    });
+    // The question names the proxy's task, never the upstream's task-1.
+    assert.deepEqual(seen, [{ related: { taskId }, status: 'input_required' }]);
+    assert.equal((await upstream.store.read('task-1'))?.status, 'completed');
+  });
+
+test('proxy: a 2026-07-28 client answers the question of a 2026-07-28 upstream task with tasks/update on the proxy', async () => {
+  const upstream = await taskUpstream('updating-up', 'modern');
   const { http } = await proxyOf([{ name: 'up', url: upstream.url }]);
-  const seen: Array<{ related: unknown; status: string }> = [];
-  let taskId = '';
-  const client = await legacyClient(http.url, async (request) => {
-    const params = (request as { params: { _meta?: Record<string, unknown> } }).params;
-    seen.push({ related: params._meta?.[RELATED], status: (await client.experimental.tasks.getTask(taskId)).status });
-    return { action: 'accept', content: {} };
+  const capabilities = { ...TASKS_CAPABILITY, elicitation: { form: {} } };
+  const send = (method: string, params: Record<string, unknown>) =>
+    modernRequest(http.url, method, params, capabilities);
+  const taskId = String((await send('tools/call', { name: 'ask', arguments: {} })).result!.taskId);
+  const asking = await pollUntil(
+    'the proxy task asking',
+    async () => (await send('tasks/get', { taskId })).result!,
+    (now) => now.status === 'input_required',
+  );
+  assert.deepEqual(asking.inputRequests, {
+    elicit_1: {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: 'Go on?', requestedSchema: EMPTY_FORM },
+    },
   });
-  taskId = (await startTask(client, 'ask', {})).task.taskId;
-  assert.deepEqual(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema), {
-    content: [{ type: 'text', text: 'the user said accept' }],
-    _meta: { [RELATED]: { taskId } },
-  });
-  // The question names the proxy's task, never the upstream's task-1.
-  assert.deepEqual(seen, [{ related: { taskId }, status: 'input_required' }]);
+  assert.equal((await upstream.store.read('task-1'))?.status, 'input_required');
+  const update = await send('tasks/update', { taskId, inputResponses: { elicit_1: { action: 'decline' } } });
+  assert.deepEqual(update.result, { resultType: 'complete' });
+  const done = await pollUntil(
+    'the proxy task completing',
+    async () => (await send('tasks/get', { taskId })).result!,
+    (now) => now.status === 'completed',
+  );
+  assert.deepEqual(done.result, { content: [{ type: 'text', text: 'the user said decline' }] });
   assert.equal((await upstream.store.read('task-1'))?.status, 'completed');
 });
 
@@ -254,7 +289,7 @@ test('proxy: questions of two upstream tasks in flight at once each reach the cl
   const first = (await startTask(client, 'ask', {})).task.taskId;
   const second = (await startTask(client, 'ask', {})).task.taskId;
   const results = await Promise.all(
-    [first, second].map((taskId) => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)),
+    [first, second].map((taskId) => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, WITHIN_5_S)),
   );
   assert.deepEqual(
     results.map((result) => result.content),

@@ -262,7 +262,10 @@ async function callUpstream(
     const call = !asTask
       ? callToolOn
       : modern
-        ? callAsModernUpstreamTask
+        ? (on: McpClientLike, sent: Record<string, unknown>, options: ClientRequestOptions) =>
+            callAsModernUpstreamTask(on, sent, options, (question) =>
+              upstream.taskQuestionFor(context, listedName, question),
+            )
         : (on: McpClientLike, sent: Record<string, unknown>, options: ClientRequestOptions) =>
             callAsUpstreamTask(on, sent, options, (taskId) => upstream.trackTask(taskId, context, listedName));
     try {
@@ -270,7 +273,9 @@ async function callUpstream(
     } catch (err) {
       // A 2026-07-28 server that runs a tool only as a task, though its listing did not say so.
       if (!modern || asTask || !requiresTasksExtension(err)) throw err;
-      raw = await callAsModernUpstreamTask(client, params, requestOptions);
+      raw = await callAsModernUpstreamTask(client, params, requestOptions, (question) =>
+        upstream.taskQuestionFor(context, listedName, question),
+      );
     }
     traced.answered(raw);
   } catch (err) {

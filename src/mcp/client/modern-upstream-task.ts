@@ -80,6 +80,42 @@ function declaringTasks(client: McpClientLike, meta: unknown): Record<string, un
   };
 }
 
+/**
+ * Answers one question an upstream task asks (`{method, params}` of its `inputRequests`): the
+ * answer as the method's result (an `ElicitResult` for `elicitation/create`), or `undefined` when
+ * nobody can answer it (the question stays open).
+ */
+export type UpstreamQuestionAnswerer = (question: {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}) => Promise<Record<string, unknown> | undefined>;
+
+/**
+ * Answers the open questions of `task` not asked before (each key once: a task never reuses one),
+ * all at once, and sends the answers given in one `tasks/update` (`send`).
+ */
+async function answerQuestions(
+  task: ModernWireTask,
+  asked: Set<string>,
+  answer: UpstreamQuestionAnswerer,
+  send: (inputResponses: Record<string, unknown>) => Promise<unknown>,
+): Promise<void> {
+  const open = isJsonObject(task.inputRequests) ? Object.entries(task.inputRequests) : [];
+  const fresh = open.filter(([key, question]) => !asked.has(key) && isJsonObject(question));
+  if (fresh.length === 0) return;
+  for (const [key] of fresh) asked.add(key);
+  const answers = await Promise.all(
+    fresh.map(async ([key, question]) => {
+      const { method, params } = question as { method?: unknown; params?: unknown };
+      const given =
+        typeof method === 'string' ? await answer({ method, params: isJsonObject(params) ? params : {} }) : undefined;
+      return [key, given] as const;
+    }),
+  );
+  const inputResponses = Object.fromEntries(answers.filter(([, given]) => given !== undefined));
+  if (Object.keys(inputResponses).length > 0) await send(inputResponses);
+}
+
 interface ModernWireTask {
   readonly taskId: string;
   readonly status: string;
@@ -87,6 +123,7 @@ interface ModernWireTask {
   readonly pollIntervalMs?: number;
   readonly result?: unknown;
   readonly error?: { readonly message?: unknown };
+  readonly inputRequests?: unknown;
 }
 
 /**
@@ -100,13 +137,16 @@ interface ModernWireTask {
  * effort, waiting at most 1,000 ms for its answer) and stops waiting (also while the creating
  * call is in flight: see `createUpstreamTask`); `options.timeout` bounds the whole wait (the
  * host's time limit), past which the task is cancelled too and this rejects with a `-32001`
- * timeout, as a plain call's does. A task that waits for input (`input_required`) is polled on: the questions it
- * carries are not answered (`tasks/update` is not sent), so it ends by its server's rules.
+ * timeout, as a plain call's does. A task that waits for input (`input_required`) has its open
+ * `inputRequests` answered by `answerQuestion`, each key once, all at once, and the answers sent
+ * in one `tasks/update`; a question it cannot answer stays open (the task waits, bounded by the
+ * time limit and its TTL).
  */
 export async function callAsModernUpstreamTask(
   client: McpClientLike,
   params: Record<string, unknown>,
   options: ClientRequestOptions,
+  answerQuestion: UpstreamQuestionAnswerer = async () => undefined,
 ): Promise<unknown> {
   const deadline = Date.now() + (options.timeout ?? Number.MAX_SAFE_INTEGER);
   const signal = options.signal;
@@ -140,12 +180,17 @@ export async function callAsModernUpstreamTask(
   const taskId = created.taskId;
   const cancel = () => cancelUpstreamTask(client, { taskId, _meta: meta });
   let task = created as unknown as ModernWireTask;
+  const asked = new Set<string>();
   try {
     while (task.status === 'working' || task.status === 'input_required') {
       if (Date.now() >= deadline) throw Object.assign(new Error('Request timed out'), { code: -32001 });
       await pause(Math.max(10, Math.min(task.pollIntervalMs ?? 1_000, deadline - Date.now())), signal);
       if (signal?.aborted) throw abortReasonOf(signal);
       task = (await request('tasks/get', { taskId, _meta: meta })) as unknown as ModernWireTask;
+      if (task.status === 'input_required')
+        await answerQuestions(task, asked, answerQuestion, (inputResponses) =>
+          request('tasks/update', { taskId, inputResponses, _meta: meta }),
+        );
     }
   } catch (err) {
     await cancel();

@@ -79,7 +79,6 @@ export class Upstream {
    * when nobody can be asked.
    */
   async elicitationFor(params: ElicitParams): Promise<Record<string, unknown>> {
-    const question = questionOf(params);
     const meta = isJsonObject(params._meta) ? params._meta[RELATED_TASK_META] : undefined;
     const related = isJsonObject(meta) && typeof meta.taskId === 'string' ? this.tasks.get(meta.taskId) : undefined;
     const only =
@@ -88,10 +87,33 @@ export class Upstream {
         : this.inflight.size === 1
           ? [...this.inflight.entries()][0]
           : undefined;
+    return this.ask(params, only?.[0], only?.[1]);
+  }
+
+  /**
+   * Answers one question of a 2026-07-28 upstream task the call `ctx` runs (an entry of its
+   * `inputRequests`): an `elicitation/create` as `elicitationFor` answers it (the host's elicitor
+   * when configured, else the call's `ctx.elicit`); any other method (sampling, roots) is left
+   * unanswered (`undefined`).
+   */
+  async taskQuestionFor(
+    ctx: CallContext,
+    tool: string,
+    question: { readonly method: string; readonly params: Record<string, unknown> },
+  ): Promise<Record<string, unknown> | undefined> {
+    return question.method === 'elicitation/create' ? this.ask(question.params, ctx, tool) : undefined;
+  }
+
+  /** Asks the host's elicitor, else `ctx`'s `ctx.elicit`, else answers `cancel`; resolves the wire `ElicitResult`. */
+  private async ask(
+    params: ElicitParams,
+    ctx: CallContext | undefined,
+    tool: string | undefined,
+  ): Promise<Record<string, unknown>> {
+    const question = questionOf(params);
     let answer: ElicitAnswer;
-    if (this.hostElicit !== undefined)
-      answer = await this.hostElicit(question, { server: this.server, tool: only?.[1] });
-    else if (only !== undefined) answer = await only[0].elicit(question);
+    if (this.hostElicit !== undefined) answer = await this.hostElicit(question, { server: this.server, tool });
+    else if (ctx !== undefined) answer = await ctx.elicit(question);
     else answer = { action: 'cancel' };
     return answer.action === 'accept' && answer.content !== undefined
       ? { action: 'accept', content: answer.content }
