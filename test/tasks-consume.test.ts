@@ -9,7 +9,7 @@ import { connectTools, serveHttp, type McpClientLike } from '../src/mcp/index.js
 import { Executor } from '../src/runtime/index.js';
 import { modernRequest } from './support/modern-http.js';
 import { taskTools } from './support/task-tools.js';
-import { closeAll, CountedIdTaskStore } from './support/task-upstreams.js';
+import { closeAll, CountedIdTaskStore, pollUntil } from './support/task-upstreams.js';
 
 /*
  * connectTools against a toolwright upstream's task tools in both eras: the 2025-11-25 utility
@@ -24,16 +24,6 @@ const ALLOW = { rules: [{ effect: 'allow' as const, capabilities: ['unclassified
 
 const cleanups: Array<{ readonly what: string; readonly run: () => Promise<unknown> }> = [];
 after(() => closeAll(cleanups));
-
-/** Polls `read` until `done` holds (at most 300 times, 10 ms apart), else fails naming `what`. */
-async function pollUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${what} did not happen within 3 s`);
-}
 
 /** The task tools, served over HTTP with a counted-id store; counts requests by `Mcp-Method`. */
 async function upstream() {

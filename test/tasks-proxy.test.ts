@@ -10,7 +10,7 @@ import { raceTimeout } from '../src/util/timeout.js';
 import { devAuth, devBearer } from './support/dev-auth.js';
 import { modernRequest, TASKS_CAPABILITY } from './support/modern-http.js';
 import { taskTools } from './support/task-tools.js';
-import { closeAll, CountedIdTaskStore, legacyFront } from './support/task-upstreams.js';
+import { closeAll, CountedIdTaskStore, pollUntil, legacyFront } from './support/task-upstreams.js';
 
 /*
  * The proxy passes tasks through: an upstream tool that runs as a task is a task tool of the
@@ -33,16 +33,6 @@ const EMPTY_FORM = { type: 'object', properties: {} };
 
 const cleanups: Array<{ readonly what: string; readonly run: () => Promise<unknown> }> = [];
 after(() => closeAll(cleanups));
-
-/** Polls `read` until `done` holds (at most 300 times, 10 ms apart), else fails naming `what`. */
-async function pollUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${what} did not happen within 3 s`);
-}
 
 /** A toolwright server of the task tools over HTTP, spoken to in `era`, its tasks in a counted-id store. */
 async function taskUpstream(name: string, era: 'legacy' | 'modern') {

@@ -129,3 +129,13 @@ export async function closeAll(
   }
   if (failed.length > 0) throw new Error(`teardown: ${failed.join('; ')}`);
 }
+
+/** Polls `read` until `done` holds (at most 300 times, 10 ms apart), else fails naming `what`. */
+export async function pollUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${what} did not happen within 3 s`);
+}

@@ -4,6 +4,7 @@ import { TASKS_EXTENSION } from '../server/tasks/constants.js';
 import { requestOn, type ClientRequestOptions, type McpClientLike } from './client-like.js';
 import {
   abortReasonOf,
+  boundedRequests,
   cancelUpstreamTask,
   createUpstreamTask,
   remaining,
@@ -148,13 +149,7 @@ export async function callAsModernUpstreamTask(
   options: ClientRequestOptions,
   answerQuestion: UpstreamQuestionAnswerer = async () => undefined,
 ): Promise<unknown> {
-  const deadline = Date.now() + (options.timeout ?? Number.MAX_SAFE_INTEGER);
-  const signal = options.signal;
-  const request = (method: string, body: Record<string, unknown>) =>
-    requestOn(client, method, body, {
-      ...(signal === undefined ? {} : { signal }),
-      timeout: remaining(deadline),
-    }) as Promise<Record<string, unknown>>;
+  const { deadline, signal, request } = boundedRequests(client, options);
   const meta = declaringTasks(client, undefined);
   const taskOf = (answer: Record<string, unknown>) =>
     isJsonObject(answer._meta) ? answer._meta[TASK_ANSWER_META] : undefined;

@@ -54,6 +54,21 @@ export function remaining(deadline: number): number {
   return Math.max(1, Math.min(deadline - Date.now(), 2_147_483_647));
 }
 
+/**
+ * The deadline of a task call (`options.timeout` from now, none without it), its signal, and a
+ * request function bounded by both (each request's timeout is the time left).
+ */
+export function boundedRequests(client: McpClientLike, options: ClientRequestOptions) {
+  const deadline = Date.now() + (options.timeout ?? Number.MAX_SAFE_INTEGER);
+  const signal = options.signal;
+  const request = (method: string, body: Record<string, unknown>) =>
+    requestOn(client, method, body, {
+      ...(signal === undefined ? {} : { signal }),
+      timeout: remaining(deadline),
+    }) as Promise<Record<string, unknown>>;
+  return { deadline, signal, request };
+}
+
 /** The reason of an aborted call, as the task callers throw it. */
 export function abortReasonOf(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('the call was cancelled');
@@ -122,13 +137,7 @@ export async function callAsUpstreamTask(
   options: ClientRequestOptions,
   watch: (taskId: string) => () => void = () => () => {},
 ): Promise<unknown> {
-  const deadline = Date.now() + (options.timeout ?? Number.MAX_SAFE_INTEGER);
-  const signal = options.signal;
-  const request = (method: string, body: Record<string, unknown>) =>
-    requestOn(client, method, body, {
-      ...(signal === undefined ? {} : { signal }),
-      timeout: remaining(deadline),
-    }) as Promise<Record<string, unknown>>;
+  const { deadline, signal, request } = boundedRequests(client, options);
   const taskOf = (answer: Record<string, unknown>) => answer.task as WireTask | undefined;
   const answer = await createUpstreamTask(
     () => requestOn(client, 'tools/call', { ...params, task: {} }, { timeout: remaining(deadline) }),
