@@ -6,7 +6,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { MemoryTaskStore } from '../src/runtime/index.js';
-import { envelope, modernPost, type RawAnswer } from './support/modern-http.js';
+import { modernRequest, TASKS_CAPABILITY, type ModernAnswer } from './support/modern-http.js';
 import { taskTools } from './support/task-tools.js';
 
 /*
@@ -256,28 +256,15 @@ test('2025-11-25 (SDK 2.x client): tools/call with task, tasks/get and tasks/res
   }
 });
 
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const TASKS = TASKS_CAPABILITY;
 
-async function modern(
+function modern(
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = TASKS,
   url = handle.url,
-): Promise<{ result?: Record<string, unknown>; error?: Record<string, unknown>; status: number }> {
-  const headers: Record<string, string> = typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {};
-  const answer: RawAnswer = await modernPost(
-    url,
-    { id: 1, method, params },
-    envelope(capabilities),
-    undefined,
-    headers,
-  );
-  const message = answer.messages[0] as { result?: Record<string, unknown>; error?: Record<string, unknown> };
-  if (message.result !== undefined) {
-    const { _meta: _info, ...rest } = message.result;
-    return { result: rest, status: answer.status };
-  }
-  return { error: message.error!, status: answer.status };
+): Promise<ModernAnswer> {
+  return modernRequest(url, method, params, capabilities);
 }
 
 test('2026-07-28 (raw): the server creates the task, tasks/get inlines the result, cancel acks, removed methods are -32601', async () => {

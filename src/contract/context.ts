@@ -14,6 +14,12 @@ export interface Call {
    * first key; every other call gets a fresh one. Absent when the host mints none.
    */
   readonly idempotencyKey?: string;
+  /**
+   * The id of the MCP task this call runs as, when a server runs it as one (a task-augmented
+   * `tools/call`); absent for a plain call. A consumed tool reads it to call its upstream as a
+   * task too.
+   */
+  readonly taskId?: string;
 }
 
 /**

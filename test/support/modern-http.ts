@@ -84,3 +84,39 @@ export function withoutServerInfo(result: Record<string, unknown>): Record<strin
   const { 'io.modelcontextprotocol/serverInfo': _info, ...meta } = _meta;
   return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta };
 }
+
+/** The client capabilities that declare the 2026-07-28 tasks extension. */
+export const TASKS_CAPABILITY = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+/** One JSON-RPC answer of `modernRequest`: the result (without its `_meta`) or the error, and the HTTP status. */
+export interface ModernAnswer {
+  readonly result?: Record<string, unknown>;
+  readonly error?: Record<string, unknown>;
+  readonly status: number;
+}
+
+/**
+ * Sends one raw 2026-07-28 request to `url` declaring `capabilities` (the tasks extension by
+ * default), with `Mcp-Name` set to a `taskId` param and `extraHeaders` (e.g. `authorization`),
+ * and answers its first message: the result without `_meta` (the SDK's server identity), or the
+ * error.
+ */
+export async function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = TASKS_CAPABILITY,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<ModernAnswer> {
+  const headers: Record<string, string> = {
+    ...(typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}),
+    ...extraHeaders,
+  };
+  const answer = await modernPost(url, { id: 1, method, params }, envelope(capabilities), undefined, headers);
+  const message = answer.messages[0] as { result?: Record<string, unknown>; error?: Record<string, unknown> };
+  if (message.result !== undefined) {
+    const { _meta: _info, ...rest } = message.result;
+    return { result: rest, status: answer.status };
+  }
+  return { error: message.error!, status: answer.status };
+}

@@ -90,8 +90,15 @@ const CONNECT_TOOLS_KEYS = optionKeys<ConsumeOptions>()(...CONSUME);
  * else but an object refused with `invalid arguments: the arguments must be a JSON object`),
  * turns progress into `ctx.update` (`details` `{progress, total?, message}`), sends
  * `notifications/cancelled` when the call's signal fires, and ends with `timeoutMs` when set.
- * Failures: a server `isError` result throws a `ToolError` with the server's text; a transport
- * failure throws `mcp server "<server>": tool "<tool>": <reason>`.
+ * A tool its server runs only as a task (`required`), and one it may run as a task
+ * (`optional`) when the call runs as a task itself (`ctx.call.taskId`, a proxy), is called as a
+ * task and polled at the server's interval: the 2025-11-25 utility (`callAsUpstreamTask`) or,
+ * with a 2.x client in the 2026-07-28 era, the extension (`callAsModernUpstreamTask`; a plain
+ * call refused `-32021` for want of the extension is made again as a task); the call's signal
+ * and `timeoutMs` cancel the upstream task. Failures: a server `isError` result throws a
+ * `ToolError` with the server's text; a transport failure throws `mcp server "<server>": tool
+ * "<tool>": <reason>`, an upstream task that ends failed or cancelled `mcp server "<server>":
+ * tool "<tool>": the upstream task <id> ended <status>: <message>`.
  *
  * Throws, before returning any tool, on an unknown option (`connectTools: unknown option "x"
  * (known options: ...)`), on a listing problem (see `listToolsOf`), on a name that

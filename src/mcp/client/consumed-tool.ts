@@ -24,8 +24,10 @@ import { IDEMPOTENCY_KEY_META, RECORD_META_KEY } from '../server/constants.js';
 import { withListedDefinition } from '../server/listed-definition.js';
 import { withForwardedMeta } from '../server/result-meta.js';
 import { projectResult } from './bounded-output.js';
-import { callToolOn, isV2Client } from './client-like.js';
-import { callAsUpstreamTask, upstreamRequiresTask } from './upstream-task.js';
+import { callToolOn, isV2Client, type ClientRequestOptions, type McpClientLike } from './client-like.js';
+import { callAsUpstreamTask, upstreamTaskClaim, upstreamTaskSupport } from './upstream-task.js';
+import { callAsModernUpstreamTask } from './modern-upstream-task.js';
+import { TASKS_EXTENSION } from '../server/tasks/constants.js';
 import { startUpstreamSpan, type UpstreamSpan } from './upstream-span.js';
 import type { RemoteFactsAnswer } from './facts-batcher.js';
 import { claimsOf, executionOf } from './execution.js';
@@ -80,8 +82,11 @@ export function consumedToolInfo(tool: ContractTool): ConsumedToolInfo | undefin
  * annotations' title; its annotations are read as MCP defines them (`annotationsOfListed`). It
  * requires its permission as a capability (`unclassified` for `""`) on the subject of its listed
  * name, checked by `plan.policy` before every call (with a `null` policy the tool states the
- * requirement and the host checks it). When served again it is listed with the
- * server's definition unchanged (`withListedDefinition`).
+ * requirement and the host checks it). A tool its server runs as a task takes the task claim of
+ * its listing (`upstreamTaskClaim`), so a server that serves it again runs its calls as tasks of
+ * its own. When served again it is listed with the server's definition unchanged
+ * (`withListedDefinition`), but for `execution.taskSupport` added to a task tool listed without
+ * `execution` (a 2026-07-28 listing, which never has it).
  */
 export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): ContractTool {
   const listed = plan.listed;
@@ -114,6 +119,8 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
   if (annotations !== undefined) tool.annotations = annotations;
   Object.assign(tool, executionOf(plan.executionMode, plan.permission, claims));
   if (plan.timeoutMs !== undefined) tool.timeoutMs = plan.timeoutMs;
+  const task = upstreamTaskClaim(listed);
+  if (task !== undefined) tool.task = task;
   if (claims?.facts === true)
     tool.facts = (args: JsonObject, ctx?: CallContext) => askFacts(upstream, listedName, args, ctx);
   if (claims?.replay === true || claims?.facts === true)
@@ -123,7 +130,12 @@ export function consumedTool(upstream: Upstream, plan: ConsumedToolPlan): Contra
     value: Object.freeze({ server: upstream.server, listedName, permission: plan.permission, definition }),
     enumerable: true,
   });
-  withListedDefinition(tool as unknown as ContractTool, definition);
+  // A task tool listed without `execution` (a 2026-07-28 listing) is served with the claim it now has.
+  const served =
+    task === undefined || listed.execution !== undefined
+      ? definition
+      : (deepFreeze({ ...structuredClone(listed), execution: { taskSupport: task.support } }) as unknown as McpTool);
+  withListedDefinition(tool as unknown as ContractTool, served);
   // Its server validates the arguments: the call core must not (a schema in any dialect, or one
   // toolwright cannot compile, is served and called as given), so it runs the tool as it is.
   const consumed = tool as unknown as ContractTool;
@@ -229,10 +241,12 @@ async function callUpstream(
       traced.meta === undefined
         ? { name: listedName, arguments: sent }
         : { name: listedName, arguments: sent, _meta: traced.meta };
-    // A tool the server runs only as a task (2025-11-25) is called as one and polled; the 2.x
-    // client refuses tasks/* in the 2026-07-28 era, where the server decides for itself.
-    const asTask = upstreamRequiresTask(plan.listed) && (!isV2Client(client) || client.getProtocolEra?.() !== 'modern');
-    raw = await (asTask ? callAsUpstreamTask : callToolOn)(client, params, {
+    // A tool the server runs only as a task is called as one and polled; so is one that may run
+    // as a task when this call runs as a task itself (a proxy serving it as a task tool).
+    const support = upstreamTaskSupport(plan.listed);
+    const asTask = support === 'required' || (support === 'optional' && context.call.taskId !== undefined);
+    const modern = isV2Client(client) && client.getProtocolEra?.() === 'modern';
+    const requestOptions: ClientRequestOptions = {
       signal: context.signal,
       timeout: plan.timeoutMs ?? MAX_TIMEOUT_MS,
       onprogress: (progress) => {
@@ -244,7 +258,25 @@ async function callUpstream(
         if (typeof progress.total === 'number') details.total = progress.total;
         context.update({ content: message === '' ? [] : [text(message)], details });
       },
-    });
+    };
+    const call = !asTask
+      ? callToolOn
+      : modern
+        ? (on: McpClientLike, sent: Record<string, unknown>, options: ClientRequestOptions) =>
+            callAsModernUpstreamTask(on, sent, options, (question) =>
+              upstream.taskQuestionFor(context, listedName, question),
+            )
+        : (on: McpClientLike, sent: Record<string, unknown>, options: ClientRequestOptions) =>
+            callAsUpstreamTask(on, sent, options, (taskId) => upstream.trackTask(taskId, context, listedName));
+    try {
+      raw = await call(client, params, requestOptions);
+    } catch (err) {
+      // A 2026-07-28 server that runs a tool only as a task, though its listing did not say so.
+      if (!modern || asTask || !requiresTasksExtension(err)) throw err;
+      raw = await callAsModernUpstreamTask(client, params, requestOptions, (question) =>
+        upstream.taskQuestionFor(context, listedName, question),
+      );
+    }
     traced.answered(raw);
   } catch (err) {
     traced?.failed(err);
@@ -262,6 +294,14 @@ async function callUpstream(
     untrack();
   }
   return resultOf(raw, plan.maxLLMChars);
+}
+
+/** True for a 2026-07-28 `-32021` refusal naming the tasks extension as the capability it needs. */
+function requiresTasksExtension(err: unknown): boolean {
+  const fault = typeof err === 'object' && err !== null ? (err as { code?: unknown; data?: unknown }) : {};
+  const required = isJsonObject(fault.data) ? fault.data.requiredCapabilities : undefined;
+  const extensions = isJsonObject(required) ? required.extensions : undefined;
+  return fault.code === -32021 && isJsonObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
 }
 
 /** True for a request timeout of either SDK line (1.x: -32001; 2.x: `REQUEST_TIMEOUT`). */

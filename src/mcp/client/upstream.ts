@@ -1,6 +1,7 @@
 import type { CallContext, ElicitAnswer, Elicitation } from '../../contract/index.js';
 import { isJsonObject } from '../../contract/index.js';
 import { FACTS_CAPABILITY } from '../server/constants.js';
+import { RELATED_TASK_META } from '../server/tasks/constants.js';
 import { onElicitation, type ElicitParams, type McpClientLike } from './client-like.js';
 import { FactsBatcher } from './facts-batcher.js';
 
@@ -18,6 +19,8 @@ export type HostElicitor = (
 export class Upstream {
   private batchers = new WeakMap<object, FactsBatcher>();
   private readonly inflight = new Map<CallContext, string>();
+  /** The calls in flight that run as upstream tasks, by the upstream's task id. */
+  private readonly tasks = new Map<string, { readonly ctx: CallContext; readonly tool: string }>();
   private readonly wired = new WeakSet<object>();
 
   constructor(
@@ -60,20 +63,57 @@ export class Upstream {
     return () => void this.inflight.delete(ctx);
   }
 
+  /** Marks the call `ctx` as the one that runs the upstream task `taskId`, until the returned function is called. */
+  trackTask(taskId: string, ctx: CallContext, tool: string): () => void {
+    this.tasks.set(taskId, { ctx, tool });
+    return () => void this.tasks.delete(taskId);
+  }
+
   /**
    * Answers one `elicitation/create` from the server. The host's elicitor, when configured,
-   * answers every question. Otherwise the question goes to the context of the call in flight
-   * (its `ctx.elicit`: the executor's host elicitor, or the client of a proxy) when exactly one
-   * call of this server is in flight; with none or several (the 2025 protocol does not say which
-   * call a question belongs to) it is answered `cancel`, as when nobody can be asked.
+   * answers every question. Otherwise the question goes to the context of its call (its
+   * `ctx.elicit`: the executor's host elicitor, or the client of a proxy): the call running the
+   * upstream task the question names (`_meta["io.modelcontextprotocol/related-task"]`), else the
+   * call in flight when exactly one call of this server is; with none or several (the 2025
+   * protocol does not say which plain call a question belongs to) it is answered `cancel`, as
+   * when nobody can be asked.
    */
   async elicitationFor(params: ElicitParams): Promise<Record<string, unknown>> {
+    const meta = isJsonObject(params._meta) ? params._meta[RELATED_TASK_META] : undefined;
+    const related = isJsonObject(meta) && typeof meta.taskId === 'string' ? this.tasks.get(meta.taskId) : undefined;
+    const only =
+      related !== undefined
+        ? ([related.ctx, related.tool] as const)
+        : this.inflight.size === 1
+          ? [...this.inflight.entries()][0]
+          : undefined;
+    return this.ask(params, only?.[0], only?.[1]);
+  }
+
+  /**
+   * Answers one question of a 2026-07-28 upstream task the call `ctx` runs (an entry of its
+   * `inputRequests`): an `elicitation/create` as `elicitationFor` answers it (the host's elicitor
+   * when configured, else the call's `ctx.elicit`); any other method (sampling, roots) is left
+   * unanswered (`undefined`).
+   */
+  async taskQuestionFor(
+    ctx: CallContext,
+    tool: string,
+    question: { readonly method: string; readonly params: Record<string, unknown> },
+  ): Promise<Record<string, unknown> | undefined> {
+    return question.method === 'elicitation/create' ? this.ask(question.params, ctx, tool) : undefined;
+  }
+
+  /** Asks the host's elicitor, else `ctx`'s `ctx.elicit`, else answers `cancel`; resolves the wire `ElicitResult`. */
+  private async ask(
+    params: ElicitParams,
+    ctx: CallContext | undefined,
+    tool: string | undefined,
+  ): Promise<Record<string, unknown>> {
     const question = questionOf(params);
-    const only = this.inflight.size === 1 ? [...this.inflight.entries()][0] : undefined;
     let answer: ElicitAnswer;
-    if (this.hostElicit !== undefined)
-      answer = await this.hostElicit(question, { server: this.server, tool: only?.[1] });
-    else if (only !== undefined) answer = await only[0].elicit(question);
+    if (this.hostElicit !== undefined) answer = await this.hostElicit(question, { server: this.server, tool });
+    else if (ctx !== undefined) answer = await ctx.elicit(question);
     else answer = { action: 'cancel' };
     return answer.action === 'accept' && answer.content !== undefined
       ? { action: 'accept', content: answer.content }

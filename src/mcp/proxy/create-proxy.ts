@@ -27,6 +27,9 @@ import {
 import { checkUpstream, upstreamName, type ProxyUpstream } from './upstream-config.js';
 import { mergeFeatures, ProxyFeatures, type MergedFeatures } from './proxy-features.js';
 import type { ProtocolEra } from '../server/extra.js';
+import { stopTasksOf } from '../server/tasks/serve-tasks.js';
+import { checkTaskOptions, type TaskOptions } from '../server/tasks/task-options.js';
+import { raceTimeout } from '../../util/timeout.js';
 
 /** How a proxy treats what passes through it. */
 export interface ProxyOptions {
@@ -81,6 +84,13 @@ export interface ProxyOptions {
    * they follow the upstreams' changes.
    */
   readonly cacheHints?: CacheHints;
+  /**
+   * How the proxy runs the tasks of the upstream tools that run as tasks (see `TaskOptions`): each
+   * downstream task is a task of the proxy's own store (in memory by default), with the proxy's
+   * own id, whose run calls the upstream tool as a task and polls it. `drainMs` (default 5,000)
+   * is how long `close()` waits for running tasks before it ends them `failed`.
+   */
+  readonly tasks?: TaskOptions;
 }
 
 /** A running proxy: its upstream connections and the merged tools it serves. */
@@ -105,9 +115,16 @@ export interface Proxy {
    * shared by the endpoint's per-request servers and stopped by `close()`.
    */
   serveHttp(options?: HttpOptions): Promise<HttpHandle>;
-  /** Closes every upstream connection. */
+  /**
+   * Stops the proxy: its running tasks get the drain time (`tasks.drainMs`), then end `failed`
+   * with "the server stopped before the task finished" (their upstream tasks are cancelled),
+   * then every upstream connection is closed, waiting at most 5,000 ms for them.
+   */
   close(): Promise<void>;
 }
+
+/** How long `close()` waits for the upstream connections to close: 5,000 ms. */
+const UPSTREAM_CLOSE_MS = 5_000;
 
 /** `createProxy`'s option keys. */
 const CREATE_PROXY_KEYS = optionKeys<ProxyOptions>()(
@@ -121,6 +138,7 @@ const CREATE_PROXY_KEYS = optionKeys<ProxyOptions>()(
   'onError',
   'onRecord',
   'cacheHints',
+  'tasks',
 );
 
 /**
@@ -132,13 +150,20 @@ const CREATE_PROXY_KEYS = optionKeys<ProxyOptions>()(
  * upstream is connected again on the next call); an upstream's `list_changed` refreshes its tools
  * and is forwarded to every connected client (2025-era clients by notification, 2026-07-28 clients
  * on their `subscriptions/listen` streams: over stdio the SDK routes the server's notification
- * there, over HTTP the endpoint's change bus). Throws, after closing what it opened, when an
+ * there, over HTTP the endpoint's change bus). An upstream tool that runs as a task (2025-11-25
+ * `execution.taskSupport`, or a toolwright claim in either era) is served as a task tool of the
+ * proxy: a downstream task is the proxy's own (its id, its owner scope, its store: `tasks`), and
+ * its run calls the upstream tool as a task and polls it at the upstream's interval (see
+ * `connectTools`); `tasks/cancel` of it cancels the upstream task, and a question the upstream
+ * asks mid-task reaches a 2025-era client with the task `input_required` meanwhile. Throws, after
+ * closing what it opened, when an
  * upstream cannot be connected or listed, and when two servers list the same name: `proxy: tool
  * "echo" is listed by both "a" and "b"; give one of them a prefix` (and for one prompt name,
  * resource URI or URI template, see `mergeFeatures`).
  */
 export async function createProxy(upstreams: readonly ProxyUpstream[], options: ProxyOptions = {}): Promise<Proxy> {
   checkOptionsObject('createProxy', options, CREATE_PROXY_KEYS);
+  checkTaskOptions(options.tasks, 'createProxy');
   if (!Array.isArray(upstreams) || upstreams.length === 0)
     throw new TypeError('proxy: give at least one upstream server');
   const checked = upstreams.map(checkUpstream);
@@ -147,6 +172,7 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
     ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
     ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
     ...(options.cacheHints === undefined ? {} : { cacheHints: options.cacheHints }),
+    ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
   };
   const connections: ServerConnection[] = [];
   const features = new ProxyFeatures(connections, (err) => options.onError?.(err));
@@ -251,14 +277,15 @@ export async function createProxy(upstreams: readonly ProxyUpstream[], options: 
         changeEvents.stop();
         throw err;
       }
-      return closingFirst(handle, () => {
+      return closingFirst(handle, async () => {
         changeEvents.stop();
-        return runs.closeAll();
+        await Promise.all([stopTasksOf(set.source), runs.closeAll()]);
       });
     },
     close: async () => {
+      await stopTasksOf(set.source);
       set.close();
-      await Promise.all(connections.map((c) => c.close()));
+      await raceTimeout(Promise.all(connections.map((c) => c.close())), UPSTREAM_CLOSE_MS, () => undefined);
     },
   };
 }

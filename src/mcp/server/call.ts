@@ -101,10 +101,13 @@ export async function answerToolCall(
   const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
   if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
-  const call: Call =
-    key === undefined
-      ? { id: String(extra.requestId), tool: served.prepared.name, args }
-      : { id: String(extra.requestId), tool: served.prepared.name, args, idempotencyKey: key };
+  const call: Call = {
+    id: String(extra.requestId),
+    tool: served.prepared.name,
+    args,
+    ...(key === undefined ? {} : { idempotencyKey: key }),
+    ...(extra.taskId === undefined ? {} : { taskId: extra.taskId }),
+  };
   if (extra.trace !== undefined) fileRequestCall(extra, fileCallTrace(call, callTraceOfRequest(extra, receivedAt)));
   // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
   const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;

@@ -61,6 +61,8 @@ export interface HandlerExtra {
    * Unused before that era, where `logging/setLevel` sets a level per session.
    */
   readonly requestLogLevel: LogLevel | undefined;
+  /** The task this request's call runs as (set on a task's detached run), else `undefined`. */
+  readonly taskId?: string;
   /** The request's server span, when it is traced (see `traceRequest`); else `undefined`. */
   readonly trace?: RequestTrace;
   /** Sends a notification related to this request, best effort (never rejects). */
@@ -71,11 +73,27 @@ export interface HandlerExtra {
    * server-to-client requests (the SDK rejects them).
    */
   sendRequest(request: OutboundRequest, options: { readonly signal: AbortSignal }): Promise<unknown>;
+  /**
+   * Sends a request to the client related to no request (over streamable HTTP it goes out on the
+   * session's standalone stream, which outlives this request): what a task's run asks with once
+   * the request that started it has been answered. 2025 era only; `undefined` elsewhere.
+   */
+  readonly sendDetachedRequest?: (
+    request: OutboundRequest,
+    options: { readonly signal: AbortSignal },
+  ) => Promise<unknown>;
+  /** The notification twin of `sendDetachedRequest`, best effort (never rejects). */
+  readonly sendDetachedNotification?: (notification: OutboundRequest) => Promise<void>;
 }
 
-/** The part of the SDK `Server` `handlerExtraOf` reads: the capabilities declared at `initialize`. */
+/**
+ * The part of the SDK `Server` `handlerExtraOf` reads: the capabilities declared at `initialize`,
+ * and its own `request` and `notification` (related to no request).
+ */
 export interface ClientCapabilitiesHolder {
   getClientCapabilities(): ClientCapabilities | undefined;
+  request?(request: OutboundRequest, options: { readonly signal: AbortSignal }): Promise<unknown>;
+  notification?(notification: OutboundRequest): Promise<void>;
 }
 
 /** The era of the request `ctx` serves: `modern` when it carries the 2026-07-28 `_meta` envelope, else `legacy`. */
@@ -109,5 +127,12 @@ export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerCont
     // (a request with another member never reaches the client, and the question would hang).
     sendRequest: ({ method, params }, options) =>
       ctx.mcpReq.send((params === undefined ? { method } : { method, params }) as never, { signal: options.signal }),
+    ...(era === 'legacy' && typeof server.request === 'function' && typeof server.notification === 'function'
+      ? {
+          sendDetachedRequest: ({ method, params }, options) =>
+            server.request!(params === undefined ? { method } : { method, params }, { signal: options.signal }),
+          sendDetachedNotification: (notification) => server.notification!(notification).catch(() => {}),
+        }
+      : {}),
   };
 }

@@ -133,8 +133,10 @@ function withRelatedTask(params: Record<string, unknown> | undefined, taskId: st
 /**
  * The request context a task's run gets: the task's signal, notifications tagged with the task,
  * and questions asked the era's way. 2025-11-25: pushed to the client with the related-task
- * `_meta`, the task `input_required` until the answer comes. 2026-07-28: put into the task's
- * `inputRequests` for `tasks/update` to answer (see `TaskQuestions`); a sampling or roots
+ * `_meta`, the task `input_required` until the answer comes; questions and notifications go out
+ * related to no request where the transport allows (the request that started the task is
+ * answered at once, and over HTTP its stream closes with the answer). 2026-07-28: put into the
+ * task's `inputRequests` for `tasks/update` to answer (see `TaskQuestions`); a sampling or roots
  * question the creating request's capabilities do not offer ends the task `failed` with the
  * `-32021` error a plain call of that request gets, and stops its run.
  */
@@ -155,7 +157,8 @@ function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortS
       statusMessage: `waiting for an answer to ${request.method}`,
     });
     try {
-      return await extra.sendRequest({ ...request, params: withRelatedTask(request.params, taskId) }, options);
+      const send = extra.sendDetachedRequest ?? extra.sendRequest;
+      return await send({ ...request, params: withRelatedTask(request.params, taskId) }, options);
     } finally {
       await store.update(taskId, { status: 'working' }).catch(() => undefined);
     }
@@ -163,9 +166,13 @@ function detachedExtra(serving: TaskServing, extra: HandlerExtra, signal: AbortS
   return {
     ...extra,
     signal,
+    taskId,
     clientCapabilities: () => extra.clientCapabilities(),
     sendNotification: (notification: OutboundRequest) =>
-      extra.sendNotification({ ...notification, params: withRelatedTask(notification.params, taskId) }),
+      (extra.sendDetachedNotification ?? extra.sendNotification)({
+        ...notification,
+        params: withRelatedTask(notification.params, taskId),
+      }),
     sendRequest: extra.era === 'modern' ? modern : legacy,
   };
 }

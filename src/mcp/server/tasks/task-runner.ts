@@ -14,6 +14,9 @@ import { ProtocolError } from '../protocol-error.js';
 import { ttlPassedText } from './constants.js';
 import { TaskQuestions } from './task-questions.js';
 
+/** How long `stop` waits for the runs it aborted to settle: 2,000 ms. */
+const ABORTED_RUN_SETTLE_MS = 2_000;
+
 /** Why a task's signal aborted: its client cancelled it, its TTL passed, or its server stopped. */
 export class TaskEndedError extends Error {
   override readonly name = 'TaskEndedError';
@@ -162,7 +165,9 @@ export class TaskRunner {
 
   /**
    * Ends the running tasks (those of `owner` only, when given): waits up to `drainMs` for them to
-   * settle, then ends those still running `failed` with `message` and aborts their runs.
+   * settle, then ends those still running `failed` with `message` and aborts their runs, and
+   * waits up to `ABORTED_RUN_SETTLE_MS` (2,000 ms) for the aborted runs to settle (a run that
+   * honours its signal settles at once; a proxied one cancels its upstream task first).
    */
   async stop(message: string, drainMs: number, owner?: string): Promise<void> {
     const running = [...this.local.values()].filter((task) => owner === undefined || task.owner === owner);
@@ -170,6 +175,7 @@ export class TaskRunner {
     if (drainMs > 0) await raceTimeout(Promise.all(running.map((task) => task.settled)), drainMs, () => undefined);
     const left = [...this.local.entries()].filter(([, task]) => owner === undefined || task.owner === owner);
     await Promise.all(left.map(([taskId]) => this.end(taskId, message)));
+    await raceTimeout(Promise.all(left.map(([, task]) => task.settled)), ABORTED_RUN_SETTLE_MS, () => undefined);
   }
 
   private async end(taskId: string, message: string): Promise<void> {
