@@ -71,6 +71,12 @@ export interface HandlerExtra {
    * server-to-client requests (the SDK rejects them).
    */
   sendRequest(request: OutboundRequest, options: { readonly signal: AbortSignal }): Promise<unknown>;
+  /**
+   * Turns the call served with this context into a task (the tool's `ctx.continueAsTask()`): set
+   * only on a 2026-07-28 call of a `startsAsCall` task tool by a request that declares the tasks
+   * extension (see `ParkedRun`); elsewhere `undefined`, and the tool's call resolves at once.
+   */
+  readonly continueAsTask?: () => Promise<void>;
 }
 
 /** The part of the SDK `Server` `handlerExtraOf` reads: the capabilities declared at `initialize`. */
