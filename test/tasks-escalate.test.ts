@@ -91,14 +91,19 @@ interface Answer {
   readonly error?: Record<string, unknown>;
 }
 
-/** One raw 2026-07-28 request; the result without its `_meta` and times. */
+/** One raw 2026-07-28 request (answered within 5 s); the result without its `_meta` and times. */
 async function modern(
   method: string,
   params: Record<string, unknown>,
   caps: Record<string, unknown> = CAPS,
 ): Promise<Answer> {
   const headers: Record<string, string> = typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {};
-  const answer = await modernPost(handle.url, { id: 1, method, params }, envelope(caps), undefined, headers);
+  const request = { id: 1, method, params };
+  const answer = await modernPost(handle.url, request, envelope(caps), AbortSignal.timeout(5_000), headers).catch(
+    (err: unknown) => {
+      throw new Error(`no answer to ${method} within 5 s: ${errorText(err)}`);
+    },
+  );
   const message = answer.messages[0] as Answer;
   if (message.result === undefined) return { error: message.error! };
   const { _meta: _info, createdAt: _c, lastUpdatedAt: _u, ...rest } = message.result;
@@ -143,7 +148,8 @@ before(async () => {
   const tools = [...compile([OnboardTool, DirectTool, QuickTool, HastyTool]), plainTool];
   handle = await serveHttp({ name: 'escalate', version: '1.0.0' }, tools, {
     stateless: true,
-    tasks: { store: new MemoryTaskStore() },
+    // One live task on the server: each test ends its tasks; the bound test keeps one running.
+    tasks: { store: new MemoryTaskStore({ maxLive: 1 }) },
   });
 });
 
@@ -229,6 +235,33 @@ test('a cancel of the task stops the call; a retry with a used requestState is t
     'onboard continues as a task',
     'onboard stopped: cancelled by the client (signal aborted: true)',
   ]);
+});
+
+test('a task store bound at continueAsTask answers the retry -32000 and stops the call', async () => {
+  seen.length = 0;
+  const first = await modern('tools/call', {
+    name: 'onboard',
+    arguments: {},
+    inputResponses: ALICE,
+    requestState: await firstRound('onboard'),
+  });
+  const taskId = String(first.result?.taskId);
+  await untilStatus(taskId, 'input_required');
+  const requestState = await firstRound('onboard');
+  assert.deepEqual(
+    await modern('tools/call', { name: 'onboard', arguments: {}, inputResponses: ALICE, requestState }),
+    {
+      error: {
+        code: -32000,
+        message: 'too many tasks are running on this server (maxLive 1); retry once one has ended',
+        data: { retryable: true, limit: 'maxLive', max: 1 },
+      },
+    },
+  );
+  // The refused call never went on (only the first one continued as a task).
+  assert.deepEqual(seen, ['onboard continues as a task']);
+  await modern('tasks/cancel', { taskId });
+  await untilStatus(taskId, 'cancelled');
 });
 
 test('a call that never continues as a task answers its plain result after its MRTR rounds', async () => {
