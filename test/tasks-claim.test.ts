@@ -59,8 +59,18 @@ test('@TaskSupport records the claim; the twins record the same; the defaults ar
   assert.deepEqual(getClaims(Other).task, { support: 'required' });
   const [deploy, report, greet] = compile([DeployTool, ReportTool, GreetTool]);
   assert.deepEqual(deploy!.task, { support: 'required', ttlMs: 600_000, pollIntervalMs: 2_000 });
-  assert.deepEqual(taskTermsOf(report!), { support: 'optional', ttlMs: 3_600_000, pollIntervalMs: 1_000 });
-  assert.deepEqual(taskTermsOf(greet!), { support: 'forbidden', ttlMs: 3_600_000, pollIntervalMs: 1_000 });
+  assert.deepEqual(taskTermsOf(report!), {
+    support: 'optional',
+    ttlMs: 3_600_000,
+    pollIntervalMs: 1_000,
+    startsAsCall: false,
+  });
+  assert.deepEqual(taskTermsOf(greet!), {
+    support: 'forbidden',
+    ttlMs: 3_600_000,
+    pollIntervalMs: 1_000,
+    startsAsCall: false,
+  });
 });
 
 test('@TaskSupport refuses a bad support, TTL, interval, option or target, naming the class', () => {
@@ -92,11 +102,19 @@ test('@TaskSupport refuses a bad support, TTL, interval, option or target, namin
     ],
     [
       () => TaskSupport('optional', { ttl: 5 } as never)(Job),
-      '@TaskSupport() on class Job: has no option "ttl" (known options: support, ttlMs, pollIntervalMs)',
+      '@TaskSupport() on class Job: has no option "ttl" (known options: support, ttlMs, pollIntervalMs, startsAsCall)',
     ],
     [
       () => TaskSupport('optional', { support: 'required' } as never)(Job),
-      '@TaskSupport() on class Job: has no option "support" (known options: ttlMs, pollIntervalMs); the support is the first argument',
+      '@TaskSupport() on class Job: has no option "support" (known options: ttlMs, pollIntervalMs, startsAsCall); the support is the first argument',
+    ],
+    [
+      () => TaskSupport('required', { startsAsCall: 'yes' } as never)(Job),
+      '@TaskSupport() on class Job: "startsAsCall" must be true or false, got "yes"',
+    ],
+    [
+      () => TaskSupport('optional', null as never)(Job),
+      '@TaskSupport() on class Job: the options must be an object { ttlMs?, pollIntervalMs?, startsAsCall? }, got null',
     ],
     [
       () => (TaskSupport('optional') as (...args: unknown[]) => void)({}, 'run'),
@@ -144,6 +162,16 @@ test('compile refuses a time limit longer than the TTL, a malformed hand-built c
       assert.deepEqual(
         err.issues?.map((issue) => [issue.code, issue.message]),
         [['invalid-claim', 'contract tool "sync": "task" support must be "required" or "optional", got "always"']],
+      );
+      return true;
+    },
+  );
+  assert.throws(
+    () => compile([{ ...handBuilt, task: { support: 'required', startsAsCall: 1 as never } }]),
+    (err: { issues?: { code: string; message: string }[] }) => {
+      assert.deepEqual(
+        err.issues?.map((issue) => [issue.code, issue.message]),
+        [['invalid-claim', 'contract tool "sync": "task" "startsAsCall" must be true or false, got 1']],
       );
       return true;
     },

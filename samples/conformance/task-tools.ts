@@ -129,17 +129,20 @@ export class MultiInput {
 
 @Tool({
   name: 'test_tool_with_task',
-  description: 'Asks for a name (input request "user_name") inside the task and greets it.',
+  description: 'Asks for a name (input request "user_name") as a plain call, then continues as a task that greets it.',
   args: undefined,
 })
-@TaskSupport('required', { ttlMs: 600_000, pollIntervalMs: 100 })
+@TaskSupport('required', { ttlMs: 600_000, pollIntervalMs: 100, startsAsCall: true })
 export class TestToolWithTask {
   async execute(_args: unknown, ctx: CallContext): Promise<string> {
+    // Round 1 is an input_required answer to the tools/call itself (MRTR): no task yet.
     const answer = await ctx.elicit({
       key: 'user_name',
       message: 'What is your name?',
       schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
     });
+    // The retry that brought the answer is answered with the task (a CreateTaskResult).
+    await ctx.continueAsTask();
     return answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : `No name given (${answer.action}).`;
   }
 }

@@ -41,6 +41,8 @@ export interface CallContextInit {
   readonly update?: (output: ToolOutput) => void;
   /** The host's own `writeRecord`, called after the record was kept for the call core. */
   readonly writeRecord?: (ns: string, data: unknown) => void;
+  /** The context's `continueAsTask` (default: resolves at once, a host with no tasks). */
+  readonly continueAsTask?: () => Promise<void>;
 }
 
 /** Raised by `ctx.sample` when the host has no client model to ask. */
@@ -81,6 +83,7 @@ const noSampling = async (): Promise<SamplingResult> => {
 const noRoots = async (): Promise<readonly Root[]> => {
   throw new RootsUnavailableError();
 };
+const alreadyAsItRuns = async (): Promise<void> => {};
 const noPolicy = async (request: PermissionRequest): Promise<readonly string[]> => {
   throw new NoPermissionPolicyError(request);
 };
@@ -123,7 +126,8 @@ export function writtenRecordOf(ctx: CallContext): ToolRecord | undefined {
  * session, no principal, no transport request, progress, logs and updates dropped, elicitation
  * answered `cancel` (nobody to ask), sampling rejected with `SamplingUnavailableError`, roots
  * rejected with `RootsUnavailableError`, permission requests rejected with
- * `NoPermissionPolicyError` (nothing decided means deny). `writeRecord` always keeps the last
+ * `NoPermissionPolicyError` (nothing decided means deny), `continueAsTask` resolving at once
+ * (the call stays as it runs). `writeRecord` always keeps the last
  * record written for the call core (see `writtenRecordOf`), then calls the host's, when given.
  * The result is frozen.
  */
@@ -159,5 +163,6 @@ function membersOf(init: CallContextInit): Omit<CallContext, 'signal'> {
     requirePermission: init.requirePermission ?? noPolicy,
     update: init.update ?? ignore,
     writeRecord: recorderOf(init.writeRecord),
+    continueAsTask: init.continueAsTask ?? alreadyAsItRuns,
   };
 }

@@ -216,4 +216,21 @@ export interface CallContext {
    * keep no records ignore it.
    */
   writeRecord(ns: string, data: unknown): void;
+  /**
+   * Turns the call into an MCP task from here on, for a tool declared
+   * `@TaskSupport(support, { startsAsCall: true })`: in the 2026-07-28 era, a call by a request
+   * that declares the tasks extension runs as a plain call first (its questions are
+   * `input_required` rounds the client answers by retrying the call); here the task is created,
+   * the request being answered gets its `CreateTaskResult`, and the call goes on as that task
+   * (its later questions are the task's, answered with `tasks/update`; its result is the task's).
+   * Resolves once the task exists. Everywhere else it resolves at once and changes nothing: a call
+   * that already runs as a task (2025-11-25 `params.task`, a task tool without `startsAsCall`),
+   * a plain call (an `optional` tool called without the extension, a tool without the claim, the
+   * 2025-11-25 era without `params.task`), a host with no tasks (the executor, `toolwright/testing`),
+   * and a second call. Rejects, and the call is stopped, when the task cannot be created (the task
+   * store's bounds: the request is answered `-32000` naming the bound); rejects with `continueAsTask:
+   * the call still waits for answers to <keys>; await them before it continues as a task` while a
+   * question of the call is open.
+   */
+  continueAsTask(): Promise<void>;
 }

@@ -20,6 +20,14 @@ export interface ToolTaskClaim {
    * `DEFAULT_TASK_POLL_INTERVAL_MS` (1 second).
    */
   readonly pollIntervalMs?: number;
+  /**
+   * `true`: in the 2026-07-28 era a call by a request that declares the tasks extension starts as
+   * a plain call (its questions are MRTR `input_required` rounds) and becomes a task where the
+   * tool calls `ctx.continueAsTask()`; the request being answered then gets the task. Default
+   * `false`: such a call is a task from its first answer. Nothing changes in the 2025-11-25 era,
+   * whose client decides up front (`params.task`).
+   */
+  readonly startsAsCall?: boolean;
 }
 
 /** The TTL of a task whose tool states none: 3,600,000 ms (one hour). */
@@ -37,6 +45,8 @@ export interface TaskTerms {
   readonly support: TaskSupportMode | 'forbidden';
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
+  /** The claim's `startsAsCall`: `false` unless it is `true`. */
+  readonly startsAsCall: boolean;
 }
 
 /**
@@ -55,22 +65,24 @@ export function taskTermsOf(tool: { readonly task?: ToolTaskClaim }): TaskTerms 
     typeof claim?.pollIntervalMs === 'number' && claim.pollIntervalMs >= 1
       ? claim.pollIntervalMs
       : DEFAULT_TASK_POLL_INTERVAL_MS;
-  return { support, ttlMs, pollIntervalMs };
+  return { support, ttlMs, pollIntervalMs, startsAsCall: claim?.startsAsCall === true };
 }
 
 /**
  * The problem with a task claim given as `claim`, as a sentence naming the field, or `undefined`
  * when it is a valid claim: `support` must be `"required"` or `"optional"` (`"forbidden"` is
  * said by leaving the claim off), `ttlMs` a whole number of milliseconds from 1 to
- * `MAX_TASK_TTL_MS`, `pollIntervalMs` a whole number from 1 to the TTL. Shared by the decorator
+ * `MAX_TASK_TTL_MS`, `pollIntervalMs` a whole number from 1 to the TTL, `startsAsCall` a
+ * boolean. Shared by the decorator
  * and `compile`'s check of hand-built tools.
  */
 export function taskClaimProblem(claim: unknown): string | undefined {
   if (typeof claim !== 'object' || claim === null || Array.isArray(claim))
-    return `expected { support: "required" | "optional", ttlMs?, pollIntervalMs? }, got ${claim === null ? 'null' : Array.isArray(claim) ? 'an array' : typeof claim}`;
-  const { support, ttlMs, pollIntervalMs, ...rest } = claim as Record<string, unknown>;
+    return `expected { support: "required" | "optional", ttlMs?, pollIntervalMs?, startsAsCall? }, got ${claim === null ? 'null' : Array.isArray(claim) ? 'an array' : typeof claim}`;
+  const { support, ttlMs, pollIntervalMs, startsAsCall, ...rest } = claim as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) return `has no option "${unknown[0]}" (known options: support, ttlMs, pollIntervalMs)`;
+  if (unknown.length > 0)
+    return `has no option "${unknown[0]}" (known options: support, ttlMs, pollIntervalMs, startsAsCall)`;
   if (support === 'forbidden')
     return 'support "forbidden" is what a tool without the claim has: leave the claim off instead';
   if (support !== 'required' && support !== 'optional')
@@ -80,6 +92,8 @@ export function taskClaimProblem(claim: unknown): string | undefined {
   const ttl = (ttlMs as number | undefined) ?? DEFAULT_TASK_TTL_MS;
   if (pollIntervalMs !== undefined && !wholeIn(pollIntervalMs, 1, ttl))
     return `"pollIntervalMs" must be a whole number of milliseconds from 1 to the TTL (${ttl}), got ${shown(pollIntervalMs)}`;
+  if (startsAsCall !== undefined && typeof startsAsCall !== 'boolean')
+    return `"startsAsCall" must be true or false, got ${shown(startsAsCall)}`;
   return undefined;
 }
 

@@ -16,6 +16,12 @@ export interface TaskSupportOptions {
   readonly ttlMs?: number;
   /** The poll interval each task suggests to clients, in milliseconds. Default 1,000; 1 to the TTL. */
   readonly pollIntervalMs?: number;
+  /**
+   * `true`: in the 2026-07-28 era, a call whose request declares the tasks extension starts as a
+   * plain call (its questions are `input_required` rounds) and becomes a task at
+   * `ctx.continueAsTask()`; see `CallContext.continueAsTask`. Default `false`.
+   */
+  readonly startsAsCall?: boolean;
 }
 
 /**
@@ -23,12 +29,14 @@ export interface TaskSupportOptions {
  * call answers at once with a task, runs detached from its request through the same call core,
  * and the client polls its status and reads its result later (the 2025-11-25 tasks utility, the
  * 2026-07-28 `io.modelcontextprotocol/tasks` extension). `@Timeout` and a held `@Resource` cover
- * the whole task. A tool without it never runs as a task (MCP's `forbidden`). Throws a
+ * the whole task. With `startsAsCall`, a 2026-07-28 call gathers its input first and turns into a
+ * task where the tool calls `ctx.continueAsTask()`. A tool without it never runs as a task
+ * (MCP's `forbidden`). Throws a
  * `DecoratorError` naming the class, as the class is defined, for a support other than
  * `required` or `optional` (`forbidden` is said by leaving it off), a TTL that is not a whole
- * number from 1 to 86,400,000, a poll interval that is not a whole number from 1 to the TTL, an
- * unknown option, or a target that is not a class. `compile` adds one check across claims: a
- * `@Timeout` longer than the TTL (`conflicting-claims`).
+ * number from 1 to 86,400,000, a poll interval that is not a whole number from 1 to the TTL, a
+ * `startsAsCall` that is not a boolean, an unknown option, or a target that is not a class.
+ * `compile` adds one check across claims: a `@Timeout` longer than the TTL (`conflicting-claims`).
  */
 export function TaskSupport(support: Support, options: TaskSupportOptions = {}): ClassDecorator {
   const checked = checkOnApply('@TaskSupport()', () => checkedClaim(support, options));
@@ -46,11 +54,11 @@ export function defineTaskSupport(cls: Function, support: Support, options: Task
 function checkedClaim(support: unknown, options: unknown): ToolTaskClaim {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new DecoratorError(
-      `@TaskSupport(): the options must be an object { ttlMs?, pollIntervalMs? }, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
+      `@TaskSupport(): the options must be an object { ttlMs?, pollIntervalMs?, startsAsCall? }, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
     );
   if ('support' in options)
     throw new DecoratorError(
-      '@TaskSupport(): has no option "support" (known options: ttlMs, pollIntervalMs); the support is the first argument',
+      '@TaskSupport(): has no option "support" (known options: ttlMs, pollIntervalMs, startsAsCall); the support is the first argument',
     );
   const claim = { support, ...(options as TaskSupportOptions) };
   const problem = taskClaimProblem(claim);

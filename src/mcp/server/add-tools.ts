@@ -27,6 +27,7 @@ import { taskCapabilities, taskRunnerOf } from './tasks/serve-tasks.js';
 import type { TaskOptions } from './tasks/task-options.js';
 import { startToolTask, taskMethods, taskModeOf, type TaskServing } from './tasks/task-methods.js';
 import { connectionOwnerOf } from './tasks/task-owner.js';
+import { escalationOf } from './tasks/task-escalation.js';
 import { SERVER_STOPPED_TEXT } from './tasks/constants.js';
 import { traceRequest } from './request-span.js';
 
@@ -296,13 +297,15 @@ export function serveTools(
   const tasks = serving === undefined ? undefined : taskMethods(serving);
   if (tasks !== undefined) for (const [method, handler] of tasks) if (!SDK_ROUTED.has(method)) own.set(method, handler);
   own.set('tools/call', (params, extra, ctx) => {
-    if (serving !== undefined) {
-      const mode = taskModeOf(live.tools, params, extra);
-      if (mode.mode === 'task')
-        return startToolTask(serving, mode.served, params, extra, (p, e) => execute(p)(e), mode.ttlMs);
-    }
+    const mode = serving === undefined ? undefined : taskModeOf(live.tools, params, extra);
+    if (serving !== undefined && mode?.mode === 'task')
+      return startToolTask(serving, mode.served, params, extra, (p, e) => execute(p)(e), mode.ttlMs);
     if (extra.era === 'legacy') return execute(params)(extra);
-    return answerModernToolCall(runs, bindingOf(ctx, connection), params, extra, ctx, execute(params));
+    // A startsAsCall task tool runs as a plain call until it continues as a task.
+    const escalation =
+      serving !== undefined && mode?.mode === 'starts-as-call' ? escalationOf(serving, mode.served) : undefined;
+    const binding = bindingOf(ctx, connection);
+    return answerModernToolCall(runs, binding, params, extra, ctx, execute(params), undefined, escalation);
   });
   own.set(
     FACTS_METHOD,

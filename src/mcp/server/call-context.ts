@@ -39,8 +39,9 @@ export interface McpCallContext {
  * `elicitorOf`, `samplerOf`, `rootsListerOf`), unless `canAsk` is false (then elicitation answers
  * `cancel` and sampling and roots reject, as with nobody to ask); `writeRecord` keeps the last
  * record written (a string as raw JSON text; the call core puts it on the result), read with
- * `written()`. Messages go out on the request's own stream, best effort, and stop once `finish()`
- * is called.
+ * `written()`; `continueAsTask` is the request's (`extra.continueAsTask`), else resolves at
+ * once. Messages go out on the request's own stream, best effort, and stop once `finish()` is
+ * called.
  */
 export function mcpCallContextOf(
   state: ServerState,
@@ -73,6 +74,7 @@ export function mcpCallContextOf(
     progress: progress?.progress,
     update: progress?.update,
     log,
+    ...(extra.continueAsTask === undefined ? {} : { continueAsTask: extra.continueAsTask }),
     ...(canAsk
       ? {
           elicit: elicitorOf(extra, signal, state.validator),

@@ -86,7 +86,12 @@ export function toolMetaOf(tool: ContractTool): ToolMeta {
   if (flow.readsUntrusted || flow.sends) meta.flow = flow;
   const task = taskTermsOf(tool);
   if (task.support !== 'forbidden')
-    meta.task = { support: task.support, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
+    meta.task = {
+      support: task.support,
+      ttlMs: task.ttlMs,
+      pollIntervalMs: task.pollIntervalMs,
+      ...(task.startsAsCall ? { startsAsCall: true } : {}),
+    };
   return meta;
 }
 

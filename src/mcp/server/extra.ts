@@ -84,6 +84,12 @@ export interface HandlerExtra {
   ) => Promise<unknown>;
   /** The notification twin of `sendDetachedRequest`, best effort (never rejects). */
   readonly sendDetachedNotification?: (notification: OutboundRequest) => Promise<void>;
+  /**
+   * Turns the call served with this context into a task (the tool's `ctx.continueAsTask()`): set
+   * only on a 2026-07-28 call of a `startsAsCall` task tool by a request that declares the tasks
+   * extension (see `ParkedRun`); elsewhere `undefined`, and the tool's call resolves at once.
+   */
+  readonly continueAsTask?: () => Promise<void>;
 }
 
 /**

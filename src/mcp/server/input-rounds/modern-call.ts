@@ -2,7 +2,7 @@ import { ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/ser
 import { isJsonObject } from '../../../contract/index.js';
 import type { HandlerExtra } from '../extra.js';
 import { STALE_STATE_TEXT } from './errors.js';
-import { ParkedRun, type RoundOutcome } from './parked-run.js';
+import { ParkedRun, type Escalation, type RoundOutcome } from './parked-run.js';
 import { ParkedRuns, type RunBinding } from './parked-runs.js';
 import { ProtocolError } from '../protocol-error.js';
 import { INVALID_STATE_TEXT } from './errors.js';
@@ -22,6 +22,7 @@ import { INVALID_STATE_TEXT } from './errors.js';
  * malformed params, a missing client capability) is thrown, so the SDK answers it as a JSON-RPC
  * error. `runKey` names what the call runs, in place of the tool's name (a `prompts/get` parks
  * its rendering as `prompt:<name>`, so a state minted for a tool never resumes a prompt).
+ * `escalation` lets a new call continue as a task (`ctx.continueAsTask()`, see `ParkedRun`).
  */
 export async function answerModernToolCall(
   runs: ParkedRuns,
@@ -31,12 +32,13 @@ export async function answerModernToolCall(
   ctx: ServerContext,
   execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>,
   runKey?: string,
+  escalation?: Escalation,
 ): Promise<Record<string, unknown>> {
   const tool = runKey ?? (isJsonObject(params) && typeof params.name === 'string' ? params.name : '');
   const state = ctx.mcpReq.requestState();
   const responses = (ctx.mcpReq.inputResponses ?? {}) as Readonly<Record<string, unknown>>;
   if (typeof state !== 'string')
-    return outcomeOf(await new ParkedRun(tool, runs, binding, extra).start(extra, execute, responses));
+    return outcomeOf(await new ParkedRun(tool, runs, binding, extra, escalation).start(extra, execute, responses));
   if (!ParkedRuns.isWellFormed(state))
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE_TEXT, { reason: 'invalid_request_state' });
   const owner = ParkedRuns.nodeOf(state);

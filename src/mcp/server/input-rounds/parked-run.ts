@@ -4,6 +4,7 @@ import type { HandlerExtra, OutboundRequest } from '../extra.js';
 import { InputRoundLimitError, InputRoundStoppedError, ParkedRunLimitError } from './errors.js';
 import { missingCapabilityOf, questionKeyPrefixOf } from './question-capability.js';
 import type { RunBinding } from './run-binding.js';
+import { asError, errorText } from '../../../util/describe.js';
 import { callSpanOf, linkRequest, noteInputRound } from '../request-span.js';
 
 /** What one `tools/call` request of a parked call is answered with. */
@@ -26,6 +27,18 @@ export interface RunHost {
   /** Forgets `run` wherever it is parked. */
   forget(run: ParkedRun): void;
 }
+
+/**
+ * How a parked call turns into a task at `ctx.continueAsTask()`: given the request being answered
+ * and the call's end (`ended` resolves the call's result, rejects with its protocol error), it
+ * records the task and resolves what that request is answered with (the `CreateTaskResult`) and
+ * the task's own request context (its signal, questions and notifications). Rejects, recording
+ * nothing, when no task can be made (a task store bound).
+ */
+export type Escalation = (
+  request: HandlerExtra,
+  ended: Promise<Record<string, unknown>>,
+) => Promise<{ readonly answer: Record<string, unknown>; readonly extra: HandlerExtra }>;
 
 /** One question the call asked: the request sent to the client and how to hand back its answer. */
 interface Question {
@@ -61,6 +74,9 @@ interface Waiting {
  * call is parked) and decides what the client offers; cancelling it (a hang-up, a
  * `notifications/cancelled`) stops the call. A sampling or roots request the waiting request's
  * capabilities do not offer fails that request with `-32021` and stops the call.
+ *
+ * Given an `Escalation` (a `startsAsCall` task tool), the call may turn into a task
+ * (`continueAsTask`): from then on it is the task's, and no request waits for it.
  */
 export class ParkedRun {
   private readonly controller = new AbortController();
@@ -80,12 +96,18 @@ export class ParkedRun {
   private lastCapabilities: ClientCapabilities | undefined;
   /** Answers the first request carried up front, by key; made only when it carried some. */
   private preset: Map<string, unknown> | undefined;
+  /** The task's request context, once the call continues as a task. */
+  private task: HandlerExtra | undefined;
+  private escalating: Promise<void> | undefined;
+  /** Where the call's end goes once it continues as a task (set as the escalation begins). */
+  private ended: { resolve(result: Record<string, unknown>): void; reject(error: unknown): void } | undefined;
 
   constructor(
     readonly tool: string,
     private readonly host: RunHost,
     private readonly binding: RunBinding,
     first: HandlerExtra,
+    private readonly escalation?: Escalation,
   ) {
     this.lastCapabilities = first.clientCapabilities();
     // The getter below has the extra object as its `this`, so the run is reached by name.
@@ -101,8 +123,10 @@ export class ParkedRun {
       ...(first.trace === undefined ? {} : { trace: first.trace }),
       clientCapabilities: () => run.capabilities(),
       requestLogLevel: undefined,
-      sendNotification: (notification) => run.waiting?.extra.sendNotification(notification) ?? Promise.resolve(),
+      sendNotification: (notification) =>
+        (run.task ?? run.waiting?.extra)?.sendNotification(notification) ?? Promise.resolve(),
       sendRequest: (request, options) => run.ask(request, options.signal),
+      ...(escalation === undefined ? {} : { continueAsTask: () => run.continueAsTask() }),
     };
   }
 
@@ -145,6 +169,61 @@ export class ParkedRun {
     return outcome;
   }
 
+  /**
+   * Turns the call into a task (the tool's `ctx.continueAsTask()`): the request waiting for the
+   * call is answered with the task `Escalation` records, the call's later questions, messages and
+   * end are the task's, and the task's signal (a cancel, its TTL, the server stopping) stops it.
+   * Resolves at once without an escalation and once it continued as a task. Rejects with
+   * `continueAsTask: the call still waits for answers to <keys>; await them before it continues
+   * as a task` while a question is open; when no task can be made, the waiting request is
+   * answered with that error, the call is stopped and this rejects with it.
+   */
+  continueAsTask(): Promise<void> {
+    if (this.escalation === undefined || this.task !== undefined) return Promise.resolve();
+    if (this.escalating !== undefined) return this.escalating;
+    const open = [...this.asked, ...this.round].map((question) => question.key);
+    if (open.length > 0)
+      return Promise.reject(
+        new Error(
+          `continueAsTask: the call still waits for answers to ${open.join(', ')}; await them before it continues as a task`,
+        ),
+      );
+    const waiting = this.waiting;
+    if (waiting === undefined || this.controller.signal.aborted)
+      return Promise.reject(
+        this.controller.signal.aborted
+          ? asError(this.controller.signal.reason)
+          : new Error('continueAsTask: no request waits for the call'),
+      );
+    this.escalating = this.escalate(this.escalation, waiting);
+    return this.escalating;
+  }
+
+  private async escalate(escalation: Escalation, waiting: Waiting): Promise<void> {
+    this.waiting = undefined;
+    waiting.unlink();
+    this.host.forget(this);
+    const ended = new Promise<Record<string, unknown>>((resolve, reject) => {
+      this.ended = { resolve, reject };
+    });
+    let task: Awaited<ReturnType<Escalation>>;
+    try {
+      task = await escalation(waiting.extra, ended);
+    } catch (error) {
+      this.ended = undefined;
+      waiting.settle({ kind: 'error', error });
+      this.stop(new InputRoundStoppedError(`the call could not continue as a task: ${errorText(error)}`));
+      throw error;
+    }
+    this.task = task.extra;
+    this.extra.requestLogLevel = task.extra.requestLogLevel;
+    const signal = task.extra.signal;
+    const stopped = (): void => this.stop(asError(signal.reason));
+    if (signal.aborted) stopped();
+    else signal.addEventListener('abort', stopped, { once: true });
+    waiting.settle({ kind: 'result', result: task.answer });
+  }
+
   /** Stops the call: its signal aborts with `reason`; open questions reject with it. */
   stop(reason: Error): void {
     if (!this.controller.signal.aborted) this.controller.abort(reason);
@@ -154,6 +233,7 @@ export class ParkedRun {
   }
 
   private capabilities(): ClientCapabilities | undefined {
+    if (this.task !== undefined) return this.task.clientCapabilities();
     if (this.waiting !== undefined) this.lastCapabilities = this.waiting.extra.clientCapabilities();
     return this.lastCapabilities;
   }
@@ -187,11 +267,17 @@ export class ParkedRun {
   private finish(outcome: RoundOutcome): void {
     this.outcome = outcome;
     this.host.forget(this);
-    this.answer(outcome);
+    const ended = this.ended;
+    if (ended === undefined) this.answer(outcome);
+    else if (outcome.kind === 'error') ended.reject(outcome.error);
+    else ended.resolve(outcome.result);
   }
 
   private ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
     if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
+    // A question of a call that continues as a task is the task's (asked once the task exists).
+    if (this.task !== undefined) return this.task.sendRequest(request, { signal });
+    if (this.escalating !== undefined) return this.escalating.then(() => this.ask(request, signal));
     const message = messageOf(request);
     if (this.requests >= this.host.maxRequests)
       return Promise.reject(new InputRoundLimitError(this.host.maxRequests, message));

@@ -44,26 +44,31 @@ function methodNotFound(message: string): ProtocolError {
 
 /**
  * How a `tools/call` runs, by the era's rules and the tool's task claim: `task` (answered at
- * once with a task) or `plain`. 2025-11-25: a call with a `task` object runs as a task when the
- * tool's `execution.taskSupport` is `required` or `optional`; `-32601` (the utility's answer)
- * for a call with `task` to a tool without the claim, and for a call without `task` to a
- * `required` tool. 2026-07-28: the server decides: a request that declares the extension runs a
- * `required` or `optional` tool as a task (a legacy `task` param is ignored); a `required` tool
- * called without the extension is `-32021` (Missing Required Client Capability, with
+ * once with a task), `starts-as-call` (a plain 2026-07-28 call that becomes a task at
+ * `ctx.continueAsTask()`, see `escalationOf`) or `plain`. 2025-11-25: a call with a `task`
+ * object runs as a task when the tool's `execution.taskSupport` is `required` or `optional`;
+ * `-32601` (the utility's answer) for a call with `task` to a tool without the claim, and for a
+ * call without `task` to a `required` tool. 2026-07-28: the server decides: a request that
+ * declares the extension runs a `required` or `optional` tool as a task (`starts-as-call` for a
+ * claim with `startsAsCall`; a legacy `task` param is ignored); a `required` tool called without
+ * the extension is `-32021` (Missing Required Client Capability, with
  * `data.requiredCapabilities`). An unknown tool or bad params are left to the call itself.
  */
 export function taskModeOf(
   tools: ReadonlyMap<string, ServedTool>,
   params: unknown,
   extra: HandlerExtra,
-): { readonly mode: 'plain' } | { readonly mode: 'task'; readonly served: ServedTool; readonly ttlMs?: number } {
+):
+  | { readonly mode: 'plain' }
+  | { readonly mode: 'starts-as-call'; readonly served: ServedTool }
+  | { readonly mode: 'task'; readonly served: ServedTool; readonly ttlMs?: number } {
   const given = isJsonObject(params) ? params : {};
   const served = typeof given.name === 'string' ? tools.get(given.name) : undefined;
   if (served === undefined) return { mode: 'plain' };
-  const support = taskTermsOf(served.prepared.tool).support;
+  const { support, startsAsCall } = taskTermsOf(served.prepared.tool);
   if (extra.era === 'modern') {
     if (support === 'forbidden') return { mode: 'plain' };
-    if (declaresTasks(extra)) return { mode: 'task', served };
+    if (declaresTasks(extra)) return startsAsCall ? { mode: 'starts-as-call', served } : { mode: 'task', served };
     if (support === 'required') throw missingTasksCapability(`tool "${served.prepared.name}" runs only as a task and`);
     return { mode: 'plain' };
   }
@@ -107,14 +112,32 @@ export async function startToolTask(
   run: RunToolCall,
   requestedTtlMs?: number,
 ): Promise<Record<string, unknown>> {
+  const task = await startTaskRun(serving, served, extra, (taskExtra) => run(params, taskExtra), requestedTtlMs);
+  return createTaskResultOf(extra, task);
+}
+
+/**
+ * Records a task of `served` for the request `extra` (owned by its caller, see `taskOwnerOf`; the
+ * tool's TTL, or `requestedTtlMs` when shorter) and starts `run` with the task's own request
+ * context (see `detachedExtra`); resolves the task as recorded. `run` resolving ends the task
+ * `completed` with its result, rejecting ends it `failed` (see `TaskRunner.start`). A
+ * `TaskLimitError` from the store rejects as a JSON-RPC error `-32000` with its message and
+ * `data: {retryable: true, limit, max}`, and nothing runs.
+ */
+export async function startTaskRun(
+  serving: TaskServing,
+  served: ServedTool,
+  extra: HandlerExtra,
+  run: (taskExtra: HandlerExtra) => Promise<Record<string, unknown>>,
+  requestedTtlMs?: number,
+): Promise<TaskRecord> {
   const terms = taskTermsOf(served.prepared.tool);
   const owner = taskOwnerOf(extra, serving.connection);
   const ttlMs = requestedTtlMs === undefined ? terms.ttlMs : Math.min(requestedTtlMs, terms.ttlMs);
-  let task: TaskRecord;
   try {
-    task = await serving.runner.start(
+    return await serving.runner.start(
       { owner, tool: served.prepared.name, ttlMs, pollIntervalMs: terms.pollIntervalMs },
-      (signal, created) => run(params, detachedExtra(serving, extra, signal, created.taskId)),
+      (signal, created) => run(detachedExtra(serving, extra, signal, created.taskId)),
     );
   } catch (err) {
     const limit = err as { code?: unknown; message: string; limit?: unknown; max?: unknown };
@@ -122,6 +145,10 @@ export async function startToolTask(
       throw new ProtocolError(-32000, limit.message, { retryable: true, limit: limit.limit, max: limit.max });
     throw err;
   }
+}
+
+/** The era's `CreateTaskResult` for `task`, created by the request `extra`. */
+export function createTaskResultOf(extra: HandlerExtra, task: TaskRecord): Record<string, unknown> {
   return extra.era === 'modern' ? { resultType: 'task', ...modernTaskOf(task, false) } : { task: legacyTaskOf(task) };
 }
 
