@@ -79,6 +79,9 @@ test('a parked 2026-07-28 call keeps no SDK Server of its request alive, and sti
     assert.equal(first.resultType, 'input_required', `call ${i} was not parked: ${JSON.stringify(first)}`);
     states.push(first.requestState);
   }
+  // The 2026-07-28 leg closes each request's server on the next turn (setImmediate) after its
+  // answer: let the last one close before counting.
+  await new Promise((resolve) => setImmediate(resolve));
   const serversParked = await objectsNamed('Server');
   assert.equal(
     serversParked - serversBefore,

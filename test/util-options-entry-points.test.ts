@@ -142,6 +142,7 @@ test('options: connectTools, connectServer and createProxy refuse an unknown key
       'onError',
       'onRecord',
       'cacheHints',
+      'tasks',
     ]),
   );
 });
