@@ -1,12 +1,11 @@
 import { isJsonObject, type JsonObject } from '../../contract/index.js';
-import { pause } from '../../util/timeout.js';
 import { TASKS_EXTENSION } from '../server/tasks/constants.js';
 import { requestOn, type ClientRequestOptions, type McpClientLike } from './client-like.js';
 import {
-  abortReasonOf,
   boundedRequests,
   cancelUpstreamTask,
   createUpstreamTask,
+  pollUpstreamTask,
   remaining,
   upstreamTaskEnded,
 } from './upstream-task.js';
@@ -174,23 +173,20 @@ export async function callAsModernUpstreamTask(
     throw new Error('the server answered a task without a taskId');
   const taskId = created.taskId;
   const cancel = () => cancelUpstreamTask(client, { taskId, _meta: meta });
-  let task = created as unknown as ModernWireTask;
   const asked = new Set<string>();
-  try {
-    while (task.status === 'working' || task.status === 'input_required') {
-      if (Date.now() >= deadline) throw Object.assign(new Error('Request timed out'), { code: -32001 });
-      await pause(Math.max(10, Math.min(task.pollIntervalMs ?? 1_000, deadline - Date.now())), signal);
-      if (signal?.aborted) throw abortReasonOf(signal);
-      task = (await request('tasks/get', { taskId, _meta: meta })) as unknown as ModernWireTask;
-      if (task.status === 'input_required')
-        await answerQuestions(task, asked, answerQuestion, (inputResponses) =>
+  const task = await pollUpstreamTask(
+    created as unknown as ModernWireTask,
+    (polled) => polled.pollIntervalMs,
+    async () => {
+      const polled = (await request('tasks/get', { taskId, _meta: meta })) as unknown as ModernWireTask;
+      if (polled.status === 'input_required')
+        await answerQuestions(polled, asked, answerQuestion, (inputResponses) =>
           request('tasks/update', { taskId, inputResponses, _meta: meta }),
         );
-    }
-  } catch (err) {
-    await cancel();
-    throw err;
-  }
+      return polled;
+    },
+    { deadline, signal, cancel },
+  );
   if (task.status === 'completed') return task.result;
   const message =
     task.status === 'failed' && typeof task.error?.message === 'string' ? task.error.message : task.statusMessage;

@@ -1,4 +1,5 @@
 import { isJsonObject, taskClaimProblem, type ToolTaskClaim } from '../../contract/index.js';
+import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { pause, raceTimeout } from '../../util/timeout.js';
 import { TOOL_META_KEY } from '../server/constants.js';
 import { requestOn, type ClientRequestOptions, type McpClientLike } from './client-like.js';
@@ -51,7 +52,7 @@ export async function cancelUpstreamTask(client: McpClientLike, params: Record<s
 
 /** The milliseconds left until `deadline`, as a request timeout (at least 1, at most the timer's limit). */
 export function remaining(deadline: number): number {
-  return Math.max(1, Math.min(deadline - Date.now(), 2_147_483_647));
+  return Math.max(1, Math.min(deadline - Date.now(), MAX_TIMEOUT_MS));
 }
 
 /**
@@ -108,6 +109,36 @@ export async function createUpstreamTask<T>(
   throw abortReasonOf(signal);
 }
 
+/**
+ * Polls an upstream task from `first` until its status is neither `working` nor
+ * `input_required`, and resolves it as it then is: waits the interval the task suggests
+ * (`intervalOf`, default 1,000 ms, at least 10) before each `read`, never past `deadline`. Past
+ * `deadline` it rejects with a `-32001` `Request timed out` (as a plain call's timeout does);
+ * when `signal` aborts, with its reason. Either way, and when `read` fails, it first sends the
+ * upstream cancel (`cancel`) so the task does not run on unseen.
+ */
+export async function pollUpstreamTask<T extends { readonly status: string }>(
+  first: T,
+  intervalOf: (task: T) => number | undefined,
+  read: () => Promise<T>,
+  bounds: { readonly deadline: number; readonly signal: AbortSignal | undefined; readonly cancel: () => Promise<void> },
+): Promise<T> {
+  const { deadline, signal } = bounds;
+  let task = first;
+  try {
+    while (task.status === 'working' || task.status === 'input_required') {
+      if (Date.now() >= deadline) throw Object.assign(new Error('Request timed out'), { code: -32001 });
+      await pause(Math.max(10, Math.min(intervalOf(task) ?? 1_000, deadline - Date.now())), signal);
+      if (signal?.aborted) throw abortReasonOf(signal);
+      task = await read();
+    }
+  } catch (err) {
+    await bounds.cancel();
+    throw err;
+  }
+  return task;
+}
+
 /** The error of an upstream task that ended `failed` or `cancelled`, in both eras. */
 export function upstreamTaskEnded(taskId: string, status: string, message: string | undefined): Error {
   return new Error(`the upstream task ${taskId} ended ${status}${message === undefined ? '' : `: ${message}`}`);
@@ -151,18 +182,15 @@ export async function callAsUpstreamTask(
   if (created === undefined || typeof created.taskId !== 'string')
     throw new Error('the server answered a task-augmented tools/call without a task');
   const cancel = () => cancelUpstreamTask(client, { taskId: created.taskId });
-  let task = created;
   const unwatch = watch(created.taskId);
+  let task: WireTask;
   try {
-    while (task.status === 'working' || task.status === 'input_required') {
-      if (Date.now() >= deadline) throw Object.assign(new Error('Request timed out'), { code: -32001 });
-      await pause(Math.max(10, Math.min(task.pollInterval ?? 1_000, deadline - Date.now())), signal);
-      if (signal?.aborted) throw abortReasonOf(signal);
-      task = (await request('tasks/get', { taskId: created.taskId })) as unknown as WireTask;
-    }
-  } catch (err) {
-    await cancel();
-    throw err;
+    task = await pollUpstreamTask(
+      created,
+      (polled) => polled.pollInterval,
+      async () => (await request('tasks/get', { taskId: created.taskId })) as unknown as WireTask,
+      { deadline, signal, cancel },
+    );
   } finally {
     unwatch();
   }

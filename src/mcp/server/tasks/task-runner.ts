@@ -178,14 +178,7 @@ export class TaskRunner {
     await raceTimeout(Promise.all(left.map(([, task]) => task.settled)), ABORTED_RUN_SETTLE_MS, () => undefined);
   }
 
-  private async end(taskId: string, message: string): Promise<void> {
-    await this.store
-      .update(taskId, {
-        status: 'failed',
-        statusMessage: message,
-        error: { code: ProtocolErrorCode.InternalError, message },
-      })
-      .catch(() => undefined);
-    this.local.get(taskId)?.controller.abort(new TaskEndedError(message));
+  private end(taskId: string, message: string): Promise<void> {
+    return this.fail(taskId, { code: ProtocolErrorCode.InternalError, message });
   }
 }
