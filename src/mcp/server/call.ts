@@ -89,15 +89,30 @@ export function toolCallOf(
  * scheduling store, a turn lost while the tool runs (see `HeldTurn.lost`) aborts the call's
  * signal with its `TurnLostError`, and the tool reads its turn with `heldTurnOf(ctx)`.
  */
-export async function answerToolCall(
-  state: ServerState,
-  params: unknown,
-  extra: HandlerExtra,
-): Promise<CallToolResult> {
+export function answerToolCall(state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
   const receivedAt = Date.now();
-  const { served, args } = toolCallOf(state.tools, params);
+  try {
+    const { served, args } = toolCallOf(state.tools, params);
+    return answerServedCall(state, served, args, extra, receivedAt);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * `answerToolCall` once its params named a served tool and its arguments: a function of its own,
+ * so that a call waiting for its end (a 2026-07-28 call parked for its client's answers) keeps
+ * neither the request's params nor anything else this step no longer needs.
+ */
+async function answerServedCall(
+  state: ServerState,
+  served: ServedTool,
+  args: Record<string, unknown>,
+  extra: HandlerExtra,
+  receivedAt: number,
+): Promise<CallToolResult> {
   const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
   if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
@@ -157,6 +172,9 @@ export async function answerToolCall(
   }
 }
 
+/** What a call without a time limit clears once it starts: nothing (one function for every call). */
+function noLimitToClear(): void {}
+
 /**
  * The signal that withdraws a call still waiting for its turn: the request's own (a cancel, a
  * closed connection), or the call's time limit counted from now, the moment the request was
@@ -168,7 +186,7 @@ function waitLimitOf(
   tool: string,
   timeoutMs: number | undefined,
 ): { readonly signal: AbortSignal; clear(): void } {
-  if (timeoutMs === undefined) return { signal: request, clear() {} };
+  if (timeoutMs === undefined) return { signal: request, clear: noLimitToClear };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
   return { signal: AbortSignal.any([request, controller.signal]), clear: () => clearTimeout(timer) };
