@@ -145,13 +145,11 @@ async function answerServedCall(
         extra,
         waiting.signal,
         ctx as CallContext,
-        () => {
+        (release) => {
           waiting.clear();
-          return new Promise<void>((release) => {
-            void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
-              settled: () => release(),
-            }).then(answer);
-          });
+          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: release }).then(
+            answer,
+          );
         },
         turnLost === undefined
           ? undefined
