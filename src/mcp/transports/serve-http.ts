@@ -11,7 +11,8 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
-import { withResettableServers } from './server-factory.js';
+import { withModernToolCalls, withResettableServers } from './server-factory.js';
+import { modernToolCallsOf } from '../server/modern-tool-calls.js';
 import { stopTasksOf } from '../server/tasks/serve-tasks.js';
 import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
@@ -83,9 +84,13 @@ export async function serveHttp(
     handle = await listenHttp(
       // Its servers are serverFor's alone: stateless HTTP may hand one to POST after POST while
       // the set stays as it was when the server was built.
-      withResettableServers(
-        (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
-        () => generation,
+      // Its plain 2026-07-28 tools/call requests may be answered as its servers answer them, without one.
+      withModernToolCalls(
+        withResettableServers(
+          (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
+          () => generation,
+        ),
+        modernToolCallsOf(live, serverOptions, runs),
       ),
       {
         ...options,

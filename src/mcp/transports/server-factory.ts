@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import type { ModernToolCalls } from '../server/modern-tool-calls.js';
 
 /**
  * Builds a fresh, unconnected SDK `Server` (`@modelcontextprotocol/server`) for one connection:
@@ -37,4 +38,22 @@ export function buildsResettableServers(factory: ServerFactory): boolean {
 /** The served set's generation of a factory marked with `withResettableServers`, else `undefined`. */
 export function generationOf(factory: ServerFactory): (() => number) | undefined {
   return resettable.get(factory);
+}
+
+const modernCalls = new WeakMap<ServerFactory, ModernToolCalls>();
+
+/**
+ * Marks `factory` (and returns it) as one whose 2026-07-28 HTTP servers answer `tools/call` as
+ * `calls` does without a server (see `modernToolCallsOf`), so the HTTP edge may answer a plain
+ * 2026-07-28 `tools/call` with `calls` instead of building a server for it (see
+ * `serveToolCallDirectly`). Internal: only `serveHttp` marks its factory.
+ */
+export function withModernToolCalls<F extends ServerFactory>(factory: F, calls: ModernToolCalls): F {
+  modernCalls.set(factory, calls);
+  return factory;
+}
+
+/** What answers the 2026-07-28 `tools/call` requests of a factory marked with `withModernToolCalls`, else `undefined`. */
+export function modernToolCallsFor(factory: ServerFactory): ModernToolCalls | undefined {
+  return modernCalls.get(factory);
 }
