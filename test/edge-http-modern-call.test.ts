@@ -212,3 +212,71 @@ test('modern call: tools/list builds no server, and its bytes (a refused cursor 
     assert.deepEqual(fromDirect, await raw(viaSdk.url, body));
   }
 });
+
+test('modern call: a "__proto__" key in params or _meta keeps the path with a server, with the same answer', async () => {
+  const body = JSON.parse(
+    `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":${JSON.stringify(
+      envelope({}),
+    ).replace(/^\{/, '{"__proto__":{"a":1},')}}}`,
+  ) as { method: string };
+  const start = connects;
+  const fromDirect = await raw(direct.url, body, 'echo');
+  assert.ok(connects - start >= 1);
+  assert.deepEqual(fromDirect, await raw(viaSdk.url, body, 'echo'));
+});
+
+test("modern call: the verified principal reaches each call, one token never sees another's, and tools/list hides per token", async () => {
+  let url = '';
+  const seen: string[] = [];
+  const guarded = await serveHttp(
+    INFO,
+    [
+      {
+        name: 'whoami',
+        description: 'Says who calls',
+        execute: async (_args, ctx) => {
+          seen.push(ctx.principal?.subject ?? 'nobody');
+          return ctx.principal?.subject ?? 'nobody';
+        },
+      },
+      { name: 'admin', description: 'Needs admin', scopes: ['admin'], execute: async () => 'ok' },
+    ],
+    {
+      hideForbiddenTools: true,
+      auth: {
+        issuer: 'https://as.example',
+        verifier: async (token) => ({
+          subject: token,
+          clientId: `${token}-client`,
+          scopes: token === 'alice' ? ['admin'] : [],
+          expiresAt: Math.floor(Date.now() / 1000) + 600,
+          audience: [url],
+          issuer: 'https://as.example',
+          claims: { sub: token },
+        }),
+      },
+    },
+  );
+  url = guarded.url;
+  try {
+    const start = connects;
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    const call = { id: 13, method: 'tools/call', params: { name: 'whoami', arguments: {} } };
+    const [alice, bob] = await Promise.all([
+      modernPost(url, call, envelope({}), undefined, as('alice')),
+      modernPost(url, call, envelope({}), undefined, as('bob')),
+    ]);
+    const text = (answer: RawAnswer) =>
+      (answer.messages[0] as { result: { content: Array<{ text: string }> } }).result.content[0]!.text;
+    assert.deepEqual([text(alice), text(bob)], ['alice', 'bob']);
+    const list = { id: 14, method: 'tools/list', params: {} };
+    const names = (answer: RawAnswer) =>
+      (answer.messages[0] as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+    assert.deepEqual(names(await modernPost(url, list, envelope({}), undefined, as('alice'))), ['whoami', 'admin']);
+    assert.deepEqual(names(await modernPost(url, list, envelope({}), undefined, as('bob'))), ['whoami']);
+    assert.equal(connects - start, 0, 'no server connected');
+    assert.deepEqual(seen.sort(), ['alice', 'bob']);
+  } finally {
+    await guarded.close();
+  }
+});

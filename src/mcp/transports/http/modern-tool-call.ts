@@ -23,6 +23,8 @@ const ENVELOPE_KEYS = [
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
 ];
+/** The same keys, to look one up. */
+const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(ENVELOPE_KEYS);
 
 /** The members of the SDK's 2026-07-28 wire codec the direct call uses (read by shape). */
 export interface ModernCodec {
@@ -112,16 +114,21 @@ export function liftedToolCallOf(route: DirectRoute, codec: ModernCodec): Lifted
   const meta = params._meta;
   if (!isPlainObject(meta) || 'progressToken' in meta || LOG_LEVEL_META_KEY in meta) return undefined;
   const envelope: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = { ...meta };
-  for (const key of ENVELOPE_KEYS) {
-    if (!(key in meta)) continue;
-    envelope[key] = meta[key];
-    delete rest[key];
-  }
+  for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
   if (envelopeProblem(codec, envelope) !== undefined) return undefined;
-  const lifted: Record<string, unknown> = { ...params };
-  if (Object.keys(rest).length > 0) lifted._meta = rest;
-  else delete lifted._meta;
+  // Copied key by key (no spread and delete, which would leave dictionary-mode objects), in the
+  // SDK's order; a "__proto__" key (which an assignment would not copy) keeps the SDK's path.
+  let rest: Record<string, unknown> | undefined;
+  for (const key of Object.keys(meta)) {
+    if (key === '__proto__') return undefined;
+    if (!ENVELOPE_KEY_SET.has(key)) (rest ??= {})[key] = meta[key];
+  }
+  const lifted: Record<string, unknown> = {};
+  for (const key of Object.keys(params)) {
+    if (key === '__proto__') return undefined;
+    if (key !== '_meta') lifted[key] = params[key];
+    else if (rest !== undefined) lifted._meta = rest;
+  }
   return { request: { ...message, params: lifted } as JSONRPCRequest, envelope };
 }
 
