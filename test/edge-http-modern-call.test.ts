@@ -15,6 +15,8 @@ import { MODERN, envelope, modernPost, type RawAnswer } from './support/modern-h
 const INFO = { name: 'modern-call', version: '1.0.0' };
 const ELICIT_CAPS = { elicitation: { form: {} } };
 const sessions = new Set<object>();
+const aborted: string[] = [];
+let hanging: (() => void) | undefined;
 
 const tools: ContractTool[] = [
   {
@@ -45,6 +47,18 @@ const tools: ContractTool[] = [
       const answer = await ctx.elicit({ message: 'Name?' });
       return `hello ${JSON.stringify(answer)}`;
     },
+  },
+  {
+    name: 'hang',
+    description: 'Waits until aborted, then says why',
+    execute: (_args, ctx) =>
+      new Promise<string>((resolve) => {
+        hanging?.();
+        ctx.signal.addEventListener('abort', () => {
+          aborted.push(String((ctx.signal.reason as Error | undefined)?.message));
+          resolve('aborted');
+        });
+      }),
   },
   {
     name: 'structured',
@@ -279,4 +293,26 @@ test("modern call: the verified principal reaches each call, one token never see
   } finally {
     await guarded.close();
   }
+});
+
+test('modern call: a hang-up aborts the call, and closing the endpoint answers a call in flight 499, with no server', async () => {
+  const closing = await serveHttp(INFO, tools);
+  const start = connects;
+  const call = { id: 15, method: 'tools/call', params: { name: 'hang', arguments: {} } };
+  const controller = new AbortController();
+  let started = new Promise<void>((resolve) => (hanging = resolve));
+  const hungUp = modernPost(closing.url, call, envelope({}), controller.signal).catch(
+    (e: unknown) => (e as Error).name,
+  );
+  await started;
+  controller.abort();
+  assert.equal(await hungUp, 'AbortError');
+  for (let i = 0; i < 100 && aborted.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(aborted.length, 1, 'the call was aborted');
+  started = new Promise<void>((resolve) => (hanging = resolve));
+  const answer = modernPost(closing.url, { ...call, id: 16 }, envelope({}));
+  await started;
+  await closing.close();
+  assert.deepEqual(await answer, { status: 499, type: null, messages: [] });
+  assert.equal(connects - start, 0, 'no server connected');
 });
