@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/server';
 import type { ContractTool } from '../src/contract/index.js';
 import { createServer, listenHttp, serveHttp, type HttpHandle } from '../src/mcp/index.js';
 import { MODERN, envelope, modernPost, type RawAnswer } from './support/modern-http.js';
+import { objectSchema } from './support/schema-helpers.js';
 
 /*
  * serveHttp answers a plain 2026-07-28 tools/call (no input-round retry, no progress token, no
@@ -22,12 +23,7 @@ const tools: ContractTool[] = [
   {
     name: 'echo',
     description: 'Echoes its text',
-    parameters: {
-      type: 'object',
-      properties: { text: { type: 'string' } },
-      required: ['text'],
-      additionalProperties: false,
-    },
+    parameters: objectSchema({ text: { type: 'string' } }),
     execute: async (args, ctx) => {
       sessions.add(ctx.session!);
       return `echo: ${(args as { text: string }).text}`;
