@@ -31,7 +31,9 @@ export interface ServeHttpHandle extends HttpHandle, ServedSet {}
  * Serves contract tools (and the `resources` and `prompts` of the options) over streamable
  * HTTP: `listenHttp` with a fresh `createServer(info, tools, options)` per session (per request
  * when `stateless`, where one may answer POST after POST as if new, see `createStatelessLeg`; and
- * for every 2026-07-28 request, answered on `node:http` itself, see `serveModernDirectly`), whose calls see
+ * for every 2026-07-28 request, answered on `node:http` itself, see `serveModernDirectly`, except
+ * a plain 2026-07-28 `tools/call` or `tools/list`, answered as such a server would answer it with
+ * none built, see `serveToolCallDirectly`), whose calls see
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. The handle it resolves to is also what it serves: `addTools`, `removeTools`

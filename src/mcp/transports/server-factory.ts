@@ -6,7 +6,8 @@ import type { ModernToolCalls } from '../server/modern-tool-calls.js';
  * once for a stdio connection (twice when a 2026-07-28 client's `server/discover` probe is
  * followed by a 2025 `initialize`: the probe's server is discarded), once per session on stateful
  * HTTP, once per request on stateless HTTP (unless the factory is marked with
- * `withResettableServers`) and for every 2026-07-28 request. A transport owns every server it
+ * `withResettableServers`) and for every 2026-07-28 request (but a plain `tools/call` or
+ * `tools/list` of a factory marked with `withModernToolCalls`). A transport owns every server it
  * builds: it connects it, and it closes it when the connection ends, which aborts the signals of
  * the server's in-flight calls. A factory must never hand out the same `Server` twice (the SDK
  * refuses to connect a server that is already connected).
