@@ -57,6 +57,14 @@ const tools: ContractTool[] = [
       }),
   },
   {
+    name: 'sample',
+    description: 'Asks the client model',
+    execute: async (_args, ctx) =>
+      JSON.stringify(
+        await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }),
+      ),
+  },
+  {
     name: 'structured',
     description: 'Returns structured content',
     execute: async () => ({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } }),
@@ -118,6 +126,9 @@ test('modern call: a plain tools/call builds no server, and its bytes are those 
     ['fails', {}],
     ['structured', {}],
     ['missing', {}],
+    ['ask', {}],
+    // Samples a client whose capabilities offer no sampling: -32021 with data, answered 400.
+    ['sample', {}],
   ] as const) {
     const body = {
       jsonrpc: '2.0',
@@ -129,6 +140,7 @@ test('modern call: a plain tools/call builds no server, and its bytes are those 
     const fromDirect = await raw(direct.url, body, name);
     assert.equal(connects - start, 0, `${name}: no server connected`);
     const fromSdk = await raw(viaSdk.url, body, name);
+    if (name === 'sample') assert.equal(fromDirect.status, 400, 'the -32021 answer is HTTP 400');
     assert.deepEqual(fromDirect, fromSdk, `${name}: same status, type and body`);
   }
 });
