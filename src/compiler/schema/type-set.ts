@@ -38,13 +38,23 @@ export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
 
 /** The `type` keyword's value: a single name, or the names in a fixed order. */
 export function typeKeyword(types: TypeSet): string | string[] {
-  if (types.size === 1) return types.values().next().value as JsonType;
+  if (types.size === 1) {
+    for (const type of types) return type;
+  }
   return ORDER.filter((type) => types.has(type));
 }
 
-/** The `type` keyword's value for `types` and `null`. */
+/**
+ * The `type` keyword's value for `types` and `null`: what `typeKeyword` answers for the set with
+ * `null` added (adding `null` never changes how `number` and `integer` normalise), built without
+ * making that set. Each call answers a fresh list.
+ */
 export function nullableTypeKeyword(types: TypeSet): string | string[] {
-  return typeKeyword(typeSet(...types, 'null'));
+  if (types.size === 0 || (types.size === 1 && types.has('null'))) return 'null';
+  if (types.size === 1) {
+    for (const type of types) return [type, 'null'];
+  }
+  return ORDER.filter((type) => type === 'null' || types.has(type));
 }
 
 /** Whether `types` is exactly `{ only }`. */
