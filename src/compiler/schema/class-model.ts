@@ -118,7 +118,8 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const fields = fieldOptionsOf(cls);
   const shapes = getShapes(cls);
   const byProperty = new Map<string, ValidationMetadata[]>();
-  for (const metadata of metadatas) {
+  for (let index = 0; index < metadatas.length; index++) {
+    const metadata = metadatas[index]!;
     const list = byProperty.get(metadata.propertyName);
     if (list === undefined) byProperty.set(metadata.propertyName, [metadata]);
     else list.push(metadata);
@@ -128,7 +129,8 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const properties: PropertyModel[] = [];
   const references: Function[] = [];
   const names = declarationOrder(propertyOrder(cls, metadatas, fields, shapes), initialValues);
-  for (const name of names) {
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
     const property = buildPropertyModel({
       cls,
       className,
