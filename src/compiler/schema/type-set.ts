@@ -36,11 +36,22 @@ export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
   return typeSet(...result);
 }
 
+/** The one type of each shared single-type set (read without making an iterator). */
+const TYPE_OF_SINGLE_SET: ReadonlyMap<TypeSet, JsonType> = new Map(
+  [...SINGLE_TYPE_SETS].map(([type, set]) => [set, type]),
+);
+
+/** The only type of a set of one type. */
+function onlyTypeOf(types: TypeSet): JsonType {
+  const shared = TYPE_OF_SINGLE_SET.get(types);
+  if (shared !== undefined) return shared;
+  for (const type of types) return type;
+  throw new RangeError('onlyTypeOf: the type set is empty');
+}
+
 /** The `type` keyword's value: a single name, or the names in a fixed order. */
 export function typeKeyword(types: TypeSet): string | string[] {
-  if (types.size === 1) {
-    for (const type of types) return type;
-  }
+  if (types.size === 1) return onlyTypeOf(types);
   return ORDER.filter((type) => types.has(type));
 }
 
@@ -51,9 +62,7 @@ export function typeKeyword(types: TypeSet): string | string[] {
  */
 export function nullableTypeKeyword(types: TypeSet): string | string[] {
   if (types.size === 0 || (types.size === 1 && types.has('null'))) return 'null';
-  if (types.size === 1) {
-    for (const type of types) return [type, 'null'];
-  }
+  if (types.size === 1) return [onlyTypeOf(types), 'null'];
   return ORDER.filter((type) => type === 'null' || types.has(type));
 }
 
