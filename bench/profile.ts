@@ -131,14 +131,11 @@ async function load(session: Session, count: number, sessions: readonly Session[
   );
 }
 
-async function main(): Promise<void> {
-  const [scenarioName = 'http', serverName = 'decorated', callsText] = process.argv.slice(2);
-  if (scenarioName === 'cold') return profileColdStart(serverName, Number(callsText ?? '1000'));
-  const scenario = SCENARIOS[scenarioName];
-  const script = SERVERS[serverName];
-  const calls = Number(callsText ?? '4000');
-  if (scenario === undefined || script === undefined || !Number.isInteger(calls) || calls < 1)
-    throw new Error(`usage: profile [${Object.keys(SCENARIOS).join('|')}] [${Object.keys(SERVERS).join('|')}] [calls]`);
+/**
+ * A fresh temporary folder for a server child's profile, and the node flags that make the child
+ * write it there (sampling every 50 µs) when SIGTERM ends it.
+ */
+function profilingFlags(): { dir: string; flags: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'toolwright-profile-'));
   const flags = [
     '--cpu-prof',
@@ -147,6 +144,18 @@ async function main(): Promise<void> {
     '--import',
     join(here, 'support', 'exit-on-sigterm.js'),
   ];
+  return { dir, flags };
+}
+
+async function main(): Promise<void> {
+  const [scenarioName = 'http', serverName = 'decorated', callsText] = process.argv.slice(2);
+  if (scenarioName === 'cold') return profileColdStart(serverName, Number(callsText ?? '1000'));
+  const scenario = SCENARIOS[scenarioName];
+  const script = SERVERS[serverName];
+  const calls = Number(callsText ?? '4000');
+  if (scenario === undefined || script === undefined || !Number.isInteger(calls) || calls < 1)
+    throw new Error(`usage: profile [${Object.keys(SCENARIOS).join('|')}] [${Object.keys(SERVERS).join('|')}] [calls]`);
+  const { dir, flags } = profilingFlags();
   const contender = { label: serverName, script: join(here, 'support', script) };
   // The SDK 2.x server serves the 2026-07-28 era through createMcpHandler.
   const transport = serverName === 'sdk2' && scenario.era === '2026' ? 'http-stateless' : scenario.transport;
@@ -205,14 +214,7 @@ async function profileColdStart(serverName: string, tools: number): Promise<void
   const script = SERVERS[serverName];
   if (script === undefined || serverName === 'raw' || !Number.isInteger(tools) || tools < 1 || tools > 10_000)
     throw new Error(`usage: profile cold [decorated|hand-built|sdk2|sdk1] [tools, 1 to 10000]`);
-  const dir = mkdtempSync(join(tmpdir(), 'toolwright-profile-'));
-  const flags = [
-    '--cpu-prof',
-    '--cpu-prof-interval=50',
-    `--cpu-prof-dir=${dir}`,
-    '--import',
-    join(here, 'support', 'exit-on-sigterm.js'),
-  ];
+  const { dir, flags } = profilingFlags();
   const started = process.hrtime.bigint();
   const { child, session } = await startStdio(
     { label: serverName, script: join(here, 'support', script) },
