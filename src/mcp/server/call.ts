@@ -111,13 +111,14 @@ export async function answerToolCall(
   if (extra.trace !== undefined) fileRequestCall(extra, fileCallTrace(call, callTraceOfRequest(extra, receivedAt)));
   // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
   const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;
+  // Without a lost turn to follow, the call's signal is the request's, read only when needed (see `mcpCallContextOf`).
   const { ctx, finish } = mcpCallContextOf(
     state,
     extra,
     call,
-    turnLost === undefined ? extra.signal : AbortSignal.any([extra.signal, turnLost.signal]),
+    turnLost === undefined ? undefined : AbortSignal.any([extra.signal, turnLost.signal]),
   );
-  const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
+  const waiting = waitLimitOf(extra, served.prepared.name, served.prepared.timeoutMs);
   try {
     // The client is answered with the call's end as the core gives it (a timeout at once), but
     // the turn is held until the tool's own run really settles, so a tool that outlives its time
@@ -157,21 +158,25 @@ export async function answerToolCall(
   }
 }
 
+/** What withdraws a call waiting for its turn when the tool has no time limit: the request's signal, unread. */
+const NO_WAIT_LIMIT: { readonly signal: undefined; clear(): void } = { signal: undefined, clear() {} };
+
 /**
  * The signal that withdraws a call still waiting for its turn: the request's own (a cancel, a
- * closed connection), or the call's time limit counted from now, the moment the request was
- * received, when it has one (its reason is the `CallTimeoutError`). `clear` stops the timer once
- * the call starts.
+ * closed connection; `undefined` stands for it, so that it is read only if the call waits, see
+ * `runInTurn`), or the call's time limit counted from now, the moment the request was received,
+ * when it has one (its reason is the `CallTimeoutError`). `clear` stops the timer once the call
+ * starts.
  */
 function waitLimitOf(
-  request: AbortSignal,
+  extra: HandlerExtra,
   tool: string,
   timeoutMs: number | undefined,
-): { readonly signal: AbortSignal; clear(): void } {
-  if (timeoutMs === undefined) return { signal: request, clear() {} };
+): { readonly signal: AbortSignal | undefined; clear(): void } {
+  if (timeoutMs === undefined) return NO_WAIT_LIMIT;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
-  return { signal: AbortSignal.any([request, controller.signal]), clear: () => clearTimeout(timer) };
+  return { signal: AbortSignal.any([extra.signal, controller.signal]), clear: () => clearTimeout(timer) };
 }
 
 /**

@@ -37,7 +37,8 @@ export function admit(scheduler: Scheduler, options: AdmitOptions): Promise<Tick
  * starts at once, else a promise that behaves as `admit`'s. For hosts that count microtasks.
  */
 export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Promise<Ticket> {
-  const { claims, label, signal, onWait } = options;
+  // The signal is read only when the call has to wait (a host may make it on first read).
+  const { claims, label, onWait } = options;
   let settle: ((ticket: Ticket) => void) | undefined;
   let startedAtOnce = false;
   const ticket = scheduler.submit({
@@ -50,6 +51,7 @@ export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Pro
   });
   if (startedAtOnce) return ticket;
   return new Promise<Ticket>((resolve, reject) => {
+    const signal = options.signal;
     const onAbort = (): void => {
       if (ticket.cancel()) reject(signal!.reason);
     };
