@@ -8,7 +8,9 @@ export interface AdmitOptions {
   readonly label: string;
   /**
    * Withdraws the call while it waits: the promise rejects with the signal's reason and the call
-   * never starts. A signal that aborted before `admit` never queues the call (see `admit`).
+   * never starts. A signal that aborted before `admit` never queues the call (see `admit`). Read
+   * only when the call cannot start at once (a getter that makes the signal on first read makes
+   * none for a call that starts at once).
    */
   readonly signal?: AbortSignal;
   /**
