@@ -10,7 +10,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
 import { createServer } from '../src/mcp/server/index.js';
 import { createLazySignalContext } from '../src/contract/internal.js';
@@ -19,36 +19,7 @@ import { CallTimeLimit } from '../src/runtime/call/time-limit.js';
 import { Scheduler, enter, schedulingClaimsOf, type AdmitOptions } from '../src/runtime/scheduler/index.js';
 import type { ContractTool } from '../src/index.js';
 import { TEST_CALL } from './support/text.js';
-
-/** A stdout that hands each line written to whoever waits for the next one. */
-class LineStdout extends Writable {
-  private pending = '';
-  private readonly lines: string[] = [];
-  private readonly waiters: Array<(line: string) => void> = [];
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.pending += chunk.toString('utf8');
-    for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
-      const line = this.pending.slice(0, end);
-      this.pending = this.pending.slice(end + 1);
-      const waiter = this.waiters.shift();
-      if (waiter !== undefined) waiter(line);
-      else this.lines.push(line);
-    }
-    callback();
-  }
-  /** The next line written (bounded: fails after 5 s). */
-  next(): Promise<string> {
-    const line = this.lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no line within 5 s')), 5000);
-      this.waiters.push((written) => {
-        clearTimeout(timer);
-        resolve(written);
-      });
-    });
-  }
-}
+import { LineStdout } from './support/line-stdout.js';
 
 /** Counts the abort controllers made while `run` runs (the global is put back after). */
 async function countingControllers<T>(run: () => Promise<T>): Promise<{ made: number; value: T }> {
