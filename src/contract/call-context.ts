@@ -138,11 +138,11 @@ export function createCallContext(init: CallContextInit): CallContext {
 }
 
 /**
- * Where a lazy context keeps the function its `signal` is read from: a non-enumerable member
- * under a key only this module holds, read by the one getter every lazy context shares
- * (`lazySignal`). One getter for all, not one closure per context: V8 gives an object whose
- * accessor is a function of its own a hidden class of its own, which the collector keeps until
- * a full collection, and every site that reads such contexts turns megamorphic.
+ * Where a lazy context keeps the function its `signal` is read from: a member under a symbol only
+ * this module holds, read by the one getter every lazy context shares (`lazySignal`, defined
+ * with one shared descriptor). One getter for all, not one closure per context: V8 gives an
+ * object whose accessor is a function of its own a hidden class of its own, which the collector
+ * keeps until a full collection, and every site that reads such contexts turns megamorphic.
  */
 const SIGNAL_OF = Symbol('toolwright.signalOf');
 
@@ -152,6 +152,8 @@ function lazySignal(this: LazySignalSource): AbortSignal {
   return this[SIGNAL_OF]!();
 }
 
+const LAZY_SIGNAL: PropertyDescriptor = Object.freeze({ get: lazySignal, enumerable: true });
+
 /**
  * `createCallContext` with a `signal` read from `signalOf()` each time it is read (so a host can
  * make the signal only when a tool looks at it, as the executor does); `init.signal` is ignored.
@@ -159,9 +161,9 @@ function lazySignal(this: LazySignalSource): AbortSignal {
  * the hosts.
  */
 export function createLazySignalContext(init: CallContextInit, signalOf: () => AbortSignal): CallContext {
-  const context = membersOf(init);
-  Object.defineProperty(context, SIGNAL_OF, { value: signalOf });
-  Object.defineProperty(context, 'signal', { get: lazySignal, enumerable: true });
+  const context = membersOf(init) as Record<PropertyKey, unknown>;
+  context[SIGNAL_OF] = signalOf;
+  Object.defineProperty(context, 'signal', LAZY_SIGNAL);
   return Object.freeze(context) as unknown as CallContext;
 }
 
@@ -176,8 +178,11 @@ export function carryMember(source: object, copy: Record<string, unknown>, key: 
     copy[key] = (source as Record<string, unknown>)[key];
     return;
   }
-  if (getter === lazySignal && !Object.hasOwn(copy, SIGNAL_OF))
-    Object.defineProperty(copy, SIGNAL_OF, { value: (source as LazySignalSource)[SIGNAL_OF] });
+  if (getter === lazySignal) {
+    (copy as Record<PropertyKey, unknown>)[SIGNAL_OF] = (source as LazySignalSource)[SIGNAL_OF];
+    Object.defineProperty(copy, key, LAZY_SIGNAL);
+    return;
+  }
   Object.defineProperty(copy, key, { get: getter, enumerable: true });
 }
 
