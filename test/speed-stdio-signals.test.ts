@@ -5,8 +5,9 @@
  * objects. These tests pin that a 2025-era `tools/call` answered directly over stdio makes no
  * abort controller when its tool never reads `ctx.signal`, that a signal first read after the
  * request was cancelled is already aborted with the client's reason (and the call gets no
- * answer), that a copy of a lazy context (`contextWith`) keeps its signal lazy, and that a
- * scheduler reads a call's signal only when the call has to wait. In process, well under a second.
+ * answer), that a copy of a lazy context (`contextWith`, the time limit's) keeps its signal lazy
+ * through the one shared getter, and that a scheduler reads a call's signal only when the call has
+ * to wait. In process, well under a second.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +115,22 @@ test("a copy of a lazy context keeps its signal lazy, read from the original's s
   assert.equal(limited.signal.reason, 'stop');
   // A spread copies the value, as for any getter.
   assert.equal({ ...ctx }.signal, controller.signal);
+});
+
+test('the time limit’s context reads its signal through the shared lazy getter, made on first read', async () => {
+  const limit = new CallTimeLimit('t', 1);
+  const controller = new AbortController();
+  const limited = limit.contextFor(createLazySignalContext({ call: TEST_CALL }, () => controller.signal));
+  const getterOf = (ctx: object): unknown => Object.getOwnPropertyDescriptor(ctx, 'signal')?.get;
+  const other = new CallTimeLimit('u', 1).contextFor(
+    createLazySignalContext({ call: TEST_CALL }, () => controller.signal),
+  );
+  assert.equal(getterOf(limited), getterOf(other));
+  await limit.run(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  // Read after the limit passed: already aborted with the timeout.
+  assert.equal(limited.signal.aborted, true);
+  assert.match(String((limited.signal.reason as Error).message), /tool "t" timed out after 1 ms/);
+  assert.equal(limited.signal, limited.signal);
 });
 
 test('a scheduler reads a call’s signal only when the call has to wait', async () => {

@@ -161,10 +161,19 @@ const LAZY_SIGNAL: PropertyDescriptor = Object.freeze({ get: lazySignal, enumera
  * the hosts.
  */
 export function createLazySignalContext(init: CallContextInit, signalOf: () => AbortSignal): CallContext {
-  const context = membersOf(init) as Record<PropertyKey, unknown>;
-  context[SIGNAL_OF] = signalOf;
-  Object.defineProperty(context, 'signal', LAZY_SIGNAL);
+  const context = membersOf(init) as Record<string, unknown>;
+  defineLazySignal(context, signalOf);
   return Object.freeze(context) as unknown as CallContext;
+}
+
+/**
+ * Gives `target` (a context being built, not yet frozen) a `signal` read from `signalOf()` each
+ * time it is read, through the getter every lazy context shares. Internal to the hosts (the time
+ * limit's context).
+ */
+export function defineLazySignal(target: Record<string, unknown>, signalOf: () => AbortSignal): void {
+  (target as Record<PropertyKey, unknown>)[SIGNAL_OF] = signalOf;
+  Object.defineProperty(target, 'signal', LAZY_SIGNAL);
 }
 
 /**
@@ -178,9 +187,8 @@ export function carryMember(source: object, copy: Record<string, unknown>, key: 
     copy[key] = (source as Record<string, unknown>)[key];
     return;
   }
-  if (getter === lazySignal) {
-    (copy as Record<PropertyKey, unknown>)[SIGNAL_OF] = (source as LazySignalSource)[SIGNAL_OF];
-    Object.defineProperty(copy, key, LAZY_SIGNAL);
+  if (getter === lazySignal && key === 'signal') {
+    defineLazySignal(copy, (source as LazySignalSource)[SIGNAL_OF]!);
     return;
   }
   Object.defineProperty(copy, key, { get: getter, enumerable: true });

@@ -1,5 +1,5 @@
 import type { CallContext } from '../../contract/index.js';
-import { carryMember } from '../../contract/internal.js';
+import { carryMember, defineLazySignal } from '../../contract/internal.js';
 import { kindOf } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { CallTimeoutError } from './errors.js';
@@ -78,10 +78,8 @@ export class CallTimeLimit {
       carryMember(source, copy, key);
     }
     let signal: AbortSignal | undefined;
-    Object.defineProperty(copy, 'signal', {
-      enumerable: true,
-      get: () => (signal ??= AbortSignal.any([ctx.signal, this.ownSignal()])),
-    });
+    // The shared lazy getter, not an accessor closure of its own (one hidden class per call in V8).
+    defineLazySignal(copy, () => (signal ??= AbortSignal.any([ctx.signal, this.ownSignal()])));
     return Object.freeze(copy) as unknown as CallContext;
   }
 
