@@ -40,7 +40,7 @@ async function countingControllers<T>(run: () => Promise<T>): Promise<{ made: nu
   }
 }
 
-test('a direct tools/call makes no abort signal unless its tool reads ctx.signal; read late, it is already aborted', async () => {
+test('a direct tools/call makes no abort signal unless its tool reads ctx.signal (with a time limit too); read late, it is already aborted', async () => {
   let letLateRead!: () => void;
   const cancelled = new Promise<void>((resolve) => (letLateRead = resolve));
   const seen: string[] = [];
@@ -49,6 +49,13 @@ test('a direct tools/call makes no abort signal unless its tool reads ctx.signal
       name: 'echo',
       description: 'Echoes its text',
       parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: async (args) => String((args as { text: unknown }).text),
+    },
+    {
+      name: 'timed',
+      description: 'Echoes its text under a time limit',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      timeoutMs: 60_000,
       execute: async (args) => String((args as { text: unknown }).text),
     },
     {
@@ -83,6 +90,13 @@ test('a direct tools/call makes no abort signal unless its tool reads ctx.signal
   });
   assert.equal(echoed.value, '{"result":{"content":[{"type":"text","text":"hi"}]},"jsonrpc":"2.0","id":2}');
   assert.equal(echoed.made, 0);
+  // Nor under a time limit: the wait's limit and the run's make their signals only when read.
+  const timed = await countingControllers(async () => {
+    send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'timed', arguments: { text: 'on time' } } });
+    return stdout.next();
+  });
+  assert.equal(timed.value, '{"result":{"content":[{"type":"text","text":"on time"}]},"jsonrpc":"2.0","id":6}');
+  assert.equal(timed.made, 0);
   send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'late', arguments: {} } });
   send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'user stopped it' } });
   // Messages are handled in order: once ping is answered, the cancel was too.

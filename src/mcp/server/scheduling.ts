@@ -198,10 +198,11 @@ function claimsOfTool(tool: ContractTool): CallClaims {
  * resource until it really stops). Resolves or rejects as `execute` does; a synchronous throw
  * becomes a rejection.
  *
- * While the call waits, `signal` withdraws it (the client's `notifications/cancelled`, a closed
- * connection, or the call's time limit, which counts from when the request was received): it
- * rejects with the signal's reason and `execute` never runs. `signal` `undefined` stands for the
- * request's own (`extra.signal`), which is then read only when the call has to wait. A call that must wait says so once:
+ * While the call waits, `withdrawal.signal` withdraws it (the client's `notifications/cancelled`,
+ * a closed connection, or the call's time limit, which counts from when the request was
+ * received): it rejects with the signal's reason and `execute` never runs. The signal is read only
+ * when the call has to wait (it may be made on first read); `undefined` stands for the request's
+ * own (`extra.signal`). A call that must wait says so once:
  * `ctx.log('debug', 'tools/call "<tool>" <what it waits for>', 'toolwright/scheduling')`, and, when
  * the request has a progress token, one `notifications/progress` with `progress: 0` and that
  * text as its message (the tool's own progress follows once it starts). With enforcement off
@@ -212,7 +213,7 @@ export function runInTurn<T>(
   transport: string,
   tool: ContractTool,
   extra: HandlerExtra,
-  signal: AbortSignal | undefined,
+  withdrawal: { readonly signal: AbortSignal | undefined },
   ctx: CallContext,
   execute: () => T | Promise<T>,
   onTurn?: (turn: HeldTurn) => void,
@@ -236,14 +237,14 @@ export function runInTurn<T>(
     'session' in place
       ? enter(
           place.session,
-          new SessionTurnRequest(claims, tool.name, signal, extra, (ticket) => startWaiting(ticket.waitingFor())),
+          new SessionTurnRequest(claims, tool.name, withdrawal, extra, (ticket) => startWaiting(ticket.waitingFor())),
         )
       : place.store.enter({
           scope: place.scope,
           claims,
           label: tool.name,
           maxConcurrent: scheduling.maxConcurrent,
-          signal: signal ?? extra.signal,
+          signal: withdrawal.signal ?? extra.signal,
           onWait: startWaiting,
         });
   if (!(entered instanceof Promise)) return holding(entered, execute, onTurn);
@@ -254,7 +255,7 @@ export function runInTurn<T>(
 }
 
 /**
- * What `runInTurn` asks a session's scheduler for (see `enter`): its `signal` is the one given,
+ * What `runInTurn` asks a session's scheduler for (see `enter`): its `signal` is the withdrawal's,
  * else the request's own, read only when the call has to wait (the request's signal may be made
  * on first read). A class, so that every call's request shares one hidden class and one getter.
  */
@@ -262,13 +263,13 @@ class SessionTurnRequest implements AdmitOptions {
   constructor(
     readonly claims: CallClaims,
     readonly label: string,
-    private readonly given: AbortSignal | undefined,
+    private readonly withdrawal: { readonly signal: AbortSignal | undefined },
     private readonly extra: HandlerExtra,
     readonly onWait: (ticket: Ticket) => void,
   ) {}
 
   get signal(): AbortSignal {
-    return this.given ?? this.extra.signal;
+    return this.withdrawal.signal ?? this.extra.signal;
   }
 }
 
