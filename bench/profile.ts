@@ -8,10 +8,19 @@
  *
  *   npm run bench:profile -- [scenario] [server] [calls]
  *   node dist/bench/profile.js http decorated 4000
+ *   node dist/bench/profile.js cold decorated 1000
  *
- * scenario: stdio | stdio-16 | http (default) | http-stateless | http-2026;
- * server: decorated (default) | hand-built | sdk2 | sdk1 | raw. The profile is kept in a temporary
- * folder whose path is printed, for a closer look in Chrome's DevTools.
+ * scenario: stdio | stdio-16 | http (default) | http-stateless | http-2026 | cold;
+ * server: decorated (default) | hand-built | sdk2 | sdk1 | raw | floor (the cold starts' floor,
+ * stdio only). `cold` profiles a cold start instead of calls: the server child starts over stdio
+ * with `calls` tools (default 1,000) and is profiled from its start to its first `tools/list`
+ * answer; printed are the same tables in milliseconds for the whole start, then where the start
+ * goes (`COLD_PHASES`: parsing and finding modules, decorators, compile, schema generation,
+ * serving, garbage collection), and the CPU of all the child's threads against what was sampled
+ * on its main thread (the rest is V8's optimising compiler and the garbage collector's helpers on
+ * their own threads). Profiling slows a start down: compare a server with the floor, both
+ * profiled. The profile is kept in a temporary folder whose path is printed, for a closer look in
+ * Chrome's DevTools.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -34,6 +43,7 @@ const SERVERS: Readonly<Record<string, string>> = {
   sdk2: 'echo6-sdk2-server.js',
   sdk1: 'echo6-sdk1-server.js',
   raw: 'raw-echo-server.js',
+  floor: 'echo6-floor-server.js',
 };
 const SCENARIOS: Readonly<
   Record<string, { transport: ChildTransport; era: ClientEra; sessions: number; inFlight: number }>
@@ -121,13 +131,11 @@ async function load(session: Session, count: number, sessions: readonly Session[
   );
 }
 
-async function main(): Promise<void> {
-  const [scenarioName = 'http', serverName = 'decorated', callsText = '4000'] = process.argv.slice(2);
-  const scenario = SCENARIOS[scenarioName];
-  const script = SERVERS[serverName];
-  const calls = Number(callsText);
-  if (scenario === undefined || script === undefined || !Number.isInteger(calls) || calls < 1)
-    throw new Error(`usage: profile [${Object.keys(SCENARIOS).join('|')}] [${Object.keys(SERVERS).join('|')}] [calls]`);
+/**
+ * A fresh temporary folder for a server child's profile, and the node flags that make the child
+ * write it there (sampling every 50 µs) when SIGTERM ends it.
+ */
+function profilingFlags(): { dir: string; flags: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'toolwright-profile-'));
   const flags = [
     '--cpu-prof',
@@ -136,6 +144,18 @@ async function main(): Promise<void> {
     '--import',
     join(here, 'support', 'exit-on-sigterm.js'),
   ];
+  return { dir, flags };
+}
+
+async function main(): Promise<void> {
+  const [scenarioName = 'http', serverName = 'decorated', callsText] = process.argv.slice(2);
+  if (scenarioName === 'cold') return profileColdStart(serverName, Number(callsText ?? '1000'));
+  const scenario = SCENARIOS[scenarioName];
+  const script = SERVERS[serverName];
+  const calls = Number(callsText ?? '4000');
+  if (scenario === undefined || script === undefined || !Number.isInteger(calls) || calls < 1)
+    throw new Error(`usage: profile [${Object.keys(SCENARIOS).join('|')}] [${Object.keys(SERVERS).join('|')}] [calls]`);
+  const { dir, flags } = profilingFlags();
   const contender = { label: serverName, script: join(here, 'support', script) };
   // The SDK 2.x server serves the 2026-07-28 era through createMcpHandler.
   const transport = serverName === 'sdk2' && scenario.era === '2026' ? 'http-stateless' : scenario.transport;
@@ -167,6 +187,107 @@ async function main(): Promise<void> {
   report(profile, calls, measured, `${scenarioName} ${serverName}`, file);
 }
 
+/**
+ * Where a cold start goes: each phase is the sampled time of the stacks holding a frame of one of
+ * its `functions` (names as in the source), so phases may overlap (schema generation is part of
+ * compile).
+ */
+const COLD_PHASES: ReadonlyArray<{ readonly phase: string; readonly functions: readonly string[] }> = [
+  { phase: 'parsing modules (V8 compiling their source)', functions: ['compileSourceTextModule', 'wrapSafe'] },
+  {
+    phase: 'finding and reading modules',
+    functions: ['Module._resolveFilename', 'defaultResolve', 'defaultLoad', 'cjsPreparseModuleExports'],
+  },
+  { phase: 'applying decorators (tsc helper __decorate)', functions: ['__decorate'] },
+  { phase: 'compile()', functions: ['compile'] },
+  { phase: '  schema generation (generateSchema)', functions: ['generateSchema'] },
+  { phase: '  argument pipelines (createArgumentsPipeline)', functions: ['createArgumentsPipeline'] },
+  { phase: 'serving (serveStdio, createServer)', functions: ['serveStdio', 'createServer'] },
+  { phase: 'garbage collection (main thread)', functions: ['(garbage collector)'] },
+];
+
+/**
+ * Profiles one cold start of `serverName` over stdio with `tools` tools: from the child's start
+ * to its first `tools/list` answer, then the child exits and its profile is read.
+ */
+async function profileColdStart(serverName: string, tools: number): Promise<void> {
+  const script = SERVERS[serverName];
+  if (script === undefined || serverName === 'raw' || !Number.isInteger(tools) || tools < 1 || tools > 10_000)
+    throw new Error(`usage: profile cold [decorated|hand-built|sdk2|sdk1] [tools, 1 to 10000]`);
+  const { dir, flags } = profilingFlags();
+  const started = process.hrtime.bigint();
+  const { child, session } = await startStdio(
+    { label: serverName, script: join(here, 'support', script) },
+    tools,
+    flags,
+  );
+  const listed = await session.listTools();
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (listed.tools.length !== tools) throw new Error(`listed ${listed.tools.length} tools, expected ${tools}`);
+  const usage = await child.usage();
+  process.kill(child.pid, 'SIGTERM');
+  await session.close().catch(() => undefined);
+  const file = await waitForProfile(dir);
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  // The window is the whole start: from the profile's start to the report after the answer.
+  const measured = { cpuMicros: usage.cpuMicros, from: 0, to: usage.atMicros };
+  report(
+    profile,
+    1,
+    measured,
+    `cold start of ${serverName} with ${tools} tools (${wallMs.toFixed(0)} ms wall)`,
+    file,
+    'ms',
+  );
+  printColdPhases(profile, usage.atMicros);
+  const sampled = sampledMicros(profile, usage.atMicros);
+  console.log(
+    `  CPU outside the main thread's samples (V8's optimising compiler, GC helpers, libuv): ${((usage.cpuMicros - sampled) / 1000).toFixed(1)} ms of ${(usage.cpuMicros / 1000).toFixed(1)}`,
+  );
+}
+
+/** The sampled µs of `profile` up to `until` (µs on the profile's clock), idle time left out. */
+function sampledMicros(profile: CpuProfile, until: number): number {
+  const idle = new Set(profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((node) => node.id));
+  let at = profile.startTime;
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at <= until && !idle.has(id)) total += delta;
+  });
+  return total;
+}
+
+/** Prints the sampled time of each of `COLD_PHASES` up to `until` (µs on the profile's clock). */
+function printColdPhases(profile: CpuProfile, until: number): void {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const totals = COLD_PHASES.map(() => 0);
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at > until) return;
+    const hit = COLD_PHASES.map(() => false);
+    for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
+      // esbuild renames a function whose name clashes in a chunk by adding digits (`compile2`).
+      const name = byId.get(node)!.callFrame.functionName.replace(/(?<=[A-Za-z_$])\d+$/, '');
+      COLD_PHASES.forEach((phase, index) => {
+        if (phase.functions.includes(name)) hit[index] = true;
+      });
+    }
+    hit.forEach((yes, index) => {
+      if (yes) totals[index]! += delta;
+    });
+  });
+  console.log('  where the start goes (sampled ms on the main thread; phases may overlap)');
+  COLD_PHASES.forEach((phase, index) =>
+    console.log(`    ${phase.phase.padEnd(48)} ${(totals[index]! / 1000).toFixed(1).padStart(8)}`),
+  );
+}
+
 async function waitForProfile(dir: string): Promise<string> {
   for (let i = 0; i < 300; i++) {
     const found = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
@@ -190,7 +311,10 @@ function report(
   measured: { cpuMicros: number; from: number; to: number },
   title: string,
   file: string,
+  unit: 'µs per call' | 'ms' = 'µs per call',
 ): void {
+  // Cold starts are printed in ms for the whole start; calls in µs per call.
+  const per = unit === 'ms' ? 1000 : calls;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<number, number>();
   let at = profile.startTime;
@@ -215,19 +339,21 @@ function report(
     entry.micros += micros;
     byFunction.set(key, entry);
   }
-  console.log(
-    `profile of ${title}: ${calls} calls after ${WARMUP} to warm up; ${(total / calls).toFixed(1)} µs per call sampled on the main thread`,
-  );
-  console.log(`  measured server CPU per call (all threads): ${(measured.cpuMicros / calls).toFixed(1)} µs`);
-  console.log(`  self time by area, µs per call (share of the sampled time)`);
+  const heading =
+    unit === 'ms'
+      ? `profile of ${title}: ${(total / per).toFixed(1)} ms sampled on the main thread`
+      : `profile of ${title}: ${calls} calls after ${WARMUP} to warm up; ${(total / per).toFixed(1)} µs per call sampled on the main thread`;
+  console.log(heading);
+  console.log(`  measured server CPU (all threads), ${unit}: ${(measured.cpuMicros / per).toFixed(1)}`);
+  console.log(`  self time by area, ${unit} (share of the sampled time)`);
   for (const [area, micros] of [...byArea].sort((a, b) => b[1] - a[1]))
     console.log(
-      `    ${area.padEnd(40)} ${(micros / calls).toFixed(1).padStart(8)}  ${((100 * micros) / total).toFixed(1).padStart(5)}%`,
+      `    ${area.padEnd(40)} ${(micros / per).toFixed(1).padStart(8)}  ${((100 * micros) / total).toFixed(1).padStart(5)}%`,
     );
-  console.log(`  top ${TOP} functions by self time, µs per call`);
+  console.log(`  top ${TOP} functions by self time, ${unit}`);
   for (const entry of [...byFunction.values()].sort((a, b) => b.micros - a.micros).slice(0, TOP))
     console.log(
-      `    ${(entry.micros / calls).toFixed(2).padStart(7)}  ${((100 * entry.micros) / total).toFixed(1).padStart(5)}%  ${entry.name.slice(0, 40).padEnd(40)} ${entry.area.padEnd(28)} ${entry.place}`,
+      `    ${(entry.micros / per).toFixed(2).padStart(7)}  ${((100 * entry.micros) / total).toFixed(1).padStart(5)}%  ${entry.name.slice(0, 40).padEnd(40)} ${entry.area.padEnd(28)} ${entry.place}`,
     );
   console.log(`  profile: ${file}`);
 }

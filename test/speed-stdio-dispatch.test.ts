@@ -11,7 +11,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { HardenedStdioTransport } from '../src/mcp/transports/stdio/stdio-transport.js';
 import { connectStdio } from '../src/mcp/transports/stdio/connect-stdio.js';
@@ -20,40 +20,7 @@ import { connectsAsTheSdk } from '../src/mcp/transports/direct-dispatch.js';
 import { toolCallAnswererOf } from '../src/mcp/transports/direct-tool-call.js';
 import type { ContractTool } from '../src/index.js';
 import { untilAborted } from './support/text.js';
-
-/** A stdout that hands each line written to whoever waits for the next one. */
-class LineStdout extends Writable {
-  private pending = '';
-  private readonly lines: string[] = [];
-  private readonly waiters: Array<(line: string) => void> = [];
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.pending += chunk.toString('utf8');
-    for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
-      const line = this.pending.slice(0, end);
-      this.pending = this.pending.slice(end + 1);
-      const waiter = this.waiters.shift();
-      if (waiter !== undefined) waiter(line);
-      else this.lines.push(line);
-    }
-    callback();
-  }
-  /** The next line written (bounded: fails after 5 s). */
-  next(): Promise<string> {
-    const line = this.lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no line within 5 s')), 5000);
-      this.waiters.push((written) => {
-        clearTimeout(timer);
-        resolve(written);
-      });
-    });
-  }
-  /** Lines written and not yet read. */
-  get unread(): readonly string[] {
-    return this.lines;
-  }
-}
+import { LineStdout } from './support/line-stdout.js';
 
 const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } } as JSONRPCMessage;
 const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } } as JSONRPCMessage;

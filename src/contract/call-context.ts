@@ -138,14 +138,60 @@ export function createCallContext(init: CallContextInit): CallContext {
 }
 
 /**
+ * Where a lazy context keeps the function its `signal` is read from: a member under a symbol only
+ * this module holds, read by the one getter every lazy context shares (`lazySignal`, defined
+ * with one shared descriptor). One getter for all, not one closure per context: V8 gives an
+ * object whose accessor is a function of its own a hidden class of its own, which the collector
+ * keeps until a full collection, and every site that reads such contexts turns megamorphic.
+ */
+const SIGNAL_OF = Symbol('toolwright.signalOf');
+
+type LazySignalSource = { readonly [SIGNAL_OF]?: () => AbortSignal };
+
+function lazySignal(this: LazySignalSource): AbortSignal {
+  return this[SIGNAL_OF]!();
+}
+
+const LAZY_SIGNAL: PropertyDescriptor = Object.freeze({ get: lazySignal, enumerable: true });
+
+/**
  * `createCallContext` with a `signal` read from `signalOf()` each time it is read (so a host can
  * make the signal only when a tool looks at it, as the executor does); `init.signal` is ignored.
- * Internal to the hosts.
+ * A copy that carries the getter over must carry its source too (see `carryMember`). Internal to
+ * the hosts.
  */
 export function createLazySignalContext(init: CallContextInit, signalOf: () => AbortSignal): CallContext {
-  const context = membersOf(init);
-  Object.defineProperty(context, 'signal', { get: signalOf, enumerable: true });
+  const context = membersOf(init) as Record<string, unknown>;
+  defineLazySignal(context, signalOf);
   return Object.freeze(context) as unknown as CallContext;
+}
+
+/**
+ * Gives `target` (a context being built, not yet frozen) a `signal` read from `signalOf()` each
+ * time it is read, through the getter every lazy context shares. Internal to the hosts (the time
+ * limit's context).
+ */
+export function defineLazySignal(target: Record<string, unknown>, signalOf: () => AbortSignal): void {
+  (target as Record<PropertyKey, unknown>)[SIGNAL_OF] = signalOf;
+  Object.defineProperty(target, 'signal', LAZY_SIGNAL);
+}
+
+/**
+ * Copies the member `key` of a context to `copy` (a context being built from it): a getter stays
+ * a getter (a lazy context's `signal` stays lazy, its source carried along), every other member
+ * is copied by value. Internal to the hosts (`contextWith`, the time limit's context).
+ */
+export function carryMember(source: object, copy: Record<string, unknown>, key: string): void {
+  const getter = Object.getOwnPropertyDescriptor(source, key)?.get;
+  if (getter === undefined) {
+    copy[key] = (source as Record<string, unknown>)[key];
+    return;
+  }
+  if (getter === lazySignal && key === 'signal') {
+    defineLazySignal(copy, (source as LazySignalSource)[SIGNAL_OF]!);
+    return;
+  }
+  Object.defineProperty(copy, key, { get: getter, enumerable: true });
 }
 
 /** Every member of a call context but `signal`, with the defaults `createCallContext` documents. */

@@ -205,14 +205,22 @@ export function addFieldOptions(dto: Function, property: string, options: FieldO
   fields.set(property, Object.freeze({ ...fields.get(property), ...options }));
 }
 
-/** The `@MapOf`/`@UnionOf` shapes of every property of `dto`, own and inherited (a subclass's wins). */
+const NO_SHAPES: ReadonlyMap<string, ShapeOptions> = new Map();
+
+/**
+ * The `@MapOf`/`@UnionOf` shapes of every property of `dto`, own and inherited (a subclass's
+ * wins), in a map the caller only reads: a fresh one, or one shared empty map when no class of
+ * the chain records any (most DTOs).
+ */
 export function getShapes(dto: Function): ReadonlyMap<string, ShapeOptions> {
-  const merged = new Map<string, ShapeOptions>();
+  let merged: Map<string, ShapeOptions> | undefined;
   for (const c of classChain(dto)) {
     const shapes = own<Map<string, ShapeOptions>>(c, SHAPES_KEY);
-    if (shapes) for (const [key, value] of shapes) merged.set(key, value);
+    if (shapes === undefined) continue;
+    merged ??= new Map();
+    for (const [key, value] of shapes) merged.set(key, value);
   }
-  return merged;
+  return merged ?? NO_SHAPES;
 }
 
 export function setShape(dto: Function, property: string, shape: ShapeOptions): void {

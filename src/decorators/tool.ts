@@ -22,11 +22,8 @@ function checkToolOptions(options: unknown): ToolOptions {
       `@Tool(): name ${JSON.stringify(given.name)} is not a valid MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .)`,
     );
   }
-  for (const key of ['args', 'result'] as const) {
-    if (given[key] !== undefined && typeof given[key] !== 'function') {
-      throw new DecoratorError(`@Tool(): "${key}" must be a class, got ${kindOf(given[key])}`);
-    }
-  }
+  checkClassOption('args', given.args);
+  checkClassOption('result', given.result);
   if (given.scopes !== undefined) {
     if (!Array.isArray(given.scopes))
       throw new DecoratorError(
@@ -39,6 +36,13 @@ function checkToolOptions(options: unknown): ToolOptions {
     };
   }
   return { ...(given as unknown as ToolOptions), description: cleanText(given.description) };
+}
+
+/** Throws unless the `@Tool()` option `key` is a class or undefined. */
+function checkClassOption(key: 'args' | 'result', value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new DecoratorError(`@Tool(): "${key}" must be a class, got ${kindOf(value)}`);
+  }
 }
 
 /**

@@ -10,6 +10,8 @@ export { fingerprint } from './executor/fingerprint.js';
 export { ownedReplayKey, recordOnSettle } from './executor/replay-store.js';
 export { CallTimeoutError } from './call/errors.js';
 export { IdempotencyConflictError } from './executor/errors.js';
+// An abort controller whose signal is made on first read (the MCP edge's direct tool calls use it).
+export { LazyAbort } from './executor/lazy-abort.js';
 // The hosts outside the runtime check their call-core options against these keys.
 export { CALL_CORE_OPTION_KEYS } from './call/options.js';
 // The call core's observer of a call's steps (what `onRecord` is built on; tracing will hang on it).

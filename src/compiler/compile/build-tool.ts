@@ -77,7 +77,9 @@ export function buildTool(parts: BuildParts): ContractTool {
   tool.parameters = parts.parameters;
   if (parts.outputSchema !== undefined) tool.outputSchema = parts.outputSchema;
   const claims = getClaims(parts.cls) as Record<string, unknown>;
-  for (const key of Object.keys(claims)) {
+  const keys = Object.keys(claims);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
     const value = claims[key];
     if (!OWN_KEYS.has(key) && value !== undefined) tool[key] = value;
   }

@@ -269,7 +269,7 @@ function schemaOf(
 ): GeneratedSchema | undefined {
   try {
     const generated = generateSchema(dto, { role });
-    issues.push(...generated.issues);
+    for (let index = 0; index < generated.issues.length; index++) issues.push(generated.issues[index]!);
     return generated.issues.length === 0 ? generated : undefined;
   } catch (err) {
     issues.push({

@@ -19,28 +19,39 @@ export interface ClassModel {
   readonly issues: readonly ContractIssue[];
 }
 
+/** What a no-argument instance holds: its own enumerable string keys, in order, and their values. */
+interface InitialValues {
+  readonly keys: readonly string[];
+  readonly values: ReadonlyMap<string, unknown>;
+}
+
+const NO_INITIAL_VALUES: InitialValues = Object.freeze({ keys: Object.freeze([]), values: new Map() });
+
 /**
  * What a no-argument instance holds: its own enumerable string keys with their values (the
- * property initialisers, and with ES2022 class fields every declared field). An empty map
- * when the constructor throws or needs arguments it did not get.
+ * property initialisers, and with ES2022 class fields every declared field). Nothing (no keys,
+ * an empty map) when the constructor throws, needs arguments it did not get, or answers no object.
  */
-function initialValuesOf(cls: Function): Map<string, unknown> {
-  const values = new Map<string, unknown>();
+function initialValuesOf(cls: Function): InitialValues {
   try {
     const instance: unknown = Reflect.construct(cls, []);
-    if (typeof instance !== 'object' || instance === null) return values;
-    for (const key of Object.keys(instance)) values.set(key, (instance as Record<string, unknown>)[key]);
+    if (typeof instance !== 'object' || instance === null) return NO_INITIAL_VALUES;
+    const keys = Object.keys(instance);
+    const values = new Map<string, unknown>();
+    for (let index = 0; index < keys.length; index++)
+      values.set(keys[index]!, (instance as Record<string, unknown>)[keys[index]!]);
+    return { keys, values };
   } catch {
-    values.clear();
+    return NO_INITIAL_VALUES;
   }
-  return values;
 }
 
 /** The property names in schema order: base classes first, each class's in decorator order. */
 function propertyOrder(
   cls: Function,
   metadatas: readonly ValidationMetadata[],
-  fieldNames: Iterable<string>,
+  fields: ReadonlyMap<string, unknown>,
+  shapes: ReadonlyMap<string, unknown>,
 ): string[] {
   const names: string[] = [];
   const seen = new Set<string>();
@@ -52,11 +63,17 @@ function propertyOrder(
   };
   // Each class's own rules, read from that class, so a property a subclass redecorates keeps
   // the place its base class declared it at.
-  for (const c of classChain(cls))
-    for (const metadata of c === cls ? metadatas : validationMetadataOf(c))
-      if (metadata.target === c) add(metadata.propertyName);
-  for (const metadata of metadatas) if (typeof metadata.target === 'function') add(metadata.propertyName);
-  for (const name of fieldNames) add(name);
+  const chain = classChain(cls);
+  for (let c = 0; c < chain.length; c++) {
+    const owner = chain[c]!;
+    const rules = owner === cls ? metadatas : validationMetadataOf(owner);
+    for (let index = 0; index < rules.length; index++)
+      if (rules[index]!.target === owner) add(rules[index]!.propertyName);
+  }
+  for (let index = 0; index < metadatas.length; index++)
+    if (typeof metadatas[index]!.target === 'function') add(metadatas[index]!.propertyName);
+  if (fields.size > 0) for (const name of fields.keys()) add(name);
+  if (shapes.size > 0) for (const name of shapes.keys()) add(name);
   return names;
 }
 
@@ -67,9 +84,9 @@ function propertyOrder(
  * property known only to `@Field`/`@MapOf`/`@UnionOf` keeps its place among the class-validator
  * ones. Otherwise (a constructor that throws, fields set up by hand) the order is kept.
  */
-function declarationOrder(names: string[], initialValues: ReadonlyMap<string, unknown>): string[] {
-  if (!names.every((name) => initialValues.has(name))) return names;
-  const declared = [...initialValues.keys()];
+function declarationOrder(names: string[], initial: InitialValues): string[] {
+  const declared = initial.keys;
+  for (let index = 0; index < names.length; index++) if (!initial.values.has(names[index]!)) return names;
   // Usually the decorators came in declaration order already: then there is nothing to sort.
   let inOrder = true;
   for (let index = 1, last = declared.indexOf(names[0]!); inOrder && index < names.length; index++) {
@@ -101,7 +118,8 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const fields = fieldOptionsOf(cls);
   const shapes = getShapes(cls);
   const byProperty = new Map<string, ValidationMetadata[]>();
-  for (const metadata of metadatas) {
+  for (let index = 0; index < metadatas.length; index++) {
+    const metadata = metadatas[index]!;
     const list = byProperty.get(metadata.propertyName);
     if (list === undefined) byProperty.set(metadata.propertyName, [metadata]);
     else list.push(metadata);
@@ -110,8 +128,9 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const issues: ContractIssue[] = [];
   const properties: PropertyModel[] = [];
   const references: Function[] = [];
-  const names = declarationOrder(propertyOrder(cls, metadatas, [...fields.keys(), ...shapes.keys()]), initialValues);
-  for (const name of names) {
+  const names = declarationOrder(propertyOrder(cls, metadatas, fields, shapes), initialValues);
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
     const property = buildPropertyModel({
       cls,
       className,
@@ -119,14 +138,14 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
       metadatas: byProperty.get(name) ?? [],
       field: fields.get(name),
       shape: shapes.get(name),
-      initialiser: initialValues.has(name) ? { value: initialValues.get(name) } : undefined,
+      initialiser: initialValues.values.has(name) ? { value: initialValues.values.get(name) } : undefined,
       issues,
     });
     properties.push(property);
     collectReferences(property.rules, references);
   }
-  const known = new Set(names);
-  for (const key of initialValues.keys())
-    if (!known.has(key)) issues.push(messages.undecoratedProperty(className, key, role));
+  const declared = initialValues.keys;
+  for (let index = 0; index < declared.length; index++)
+    if (!names.includes(declared[index]!)) issues.push(messages.undecoratedProperty(className, declared[index]!, role));
   return { cls, className, properties, references, issues };
 }

@@ -16,7 +16,9 @@ function reachableModels(dto: Function, role: messages.SchemaRole): Map<Function
     if (models.has(cls)) continue;
     const model = buildClassModel(cls, role);
     models.set(cls, model);
-    for (const reference of model.references) if (!models.has(reference)) queue.push(reference);
+    const references = model.references;
+    for (let index = 0; index < references.length; index++)
+      if (!models.has(references[index]!)) queue.push(references[index]!);
   }
   return models;
 }
@@ -74,10 +76,12 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
   const residual: ResidualConstraint[] = [];
   const issues: ContractIssue[] = [];
   for (const model of models.values()) {
-    issues.push(...model.issues);
-    for (const property of model.properties) {
-      for (const constraint of property.residual)
-        residual.push({ className: model.className, property: property.name, constraint });
+    for (let index = 0; index < model.issues.length; index++) issues.push(model.issues[index]!);
+    const properties = model.properties;
+    for (let index = 0; index < properties.length; index++) {
+      const property = properties[index]!;
+      for (let at = 0; at < property.residual.length; at++)
+        residual.push({ className: model.className, property: property.name, constraint: property.residual[at]! });
     }
   }
   return { schema, residual, issues };

@@ -65,12 +65,10 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
   const { cls, name, metadatas } = input;
   const className = input.className;
   const residual: string[] = [];
-  const addResidual = (constraint: string): void => {
-    if (!residual.includes(constraint)) residual.push(constraint);
-  };
   let optional = false;
   let conditional = false;
-  for (const metadata of metadatas) {
+  for (let index = 0; index < metadatas.length; index++) {
+    const metadata = metadatas[index]!;
     if (isOptionalRule(metadata)) optional = true;
     else if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) conditional = true;
   }
@@ -86,10 +84,10 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         metadata.type === ValidationTypes.IS_DEFINED
       )
         continue;
-      addResidual(residualNameOf(metadata));
+      addOnce(residual, residualNameOf(metadata));
     }
   } else {
-    applyRules(input, rules, addResidual);
+    applyRules(input, rules, residual);
     const hint = typeHintOf(cls, name);
     let hinted: unknown;
     if (hint !== undefined) {
@@ -116,7 +114,7 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         // Read once, and only when the decorators leave the type open.
         designType: () => (design ??= { value: designTypeOf(cls, name) }).value,
         reflectLoaded: reflectMetadataLoaded(),
-        allowsAnything: metadatas.some((m) => m.type === ValidationTypes.WHITELIST),
+        allowsAnything: hasRuleOfType(metadatas, ValidationTypes.WHITELIST),
         issues: input.issues,
       });
     reportConflicts(className, name, rules, input.issues);
@@ -145,17 +143,44 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
 
 const NO_CONSTRAINTS: readonly unknown[] = Object.freeze([]);
 
-function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (constraint: string) => void): void {
+/** Adds `item` to the end of `list` unless it is there already. */
+function addOnce(list: string[], item: string): void {
+  if (!list.includes(item)) list.push(item);
+}
+
+/** Whether one of `metadatas` is of class-validator's `type`. */
+function hasRuleOfType(metadatas: readonly ValidationMetadata[], type: string): boolean {
+  for (let index = 0; index < metadatas.length; index++) if (metadatas[index]!.type === type) return true;
+  return false;
+}
+
+/**
+ * The one context every rule of a property is mapped with, pointed at each rule in turn
+ * (mappings use it only while they run): `residual()` lists the rule being mapped.
+ */
+class RuleContext implements MappingContext {
+  rules: ValueRules;
+  constraints: readonly unknown[] = NO_CONSTRAINTS;
+  /** The name of the rule being mapped. */
+  constraint = '';
+  private readonly residualList: string[];
+
+  constructor(rules: ValueRules, residual: string[]) {
+    this.rules = rules;
+    this.residualList = residual;
+  }
+
+  residual(): void {
+    addOnce(this.residualList, this.constraint);
+  }
+}
+
+function applyRules(input: PropertyInput, rules: ValueRules, residual: string[]): void {
   let eachUsed = false;
-  // One context for every rule of the property, pointed at each rule in turn (mappings use it
-  // only while they run).
-  let constraint = '';
-  const context: { -readonly [K in keyof MappingContext]: MappingContext[K] } = {
-    rules,
-    constraints: NO_CONSTRAINTS,
-    residual: () => addResidual(constraint),
-  };
-  for (const metadata of input.metadatas) {
+  let context: RuleContext | undefined;
+  const metadatas = input.metadatas;
+  for (let index = 0; index < metadatas.length; index++) {
+    const metadata = metadatas[index]!;
     const type = metadata.type;
     if (
       type === ValidationTypes.CONDITIONAL_VALIDATION ||
@@ -165,7 +190,7 @@ function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (const
       continue;
     if (typeof metadata.validateIf === 'function') {
       // A rule with its own `validateIf` option applies only sometimes: class-validator checks it.
-      addResidual(residualNameOf(metadata));
+      addOnce(residual, residualNameOf(metadata));
       continue;
     }
     const target = metadata.each ? rules.itemRules() : rules;
@@ -179,10 +204,11 @@ function applyRules(input: PropertyInput, rules: ValueRules, addResidual: (const
         ? CONSTRAINT_MAPPINGS.get(metadata.name)
         : undefined;
     if (mapping === undefined) {
-      addResidual(residualNameOf(metadata));
+      addOnce(residual, residualNameOf(metadata));
       continue;
     }
-    constraint = metadata.name as string;
+    context ??= new RuleContext(rules, residual);
+    context.constraint = metadata.name as string;
     context.rules = target;
     context.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
     mapping.apply(context);

@@ -56,13 +56,14 @@ export function renderRules(
   }
   if (rules.formats.length > 0) schema.format = rules.formats[0]!;
   if (rules.patterns.length > 0) schema.pattern = rules.patterns[0]!;
-  if (rules.bounds.size > 0) {
-    for (const keyword of BOUND_ORDER) {
-      const value = rules.bounds.get(keyword);
+  if (rules.hasBounds()) {
+    for (let index = 0; index < BOUND_ORDER.length; index++) {
+      const keyword = BOUND_ORDER[index]!;
+      const value = rules.bounds[keyword];
       if (value !== undefined) schema[keyword] = value;
     }
   }
-  if (rules.notEmpty && stringOnly) schema.minLength = Math.max(rules.bounds.get('minLength') ?? 0, 1);
+  if (rules.notEmpty && stringOnly) schema.minLength = Math.max(rules.bounds.minLength ?? 0, 1);
   if (rules.items !== undefined) schema.items = renderRules(rules.items, reference);
   if (rules.uniqueItems) schema.uniqueItems = true;
   if (rules.mapValues !== undefined) schema.additionalProperties = renderRules(rules.mapValues, reference);
@@ -165,7 +166,9 @@ export function renderProperty(property: PropertyModel, reference: ClassReferenc
 export function renderClass(model: ClassModel, reference: ClassReference): JsonObject {
   const properties: JsonObject = {};
   const required: string[] = [];
-  for (const property of model.properties) {
+  const listed = model.properties;
+  for (let index = 0; index < listed.length; index++) {
+    const property = listed[index]!;
     setDataKey(properties, property.name, renderProperty(property, reference));
     if (property.required) required.push(property.name);
   }

@@ -36,15 +36,34 @@ export function intersectTypes(a: TypeSet, b: TypeSet): TypeSet {
   return typeSet(...result);
 }
 
+/** The one type of each shared single-type set (read without making an iterator). */
+const TYPE_OF_SINGLE_SET: ReadonlyMap<TypeSet, JsonType> = new Map(
+  [...SINGLE_TYPE_SETS].map(([type, set]) => [set, type]),
+);
+
+/** The only type of a set of one type. */
+function onlyTypeOf(types: TypeSet): JsonType {
+  const shared = TYPE_OF_SINGLE_SET.get(types);
+  if (shared !== undefined) return shared;
+  for (const type of types) return type;
+  throw new RangeError('onlyTypeOf: the type set is empty');
+}
+
 /** The `type` keyword's value: a single name, or the names in a fixed order. */
 export function typeKeyword(types: TypeSet): string | string[] {
-  if (types.size === 1) return types.values().next().value as JsonType;
+  if (types.size === 1) return onlyTypeOf(types);
   return ORDER.filter((type) => types.has(type));
 }
 
-/** The `type` keyword's value for `types` and `null`. */
+/**
+ * The `type` keyword's value for `types` and `null`: what `typeKeyword` answers for the set with
+ * `null` added (adding `null` never changes how `number` and `integer` normalise), built without
+ * making that set. Each call answers a fresh list.
+ */
 export function nullableTypeKeyword(types: TypeSet): string | string[] {
-  return typeKeyword(typeSet(...types, 'null'));
+  if (types.size === 0 || (types.size === 1 && types.has('null'))) return 'null';
+  if (types.size === 1) return [onlyTypeOf(types), 'null'];
+  return ORDER.filter((type) => type === 'null' || types.has(type));
 }
 
 /** Whether `types` is exactly `{ only }`. */

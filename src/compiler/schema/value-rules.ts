@@ -21,7 +21,10 @@ export type BoundKeyword =
 // first addition (most properties never add to most of them).
 const NO_STRINGS: readonly string[] = Object.freeze([]);
 const NO_VALUES: readonly Json[] = Object.freeze([]);
-const NO_BOUNDS: ReadonlyMap<BoundKeyword, number> = new Map();
+const NO_BOUNDS: Bounds = Object.freeze({});
+
+/** The bounds a value's rules set, by keyword (a plain object: most values have one or two). */
+export type Bounds = { readonly [K in BoundKeyword]?: number };
 
 /** `list` with `item` added at the end: `list` itself when it is already a list of its own. */
 function appended<T>(list: readonly T[], item: T, shared: readonly T[]): readonly T[] {
@@ -52,7 +55,7 @@ export class ValueRules {
   /** `@IsNotEmpty()`: not `""` (rendered as `minLength: 1` on strings). */
   notEmpty = false;
   /** Numeric, length and size bounds (see `bound`). */
-  bounds: ReadonlyMap<BoundKeyword, number> = NO_BOUNDS;
+  bounds: Bounds = NO_BOUNDS;
   /** `@Matches` patterns, in order (see `addPattern`). */
   patterns: readonly string[] = NO_STRINGS;
   /** String formats, in order (see `addFormat`). */
@@ -82,12 +85,17 @@ export class ValueRules {
 
   /** Records a numeric bound, keeping the tighter one when the keyword is already set. */
   bound(keyword: BoundKeyword, value: number): void {
-    if (this.bounds === NO_BOUNDS) this.bounds = new Map();
-    const bounds = this.bounds as Map<BoundKeyword, number>;
-    const current = bounds.get(keyword);
-    if (current === undefined) bounds.set(keyword, value);
-    else if (LOWER_BOUNDS.has(keyword)) bounds.set(keyword, Math.max(current, value));
-    else if (UPPER_BOUNDS.has(keyword)) bounds.set(keyword, Math.min(current, value));
+    if (this.bounds === NO_BOUNDS) this.bounds = {};
+    const bounds = this.bounds as { [K in BoundKeyword]?: number };
+    const current = bounds[keyword];
+    if (current === undefined) bounds[keyword] = value;
+    else if (LOWER_BOUNDS.has(keyword)) bounds[keyword] = Math.max(current, value);
+    else if (UPPER_BOUNDS.has(keyword)) bounds[keyword] = Math.min(current, value);
+  }
+
+  /** Whether any bound is set. */
+  hasBounds(): boolean {
+    return this.bounds !== NO_BOUNDS;
   }
 
   /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */

@@ -148,9 +148,10 @@ export function isPlainSchema(
         return false;
     } else if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
       if (!isJsonObject(value)) return false;
-      for (const [name, each] of Object.entries(value)) {
-        if (keyword === 'patternProperties' && !isUnicodePattern(name)) return false;
-        if (!isPlainSchema(each, knownFormats, maxDepth - 1)) return false;
+      const names = Object.keys(value);
+      for (let at = 0; at < names.length; at++) {
+        if (keyword === 'patternProperties' && !isUnicodePattern(names[at]!)) return false;
+        if (!isPlainSchema(value[names[at]!], knownFormats, maxDepth - 1)) return false;
       }
     } else {
       return false;

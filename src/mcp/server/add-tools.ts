@@ -13,11 +13,12 @@ import { LiveSet } from './live-set.js';
 import { servedSetFacade, type ServedSet } from './served-set.js';
 import type { CallCoreOptions } from '../../runtime/call/index.js';
 import type { ReplayStore } from '../../runtime/index.js';
-import { schedulingOf, type SchedulingOption } from './scheduling.js';
+import type { SchedulingOption } from './scheduling.js';
 import { answerModernToolCall } from './input-rounds/modern-call.js';
 import type { InputRoundOptions } from './input-rounds/options.js';
 import { ParkedRuns, type RunBinding } from './input-rounds/parked-runs.js';
 import { attachState, stateOf, type ServerState } from './state.js';
+import { ToolServerState } from './tool-server-state.js';
 import { callableDefinitions } from '../auth/tool-scopes.js';
 import { ownHandlersOf } from './own-handlers.js';
 import type { FeatureOptions } from './features.js';
@@ -179,53 +180,6 @@ export function closeWithServer(server: Server, live: LiveSet): void {
 }
 
 /**
- * The state of one server serving `live`, made outside `serveTools` so that what holds the state
- * (a call's context, a 2026-07-28 call parked while it waits for the client's answers) holds the
- * served set and nothing else of the server: on stateless HTTP every request has a server of its
- * own, which a parked call must not keep alive. A class, so `tools` is one accessor on the
- * prototype: an accessor of its own would keep every state in V8's dictionary mode. The log
- * levels and subscriptions (2025-era session state) are made when first read, so the server of
- * a 2026-07-28 request never makes them.
- */
-class ToolServerState implements ServerState {
-  readonly scheduling: ServerState['scheduling'];
-  readonly transport: ServerState['transport'];
-  readonly validator: ServerState['validator'];
-  readonly replay: ServerState['replay'];
-  session: ServerState['session'] = undefined;
-  readonly traced: boolean;
-  private levels: ServerState['logLevels'] | undefined;
-  private subscriptions: ServerState['subscribed'] | undefined;
-
-  constructor(
-    private readonly live: LiveSet,
-    options: ServerOptions,
-    readonly runs: ParkedRuns,
-    readonly logging: boolean,
-  ) {
-    this.scheduling = schedulingOf(live.source, options.scheduling, live.tools);
-    this.transport = options.transport ?? 'other';
-    this.validator = options.validator;
-    this.replay = options.replay;
-    this.traced = options.telemetry !== false;
-  }
-
-  get tools(): ServerState['tools'] {
-    return this.live.tools;
-  }
-
-  get logLevels(): ServerState['logLevels'] {
-    this.levels ??= new Map();
-    return this.levels;
-  }
-
-  get subscribed(): ServerState['subscribed'] {
-    this.subscriptions ??= new Set();
-    return this.subscriptions;
-  }
-}
-
-/**
  * Registers the tools of `live` on `server` (see `addTools`); `createServer` and the transports
  * prepare the set first.
  */
@@ -257,11 +211,7 @@ export function serveTools(
   const state: ServerState = new ToolServerState(live, options, runs, logging);
   attachState(server, state);
   liveSets.set(server, live);
-  const listTools = (ctx: ServerContext): Record<string, unknown> => {
-    const tools =
-      options.hideForbiddenTools === true ? callableDefinitions(live.tools, authInfoOf(ctx)) : live.definitions;
-    return hinted({ tools: [...tools] }, eraOf(ctx), () => live.hintOf('tools/list'));
-  };
+  const listTools = (ctx: ServerContext): Record<string, unknown> => listedToolsOf(live, options, ctx);
   target.setRequestHandler('tools/list', ((request: { readonly params?: unknown }, ctx: ServerContext) =>
     state.traced
       ? traceRequest('tools/list', request.params, ctx, handlerExtraOf(target, ctx), state.transport, () =>
@@ -355,6 +305,17 @@ type RegisterWithSchema = (
   schemas: { readonly params: unknown },
   handler: (params: unknown, ctx: ServerContext) => Promise<Record<string, unknown>> | Record<string, unknown>,
 ) => void;
+
+/**
+ * The `tools/list` result of `live` for the request of `ctx`: every tool's definition (only the
+ * ones the caller's token may call, with `hideForbiddenTools`), with the caching hints of the
+ * request's era (see `hinted`).
+ */
+export function listedToolsOf(live: LiveSet, options: ServerOptions, ctx: ServerContext): Record<string, unknown> {
+  const tools =
+    options.hideForbiddenTools === true ? callableDefinitions(live.tools, authInfoOf(ctx)) : live.definitions;
+  return hinted({ tools: [...tools] }, eraOf(ctx), () => live.hintOf('tools/list'));
+}
 
 /**
  * Whom a 2026-07-28 call of `ctx` belongs to: the `principalKey` of its verified principal (when

@@ -6,7 +6,7 @@ import {
   type LogLevel,
   type ToolRecord,
 } from '../../contract/index.js';
-import { writtenRecordOf } from '../../contract/internal.js';
+import { createLazySignalContext, writtenRecordOf } from '../../contract/internal.js';
 import { elicitorOf } from './elicit.js';
 import { principalOf } from '../auth/principal.js';
 import type { HandlerExtra } from './extra.js';
@@ -27,8 +27,10 @@ export interface McpCallContext {
 
 /**
  * Builds the `CallContext` of one served request (a tool call or a facts question) with
- * `createCallContext`: `signal` is the request's signal (it fires on `notifications/cancelled` and
- * when the connection closes) or the one given; `session` is the connection's one session object;
+ * `createCallContext`: `signal` is the one given, else the request's signal (it fires on
+ * `notifications/cancelled` and when the connection closes), read from `extra.signal` each time
+ * `ctx.signal` is read (see `createLazySignalContext`), so a call that never looks at it never
+ * makes it when the transport makes it on first read; `session` is the connection's one session object;
  * `principal` is the verified token's principal when the transport authenticated the request
  * (`extra.authInfo`, see the HTTP edge's `auth`); progress goes out only when the request has a
  * progress token (see `progressSenderOf`); `log` sends `notifications/message {level, logger?,
@@ -47,9 +49,12 @@ export function mcpCallContextOf(
   state: ServerState,
   extra: HandlerExtra,
   call: Call,
-  signal: AbortSignal = extra.signal,
+  signal?: AbortSignal,
   canAsk = true,
 ): McpCallContext {
+  // Without a signal of its own the call's is the request's, read when someone reads it (a
+  // transport may make it on first read: most calls never look at it).
+  const signalOf = signal === undefined ? () => extra.signal : () => signal;
   let open = true;
   const isOpen = (): boolean => open;
   const session = sessionOfState(state, extra.sessionId);
@@ -66,9 +71,8 @@ export function mcpCallContextOf(
     params.data = data;
     void extra.sendNotification({ method: 'notifications/message', params });
   };
-  const ctx = createCallContext({
+  const init = {
     call,
-    signal,
     session,
     principal: principalOf(extra.authInfo),
     progress: progress?.progress,
@@ -77,12 +81,13 @@ export function mcpCallContextOf(
     ...(extra.continueAsTask === undefined ? {} : { continueAsTask: extra.continueAsTask }),
     ...(canAsk
       ? {
-          elicit: elicitorOf(extra, signal, state.validator),
-          sample: samplerOf(extra, signal),
-          roots: rootsListerOf(extra, signal),
+          elicit: elicitorOf(extra, signalOf, state.validator),
+          sample: samplerOf(extra, signalOf),
+          roots: rootsListerOf(extra, signalOf),
         }
       : {}),
-  });
+  };
+  const ctx = signal === undefined ? createLazySignalContext(init, signalOf) : createCallContext({ ...init, signal });
   return {
     ctx,
     written: () => writtenRecordOf(ctx),

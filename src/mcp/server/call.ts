@@ -9,7 +9,7 @@ import { wireRecordOf } from './record.js';
 import { forwardedMetaOf, resultMetaFor } from './result-meta.js';
 import type { ServedTool } from './served-tools.js';
 import { runInTurn } from './scheduling.js';
-import { bindTurn, CallTimeoutError } from '../../runtime/internal.js';
+import { bindTurn, CallTimeoutError, LazyAbort } from '../../runtime/internal.js';
 import type { ServerState } from './state.js';
 import { invalidParams } from './protocol-error.js';
 import { insufficientScopeText, missingScopes } from '../auth/tool-scopes.js';
@@ -126,13 +126,14 @@ async function answerServedCall(
   if (extra.trace !== undefined) fileRequestCall(extra, fileCallTrace(call, callTraceOfRequest(extra, receivedAt)));
   // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
   const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;
+  // Without a lost turn to follow, the call's signal is the request's, read only when needed (see `mcpCallContextOf`).
   const { ctx, finish } = mcpCallContextOf(
     state,
     extra,
     call,
-    turnLost === undefined ? extra.signal : AbortSignal.any([extra.signal, turnLost.signal]),
+    turnLost === undefined ? undefined : AbortSignal.any([extra.signal, turnLost.signal]),
   );
-  const waiting = waitLimitOf(extra.signal, served.prepared.name, served.prepared.timeoutMs);
+  const waiting = waitLimitOf(extra, served.prepared.name, served.prepared.timeoutMs);
   try {
     // The client is answered with the call's end as the core gives it (a timeout at once), but
     // the turn is held until the tool's own run really settles, so a tool that outlives its time
@@ -143,7 +144,7 @@ async function answerServedCall(
         state.transport,
         served.prepared.tool,
         extra,
-        waiting.signal,
+        waiting,
         ctx as CallContext,
         (release) => {
           waiting.clear();
@@ -170,24 +171,49 @@ async function answerServedCall(
   }
 }
 
-/** What a call without a time limit clears once it starts: nothing (one function for every call). */
-function noLimitToClear(): void {}
+/** What withdraws a call waiting for its turn when the tool has no time limit: the request's signal, unread. */
+const NO_WAIT_LIMIT: { readonly signal: undefined; clear(): void } = { signal: undefined, clear() {} };
 
 /**
- * The signal that withdraws a call still waiting for its turn: the request's own (a cancel, a
- * closed connection), or the call's time limit counted from now, the moment the request was
- * received, when it has one (its reason is the `CallTimeoutError`). `clear` stops the timer once
- * the call starts.
+ * What withdraws a call still waiting for its turn (see `runInTurn`, which reads `signal` only
+ * when the call has to wait): the request's own signal (a cancel, a closed connection; `signal`
+ * `undefined` stands for it), or, when the tool has a time limit, that signal or the limit counted
+ * from now, the moment the request was received, whichever fires first (its reason is the
+ * `CallTimeoutError`). `clear` stops the timer once the call starts.
  */
 function waitLimitOf(
-  request: AbortSignal,
+  extra: HandlerExtra,
   tool: string,
   timeoutMs: number | undefined,
-): { readonly signal: AbortSignal; clear(): void } {
-  if (timeoutMs === undefined) return { signal: request, clear: noLimitToClear };
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
-  return { signal: AbortSignal.any([request, controller.signal]), clear: () => clearTimeout(timer) };
+): { readonly signal: AbortSignal | undefined; clear(): void } {
+  return timeoutMs === undefined ? NO_WAIT_LIMIT : new WaitLimit(extra, tool, timeoutMs);
+}
+
+/**
+ * A time limit on a call's wait for its turn whose signal is made only when read (a call that
+ * starts at once, the common case, makes no abort signal: see `LazyAbort`); read after the limit
+ * passed, it is already aborted with the `CallTimeoutError`.
+ */
+class WaitLimit {
+  private readonly limit = new LazyAbort();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private made: AbortSignal | undefined;
+
+  constructor(
+    private readonly extra: HandlerExtra,
+    tool: string,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => this.limit.abort(new CallTimeoutError(tool, timeoutMs)), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return (this.made ??= AbortSignal.any([this.extra.signal, this.limit.signal]));
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 /**

@@ -40,10 +40,11 @@ export function offersMode(capability: ElicitationCapability, mode: 'form' | 'ur
  * compiled (`elicitation: the requested schema cannot be compiled: ...`); asking fails; or the
  * answer does not match (`elicitation answer does not match the requested schema: /age: must
  * be integer`). Cancelling the call cancels the question.
+ * `signalOf` gives the call's signal; it is read only when a request is sent.
  */
 export function elicitorOf(
   extra: HandlerExtra,
-  signal: AbortSignal,
+  signalOf: () => AbortSignal,
   validator?: SchemaValidator,
 ): (question: Elicitation) => Promise<ElicitAnswer> {
   return async (question) => {
@@ -59,7 +60,7 @@ export function elicitorOf(
       if (extra.era === 'legacy') params.elicitationId = randomUUID();
       const answer = (await extra.sendRequest(
         { method: 'elicitation/create', params, ...keyOf(question.key) },
-        { signal },
+        { signal: signalOf() },
       )) as ElicitResultShape;
       return answerOf(answer.action, answer.content as JsonObject | undefined);
     }
@@ -71,7 +72,7 @@ export function elicitorOf(
     const params = { mode: 'form', message: question.message, requestedSchema };
     const answer = (await extra.sendRequest(
       { method: 'elicitation/create', params, ...keyOf(question.key) },
-      { signal },
+      { signal: signalOf() },
     )) as ElicitResultShape;
     const content = answer.content as JsonObject | undefined;
     if (answer.action === 'accept' && !validate(content ?? {})) {

@@ -107,18 +107,32 @@ export function eraOf(ctx: Pick<ServerContext, 'mcpReq'>): ProtocolEra {
   return ctx.mcpReq.envelope === undefined ? 'legacy' : 'modern';
 }
 
+/** Where an extra keeps the SDK context its `signal` is read from (see `handlerExtraOf`). */
+const REQUEST_CONTEXT = Symbol('toolwright.requestContext');
+
+/**
+ * The `signal` getter every extra shares (one function, not a closure per extra: an accessor of
+ * its own gives each object a hidden class of its own in V8).
+ */
+function requestSignal(this: { readonly [REQUEST_CONTEXT]: ServerContext }): AbortSignal {
+  return this[REQUEST_CONTEXT].mcpReq.signal;
+}
+
+const REQUEST_SIGNAL: PropertyDescriptor = Object.freeze({ get: requestSignal, enumerable: true });
+
 /**
  * Builds the `HandlerExtra` of one request from the SDK's `ServerContext`. The era is `modern`
  * when the request carries the 2026-07-28 `_meta` envelope (the SDK requires and validates it in
- * that era, and strips it from `_meta`), else `legacy`.
+ * that era, and strips it from `_meta`), else `legacy`. Its `signal` reads `ctx.mcpReq.signal` each
+ * time, so a signal the transport makes on first read (see `toolCallAnswererOf`) is made only
+ * when a handler looks at it.
  */
 export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerContext): HandlerExtra {
   const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
   const era = eraOf(ctx);
   const level = envelope?.[LOG_LEVEL_KEY];
-  return {
+  const extra = {
     requestId: ctx.mcpReq.id,
-    signal: ctx.mcpReq.signal,
     sessionId: ctx.sessionId,
     _meta: ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined,
     authInfo: ctx.http?.authInfo as AuthInfoLike | undefined,
@@ -140,5 +154,9 @@ export function handlerExtraOf(server: ClientCapabilitiesHolder, ctx: ServerCont
           sendDetachedNotification: (notification) => server.notification!(notification).catch(() => {}),
         }
       : {}),
-  };
+    [REQUEST_CONTEXT]: ctx,
+  } as Omit<HandlerExtra, 'signal'>;
+  // Read through, not copied: a transport may make the request's signal only when it is read.
+  Object.defineProperty(extra, 'signal', REQUEST_SIGNAL);
+  return extra as HandlerExtra;
 }

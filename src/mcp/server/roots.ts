@@ -9,16 +9,17 @@ import type { HandlerExtra } from './extra.js';
  * (nothing is sent); in the 2026-07-28 era it rides the call's input round (see `ParkedRun`),
  * where a request whose capabilities do not offer roots fails with `-32021`. Rejects when the
  * answer has no `roots` array of objects with a string `uri`. Cancelling the call cancels it.
+ * `signalOf` gives the call's signal; it is read only when a request is sent.
  */
 export function rootsListerOf(
   extra: HandlerExtra,
-  signal: AbortSignal,
+  signalOf: () => AbortSignal,
 ): (options?: { readonly key?: string }) => Promise<readonly Root[]> {
   return async (options = {}) => {
     if (extra.era === 'legacy' && extra.clientCapabilities()?.roots === undefined) throw new RootsUnavailableError();
     const answer = (await extra.sendRequest(
       { method: 'roots/list', params: {}, ...keyOf(options.key) },
-      { signal },
+      { signal: signalOf() },
     )) as { roots?: unknown };
     if (
       !Array.isArray(answer?.roots) ||

@@ -22,10 +22,11 @@ const REQUEST_FIELDS = [
  * in the 2026-07-28 era it rides the call's input round (see `ParkedRun`), where a request whose
  * capabilities do not offer sampling fails with the revision's `-32021` error. Rejects with the
  * client's error when it refuses. Cancelling the call cancels the request.
+ * `signalOf` gives the call's signal; it is read only when a request is sent.
  */
 export function samplerOf(
   extra: HandlerExtra,
-  signal: AbortSignal,
+  signalOf: () => AbortSignal,
 ): (request: SamplingRequest) => Promise<SamplingResult> {
   return async (request) => {
     // In the 2026-07-28 era the request goes into the call's input round, which answers a missing
@@ -38,7 +39,7 @@ export function samplerOf(
     for (const field of REQUEST_FIELDS) if (request[field] !== undefined) params[field] = request[field];
     const answer = (await extra.sendRequest(
       { method: 'sampling/createMessage', params, ...keyOf(request.key) },
-      { signal },
+      { signal: signalOf() },
     )) as { role: SamplingResult['role']; content: unknown; model: string; stopReason?: unknown };
     const result: {
       role: SamplingResult['role'];

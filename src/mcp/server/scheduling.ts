@@ -6,10 +6,12 @@ import {
   Scheduler,
   enter,
   schedulingClaimsOf,
+  type AdmitOptions,
   type CallClaims,
   type HeldTurn,
   type SchedulingScope,
   type SchedulingStore,
+  type Ticket,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
 import { callTraceOf, metricsOf, otelNames, type Metrics } from '../../runtime/internal.js';
@@ -198,9 +200,11 @@ function claimsOfTool(tool: ContractTool): CallClaims {
  * the turn's release is kept while the call runs, nothing of the wait (a 2026-07-28 call parked
  * for its client's answers keeps its turn).
  *
- * While the call waits, `signal` withdraws it (the client's `notifications/cancelled`, a closed
- * connection, or the call's time limit, which counts from when the request was received): it
- * rejects with the signal's reason and `start` never runs. A call that must wait says so once:
+ * While the call waits, `withdrawal.signal` withdraws it (the client's `notifications/cancelled`,
+ * a closed connection, or the call's time limit, which counts from when the request was
+ * received): it rejects with the signal's reason and `start` never runs. The signal is read only
+ * when the call has to wait (it may be made on first read); `undefined` stands for the request's
+ * own (`extra.signal`). A call that must wait says so once:
  * `ctx.log('debug', 'tools/call "<tool>" <what it waits for>', 'toolwright/scheduling')`, and, when
  * the request has a progress token, one `notifications/progress` with `progress: 0` and that
  * text as its message (the tool's own progress follows once it starts). With enforcement off
@@ -211,7 +215,7 @@ export function runInTurn(
   transport: string,
   tool: ContractTool,
   extra: HandlerExtra,
-  signal: AbortSignal,
+  withdrawal: { readonly signal: AbortSignal | undefined },
   ctx: CallContext,
   start: (release: () => void) => void,
   onTurn?: (turn: HeldTurn) => void,
@@ -233,18 +237,16 @@ export function runInTurn(
   };
   const entered =
     'session' in place
-      ? enter(place.session, {
-          claims,
-          label: tool.name,
-          signal,
-          onWait: (ticket) => startWaiting(ticket.waitingFor()),
-        })
+      ? enter(
+          place.session,
+          new SessionTurnRequest(claims, tool.name, withdrawal, extra, (ticket) => startWaiting(ticket.waitingFor())),
+        )
       : place.store.enter({
           scope: place.scope,
           claims,
           label: tool.name,
           maxConcurrent: scheduling.maxConcurrent,
-          signal,
+          signal: withdrawal.signal ?? extra.signal,
           onWait: startWaiting,
         });
   if (!(entered instanceof Promise)) return holding(entered, start, onTurn);
@@ -252,6 +254,25 @@ export function runInTurn(
   const waited = (): void => waiting?.callsWaiting.add(-1, toolAttributes);
   entered.then(waited, waited);
   return entered.then((turn) => holding(turn, start, onTurn));
+}
+
+/**
+ * What `runInTurn` asks a session's scheduler for (see `enter`): its `signal` is the withdrawal's,
+ * else the request's own, read only when the call has to wait (the request's signal may be made
+ * on first read). A class, so that every call's request shares one hidden class and one getter.
+ */
+class SessionTurnRequest implements AdmitOptions {
+  constructor(
+    readonly claims: CallClaims,
+    readonly label: string,
+    private readonly withdrawal: { readonly signal: AbortSignal | undefined },
+    private readonly extra: HandlerExtra,
+    readonly onWait: (ticket: Ticket) => void,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.withdrawal.signal ?? this.extra.signal;
+  }
 }
 
 /** What a call without enforcement gives back when it settled: nothing. */

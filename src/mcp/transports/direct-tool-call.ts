@@ -1,5 +1,6 @@
 import { Server, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../contract/index.js';
+import { LazyAbort } from '../../runtime/internal.js';
 
 /**
  * The members of an SDK `Server` a `tools/call` answered without `Protocol._onrequest` uses: its
@@ -10,7 +11,7 @@ import { isJsonObject } from '../../contract/index.js';
  */
 interface ToolCallServer {
   readonly _requestHandlers: Map<unknown, unknown>;
-  readonly _requestHandlerAbortControllers: Map<RequestId, AbortController>;
+  readonly _requestHandlerAbortControllers: Map<RequestId, { abort(reason?: unknown): void }>;
   readonly transport: { readonly sessionId?: string } | undefined;
   fallbackRequestHandler(request: JSONRPCRequest, ctx: object): Promise<Record<string, unknown>>;
   request(request: object, schemaOrOptions?: object, options?: object): Promise<unknown>;
@@ -39,7 +40,10 @@ export type ToolCallAnswerer = (request: JSONRPCRequest) => boolean;
  * code), nothing sent once the request was cancelled or the connection closed (its abort
  * controller is kept where the SDK keeps its requests', so `notifications/cancelled` and the
  * close abort it with the SDK's own reasons), and a failed send reported to `onerror` as
- * `Failed to send response: <error>`.
+ * `Failed to send response: <error>`. The request's signal (`ctx.mcpReq.signal`) is made only when
+ * someone reads it (a `LazyAbort`): Node makes every `AbortSignal` with a hidden class of its own,
+ * which the collector keeps until a full collection, so a call that never looks at its signal
+ * should not make one; a signal first read after the abort is already aborted, with its reason.
  *
  * It takes only a `tools/call` whose `_meta` carries no 2026-07-28 envelope key and whose params
  * carry no input-round retry (`inputResponses`, `requestState`), while no handler of its own is
@@ -85,37 +89,64 @@ function plainParams(params: unknown): boolean {
 
 function answer(server: ToolCallServer, request: JSONRPCRequest, send: (message: JSONRPCMessage) => Promise<void>) {
   const id = request.id;
-  const controller = new AbortController();
+  const controller = new LazyAbort();
   server._requestHandlerAbortControllers.set(id, controller);
-  const related = (options: unknown): object => ({ ...(options as object | undefined), relatedRequestId: id });
   const ctx = {
     sessionId: server.transport?.sessionId,
-    mcpReq: {
-      id,
-      method: request.method,
-      _meta: (request.params as { _meta?: unknown } | undefined)?._meta,
-      signal: controller.signal,
-      // As the SDK's: a result schema first is passed on, else the spec method's own result is checked.
-      send: (outbound: object, schemaOrOptions?: object, options?: object) =>
-        isStandardSchema(schemaOrOptions)
-          ? server.request(outbound, schemaOrOptions, related(options))
-          : server.request(outbound, related(schemaOrOptions)),
-      notify: (notification: object, options?: object) => server.notification(notification, related(options)),
-    },
+    mcpReq: new DirectRequest(server, request, controller),
     http: undefined,
   };
   Promise.resolve()
     .then(() => server.fallbackRequestHandler(request, ctx))
     .then(
-      (result) =>
-        controller.signal.aborted ? undefined : send({ result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage),
-      (error: unknown) => (controller.signal.aborted ? undefined : send(errorResponseOf(id, error))),
+      (result) => (controller.aborted ? undefined : send({ result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage)),
+      (error: unknown) => (controller.aborted ? undefined : send(errorResponseOf(id, error))),
     )
     .catch((error: unknown) => server.onerror?.(new Error(`Failed to send response: ${String(error)}`)))
     .finally(() => {
       const controllers = server._requestHandlerAbortControllers;
       if (controllers.get(id) === controller) controllers.delete(id);
     });
+}
+
+/**
+ * The `mcpReq` of a direct tool call's context: the request's id, method and `_meta`, its
+ * signal (made on first read, see `LazyAbort`), and `send` and `notify` related to the request. A
+ * class, so that every request's shares one hidden class and one `signal` getter.
+ */
+class DirectRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly _meta: unknown;
+
+  constructor(
+    private readonly server: ToolCallServer,
+    request: JSONRPCRequest,
+    private readonly controller: LazyAbort,
+  ) {
+    this.id = request.id;
+    this.method = request.method;
+    this._meta = (request.params as { _meta?: unknown } | undefined)?._meta;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** As the SDK's: a result schema first is passed on, else the spec method's own result is checked. */
+  send(outbound: object, schemaOrOptions?: object, options?: object): Promise<unknown> {
+    return isStandardSchema(schemaOrOptions)
+      ? this.server.request(outbound, schemaOrOptions, this.related(options))
+      : this.server.request(outbound, this.related(schemaOrOptions));
+  }
+
+  notify(notification: object, options?: object): Promise<void> {
+    return this.server.notification(notification, this.related(options));
+  }
+
+  private related(options: unknown): object {
+    return { ...(options as object | undefined), relatedRequestId: this.id };
+  }
 }
 
 /** The error response the SDK sends for a handler's throw (its code, `-32002` as `-32602`; its message and data). */

@@ -1,4 +1,10 @@
-import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCRequest,
+  parseJSONRPCMessage,
+  RELATED_TASK_META_KEY,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../contract/index.js';
 import { kindOf } from '../../util/describe.js';
 
@@ -57,6 +63,41 @@ export function toJsonRpcMessage(value: unknown): JSONRPCMessage | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * True when `value` is a JSON-RPC request by the SDK's schema, with exactly the verdict of the
+ * SDK's `isJSONRPCRequest`. The common shape (only the keys `jsonrpc` `"2.0"`, a string or safe
+ * integer `id`, a string `method` and `params`, a plain object whose `_meta`, when present, is a
+ * plain object with no malformed `progressToken` and no related-task key) is recognised by reading
+ * its keys; every other value is handed to the SDK's schema.
+ */
+export function isJsonRpcRequest(value: unknown): value is JSONRPCRequest {
+  if (
+    isJsonObject(value) &&
+    value.jsonrpc === '2.0' &&
+    typeof value.method === 'string' &&
+    isSafeRequestId(value.id) &&
+    Object.keys(value).every((k) => REQUEST_KEYS.has(k)) &&
+    plainRequestParams(value.params)
+  )
+    return true;
+  return isJSONRPCRequest(value);
+}
+
+/** A string or a safe integer: what the SDK's schema takes as an id or a progress token, surely. */
+function isSafeRequestId(id: unknown): boolean {
+  return typeof id === 'string' || Number.isSafeInteger(id);
+}
+
+/** Params the SDK's request schema surely accepts: none, or a plain object with a plain `_meta` (if any) it accepts. */
+function plainRequestParams(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (!isJsonObject(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  if (!isJsonObject(meta) || RELATED_TASK_META_KEY in meta) return false;
+  return meta.progressToken === undefined || isSafeRequestId(meta.progressToken);
 }
 
 function isRequestId(id: unknown): boolean {

@@ -11,7 +11,8 @@ import { listedUnderProfile, type ServeProfileOptions } from './serve-profile.js
 import { keepServingOnFloatingRejections } from './process-guard.js';
 import { listenHttp, type HttpHandle, type HttpOptions } from './http/listen-http.js';
 import { closingFirst } from './http/closing-first.js';
-import { withResettableServers } from './server-factory.js';
+import { withModernToolCalls, withResettableServers } from './server-factory.js';
+import { modernToolCallsOf } from '../server/modern-tool-calls.js';
 import { stopTasksOf } from '../server/tasks/serve-tasks.js';
 import { checkOptionsObject, optionKeys } from '../../util/options.js';
 import { CALL_CORE, FEATURES, HTTP_HANDLER, PROFILE, SERVER, unique } from '../entry-options.js';
@@ -30,7 +31,9 @@ export interface ServeHttpHandle extends HttpHandle, ServedSet {}
  * Serves contract tools (and the `resources` and `prompts` of the options) over streamable
  * HTTP: `listenHttp` with a fresh `createServer(info, tools, options)` per session (per request
  * when `stateless`, where one may answer POST after POST as if new, see `createStatelessLeg`; and
- * for every 2026-07-28 request, answered on `node:http` itself, see `serveModernDirectly`), whose calls see
+ * for every 2026-07-28 request, answered on `node:http` itself, see `serveModernDirectly`, except
+ * a plain 2026-07-28 `tools/call` or `tools/list`, answered as such a server would answer it with
+ * none built, see `serveToolCallDirectly`), whose calls see
  * `session.transport === 'http'`. The tool set is checked and prepared once, up front (never per
  * session or request), so an invalid set rejects here (naming the tool) rather than failing the
  * first request. The handle it resolves to is also what it serves: `addTools`, `removeTools`
@@ -83,9 +86,13 @@ export async function serveHttp(
     handle = await listenHttp(
       // Its servers are serverFor's alone: stateless HTTP may hand one to POST after POST while
       // the set stays as it was when the server was built.
-      withResettableServers(
-        (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
-        () => generation,
+      // Its plain 2026-07-28 tools/call requests may be answered as its servers answer them, without one.
+      withModernToolCalls(
+        withResettableServers(
+          (context?: { readonly era?: ProtocolEra }) => serverFor(info, live, serverOptions, runs, context?.era),
+          () => generation,
+        ),
+        modernToolCallsOf(live, serverOptions, runs),
       ),
       {
         ...options,

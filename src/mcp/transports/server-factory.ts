@@ -1,11 +1,13 @@
 import type { Server } from '@modelcontextprotocol/server';
+import type { ModernToolCalls } from '../server/modern-tool-calls.js';
 
 /**
  * Builds a fresh, unconnected SDK `Server` (`@modelcontextprotocol/server`) for one connection:
  * once for a stdio connection (twice when a 2026-07-28 client's `server/discover` probe is
  * followed by a 2025 `initialize`: the probe's server is discarded), once per session on stateful
  * HTTP, once per request on stateless HTTP (unless the factory is marked with
- * `withResettableServers`) and for every 2026-07-28 request. A transport owns every server it
+ * `withResettableServers`) and for every 2026-07-28 request (but a plain `tools/call` or
+ * `tools/list` of a factory marked with `withModernToolCalls`). A transport owns every server it
  * builds: it connects it, and it closes it when the connection ends, which aborts the signals of
  * the server's in-flight calls. A factory must never hand out the same `Server` twice (the SDK
  * refuses to connect a server that is already connected).
@@ -37,4 +39,22 @@ export function buildsResettableServers(factory: ServerFactory): boolean {
 /** The served set's generation of a factory marked with `withResettableServers`, else `undefined`. */
 export function generationOf(factory: ServerFactory): (() => number) | undefined {
   return resettable.get(factory);
+}
+
+const modernCalls = new WeakMap<ServerFactory, ModernToolCalls>();
+
+/**
+ * Marks `factory` (and returns it) as one whose 2026-07-28 HTTP servers answer `tools/call` as
+ * `calls` does without a server (see `modernToolCallsOf`), so the HTTP edge may answer a plain
+ * 2026-07-28 `tools/call` with `calls` instead of building a server for it (see
+ * `serveToolCallDirectly`). Internal: only `serveHttp` marks its factory.
+ */
+export function withModernToolCalls<F extends ServerFactory>(factory: F, calls: ModernToolCalls): F {
+  modernCalls.set(factory, calls);
+  return factory;
+}
+
+/** What answers the 2026-07-28 `tools/call` requests of a factory marked with `withModernToolCalls`, else `undefined`. */
+export function modernToolCallsFor(factory: ServerFactory): ModernToolCalls | undefined {
+  return modernCalls.get(factory);
 }

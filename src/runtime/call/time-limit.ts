@@ -1,4 +1,5 @@
 import type { CallContext } from '../../contract/index.js';
+import { carryMember, defineLazySignal } from '../../contract/internal.js';
 import { kindOf } from '../../util/describe.js';
 import { MAX_TIMEOUT_MS } from '../../util/limits.js';
 import { CallTimeoutError } from './errors.js';
@@ -74,15 +75,11 @@ export class CallTimeLimit {
     const copy: Record<string, unknown> = {};
     for (const key in source) {
       if (key === 'signal') continue;
-      const getter = Object.getOwnPropertyDescriptor(source, key)?.get;
-      if (getter === undefined) copy[key] = source[key];
-      else Object.defineProperty(copy, key, { get: getter, enumerable: true });
+      carryMember(source, copy, key);
     }
     let signal: AbortSignal | undefined;
-    Object.defineProperty(copy, 'signal', {
-      enumerable: true,
-      get: () => (signal ??= AbortSignal.any([ctx.signal, this.ownSignal()])),
-    });
+    // The shared lazy getter, not an accessor closure of its own (one hidden class per call in V8).
+    defineLazySignal(copy, () => (signal ??= AbortSignal.any([ctx.signal, this.ownSignal()])));
     return Object.freeze(copy) as unknown as CallContext;
   }
 

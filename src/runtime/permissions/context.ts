@@ -1,4 +1,5 @@
 import type { CallContext } from '../../contract/index.js';
+import { carryMember } from '../../contract/internal.js';
 
 /**
  * A copy of `ctx` with some members replaced, frozen like the contexts `createCallContext`
@@ -11,9 +12,7 @@ export function contextWith(ctx: CallContext, overrides: Partial<CallContext>): 
   const copy: Record<string, unknown> = {};
   for (const key in source) {
     if (Object.prototype.hasOwnProperty.call(overrides, key)) continue;
-    const getter = Object.getOwnPropertyDescriptor(source, key)?.get;
-    if (getter === undefined) copy[key] = source[key];
-    else Object.defineProperty(copy, key, { get: getter, enumerable: true });
+    carryMember(source, copy, key);
   }
   return Object.freeze(Object.assign(copy, overrides)) as unknown as CallContext;
 }

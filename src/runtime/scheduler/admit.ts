@@ -8,7 +8,9 @@ export interface AdmitOptions {
   readonly label: string;
   /**
    * Withdraws the call while it waits: the promise rejects with the signal's reason and the call
-   * never starts. A signal that aborted before `admit` never queues the call (see `admit`).
+   * never starts. A signal that aborted before `admit` never queues the call (see `admit`). Read
+   * only when the call cannot start at once (a getter that makes the signal on first read makes
+   * none for a call that starts at once).
    */
   readonly signal?: AbortSignal;
   /**
@@ -37,7 +39,8 @@ export function admit(scheduler: Scheduler, options: AdmitOptions): Promise<Tick
  * starts at once, else a promise that behaves as `admit`'s. For hosts that count microtasks.
  */
 export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Promise<Ticket> {
-  const { claims, label, signal, onWait } = options;
+  // The signal is read only when the call has to wait (a host may make it on first read).
+  const { claims, label, onWait } = options;
   let settle: ((ticket: Ticket) => void) | undefined;
   let startedAtOnce = false;
   const ticket = scheduler.submit({
@@ -50,6 +53,7 @@ export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Pro
   });
   if (startedAtOnce) return ticket;
   return new Promise<Ticket>((resolve, reject) => {
+    const signal = options.signal;
     const onAbort = (): void => {
       if (ticket.cancel()) reject(signal!.reason);
     };

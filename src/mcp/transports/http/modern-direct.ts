@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
-  isJSONRPCRequest,
   PerRequestHTTPServerTransport,
   PROTOCOL_VERSION_META_KEY,
   SdkError,
@@ -15,6 +14,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { PostBody } from './post-body.js';
+import { isJsonRpcRequest } from '../jsonrpc-shape.js';
 import { connectsAsTheSdk, DirectDispatch } from '../direct-dispatch.js';
 
 /** The one 2026-07-28-era revision toolwright serves on its own (the SDK's first modern one). */
@@ -49,7 +49,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * `undefined` for every other, which the SDK's handler answers (with its own error texts). What
  * passes here is what `classifyInboundRequest` routes modern as a request claiming `2026-07-28`,
  * read from the body without its message-shape checks that fail for every request (is it a
- * response?): one JSON-RPC request by the SDK's schema (`isJSONRPCRequest`), not `initialize`,
+ * response?): one JSON-RPC request by the SDK's schema (`isJsonRpcRequest`), not `initialize`,
  * whose `params._meta` claims `2026-07-28` and holds the envelope's required keys
  * (`PROTOCOL_VERSION_META_KEY`, `CLIENT_CAPABILITIES_META_KEY`) and no malformed `progressToken`,
  * sent with an `MCP-Protocol-Version` header naming the same revision and an `Mcp-Method` header
@@ -82,7 +82,7 @@ export function directRouteOf(req: IncomingMessage, body: PostBody): DirectRoute
     if (typeof value === 'string' ? mcpNameHeader !== value : mcpNameHeader !== undefined) return undefined;
     if (mcpNameHeader?.startsWith('=?') === true) return undefined;
   }
-  if (!isJSONRPCRequest(message)) return undefined;
+  if (!isJsonRpcRequest(message)) return undefined;
   return { message, classification: { era: 'modern', revision: MODERN_REVISION } };
 }
 

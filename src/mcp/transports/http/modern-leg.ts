@@ -17,7 +17,20 @@ import { paramHeaderProblem, paramHeadersOf } from './param-headers.js';
 import type { LooseMessage, PostBody } from './post-body.js';
 import { authOf, sendWebResponse, toWebRequest } from './web-bridge.js';
 import { directRouteOf, serveModernDirectly, servesModernDirectly } from './modern-direct.js';
-import { buildsResettableServers } from '../server-factory.js';
+import { buildsResettableServers, modernToolCallsFor } from '../server-factory.js';
+import {
+  endDirectCalls,
+  liftedToolCallOf,
+  modernCodecOf,
+  serveToolCallDirectly,
+  toolCallAnswerOf,
+  toolListAnswerOf,
+  type DirectAnswer,
+  type DirectCall,
+  type LiftedToolCall,
+  type ModernCodec,
+} from './modern-tool-call.js';
+import type { ModernToolCalls } from '../../server/modern-tool-calls.js';
 import { hasClosed } from './http-session.js';
 import { authInfoOf } from './node-http-transport.js';
 import { asError } from '../../../util/describe.js';
@@ -56,7 +69,11 @@ type ModernFactory = (context: { readonly era: 'modern' }) => Server;
  * the members it relies on, a request that passes `directRouteOf` is answered without the SDK's
  * entry (no web `Request`; a JSON result written straight to the response, see
  * `serveModernDirectly`), an unexpected failure there as HTTP 500 `-32603 Internal server error`
- * with the request's id, as the SDK's entry answers it.
+ * with the request's id, as the SDK's entry answers it. When the factory is also marked with
+ * `withModernToolCalls` (serveHttp's), such a request that is a plain `tools/call` or `tools/list`
+ * (see `liftedToolCallOf`) gets no server at all: it is answered as the factory's servers would
+ * answer it (see `serveToolCallDirectly`), and closing the leg ends those calls as it ends the
+ * servers' (aborted, 499).
  */
 export function createModernLeg(factory: ServerFactory, options: ModernLegOptions): HttpLeg {
   const { clientOf, changeEvents, onError } = options;
@@ -71,11 +88,19 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
   let direct = false;
   /** The servers of the requests served directly, until their responses end. */
   const inFlight = new Set<Server>();
+  /** What answers plain 2026-07-28 tools/call requests without a server (`serveHttp`'s factory only), and with what codec. */
+  const calls = modernToolCallsFor(factory);
+  const codec = calls === undefined ? undefined : modernCodecOf();
+  /** What the servers stamp on their results; read from the first probe. */
+  let serverInfo: unknown;
+  /** The tools/call requests answered without a server, until they are answered. */
+  const directCalls = new Set<DirectCall>();
   return {
     async serve(req, res, body) {
       if (probe === undefined) {
         probe = factory();
         direct = buildsResettableServers(factory) && servesModernDirectly(probe);
+        serverInfo = (probe as unknown as { _outboundServerInfo?: () => unknown })._outboundServerInfo?.();
       }
       if (answered === null) answered = answeredMethodsOf(probe);
       let unknown = unknownRequestOf(body.single, answered);
@@ -120,6 +145,22 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
       if (route !== undefined) {
         if (hasClosed(res)) return;
         recordRequestClient(req, client.key);
+        const lifted = codec !== undefined && serverInfo !== undefined ? liftedToolCallOf(route, codec) : undefined;
+        const answerCall = lifted === undefined ? undefined : directAnswerOf(lifted, calls!, codec!);
+        if (answerCall !== undefined) {
+          try {
+            await serveToolCallDirectly(answerCall, lifted!, req, res, authInfoOf(req), {
+              codec: codec!,
+              serverInfo,
+              inFlight: directCalls,
+              answer: (response) => sendWebResponse(res, response),
+            });
+          } catch (error) {
+            onError(asError(error));
+            sendJsonError(res, 500, -32603, 'Internal server error', {}, route.message.id);
+          }
+          return;
+        }
         const server = (factory as ModernFactory)({ era: 'modern' });
         inFlight.add(server);
         res.once('close', () => inFlight.delete(server));
@@ -146,9 +187,17 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
       await sendWebResponse(res, response);
     },
     async close() {
+      endDirectCalls(directCalls);
       await Promise.all([handler.close(), ...[...inFlight].map((server) => server.close().catch(() => undefined))]);
     },
   };
+}
+
+/** How `calls` answers `lifted` without a server, or `undefined` when it does not (a call while the set has task tools). */
+function directAnswerOf(lifted: LiftedToolCall, calls: ModernToolCalls, codec: ModernCodec): DirectAnswer | undefined {
+  if (lifted.request.method === 'tools/list') return toolListAnswerOf(calls, codec);
+  const call = calls.forRequest();
+  return call === undefined ? undefined : toolCallAnswerOf(call);
 }
 
 /**
