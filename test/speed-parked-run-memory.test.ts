@@ -75,6 +75,18 @@ const call = (id: number, params: Record<string, unknown> = {}) => ({
   params: { name: 'greet', arguments: {}, ...params },
 });
 
+/** Resumes the call parked under `requestState` on `url` with the answer `name`, and checks it greets that name. */
+async function assertResumes(url: string, id: number, requestState: unknown, name: string): Promise<void> {
+  const retry = call(id, {
+    inputResponses: { elicit_1: { action: 'accept', content: { name } } },
+    requestState,
+  });
+  assert.deepEqual(withoutServerInfo(resultOf(await modernPost(url, retry, envelope(ELICIT_CAPS)))), {
+    content: [{ type: 'text', text: `hello ${name}` }],
+    resultType: 'complete',
+  });
+}
+
 test('a parked 2026-07-28 call keeps no SDK Server of its request alive, and still resumes', async () => {
   // One call parked and resumed first, so whatever the first request builds once is built.
   const warm = resultOf(await modernPost(handle.url, call(1), envelope(ELICIT_CAPS)));
@@ -102,16 +114,7 @@ test('a parked 2026-07-28 call keeps no SDK Server of its request alive, and sti
     0,
     `${PARKED} parked calls keep ${serversParked - serversBefore} more SDK Server objects alive`,
   );
-  for (const [i, requestState] of states.entries()) {
-    const retry = call(100 + i, {
-      inputResponses: { elicit_1: { action: 'accept', content: { name: `Ada ${i}` } } },
-      requestState,
-    });
-    assert.deepEqual(withoutServerInfo(resultOf(await modernPost(handle.url, retry, envelope(ELICIT_CAPS)))), {
-      content: [{ type: 'text', text: `hello Ada ${i}` }],
-      resultType: 'complete',
-    });
-  }
+  for (const [i, requestState] of states.entries()) await assertResumes(handle.url, 100 + i, requestState, `Ada ${i}`);
 });
 
 /**
@@ -162,14 +165,6 @@ test('a parked 2026-07-28 call keeps at most 11.5 KiB of heap, and still resumes
     `each parked call keeps ${(perCall / 1024).toFixed(2)} KiB of heap (bound ${BYTES_PER_PARKED_CALL / 1024} KiB)`,
   );
   // A few of them still resume (closing the server stops the others).
-  for (const [i, requestState] of [warm[0], states[0], states[MANY - 1]].entries()) {
-    const retry = call(3000 + i, {
-      inputResponses: { elicit_1: { action: 'accept', content: { name: `Bo ${i}` } } },
-      requestState,
-    });
-    assert.deepEqual(withoutServerInfo(resultOf(await modernPost(roomy.url, retry, envelope(ELICIT_CAPS)))), {
-      content: [{ type: 'text', text: `hello Bo ${i}` }],
-      resultType: 'complete',
-    });
-  }
+  for (const [i, requestState] of [warm[0], states[0], states[MANY - 1]].entries())
+    await assertResumes(roomy.url, 3000 + i, requestState, `Bo ${i}`);
 });
