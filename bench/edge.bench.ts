@@ -525,16 +525,43 @@ function printCold(contenders: readonly Contender[], tools: number, starts: numb
     );
 }
 
+/** Prints what each of `what` costs on each server, with its ratio to SDK 2.x's (RSS and heap). */
 function printMemory(what: string, entries: readonly Entry[], costs: readonly MemoryCost[]): void {
+  const sdk2 = costs[entries.findIndex((e) => e.contender.label.startsWith('SDK 2.x'))]!;
   console.log(
     `  memory per ${what} (growth over ${MEMORY_ITEMS} after ${MEMORY_WARMUP}, after GC; median of ${MEMORY_ROUNDS} interleaved runs)`,
   );
-  console.log(`  ${'server'.padEnd(LABEL)} ${'RSS KiB'.padStart(8)} ${'heap KiB'.padStart(9)}`);
-  entries.forEach((entry, i) =>
-    console.log(
-      `  ${entry.contender.label.padEnd(LABEL)} ${cell(costs[i]!.rssKiB, 1, 8)} ${cell(costs[i]!.heapKiB, 1, 9)}`,
-    ),
+  console.log(
+    `  ${'server'.padEnd(LABEL)} ${'RSS KiB'.padStart(8)} ${'/SDK 2'.padStart(7)} ${'heap KiB'.padStart(9)} ${'/SDK 2'.padStart(7)}`,
   );
+  entries.forEach((entry, i) => {
+    const c = costs[i]!;
+    console.log(
+      `  ${entry.contender.label.padEnd(LABEL)} ${cell(c.rssKiB, 1, 8)} ${ratio(c.rssKiB, sdk2.rssKiB)} ${cell(c.heapKiB, 1, 9)} ${ratio(c.heapKiB, sdk2.heapKiB)}`,
+    );
+  });
+}
+
+/**
+ * The memory targets of issue 28 for one row set: toolwright's (decorated and hand-built) heap
+ * and RSS per item at or below SDK 2.x's, as the difference in KiB.
+ */
+function memoryTargets(what: string, entries: readonly Entry[], costs: readonly MemoryCost[]): void {
+  const sdk2 = costs[entries.findIndex((e) => e.contender.label.startsWith('SDK 2.x'))]!;
+  for (const kind of ['decorated', 'hand-built'] as const) {
+    const own = costs[entries.findIndex((e) => e.contender.label === `toolwright ${kind}`)];
+    if (own === undefined) continue;
+    for (const [measure, value, reference] of [
+      ['heap', own.heapKiB, sdk2.heapKiB],
+      ['RSS', own.rssKiB, sdk2.rssKiB],
+    ] as const)
+      targets.push({
+        target: `${what}: ${kind} ${measure} - SDK 2.x ${measure}`,
+        value: value - reference,
+        bound: 0,
+        unit: 'KiB',
+      });
+  }
 }
 
 function printTargets(): void {
@@ -584,19 +611,8 @@ export async function run(): Promise<void> {
     ];
     const perRun = await memoryRows(waiting, (url, index) => leaveCallWaiting(url, index + 1));
     printMemory('2026-07-28 call waiting for input (toolwright: a parked run)', waiting, perRun);
-    const sdk2Session = perSession[1]!;
-    targets.push({
-      target: 'idle session: decorated heap - SDK 2.x heap',
-      value: perSession[2]!.heapKiB - sdk2Session.heapKiB,
-      bound: 0,
-      unit: 'KiB',
-    });
-    targets.push({
-      target: 'parked run: decorated heap - SDK 2.x heap',
-      value: perRun[1]!.heapKiB - perRun[0]!.heapKiB,
-      bound: 0,
-      unit: 'KiB',
-    });
+    memoryTargets('idle session', sessions, perSession);
+    memoryTargets('parked run', waiting, perRun);
   }
   printTargets();
 }

@@ -89,15 +89,30 @@ export function toolCallOf(
  * scheduling store, a turn lost while the tool runs (see `HeldTurn.lost`) aborts the call's
  * signal with its `TurnLostError`, and the tool reads its turn with `heldTurnOf(ctx)`.
  */
-export async function answerToolCall(
-  state: ServerState,
-  params: unknown,
-  extra: HandlerExtra,
-): Promise<CallToolResult> {
+export function answerToolCall(state: ServerState, params: unknown, extra: HandlerExtra): Promise<CallToolResult> {
   // A request whose params._meta is malformed never gets here: the SDK's Protocol drops any
   // message its JSON-RPC schema refuses (and the transports answer it -32600 first).
   const receivedAt = Date.now();
-  const { served, args } = toolCallOf(state.tools, params);
+  try {
+    const { served, args } = toolCallOf(state.tools, params);
+    return answerServedCall(state, served, args, extra, receivedAt);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * `answerToolCall` once its params named a served tool and its arguments: a function of its own,
+ * so that a call waiting for its end (a 2026-07-28 call parked for its client's answers) keeps
+ * neither the request's params nor anything else this step no longer needs.
+ */
+async function answerServedCall(
+  state: ServerState,
+  served: ServedTool,
+  args: Record<string, unknown>,
+  extra: HandlerExtra,
+  receivedAt: number,
+): Promise<CallToolResult> {
   const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
   if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
@@ -131,13 +146,11 @@ export async function answerToolCall(
         extra,
         waiting,
         ctx as CallContext,
-        () => {
+        (release) => {
           waiting.clear();
-          return new Promise<void>((release) => {
-            void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, {
-              settled: () => release(),
-            }).then(answer);
-          });
+          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: release }).then(
+            answer,
+          );
         },
         turnLost === undefined
           ? undefined

@@ -193,32 +193,34 @@ function claimsOfTool(tool: ContractTool): CallClaims {
 
 /**
  * Runs one served call in its turn: waits until the scope's scheduler lets the call start by its
- * tool's claims, then calls `execute`, and gives the turn back when the promise `execute`
- * returned settles (not when the call is answered: a tool that outlives its time limit keeps its
- * resource until it really stops). Resolves or rejects as `execute` does; a synchronous throw
- * becomes a rejection.
+ * tool's claims, then calls `start` with the function that gives the turn back, which the caller
+ * calls once the call really settled (not when it is answered: a tool that outlives its time
+ * limit keeps its resource until it really stops; calling it again does nothing). Resolves once
+ * `start` ran; a synchronous throw from `start` gives the turn back and rejects with it. Only
+ * the turn's release is kept while the call runs, nothing of the wait (a 2026-07-28 call parked
+ * for its client's answers keeps its turn).
  *
  * While the call waits, `withdrawal.signal` withdraws it (the client's `notifications/cancelled`,
  * a closed connection, or the call's time limit, which counts from when the request was
- * received): it rejects with the signal's reason and `execute` never runs. The signal is read only
+ * received): it rejects with the signal's reason and `start` never runs. The signal is read only
  * when the call has to wait (it may be made on first read); `undefined` stands for the request's
  * own (`extra.signal`). A call that must wait says so once:
  * `ctx.log('debug', 'tools/call "<tool>" <what it waits for>', 'toolwright/scheduling')`, and, when
  * the request has a progress token, one `notifications/progress` with `progress: 0` and that
  * text as its message (the tool's own progress follows once it starts). With enforcement off
- * (the `scheduling: false` option) `execute` runs at once.
+ * (the `scheduling: false` option) `start` runs at once, given a release that does nothing.
  */
-export function runInTurn<T>(
+export function runInTurn(
   scheduling: CallScheduling | undefined,
   transport: string,
   tool: ContractTool,
   extra: HandlerExtra,
   withdrawal: { readonly signal: AbortSignal | undefined },
   ctx: CallContext,
-  execute: () => T | Promise<T>,
+  start: (release: () => void) => void,
   onTurn?: (turn: HeldTurn) => void,
-): Promise<T> {
-  if (scheduling === undefined) return invoke(execute);
+): Promise<void> {
+  if (scheduling === undefined) return invoke(() => start(noTurnToRelease));
   const claims = claimsOfTool(tool);
   const place = placeOf(scheduling, transport, extra, claims);
   const what = `tools/call ${JSON.stringify(tool.name)}`;
@@ -247,11 +249,11 @@ export function runInTurn<T>(
           signal: withdrawal.signal ?? extra.signal,
           onWait: startWaiting,
         });
-  if (!(entered instanceof Promise)) return holding(entered, execute, onTurn);
+  if (!(entered instanceof Promise)) return holding(entered, start, onTurn);
   // A call that waited stops counting as waiting once it has its turn or was withdrawn.
   const waited = (): void => waiting?.callsWaiting.add(-1, toolAttributes);
   entered.then(waited, waited);
-  return entered.then((turn) => holding(turn, execute, onTurn));
+  return entered.then((turn) => holding(turn, start, onTurn));
 }
 
 /**
@@ -273,18 +275,36 @@ class SessionTurnRequest implements AdmitOptions {
   }
 }
 
-/** Runs `execute` and releases `turn` once its promise settles (a synchronous throw counts as a rejection). */
-function holding<T>(turn: HeldTurn, execute: () => T | Promise<T>, onTurn?: (turn: HeldTurn) => void): Promise<T> {
+/** What a call without enforcement gives back when it settled: nothing. */
+function noTurnToRelease(): void {}
+
+/** Calls `start` with `turn`'s release (a synchronous throw releases the turn and rejects). */
+function holding(
+  turn: HeldTurn,
+  start: (release: () => void) => void,
+  onTurn?: (turn: HeldTurn) => void,
+): Promise<void> {
   if (onTurn !== undefined && turn.lost !== undefined) onTurn(turn);
-  const running = invoke(execute);
-  const release = (): void => turn.release();
-  running.then(release, release);
-  return running;
+  const release = releaseOf(turn);
+  try {
+    start(release);
+    return Promise.resolve();
+  } catch (thrown) {
+    release();
+    return Promise.reject(thrown);
+  }
 }
 
-function invoke<T>(execute: () => T | Promise<T>): Promise<T> {
+/** `turn.release` as a function of its own, made outside `holding` so that it keeps nothing else. */
+function releaseOf(turn: HeldTurn): () => void {
+  return () => turn.release();
+}
+
+/** Runs `execute` as a promise: a synchronous throw becomes a rejection. */
+function invoke(execute: () => void): Promise<void> {
   try {
-    return Promise.resolve(execute());
+    execute();
+    return Promise.resolve();
   } catch (thrown) {
     return Promise.reject(thrown);
   }

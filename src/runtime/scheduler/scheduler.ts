@@ -57,14 +57,29 @@ const OPTION_KEYS = optionKeys<SchedulerOptions>()('maxConcurrent', 'onIdle');
 /** A submitted call: its ticket, as the scheduler keeps it. */
 class Entry implements Ticket {
   status: TicketStatus = 'waiting';
+  /**
+   * The call's `start`, until it ran: the ticket of a running call is kept until it is released
+   * (a parked 2026-07-28 call keeps it while it waits for its client), and `start` closes over
+   * whatever its submitter had at hand (the request, its context, its reporters).
+   */
+  private pending: (() => void) | undefined;
 
   constructor(
     private readonly scheduler: Scheduler,
     readonly seq: number,
     readonly claims: CallClaims,
     readonly label: string,
-    readonly start: () => void,
-  ) {}
+    start: () => void,
+  ) {
+    this.pending = start;
+  }
+
+  /** Runs the call's `start`, once; its throw is thrown again. */
+  start(): void {
+    const start = this.pending;
+    this.pending = undefined;
+    start?.();
+  }
 
   waitingFor(): string {
     return this.status === 'waiting' ? this.scheduler.reasonOf(this) : '';

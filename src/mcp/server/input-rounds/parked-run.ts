@@ -297,7 +297,11 @@ export class ParkedRun {
     }
     return new Promise((resolve, reject) => {
       const question: Question = { key, request, resolve, reject };
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      // The call's own signal aborts only in `stop`, which rejects every open question with the
+      // same reason: a listener of its own (some 300 bytes per parked call) is needed only for
+      // another signal (a tool that asks under a signal it made).
+      if (signal !== this.controller.signal)
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
       this.round.push(question);
       this.scheduleRound();
     });

@@ -11,7 +11,8 @@ export type { RunBinding };
 interface Entry {
   readonly run: ParkedRun;
   readonly binding: RunBinding;
-  readonly timer: NodeJS.Timeout;
+  /** When the call is abandoned (`performance.now()` milliseconds). */
+  readonly deadline: number;
 }
 
 /**
@@ -28,7 +29,13 @@ export class ParkedRuns implements RunHost {
   readonly options: ResolvedInputRoundOptions;
   /** The relay to and from the other nodes, when `options.relay` is set. */
   readonly relay: RunRelay | undefined;
+  /**
+   * The parked calls in the order they were parked. Every call waits the same `abandonAfterMs`,
+   * so this is also the order their deadlines come in: one timer, set for the first, abandons
+   * them (a timer per call would cost each parked call about 250 bytes more).
+   */
   private readonly entries = new Map<string, Entry>();
+  private sweep: NodeJS.Timeout | undefined;
   /** How many calls each client has parked (see `RunBinding.client`). */
   private readonly perClient = new Map<string | object | undefined, number>();
 
@@ -92,23 +99,44 @@ export class ParkedRuns implements RunHost {
     if (this.parkedBy(binding.client) >= this.options.maxParkedPerClient) return undefined;
     const hex = randomBytes(16).toString('hex');
     const state = this.options.nodeId === undefined ? hex : `${this.options.nodeId}.${hex}`;
-    const timer = setTimeout(() => {
-      const entry = this.entries.get(state);
-      if (entry?.run !== run) return;
-      this.remove(state, entry);
-      run.stop(new InputRoundStoppedError(`no answer came within ${this.options.abandonAfterMs} ms`));
-    }, this.options.abandonAfterMs);
-    timer.unref();
-    this.entries.set(state, { run, binding, timer });
+    this.entries.set(state, { run, binding, deadline: performance.now() + this.options.abandonAfterMs });
+    if (this.sweep === undefined) this.sweepIn(this.options.abandonAfterMs);
     this.perClient.set(binding.client, this.parkedBy(binding.client) + 1);
     metricsOf()?.runsParked.add(1, { [otelNames.ATTR_GEN_AI_TOOL_NAME]: run.tool });
     return state;
   }
 
-  /** Forgets the entry parked under `state` and stops its timer (the call itself is left alone). */
+  /** Sets the one timer to abandon the calls whose deadline passed, `ms` from now. */
+  private sweepIn(ms: number): void {
+    this.sweep = setTimeout(() => this.abandonExpired(), ms);
+    this.sweep.unref();
+  }
+
+  /**
+   * Stops and forgets every call whose deadline passed (the first ones parked), then sets the
+   * timer for the next one, if any. A timer may fire a little before the deadline it was set for
+   * (the event loop's clock lags): a call is never abandoned early, the timer is set again.
+   */
+  private abandonExpired(): void {
+    this.sweep = undefined;
+    const now = performance.now();
+    for (const [state, entry] of this.entries) {
+      if (entry.deadline > now) {
+        if (this.sweep === undefined) this.sweepIn(Math.max(1, Math.ceil(entry.deadline - now)));
+        return;
+      }
+      this.remove(state, entry);
+      entry.run.stop(new InputRoundStoppedError(`no answer came within ${this.options.abandonAfterMs} ms`));
+    }
+  }
+
+  /** Forgets the entry parked under `state` (the call itself is left alone); the timer stops with the last one. */
   private remove(state: string, entry: Entry): void {
-    clearTimeout(entry.timer);
     this.entries.delete(state);
+    if (this.entries.size === 0 && this.sweep !== undefined) {
+      clearTimeout(this.sweep);
+      this.sweep = undefined;
+    }
     metricsOf()?.runsParked.add(-1, { [otelNames.ATTR_GEN_AI_TOOL_NAME]: entry.run.tool });
     const left = this.parkedBy(entry.binding.client) - 1;
     if (left > 0) this.perClient.set(entry.binding.client, left);
