@@ -18,7 +18,8 @@
  *
  * - server CPU per call (the child's own CPU, from its SIGUSR2 report, over `ROUNDS` interleaved
  *   rounds of `CALLS_PER_ROUND` calls after `WARMUP_CALLS`), with the client's p50 and p99
- *   latency: stdio with 1 and 16 calls in flight (SDK 1.x client), and HTTP with 4 clients x 8
+ *   latency: stdio with 1 and 16 calls in flight (SDK 1.x client; 16 in flight again after
+ *   `STEADY_WARMUP_CALLS`, the steady state once V8 has compiled the call path), and HTTP with 4 clients x 8
  *   calls in flight: 2025-11-25 with sessions, 2025-11-25 without (`stateless`), and 2026-07-28
  *   (the SDK 2.x client pinned to that era; the raw floor is driven by the 1.x client);
  * - cold start over stdio with 1, 100 and 1,000 tools: spawn to the first `tools/list` answer
@@ -199,7 +200,16 @@ interface CallScenario {
   readonly sessions: number;
   readonly inFlight: number;
   readonly entries: readonly Entry[];
+  /**
+   * Calls each server gets before it is measured, when the scenario needs more than
+   * `WARMUP_CALLS` (the steady-state row: the default warm-up leaves V8's optimising compiler
+   * working through the first measured rounds, which is most of what the short row counts).
+   */
+  readonly warmupCalls?: number;
 }
+
+/** The warm-up of the steady-state stdio row (see `CallScenario.warmupCalls`). */
+const STEADY_WARMUP_CALLS = 5000;
 
 function callScenarios(c: Contenders): CallScenario[] {
   const toolwright = present([c.decorated, c.handBuilt, c.decoratedBefore, c.handBuiltBefore]);
@@ -209,6 +219,14 @@ function callScenarios(c: Contenders): CallScenario[] {
   return [
     { name: 'stdio', title: 'stdio, 1 call in flight', sessions: 1, inFlight: 1, entries: stdio },
     { name: 'stdio-16', title: 'stdio, 16 calls in flight', sessions: 1, inFlight: 16, entries: stdio },
+    {
+      name: 'stdio-16-steady',
+      title: `stdio, 16 calls in flight, after ${STEADY_WARMUP_CALLS.toLocaleString('en-US')} warm-up calls (steady state)`,
+      sessions: 1,
+      inFlight: 16,
+      entries: stdio,
+      warmupCalls: STEADY_WARMUP_CALLS,
+    },
     {
       name: 'http',
       title: 'HTTP 2025-11-25 with sessions, 4 clients x 8 in flight',
@@ -300,7 +318,8 @@ async function measureCalls(scenario: CallScenario): Promise<CallCost[]> {
   const running: Running[] = [];
   try {
     for (const entry of scenario.entries) running.push(await start(entry, scenario.sessions));
-    for (const one of running) await drive(one, WARMUP_CALLS, scenario.inFlight, false);
+    const warmup = Math.max(WARMUP_CALLS, scenario.warmupCalls ?? 0);
+    for (const one of running) await drive(one, warmup, scenario.inFlight, false);
     for (let round = 0; round < ROUNDS; round++) {
       const shift = round % running.length;
       for (const one of [...running.slice(shift), ...running.slice(0, shift)])
