@@ -7,14 +7,14 @@
  */
 export class LazyAbort {
   private controller: AbortController | undefined;
-  private abortReason: unknown;
+  private reason: unknown;
   private abortedFlag = false;
 
   /** The signal, made on first read. */
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.abortedFlag) this.controller.abort(this.abortReason);
+      if (this.abortedFlag) this.controller.abort(this.reason);
     }
     return this.controller.signal;
   }
@@ -24,16 +24,11 @@ export class LazyAbort {
     return this.abortedFlag;
   }
 
-  /** The reason `abort` was first called with; `undefined` before. Reading it never makes the signal. */
-  get reason(): unknown {
-    return this.abortReason;
-  }
-
   /** Aborts with `reason` (the first reason wins); listeners of a signal already handed out run now. */
   abort(reason: unknown): void {
     if (this.abortedFlag) return;
     this.abortedFlag = true;
-    this.abortReason = reason;
+    this.reason = reason;
     this.controller?.abort(reason);
   }
 }

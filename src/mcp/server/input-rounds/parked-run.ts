@@ -6,7 +6,6 @@ import { missingCapabilityOf, questionKeyPrefixOf } from './question-capability.
 import type { RunBinding } from './run-binding.js';
 import { asError, errorText } from '../../../util/describe.js';
 import { callSpanOf, linkRequest, noteInputRound } from '../request-span.js';
-import { LazyAbort } from '../../../runtime/internal.js';
 
 /** What one `tools/call` request of a parked call is answered with. */
 export type RoundOutcome =
@@ -49,21 +48,6 @@ interface Question {
   reject(error: unknown): void;
 }
 
-/** Where a run's request context keeps the run's abort (see `runSignal`). */
-const RUN_ABORT = Symbol('toolwright.runAbort');
-
-/**
- * The `signal` getter every run's request context shares (one function, not a closure per run:
- * an accessor of its own gives each object a hidden class of its own in V8): the run's signal,
- * made on first read, so a call that never reads it (most finish without asking) makes no
- * `AbortController`.
- */
-function runSignal(this: { readonly [RUN_ABORT]: LazyAbort }): AbortSignal {
-  return this[RUN_ABORT].signal;
-}
-
-const RUN_SIGNAL: PropertyDescriptor = Object.freeze({ get: runSignal, enumerable: true });
-
 /** The request waiting for the call's next outcome. */
 interface Waiting {
   readonly extra: HandlerExtra;
@@ -95,8 +79,7 @@ interface Waiting {
  * (`continueAsTask`): from then on it is the task's, and no request waits for it.
  */
 export class ParkedRun {
-  /** The call's own abort: its signal made only when read (see `runSignal`). */
-  private readonly controller = new LazyAbort();
+  private readonly controller = new AbortController();
   /**
    * The call's own request context. Its `requestLogLevel` is the waiting request's, kept as a
    * plain property set as requests come and go (an accessor here would keep the object in V8's
@@ -131,8 +114,8 @@ export class ParkedRun {
     // oxlint-disable-next-line typescript/no-this-alias
     const run = this;
     this.extra = {
-      [RUN_ABORT]: this.controller,
       requestId: first.requestId as RequestId,
+      signal: this.controller.signal,
       sessionId: first.sessionId,
       _meta: first._meta,
       authInfo: first.authInfo,
@@ -144,8 +127,7 @@ export class ParkedRun {
         (run.task ?? run.waiting?.extra)?.sendNotification(notification) ?? Promise.resolve(),
       sendRequest: (request, options) => run.ask(request, options.signal),
       ...(escalation === undefined ? {} : { continueAsTask: () => run.continueAsTask() }),
-    } as Omit<HandlerExtra, 'signal'> as HandlerExtra & { requestLogLevel: LogLevel | undefined };
-    Object.defineProperty(this.extra, 'signal', RUN_SIGNAL);
+    };
   }
 
   /**
@@ -207,10 +189,10 @@ export class ParkedRun {
         ),
       );
     const waiting = this.waiting;
-    if (waiting === undefined || this.controller.aborted)
+    if (waiting === undefined || this.controller.signal.aborted)
       return Promise.reject(
-        this.controller.aborted
-          ? asError(this.controller.reason)
+        this.controller.signal.aborted
+          ? asError(this.controller.signal.reason)
           : new Error('continueAsTask: no request waits for the call'),
       );
     this.escalating = this.escalate(this.escalation, waiting);
@@ -244,7 +226,7 @@ export class ParkedRun {
 
   /** Stops the call: its signal aborts with `reason`; open questions reject with it. */
   stop(reason: Error): void {
-    this.controller.abort(reason);
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
     for (const question of [...this.asked, ...this.round]) question.reject(reason);
     this.asked = [];
     this.round = [];
@@ -292,7 +274,7 @@ export class ParkedRun {
   }
 
   private ask(request: OutboundRequest, signal: AbortSignal): Promise<unknown> {
-    if (this.controller.aborted) return Promise.reject(this.controller.reason);
+    if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason);
     // A question of a call that continues as a task is the task's (asked once the task exists).
     if (this.task !== undefined) return this.task.sendRequest(request, { signal });
     if (this.escalating !== undefined) return this.escalating.then(() => this.ask(request, signal));
