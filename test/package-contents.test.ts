@@ -67,8 +67,9 @@ test('the package ships the bundle, its maps, the declarations and the sources t
   assert.deepEqual(missing, [], 'every source a map names ships, so stack traces resolve to src/*.ts');
   // Packed (gzip) size: 690 KB before resources and prompts (issue 24), 855 KB with them; issues
   // 23, 25, 26 and 29 (records and profiles, changing sets, the production cluster, tracing)
-  // bring it to about 1,030 KB, in sources, maps and guides. The bound catches a stray folder.
-  assert.ok(size < 1_150_000, `the tarball is ${size} bytes`);
+  // bring it to about 1,030 KB, in sources, maps and guides; tasks (issue 27) and the direct
+  // HTTP paths (issue 28) to about 1,165 KB. The bound catches a stray folder.
+  assert.ok(size < 1_250_000, `the tarball is ${size} bytes`);
 });
 
 test('the package ships every document the README and the guides link to', async () => {

@@ -1,5 +1,5 @@
 import type { LiveSet } from './live-set.js';
-import type { ServerOptions } from './add-tools.js';
+import type { ServerOptions } from './server-options.js';
 import type { ParkedRuns } from './input-rounds/parked-runs.js';
 import { schedulingOf } from './scheduling.js';
 import type { ServerState } from './state.js';

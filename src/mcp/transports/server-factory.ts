@@ -54,7 +54,10 @@ export function withModernToolCalls<F extends ServerFactory>(factory: F, calls: 
   return factory;
 }
 
-/** What answers the 2026-07-28 `tools/call` requests of a factory marked with `withModernToolCalls`, else `undefined`. */
+/**
+ * What answers the 2026-07-28 `tools/call` requests of a factory marked with
+ * `withModernToolCalls`, else `undefined`.
+ */
 export function modernToolCallsFor(factory: ServerFactory): ModernToolCalls | undefined {
   return modernCalls.get(factory);
 }

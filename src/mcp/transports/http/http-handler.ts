@@ -255,7 +255,8 @@ export function httpHandlerOf(factory: ServerFactory, options: HttpHandlerOption
     onSessionClosed: options.onSessionClosed,
   });
   const legacy: HttpLeg = stateless ? createStatelessLeg(factory, transportOptions) : sessions;
-  // The 2026-07-28 era: one server per request (none for a plain tools/call or tools/list), no session (see createModernLeg).
+  // The 2026-07-28 era: one server per request (none for a plain tools/call or tools/list), no
+  // session (see createModernLeg).
   const modern = createModernLeg(factory, { clientOf, changeEvents: options.changeEvents, onError });
   let closing = false;
 

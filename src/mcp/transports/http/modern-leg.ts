@@ -88,7 +88,10 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
   let direct = false;
   /** The servers of the requests served directly, until their responses end. */
   const inFlight = new Set<Server>();
-  /** What answers plain 2026-07-28 tools/call requests without a server (`serveHttp`'s factory only), and with what codec. */
+  /**
+   * What answers plain 2026-07-28 tools/call requests without a server (`serveHttp`'s factory
+   * only), and with what codec.
+   */
   const calls = modernToolCallsFor(factory);
   const codec = calls === undefined ? undefined : modernCodecOf();
   /** What the servers stamp on their results; read from the first probe. */
@@ -193,7 +196,10 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
   };
 }
 
-/** How `calls` answers `lifted` without a server, or `undefined` when it does not (a call while the set has task tools). */
+/**
+ * How `calls` answers `lifted` without a server, or `undefined` when it does not (a call while
+ * the set has task tools).
+ */
 function directAnswerOf(lifted: LiftedToolCall, calls: ModernToolCalls, codec: ModernCodec): DirectAnswer | undefined {
   if (lifted.request.method === 'tools/list') return toolListAnswerOf(calls, codec);
   const call = calls.forRequest();

@@ -64,7 +64,10 @@ export function modernCodecOf(): ModernCodec | undefined {
     : undefined;
 }
 
-/** A `tools/call` or `tools/list` served without a server: the request with its envelope lifted out, and the envelope. */
+/**
+ * A `tools/call` or `tools/list` served without a server: the request with its envelope lifted
+ * out, and the envelope.
+ */
 export interface LiftedToolCall {
   readonly request: JSONRPCRequest;
   readonly envelope: Record<string, unknown>;
