@@ -156,7 +156,6 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
               codec: codec!,
               serverInfo,
               inFlight: directCalls,
-              answer: (response) => sendWebResponse(res, response),
             });
           } catch (error) {
             onError(asError(error));

@@ -13,7 +13,9 @@ import {
   type RequestId,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { isJsonObject } from '../../../contract/index.js';
 import type { ModernToolCall, ModernToolCalls } from '../../server/modern-tool-calls.js';
+import { sendJson } from './json-response.js';
 import type { DirectRoute } from './modern-direct.js';
 
 /** The envelope keys of `_meta` the SDK lifts out of a request (its `RESERVED_ENVELOPE_META_KEYS`), in its order. */
@@ -97,9 +99,6 @@ function envelopeProblem(codec: ModernCodec, envelope: Record<string, unknown>):
   return verdict;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The `tools/call` or `tools/list` of `route` lifted as the SDK's dispatch lifts it
  * (`liftWireOnlyMaterial`: the envelope keys moved out of `params._meta`, which is dropped once
@@ -113,9 +112,9 @@ export function liftedToolCallOf(route: DirectRoute, codec: ModernCodec): Lifted
   const message = route.message;
   if (message.method !== 'tools/call' && message.method !== 'tools/list') return undefined;
   const params = message.params as Record<string, unknown> | undefined;
-  if (!isPlainObject(params) || 'inputResponses' in params || 'requestState' in params) return undefined;
+  if (!isJsonObject(params) || 'inputResponses' in params || 'requestState' in params) return undefined;
   const meta = params._meta;
-  if (!isPlainObject(meta) || 'progressToken' in meta || LOG_LEVEL_META_KEY in meta) return undefined;
+  if (!isJsonObject(meta) || 'progressToken' in meta || LOG_LEVEL_META_KEY in meta) return undefined;
   const envelope: Record<string, unknown> = {};
   for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
   if (envelopeProblem(codec, envelope) !== undefined) return undefined;
@@ -148,8 +147,6 @@ export interface DirectCallOptions {
   readonly serverInfo: unknown;
   /** The calls in flight, which closing the endpoint ends (see `endDirectCalls`). */
   readonly inFlight: Set<DirectCall>;
-  /** Writes a web `Response` (an error answer) to the `node:http` response. */
-  readonly answer: (response: Response) => Promise<void>;
 }
 
 /** The error a closed connection aborts a request's signal with, as the SDK's `Protocol` makes it. */
@@ -174,7 +171,8 @@ export const toolCallAnswerOf =
  * `application/json`, its `Content-Length`); a throw is the JSON-RPC error the SDK makes of it
  * (its code through `encodeErrorCode`, `-32603` without one; its message, else `Internal
  * error`; its data) answered `200` (`400` for `-32021`, as the SDK's transport does), and a result
- * the codec cannot encode is `-32603 Internal error`. The client hanging up aborts the signal
+ * the codec cannot encode is `-32603 Internal error`; every answer is one JSON body written by
+ * `sendJson`. The client hanging up aborts the signal
  * (with the SDK's `Connection closed` error) and nothing is written. The call never notifies the
  * client (`liftedToolCallOf` takes no call that could) and never sends it a request (2026-07-28
  * calls ask through input rounds): `notify` resolves without sending, `send` rejects.
@@ -239,14 +237,7 @@ export async function serveToolCallDirectly(
       message = errorMessageOf(id, codec.encodeErrorCode(code), thrown.message ?? 'Internal error', thrown.data);
       if (code === ProtocolErrorCode.MissingRequiredClientCapability) status = 400;
     }
-    if (res.headersSent || res.destroyed) return;
-    if ('result' in message) {
-      const text = JSON.stringify(message);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-      return;
-    }
-    await options.answer(Response.json(message, { status, headers: { 'Content-Type': 'application/json' } }));
+    if (!res.destroyed) sendJson(res, status, message);
   } finally {
     inFlight.delete(entry);
     res.off('close', onClose);
