@@ -87,6 +87,12 @@ function plainParams(params: unknown): boolean {
   return true;
 }
 
+/**
+ * Answers one request taken by `toolCallAnswererOf`: the handler runs in a microtask of its own,
+ * then its result or the error response of its throw is sent unless the request was aborted; a
+ * failed send goes to `onerror`, and the request's abort controller is forgotten at the end. One
+ * async function, so a call costs one promise of its own instead of a chain of four.
+ */
 function answer(server: ToolCallServer, request: JSONRPCRequest, send: (message: JSONRPCMessage) => Promise<void>) {
   const id = request.id;
   const controller = new LazyAbort();
@@ -96,17 +102,34 @@ function answer(server: ToolCallServer, request: JSONRPCRequest, send: (message:
     mcpReq: new DirectRequest(server, request, controller),
     http: undefined,
   };
-  Promise.resolve()
-    .then(() => server.fallbackRequestHandler(request, ctx))
-    .then(
-      (result) => (controller.aborted ? undefined : send({ result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage)),
-      (error: unknown) => (controller.aborted ? undefined : send(errorResponseOf(id, error))),
-    )
-    .catch((error: unknown) => server.onerror?.(new Error(`Failed to send response: ${String(error)}`)))
-    .finally(() => {
-      const controllers = server._requestHandlerAbortControllers;
-      if (controllers.get(id) === controller) controllers.delete(id);
-    });
+  void answerInTurn(server, request, ctx, id, controller, send);
+}
+
+async function answerInTurn(
+  server: ToolCallServer,
+  request: JSONRPCRequest,
+  ctx: object,
+  id: RequestId,
+  controller: LazyAbort,
+  send: (message: JSONRPCMessage) => Promise<void>,
+): Promise<void> {
+  // The handler runs in a microtask of its own, as under the SDK's `_onrequest`.
+  await Promise.resolve();
+  let message: JSONRPCMessage;
+  try {
+    const result = await server.fallbackRequestHandler(request, ctx);
+    message = { result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage;
+  } catch (error) {
+    message = errorResponseOf(id, error);
+  }
+  try {
+    if (!controller.aborted) await send(message);
+  } catch (error) {
+    server.onerror?.(new Error(`Failed to send response: ${String(error)}`));
+  } finally {
+    const controllers = server._requestHandlerAbortControllers;
+    if (controllers.get(id) === controller) controllers.delete(id);
+  }
 }
 
 /**
