@@ -137,31 +137,30 @@ async function answerServedCall(
   try {
     // The client is answered with the call's end as the core gives it (a timeout at once), but
     // the turn is held until the tool's own run really settles, so a tool that outlives its time
-    // limit keeps its resource until it stops.
-    const end = await new Promise<CallEnd>((answer, withdrawn) => {
-      runInTurn(
-        state.scheduling,
-        state.transport,
-        served.prepared.tool,
-        extra,
-        waiting,
-        ctx as CallContext,
-        (release) => {
-          waiting.clear();
-          void callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: release }).then(
-            answer,
-          );
-        },
-        turnLost === undefined
-          ? undefined
-          : (turn) => {
-              bindTurn(call, turn);
-              const lost = turn.lost!;
-              if (lost.aborted) turnLost.abort(lost.reason);
-              else lost.addEventListener('abort', () => turnLost.abort(lost.reason), { once: true });
-            },
-      ).catch(withdrawn);
-    });
+    // limit keeps its resource until it stops. `runInTurn` resolves once the call started (it
+    // rejects when the call was withdrawn first), so the call's end is known by then.
+    let running: Promise<CallEnd> | undefined;
+    await runInTurn(
+      state.scheduling,
+      state.transport,
+      served.prepared.tool,
+      extra,
+      waiting,
+      ctx as CallContext,
+      (release) => {
+        waiting.clear();
+        running = callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: release });
+      },
+      turnLost === undefined
+        ? undefined
+        : (turn) => {
+            bindTurn(call, turn);
+            const lost = turn.lost!;
+            if (lost.aborted) turnLost.abort(lost.reason);
+            else lost.addEventListener('abort', () => turnLost.abort(lost.reason), { once: true });
+          },
+    );
+    const end = await running!;
     return mcpResultOf(end);
   } catch (err) {
     return errorResult(errorText(err));
