@@ -26,11 +26,11 @@ import {
   toolCallAnswerOf,
   toolListAnswerOf,
   type DirectAnswer,
-  type DirectCall,
   type LiftedToolCall,
   type ModernCodec,
 } from './modern-tool-call.js';
 import type { ModernToolCalls } from '../../server/modern-tool-calls.js';
+import type { DirectCall } from './direct-call.js';
 import { hasClosed } from './http-session.js';
 import { authInfoOf } from './node-http-transport.js';
 import { asError } from '../../../util/describe.js';
