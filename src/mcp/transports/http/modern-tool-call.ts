@@ -17,7 +17,8 @@ import { isJsonObject } from '../../../contract/index.js';
 import type { ModernToolCall, ModernToolCalls } from '../../server/modern-tool-calls.js';
 import type { RequestCancellation } from '../../server/input-rounds/request-cancellation.js';
 import { DirectCall } from './direct-call.js';
-import { sendJson } from './json-response.js';
+import { sendJson, sendJsonText } from './json-response.js';
+import type { ResultText } from './result-text.js';
 import type { DirectRoute } from './modern-direct.js';
 
 /** The envelope keys of `_meta` the SDK lifts out of a request (its `RESERVED_ENVELOPE_META_KEYS`), in its order. */
@@ -143,6 +144,8 @@ export interface DirectCallOptions {
   readonly serverInfo: unknown;
   /** The calls in flight, which closing the endpoint ends (see `endDirectCalls`). */
   readonly inFlight: Set<DirectCall>;
+  /** Writes a result's answer text without the codec's copies, when it can (see `resultTextOf`). */
+  readonly resultText?: ResultText;
 }
 
 /** The error a closed connection aborts a request's signal with, as the SDK's `Protocol` makes it. */
@@ -214,6 +217,11 @@ export async function serveToolCallDirectly(
     try {
       const result = await Promise.resolve().then(() => answerCall(request, ctx, entry));
       if (entry.cancelled) return;
+      const text = options.resultText?.(request.method, id, result);
+      if (text !== undefined) {
+        if (!res.destroyed) sendJsonText(res, 200, text);
+        return;
+      }
       try {
         message = { result: codec.encodeResult(request.method, result, options.serverInfo), jsonrpc: '2.0', id };
       } catch {
