@@ -17,6 +17,7 @@ import { isJsonObject } from '../../../contract/index.js';
 import type { ModernToolCall, ModernToolCalls } from '../../server/modern-tool-calls.js';
 import type { RequestCancellation } from '../../server/input-rounds/request-cancellation.js';
 import { DirectCall } from './direct-call.js';
+import { EnvelopeVerdicts } from './envelope-verdicts.js';
 import { sendJson, sendJsonText } from './json-response.js';
 import type { ResultText } from './result-text.js';
 import type { DirectRoute } from './modern-direct.js';
@@ -78,28 +79,22 @@ export interface LiftedToolCall {
   readonly envelope: Record<string, unknown>;
 }
 
-/** Envelope verdicts of `codec.checkInboundEnvelope` by the envelope's JSON (see `envelopeProblem`). */
-const verdicts = new Map<string, string | undefined>();
-/** The most verdicts kept, and the longest envelope JSON whose verdict is kept. */
-const MAX_VERDICTS = 64;
-const MAX_VERDICT_KEY = 4096;
+/** The kept envelope verdicts of each codec (see `envelopeProblem`). */
+const verdictsByCodec = new WeakMap<ModernCodec, EnvelopeVerdicts>();
 
 /**
  * What the SDK's dispatch says of `envelope` (`codec.checkInboundEnvelope`: a problem text, or
  * `undefined` when it is valid). The check is a pure function of the envelope's JSON value, and
- * a client sends the same envelope with every request, so the verdict is kept by the envelope's
- * JSON text (at most `MAX_VERDICTS` of them, each at most `MAX_VERDICT_KEY` characters; the kept
- * set is emptied when full). Nothing but the verdict is kept: no value of one request reaches
- * another's answer.
+ * a client sends the same envelope with every request, so the verdict is kept by that value (see
+ * `EnvelopeVerdicts`).
  */
 function envelopeProblem(codec: ModernCodec, envelope: Record<string, unknown>): string | undefined {
-  const key = JSON.stringify(envelope);
-  if (key.length > MAX_VERDICT_KEY) return codec.checkInboundEnvelope({ envelope });
-  if (verdicts.has(key)) return verdicts.get(key);
-  const verdict = codec.checkInboundEnvelope({ envelope });
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(key, verdict);
-  return verdict;
+  let verdicts = verdictsByCodec.get(codec);
+  if (verdicts === undefined) {
+    verdicts = new EnvelopeVerdicts((checked) => codec.checkInboundEnvelope({ envelope: checked }));
+    verdictsByCodec.set(codec, verdicts);
+  }
+  return verdicts.verdictOf(envelope);
 }
 
 /**
