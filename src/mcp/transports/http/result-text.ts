@@ -1,5 +1,4 @@
 import { SERVER_INFO_META_KEY, type RequestId } from '@modelcontextprotocol/server';
-import type { ModernCodec } from './modern-tool-call.js';
 
 /**
  * The JSON text of the response to a 2026-07-28 `tools/call` whose handler resolved `result`,
@@ -7,6 +6,11 @@ import type { ModernCodec } from './modern-tool-call.js';
  * `codec.encodeResult`, then `JSON.stringify`).
  */
 export type ResultText = (method: string, id: RequestId, result: Record<string, unknown>) => string | undefined;
+
+/** The member of the SDK's 2026-07-28 wire codec `resultTextOf` checks itself against (see `ModernCodec`). */
+interface ResultEncoder {
+  encodeResult(method: string, result: Record<string, unknown>, serverInfo: unknown): Record<string, unknown>;
+}
 
 /** What a `ResultText` that never has a text answers. */
 const NONE: ResultText = () => undefined;
@@ -29,7 +33,7 @@ const PROBES: readonly Record<string, unknown>[] = [
  * does): checked here against `codec.encodeResult` on a few results (`PROBES`),
  * and when any differs (another SDK version), the returned function always answers `undefined`.
  */
-export function resultTextOf(codec: ModernCodec, serverInfo: unknown): ResultText {
+export function resultTextOf(codec: ResultEncoder, serverInfo: unknown): ResultText {
   const stamps = `"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo })}`;
   const text: ResultText = (method, id, result) => {
     if (
