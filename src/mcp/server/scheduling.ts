@@ -12,6 +12,7 @@ import {
   type SchedulingScope,
   type SchedulingStore,
   type Ticket,
+  type TurnRequest,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
 import { callTraceOf, metricsOf, otelNames, type Metrics } from '../../runtime/internal.js';
@@ -159,18 +160,17 @@ export function schedulingOf(
  * session id), else its principal's scope when the scope is not `'server'` and the request
  * carries auth info with a client id, else the server's; a principal or server scope goes
  * through the shared store when there is one and the call has something to order across
- * processes (see `SchedulingOptions.store`).
+ * processes (see `SchedulingOptions.store`). A session's scheduler is returned itself (no object
+ * per call on the common path).
  */
 function placeOf(
   enforcement: CallScheduling,
   transport: string,
   extra: HandlerExtra,
   claims: CallClaims,
-): { readonly session: Scheduler } | { readonly store: SchedulingStore; readonly scope: string } {
-  if (enforcement.scope === 'session' && (extra.sessionId !== undefined || transport !== 'http')) {
-    enforcement.session ??= new Scheduler({ maxConcurrent: enforcement.maxConcurrent });
-    return { session: enforcement.session };
-  }
+): Scheduler | { readonly store: SchedulingStore; readonly scope: string } {
+  if (enforcement.scope === 'session' && (extra.sessionId !== undefined || transport !== 'http'))
+    return (enforcement.session ??= new Scheduler({ maxConcurrent: enforcement.maxConcurrent }));
   const principal = extra.authInfo?.clientId;
   const scope =
     enforcement.scope !== 'server' && typeof principal === 'string' && principal !== ''
@@ -220,63 +220,132 @@ export function runInTurn(
   start: (release: () => void) => void,
   onTurn?: (turn: HeldTurn) => void,
 ): Promise<void> {
-  if (scheduling === undefined) return invoke(() => start(noTurnToRelease));
+  if (scheduling === undefined) return holding(NO_TURN, start, undefined);
   const claims = claimsOfTool(tool);
   const place = placeOf(scheduling, transport, extra, claims);
-  const what = `tools/call ${JSON.stringify(tool.name)}`;
-  const toolAttributes = { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name };
-  let waiting: Metrics | undefined;
-  let counted = false;
-  const startWaiting = (waitingFor: string): void => {
-    if (!counted) {
-      counted = true;
-      waiting = metricsOf();
-      waiting?.callsWaiting.add(1, toolAttributes);
-    }
-    reportWait(extra, ctx, `${what} ${waitingFor}`);
-  };
+  const wait = new TurnWait(tool, withdrawal, extra, ctx);
   const entered =
-    'session' in place
-      ? enter(
-          place.session,
-          new SessionTurnRequest(claims, tool.name, withdrawal, extra, (ticket) => startWaiting(ticket.waitingFor())),
-        )
-      : place.store.enter({
-          scope: place.scope,
-          claims,
-          label: tool.name,
-          maxConcurrent: scheduling.maxConcurrent,
-          signal: withdrawal.signal ?? extra.signal,
-          onWait: startWaiting,
-        });
+    place instanceof Scheduler
+      ? enter(place, new SessionTurnRequest(claims, wait))
+      : place.store.enter(new StoreTurnRequest(place.scope, claims, scheduling.maxConcurrent, wait));
   if (!(entered instanceof Promise)) return holding(entered, start, onTurn);
   // A call that waited stops counting as waiting once it has its turn or was withdrawn.
-  const waited = (): void => waiting?.callsWaiting.add(-1, toolAttributes);
+  const waited = (): void => wait.waited();
   entered.then(waited, waited);
   return entered.then((turn) => holding(turn, start, onTurn));
 }
 
+/** A tool's scheduling texts and metric attributes, made on its first call that waits. */
+interface ToolWaitTexts {
+  /** `tools/call "<tool>"`, the start of every text that says what a call of the tool waits for. */
+  readonly what: string;
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+const waitTextsByTool = new WeakMap<ContractTool, ToolWaitTexts>();
+
+function waitTextsOf(tool: ContractTool): ToolWaitTexts {
+  let texts = waitTextsByTool.get(tool);
+  if (texts === undefined) {
+    texts = {
+      what: `tools/call ${JSON.stringify(tool.name)}`,
+      attributes: { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name },
+    };
+    waitTextsByTool.set(tool, texts);
+  }
+  return texts;
+}
+
 /**
- * What `runInTurn` asks a session's scheduler for (see `enter`): its `signal` is the withdrawal's,
- * else the request's own, read only when the call has to wait (the request's signal may be made
- * on first read). A class, so that every call's request shares one hidden class and one getter.
+ * What one call brings to its wait for a turn: the withdrawal's signal (else the request's own,
+ * read only when the call has to wait: the request's signal may be made on first read), and, when
+ * it has to wait, the one report of what it waits for (see `runInTurn`) and the `callsWaiting`
+ * metric counted up once, then down once it stops waiting (`waited`). A class, not closures: a
+ * call that starts at once, the common case, makes this one object and nothing else of the wait.
  */
-class SessionTurnRequest implements AdmitOptions {
+class TurnWait {
+  private waiting: Metrics | undefined;
+  private counted = false;
+
   constructor(
-    readonly claims: CallClaims,
-    readonly label: string,
+    readonly tool: ContractTool,
     private readonly withdrawal: { readonly signal: AbortSignal | undefined },
     private readonly extra: HandlerExtra,
-    readonly onWait: (ticket: Ticket) => void,
+    private readonly ctx: CallContext,
   ) {}
 
   get signal(): AbortSignal {
     return this.withdrawal.signal ?? this.extra.signal;
   }
+
+  /** Counts the call as waiting (once) and says what it waits for. */
+  started(waitingFor: string): void {
+    const texts = waitTextsOf(this.tool);
+    if (!this.counted) {
+      this.counted = true;
+      this.waiting = metricsOf();
+      this.waiting?.callsWaiting.add(1, texts.attributes);
+    }
+    reportWait(this.extra, this.ctx, `${texts.what} ${waitingFor}`);
+  }
+
+  /** Stops counting the call as waiting (when it was counted). */
+  waited(): void {
+    this.waiting?.callsWaiting.add(-1, waitTextsOf(this.tool).attributes);
+  }
 }
 
-/** What a call without enforcement gives back when it settled: nothing. */
-function noTurnToRelease(): void {}
+/**
+ * What `runInTurn` asks a session's scheduler for (see `enter`); its `signal` and `onWait` are
+ * its wait's (see `TurnWait`). A class, so that every call's request shares one hidden class and
+ * one getter.
+ */
+class SessionTurnRequest implements AdmitOptions {
+  readonly label: string;
+
+  constructor(
+    readonly claims: CallClaims,
+    private readonly wait: TurnWait,
+  ) {
+    this.label = wait.tool.name;
+  }
+
+  get signal(): AbortSignal {
+    return this.wait.signal;
+  }
+
+  onWait(ticket: Ticket): void {
+    this.wait.started(ticket.waitingFor());
+  }
+}
+
+/** What `runInTurn` asks a principal's or the server's scheduling store for (see `SessionTurnRequest`). */
+class StoreTurnRequest implements TurnRequest {
+  readonly label: string;
+
+  constructor(
+    readonly scope: string,
+    readonly claims: CallClaims,
+    readonly maxConcurrent: number,
+    private readonly wait: TurnWait,
+  ) {
+    this.label = wait.tool.name;
+  }
+
+  get signal(): AbortSignal {
+    return this.wait.signal;
+  }
+
+  onWait(waitingFor: string): void {
+    this.wait.started(waitingFor);
+  }
+}
+
+/** The turn of a call without enforcement: releasing it does nothing. */
+const NO_TURN: HeldTurn = Object.freeze({ release(): void {} });
+
+/** What `holding` returns when `start` ran: one settled promise for every call. */
+const STARTED: Promise<void> = Promise.resolve();
 
 /** Calls `start` with `turn`'s release (a synchronous throw releases the turn and rejects). */
 function holding(
@@ -285,10 +354,10 @@ function holding(
   onTurn?: (turn: HeldTurn) => void,
 ): Promise<void> {
   if (onTurn !== undefined && turn.lost !== undefined) onTurn(turn);
-  const release = releaseOf(turn);
+  const release = turn === NO_TURN ? noTurnToRelease : releaseOf(turn);
   try {
     start(release);
-    return Promise.resolve();
+    return STARTED;
   } catch (thrown) {
     release();
     return Promise.reject(thrown);
@@ -300,15 +369,8 @@ function releaseOf(turn: HeldTurn): () => void {
   return () => turn.release();
 }
 
-/** Runs `execute` as a promise: a synchronous throw becomes a rejection. */
-function invoke(execute: () => void): Promise<void> {
-  try {
-    execute();
-    return Promise.resolve();
-  } catch (thrown) {
-    return Promise.reject(thrown);
-  }
-}
+/** What a call without enforcement gives back when it settled: nothing. */
+function noTurnToRelease(): void {}
 
 /** Says, best effort, what a call waits for: a debug log line, and progress 0 when the client asked for progress. */
 function reportWait(extra: HandlerExtra, ctx: CallContext, text: string): void {

@@ -15,7 +15,8 @@ export interface AdmitOptions {
   readonly signal?: AbortSignal;
   /**
    * Called once, synchronously inside `admit`, when the call cannot start at once, with its
-   * ticket (read `ticket.waitingFor()` to say why). Not called for a call that starts at once.
+   * ticket (read `ticket.waitingFor()` to say why), as a method of these options. Not called for a
+   * call that starts at once.
    */
   readonly onWait?: (ticket: Ticket) => void;
 }
@@ -40,7 +41,7 @@ export function admit(scheduler: Scheduler, options: AdmitOptions): Promise<Tick
  */
 export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Promise<Ticket> {
   // The signal is read only when the call has to wait (a host may make it on first read).
-  const { claims, label, onWait } = options;
+  const { claims, label } = options;
   let settle: ((ticket: Ticket) => void) | undefined;
   let startedAtOnce = false;
   const ticket = scheduler.submit({
@@ -67,9 +68,10 @@ export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Pro
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (onWait !== undefined) {
+    if (options.onWait !== undefined) {
       try {
-        onWait(ticket);
+        // Called as a method: a class's `onWait` may read its own fields.
+        options.onWait(ticket);
       } catch {
         // A reporter's failure never changes the call's place.
       }
