@@ -1,5 +1,5 @@
 import type { CallClaims } from './claims.js';
-import type { Scheduler, Ticket } from './scheduler.js';
+import type { Scheduler, Submission, Ticket } from './scheduler.js';
 
 /** How `admit` submits a call and what it tells its caller. */
 export interface AdmitOptions {
@@ -41,24 +41,16 @@ export function admit(scheduler: Scheduler, options: AdmitOptions): Promise<Tick
  */
 export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Promise<Ticket> {
   // The signal is read only when the call has to wait (a host may make it on first read).
-  const { claims, label } = options;
-  let settle: ((ticket: Ticket) => void) | undefined;
-  let startedAtOnce = false;
-  const ticket = scheduler.submit({
-    claims,
-    label,
-    start: () => {
-      if (settle === undefined) startedAtOnce = true;
-      else settle(ticket);
-    },
-  });
-  if (startedAtOnce) return ticket;
+  const admission = new Admission(options.claims, options.label);
+  const ticket = scheduler.submit(admission);
+  if (admission.startedAtOnce) return ticket;
+  admission.ticket = ticket;
   return new Promise<Ticket>((resolve, reject) => {
     const signal = options.signal;
     const onAbort = (): void => {
       if (ticket.cancel()) reject(signal!.reason);
     };
-    settle = (started) => {
+    admission.settle = (started) => {
       signal?.removeEventListener('abort', onAbort);
       resolve(started);
     };
@@ -77,4 +69,25 @@ export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Pro
       }
     }
   });
+}
+
+/**
+ * What `enter` submits: a call that starts inside `submit` is marked `startedAtOnce`; one that
+ * starts later settles its promise (`settle`, set once the call waits). A class, not a closure
+ * per call: a call that starts at once makes this one object.
+ */
+class Admission implements Submission {
+  startedAtOnce = false;
+  ticket: Ticket | undefined;
+  settle: ((ticket: Ticket) => void) | undefined;
+
+  constructor(
+    readonly claims: CallClaims,
+    readonly label: string,
+  ) {}
+
+  start(): void {
+    if (this.settle === undefined) this.startedAtOnce = true;
+    else this.settle(this.ticket!);
+  }
 }
