@@ -150,7 +150,7 @@ async function answerServedCall(
       ctx as CallContext,
       (release) => {
         waiting.clear();
-        running = callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: release });
+        running = callOnce(state.replay, served.prepared, args, ctx as CallContext, key, release);
       },
       turnLost === undefined
         ? undefined

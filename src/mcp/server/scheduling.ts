@@ -193,9 +193,10 @@ function claimsOfTool(tool: ContractTool): CallClaims {
 
 /**
  * Runs one served call in its turn: waits until the scope's scheduler lets the call start by its
- * tool's claims, then calls `start` with the function that gives the turn back, which the caller
- * calls once the call really settled (not when it is answered: a tool that outlives its time
- * limit keeps its resource until it really stops; calling it again does nothing). Resolves once
+ * tool's claims, then calls `start` with the `TurnRelease` that gives the turn back, which the
+ * caller hands the call core as its `settled` observer, so it is released once the call really
+ * settled (not when it is answered: a tool that outlives its time limit keeps its resource until
+ * it really stops; releasing again does nothing). Resolves once
  * `start` ran; a synchronous throw from `start` gives the turn back and rejects with it. Only
  * the turn's release is kept while the call runs, nothing of the wait (a 2026-07-28 call parked
  * for its client's answers keeps its turn).
@@ -217,10 +218,10 @@ export function runInTurn(
   extra: HandlerExtra,
   withdrawal: { readonly signal: AbortSignal | undefined },
   ctx: CallContext,
-  start: (release: () => void) => void,
+  start: (release: TurnRelease) => void,
   onTurn?: (turn: HeldTurn) => void,
 ): Promise<void> {
-  if (scheduling === undefined) return holding(NO_TURN, start, undefined);
+  if (scheduling === undefined) return holding(undefined, start, undefined);
   const claims = claimsOfTool(tool);
   const place = placeOf(scheduling, transport, extra, claims);
   const wait = new TurnWait(tool, withdrawal, extra, ctx);
@@ -341,36 +342,41 @@ class StoreTurnRequest implements TurnRequest {
   }
 }
 
-/** The turn of a call without enforcement: releasing it does nothing. */
-const NO_TURN: HeldTurn = Object.freeze({ release(): void {} });
+/**
+ * Gives a call's turn back once the call settled: the call core's `settled` observer (see
+ * `CallObserver`), so that one object per call, which keeps only its turn, does it.
+ */
+export class TurnRelease {
+  constructor(private readonly turn: HeldTurn) {}
+
+  /** Gives the turn back (a second time does nothing). */
+  settled(): void {
+    this.turn.release();
+  }
+}
+
+/** The release of every call without enforcement: it does nothing. */
+const NO_TURN_TO_RELEASE = new TurnRelease(Object.freeze({ release(): void {} }));
 
 /** What `holding` returns when `start` ran: one settled promise for every call. */
 const STARTED: Promise<void> = Promise.resolve();
 
 /** Calls `start` with `turn`'s release (a synchronous throw releases the turn and rejects). */
 function holding(
-  turn: HeldTurn,
-  start: (release: () => void) => void,
+  turn: HeldTurn | undefined,
+  start: (release: TurnRelease) => void,
   onTurn?: (turn: HeldTurn) => void,
 ): Promise<void> {
-  if (onTurn !== undefined && turn.lost !== undefined) onTurn(turn);
-  const release = turn === NO_TURN ? noTurnToRelease : releaseOf(turn);
+  if (onTurn !== undefined && turn?.lost !== undefined) onTurn(turn);
+  const release = turn === undefined ? NO_TURN_TO_RELEASE : new TurnRelease(turn);
   try {
     start(release);
     return STARTED;
   } catch (thrown) {
-    release();
+    release.settled();
     return Promise.reject(thrown);
   }
 }
-
-/** `turn.release` as a function of its own, made outside `holding` so that it keeps nothing else. */
-function releaseOf(turn: HeldTurn): () => void {
-  return () => turn.release();
-}
-
-/** What a call without enforcement gives back when it settled: nothing. */
-function noTurnToRelease(): void {}
 
 /** Says, best effort, what a call waits for: a debug log line, and progress 0 when the client asked for progress. */
 function reportWait(extra: HandlerExtra, ctx: CallContext, text: string): void {
