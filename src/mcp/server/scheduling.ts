@@ -224,14 +224,18 @@ export function runInTurn(
   if (scheduling === undefined) return holding(undefined, start, undefined);
   const claims = claimsOfTool(tool);
   const place = placeOf(scheduling, transport, extra, claims);
-  const wait = new TurnWait(tool, withdrawal, extra, ctx);
-  const entered =
-    place instanceof Scheduler
-      ? enter(place, new SessionTurnRequest(claims, wait))
-      : place.store.enter(new StoreTurnRequest(place.scope, claims, scheduling.maxConcurrent, wait));
+  let ask: TurnAsk;
+  let entered: HeldTurn | Promise<HeldTurn>;
+  if (place instanceof Scheduler) {
+    ask = new TurnAsk(tool, claims, withdrawal, extra, ctx);
+    entered = enter(place, ask);
+  } else {
+    ask = new TurnAsk(tool, claims, withdrawal, extra, ctx, place.scope, scheduling.maxConcurrent);
+    entered = place.store.enter(ask);
+  }
   if (!(entered instanceof Promise)) return holding(entered, start, onTurn);
   // A call that waited stops counting as waiting once it has its turn or was withdrawn.
-  const waited = (): void => wait.waited();
+  const waited = (): void => ask.waited();
   entered.then(waited, waited);
   return entered.then((turn) => holding(turn, start, onTurn));
 }
@@ -258,87 +262,54 @@ function waitTextsOf(tool: ContractTool): ToolWaitTexts {
 }
 
 /**
- * What one call brings to its wait for a turn: the withdrawal's signal (else the request's own,
- * read only when the call has to wait: the request's signal may be made on first read), and, when
- * it has to wait, the one report of what it waits for (see `runInTurn`) and the `callsWaiting`
- * metric counted up once, then down once it stops waiting (`waited`). A class, not closures: a
- * call that starts at once, the common case, makes this one object and nothing else of the wait.
+ * What one call asks its scheduler for (see `enter`) or its scheduling store (see
+ * `SchedulingStore.enter`; `scope` and `maxConcurrent` are read by a store only): the tool's
+ * claims and name, the withdrawal's signal (else the request's own, read only when the call has
+ * to wait: the request's signal may be made on first read), and, when it has to wait, the one
+ * report of what it waits for (see `runInTurn`) and the `callsWaiting` metric counted up once,
+ * then down once it stops waiting (`waited`). A class, not closures: a call that starts at once,
+ * the common case, makes this one object and nothing else of the wait, and every call's request
+ * shares one hidden class and one getter.
  */
-class TurnWait {
+class TurnAsk implements AdmitOptions, TurnRequest {
+  readonly label: string;
   private waiting: Metrics | undefined;
   private counted = false;
 
   constructor(
-    readonly tool: ContractTool,
+    private readonly tool: ContractTool,
+    readonly claims: CallClaims,
     private readonly withdrawal: { readonly signal: AbortSignal | undefined },
     private readonly extra: HandlerExtra,
     private readonly ctx: CallContext,
-  ) {}
+    readonly scope = '',
+    readonly maxConcurrent = 0,
+  ) {
+    this.label = tool.name;
+  }
 
   get signal(): AbortSignal {
     return this.withdrawal.signal ?? this.extra.signal;
   }
 
-  /** Counts the call as waiting (once) and says what it waits for. */
-  started(waitingFor: string): void {
+  /**
+   * Counts the call as waiting (once) and says what it waits for: a scheduler gives its ticket,
+   * a store the words.
+   */
+  onWait(waitingFor: Ticket | string): void {
     const texts = waitTextsOf(this.tool);
     if (!this.counted) {
       this.counted = true;
       this.waiting = metricsOf();
       this.waiting?.callsWaiting.add(1, texts.attributes);
     }
-    reportWait(this.extra, this.ctx, `${texts.what} ${waitingFor}`);
+    const text = typeof waitingFor === 'string' ? waitingFor : waitingFor.waitingFor();
+    reportWait(this.extra, this.ctx, `${texts.what} ${text}`);
   }
 
   /** Stops counting the call as waiting (when it was counted). */
   waited(): void {
     this.waiting?.callsWaiting.add(-1, waitTextsOf(this.tool).attributes);
-  }
-}
-
-/**
- * What `runInTurn` asks a session's scheduler for (see `enter`); its `signal` and `onWait` are
- * its wait's (see `TurnWait`). A class, so that every call's request shares one hidden class and
- * one getter.
- */
-class SessionTurnRequest implements AdmitOptions {
-  readonly label: string;
-
-  constructor(
-    readonly claims: CallClaims,
-    private readonly wait: TurnWait,
-  ) {
-    this.label = wait.tool.name;
-  }
-
-  get signal(): AbortSignal {
-    return this.wait.signal;
-  }
-
-  onWait(ticket: Ticket): void {
-    this.wait.started(ticket.waitingFor());
-  }
-}
-
-/** What `runInTurn` asks a principal's or the server's scheduling store for (see `SessionTurnRequest`). */
-class StoreTurnRequest implements TurnRequest {
-  readonly label: string;
-
-  constructor(
-    readonly scope: string,
-    readonly claims: CallClaims,
-    readonly maxConcurrent: number,
-    private readonly wait: TurnWait,
-  ) {
-    this.label = wait.tool.name;
-  }
-
-  get signal(): AbortSignal {
-    return this.wait.signal;
-  }
-
-  onWait(waitingFor: string): void {
-    this.wait.started(waitingFor);
   }
 }
 
