@@ -21,12 +21,26 @@
  * their own threads). Profiling slows a start down: compare a server with the floor, both
  * profiled. The profile is kept in a temporary folder whose path is printed, for a closer look in
  * Chrome's DevTools.
+ *
+ *   node dist/bench/profile.js stdio decorated 2000 --trace-opt
+ *
+ * `--trace-opt` (any call scenario) counts what V8's optimising compiler does instead of sampling:
+ * the server child runs under `--trace-opt --trace-deopt`, its traces written to a file (not its
+ * stdout, which is the stdio transport), with no CPU profiler; the warm-up is then the edge bench's
+ * 300 calls (`PROFILE_WARMUP=<calls>` sets another, in either mode). Printed, for the measured
+ * calls only (the trace's lines written between the child's two CPU reports): the compiles V8
+ * completed and their time on the main thread (prepare and finalize) and off it (the concurrent
+ * compile), the deopts, and the top functions by compile count and time, each placed in
+ * `src/*.ts` through the bundle's source maps when toolwright defines a function of that name
+ * (`+n` when several do; nothing when none does: node's or a dependency's). V8 decides when to
+ * compile from the time and allocations it sees, so the counts vary from run to run: take the
+ * median of several runs.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   connectHttp,
   startHttp,
@@ -35,6 +49,7 @@ import {
   type ClientEra,
   type Session,
 } from './support/bench-child.js';
+import type { UsageReport } from './support/cpu-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SERVERS: Readonly<Record<string, string>> = {
@@ -54,7 +69,9 @@ const SCENARIOS: Readonly<
   'http-stateless': { transport: 'http-stateless', era: '2025', sessions: 4, inFlight: 8 },
   'http-2026': { transport: 'http', era: '2026', sessions: 4, inFlight: 8 },
 };
-const WARMUP = 500;
+/** Calls made before the measured ones: `PROFILE_WARMUP`, else the edge bench's 300 with `--trace-opt`, else 500. */
+const TRACE_OPT = process.argv.includes('--trace-opt');
+const WARMUP = warmupOf(process.env.PROFILE_WARMUP, TRACE_OPT ? 300 : 500);
 const TOP = 40;
 const ARGUMENTS = { text: 'hi', count: 2, separator: '-', prefix: '<', suffix: '>', upper: false };
 
@@ -117,6 +134,14 @@ function placeOf(url: string, line: number, column: number): string {
   return `${short}:${line + 1}`;
 }
 
+function warmupOf(given: string | undefined, fallback: number): number {
+  if (given === undefined || given === '') return fallback;
+  const calls = Number(given);
+  if (!Number.isInteger(calls) || calls < 0 || calls > 100_000)
+    throw new RangeError(`PROFILE_WARMUP must be an integer from 0 to 100000, got ${JSON.stringify(given)}`);
+  return calls;
+}
+
 async function load(session: Session, count: number, sessions: readonly Session[], inFlight: number): Promise<void> {
   let next = 0;
   const worker = async (s: Session): Promise<void> => {
@@ -148,24 +173,33 @@ function profilingFlags(): { dir: string; flags: string[] } {
 }
 
 async function main(): Promise<void> {
-  const [scenarioName = 'http', serverName = 'decorated', callsText] = process.argv.slice(2);
+  const [scenarioName = 'http', serverName = 'decorated', callsText] = process.argv
+    .slice(2)
+    .filter((arg) => arg !== '--trace-opt');
   if (scenarioName === 'cold') return profileColdStart(serverName, Number(callsText ?? '1000'));
   const scenario = SCENARIOS[scenarioName];
   const script = SERVERS[serverName];
   const calls = Number(callsText ?? '4000');
   if (scenario === undefined || script === undefined || !Number.isInteger(calls) || calls < 1)
     throw new Error(`usage: profile [${Object.keys(SCENARIOS).join('|')}] [${Object.keys(SERVERS).join('|')}] [calls]`);
-  const { dir, flags } = profilingFlags();
+  const { dir, flags } = TRACE_OPT ? traceFlags() : profilingFlags();
   const contender = { label: serverName, script: join(here, 'support', script) };
+  // The trace's length at each CPU report: the measured part lies between the two.
+  const traceAt: number[] = [];
+  const usageOf = async (child: { usage(): Promise<UsageReport> }): Promise<UsageReport> => {
+    const usage = await child.usage();
+    if (TRACE_OPT) traceAt.push(traceLength(dir));
+    return usage;
+  };
   // The SDK 2.x server serves the 2026-07-28 era through createMcpHandler.
   const transport = serverName === 'sdk2' && scenario.era === '2026' ? 'http-stateless' : scenario.transport;
   let measured: { cpuMicros: number; from: number; to: number };
   if (transport === 'stdio') {
     const { child, session } = await startStdio(contender, 1, flags);
     await load(session, WARMUP, [], scenario.inFlight);
-    const before = await child.usage();
+    const before = await usageOf(child);
     await load(session, calls, [], scenario.inFlight);
-    const after = await child.usage();
+    const after = await usageOf(child);
     measured = { cpuMicros: after.cpuMicros - before.cpuMicros, from: before.atMicros, to: after.atMicros };
     process.kill(child.pid, 'SIGTERM');
     await session.close().catch(() => undefined);
@@ -175,16 +209,142 @@ async function main(): Promise<void> {
     const sessions: Session[] = [];
     for (let i = 0; i < scenario.sessions; i++) sessions.push(await connectHttp(child.url!, era));
     await load(sessions[0]!, WARMUP, sessions, scenario.inFlight);
-    const before = await child.usage();
+    const before = await usageOf(child);
     await load(sessions[0]!, calls, sessions, scenario.inFlight);
-    const after = await child.usage();
+    const after = await usageOf(child);
     measured = { cpuMicros: after.cpuMicros - before.cpuMicros, from: before.atMicros, to: after.atMicros };
     await Promise.allSettled(sessions.map((s) => s.close()));
     process.kill(child.pid, 'SIGTERM');
   }
+  if (TRACE_OPT) return reportCompiles(dir, traceAt, calls, measured.cpuMicros, `${scenarioName} ${serverName}`);
   const file = await waitForProfile(dir);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   report(profile, calls, measured, `${scenarioName} ${serverName}`, file);
+}
+
+const TRACE_FILE = 'v8-trace.log';
+
+/** A fresh temporary folder and the node flags that make a child trace V8's compiles and deopts into it. */
+function traceFlags(): { dir: string; flags: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'toolwright-trace-'));
+  const flags = [
+    '--trace-opt',
+    '--trace-deopt',
+    '--redirect-code-traces',
+    `--redirect-code-traces-to=${join(dir, TRACE_FILE)}`,
+  ];
+  return { dir, flags };
+}
+
+/** The trace's length in bytes so far (V8 opens, writes and closes the file for each message). */
+function traceLength(dir: string): number {
+  try {
+    return statSync(join(dir, TRACE_FILE)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** `[completed compiling 0x.. <JSFunction name (sfi = ..)> (target TURBOFAN) OSR - took 0.1, 2.0, 0.1 ms]` */
+const COMPILED = /^\[completed compiling \S+ <JSFunction ?(\S*) \(sfi[^>]*>.*?took ([\d.]+), ([\d.]+), ([\d.]+) ms/;
+/** `[bailout (kind: deopt-eager, reason: wrong map): begin. deoptimizing 0x.. <JSFunction name (sfi = ..)>, ...` */
+const DEOPTED = /^\[bailout \(kind: ([^,]+), reason: ([^)]*)\): begin\. deoptimizing \S+ <JSFunction ?(\S*) \(sfi/;
+
+/**
+ * Prints what V8's optimising compiler did during the measured calls: the trace's bytes from
+ * `traceAt[0]` to `traceAt[1]` (its lengths at the two CPU reports).
+ */
+function reportCompiles(
+  dir: string,
+  traceAt: readonly number[],
+  calls: number,
+  cpuMicros: number,
+  title: string,
+): void {
+  const text = readFileSync(join(dir, TRACE_FILE)).subarray(traceAt[0], traceAt[1]).toString('utf8');
+  const byName = new Map<string, { compiles: number; mainMs: number; offMs: number; deopts: number }>();
+  const reasons = new Map<string, number>();
+  const entryOf = (name: string) => {
+    let entry = byName.get(name);
+    if (entry === undefined) byName.set(name, (entry = { compiles: 0, mainMs: 0, offMs: 0, deopts: 0 }));
+    return entry;
+  };
+  let compiles = 0;
+  let mainMs = 0;
+  let offMs = 0;
+  let deopts = 0;
+  for (const line of text.split('\n')) {
+    const compiled = COMPILED.exec(line);
+    if (compiled !== null) {
+      const entry = entryOf(compiled[1] || '(anonymous)');
+      const main = Number(compiled[2]) + Number(compiled[4]);
+      entry.compiles += 1;
+      entry.mainMs += main;
+      entry.offMs += Number(compiled[3]);
+      compiles += 1;
+      mainMs += main;
+      offMs += Number(compiled[3]);
+      continue;
+    }
+    const deopted = DEOPTED.exec(line);
+    if (deopted === null) continue;
+    entryOf(deopted[3] || '(anonymous)').deopts += 1;
+    deopts += 1;
+    const reason = `${deopted[1]}: ${deopted[2]}`;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  console.log(`V8 compiles of ${title}: ${calls} calls after ${WARMUP} to warm up`);
+  console.log(`  measured server CPU (all threads), µs per call: ${(cpuMicros / calls).toFixed(1)}`);
+  console.log(
+    `  ${compiles} compiles completed (${mainMs.toFixed(1)} ms on the main thread, ${offMs.toFixed(1)} ms concurrent), ${deopts} deopts`,
+  );
+  for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`    deopt ${reason}: ${count}`);
+  const places = placesByName();
+  console.log(`  top ${TOP} functions by compiles, then main-thread ms: compiles, main ms, concurrent ms, deopts`);
+  const rows = [...byName].sort((a, b) => b[1].compiles - a[1].compiles || b[1].mainMs - a[1].mainMs).slice(0, TOP);
+  for (const [name, entry] of rows) {
+    const found = places.get(name) ?? [];
+    const place = found.length === 0 ? '' : `${found[0]}${found.length > 1 ? ` (+${found.length - 1})` : ''}`;
+    console.log(
+      `    ${String(entry.compiles).padStart(3)} ${entry.mainMs.toFixed(2).padStart(7)} ${entry.offMs.toFixed(2).padStart(7)} ${String(entry.deopts).padStart(3)}  ${name.slice(0, 40).padEnd(40)} ${place}`,
+    );
+  }
+  console.log(`  trace: ${join(dir, TRACE_FILE)}`);
+}
+
+/** A definition's name in a bundle: `function name(`, `name(...) {`, `name = (...) =>`, `class name`, `name = class`. */
+const DEFINITION =
+  /(?:function\*?\s+([A-Za-z_$][\w$]*)\s*\()|(?:^\s*(?:static\s+|async\s+|\*\s*)*([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\{)|(?:([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)|(?:class\s+([A-Za-z_$][\w$]*))|(?:([A-Za-z_$][\w$]*)\s*=\s*class\b)/gm;
+
+/** Where each function name the bundle defines is in `src/*.ts` (through the bundle's source maps). */
+function placesByName(): Map<string, string[]> {
+  const places = new Map<string, string[]>();
+  const bundle = join(here, '..', 'bundle');
+  for (const relative of readdirSync(bundle, { recursive: true }) as string[]) {
+    if (!relative.endsWith('.js')) continue;
+    const file = join(bundle, relative);
+    const text = readFileSync(file, 'utf8');
+    const lineStarts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+    for (const match of text.matchAll(DEFINITION)) {
+      const name = match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]!;
+      if (name === 'if' || name === 'for' || name === 'while' || name === 'switch' || name === 'catch') continue;
+      const offset = match.index + match[0].indexOf(name);
+      let line = 0;
+      for (let low = 0, high = lineStarts.length - 1; low <= high;) {
+        const middle = (low + high) >> 1;
+        if (lineStarts[middle]! <= offset) {
+          line = middle;
+          low = middle + 1;
+        } else high = middle - 1;
+      }
+      const place = placeOf(pathToFileURL(file).href, line, offset - lineStarts[line]!);
+      const list = places.get(name) ?? [];
+      if (!list.includes(place)) list.push(place);
+      places.set(name, list);
+    }
+  }
+  return places;
 }
 
 /**

@@ -17,6 +17,8 @@ import {
   type ToolOptions,
 } from '../../decorators/index.js';
 import { generateSchema, type GeneratedSchema, type ResidualConstraint } from '../schema/index.js';
+import { isPlainOutput } from '../schema/generate.js';
+import { vouchForSchema } from '../validation/vouched.js';
 import { kindOf, errorText } from '../../util/describe.js';
 import { isPositiveInteger } from '../../util/limits.js';
 import { createArgumentsPipeline, DEFAULT_MAX_DEPTH, type ArgumentsPipeline } from '../validation/index.js';
@@ -281,6 +283,16 @@ function schemaOf(
   }
 }
 
+/**
+ * Vouches for `frozen`, the schema `compile` froze of `generated`, when it is the generator's own
+ * object, frozen in place before anyone else held it, and the generator wrote it of plain
+ * keywords only (see `isPlainOutput`): its validator then compiles on the first call without
+ * `isPlainSchema` walking it again. A copy (a generated schema that was not plain JSON) is walked.
+ */
+function vouchIfPlain(generated: GeneratedSchema | undefined, frozen: JsonObject | undefined): void {
+  if (generated !== undefined && frozen === generated.schema && isPlainOutput(frozen)) vouchForSchema(frozen);
+}
+
 function compileClass(
   cls: Function,
   given: object | undefined,
@@ -338,6 +350,8 @@ function compileClass(
   // The generated schemas are fresh and compile's alone: frozen in place, not copied.
   const parameters = argsSchema === undefined ? deepFrozen(NO_ARGUMENTS_SCHEMA) : frozenInPlace(argsSchema.schema);
   const outputSchema = resultSchema === undefined ? undefined : frozenInPlace(resultSchema.schema);
+  vouchIfPlain(argsSchema, parameters);
+  vouchIfPlain(resultSchema, outputSchema);
   const residual = argsSchema?.residual ?? [];
   let pipeline: ArgumentsPipeline;
   let validateResult: CompiledSchema | undefined;

@@ -6,6 +6,38 @@ import { classesInCycles, definitionNames } from './recursion.js';
 import { renderClass, type ClassReference } from './render.js';
 import { isDtoClass } from './type-resolution.js';
 import type { GeneratedSchema, GenerateSchemaOptions, ResidualConstraint } from './types.js';
+import type { ValueRules } from './value-rules.js';
+
+/**
+ * The schemas `generateSchema` made of plain keywords only (see `isPlainOutput`). Private to
+ * this module; only `isPlainOutput` reads it.
+ */
+const plainOutputs = new WeakSet<object>();
+
+/**
+ * Whether `schema` is a schema `generateSchema` made, as it made it, of plain keywords only: no
+ * `$ref` or `$defs` (no recursive class) and no `anyOf` (no discriminated `@Type`, no
+ * `@UnionOf`). Every other keyword the generator writes has a value `isPlainSchema` accepts by
+ * construction: types from a non-empty type set, an `enum` only when it lists a value (`not: {}`
+ * otherwise), bounds only when they are finite numbers or whole non-negative numbers, formats
+ * from the generator's own list, patterns that compiled with the `u` flag (see `patternOf`),
+ * annotations the decorators checked. It says nothing about the object afterwards: a caller that
+ * lets anyone else hold the schema before freezing it must check it itself. Internal to the
+ * compiler: `compile` reads it for the schemas it generated and froze at once.
+ */
+export function isPlainOutput(schema: object): boolean {
+  return plainOutputs.has(schema);
+}
+
+/** Whether `rules` (with their items and map values) render without `anyOf`. */
+function rendersPlain(rules: ValueRules, depth = 0): boolean {
+  if (depth > 16) return false;
+  for (let level: ValueRules | undefined = rules; level !== undefined; level = level.items) {
+    if (level.variants !== undefined || level.unionMembers !== undefined) return false;
+    if (level.mapValues !== undefined && !rendersPlain(level.mapValues, depth + 1)) return false;
+  }
+  return true;
+}
 
 /** Reads `dto` and every DTO class it reaches, each once, in the order they are first reached. */
 function reachableModels(dto: Function, role: messages.SchemaRole): Map<Function, ClassModel> {
@@ -75,14 +107,17 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
 
   const residual: ResidualConstraint[] = [];
   const issues: ContractIssue[] = [];
+  let plain = names.size === 0;
   for (const model of models.values()) {
     for (let index = 0; index < model.issues.length; index++) issues.push(model.issues[index]!);
     const properties = model.properties;
     for (let index = 0; index < properties.length; index++) {
       const property = properties[index]!;
+      if (plain && !rendersPlain(property.rules)) plain = false;
       for (let at = 0; at < property.residual.length; at++)
         residual.push({ className: model.className, property: property.name, constraint: property.residual[at]! });
     }
   }
+  if (plain && issues.length === 0) plainOutputs.add(schema);
   return { schema, residual, issues };
 }

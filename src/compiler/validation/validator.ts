@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { isPlainSchema } from './plain-schema.js';
+import { isVouchedSchema } from './vouched.js';
 import { invalidOption } from '../../util/options.js';
 
 // ajv and ajv-formats (CommonJS, about 90 files) are loaded when the first validator is made, so
@@ -163,10 +164,11 @@ function compileVouched(schema: object): CompiledSchema {
 /**
  * `compileWhenFirstUsed`, also saying whether the compile was deferred: a caller with other work
  * that only a check needs (the arguments pipeline's null plan) defers it exactly when the compile
- * is deferred, so a schema that compiled at once never has anything left to fail later.
+ * is deferred, so a schema that compiled at once never has anything left to fail later. A schema
+ * `compile` generated and vouched for (see `vouchForSchema`) is taken as plain without the walk.
  */
 export function firstUseCompile(schema: object, validator?: SchemaValidator): FirstUseCompile {
-  if (validator !== undefined || !isPlainSchema(schema))
+  if (validator !== undefined || !(isVouchedSchema(schema) || isPlainSchema(schema)))
     return { check: compileSchema(schema, validator), deferred: false };
   let compiled: CompiledSchema | undefined;
   const check = ((data: unknown): boolean => {

@@ -2,6 +2,7 @@ import {
   createCallContext,
   type Call,
   type CallContext,
+  type CallContextInit,
   type Json,
   type LogLevel,
   type ToolRecord,
@@ -55,14 +56,14 @@ export function mcpCallContextOf(
   // Without a signal of its own the call's is the request's, read when someone reads it (a
   // transport may make it on first read: most calls never look at it).
   const signalOf = signal === undefined ? () => extra.signal : () => signal;
-  let open = true;
-  const isOpen = (): boolean => open;
+  const served = new ServedCallContext();
   const session = sessionOfState(state, extra.sessionId);
-  const progress = progressSenderOf(extra, isOpen);
+  // Most requests carry no progress token: then there is no sender, and nothing to check it with.
+  const progress = extra._meta?.progressToken === undefined ? undefined : progressSenderOf(extra, () => served.open);
   const log = (level: LogLevel, data: Json, logger?: string): void => {
     if (!isLogLevel(level))
       throw new TypeError(`ctx.log: unknown level ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`);
-    if (!open || !state.logging) return;
+    if (!served.open || !state.logging) return;
     if (extra.era === 'modern') {
       if (extra.requestLogLevel === undefined || !passesLevel(level, extra.requestLogLevel)) return;
     } else if (!passesLevel(level, state.logLevels.get(session.id))) return;
@@ -71,28 +72,36 @@ export function mcpCallContextOf(
     params.data = data;
     void extra.sendNotification({ method: 'notifications/message', params });
   };
-  const init = {
+  // One shape for every call: a member left `undefined` gets `createCallContext`'s default.
+  const init: CallContextInit = {
     call,
     session,
     principal: principalOf(extra.authInfo),
     progress: progress?.progress,
     update: progress?.update,
     log,
-    ...(extra.continueAsTask === undefined ? {} : { continueAsTask: extra.continueAsTask }),
-    ...(canAsk
-      ? {
-          elicit: elicitorOf(extra, signalOf, state.validator),
-          sample: samplerOf(extra, signalOf),
-          roots: rootsListerOf(extra, signalOf),
-        }
-      : {}),
+    continueAsTask: extra.continueAsTask,
+    elicit: canAsk ? elicitorOf(extra, signalOf, state.validator) : undefined,
+    sample: canAsk ? samplerOf(extra, signalOf) : undefined,
+    roots: canAsk ? rootsListerOf(extra, signalOf) : undefined,
   };
-  const ctx = signal === undefined ? createLazySignalContext(init, signalOf) : createCallContext({ ...init, signal });
-  return {
-    ctx,
-    written: () => writtenRecordOf(ctx),
-    finish: () => {
-      open = false;
-    },
+  served.ctx = signal === undefined ? createLazySignalContext(init, signalOf) : createCallContext({ ...init, signal });
+  return served;
+}
+
+/**
+ * What `mcpCallContextOf` returns: the context, whether the call is still open (its messages
+ * still go out), `written()` on the prototype, and `finish` an own function (a caller may keep
+ * it apart from this object).
+ */
+class ServedCallContext implements McpCallContext {
+  ctx!: CallContext;
+  open = true;
+  readonly finish = (): void => {
+    this.open = false;
   };
+
+  written(): ToolRecord | undefined {
+    return writtenRecordOf(this.ctx);
+  }
 }

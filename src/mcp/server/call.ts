@@ -116,13 +116,14 @@ async function answerServedCall(
   const key = idempotencyKeyOf(extra._meta);
   const missing = missingScopes(served.prepared.tool.scopes, principalOf(extra.authInfo));
   if (missing.length > 0) return errorResult(insufficientScopeText(served.prepared.name, missing));
-  const call: Call = {
+  // The optional members are added only when set (no spread of an empty object per call).
+  const call: { -readonly [K in keyof Call]: Call[K] } = {
     id: String(extra.requestId),
     tool: served.prepared.name,
     args,
-    ...(key === undefined ? {} : { idempotencyKey: key }),
-    ...(extra.taskId === undefined ? {} : { taskId: extra.taskId }),
   };
+  if (key !== undefined) call.idempotencyKey = key;
+  if (extra.taskId !== undefined) call.taskId = extra.taskId;
   if (extra.trace !== undefined) fileRequestCall(extra, fileCallTrace(call, callTraceOfRequest(extra, receivedAt)));
   // With a shared scheduling store a turn can be lost while the tool runs: the call's signal then aborts too.
   const turnLost = state.scheduling?.store?.shared === true ? new AbortController() : undefined;
@@ -149,7 +150,7 @@ async function answerServedCall(
       ctx as CallContext,
       (release) => {
         waiting.clear();
-        running = callOnce(state.replay, served.prepared, args, ctx as CallContext, key, { settled: release });
+        running = callOnce(state.replay, served.prepared, args, ctx as CallContext, key, release);
       },
       turnLost === undefined
         ? undefined

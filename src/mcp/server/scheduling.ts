@@ -12,6 +12,7 @@ import {
   type SchedulingScope,
   type SchedulingStore,
   type Ticket,
+  type TurnRequest,
 } from '../../runtime/scheduler/index.js';
 import type { HandlerExtra } from './extra.js';
 import { callTraceOf, metricsOf, otelNames, type Metrics } from '../../runtime/internal.js';
@@ -159,18 +160,17 @@ export function schedulingOf(
  * session id), else its principal's scope when the scope is not `'server'` and the request
  * carries auth info with a client id, else the server's; a principal or server scope goes
  * through the shared store when there is one and the call has something to order across
- * processes (see `SchedulingOptions.store`).
+ * processes (see `SchedulingOptions.store`). A session's scheduler is returned itself (no object
+ * per call on the common path).
  */
 function placeOf(
   enforcement: CallScheduling,
   transport: string,
   extra: HandlerExtra,
   claims: CallClaims,
-): { readonly session: Scheduler } | { readonly store: SchedulingStore; readonly scope: string } {
-  if (enforcement.scope === 'session' && (extra.sessionId !== undefined || transport !== 'http')) {
-    enforcement.session ??= new Scheduler({ maxConcurrent: enforcement.maxConcurrent });
-    return { session: enforcement.session };
-  }
+): Scheduler | { readonly store: SchedulingStore; readonly scope: string } {
+  if (enforcement.scope === 'session' && (extra.sessionId !== undefined || transport !== 'http'))
+    return (enforcement.session ??= new Scheduler({ maxConcurrent: enforcement.maxConcurrent }));
   const principal = extra.authInfo?.clientId;
   const scope =
     enforcement.scope !== 'server' && typeof principal === 'string' && principal !== ''
@@ -193,9 +193,10 @@ function claimsOfTool(tool: ContractTool): CallClaims {
 
 /**
  * Runs one served call in its turn: waits until the scope's scheduler lets the call start by its
- * tool's claims, then calls `start` with the function that gives the turn back, which the caller
- * calls once the call really settled (not when it is answered: a tool that outlives its time
- * limit keeps its resource until it really stops; calling it again does nothing). Resolves once
+ * tool's claims, then calls `start` with the `TurnRelease` that gives the turn back, which the
+ * caller hands the call core as its `settled` observer, so it is released once the call really
+ * settled (not when it is answered: a tool that outlives its time limit keeps its resource until
+ * it really stops; releasing again does nothing). Resolves once
  * `start` ran; a synchronous throw from `start` gives the turn back and rejects with it. Only
  * the turn's release is kept while the call runs, nothing of the wait (a 2026-07-28 call parked
  * for its client's answers keeps its turn).
@@ -217,95 +218,133 @@ export function runInTurn(
   extra: HandlerExtra,
   withdrawal: { readonly signal: AbortSignal | undefined },
   ctx: CallContext,
-  start: (release: () => void) => void,
+  start: (release: TurnRelease) => void,
   onTurn?: (turn: HeldTurn) => void,
 ): Promise<void> {
-  if (scheduling === undefined) return invoke(() => start(noTurnToRelease));
+  if (scheduling === undefined) return holding(undefined, start, undefined);
   const claims = claimsOfTool(tool);
   const place = placeOf(scheduling, transport, extra, claims);
-  const what = `tools/call ${JSON.stringify(tool.name)}`;
-  const toolAttributes = { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name };
-  let waiting: Metrics | undefined;
-  let counted = false;
-  const startWaiting = (waitingFor: string): void => {
-    if (!counted) {
-      counted = true;
-      waiting = metricsOf();
-      waiting?.callsWaiting.add(1, toolAttributes);
-    }
-    reportWait(extra, ctx, `${what} ${waitingFor}`);
-  };
-  const entered =
-    'session' in place
-      ? enter(
-          place.session,
-          new SessionTurnRequest(claims, tool.name, withdrawal, extra, (ticket) => startWaiting(ticket.waitingFor())),
-        )
-      : place.store.enter({
-          scope: place.scope,
-          claims,
-          label: tool.name,
-          maxConcurrent: scheduling.maxConcurrent,
-          signal: withdrawal.signal ?? extra.signal,
-          onWait: startWaiting,
-        });
+  let ask: TurnAsk;
+  let entered: HeldTurn | Promise<HeldTurn>;
+  if (place instanceof Scheduler) {
+    ask = new TurnAsk(tool, claims, withdrawal, extra, ctx);
+    entered = enter(place, ask);
+  } else {
+    ask = new TurnAsk(tool, claims, withdrawal, extra, ctx, place.scope, scheduling.maxConcurrent);
+    entered = place.store.enter(ask);
+  }
   if (!(entered instanceof Promise)) return holding(entered, start, onTurn);
   // A call that waited stops counting as waiting once it has its turn or was withdrawn.
-  const waited = (): void => waiting?.callsWaiting.add(-1, toolAttributes);
+  const waited = (): void => ask.waited();
   entered.then(waited, waited);
   return entered.then((turn) => holding(turn, start, onTurn));
 }
 
+/** A tool's scheduling texts and metric attributes, made on its first call that waits. */
+interface ToolWaitTexts {
+  /** `tools/call "<tool>"`, the start of every text that says what a call of the tool waits for. */
+  readonly what: string;
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+const waitTextsByTool = new WeakMap<ContractTool, ToolWaitTexts>();
+
+function waitTextsOf(tool: ContractTool): ToolWaitTexts {
+  let texts = waitTextsByTool.get(tool);
+  if (texts === undefined) {
+    texts = {
+      what: `tools/call ${JSON.stringify(tool.name)}`,
+      attributes: { [otelNames.ATTR_GEN_AI_TOOL_NAME]: tool.name },
+    };
+    waitTextsByTool.set(tool, texts);
+  }
+  return texts;
+}
+
 /**
- * What `runInTurn` asks a session's scheduler for (see `enter`): its `signal` is the withdrawal's,
- * else the request's own, read only when the call has to wait (the request's signal may be made
- * on first read). A class, so that every call's request shares one hidden class and one getter.
+ * What one call asks its scheduler for (see `enter`) or its scheduling store (see
+ * `SchedulingStore.enter`; `scope` and `maxConcurrent` are read by a store only): the tool's
+ * claims and name, the withdrawal's signal (else the request's own, read only when the call has
+ * to wait: the request's signal may be made on first read), and, when it has to wait, the one
+ * report of what it waits for (see `runInTurn`) and the `callsWaiting` metric counted up once,
+ * then down once it stops waiting (`waited`). A class, not closures: a call that starts at once,
+ * the common case, makes this one object and nothing else of the wait, and every call's request
+ * shares one hidden class and one getter.
  */
-class SessionTurnRequest implements AdmitOptions {
+class TurnAsk implements AdmitOptions, TurnRequest {
+  readonly label: string;
+  private waiting: Metrics | undefined;
+  private counted = false;
+
   constructor(
+    private readonly tool: ContractTool,
     readonly claims: CallClaims,
-    readonly label: string,
     private readonly withdrawal: { readonly signal: AbortSignal | undefined },
     private readonly extra: HandlerExtra,
-    readonly onWait: (ticket: Ticket) => void,
-  ) {}
+    private readonly ctx: CallContext,
+    readonly scope = '',
+    readonly maxConcurrent = 0,
+  ) {
+    this.label = tool.name;
+  }
 
   get signal(): AbortSignal {
     return this.withdrawal.signal ?? this.extra.signal;
   }
-}
 
-/** What a call without enforcement gives back when it settled: nothing. */
-function noTurnToRelease(): void {}
+  /**
+   * Counts the call as waiting (once) and says what it waits for: a scheduler gives its ticket,
+   * a store the words.
+   */
+  onWait(waitingFor: Ticket | string): void {
+    const texts = waitTextsOf(this.tool);
+    if (!this.counted) {
+      this.counted = true;
+      this.waiting = metricsOf();
+      this.waiting?.callsWaiting.add(1, texts.attributes);
+    }
+    const text = typeof waitingFor === 'string' ? waitingFor : waitingFor.waitingFor();
+    reportWait(this.extra, this.ctx, `${texts.what} ${text}`);
+  }
 
-/** Calls `start` with `turn`'s release (a synchronous throw releases the turn and rejects). */
-function holding(
-  turn: HeldTurn,
-  start: (release: () => void) => void,
-  onTurn?: (turn: HeldTurn) => void,
-): Promise<void> {
-  if (onTurn !== undefined && turn.lost !== undefined) onTurn(turn);
-  const release = releaseOf(turn);
-  try {
-    start(release);
-    return Promise.resolve();
-  } catch (thrown) {
-    release();
-    return Promise.reject(thrown);
+  /** Stops counting the call as waiting (when it was counted). */
+  waited(): void {
+    this.waiting?.callsWaiting.add(-1, waitTextsOf(this.tool).attributes);
   }
 }
 
-/** `turn.release` as a function of its own, made outside `holding` so that it keeps nothing else. */
-function releaseOf(turn: HeldTurn): () => void {
-  return () => turn.release();
+/**
+ * Gives a call's turn back once the call settled: the call core's `settled` observer (see
+ * `CallObserver`), so that one object per call, which keeps only its turn, does it.
+ */
+export class TurnRelease {
+  constructor(private readonly turn: HeldTurn) {}
+
+  /** Gives the turn back (a second time does nothing). */
+  settled(): void {
+    this.turn.release();
+  }
 }
 
-/** Runs `execute` as a promise: a synchronous throw becomes a rejection. */
-function invoke(execute: () => void): Promise<void> {
+/** The release of every call without enforcement: it does nothing. */
+const NO_TURN_TO_RELEASE = new TurnRelease(Object.freeze({ release(): void {} }));
+
+/** What `holding` returns when `start` ran: one settled promise for every call. */
+const STARTED: Promise<void> = Promise.resolve();
+
+/** Calls `start` with `turn`'s release (a synchronous throw releases the turn and rejects). */
+function holding(
+  turn: HeldTurn | undefined,
+  start: (release: TurnRelease) => void,
+  onTurn?: (turn: HeldTurn) => void,
+): Promise<void> {
+  if (onTurn !== undefined && turn?.lost !== undefined) onTurn(turn);
+  const release = turn === undefined ? NO_TURN_TO_RELEASE : new TurnRelease(turn);
   try {
-    execute();
-    return Promise.resolve();
+    start(release);
+    return STARTED;
   } catch (thrown) {
+    release.settled();
     return Promise.reject(thrown);
   }
 }

@@ -83,15 +83,11 @@ function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: 
   const limit = tool.timeoutMs === undefined ? undefined : new CallTimeLimit(tool.name, tool.timeoutMs);
   const steps = tool.watches.length === 0 ? undefined : CallSteps.begin(tool.watches, ctx.call, tool.name);
   const real = runSteps(tool, raw, ctx, observer, limit, steps);
-  const settled = observer?.settled;
-  if (settled !== undefined || steps !== undefined) {
+  // Without steps to watch, `runSteps` tells `settled` itself, as it ends (no promise for it).
+  if (steps !== undefined) {
     void real.then((end) => {
-      steps?.end(end);
-      try {
-        settled?.(end);
-      } catch {
-        // An observer's failure never changes the call.
-      }
+      steps.end(end);
+      tellSettled(observer, end);
     });
   }
   if (limit === undefined) return steps === undefined ? real : real.then((end) => answered(steps, end));
@@ -102,6 +98,25 @@ function runPrepared(tool: CoreTool, raw: unknown, ctx: CallContext, observer?: 
   });
   const raced = Promise.race([real, expired]);
   return steps === undefined ? raced : raced.then((end) => answered(steps, end));
+}
+
+/** Tells `observer.settled`, when there is one, the call's own end (a throw from it is ignored). */
+function tellSettled(observer: CallObserver | undefined, end: CallEnd): void {
+  if (observer?.settled === undefined) return;
+  try {
+    observer.settled(end);
+  } catch {
+    // An observer's failure never changes the call.
+  }
+}
+
+/**
+ * The call's own end, told to `observer.settled` first when no steps are watched (with steps,
+ * `runPrepared` tells it after `steps.end`).
+ */
+function ended(observer: CallObserver | undefined, steps: CallSteps | undefined, end: CallEnd): CallEnd {
+  if (steps === undefined) tellSettled(observer, end);
+  return end;
 }
 
 /** Tells the call's observers the end its host is answered with, and gives it back. */
@@ -157,7 +172,7 @@ async function runSteps(
     steps?.record(permissionsRecord, 'permissions');
     record = result.record ?? writtenRecordOf(given) ?? permissionsRecord;
     if (record !== undefined && result.record === undefined) result = { ...result, record };
-    return { ok: true, result };
+    return ended(observer, steps, { ok: true, result });
   } catch (thrown) {
     const carried = recordOfError(thrown);
     const own = carried === permissionsRecord ? undefined : carried;
@@ -165,7 +180,7 @@ async function runSteps(
     steps?.record(permissionsRecord, 'permissions');
     const record = own ?? writtenRecordOf(given) ?? permissionsRecord ?? carried;
     const error = errorFromThrown(tool.name, thrown);
-    return record === undefined ? { ok: false, error } : { ok: false, error, record };
+    return ended(observer, steps, record === undefined ? { ok: false, error } : { ok: false, error, record });
   }
 }
 

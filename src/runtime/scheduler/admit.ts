@@ -1,5 +1,5 @@
 import type { CallClaims } from './claims.js';
-import type { Scheduler, Ticket } from './scheduler.js';
+import type { Scheduler, Submission, Ticket } from './scheduler.js';
 
 /** How `admit` submits a call and what it tells its caller. */
 export interface AdmitOptions {
@@ -15,7 +15,8 @@ export interface AdmitOptions {
   readonly signal?: AbortSignal;
   /**
    * Called once, synchronously inside `admit`, when the call cannot start at once, with its
-   * ticket (read `ticket.waitingFor()` to say why). Not called for a call that starts at once.
+   * ticket (read `ticket.waitingFor()` to say why), as a method of these options. Not called for a
+   * call that starts at once.
    */
   readonly onWait?: (ticket: Ticket) => void;
 }
@@ -40,24 +41,16 @@ export function admit(scheduler: Scheduler, options: AdmitOptions): Promise<Tick
  */
 export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Promise<Ticket> {
   // The signal is read only when the call has to wait (a host may make it on first read).
-  const { claims, label, onWait } = options;
-  let settle: ((ticket: Ticket) => void) | undefined;
-  let startedAtOnce = false;
-  const ticket = scheduler.submit({
-    claims,
-    label,
-    start: () => {
-      if (settle === undefined) startedAtOnce = true;
-      else settle(ticket);
-    },
-  });
-  if (startedAtOnce) return ticket;
+  const admission = new Admission(options.claims, options.label);
+  const ticket = scheduler.submit(admission);
+  if (admission.startedAtOnce) return ticket;
+  admission.ticket = ticket;
   return new Promise<Ticket>((resolve, reject) => {
     const signal = options.signal;
     const onAbort = (): void => {
       if (ticket.cancel()) reject(signal!.reason);
     };
-    settle = (started) => {
+    admission.settle = (started) => {
       signal?.removeEventListener('abort', onAbort);
       resolve(started);
     };
@@ -67,12 +60,34 @@ export function enter(scheduler: Scheduler, options: AdmitOptions): Ticket | Pro
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (onWait !== undefined) {
+    if (options.onWait !== undefined) {
       try {
-        onWait(ticket);
+        // Called as a method: a class's `onWait` may read its own fields.
+        options.onWait(ticket);
       } catch {
         // A reporter's failure never changes the call's place.
       }
     }
   });
+}
+
+/**
+ * What `enter` submits: a call that starts inside `submit` is marked `startedAtOnce`; one that
+ * starts later settles its promise (`settle`, set once the call waits). A class, not a closure
+ * per call: a call that starts at once makes this one object.
+ */
+class Admission implements Submission {
+  startedAtOnce = false;
+  ticket: Ticket | undefined;
+  settle: ((ticket: Ticket) => void) | undefined;
+
+  constructor(
+    readonly claims: CallClaims,
+    readonly label: string,
+  ) {}
+
+  start(): void {
+    if (this.settle === undefined) this.startedAtOnce = true;
+    else this.settle(this.ticket!);
+  }
 }

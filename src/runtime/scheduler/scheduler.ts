@@ -38,10 +38,11 @@ export interface Submission {
   /** Names the call in `waitingFor` texts (usually the tool's name). */
   readonly label: string;
   /**
-   * Called once, synchronously, when the call may start (possibly inside `submit` itself). It
-   * must not throw: a throw releases the call and is thrown again to whoever caused the grant.
+   * Called once, synchronously, as a method of the submission, when the call may start (possibly
+   * inside `submit` itself). It must not throw: a throw releases the call and is thrown again to
+   * whoever caused the grant.
    */
-  readonly start: () => void;
+  start(): void;
 }
 
 /** How a `Scheduler` behaves. */
@@ -58,27 +59,27 @@ const OPTION_KEYS = optionKeys<SchedulerOptions>()('maxConcurrent', 'onIdle');
 class Entry implements Ticket {
   status: TicketStatus = 'waiting';
   /**
-   * The call's `start`, until it ran: the ticket of a running call is kept until it is released
-   * (a parked 2026-07-28 call keeps it while it waits for its client), and `start` closes over
-   * whatever its submitter had at hand (the request, its context, its reporters).
+   * The call's submission, until its `start` ran: the ticket of a running call is kept until it
+   * is released (a parked 2026-07-28 call keeps it while it waits for its client), and `start`
+   * holds whatever its submitter had at hand (the request, its context, its reporters).
    */
-  private pending: (() => void) | undefined;
+  private pending: Submission | undefined;
 
   constructor(
     private readonly scheduler: Scheduler,
     readonly seq: number,
     readonly claims: CallClaims,
     readonly label: string,
-    start: () => void,
+    submission: Submission,
   ) {
-    this.pending = start;
+    this.pending = submission;
   }
 
   /** Runs the call's `start`, once; its throw is thrown again. */
   start(): void {
-    const start = this.pending;
+    const submission = this.pending;
     this.pending = undefined;
-    start?.();
+    submission?.start();
   }
 
   waitingFor(): string {
@@ -174,7 +175,7 @@ export class Scheduler {
         `scheduling claims cannot be exclusive and hold a resource (${JSON.stringify(submission.claims.resource)}): an exclusive call runs alone`,
       );
     }
-    const entry = new Entry(this, this.nextSeq++, submission.claims, submission.label, submission.start);
+    const entry = new Entry(this, this.nextSeq++, submission.claims, submission.label, submission);
     if (!this.pumping && this.waiting.size === 0 && this.mayStartNow(entry)) {
       // The uncontended case: nothing waits, so the call starts at once without a pass over the queue.
       this.grant(entry);

@@ -14,7 +14,7 @@ export interface TurnRequest {
   readonly maxConcurrent: number;
   /** Withdraws the call while it waits: the turn's promise rejects with the signal's reason. */
   readonly signal?: AbortSignal;
-  /** Called once, when the call cannot start at once, with what it waits for in words. */
+  /** Called once, as a method of the request, when the call cannot start at once, with what it waits for in words. */
   readonly onWait?: (waitingFor: string) => void;
 }
 
