@@ -5,6 +5,7 @@ import { answerToolCall } from './call.js';
 import { handlerExtraOf, type ClientCapabilitiesHolder, type HandlerExtra } from './extra.js';
 import { answerModernToolCall } from './input-rounds/modern-call.js';
 import type { ParkedRuns } from './input-rounds/parked-runs.js';
+import type { RequestCancellation } from './input-rounds/request-cancellation.js';
 import type { LiveSet } from './live-set.js';
 import { traceRequest } from './request-span.js';
 import { taskRunnerOf } from './tasks/serve-tasks.js';
@@ -15,8 +16,14 @@ import { ToolServerState } from './tool-server-state.js';
  * params with the envelope lifted out, `ctx` the request context the SDK's dispatch would have
  * built for it (`ctx.mcpReq.envelope` set). Resolves with the result before the era's encoding
  * (the caller encodes it as the SDK does), or rejects as toolwright's `tools/call` handler does.
+ * `cancellation`, when given, tells the call that its request was cancelled, and the call does not
+ * listen to `ctx.mcpReq.signal` (see `RequestCancellation`).
  */
-export type ModernToolCall = (params: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
+export type ModernToolCall = (
+  params: unknown,
+  ctx: ServerContext,
+  cancellation?: RequestCancellation,
+) => Promise<Record<string, unknown>>;
 
 /** What answers a 2026-07-28 HTTP endpoint's plain `tools/call` requests without a server (see `modernToolCallsOf`). */
 export interface ModernToolCalls {
@@ -53,11 +60,19 @@ export function modernToolCallsOf(live: LiveSet, options: ServerOptions, runs: P
       if (taskRunnerOf(live.source, live.tools, options.tasks) !== undefined) return undefined;
       // serverFor's servers always declare logging.
       const state = new ToolServerState(live, options, runs, true);
-      return async (params, ctx) => {
+      return async (params, ctx, cancellation) => {
         const extra = handlerExtraOf(NO_SERVER, ctx);
         const answer = (traced: HandlerExtra) =>
-          answerModernToolCall(runs, bindingOf(ctx, undefined), params, traced, ctx, (e) =>
-            answerToolCall(state, params, e),
+          answerModernToolCall(
+            runs,
+            bindingOf(ctx, undefined),
+            params,
+            traced,
+            ctx,
+            (e) => answerToolCall(state, params, e),
+            undefined,
+            undefined,
+            cancellation,
           ) as Promise<Record<string, unknown>>;
         if (!state.traced) return answer(extra);
         return traceRequest('tools/call', params, ctx, extra, state.transport, answer);

@@ -4,6 +4,7 @@ import type { HandlerExtra } from '../extra.js';
 import { STALE_STATE_TEXT } from './errors.js';
 import { ParkedRun, type Escalation, type RoundOutcome } from './parked-run.js';
 import { ParkedRuns, type RunBinding } from './parked-runs.js';
+import type { RequestCancellation } from './request-cancellation.js';
 import { ProtocolError } from '../protocol-error.js';
 import { INVALID_STATE_TEXT } from './errors.js';
 
@@ -23,6 +24,8 @@ import { INVALID_STATE_TEXT } from './errors.js';
  * error. `runKey` names what the call runs, in place of the tool's name (a `prompts/get` parks
  * its rendering as `prompt:<name>`, so a state minted for a tool never resumes a prompt).
  * `escalation` lets a new call continue as a task (`ctx.continueAsTask()`, see `ParkedRun`).
+ * `cancellation`, when given, is how a new call learns that its request was cancelled, in place of
+ * the request's signal (see `RequestCancellation`).
  */
 export async function answerModernToolCall(
   runs: ParkedRuns,
@@ -33,12 +36,15 @@ export async function answerModernToolCall(
   execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>,
   runKey?: string,
   escalation?: Escalation,
+  cancellation?: RequestCancellation,
 ): Promise<Record<string, unknown>> {
   const tool = runKey ?? (isJsonObject(params) && typeof params.name === 'string' ? params.name : '');
   const state = ctx.mcpReq.requestState();
   const responses = (ctx.mcpReq.inputResponses ?? {}) as Readonly<Record<string, unknown>>;
   if (typeof state !== 'string')
-    return outcomeOf(await new ParkedRun(tool, runs, binding, extra, escalation).start(extra, execute, responses));
+    return outcomeOf(
+      await new ParkedRun(tool, runs, binding, extra, escalation).start(extra, execute, responses, cancellation),
+    );
   if (!ParkedRuns.isWellFormed(state))
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE_TEXT, { reason: 'invalid_request_state' });
   const owner = ParkedRuns.nodeOf(state);

@@ -3,6 +3,7 @@ import type { LogLevel } from '../../../contract/index.js';
 import type { HandlerExtra, OutboundRequest } from '../extra.js';
 import { InputRoundLimitError, InputRoundStoppedError, ParkedRunLimitError } from './errors.js';
 import { missingCapabilityOf, questionKeyPrefixOf } from './question-capability.js';
+import type { RequestCancellation } from './request-cancellation.js';
 import type { RunBinding } from './run-binding.js';
 import { asError, errorText } from '../../../util/describe.js';
 import { callSpanOf, linkRequest, noteInputRound } from '../request-span.js';
@@ -134,16 +135,19 @@ export class ParkedRun {
    * Starts the call with `execute` (given the call's own `HandlerExtra`) and answers the request
    * `first` with its first outcome. `answers` are input responses the first request already
    * carried: a question whose key is among them is answered at once, without a round (a client
-   * may answer up front; keys it sends that no question has are ignored).
+   * may answer up front; keys it sends that no question has are ignored). Given `cancellation`,
+   * the first request's cancellation is read from it instead of `first.signal` (see
+   * `RequestCancellation`).
    */
   start(
     first: HandlerExtra,
     execute: (extra: HandlerExtra) => Promise<Record<string, unknown>>,
     answers: Readonly<Record<string, unknown>> = {},
+    cancellation?: RequestCancellation,
   ): Promise<RoundOutcome> {
     for (const [key, answer] of Object.entries(answers))
       if (answer !== undefined) (this.preset ??= new Map()).set(key, answer);
-    const outcome = this.wait(first);
+    const outcome = this.wait(first, cancellation);
     execute(this.extra).then(
       (result) => this.finish({ kind: 'result', result }),
       (error: unknown) => this.finish({ kind: 'error', error }),
@@ -238,7 +242,12 @@ export class ParkedRun {
     return this.lastCapabilities;
   }
 
-  private wait(extra: HandlerExtra): Promise<RoundOutcome> {
+  /**
+   * Makes `extra`'s request the one waiting for the call's next outcome, until the outcome or the
+   * request's cancellation: `cancellation` when given, else `extra.signal` (whose abort listener
+   * is the costlier of the two).
+   */
+  private wait(extra: HandlerExtra, cancellation?: RequestCancellation): Promise<RoundOutcome> {
     this.requests += 1;
     if (this.outcome !== undefined) return Promise.resolve(this.outcome);
     return new Promise<RoundOutcome>((settle) => {
@@ -246,11 +255,20 @@ export class ParkedRun {
         this.host.forget(this);
         this.stop(new InputRoundStoppedError('the client cancelled the request'));
       };
-      extra.signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting = { extra, settle, unlink: () => extra.signal.removeEventListener('abort', onAbort) };
+      let cancelled: boolean;
+      if (cancellation === undefined) {
+        const signal = extra.signal;
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.waiting = { extra, settle, unlink: () => signal.removeEventListener('abort', onAbort) };
+        cancelled = signal.aborted;
+      } else {
+        cancellation.onCancel(onAbort);
+        this.waiting = { extra, settle, unlink: () => cancellation.offCancel(onAbort) };
+        cancelled = cancellation.cancelled;
+      }
       this.extra.requestLogLevel = extra.requestLogLevel;
       this.lastCapabilities = extra.clientCapabilities();
-      if (extra.signal.aborted) onAbort();
+      if (cancelled) onAbort();
       else if (this.round.length > 0) this.scheduleRound();
     });
   }

@@ -26,6 +26,16 @@ export function sendJson(
 }
 
 /**
+ * Answers an HTTP request with `text`, JSON made already, as `sendJson` answers with a body
+ * whose `JSON.stringify` is `text` and no extra headers (the same status line, headers and body).
+ */
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
  * Answers an HTTP request with a JSON-RPC error body (`{"jsonrpc":"2.0","error":{...},"id":...}`,
  * `id` `null` unless the error answers a known request), the one shape every error of the HTTP
  * transport takes: never HTML, never a stack. See `sendJson`.

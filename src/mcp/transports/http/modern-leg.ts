@@ -26,11 +26,13 @@ import {
   toolCallAnswerOf,
   toolListAnswerOf,
   type DirectAnswer,
-  type DirectCall,
+  type DirectCallOptions,
   type LiftedToolCall,
   type ModernCodec,
 } from './modern-tool-call.js';
 import type { ModernToolCalls } from '../../server/modern-tool-calls.js';
+import type { DirectCall } from './direct-call.js';
+import { resultTextOf } from './result-text.js';
 import { hasClosed } from './http-session.js';
 import { authInfoOf } from './node-http-transport.js';
 import { asError } from '../../../util/describe.js';
@@ -96,6 +98,8 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
   const codec = calls === undefined ? undefined : modernCodecOf();
   /** What the servers stamp on their results; read from the first probe. */
   let serverInfo: unknown;
+  /** How direct calls are answered (see `serveToolCallDirectly`); made once `serverInfo` is read. */
+  let directOptions: DirectCallOptions | undefined;
   /** The tools/call requests answered without a server, until they are answered. */
   const directCalls = new Set<DirectCall>();
   return {
@@ -104,6 +108,8 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
         probe = factory();
         direct = buildsResettableServers(factory) && servesModernDirectly(probe);
         serverInfo = (probe as unknown as { _outboundServerInfo?: () => unknown })._outboundServerInfo?.();
+        if (codec !== undefined && serverInfo !== undefined)
+          directOptions = { codec, serverInfo, inFlight: directCalls, resultText: resultTextOf(codec, serverInfo) };
       }
       if (answered === null) answered = answeredMethodsOf(probe);
       let unknown = unknownRequestOf(body.single, answered);
@@ -148,15 +154,11 @@ export function createModernLeg(factory: ServerFactory, options: ModernLegOption
       if (route !== undefined) {
         if (hasClosed(res)) return;
         recordRequestClient(req, client.key);
-        const lifted = codec !== undefined && serverInfo !== undefined ? liftedToolCallOf(route, codec) : undefined;
+        const lifted = directOptions === undefined ? undefined : liftedToolCallOf(route, directOptions.codec);
         const answerCall = lifted === undefined ? undefined : directAnswerOf(lifted, calls!, codec!);
         if (answerCall !== undefined) {
           try {
-            await serveToolCallDirectly(answerCall, lifted!, req, res, authInfoOf(req), {
-              codec: codec!,
-              serverInfo,
-              inFlight: directCalls,
-            });
+            await serveToolCallDirectly(answerCall, lifted!, req, res, authInfoOf(req), directOptions!);
           } catch (error) {
             onError(asError(error));
             sendJsonError(res, 500, -32603, 'Internal server error', {}, route.message.id);

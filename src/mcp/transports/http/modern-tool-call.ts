@@ -15,7 +15,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { isJsonObject } from '../../../contract/index.js';
 import type { ModernToolCall, ModernToolCalls } from '../../server/modern-tool-calls.js';
-import { sendJson } from './json-response.js';
+import type { RequestCancellation } from '../../server/input-rounds/request-cancellation.js';
+import { DirectCall } from './direct-call.js';
+import { EnvelopeVerdicts } from './envelope-verdicts.js';
+import { sendJson, sendJsonText } from './json-response.js';
+import type { ResultText } from './result-text.js';
 import type { DirectRoute } from './modern-direct.js';
 
 /** The envelope keys of `_meta` the SDK lifts out of a request (its `RESERVED_ENVELOPE_META_KEYS`), in its order. */
@@ -75,28 +79,22 @@ export interface LiftedToolCall {
   readonly envelope: Record<string, unknown>;
 }
 
-/** Envelope verdicts of `codec.checkInboundEnvelope` by the envelope's JSON (see `envelopeProblem`). */
-const verdicts = new Map<string, string | undefined>();
-/** The most verdicts kept, and the longest envelope JSON whose verdict is kept. */
-const MAX_VERDICTS = 64;
-const MAX_VERDICT_KEY = 4096;
+/** The kept envelope verdicts of each codec (see `envelopeProblem`). */
+const verdictsByCodec = new WeakMap<ModernCodec, EnvelopeVerdicts>();
 
 /**
  * What the SDK's dispatch says of `envelope` (`codec.checkInboundEnvelope`: a problem text, or
  * `undefined` when it is valid). The check is a pure function of the envelope's JSON value, and
- * a client sends the same envelope with every request, so the verdict is kept by the envelope's
- * JSON text (at most `MAX_VERDICTS` of them, each at most `MAX_VERDICT_KEY` characters; the kept
- * set is emptied when full). Nothing but the verdict is kept: no value of one request reaches
- * another's answer.
+ * a client sends the same envelope with every request, so the verdict is kept by that value (see
+ * `EnvelopeVerdicts`).
  */
 function envelopeProblem(codec: ModernCodec, envelope: Record<string, unknown>): string | undefined {
-  const key = JSON.stringify(envelope);
-  if (key.length > MAX_VERDICT_KEY) return codec.checkInboundEnvelope({ envelope });
-  if (verdicts.has(key)) return verdicts.get(key);
-  const verdict = codec.checkInboundEnvelope({ envelope });
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(key, verdict);
-  return verdict;
+  let verdicts = verdictsByCodec.get(codec);
+  if (verdicts === undefined) {
+    verdicts = new EnvelopeVerdicts((checked) => codec.checkInboundEnvelope({ envelope: checked }));
+    verdictsByCodec.set(codec, verdicts);
+  }
+  return verdicts.verdictOf(envelope);
 }
 
 /**
@@ -134,12 +132,6 @@ export function liftedToolCallOf(route: DirectRoute, codec: ModernCodec): Lifted
   return { request: { ...message, params: lifted } as JSONRPCRequest, envelope };
 }
 
-/** One call in flight on the direct path: what closing the endpoint aborts and answers. */
-export interface DirectCall {
-  readonly controller: AbortController;
-  readonly res: ServerResponse;
-}
-
 /** What `serveToolCallDirectly` needs besides the request. */
 export interface DirectCallOptions {
   readonly codec: ModernCodec;
@@ -147,33 +139,43 @@ export interface DirectCallOptions {
   readonly serverInfo: unknown;
   /** The calls in flight, which closing the endpoint ends (see `endDirectCalls`). */
   readonly inFlight: Set<DirectCall>;
+  /** Writes a result's answer text without the codec's copies, when it can (see `resultTextOf`). */
+  readonly resultText?: ResultText;
 }
 
 /** The error a closed connection aborts a request's signal with, as the SDK's `Protocol` makes it. */
 const connectionClosed = (): Error => new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
 
-/** Answers one lifted request (see `liftedToolCallOf`) with the context the SDK would build for it. */
-export type DirectAnswer = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
+/**
+ * Answers one lifted request (see `liftedToolCallOf`) with the context the SDK would build for it;
+ * `cancellation` tells it the request was cancelled, as `ctx.mcpReq.signal` does.
+ */
+export type DirectAnswer = (
+  request: JSONRPCRequest,
+  ctx: ServerContext,
+  cancellation: RequestCancellation,
+) => Promise<Record<string, unknown>>;
 
-/** The `DirectAnswer` of a `tools/call`: `call` with the request's params. */
+/** The `DirectAnswer` of a `tools/call`: `call` with the request's params and cancellation. */
 export const toolCallAnswerOf =
   (call: ModernToolCall): DirectAnswer =>
-  (request, ctx) =>
-    call(request.params, ctx);
+  (request, ctx, cancellation) =>
+    call(request.params, ctx, cancellation);
 
 /**
  * Answers `call` (see `liftedToolCallOf`) with `answerCall` and no SDK `Server`, exactly as the
  * SDK's dispatch and per-request transport answer it on a server of the endpoint: the handler
  * gets the context the SDK builds (`sessionId` none; `mcpReq` with the id, method, lifted
- * `_meta`, `envelope`, no request state, an abort signal; `http` with `authInfo` when given and
+ * `_meta`, `envelope`, no request state, an abort signal made when read; `http` with `authInfo` when given and
  * the `node:http` request as `req`) in a microtask of its own; its result is encoded by the era's
  * codec (`encodeResult`, stamping `serverInfo`) and written as one JSON body (`200`,
  * `application/json`, its `Content-Length`); a throw is the JSON-RPC error the SDK makes of it
  * (its code through `encodeErrorCode`, `-32603` without one; its message, else `Internal
  * error`; its data) answered `200` (`400` for `-32021`, as the SDK's transport does), and a result
  * the codec cannot encode is `-32603 Internal error`; every answer is one JSON body written by
- * `sendJson`. The client hanging up aborts the signal
- * (with the SDK's `Connection closed` error) and nothing is written. The call never notifies the
+ * `sendJson`. `answerCall` is also given the call's `DirectCall` as its cancellation. The client
+ * hanging up cancels it (the signal, when made, aborts with the SDK's `Connection closed` error)
+ * and nothing is written. The call never notifies the
  * client (`liftedToolCallOf` takes no call that could) and never sends it a request (2026-07-28
  * calls ask through input rounds): `notify` resolves without sending, `send` rejects.
  */
@@ -188,30 +190,15 @@ export async function serveToolCallDirectly(
   const { codec, inFlight } = options;
   const request = call.request;
   const id = request.id;
-  const controller = new AbortController();
-  const entry: DirectCall = { controller, res };
+  const entry = new DirectCall(res);
   inFlight.add(entry);
   const onClose = (): void => {
-    if (!res.writableFinished) controller.abort(connectionClosed());
+    if (!res.writableFinished) entry.cancel(connectionClosed());
   };
   res.once('close', onClose);
-  const unavailable = (): Promise<never> =>
-    Promise.reject(new Error('a 2026-07-28 tools/call sends the client no requests: it asks through input rounds'));
   const ctx = {
     sessionId: undefined,
-    mcpReq: {
-      id,
-      method: request.method,
-      _meta: (request.params as { _meta?: unknown } | undefined)?._meta,
-      envelope: call.envelope,
-      requestState: noRequestState,
-      signal: controller.signal,
-      send: unavailable,
-      notify: resolved,
-      log: resolved,
-      elicitInput: unavailable,
-      requestSampling: unavailable,
-    },
+    mcpReq: new DirectMcpReq(request, call.envelope, entry),
     http: {
       ...(authInfo ? { authInfo } : {}),
       req,
@@ -223,15 +210,20 @@ export async function serveToolCallDirectly(
     let message: { jsonrpc: '2.0'; id: RequestId; result?: unknown; error?: unknown };
     let status = 200;
     try {
-      const result = await Promise.resolve().then(() => answerCall(request, ctx));
-      if (controller.signal.aborted) return;
+      const result = await Promise.resolve().then(() => answerCall(request, ctx, entry));
+      if (entry.cancelled) return;
+      const text = options.resultText?.(request.method, id, result);
+      if (text !== undefined) {
+        if (!res.destroyed) sendJsonText(res, 200, text);
+        return;
+      }
       try {
         message = { result: codec.encodeResult(request.method, result, options.serverInfo), jsonrpc: '2.0', id };
       } catch {
         message = errorMessageOf(id, ProtocolErrorCode.InternalError, 'Internal error', undefined);
       }
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (entry.cancelled) return;
       const thrown = error as { code?: unknown; message?: string; data?: unknown };
       const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ProtocolErrorCode.InternalError;
       message = errorMessageOf(id, codec.encodeErrorCode(code), thrown.message ?? 'Internal error', thrown.data);
@@ -246,8 +238,9 @@ export async function serveToolCallDirectly(
 
 /** Ends the direct calls in flight as closing their servers ends theirs: aborted, answered 499 with no body. */
 export function endDirectCalls(inFlight: Set<DirectCall>): void {
-  for (const { controller, res } of inFlight) {
-    controller.abort(connectionClosed());
+  for (const call of inFlight) {
+    const res = call.res;
+    call.cancel(connectionClosed());
     if (!res.headersSent && !res.destroyed) res.writeHead(499).end();
   }
   inFlight.clear();
@@ -265,6 +258,40 @@ function errorMessageOf(
 /** The request-state accessor of a request that carries none (the SDK's `NO_REQUEST_STATE`). */
 const noRequestState = (): undefined => undefined;
 const resolved = (): Promise<void> => Promise.resolve();
+const unavailable = (): Promise<never> =>
+  Promise.reject(new Error('a 2026-07-28 tools/call sends the client no requests: it asks through input rounds'));
+
+/**
+ * The `ctx.mcpReq` of a direct call, as the SDK builds it for the request: its id, method, lifted
+ * `_meta`, envelope, no request state, no way to notify or ask the client, and a `signal` that is
+ * the call's (`DirectCall.signal`, made only when read). A class, so that the getter is one on
+ * the prototype and every context has the same hidden class.
+ */
+class DirectMcpReq {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly _meta: unknown;
+  readonly requestState = noRequestState;
+  readonly send = unavailable;
+  readonly notify = resolved;
+  readonly log = resolved;
+  readonly elicitInput = unavailable;
+  readonly requestSampling = unavailable;
+
+  constructor(
+    request: JSONRPCRequest,
+    readonly envelope: Record<string, unknown>,
+    private readonly call: DirectCall,
+  ) {
+    this.id = request.id;
+    this.method = request.method;
+    this._meta = (request.params as { _meta?: unknown } | undefined)?._meta;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+}
 
 /**
  * The answer of a 2026-07-28 `tools/list` for `serveToolCallDirectly`, as the servers' registered

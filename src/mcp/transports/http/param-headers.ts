@@ -11,18 +11,28 @@ const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const WRAPPED = /^=\?base64\?(.*)\?=$/i;
 
+/** The parameter headers of frozen schemas (see `paramHeadersOf`), which can never change. */
+const headersOfFrozen = new WeakMap<JsonObject, readonly ParamHeader[]>();
+
 /**
  * The parameters a tool's input schema marks with `x-mcp-header` (a top-level property whose
  * schema names the header suffix, `{"type":"string","x-mcp-header":"Region"}`), in schema order.
- * A mark that is not a header-name string is ignored.
+ * A mark that is not a header-name string is ignored. Read once for a schema whose object, its
+ * `properties` and each property's schema are frozen (a compiled tool's), and kept by the schema.
  */
-export function paramHeadersOf(schema: JsonObject | undefined): ParamHeader[] {
-  const properties = schema !== undefined && isJsonObject(schema.properties) ? schema.properties : {};
+export function paramHeadersOf(schema: JsonObject | undefined): readonly ParamHeader[] {
+  if (schema === undefined) return [];
+  const kept = headersOfFrozen.get(schema);
+  if (kept !== undefined) return kept;
+  const properties = isJsonObject(schema.properties) ? schema.properties : undefined;
   const found: ParamHeader[] = [];
-  for (const [property, propertySchema] of Object.entries(properties)) {
+  let frozen = Object.isFrozen(schema) && (properties === undefined || Object.isFrozen(properties));
+  for (const [property, propertySchema] of Object.entries(properties ?? {})) {
+    frozen &&= Object.isFrozen(propertySchema);
     const header = isJsonObject(propertySchema) ? propertySchema['x-mcp-header'] : undefined;
     if (typeof header === 'string' && HEADER_NAME.test(header)) found.push({ property, header });
   }
+  if (frozen) headersOfFrozen.set(schema, Object.freeze(found));
   return found;
 }
 
