@@ -312,7 +312,10 @@ function reportCompiles(
   console.log(`  trace: ${join(dir, TRACE_FILE)}`);
 }
 
-/** A definition's name in a bundle: `function name(`, `name(...) {`, `name = (...) =>`, `class name`, `name = class`. */
+/**
+ * A definition's name in a bundle: `function name(`, `name(...) {`, `name = (...) =>`, `class name`,
+ * `name = class`.
+ */
 const DEFINITION =
   /(?:function\*?\s+([A-Za-z_$][\w$]*)\s*\()|(?:^\s*(?:static\s+|async\s+|\*\s*)*([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\{)|(?:([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)|(?:class\s+([A-Za-z_$][\w$]*))|(?:([A-Za-z_$][\w$]*)\s*=\s*class\b)/gm;
 
