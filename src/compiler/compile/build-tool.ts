@@ -111,6 +111,11 @@ export function buildTool(parts: BuildParts): ContractTool {
     };
   }
   const frozen = Object.freeze(tool) as unknown as ContractTool;
-  registerCompiledEntry(frozen, { parse: pipeline.parse, run, validateOutput: validateResult });
+  registerCompiledEntry(frozen, {
+    parse: pipeline.parse,
+    parseNow: pipeline.parseNow,
+    run,
+    validateOutput: validateResult,
+  });
   return frozen;
 }

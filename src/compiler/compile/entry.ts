@@ -10,6 +10,8 @@ import type { CompiledSchema } from '../validation/validator.js';
 export interface CompiledEntry {
   /** Validates raw arguments and builds what the class's `execute` gets; rejects with `InvalidArgumentsError`. */
   parse(raw: unknown): Promise<object>;
+  /** `parse` without its promise, when it runs no class-validator check (see `ArgumentsPipeline.parseNow`). */
+  readonly parseNow?: ((raw: unknown) => object) | undefined;
   /**
    * Runs the class's `execute` with arguments `parse` made (resolving the instance for this call
    * first, when `compile` was given `resolveForCall`) and turns what it returned into a

@@ -37,6 +37,12 @@ export interface ArgumentsPipeline {
    * problem. Never changes `raw`.
    */
   parse(raw: unknown): Promise<object>;
+  /**
+   * `parse` without its promise, when no residual constraint runs (class-validator's check may be
+   * asynchronous): returns what `parse` resolves, throws what it rejects with. `undefined` when
+   * the pipeline runs class-validator.
+   */
+  readonly parseNow?: ((raw: unknown) => object) | undefined;
 }
 
 /** What a pipeline needs only once it builds a DTO: made once per pipeline. */
@@ -83,26 +89,32 @@ export function createArgumentsPipeline(options: ArgumentsPipelineOptions): Argu
   });
   let prepared: Preparation | undefined = deferred ? undefined : prepare();
 
+  /** Steps 1 to 5: the plain value, or the DTO built from it when there is a class. */
+  const build = (raw: unknown): object => {
+    const shape = argumentsObject(raw);
+    if (shape.problem !== undefined) throw argumentsError([shape.problem]);
+    const tooDeep = depthProblem(shape.value, maxDepth);
+    if (tooDeep !== undefined) throw argumentsError([tooDeep]);
+    if (!validator(shape.value)) throw argumentsError(problemsOf(validator.errors));
+    const { nullPlan, instantiate } = (prepared ??= prepare());
+    const plain = nullPlan === undefined ? shape.value : (dropOptionalNulls(shape.value, nullPlan) as object);
+    return instantiate === undefined ? plain : instantiate(plain);
+  };
+
   return Object.freeze({
     schema,
     maxDepth,
     checksResidual: residual !== undefined,
     async parse(raw: unknown): Promise<object> {
-      const shape = argumentsObject(raw);
-      if (shape.problem !== undefined) throw argumentsError([shape.problem]);
-      const tooDeep = depthProblem(shape.value, maxDepth);
-      if (tooDeep !== undefined) throw argumentsError([tooDeep]);
-      if (!validator(shape.value)) throw argumentsError(problemsOf(validator.errors));
-      const { nullPlan, instantiate } = (prepared ??= prepare());
-      const plain = nullPlan === undefined ? shape.value : (dropOptionalNulls(shape.value, nullPlan) as object);
-      if (instantiate === undefined) return plain;
-      const instance = instantiate(plain);
+      const value = build(raw);
+      // A residual check exists only with a class, so `value` is then the DTO.
       if (residual !== undefined) {
-        const problems = await residual.problems(instance);
+        const problems = await residual.problems(value);
         if (problems.length > 0) throw argumentsError(problems);
       }
-      return instance;
+      return value;
     },
+    parseNow: residual === undefined ? build : undefined,
   });
 }
 

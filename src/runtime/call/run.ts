@@ -138,10 +138,13 @@ async function runSteps(
   const ctx = steps === undefined ? given : steps.watchedContext(given, () => writtenRecordOf(given));
   let permissionsRecord: ToolRecord | undefined;
   try {
+    // A compiled tool without class-validator rules checks its arguments with no promise to wait for.
     const args: CheckedArguments =
       tool.entry === undefined
         ? checkHandBuilt(tool, raw)
-        : { value: await tool.entry.parse(raw), plain: plainOf(raw) };
+        : tool.entry.parseNow !== undefined
+          ? { value: tool.entry.parseNow(raw), plain: plainOf(raw) }
+          : { value: await tool.entry.parse(raw), plain: plainOf(raw) };
     let result: ToolResult;
     let record: ToolRecord | undefined;
     if (tool.policy === undefined) {
