@@ -20,19 +20,24 @@ export function sendJson(
   head = false,
 ): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(head ? undefined : text);
+  sendJsonText(res, status, JSON.stringify(body), headers, head);
 }
 
 /**
- * Answers an HTTP request with `text`, JSON made already, as `sendJson` answers with a body
- * whose `JSON.stringify` is `text` and no extra headers (the same status line, headers and body).
+ * `sendJson` for a body whose JSON text is made already (`text`): the same status line, headers
+ * and body as `sendJson` with a body whose `JSON.stringify` is `text`. Does nothing when the
+ * response has already started.
  */
-export function sendJsonText(res: ServerResponse, status: number, text: string): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: ResponseHeaders = {},
+  head = false,
+): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(head ? undefined : text);
 }
 
 /**
