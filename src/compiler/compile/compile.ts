@@ -293,11 +293,16 @@ function vouchIfPlain(generated: GeneratedSchema | undefined, frozen: JsonObject
   if (generated !== undefined && frozen === generated.schema && isPlainOutput(frozen)) vouchForSchema(frozen);
 }
 
-const NON_BLANK = /\S/;
-
-/** Whether `text` is blank: what `text.trim() === ''` answers, without making the trimmed copy. */
+/**
+ * Whether `text` is blank: what `text.trim() === ''` answers, at once for a text that starts with
+ * a printable ASCII character (never whitespace), which almost every description does.
+ */
 function isBlank(text: string): boolean {
-  return typeof text === 'string' ? !NON_BLANK.test(text) : (text as string).trim() === '';
+  if (typeof text === 'string' && text.length > 0) {
+    const first = text.charCodeAt(0);
+    if (first > 0x20 && first < 0x7f) return false;
+  }
+  return text.trim() === '';
 }
 
 function compileClass(
