@@ -21,6 +21,7 @@ import {
   Tool,
 } from '../src/index.js';
 import { fieldOptionsOf, getClaims, getFieldOptions, getToolOptions } from '../src/decorators/metadata.js';
+import { cleanText, isCleanLine } from '../src/util/clean-text.js';
 
 const CLAIMS = Symbol.for('toolwright/claims');
 const TOOL = Symbol.for('toolwright/tool');
@@ -125,4 +126,55 @@ test('one @Tool() decorator applied to two classes records the same options on e
   assert.deepEqual(getToolOptions(A), { description: 'Echoes.', name: 'echo' });
   assert.deepEqual(getToolOptions(B), getToolOptions(A));
   assert.ok(Object.isFrozen(getToolOptions(B)));
+});
+
+test('isCleanLine holds only for texts cleanText answers unchanged', () => {
+  const texts = [
+    'Echoes.',
+    'a',
+    ' a',
+    'a ',
+    '\ta',
+    'a\n',
+    'a\nb',
+    'a\rb',
+    '\u00a0a',
+    'a\u00a0',
+    '\ufeffa',
+    'a\u2028b',
+    'a  b',
+    '',
+    '~',
+    'é',
+    'x\u3000',
+  ];
+  for (const text of texts) if (isCleanLine(text)) assert.equal(cleanText(text), text, JSON.stringify(text));
+  assert.equal(isCleanLine('The text to echo back'), true);
+  assert.equal(isCleanLine(' padded'), false);
+  assert.equal(isCleanLine('two\nlines'), false);
+  assert.equal(isCleanLine(42), false);
+});
+
+test('@Description() keeps its checks and its cleaning on every path', () => {
+  class Args {
+    @Description('Plain') plain!: string;
+    @Description('  padded  ') padded!: string;
+    @Description(`
+      Two
+        lines
+    `)
+    lines!: string;
+  }
+  assert.deepEqual(
+    [...fieldOptionsOf(Args)].map(([key, value]) => [key, value.description]),
+    [
+      ['plain', 'Plain'],
+      ['padded', 'padded'],
+      ['lines', 'Two\n  lines'],
+    ],
+  );
+  const blank = Description('   ') as unknown as (...args: unknown[]) => void;
+  assert.throws(() => blank({ constructor: Args }, 'x'), {
+    message: '@Description() on member Args.x: the text must be a non-empty string, got "   "',
+  });
 });

@@ -100,14 +100,15 @@ export function getClaims(cls: Function): ToolClaims {
 /**
  * Merges `patch` into the claims of `cls`; `annotations` are merged hint by hint. The claims
  * `getClaims` answered before are never changed: each merge records a new frozen object. A
- * frozen plain `patch` (with frozen `annotations`) on a class without claims is recorded as it is, and
- * `merged`, when given, remembers what `patch` merged onto each claims object gave, so a
- * decorator that records the same frozen patch on many classes merges each combination once
- * (frozen claims objects may be shared by classes: nothing can change them).
+ * frozen plain `patch` (with frozen `annotations`) on a class without claims is recorded as it
+ * is, and `merged`, given only with such a patch, remembers what it merged onto each claims
+ * object gave, so a decorator that records the same frozen patch on many classes merges each
+ * combination once (frozen claims objects may be shared by classes: nothing can change them).
  */
 export function addClaims(cls: Function, patch: ToolClaims, merged?: WeakMap<ToolClaims, ToolClaims>): void {
   const current = own<ToolClaims>(cls, CLAIMS_KEY);
-  if (current === undefined && isFrozenClaims(patch)) return setOwn(cls, CLAIMS_KEY, patch);
+  // A caller that gives `merged` gives a frozen plain patch (see `constantClaimDecorator`).
+  if (current === undefined && (merged !== undefined || isFrozenClaims(patch))) return setOwn(cls, CLAIMS_KEY, patch);
   const known = current === undefined ? undefined : merged?.get(current);
   if (known !== undefined) return setOwn(cls, CLAIMS_KEY, known);
   const next: { -readonly [K in keyof ToolClaims]: ToolClaims[K] } = { ...current, ...patch };
