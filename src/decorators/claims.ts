@@ -10,8 +10,20 @@ import { Scopes } from './scopes.js';
 import { TaskSupport, type TaskSupportOptions } from './task-support.js';
 import type { TaskSupportMode as Support } from '../contract/index.js';
 
-function claimDecorator(name: string, patch: ToolClaims): ClassDecorator {
-  return checkedClaimDecorator(name, () => patch);
+/**
+ * A claim decorator that records the same patch on every class: made once, and answered by every
+ * call of its factory (nothing in it depends on the call). The patch is frozen, so it is
+ * recorded as it is on a class without claims, and each merge onto other claims is made once.
+ */
+function constantClaimDecorator(name: string, patch: ToolClaims): ClassDecorator {
+  const frozen = Object.freeze({
+    ...patch,
+    ...(patch.annotations === undefined ? {} : { annotations: Object.freeze({ ...patch.annotations }) }),
+  });
+  const merged = new WeakMap<ToolClaims, ToolClaims>();
+  return (...args: unknown[]) => {
+    addClaims(classTarget(name, args), frozen, merged);
+  };
 }
 
 /** A claim decorator whose argument is checked at once and reported, naming the class, when applied. */
@@ -24,35 +36,42 @@ function checkedClaimDecorator(name: string, check: () => ToolClaims): ClassDeco
 }
 
 function hint(name: string, key: keyof Omit<Annotations, 'title'>): ClassDecorator {
-  return claimDecorator(name, { annotations: { [key]: true } });
+  return constantClaimDecorator(name, { annotations: { [key]: true } });
 }
+
+const READ_ONLY = hint('@ReadOnly()', 'readOnly');
+const DESTRUCTIVE = hint('@Destructive()', 'destructive');
+const IDEMPOTENT = hint('@Idempotent()', 'idempotent');
+const OPEN_WORLD = hint('@OpenWorld()', 'openWorld');
+const SEQUENTIAL = constantClaimDecorator('@Sequential()', { sequential: true });
+const BARRIER = constantClaimDecorator('@Barrier()', { barrier: true });
 
 /**
  * States that the tool does not change its environment (MCP `readOnlyHint`). Like every hint
  * decorator, it also makes the tool state its annotations, so the others read as `false`.
  */
 export function ReadOnly(): ClassDecorator {
-  return hint('@ReadOnly()', 'readOnly');
+  return READ_ONLY;
 }
 
 /** States that the tool may destroy or overwrite data (MCP `destructiveHint`). */
 export function Destructive(): ClassDecorator {
-  return hint('@Destructive()', 'destructive');
+  return DESTRUCTIVE;
 }
 
 /** States that repeating a call with the same arguments has no further effect (MCP `idempotentHint`). */
 export function Idempotent(): ClassDecorator {
-  return hint('@Idempotent()', 'idempotent');
+  return IDEMPOTENT;
 }
 
 /** States that the tool reaches an open world of external entities (MCP `openWorldHint`). */
 export function OpenWorld(): ClassDecorator {
-  return hint('@OpenWorld()', 'openWorld');
+  return OPEN_WORLD;
 }
 
 /** Makes the tool sequential: a batch holding it runs one call at a time, in model order. */
 export function Sequential(): ClassDecorator {
-  return claimDecorator('@Sequential()', { sequential: true });
+  return SEQUENTIAL;
 }
 
 /**
@@ -60,7 +79,7 @@ export function Sequential(): ClassDecorator {
  * nothing after it starts until it completes. It is listed over MCP as sequential too.
  */
 export function Barrier(): ClassDecorator {
-  return claimDecorator('@Barrier()', { barrier: true });
+  return BARRIER;
 }
 
 const RESOURCE_PATTERN = /^\S+$/;
@@ -85,7 +104,7 @@ export function Resource(key: string): ClassDecorator {
         `@Resource(): the key must be a non-empty string without spaces such as "shell:session", got ${JSON.stringify(key)}`,
       );
     }
-    return { resource: key };
+    return Object.freeze({ resource: key });
   });
 }
 
@@ -115,7 +134,7 @@ export function Flow(flow: FlowClaim): ClassDecorator {
     const given = plainOptions('@Flow()', flow, ['readsUntrusted', 'sends']);
     optionalBoolean('@Flow()', 'readsUntrusted', given.readsUntrusted);
     optionalBoolean('@Flow()', 'sends', given.sends);
-    return { flow: Object.freeze({ ...(given as FlowClaim) }) };
+    return Object.freeze({ flow: Object.freeze({ ...(given as FlowClaim) }) });
   });
 }
 
@@ -131,7 +150,7 @@ export function Replay(replay: Exclude<ReplayClaim, 'unknown'>): ClassDecorator 
         `@Replay(): expected "safe" or "keyed", got ${JSON.stringify(replay)} (leave it off for "unknown")`,
       );
     }
-    return { replay };
+    return Object.freeze({ replay });
   });
 }
 

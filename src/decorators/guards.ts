@@ -24,7 +24,14 @@ export function classTarget(decorator: string, args: readonly unknown[]): Functi
 
 /** Checks that a legacy decorator was applied to an instance property; returns the class and the name. */
 export function propertyTarget(decorator: string, args: readonly unknown[]): { cls: Function; property: string } {
-  const [target, key, descriptor] = args;
+  return { cls: propertyClass(decorator, args[0], args[1], args[2]), property: args[1] as string };
+}
+
+/**
+ * `propertyTarget` for a decorator that takes its three arguments one by one: checks that it was
+ * applied to an instance property (`key`, then, is its name) and returns the class.
+ */
+export function propertyClass(decorator: string, target: unknown, key: unknown, descriptor: unknown): Function {
   if (
     typeof target === 'object' &&
     target !== null &&
@@ -34,10 +41,10 @@ export function propertyTarget(decorator: string, args: readonly unknown[]): { c
         descriptor !== null &&
         !('value' in descriptor && typeof (descriptor as PropertyDescriptor).value === 'function')))
   ) {
-    return { cls: (target as { constructor: Function }).constructor, property: key };
+    return (target as { constructor: Function }).constructor;
   }
   throw new DecoratorError(
-    `${decorator} decorates an instance property of an arguments class, but it was applied to ${describeTarget(args)}`,
+    `${decorator} decorates an instance property of an arguments class, but it was applied to ${describeTarget([target, key])}`,
   );
 }
 
@@ -91,9 +98,18 @@ export function optionalString(decorator: string, name: string, value: unknown):
  * thrown at once, unchanged.
  */
 export function checkOnApply<T>(decorator: string, check: () => T): (args: readonly unknown[]) => T {
-  let checked: T;
+  const checked = checkNow(decorator, check, undefined);
+  if (checked instanceof DeferredProblem) return (args) => checked.throwAt(args);
+  return () => checked;
+}
+
+/**
+ * `checkOnApply` without its closures, for the decorators applied most: `check(arg)`'s answer, or
+ * the `DeferredProblem` the decorator throws (with `throwAt`) when it is applied.
+ */
+export function checkNow<A, T>(decorator: string, check: (arg: A) => T, arg: A): T | DeferredProblem {
   try {
-    checked = check();
+    return check(arg);
   } catch (err) {
     if (!(err instanceof DecoratorError)) throw err;
     const rest = err.message.startsWith(`${decorator}: `)
@@ -101,9 +117,19 @@ export function checkOnApply<T>(decorator: string, check: () => T): (args: reado
       : err.message.startsWith(`${decorator} `)
         ? err.message.slice(decorator.length + 1)
         : err.message;
-    return (args) => {
-      throw new DecoratorError(`${decorator} on ${describeTarget(args)}: ${rest}`);
-    };
+    return new DeferredProblem(decorator, rest);
   }
-  return () => checked;
+}
+
+/** A problem `checkNow` found in a decorator factory's argument, thrown when the decorator is applied. */
+export class DeferredProblem {
+  constructor(
+    private readonly decorator: string,
+    private readonly rest: string,
+  ) {}
+
+  /** Throws the problem as a `DecoratorError` naming where the decorator landed (the decorator's `args`). */
+  throwAt(args: readonly unknown[]): never {
+    throw new DecoratorError(`${this.decorator} on ${describeTarget(args)}: ${this.rest}`);
+  }
 }

@@ -1,7 +1,16 @@
-import { cleanText } from '../util/clean-text.js';
+import { cleanText, isCleanLine } from '../util/clean-text.js';
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
-import { checkOnApply, methodTarget, optionalBoolean, optionalString, plainOptions, propertyTarget } from './guards.js';
+import {
+  checkNow,
+  checkOnApply,
+  DeferredProblem,
+  methodTarget,
+  optionalBoolean,
+  optionalString,
+  plainOptions,
+  propertyClass,
+} from './guards.js';
 import {
   addFieldOptions,
   getFactsMethod,
@@ -71,16 +80,22 @@ export function Args(dto?: Function): ParameterDecorator {
  * multi-line template literal removed; see `cleanText`).
  */
 export function Description(text: string): PropertyDecorator {
-  const checked = checkOnApply('@Description()', () => {
-    if (typeof text !== 'string' || text.trim() === '') {
-      throw new DecoratorError(`@Description(): the text must be a non-empty string, got ${JSON.stringify(text)}`);
-    }
-    return cleanText(text);
-  });
-  return (...args: unknown[]) => {
-    const { cls, property } = propertyTarget('@Description()', args);
-    addFieldOptions(cls, property, { description: checked(args) });
+  // A text that is its own clean text (most) passes the check: no call can fail.
+  const checked = isCleanLine(text)
+    ? Object.freeze({ description: text })
+    : checkNow('@Description()', describedField, text);
+  return (target: object, key: string | symbol, descriptor?: unknown) => {
+    const cls = propertyClass('@Description()', target, key, descriptor);
+    addFieldOptions(cls, key as string, checked instanceof DeferredProblem ? checked.throwAt([target, key]) : checked);
   };
+}
+
+/** The frozen field options `@Description(text)` records; throws for a blank text. */
+function describedField(text: string): FieldOptions {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new DecoratorError(`@Description(): the text must be a non-empty string, got ${JSON.stringify(text)}`);
+  }
+  return Object.freeze({ description: cleanText(text) });
 }
 
 const FIELD_KEYS = ['description', 'title', 'examples', 'deprecated', 'default'] as const;
@@ -91,25 +106,26 @@ const FIELD_KEYS = ['description', 'title', 'examples', 'deprecated', 'default']
  * Each lands in the property's schema under the same JSON Schema keyword.
  */
 export function Field(options: FieldOptions): PropertyDecorator {
-  const checked = checkOnApply('@Field()', () => {
-    const given = plainOptions('@Field()', options, FIELD_KEYS);
-    optionalString('@Field()', 'description', given.description);
-    optionalString('@Field()', 'title', given.title);
-    optionalBoolean('@Field()', 'deprecated', given.deprecated);
-    if (given.examples !== undefined && !Array.isArray(given.examples)) {
-      throw new DecoratorError(
-        `@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`,
-      );
-    }
-    const field = given as FieldOptions;
-    return Object.freeze(
-      field.description === undefined ? { ...field } : { ...field, description: cleanText(field.description) },
-    );
-  });
-  return (...args: unknown[]) => {
-    const { cls, property } = propertyTarget('@Field()', args);
-    addFieldOptions(cls, property, checked(args));
+  const checked = checkNow('@Field()', fieldOptions, options);
+  return (target: object, key: string | symbol, descriptor?: unknown) => {
+    const cls = propertyClass('@Field()', target, key, descriptor);
+    addFieldOptions(cls, key as string, checked instanceof DeferredProblem ? checked.throwAt([target, key]) : checked);
   };
+}
+
+/** The frozen field options `@Field(options)` records; throws for a bad option. */
+function fieldOptions(options: FieldOptions): FieldOptions {
+  const given = plainOptions('@Field()', options, FIELD_KEYS);
+  optionalString('@Field()', 'description', given.description);
+  optionalString('@Field()', 'title', given.title);
+  optionalBoolean('@Field()', 'deprecated', given.deprecated);
+  if (given.examples !== undefined && !Array.isArray(given.examples)) {
+    throw new DecoratorError(`@Field(): "examples" must be an array of example values, got ${kindOf(given.examples)}`);
+  }
+  const field = given as FieldOptions;
+  return Object.freeze(
+    field.description === undefined ? { ...field } : { ...field, description: cleanText(field.description) },
+  );
 }
 
 /** The plain-function twin of `@Description()`: describes `property` of the class `dto`. */

@@ -87,8 +87,9 @@ export function getToolOptions(cls: Function): ToolOptions | undefined {
   return own<ToolOptions>(cls, TOOL_KEY);
 }
 
+/** Records `options` on `cls` as a frozen copy, or as they are when they are frozen already. */
 export function setToolOptions(cls: Function, options: ToolOptions): void {
-  setOwn(cls, TOOL_KEY, Object.freeze({ ...options }));
+  setOwn(cls, TOOL_KEY, Object.isFrozen(options) ? options : Object.freeze({ ...options }));
 }
 
 /** The claims recorded on `cls` (an empty object when none). */
@@ -98,15 +99,34 @@ export function getClaims(cls: Function): ToolClaims {
 
 /**
  * Merges `patch` into the claims of `cls`; `annotations` are merged hint by hint. The claims
- * `getClaims` answered before are never changed: each merge records a new frozen object.
+ * `getClaims` answered before are never changed: each merge records a new frozen object. A
+ * frozen plain `patch` (with frozen `annotations`) on a class without claims is recorded as it
+ * is, and `merged`, given only with such a patch, remembers what it merged onto each claims
+ * object gave, so a decorator that records the same frozen patch on many classes merges each
+ * combination once (frozen claims objects may be shared by classes: nothing can change them).
  */
-export function addClaims(cls: Function, patch: ToolClaims): void {
+export function addClaims(cls: Function, patch: ToolClaims, merged?: WeakMap<ToolClaims, ToolClaims>): void {
   const current = own<ToolClaims>(cls, CLAIMS_KEY);
+  // A caller that gives `merged` gives a frozen plain patch (see `constantClaimDecorator`).
+  if (current === undefined && (merged !== undefined || isFrozenClaims(patch))) return setOwn(cls, CLAIMS_KEY, patch);
+  const known = current === undefined ? undefined : merged?.get(current);
+  if (known !== undefined) return setOwn(cls, CLAIMS_KEY, known);
   const next: { -readonly [K in keyof ToolClaims]: ToolClaims[K] } = { ...current, ...patch };
   if (patch.annotations !== undefined)
     next.annotations = Object.freeze({ ...current?.annotations, ...patch.annotations });
   else if (current?.annotations !== undefined) next.annotations = current.annotations;
-  setOwn(cls, CLAIMS_KEY, Object.freeze(next));
+  Object.freeze(next);
+  if (current !== undefined) merged?.set(current, next);
+  setOwn(cls, CLAIMS_KEY, next);
+}
+
+/** Whether `claims` may be recorded as it is: a frozen plain object, with frozen `annotations`. */
+function isFrozenClaims(claims: ToolClaims): boolean {
+  return (
+    Object.isFrozen(claims) &&
+    Object.getPrototypeOf(claims) === Object.prototype &&
+    (claims.annotations === undefined || Object.isFrozen(claims.annotations))
+  );
 }
 
 /** The name of the method marked `@Facts()` on `cls`, or `undefined`. */
@@ -192,9 +212,10 @@ export function fieldOptionsOf(dto: Function): ReadonlyMap<string, FieldOptions>
 }
 
 /**
- * Merges `options` into the field options `dto` itself records for `property` (a frozen copy;
- * an option given again wins). The class's own map is made once and grows in place: nothing
- * outside this file changes it (`getFieldOptions` answers fresh copies, `fieldOptionsOf` is read-only).
+ * Merges `options` into the field options `dto` itself records for `property` (a frozen copy,
+ * or `options` themselves when they are the first and frozen; an option given again wins). The
+ * class's own map is made once and grows in place: nothing outside this file changes it
+ * (`getFieldOptions` answers fresh copies, `fieldOptionsOf` is read-only).
  */
 export function addFieldOptions(dto: Function, property: string, options: FieldOptions): void {
   let fields = own<Map<string, FieldOptions>>(dto, FIELDS_KEY);
@@ -202,7 +223,12 @@ export function addFieldOptions(dto: Function, property: string, options: FieldO
     fields = new Map();
     setOwn(dto, FIELDS_KEY, fields);
   }
-  fields.set(property, Object.freeze({ ...fields.get(property), ...options }));
+  const recorded = fields.get(property);
+  // The first options of a property, frozen already (what @Description and @Field give), are kept as they are.
+  fields.set(
+    property,
+    recorded === undefined && Object.isFrozen(options) ? options : Object.freeze({ ...recorded, ...options }),
+  );
 }
 
 const NO_SHAPES: ReadonlyMap<string, ShapeOptions> = new Map();

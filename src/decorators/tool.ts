@@ -1,13 +1,14 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { cleanText } from '../util/clean-text.js';
-import { checkOnApply, classTarget, optionalString, plainOptions } from './guards.js';
+import { checkNow, classTarget, DeferredProblem, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims, setToolOptions, type ToolOptions } from './metadata.js';
 import { checkScopes } from './scopes.js';
 import { checkOneKind } from './feature-options.js';
 
 const TOOL_OPTION_KEYS = ['name', 'title', 'description', 'args', 'result', 'scopes'] as const;
 
+/** The checked options of `@Tool()`: a frozen copy, `description` cleaned and `scopes` checked. */
 function checkToolOptions(options: unknown): ToolOptions {
   const given = plainOptions('@Tool()', options, TOOL_OPTION_KEYS);
   optionalString('@Tool()', 'name', given.name);
@@ -29,13 +30,13 @@ function checkToolOptions(options: unknown): ToolOptions {
       throw new DecoratorError(
         `@Tool(): "scopes" must be an array of scope names such as ['issues:write'], got ${kindOf(given.scopes)}`,
       );
-    return {
+    return Object.freeze({
       ...(given as unknown as ToolOptions),
       description: cleanText(given.description),
       scopes: checkScopes('@Tool() "scopes"', given.scopes, "scopes: ['issues:write']"),
-    };
+    });
   }
-  return { ...(given as unknown as ToolOptions), description: cleanText(given.description) };
+  return Object.freeze({ ...(given as unknown as ToolOptions), description: cleanText(given.description) });
 }
 
 /** Throws unless the `@Tool()` option `key` is a class or undefined. */
@@ -56,10 +57,10 @@ function checkClassOption(key: 'args' | 'result', value: unknown): void {
  * naming the class (`@Tool() on class FooTool: "description" is required ...`).
  */
 export function Tool(options: ToolOptions): ClassDecorator {
-  const checked = checkOnApply('@Tool()', () => checkToolOptions(options));
+  const checked = checkNow('@Tool()', checkToolOptions, options);
   return (...args: unknown[]) => {
     const cls = classTarget('@Tool()', args);
-    const given = checked(args);
+    const given = checked instanceof DeferredProblem ? checked.throwAt(args) : checked;
     checkOneKind('@Tool()', cls, 'tool');
     setToolOptions(cls, given);
     // `scopes` is the one option that is a claim: it adds up with @Scopes, in either order.

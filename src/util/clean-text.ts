@@ -16,7 +16,8 @@ const LINE_BREAK = /[\r\n]/;
  * Never throws; the zero value `''` stays `''`.
  */
 export function cleanText(text: string): string {
-  // Most texts are one line: trimmed without splitting (what the lines below would give).
+  if (isCleanLine(text)) return text;
+  // Most other texts are one line too: trimmed without splitting (what the lines below would give).
   if (!LINE_BREAK.test(text)) return text.trim();
   const lines = text.split(/\r\n|\n|\r/).map((line) => line.trimEnd());
   let common = Infinity;
@@ -31,4 +32,16 @@ export function cleanText(text: string): string {
   while (start < end && cut[start] === '') start++;
   while (end > start && cut[end - 1] === '') end--;
   return cut.slice(start, end).join('\n');
+}
+
+/**
+ * Whether `text` is a string `cleanText` answers unchanged because it is one line that starts and
+ * ends with a printable ASCII character (never whitespace): most descriptions, found without a
+ * regular expression or a trimmed copy. False says nothing (`cleanText` may still answer `text`).
+ */
+export function isCleanLine(text: unknown): boolean {
+  if (typeof text !== 'string' || text.length === 0) return false;
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f && !text.includes('\n') && !text.includes('\r');
 }

@@ -26,11 +26,15 @@ function typeName(value: unknown): string {
  * It reports `invalid-args-class` when the parameter's recorded type is no class (an interface,
  * a type alias, `any`, a primitive), when `execute` has parameters but no recorded types, and
  * when `args` and the recorded parameter type are unrelated classes; and
- * `reflect-metadata-missing` when reflect-metadata is not loaded at all.
+ * `reflect-metadata-missing` when reflect-metadata is not loaded at all. `className` and
+ * `execute` are `cls.name` and `cls.prototype.execute`, for a caller that read them already.
  */
-export function argsClassOf(cls: Function, options: ToolOptions): ArgsClassAnswer {
-  const className = cls.name;
-  const execute = (cls.prototype as { execute?: unknown } | undefined)?.execute;
+export function argsClassOf(
+  cls: Function,
+  options: ToolOptions,
+  className: string = cls.name,
+  execute: unknown = (cls.prototype as { execute?: unknown } | undefined)?.execute,
+): ArgsClassAnswer {
   const paramTypes = typeof execute === 'function' ? paramTypesOf(cls, 'execute') : undefined;
   const recorded = Array.isArray(paramTypes) ? (paramTypes as unknown[]) : undefined;
 

@@ -1,5 +1,5 @@
 import type { CallContext, ContractTool, JsonObject, ToolFacts, ToolOutput } from '../../contract/index.js';
-import { getClaims, type Class, type ToolOptions } from '../../decorators/index.js';
+import type { Class, ToolClaims, ToolOptions } from '../../decorators/index.js';
 import { kindOf, errorText } from '../../util/describe.js';
 import type { ArgumentsPipeline } from '../validation/index.js';
 import { checkOutputSchema } from '../validation/output-check.js';
@@ -24,6 +24,8 @@ export interface BuildParts {
   readonly resolveForCall: ResolveForCall | undefined;
   readonly name: string;
   readonly toolOptions: ToolOptions;
+  /** What `getClaims(cls)` answered. */
+  readonly claims: ToolClaims;
   readonly parameters: JsonObject;
   readonly outputSchema: JsonObject | undefined;
   readonly pipeline: ArgumentsPipeline;
@@ -76,7 +78,7 @@ export function buildTool(parts: BuildParts): ContractTool {
   tool.description = parts.toolOptions.description;
   tool.parameters = parts.parameters;
   if (parts.outputSchema !== undefined) tool.outputSchema = parts.outputSchema;
-  const claims = getClaims(parts.cls) as Record<string, unknown>;
+  const claims = parts.claims as Record<string, unknown>;
   const keys = Object.keys(claims);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;

@@ -293,6 +293,18 @@ function vouchIfPlain(generated: GeneratedSchema | undefined, frozen: JsonObject
   if (generated !== undefined && frozen === generated.schema && isPlainOutput(frozen)) vouchForSchema(frozen);
 }
 
+/**
+ * Whether `text` is blank: what `text.trim() === ''` answers, at once for a text that starts with
+ * a printable ASCII character (never whitespace), which almost every description does.
+ */
+function isBlank(text: string): boolean {
+  if (typeof text === 'string' && text.length > 0) {
+    const first = text.charCodeAt(0);
+    if (first > 0x20 && first < 0x7f) return false;
+  }
+  return text.trim() === '';
+}
+
 function compileClass(
   cls: Function,
   given: object | undefined,
@@ -300,15 +312,16 @@ function compileClass(
   issues: ContractIssue[],
 ): Entry {
   const toolOptions = getToolOptions(cls);
-  const className = cls.name || '(anonymous class)';
+  const ownName = cls.name;
+  const className = ownName || '(anonymous class)';
   if (toolOptions === undefined) {
     issues.push(missingDecorator(cls));
     return { name: undefined, source: `class ${className}`, tool: undefined };
   }
   const before = issues.length;
   const source = `class ${className}`;
-  const name = nameOf(cls, toolOptions, issues);
-  if (toolOptions.description.trim() === '') {
+  const name = nameOf(ownName, toolOptions, issues);
+  if (isBlank(toolOptions.description)) {
     issues.push({
       code: 'missing-description',
       className,
@@ -316,8 +329,8 @@ function compileClass(
       message: `class ${className}: @Tool() has a blank description: tell the model what the tool does in @Tool({ description: '...' })`,
     });
   }
-  const execute = (given ?? (cls.prototype as object)) as { execute?: unknown };
-  if (typeof execute.execute !== 'function') {
+  const execute = ((given ?? cls.prototype) as { execute?: unknown }).execute;
+  if (typeof execute !== 'function') {
     issues.push({
       code: 'missing-execute',
       className,
@@ -325,7 +338,8 @@ function compileClass(
       message: `class ${className} has no execute() method: add execute(args, ctx) returning the tool's output`,
     });
   }
-  const args = argsClassOf(cls, toolOptions);
+  // The class's own execute(), read once, when it is the one checked above (no instance given).
+  const args = argsClassOf(cls, toolOptions, ownName, given === undefined ? execute : undefined);
   if (args.kind === 'issue') issues.push(args.issue);
   const dto = args.kind === 'class' ? args.dto : undefined;
   const argsSchema = dto === undefined ? undefined : schemaOf(dto, 'arguments', className, issues);
@@ -343,7 +357,8 @@ function compileClass(
       message: `class ${className}: @Facts() marks ${String(factsMethod)}, which is not a method: mark a method facts(args, ctx)`,
     });
   }
-  const conflict = taskTimeoutConflict(getClaims(cls), `class ${className}`);
+  const claims = getClaims(cls);
+  const conflict = taskTimeoutConflict(claims, `class ${className}`);
   if (conflict !== undefined) issues.push({ ...conflict, className });
   if (issues.length > before || name === undefined) return { name, source, tool: undefined };
 
@@ -400,6 +415,7 @@ function compileClass(
     resolveForCall: perCall,
     name,
     toolOptions,
+    claims,
     parameters,
     outputSchema,
     pipeline,
@@ -417,9 +433,9 @@ function compileClass(
   return { name, source, tool };
 }
 
-function nameOf(cls: Function, toolOptions: ToolOptions, issues: ContractIssue[]): string | undefined {
+/** The tool's name: the `@Tool` option, or the one inferred from `className` (the class's own `name`). */
+function nameOf(className: string, toolOptions: ToolOptions, issues: ContractIssue[]): string | undefined {
   if (toolOptions.name !== undefined) return toolOptions.name;
-  const className = cls.name;
   if (className === '') {
     issues.push({
       code: 'invalid-name',

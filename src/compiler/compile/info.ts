@@ -53,21 +53,37 @@ export function frozenInPlace<T extends JsonObject>(schema: T): T {
   return isPlainFrozen(schema, 0) ? schema : deepFrozen(schema);
 }
 
+/** Whether `value` is a JSON primitive: null, a string, a boolean or a finite number. */
+function isPlainLeaf(value: unknown): boolean {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
 /**
  * Freezes `value` and everything in it while it is plain JSON; false (some of it left frozen) at
- * the first part that is not.
+ * the first part that is not. Members that are primitives are checked in place, without a call.
  */
 function isPlainFrozen(value: unknown, depth: number): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || depth > MAX_COPY_DEPTH) return false;
+  if (typeof value !== 'object' || value === null) return isPlainLeaf(value);
+  if (depth > MAX_COPY_DEPTH) return false;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (!isPlainFrozen(value[index], depth + 1)) return false;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === 'object' && item !== null ? !isPlainFrozen(item, depth + 1) : !isPlainLeaf(item))
+        return false;
+    }
   } else {
     if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
     const keys = Object.keys(value);
-    for (let index = 0; index < keys.length; index++)
-      if (!isPlainFrozen((value as Record<string, unknown>)[keys[index]!], depth + 1)) return false;
+    for (let index = 0; index < keys.length; index++) {
+      const member = (value as Record<string, unknown>)[keys[index]!];
+      if (typeof member === 'object' && member !== null ? !isPlainFrozen(member, depth + 1) : !isPlainLeaf(member))
+        return false;
+    }
   }
   Object.freeze(value);
   return true;
