@@ -51,6 +51,24 @@ function initialValuesOf(cls: Function): InitialValues {
 }
 
 /**
+ * The rules of `metadatas` by property name, the names in the order they first appear. A
+ * property's rules usually come one after another (class-validator records the decorators of a
+ * property together): each run is taken as one slice.
+ */
+function rulesByProperty(metadatas: readonly ValidationMetadata[]): Map<string, ValidationMetadata[]> {
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (let start = 0, end = 0; start < metadatas.length; start = end) {
+    const name = metadatas[start]!.propertyName;
+    for (end = start + 1; end < metadatas.length && metadatas[end]!.propertyName === name;) end++;
+    const run = metadatas.slice(start, end);
+    const list = byProperty.get(name);
+    if (list === undefined) byProperty.set(name, run);
+    else for (let index = 0; index < run.length; index++) list.push(run[index]!);
+  }
+  return byProperty;
+}
+
+/**
  * The property names in schema order: base classes first, each class's in decorator order, then
  * the names only `@Field` or a shape decorator knows. `byProperty` holds the rules of
  * `metadatas` by property name, in the order the names first appear.
@@ -63,9 +81,14 @@ function propertyOrder(
   shapes: ReadonlyMap<string, unknown>,
 ): string[] {
   const names = ownRulesOnly(cls, metadatas) ? [...byProperty.keys()] : chainOrder(cls, metadatas);
-  if (fields.size > 0) for (const name of fields.keys()) if (!names.includes(name)) names.push(name);
-  if (shapes.size > 0) for (const name of shapes.keys()) if (!names.includes(name)) names.push(name);
+  if (fields.size > 0) fields.forEach((_, name) => addNew(names, name));
+  if (shapes.size > 0) shapes.forEach((_, name) => addNew(names, name));
   return names;
+}
+
+/** Adds `name` to the end of `names` unless it is there already. */
+function addNew(names: string[], name: string): void {
+  if (!names.includes(name)) names.push(name);
 }
 
 /**
@@ -148,13 +171,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const metadatas = validationMetadataOf(cls);
   const fields = fieldOptionsOf(cls);
   const shapes = getShapes(cls);
-  const byProperty = new Map<string, ValidationMetadata[]>();
-  for (let index = 0; index < metadatas.length; index++) {
-    const metadata = metadatas[index]!;
-    const list = byProperty.get(metadata.propertyName);
-    if (list === undefined) byProperty.set(metadata.propertyName, [metadata]);
-    else list.push(metadata);
-  }
+  const byProperty = rulesByProperty(metadatas);
   const initial = initialValuesOf(cls);
   const issues: ContractIssue[] = [];
   const properties: PropertyModel[] = [];
@@ -171,7 +188,7 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
       metadatas: byProperty.get(name) ?? NO_RULES,
       field: fields.get(name),
       shape: shapes.get(name),
-      initialiser: at < 0 ? undefined : { value: initial.values[at] },
+      initialValue: at < 0 ? undefined : initial.values[at],
       issues,
     });
     properties.push(property);

@@ -43,8 +43,8 @@ export interface PropertyInput {
   readonly field: FieldOptions | undefined;
   /** `@MapOf`/`@UnionOf`, when the property has one. */
   readonly shape?: ShapeOptions | undefined;
-  /** Whether a no-argument instance has the property as an own key, and its value. */
-  readonly initialiser: { readonly value: unknown } | undefined;
+  /** The property's value in a no-argument instance (`undefined` when it holds none). */
+  readonly initialValue: unknown;
   readonly issues: ContractIssue[];
 }
 
@@ -131,7 +131,7 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
     name,
     optional,
     // class-transformer keeps an initialiser when the key is left out, JSON or not.
-    required: !optional && defaultValue === undefined && input.initialiser?.value === undefined,
+    required: !optional && defaultValue === undefined && input.initialValue === undefined,
     rules,
     title: field.title,
     description: field.description,
@@ -254,6 +254,6 @@ function defaultOf(input: PropertyInput, field: FieldOptions): Json | undefined 
     if (copy === undefined) input.issues.push(messages.fieldValueNotJson(input.className, input.name, 'default'));
     return copy;
   }
-  if (input.initialiser === undefined || input.initialiser.value === undefined) return undefined;
-  return jsonCopyOf(input.initialiser.value);
+  if (input.initialValue === undefined) return undefined;
+  return jsonCopyOf(input.initialValue);
 }

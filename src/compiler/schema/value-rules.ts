@@ -26,11 +26,12 @@ const NO_BOUNDS: Bounds = Object.freeze({});
 /** The bounds a value's rules set, by keyword (a plain object: most values have one or two). */
 export type Bounds = { readonly [K in BoundKeyword]?: number };
 
-/** `list` with `item` added at the end: `list` itself when it is already a list of its own. */
-function appended<T>(list: readonly T[], item: T, shared: readonly T[]): readonly T[] {
-  if (list === shared) return [item];
-  (list as T[]).push(item);
-  return list;
+/**
+ * A new list of `list`'s items and `item` at the end (`list` is never changed). The lists are
+ * short (a decorator or two), so a copy of the exact length costs less than growing one.
+ */
+function appended<T>(list: readonly T[], item: T): readonly T[] {
+  return list.length === 0 ? [item] : list.concat([item]);
 }
 
 /**
@@ -76,8 +77,7 @@ export class ValueRules {
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
-    if (!this.typeDecorators.includes(decorator))
-      this.typeDecorators = appended(this.typeDecorators, decorator, NO_STRINGS);
+    if (!this.typeDecorators.includes(decorator)) this.typeDecorators = appended(this.typeDecorators, decorator);
     const next = this.types === undefined ? types : intersectTypes(this.types, types);
     if (next.size === 0 && this.typeConflict === undefined) this.typeConflict = [...this.typeDecorators];
     this.types = next;
@@ -103,25 +103,23 @@ export class ValueRules {
 
   /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
   restrictTo(values: readonly Json[], decorator: string): void {
-    if (!this.enumDecorators.includes(decorator))
-      this.enumDecorators = appended(this.enumDecorators, decorator, NO_STRINGS);
+    if (!this.enumDecorators.includes(decorator)) this.enumDecorators = appended(this.enumDecorators, decorator);
     this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
   }
 
   /** Forbids each of `values` (primitives only). */
   forbid(values: readonly Json[]): void {
-    for (const value of values)
-      if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value, NO_VALUES);
+    for (const value of values) if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value);
   }
 
   /** Adds a string format (a second one goes into `allOf` when rendered). */
   addFormat(format: string): void {
-    this.formats = appended(this.formats, format, NO_STRINGS);
+    this.formats = appended(this.formats, format);
   }
 
   /** Adds a `pattern` (a second one goes into `allOf` when rendered). */
   addPattern(pattern: string): void {
-    this.patterns = appended(this.patterns, pattern, NO_STRINGS);
+    this.patterns = appended(this.patterns, pattern);
   }
 
   /** The rules for the items, created on first use. */
