@@ -34,6 +34,17 @@ function appended<T>(list: readonly T[], item: T): readonly T[] {
   return list.length === 0 ? [item] : list.concat([item]);
 }
 
+/** The list of one decorator, by decorator, made once each (decorator names are a fixed set). */
+const ONE_DECORATOR = new Map<string, readonly string[]>();
+
+/** `decorators` with `decorator` added at the end, unless it is listed already. */
+function withDecorator(decorators: readonly string[], decorator: string): readonly string[] {
+  if (decorators.length > 0) return decorators.includes(decorator) ? decorators : appended(decorators, decorator);
+  let only = ONE_DECORATOR.get(decorator);
+  if (only === undefined) ONE_DECORATOR.set(decorator, (only = Object.freeze([decorator])));
+  return only;
+}
+
 /**
  * What the decorators of one property say about one JSON value: the property's value itself,
  * or (for `each: true` and arrays) every item of it. Rules only accumulate; each call tightens
@@ -77,7 +88,7 @@ export class ValueRules {
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
-    if (!this.typeDecorators.includes(decorator)) this.typeDecorators = appended(this.typeDecorators, decorator);
+    this.typeDecorators = withDecorator(this.typeDecorators, decorator);
     const next = this.types === undefined ? types : intersectTypes(this.types, types);
     if (next.size === 0 && this.typeConflict === undefined) this.typeConflict = [...this.typeDecorators];
     this.types = next;
@@ -103,7 +114,7 @@ export class ValueRules {
 
   /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
   restrictTo(values: readonly Json[], decorator: string): void {
-    if (!this.enumDecorators.includes(decorator)) this.enumDecorators = appended(this.enumDecorators, decorator);
+    this.enumDecorators = withDecorator(this.enumDecorators, decorator);
     this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
   }
 
