@@ -53,38 +53,67 @@ function withDecorator(decorators: readonly string[], decorator: string): readon
  */
 export class ValueRules {
   /** The allowed JSON types; `undefined` while no decorator has said anything about the type. */
-  types: TypeSet | undefined;
+  declare types: TypeSet | undefined;
   /** The decorators that constrained `types`, in order, for messages (`@IsString()`). */
-  typeDecorators: readonly string[] = NO_STRINGS;
+  declare typeDecorators: readonly string[];
   /** Set when the type decorators contradict each other: the decorators involved. */
-  typeConflict: readonly string[] | undefined;
+  declare typeConflict: readonly string[] | undefined;
   /** Allowed values (`@IsEnum`, `@IsIn`); `undefined` when not restricted. */
-  enumValues: Json[] | undefined;
+  declare enumValues: Json[] | undefined;
   /** The single allowed value (`@Equals`). */
-  constValue: { readonly value: Json } | undefined;
+  declare constValue: { readonly value: Json } | undefined;
   /** Forbidden values (`@IsNotIn`, `@NotEquals`, `@IsNotEmpty` on a non-string). */
-  notValues: readonly Json[] = NO_VALUES;
+  declare notValues: readonly Json[];
   /** `@IsNotEmpty()`: not `""` (rendered as `minLength: 1` on strings). */
-  notEmpty = false;
+  declare notEmpty: boolean;
   /** Numeric, length and size bounds (see `bound`). */
-  bounds: Bounds = NO_BOUNDS;
+  declare bounds: Bounds;
   /** `@Matches` patterns, in order (see `addPattern`). */
-  patterns: readonly string[] = NO_STRINGS;
+  declare patterns: readonly string[];
   /** String formats, in order (see `addFormat`). */
-  formats: readonly string[] = NO_STRINGS;
-  uniqueItems = false;
+  declare formats: readonly string[];
+  declare uniqueItems: boolean;
   /** `@ValidateNested()` was applied at this level. */
-  nestedRequested = false;
+  declare nestedRequested: boolean;
   /** The DTO class the value is an instance of, once known. */
-  nested: Function | undefined;
+  declare nested: Function | undefined;
   /** The subtype classes of a discriminated `@Type`, once known (instead of `nested`). */
-  variants: Variants | undefined;
+  declare variants: Variants | undefined;
   /** The rules for the items, when the value is an array. */
-  items: ValueRules | undefined;
+  declare items: ValueRules | undefined;
   /** `@MapOf(T)`: the rules every value of the map (a JSON object with any keys) follows. */
-  mapValues: ValueRules | undefined;
+  declare mapValues: ValueRules | undefined;
   /** `@UnionOf([A, B])`: the value follows the rules of at least one member. */
-  unionMembers: readonly ValueRules[] | undefined;
+  declare unionMembers: readonly ValueRules[] | undefined;
+
+  /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */
+  declare enumDecorators: readonly string[];
+
+  /**
+   * Sets every field by plain assignment, always in this order, so that every instance has one
+   * shape (class field definitions cost a define per field, and the generator makes one of these
+   * per property and per level of items).
+   */
+  constructor() {
+    this.types = undefined;
+    this.typeDecorators = NO_STRINGS;
+    this.typeConflict = undefined;
+    this.enumValues = undefined;
+    this.constValue = undefined;
+    this.notValues = NO_VALUES;
+    this.notEmpty = false;
+    this.bounds = NO_BOUNDS;
+    this.patterns = NO_STRINGS;
+    this.formats = NO_STRINGS;
+    this.uniqueItems = false;
+    this.nestedRequested = false;
+    this.nested = undefined;
+    this.variants = undefined;
+    this.items = undefined;
+    this.mapValues = undefined;
+    this.unionMembers = undefined;
+    this.enumDecorators = NO_STRINGS;
+  }
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
@@ -108,9 +137,6 @@ export class ValueRules {
   hasBounds(): boolean {
     return this.bounds !== NO_BOUNDS;
   }
-
-  /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */
-  enumDecorators: readonly string[] = NO_STRINGS;
 
   /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
   restrictTo(values: readonly Json[], decorator: string): void {
