@@ -2,7 +2,7 @@ import type { ContractIssue } from '../../contract/index.js';
 import { getShapes } from '../../decorators/index.js';
 import { classChain, fieldOptionsOf } from '../../decorators/metadata.js';
 import * as messages from './messages.js';
-import { buildPropertyModel, type PropertyModel } from './property-model.js';
+import { buildPropertyModel, type PropertyInput, type PropertyModel } from './property-model.js';
 import { validationMetadataOf } from './sources.js';
 import type { ValidationMetadata } from './sources.js';
 import type { ValueRules } from './value-rules.js';
@@ -178,19 +178,26 @@ export function buildClassModel(cls: Function, role: messages.SchemaRole): Class
   const references: Function[] = [];
   const names = declarationOrder(propertyOrder(cls, metadatas, byProperty, fields, shapes), initial);
   const declared = initial.keys;
+  // One input for every property, pointed at each in turn (`buildPropertyModel` keeps no part of it).
+  const input: { -readonly [K in keyof PropertyInput]: PropertyInput[K] } = {
+    cls,
+    className,
+    name: '',
+    metadatas: NO_RULES,
+    field: undefined,
+    shape: undefined,
+    initialValue: undefined,
+    issues,
+  };
   for (let index = 0; index < names.length; index++) {
     const name = names[index]!;
     const at = declared.indexOf(name);
-    const property = buildPropertyModel({
-      cls,
-      className,
-      name,
-      metadatas: byProperty.get(name) ?? NO_RULES,
-      field: fields.get(name),
-      shape: shapes.get(name),
-      initialValue: at < 0 ? undefined : initial.values[at],
-      issues,
-    });
+    input.name = name;
+    input.metadatas = byProperty.get(name) ?? NO_RULES;
+    input.field = fields.get(name);
+    input.shape = shapes.get(name);
+    input.initialValue = at < 0 ? undefined : initial.values[at];
+    const property = buildPropertyModel(input);
     properties.push(property);
     collectReferences(property.rules, references);
   }

@@ -34,6 +34,10 @@ export interface PropertyModel {
   readonly residual: readonly string[];
 }
 
+/**
+ * What `buildPropertyModel` reads of one property. It keeps no part of the input itself, so a
+ * caller may point one input at each property in turn.
+ */
 export interface PropertyInput {
   readonly cls: Function;
   /** The class name used in messages. */
