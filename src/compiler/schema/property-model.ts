@@ -252,8 +252,13 @@ function reportConflicts(className: string, name: string, rules: ValueRules, iss
   }
 }
 
+/**
+ * The property's default: `@Field({ default })` (an own key of the options) when it is set, else
+ * the initial value, each as a JSON copy; `undefined` when there is none or it is no JSON.
+ */
 function defaultOf(input: PropertyInput, field: FieldOptions): Json | undefined {
-  if (Object.prototype.hasOwnProperty.call(field, 'default') && field.default !== undefined) {
+  // Most options have no `default` at all: the plain read first, the own-key check after.
+  if (field.default !== undefined && Object.prototype.hasOwnProperty.call(field, 'default')) {
     const copy = jsonCopyOf(field.default);
     if (copy === undefined) input.issues.push(messages.fieldValueNotJson(input.className, input.name, 'default'));
     return copy;
