@@ -57,10 +57,13 @@ function initialValuesOf(cls: Function): InitialValues {
  */
 function rulesByProperty(metadatas: readonly ValidationMetadata[]): Map<string, ValidationMetadata[]> {
   const byProperty = new Map<string, ValidationMetadata[]>();
-  for (let start = 0, end = 0; start < metadatas.length; start = end) {
+  let start = 0;
+  while (start < metadatas.length) {
     const name = metadatas[start]!.propertyName;
-    for (end = start + 1; end < metadatas.length && metadatas[end]!.propertyName === name;) end++;
+    let end = start + 1;
+    while (end < metadatas.length && metadatas[end]!.propertyName === name) end++;
     const run = metadatas.slice(start, end);
+    start = end;
     const list = byProperty.get(name);
     if (list === undefined) byProperty.set(name, run);
     else for (let index = 0; index < run.length; index++) list.push(run[index]!);
