@@ -39,10 +39,13 @@ function rendersPlain(rules: ValueRules, depth = 0): boolean {
   return true;
 }
 
-/** Reads `dto` and every DTO class it reaches, each once, in the order they are first reached. */
-function reachableModels(dto: Function, role: messages.SchemaRole): Map<Function, ClassModel> {
-  const models = new Map<Function, ClassModel>();
-  const queue: Function[] = [dto];
+/**
+ * `root` (the model of the DTO class) and the model of every DTO class it reaches, each read
+ * once, in the order they are first reached.
+ */
+function reachableModels(root: ClassModel, role: messages.SchemaRole): Map<Function, ClassModel> {
+  const models = new Map<Function, ClassModel>([[root.cls, root]]);
+  const queue: Function[] = [...root.references];
   for (let next = 0; next < queue.length; next++) {
     const cls = queue[next]!;
     if (models.has(cls)) continue;
@@ -54,6 +57,11 @@ function reachableModels(dto: Function, role: messages.SchemaRole): Map<Function
   }
   return models;
 }
+
+/** The class reference of a class that holds no other class: never called. */
+const NO_REFERENCE: ClassReference = (cls) => {
+  throw new RangeError(`generateSchema: ${cls.name || 'a class'} was not reached`);
+};
 
 const NO_DEFINITIONS: ReadonlyMap<Function, string> = new Map();
 
@@ -87,20 +95,22 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
       issues: [messages.notAClass(dto, role)],
     };
   }
-  const models = reachableModels(dto, role);
-  // A class that holds no other class cannot be in a cycle: no `$defs` to look for.
-  const names =
-    models.size === 1 && models.get(dto)!.references.length === 0 ? NO_DEFINITIONS : definitionNamesOf(models);
-
-  const reference: ClassReference = (cls) => {
-    const name = names.get(cls);
-    return name === undefined ? renderClass(models.get(cls)!, reference) : { $ref: `#/$defs/${name}` };
-  };
-  const schema = renderClass(models.get(dto)!, reference);
+  const root = buildClassModel(dto, role);
+  // A class that holds no other class (most argument classes): no other model, no `$defs`.
+  const models = root.references.length === 0 ? undefined : reachableModels(root, role);
+  const names = models === undefined ? NO_DEFINITIONS : definitionNamesOf(models);
+  const reference: ClassReference =
+    models === undefined
+      ? NO_REFERENCE
+      : (cls) => {
+          const name = names.get(cls);
+          return name === undefined ? renderClass(models.get(cls)!, reference) : { $ref: `#/$defs/${name}` };
+        };
+  const schema = renderClass(root, reference);
   if (names.size > 0) {
     const definitions: JsonObject = {};
     for (const [cls, name] of names) {
-      setDataKey(definitions, name, renderClass(models.get(cls)!, reference));
+      setDataKey(definitions, name, renderClass(models!.get(cls)!, reference));
     }
     schema.$defs = definitions;
   }
@@ -108,16 +118,29 @@ export function generateSchema(dto: Function, options: GenerateSchemaOptions = {
   const residual: ResidualConstraint[] = [];
   const issues: ContractIssue[] = [];
   let plain = names.size === 0;
-  for (const model of models.values()) {
-    for (let index = 0; index < model.issues.length; index++) issues.push(model.issues[index]!);
-    const properties = model.properties;
-    for (let index = 0; index < properties.length; index++) {
-      const property = properties[index]!;
-      if (plain && !rendersPlain(property.rules)) plain = false;
-      for (let at = 0; at < property.residual.length; at++)
-        residual.push({ className: model.className, property: property.name, constraint: property.residual[at]! });
-    }
-  }
+  if (models === undefined) plain = collectModel(root, residual, issues, plain);
+  else for (const model of models.values()) plain = collectModel(model, residual, issues, plain);
   if (plain && issues.length === 0) plainOutputs.add(schema);
   return { schema, residual, issues };
+}
+
+/**
+ * Adds the issues and residual constraints of `model` to `issues` and `residual`; answers
+ * whether the schema is still plain (`plain`, and no property of `model` renders `anyOf`).
+ */
+function collectModel(
+  model: ClassModel,
+  residual: ResidualConstraint[],
+  issues: ContractIssue[],
+  plain: boolean,
+): boolean {
+  for (let index = 0; index < model.issues.length; index++) issues.push(model.issues[index]!);
+  const properties = model.properties;
+  for (let index = 0; index < properties.length; index++) {
+    const property = properties[index]!;
+    if (plain && !rendersPlain(property.rules)) plain = false;
+    for (let at = 0; at < property.residual.length; at++)
+      residual.push({ className: model.className, property: property.name, constraint: property.residual[at]! });
+  }
+  return plain;
 }

@@ -34,6 +34,10 @@ export interface PropertyModel {
   readonly residual: readonly string[];
 }
 
+/**
+ * What `buildPropertyModel` reads of one property. It keeps no part of the input itself, so a
+ * caller may point one input at each property in turn.
+ */
 export interface PropertyInput {
   readonly cls: Function;
   /** The class name used in messages. */
@@ -43,8 +47,8 @@ export interface PropertyInput {
   readonly field: FieldOptions | undefined;
   /** `@MapOf`/`@UnionOf`, when the property has one. */
   readonly shape?: ShapeOptions | undefined;
-  /** Whether a no-argument instance has the property as an own key, and its value. */
-  readonly initialiser: { readonly value: unknown } | undefined;
+  /** The property's value in a no-argument instance (`undefined` when it holds none). */
+  readonly initialValue: unknown;
   readonly issues: ContractIssue[];
 }
 
@@ -97,7 +101,6 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         input.issues.push(messages.typeFunctionThrew(className, name, error));
       }
     }
-    let design: { readonly value: unknown } | undefined;
     if (input.shape !== undefined)
       applyShape(rules, input.shape, {
         className,
@@ -105,7 +108,8 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         designType: designTypeOf(cls, name),
         issues: input.issues,
       });
-    else
+    else if (!typeIsSettled(rules)) {
+      let design: { readonly value: unknown } | undefined;
       resolvePropertyType(rules, {
         className,
         property: name,
@@ -117,31 +121,46 @@ export function buildPropertyModel(input: PropertyInput): PropertyModel {
         allowsAnything: hasRuleOfType(metadatas, ValidationTypes.WHITELIST),
         issues: input.issues,
       });
+    }
     reportConflicts(className, name, rules, input.issues);
   }
 
-  const field = input.field ?? {};
+  const field = input.field ?? NO_FIELD;
   const defaultValue = defaultOf(input, field);
   const examples = field.examples === undefined ? undefined : jsonCopyOf(field.examples);
   if (field.examples !== undefined && examples === undefined)
     input.issues.push(messages.fieldValueNotJson(className, name, 'examples'));
-  const model: { -readonly [K in keyof PropertyModel]: PropertyModel[K] } = {
+  // Every model has every key (the absent ones `undefined`), so all of them share one shape.
+  return {
     name,
     optional,
     // class-transformer keeps an initialiser when the key is left out, JSON or not.
-    required: !optional && defaultValue === undefined && input.initialiser?.value === undefined,
+    required: !optional && defaultValue === undefined && input.initialValue === undefined,
     rules,
+    title: field.title,
+    description: field.description,
+    examples: Array.isArray(examples) ? examples : undefined,
+    deprecated: field.deprecated,
+    defaultValue,
     residual,
   };
-  if (field.title !== undefined) model.title = field.title;
-  if (field.description !== undefined) model.description = field.description;
-  if (Array.isArray(examples)) model.examples = examples;
-  if (field.deprecated !== undefined) model.deprecated = field.deprecated;
-  if (defaultValue !== undefined) model.defaultValue = defaultValue;
-  return model;
+}
+
+const NO_FIELD: FieldOptions = Object.freeze({});
+
+/**
+ * Whether the decorators fixed a type that is neither an object nor an array: then nothing
+ * `resolvePropertyType` reads (`@Type`, `design:type`, a discriminator) can change the rules,
+ * and it is not asked.
+ */
+function typeIsSettled(rules: ValueRules): boolean {
+  const types = rules.types;
+  return types !== undefined && !types.has('object') && !types.has('array');
 }
 
 const NO_CONSTRAINTS: readonly unknown[] = Object.freeze([]);
+/** What the shared context points at between properties (nothing ever maps a rule into it). */
+const IDLE_RULES = new ValueRules();
 
 /** Adds `item` to the end of `list` unless it is there already. */
 function addOnce(list: string[], item: string): void {
@@ -155,29 +174,27 @@ function hasRuleOfType(metadatas: readonly ValidationMetadata[], type: string): 
 }
 
 /**
- * The one context every rule of a property is mapped with, pointed at each rule in turn
- * (mappings use it only while they run): `residual()` lists the rule being mapped.
+ * The one context every rule is mapped with, pointed at each rule in turn: mappings use it only
+ * while they run, and never map another rule meanwhile. `residual()` lists the rule being mapped
+ * in the residual list of its property.
  */
 class RuleContext implements MappingContext {
-  rules: ValueRules;
+  rules: ValueRules = IDLE_RULES;
   constraints: readonly unknown[] = NO_CONSTRAINTS;
   /** The name of the rule being mapped. */
   constraint = '';
-  private readonly residualList: string[];
-
-  constructor(rules: ValueRules, residual: string[]) {
-    this.rules = rules;
-    this.residualList = residual;
-  }
+  residualList: string[] = [];
 
   residual(): void {
     addOnce(this.residualList, this.constraint);
   }
 }
 
+const CONTEXT = new RuleContext();
+const NO_RESIDUAL: string[] = [];
+
 function applyRules(input: PropertyInput, rules: ValueRules, residual: string[]): void {
   let eachUsed = false;
-  let context: RuleContext | undefined;
   const metadatas = input.metadatas;
   for (let index = 0; index < metadatas.length; index++) {
     const metadata = metadatas[index]!;
@@ -207,12 +224,16 @@ function applyRules(input: PropertyInput, rules: ValueRules, residual: string[])
       addOnce(residual, residualNameOf(metadata));
       continue;
     }
-    context ??= new RuleContext(rules, residual);
-    context.constraint = metadata.name as string;
-    context.rules = target;
-    context.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
-    mapping.apply(context);
+    CONTEXT.constraint = metadata.name as string;
+    CONTEXT.rules = target;
+    CONTEXT.residualList = residual;
+    CONTEXT.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
+    mapping.apply(CONTEXT);
   }
+  // The context holds nothing of this property afterwards.
+  CONTEXT.rules = IDLE_RULES;
+  CONTEXT.residualList = NO_RESIDUAL;
+  CONTEXT.constraints = NO_CONSTRAINTS;
   // `each: true` validates the items of an array (class-validator also accepts a lone
   // non-array value then; the schema asks for the array the property is declared as).
   if (eachUsed) rules.requireTypes(typeSet('array'), '{ each: true }');
@@ -231,12 +252,17 @@ function reportConflicts(className: string, name: string, rules: ValueRules, iss
   }
 }
 
+/**
+ * The property's default: `@Field({ default })` (an own key of the options) when it is set, else
+ * the initial value, each as a JSON copy; `undefined` when there is none or it is no JSON.
+ */
 function defaultOf(input: PropertyInput, field: FieldOptions): Json | undefined {
-  if (Object.prototype.hasOwnProperty.call(field, 'default') && field.default !== undefined) {
+  // Most options have no `default` at all: the plain read first, the own-key check after.
+  if (field.default !== undefined && Object.prototype.hasOwnProperty.call(field, 'default')) {
     const copy = jsonCopyOf(field.default);
     if (copy === undefined) input.issues.push(messages.fieldValueNotJson(input.className, input.name, 'default'));
     return copy;
   }
-  if (input.initialiser === undefined || input.initialiser.value === undefined) return undefined;
-  return jsonCopyOf(input.initialiser.value);
+  if (input.initialValue === undefined) return undefined;
+  return jsonCopyOf(input.initialValue);
 }

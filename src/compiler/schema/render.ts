@@ -33,20 +33,27 @@ export function renderRules(
   nullable = false,
   schema: JsonObject = {},
 ): JsonObject {
+  // Whether `not` is set, known here rather than read back from `schema`, whose shape varies
+  // (a nested class's schema, the only keywords `schema` may hold already, has no `not`).
+  let nothingPasses = false;
   if (rules.nested !== undefined) Object.assign(schema, reference(rules.nested));
   else if (rules.variants !== undefined) schema.anyOf = renderVariants(rules.variants, reference);
   else if (rules.unionMembers !== undefined)
     schema.anyOf = rules.unionMembers.map((member) => renderRules(member, reference));
   else if (rules.types !== undefined) {
-    if (rules.types.size === 0) schema.not = {};
-    else schema.type = typeKeyword(rules.types);
+    if (rules.types.size === 0) {
+      schema.not = {};
+      nothingPasses = true;
+    } else schema.type = typeKeyword(rules.types);
   }
   const stringOnly = isOnly(rules.types, 'string');
   // An empty list admits nothing, like class-validator; JSON Schema says so with `not: {}`.
-  if (rules.enumValues !== undefined && rules.enumValues.length === 0) schema.not = {};
-  else if (rules.enumValues !== undefined) schema.enum = [...rules.enumValues];
+  if (rules.enumValues !== undefined && rules.enumValues.length === 0) {
+    schema.not = {};
+    nothingPasses = true;
+  } else if (rules.enumValues !== undefined) schema.enum = [...rules.enumValues];
   if (rules.constValue !== undefined) schema.const = rules.constValue.value;
-  if (schema.not === undefined && (rules.notValues.length > 0 || rules.notEmpty)) {
+  if (!nothingPasses && (rules.notValues.length > 0 || rules.notEmpty)) {
     // Nothing passes already when `not` is set.
     const forbidden = [...rules.notValues];
     if (rules.notEmpty && !stringOnly && rules.nested === undefined && !forbidden.includes('')) forbidden.push('');
@@ -124,9 +131,13 @@ function admitNull(schema: JsonObject, rules: ValueRules): JsonObject {
     return schema;
   }
   if (rules.types !== undefined && rules.types.size > 0) schema.type = nullableTypeKeyword(rules.types);
-  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
-  if ('const' in schema) {
-    schema.enum = schema.const === null ? [null] : [schema.const as Json, null];
+  // `renderRules` wrote `enum` for a non-empty list of allowed values and `const` for one value.
+  const allowed = rules.enumValues;
+  if (allowed !== undefined && allowed.length > 0 && !allowed.includes(null))
+    schema.enum = [...(schema.enum as Json[]), null];
+  if (rules.constValue !== undefined) {
+    const value = rules.constValue.value;
+    schema.enum = value === null ? [null] : [value, null];
     delete schema.const;
   }
   return schema;

@@ -26,11 +26,23 @@ const NO_BOUNDS: Bounds = Object.freeze({});
 /** The bounds a value's rules set, by keyword (a plain object: most values have one or two). */
 export type Bounds = { readonly [K in BoundKeyword]?: number };
 
-/** `list` with `item` added at the end: `list` itself when it is already a list of its own. */
-function appended<T>(list: readonly T[], item: T, shared: readonly T[]): readonly T[] {
-  if (list === shared) return [item];
-  (list as T[]).push(item);
-  return list;
+/**
+ * A new list of `list`'s items and `item` at the end (`list` is never changed). The lists are
+ * short (a decorator or two), so a copy of the exact length costs less than growing one.
+ */
+function appended<T>(list: readonly T[], item: T): readonly T[] {
+  return list.length === 0 ? [item] : list.concat([item]);
+}
+
+/** The list of one decorator, by decorator, made once each (decorator names are a fixed set). */
+const ONE_DECORATOR = new Map<string, readonly string[]>();
+
+/** `decorators` with `decorator` added at the end, unless it is listed already. */
+function withDecorator(decorators: readonly string[], decorator: string): readonly string[] {
+  if (decorators.length > 0) return decorators.includes(decorator) ? decorators : appended(decorators, decorator);
+  let only = ONE_DECORATOR.get(decorator);
+  if (only === undefined) ONE_DECORATOR.set(decorator, (only = Object.freeze([decorator])));
+  return only;
 }
 
 /**
@@ -41,43 +53,71 @@ function appended<T>(list: readonly T[], item: T, shared: readonly T[]): readonl
  */
 export class ValueRules {
   /** The allowed JSON types; `undefined` while no decorator has said anything about the type. */
-  types: TypeSet | undefined;
+  declare types: TypeSet | undefined;
   /** The decorators that constrained `types`, in order, for messages (`@IsString()`). */
-  typeDecorators: readonly string[] = NO_STRINGS;
+  declare typeDecorators: readonly string[];
   /** Set when the type decorators contradict each other: the decorators involved. */
-  typeConflict: readonly string[] | undefined;
+  declare typeConflict: readonly string[] | undefined;
   /** Allowed values (`@IsEnum`, `@IsIn`); `undefined` when not restricted. */
-  enumValues: Json[] | undefined;
+  declare enumValues: Json[] | undefined;
   /** The single allowed value (`@Equals`). */
-  constValue: { readonly value: Json } | undefined;
+  declare constValue: { readonly value: Json } | undefined;
   /** Forbidden values (`@IsNotIn`, `@NotEquals`, `@IsNotEmpty` on a non-string). */
-  notValues: readonly Json[] = NO_VALUES;
+  declare notValues: readonly Json[];
   /** `@IsNotEmpty()`: not `""` (rendered as `minLength: 1` on strings). */
-  notEmpty = false;
+  declare notEmpty: boolean;
   /** Numeric, length and size bounds (see `bound`). */
-  bounds: Bounds = NO_BOUNDS;
+  declare bounds: Bounds;
   /** `@Matches` patterns, in order (see `addPattern`). */
-  patterns: readonly string[] = NO_STRINGS;
+  declare patterns: readonly string[];
   /** String formats, in order (see `addFormat`). */
-  formats: readonly string[] = NO_STRINGS;
-  uniqueItems = false;
+  declare formats: readonly string[];
+  declare uniqueItems: boolean;
   /** `@ValidateNested()` was applied at this level. */
-  nestedRequested = false;
+  declare nestedRequested: boolean;
   /** The DTO class the value is an instance of, once known. */
-  nested: Function | undefined;
+  declare nested: Function | undefined;
   /** The subtype classes of a discriminated `@Type`, once known (instead of `nested`). */
-  variants: Variants | undefined;
+  declare variants: Variants | undefined;
   /** The rules for the items, when the value is an array. */
-  items: ValueRules | undefined;
+  declare items: ValueRules | undefined;
   /** `@MapOf(T)`: the rules every value of the map (a JSON object with any keys) follows. */
-  mapValues: ValueRules | undefined;
+  declare mapValues: ValueRules | undefined;
   /** `@UnionOf([A, B])`: the value follows the rules of at least one member. */
-  unionMembers: readonly ValueRules[] | undefined;
+  declare unionMembers: readonly ValueRules[] | undefined;
+
+  /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */
+  declare enumDecorators: readonly string[];
+
+  /**
+   * Sets every field by plain assignment, always in this order, so that every instance has one
+   * shape (class field definitions cost a define per field, and the generator makes one of these
+   * per property and per level of items).
+   */
+  constructor() {
+    this.types = undefined;
+    this.typeDecorators = NO_STRINGS;
+    this.typeConflict = undefined;
+    this.enumValues = undefined;
+    this.constValue = undefined;
+    this.notValues = NO_VALUES;
+    this.notEmpty = false;
+    this.bounds = NO_BOUNDS;
+    this.patterns = NO_STRINGS;
+    this.formats = NO_STRINGS;
+    this.uniqueItems = false;
+    this.nestedRequested = false;
+    this.nested = undefined;
+    this.variants = undefined;
+    this.items = undefined;
+    this.mapValues = undefined;
+    this.unionMembers = undefined;
+    this.enumDecorators = NO_STRINGS;
+  }
 
   /** Narrows the allowed types to `types` on behalf of `decorator`. */
   requireTypes(types: TypeSet, decorator: string): void {
-    if (!this.typeDecorators.includes(decorator))
-      this.typeDecorators = appended(this.typeDecorators, decorator, NO_STRINGS);
+    this.typeDecorators = withDecorator(this.typeDecorators, decorator);
     const next = this.types === undefined ? types : intersectTypes(this.types, types);
     if (next.size === 0 && this.typeConflict === undefined) this.typeConflict = [...this.typeDecorators];
     this.types = next;
@@ -98,30 +138,25 @@ export class ValueRules {
     return this.bounds !== NO_BOUNDS;
   }
 
-  /** The decorators that restricted `enumValues`, in order, for messages (`@IsIn()`). */
-  enumDecorators: readonly string[] = NO_STRINGS;
-
   /** Restricts the value to `values` on behalf of `decorator` (intersected with an earlier restriction). */
   restrictTo(values: readonly Json[], decorator: string): void {
-    if (!this.enumDecorators.includes(decorator))
-      this.enumDecorators = appended(this.enumDecorators, decorator, NO_STRINGS);
+    this.enumDecorators = withDecorator(this.enumDecorators, decorator);
     this.enumValues = this.enumValues === undefined ? [...values] : this.enumValues.filter((v) => values.includes(v));
   }
 
   /** Forbids each of `values` (primitives only). */
   forbid(values: readonly Json[]): void {
-    for (const value of values)
-      if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value, NO_VALUES);
+    for (const value of values) if (!this.notValues.includes(value)) this.notValues = appended(this.notValues, value);
   }
 
   /** Adds a string format (a second one goes into `allOf` when rendered). */
   addFormat(format: string): void {
-    this.formats = appended(this.formats, format, NO_STRINGS);
+    this.formats = appended(this.formats, format);
   }
 
   /** Adds a `pattern` (a second one goes into `allOf` when rendered). */
   addPattern(pattern: string): void {
-    this.patterns = appended(this.patterns, pattern, NO_STRINGS);
+    this.patterns = appended(this.patterns, pattern);
   }
 
   /** The rules for the items, created on first use. */
