@@ -24,7 +24,9 @@
  *   (the SDK 2.x client pinned to that era; the raw floor is driven by the 1.x client);
  * - cold start over stdio with 1, 100 and 1,000 tools: spawn to the first `tools/list` answer
  *   (wall), the child's CPU until then and its peak RSS (median of `COLD_STARTS` interleaved
- *   starts), and toolwright's own cost above the floor;
+ *   starts, each round in a rotated order), and toolwright's own cost above the floor and
+ *   against "before", judged start by start: the median over the rounds of each round's own
+ *   difference or ratio, which the cold-start targets use too;
  * - memory (children run with `--expose-gc`, collected before each report): per idle 2025-era
  *   HTTP session (opened by hand, one call made, then left), and per 2026-07-28 call waiting for
  *   the client's answer (`ask` answered `input_required`: toolwright parks the run, the SDK keeps
@@ -73,9 +75,9 @@ const ROUNDS = 6;
 const CALLS_PER_ROUND = 400;
 /** Tool counts of the cold starts, and how many interleaved starts each gets. */
 const COLD_STARTS: ReadonlyArray<{ readonly tools: number; readonly starts: number }> = [
-  { tools: 1, starts: 7 },
-  { tools: 100, starts: 7 },
-  { tools: 1000, starts: 7 },
+  { tools: 1, starts: 15 },
+  { tools: 100, starts: 15 },
+  { tools: 1000, starts: 9 },
 ];
 /** Sessions (or waiting calls) opened per memory measurement, after `MEMORY_WARMUP` of them. */
 const MEMORY_ITEMS = 200;
@@ -348,10 +350,23 @@ interface ColdStart {
   readonly peakRssMiB: number;
 }
 
-async function coldStarts(contenders: readonly Contender[], toolCount: number, starts: number): Promise<ColdStart[]> {
-  const samples = contenders.map(() => [] as ColdStart[]);
+/**
+ * Every contender's starts (`rounds[r][i]`: contender `i` in round `r`) and their medians. A
+ * round starts every contender once, each round in an order rotated by one, so no contender
+ * always follows the same one; the targets compare contenders round by round (see `pairedMedian`).
+ */
+interface ColdStarts {
+  readonly rounds: readonly (readonly ColdStart[])[];
+  readonly medians: readonly ColdStart[];
+}
+
+async function coldStarts(contenders: readonly Contender[], toolCount: number, starts: number): Promise<ColdStarts> {
+  const rounds: ColdStart[][] = [];
   for (let round = 0; round < starts; round++) {
-    for (const [index, contender] of contenders.entries()) {
+    const measured: ColdStart[] = new Array(contenders.length);
+    for (let step = 0; step < contenders.length; step++) {
+      const index = (round + step) % contenders.length;
+      const contender = contenders[index]!;
       const started = process.hrtime.bigint();
       const { child, session } = await startStdio(contender, toolCount);
       try {
@@ -360,17 +375,29 @@ async function coldStarts(contenders: readonly Contender[], toolCount: number, s
         if (listed.tools.length !== toolCount)
           throw new Error(`${contender.label}: listed ${listed.tools.length} tools, expected ${toolCount}`);
         const usage = await child.usage();
-        samples[index]!.push({ wallMs, cpuMs: usage.cpuMicros / 1000, peakRssMiB: usage.maxRssKiB / 1024 });
+        measured[index] = { wallMs, cpuMs: usage.cpuMicros / 1000, peakRssMiB: usage.maxRssKiB / 1024 };
       } finally {
         await child.stop();
       }
     }
+    rounds.push(measured);
   }
-  return samples.map((values) => ({
-    wallMs: median(values.map((v) => v.wallMs)),
-    cpuMs: median(values.map((v) => v.cpuMs)),
-    peakRssMiB: median(values.map((v) => v.peakRssMiB)),
+  const of = (index: number, key: keyof ColdStart): number => median(rounds.map((r) => r[index]![key]));
+  const medians = contenders.map((_, index) => ({
+    wallMs: of(index, 'wallMs'),
+    cpuMs: of(index, 'cpuMs'),
+    peakRssMiB: of(index, 'peakRssMiB'),
   }));
+  return { rounds, medians };
+}
+
+/**
+ * The median over the rounds of `compare(a's start, b's start)` in the same round: a difference
+ * or a ratio between two contenders judged pair by pair, so the machine's drift between rounds
+ * (which moves every start of a round alike) cancels out instead of adding to the noise.
+ */
+function pairedMedian(cold: ColdStarts, a: number, b: number, compare: (a: ColdStart, b: ColdStart) => number): number {
+  return median(cold.rounds.map((round) => compare(round[a]!, round[b]!)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -464,9 +491,11 @@ function printCalls(scenario: CallScenario, costs: readonly CallCost[]): void {
   }
 }
 
-function printCold(contenders: readonly Contender[], tools: number, starts: number, cold: readonly ColdStart[]): void {
-  const floor = cold[0]!;
-  const sdk2 = cold[contenders.findIndex((c) => c.label.startsWith('SDK 2.x'))]!;
+function printCold(contenders: readonly Contender[], tools: number, starts: number, cold: ColdStarts): void {
+  const rows = cold.medians;
+  const indexOf = (prefix: string): number => contenders.findIndex((c) => c.label.startsWith(prefix));
+  const floor = rows[0]!;
+  const sdk2 = rows[indexOf('SDK 2.x')]!;
   console.log(
     `  cold start over stdio with ${tools.toLocaleString('en-US')} tool(s): spawn to the first tools/list answer, the server's CPU and peak RSS then (median of ${starts} interleaved starts)`,
   );
@@ -474,26 +503,35 @@ function printCold(contenders: readonly Contender[], tools: number, starts: numb
     `  ${'server'.padEnd(LABEL)} ${'wall ms'.padStart(8)} ${'/SDK 2'.padStart(7)} ${'CPU ms'.padStart(8)} ${'/SDK 2'.padStart(7)} ${'RSS MiB'.padStart(8)} ${'/floor'.padStart(7)} ${'/SDK 2'.padStart(7)}`,
   );
   contenders.forEach((contender, i) => {
-    const c = cold[i]!;
+    const c = rows[i]!;
     console.log(
       `  ${contender.label.padEnd(LABEL)} ${cell(c.wallMs, 0, 8)} ${ratio(c.wallMs, sdk2.wallMs)} ${cell(c.cpuMs, 0, 8)} ${ratio(c.cpuMs, sdk2.cpuMs)} ${cell(c.peakRssMiB, 1, 8)} ${ratio(c.peakRssMiB, floor.peakRssMiB)} ${ratio(c.peakRssMiB, sdk2.peakRssMiB)}`,
     );
   });
-  const at = (prefix: string): ColdStart | undefined => cold[contenders.findIndex((c) => c.label.startsWith(prefix))];
-  for (const prefix of ['toolwright decorated', 'decorated before']) {
-    const c = at(prefix);
-    if (c === undefined) continue;
+  const above = (index: number, key: 'wallMs' | 'cpuMs'): number =>
+    pairedMedian(cold, index, 0, (own, base) => own[key] - base[key]);
+  const per = (index: number, other: number, key: 'wallMs' | 'cpuMs'): number =>
+    pairedMedian(cold, index, other, (own, base) => own[key] / base[key]);
+  const decorated = indexOf('toolwright decorated');
+  const handBuilt = indexOf('toolwright hand-built');
+  const sdk2Index = indexOf('SDK 2.x');
+  const before = indexOf('decorated before');
+  console.log(`  judged start by start (the median over the ${starts} rounds of each round's difference or ratio):`);
+  for (const index of [decorated, before]) {
+    if (index === -1) continue;
     console.log(
-      `  ${prefix} above the floor: ${(c.wallMs - floor.wallMs).toFixed(0)} ms wall, ${(c.cpuMs - floor.cpuMs).toFixed(0)} ms CPU`,
+      `  ${contenders[index]!.label} above the floor: ${above(index, 'wallMs').toFixed(0)} ms wall, ${above(index, 'cpuMs').toFixed(0)} ms CPU`,
     );
   }
-  const decorated = at('toolwright decorated')!;
-  const handBuilt = at('toolwright hand-built')!;
+  if (before !== -1)
+    console.log(
+      `  toolwright decorated / decorated before: x${per(decorated, before, 'wallMs').toFixed(2)} wall, x${per(decorated, before, 'cpuMs').toFixed(2)} CPU`,
+    );
   const count = tools.toLocaleString('en-US');
   if (tools <= 100)
     targets.push({
       target: `cold start ${count}: decorated above the floor, wall`,
-      value: decorated.wallMs - floor.wallMs,
+      value: above(decorated, 'wallMs'),
       bound: tools === 1 ? 15 : 25,
       unit: 'ms',
     });
@@ -501,13 +539,13 @@ function printCold(contenders: readonly Contender[], tools: number, starts: numb
     targets.push(
       {
         target: `cold start ${count}: decorated wall / SDK 2.x`,
-        value: decorated.wallMs / sdk2.wallMs,
+        value: per(decorated, sdk2Index, 'wallMs'),
         bound: 0.8,
         unit: 'x',
       },
       {
         target: `cold start ${count}: decorated CPU / SDK 2.x`,
-        value: decorated.cpuMs / sdk2.cpuMs,
+        value: per(decorated, sdk2Index, 'cpuMs'),
         bound: 0.8,
         unit: 'x',
       },
@@ -516,13 +554,13 @@ function printCold(contenders: readonly Contender[], tools: number, starts: numb
   targets.push(
     {
       target: `cold start ${count}: hand-built wall / SDK 2.x`,
-      value: handBuilt.wallMs / sdk2.wallMs,
+      value: per(handBuilt, sdk2Index, 'wallMs'),
       bound: 1,
       unit: 'x',
     },
     {
       target: `cold start ${count}: hand-built CPU / SDK 2.x`,
-      value: handBuilt.cpuMs / sdk2.cpuMs,
+      value: per(handBuilt, sdk2Index, 'cpuMs'),
       bound: 1,
       unit: 'x',
     },
@@ -531,13 +569,13 @@ function printCold(contenders: readonly Contender[], tools: number, starts: numb
     targets.push(
       {
         target: `peak RSS ${count}: decorated / floor`,
-        value: decorated.peakRssMiB / floor.peakRssMiB,
+        value: rows[decorated]!.peakRssMiB / floor.peakRssMiB,
         bound: 1.1,
         unit: 'x',
       },
       {
         target: `peak RSS ${count}: hand-built / SDK 2.x`,
-        value: handBuilt.peakRssMiB / sdk2.peakRssMiB,
+        value: rows[handBuilt]!.peakRssMiB / sdk2.peakRssMiB,
         bound: 1,
         unit: 'x',
       },
