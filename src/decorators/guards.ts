@@ -121,6 +121,14 @@ export function checkNow<A, T>(decorator: string, check: (arg: A) => T, arg: A):
   }
 }
 
+/**
+ * What `checkNow` answered, for a decorator being applied to `args`: the checked value, or its
+ * `DeferredProblem` thrown, naming where the decorator landed.
+ */
+export function checkedFor<T>(checked: T | DeferredProblem, args: readonly unknown[]): T {
+  return checked instanceof DeferredProblem ? checked.throwAt(args) : checked;
+}
+
 /** A problem `checkNow` found in a decorator factory's argument, thrown when the decorator is applied. */
 export class DeferredProblem {
   constructor(

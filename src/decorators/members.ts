@@ -2,9 +2,9 @@ import { cleanText, isCleanLine } from '../util/clean-text.js';
 import { DecoratorError } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import {
+  checkedFor,
   checkNow,
   checkOnApply,
-  DeferredProblem,
   methodTarget,
   optionalBoolean,
   optionalString,
@@ -86,7 +86,7 @@ export function Description(text: string): PropertyDecorator {
     : checkNow('@Description()', describedField, text);
   return (target: object, key: string | symbol, descriptor?: unknown) => {
     const cls = propertyClass('@Description()', target, key, descriptor);
-    addFieldOptions(cls, key as string, checked instanceof DeferredProblem ? checked.throwAt([target, key]) : checked);
+    addFieldOptions(cls, key as string, checkedFor(checked, [target, key]));
   };
 }
 
@@ -109,7 +109,7 @@ export function Field(options: FieldOptions): PropertyDecorator {
   const checked = checkNow('@Field()', fieldOptions, options);
   return (target: object, key: string | symbol, descriptor?: unknown) => {
     const cls = propertyClass('@Field()', target, key, descriptor);
-    addFieldOptions(cls, key as string, checked instanceof DeferredProblem ? checked.throwAt([target, key]) : checked);
+    addFieldOptions(cls, key as string, checkedFor(checked, [target, key]));
   };
 }
 

@@ -1,7 +1,7 @@
 import { DecoratorError, TOOL_NAME_PATTERN } from '../contract/index.js';
 import { kindOf } from '../util/describe.js';
 import { cleanText } from '../util/clean-text.js';
-import { checkNow, classTarget, DeferredProblem, optionalString, plainOptions } from './guards.js';
+import { checkedFor, checkNow, classTarget, optionalString, plainOptions } from './guards.js';
 import { addClaims, getClaims, setToolOptions, type ToolOptions } from './metadata.js';
 import { checkScopes } from './scopes.js';
 import { checkOneKind } from './feature-options.js';
@@ -60,7 +60,7 @@ export function Tool(options: ToolOptions): ClassDecorator {
   const checked = checkNow('@Tool()', checkToolOptions, options);
   return (...args: unknown[]) => {
     const cls = classTarget('@Tool()', args);
-    const given = checked instanceof DeferredProblem ? checked.throwAt(args) : checked;
+    const given = checkedFor(checked, args);
     checkOneKind('@Tool()', cls, 'tool');
     setToolOptions(cls, given);
     // `scopes` is the one option that is a claim: it adds up with @Scopes, in either order.

@@ -293,18 +293,6 @@ function vouchIfPlain(generated: GeneratedSchema | undefined, frozen: JsonObject
   if (generated !== undefined && frozen === generated.schema && isPlainOutput(frozen)) vouchForSchema(frozen);
 }
 
-/**
- * Whether `text` is blank: what `text.trim() === ''` answers, at once for a text that starts with
- * a printable ASCII character (never whitespace), which almost every description does.
- */
-function isBlank(text: string): boolean {
-  if (typeof text === 'string' && text.length > 0) {
-    const first = text.charCodeAt(0);
-    if (first > 0x20 && first < 0x7f) return false;
-  }
-  return text.trim() === '';
-}
-
 function compileClass(
   cls: Function,
   given: object | undefined,
@@ -321,7 +309,7 @@ function compileClass(
   const before = issues.length;
   const source = `class ${className}`;
   const name = nameOf(ownName, toolOptions, issues);
-  if (isBlank(toolOptions.description)) {
+  if (toolOptions.description.trim() === '') {
     issues.push({
       code: 'missing-description',
       className,

@@ -159,8 +159,6 @@ function typeIsSettled(rules: ValueRules): boolean {
 }
 
 const NO_CONSTRAINTS: readonly unknown[] = Object.freeze([]);
-/** What the shared context points at between properties (nothing ever maps a rule into it). */
-const IDLE_RULES = new ValueRules();
 
 /** Adds `item` to the end of `list` unless it is there already. */
 function addOnce(list: string[], item: string): void {
@@ -174,27 +172,30 @@ function hasRuleOfType(metadatas: readonly ValidationMetadata[], type: string): 
 }
 
 /**
- * The one context every rule is mapped with, pointed at each rule in turn: mappings use it only
- * while they run, and never map another rule meanwhile. `residual()` lists the rule being mapped
- * in the residual list of its property.
+ * The one context every rule of a property is mapped with, pointed at each rule in turn
+ * (mappings use it only while they run): `residual()` lists the rule being mapped in the
+ * property's residual list.
  */
 class RuleContext implements MappingContext {
-  rules: ValueRules = IDLE_RULES;
+  rules: ValueRules;
   constraints: readonly unknown[] = NO_CONSTRAINTS;
   /** The name of the rule being mapped. */
   constraint = '';
-  residualList: string[] = [];
+  private readonly residualList: string[];
+
+  constructor(rules: ValueRules, residual: string[]) {
+    this.rules = rules;
+    this.residualList = residual;
+  }
 
   residual(): void {
     addOnce(this.residualList, this.constraint);
   }
 }
 
-const CONTEXT = new RuleContext();
-const NO_RESIDUAL: string[] = [];
-
 function applyRules(input: PropertyInput, rules: ValueRules, residual: string[]): void {
   let eachUsed = false;
+  let context: RuleContext | undefined;
   const metadatas = input.metadatas;
   for (let index = 0; index < metadatas.length; index++) {
     const metadata = metadatas[index]!;
@@ -224,16 +225,12 @@ function applyRules(input: PropertyInput, rules: ValueRules, residual: string[])
       addOnce(residual, residualNameOf(metadata));
       continue;
     }
-    CONTEXT.constraint = metadata.name as string;
-    CONTEXT.rules = target;
-    CONTEXT.residualList = residual;
-    CONTEXT.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
-    mapping.apply(CONTEXT);
+    context ??= new RuleContext(target, residual);
+    context.constraint = metadata.name as string;
+    context.rules = target;
+    context.constraints = Array.isArray(metadata.constraints) ? metadata.constraints : NO_CONSTRAINTS;
+    mapping.apply(context);
   }
-  // The context holds nothing of this property afterwards.
-  CONTEXT.rules = IDLE_RULES;
-  CONTEXT.residualList = NO_RESIDUAL;
-  CONTEXT.constraints = NO_CONSTRAINTS;
   // `each: true` validates the items of an array (class-validator also accepts a lone
   // non-array value then; the schema asks for the array the property is declared as).
   if (eachUsed) rules.requireTypes(typeSet('array'), '{ each: true }');
